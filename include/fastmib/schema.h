@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/**
+ * @file
+ * fastmib schema: the description of a counter model that a generic reader
+ * needs (names, OIDs, types, storage, table sizes and data offsets).
+ *
+ * fastmib-gen emits one `const struct fastmib_schema <prefix>_schema` per
+ * model. fastmib_create() copies it into the segment, and fastmib_attach()
+ * rebuilds the same structure from the segment, so the subagent and
+ * fastmib-stat serve any model without being rebuilt.
+ *
+ * Data layout contract (shared by the generator and libfastmib):
+ *  - every counter is one naturally aligned 64-bit word;
+ *  - a group's rows are contiguous, `row_size` bytes apart, row-major over
+ *    its indexes (the last index varies fastest); counter `i` of a row is at
+ *    `counters[i].offset` within the row;
+ *  - `offset` of a group is relative to the start of its storage area:
+ *    the per-lcore data area for FASTMIB_STORAGE_PER_CORE groups, the shared
+ *    data area for the two shared storage kinds;
+ *  - every group starts on a cache line (64 bytes).
+ */
+#ifndef FASTMIB_SCHEMA_H
+#define FASTMIB_SCHEMA_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Model format version understood by this library (`fastmib: 1`). */
+#define FASTMIB_MODEL_VERSION 1
+
+/* Limits of one model; fastmib-gen rejects models beyond them. */
+#define FASTMIB_MAX_NAME      64       /**< identifier length, SMI limit */
+#define FASTMIB_MAX_UNITS     32       /**< UNITS string length */
+#define FASTMIB_MAX_OID_LEN   32       /**< sub-identifiers in the module root */
+#define FASTMIB_MAX_GROUPS    256      /**< groups per model */
+#define FASTMIB_MAX_COUNTERS  256      /**< counters per group */
+#define FASTMIB_MAX_INDEXES   4        /**< indexes per table */
+#define FASTMIB_MAX_ROWS      (1u << 24) /**< rows per table (product of maxes) */
+#define FASTMIB_MAX_ARC       999      /**< largest group/counter arc; above is reserved */
+#define FASTMIB_MAX_AREA      (1ull << 30) /**< bytes per storage area */
+
+/** SNMP type a counter is reported as. */
+enum fastmib_type {
+	FASTMIB_COUNTER64 = 1, /**< Counter64 */
+	FASTMIB_COUNTER32 = 2, /**< Counter32, reported modulo 2^32 */
+	FASTMIB_GAUGE32 = 3,   /**< Gauge32, signed sum clamped to 0..2^32-1 */
+};
+
+/** Where and how a group's counters are stored and updated. */
+enum fastmib_storage {
+	FASTMIB_STORAGE_PER_CORE = 1,        /**< per-lcore block, seqcount */
+	FASTMIB_STORAGE_SHARED_BUFFERED = 2, /**< per-lcore write buffer, seqlock */
+	FASTMIB_STORAGE_SHARED_ATOMIC = 3,   /**< relaxed atomic RMW */
+};
+
+struct fastmib_counter_schema {
+	const char *name;        /**< model name, e.g. "totalPkts" */
+	const char *units;       /**< UNITS, "" when none */
+	const char *description; /**< DESCRIPTION text */
+	uint32_t arc;            /**< OID arc within the group or table entry */
+	uint32_t type;           /**< enum fastmib_type */
+	uint32_t offset;         /**< byte offset within a row */
+};
+
+struct fastmib_index_schema {
+	const char *name; /**< model name, e.g. "sessionId" */
+	uint32_t max;     /**< SNMP index runs 1..max */
+};
+
+struct fastmib_group_schema {
+	const char *name;        /**< model name, e.g. "global" */
+	const char *description;
+	uint32_t arc;            /**< OID arc under <prefix>Objects */
+	uint32_t storage;        /**< enum fastmib_storage */
+	uint32_t n_indexes;      /**< 0 for a scalar group */
+	uint32_t all_rows;       /**< table: 1 = every row exists, 0 = presence bitmap */
+	struct fastmib_index_schema indexes[FASTMIB_MAX_INDEXES];
+	uint32_t n_rows;         /**< product of index maxes; 1 for a scalar group */
+	uint32_t row_size;       /**< bytes between rows (multiple of 8) */
+	uint64_t offset;         /**< byte offset of row 0 within its storage area */
+	uint32_t n_counters;
+	const struct fastmib_counter_schema *counters;
+};
+
+struct fastmib_schema {
+	uint32_t version;        /**< FASTMIB_MODEL_VERSION */
+	const char *module;      /**< SMI module name, e.g. "EXAMPLE-DATAPLANE-MIB" */
+	const char *prefix;      /**< e.g. "ep" */
+	uint32_t oid_len;
+	uint32_t oid[FASTMIB_MAX_OID_LEN]; /**< module root */
+	uint64_t percore_size;   /**< bytes of per-core data per lcore (cache-line multiple) */
+	uint64_t shared_size;    /**< bytes of shared data (cache-line multiple) */
+	uint32_t n_groups;
+	const struct fastmib_group_schema *groups;
+};
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* FASTMIB_SCHEMA_H */
