@@ -1,29 +1,59 @@
 # fastmib_generate(TARGET MODEL OUTDIR)
 #
-# Runs fastmib-gen on MODEL whenever it (or the generator) changes and
+# Runs fastmib-gen on MODEL whenever the model or the generator changes and
 # defines TARGET, a static library holding the generated schema, with
 # OUTDIR on its include path for <prefix>_stats.h. Link TARGET into the
-# application together with fastmib::fastmib.
+# application (it brings the fastmib headers along).
+#
+# TARGET gets the properties FASTMIB_PREFIX, FASTMIB_MODULE (the SMI module
+# name) and FASTMIB_MIB (path of the generated MIB file), for tests and
+# install rules.
+#
+# The output file names depend on `module.name` and `module.prefix`, which
+# are read from the model at configure time; the model is a configure
+# dependency, so renaming either re-runs CMake.
 function(fastmib_generate target model outdir)
   get_filename_component(model "${model}" ABSOLUTE)
+  if(NOT EXISTS "${model}")
+    message(FATAL_ERROR "fastmib_generate: model ${model} does not exist")
+  endif()
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${model}")
+
+  # Only the `module:` mapping: from its line to the next top-level key.
   file(READ "${model}" _text)
-  string(REGEX MATCH "prefix:[ \t]*([a-z][a-zA-Z0-9]*)" _m "${_text}")
+  string(REGEX MATCH "(^|\n)module:[^\n]*\n(([ \t#][^\n]*)?\n)*" _module_block "${_text}")
+  string(REGEX MATCH "\n[ \t]+prefix:[ \t]*[\"']?([a-z][a-z0-9]*)" _m "${_module_block}")
   set(_prefix "${CMAKE_MATCH_1}")
-  string(REGEX MATCH "name:[ \t]*([A-Z][A-Za-z0-9-]*)" _m "${_text}")
+  string(REGEX MATCH "\n[ \t]+name:[ \t]*[\"']?([A-Z][A-Za-z0-9-]*)" _m "${_module_block}")
   set(_module "${CMAKE_MATCH_1}")
   if(NOT _prefix OR NOT _module)
-    message(FATAL_ERROR "fastmib_generate: cannot find module name/prefix in ${model}")
+    message(FATAL_ERROR "fastmib_generate: cannot find module name/prefix in ${model} "
+                        "(write them as block-style `name:` and `prefix:` lines under `module:`)")
   endif()
+
+  if(TARGET fastmib-gen)
+    set(_gen $<TARGET_FILE:fastmib-gen>)
+    set(_gen_dep fastmib-gen)
+  else()
+    find_program(FASTMIB_GEN fastmib-gen REQUIRED)
+    set(_gen ${FASTMIB_GEN})
+    set(_gen_dep ${FASTMIB_GEN})
+  endif()
+
   set(_outputs ${outdir}/${_prefix}_stats.h ${outdir}/${_prefix}_schema.c
                ${outdir}/${_module}.txt)
   add_custom_command(
     OUTPUT ${_outputs}
-    COMMAND fastmib-gen "${model}" -o "${outdir}"
-    DEPENDS "${model}" fastmib-gen
+    COMMAND ${_gen} "${model}" -o "${outdir}"
+    DEPENDS "${model}" ${_gen_dep}
     COMMENT "fastmib-gen ${model}"
     VERBATIM)
   add_library(${target} STATIC ${outdir}/${_prefix}_schema.c ${outdir}/${_prefix}_stats.h)
   target_include_directories(${target} PUBLIC ${outdir})
   target_link_libraries(${target} PUBLIC fastmib_headers)
-  set_target_properties(${target} PROPERTIES POSITION_INDEPENDENT_CODE ON)
+  set_target_properties(${target} PROPERTIES
+    POSITION_INDEPENDENT_CODE ON
+    FASTMIB_PREFIX "${_prefix}"
+    FASTMIB_MODULE "${_module}"
+    FASTMIB_MIB "${outdir}/${_module}.txt")
 endfunction()

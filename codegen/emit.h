@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Emitters: each renders one output file of a validated model into memory. */
+#ifndef FASTMIB_GEN_EMIT_H
+#define FASTMIB_GEN_EMIT_H
+
+#include "model.h"
+#include "strbuf.h"
+
+/* <prefix>_stats.h: layout constants, structs, inline update functions. */
+void emit_header(const struct model *m, struct strbuf *out);
+/* <prefix>_schema.c: the const struct fastmib_schema. */
+void emit_schema(const struct model *m, struct strbuf *out);
+/* <MODULE-NAME>.txt: the SMIv2 MIB module. */
+void emit_mib(const struct model *m, struct strbuf *out);
+
+/* ---- shared helpers (emit_util.c) ---- */
+
+/*
+ * Word-wrap `text` at `width` columns, each line starting with `indent`.
+ * A '\n' in `text` separates paragraphs (rendered as an empty line).
+ * The first line is not indented when `first_indented` is false.
+ */
+void wrap_text(struct strbuf *out, const char *text, const char *indent,
+	       size_t width, int first_indented);
+/* Text made safe inside a C block comment. */
+void put_c_comment_text(struct strbuf *out, const char *text);
+/* Text as the body of a C string literal (no surrounding quotes). */
+void put_c_string(struct strbuf *out, const char *text);
+
+const char *type_name(enum fastmib_type t);
+const char *storage_name(enum fastmib_storage s);
+
+#endif

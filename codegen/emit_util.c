@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include "emit.h"
+
+#include <string.h>
+
+void
+wrap_text(struct strbuf *out, const char *text, const char *indent,
+	  size_t width, int first_indented)
+{
+	size_t col = 0, ind = strlen(indent);
+	const char *p = text;
+	int line_empty = 1;
+
+	if (first_indented) {
+		sb_puts(out, indent);
+		col = ind;
+	}
+	while (*p) {
+		size_t n;
+
+		if (*p == '\n') {
+			/* paragraph break: end the line, leave one empty line */
+			sb_puts(out, "\n\n");
+			sb_puts(out, indent);
+			col = ind;
+			line_empty = 1;
+			p++;
+			continue;
+		}
+		if (*p == ' ') {
+			p++;
+			continue;
+		}
+		n = strcspn(p, " \n");
+		if (!line_empty && col + 1 + n > width) {
+			sb_putc(out, '\n');
+			sb_puts(out, indent);
+			col = ind;
+			line_empty = 1;
+		}
+		if (!line_empty) {
+			sb_putc(out, ' ');
+			col++;
+		}
+		sb_printf(out, "%.*s", (int)n, p);
+		col += n;
+		line_empty = 0;
+		p += n;
+	}
+}
+
+void
+put_c_comment_text(struct strbuf *out, const char *text)
+{
+	/* break comment terminators and trigraph-like sequences */
+	for (; *text; text++) {
+		sb_putc(out, *text);
+		if ((*text == '*' && text[1] == '/') || (*text == '?' && text[1] == '?'))
+			sb_putc(out, ' ');
+	}
+}
+
+void
+put_c_string(struct strbuf *out, const char *text)
+{
+	/* the model allows printable ASCII minus '"'; '?' is escaped so no
+	 * trigraph can form under -std=c11 */
+	for (; *text; text++) {
+		if (*text == '\\' || *text == '?')
+			sb_putc(out, '\\');
+		sb_putc(out, *text);
+	}
+}
+
+const char *
+type_name(enum fastmib_type t)
+{
+	switch (t) {
+	case FASTMIB_COUNTER64:
+		return "counter64";
+	case FASTMIB_COUNTER32:
+		return "counter32";
+	case FASTMIB_GAUGE32:
+		return "gauge32";
+	}
+	return "?";
+}
+
+const char *
+storage_name(enum fastmib_storage s)
+{
+	switch (s) {
+	case FASTMIB_STORAGE_PER_CORE:
+		return "per-core";
+	case FASTMIB_STORAGE_SHARED_BUFFERED:
+		return "shared-buffered";
+	case FASTMIB_STORAGE_SHARED_ATOMIC:
+		return "shared-atomic";
+	}
+	return "?";
+}

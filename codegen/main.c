@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * fastmib-gen: YAML counter model -> <prefix>_stats.h, <prefix>_schema.c
+ * and <MODULE-NAME>.txt. Exit status: 0 success, 1 usage or I/O error,
+ * 2 model error.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emit.h"
+#include "model.h"
+#include "output.h"
+#include "strbuf.h"
+
+#ifndef FASTMIB_VERSION
+#define FASTMIB_VERSION "unknown"
+#endif
+
+static void
+usage(FILE *f)
+{
+	fputs("usage: fastmib-gen MODEL.yaml -o DIR\n"
+	      "       fastmib-gen --check MODEL.yaml\n"
+	      "\n"
+	      "Generate <prefix>_stats.h, <prefix>_schema.c and <MODULE-NAME>.txt\n"
+	      "from a fastmib counter model (see docs/model.md).\n"
+	      "\n"
+	      "  -o, --output DIR  write the generated files into DIR (created if needed)\n"
+	      "  -c, --check       validate the model only; write nothing\n"
+	      "  -h, --help        show this help\n"
+	      "  -V, --version     show the version\n"
+	      "\n"
+	      "Exit status: 0 success, 1 usage or I/O error, 2 model error\n"
+	      "(reported as FILE:LINE:COL: error: MESSAGE).\n", f);
+}
+
+static char *
+file_name(const char *a, const char *b)
+{
+	size_t n = strlen(a) + strlen(b) + 1;
+	char *s = xmalloc(n);
+
+	snprintf(s, n, "%s%s", a, b);
+	return s;
+}
+
+static int
+generate(const struct model *m, const char *dir)
+{
+	struct strbuf text[3];
+	struct out_file files[3];
+	int rc, i;
+
+	for (i = 0; i < 3; i++)
+		sb_init(&text[i]);
+	emit_header(m, &text[0]);
+	emit_schema(m, &text[1]);
+	emit_mib(m, &text[2]);
+	files[0].name = file_name(m->prefix, "_stats.h");
+	files[1].name = file_name(m->prefix, "_schema.c");
+	files[2].name = file_name(m->module, ".txt");
+	for (i = 0; i < 3; i++)
+		files[i].text = &text[i];
+	rc = write_outputs(dir, files, 3);
+	for (i = 0; i < 3; i++) {
+		free(files[i].name);
+		sb_free(&text[i]);
+	}
+	return rc;
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "check", no_argument, NULL, 'c' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *outdir = NULL;
+	struct model m;
+	int check = 0, c, rc;
+
+	while ((c = getopt_long(argc, argv, "o:chV", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			outdir = optarg;
+			break;
+		case 'c':
+			check = 1;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		case 'V':
+			printf("fastmib-gen %s (model format %d)\n", FASTMIB_VERSION,
+			       FASTMIB_MODEL_VERSION);
+			return 0;
+		default:
+			usage(stderr);
+			return 1;
+		}
+	}
+	if (optind != argc - 1 || (!check && !outdir) || (check && outdir)) {
+		usage(stderr);
+		return 1;
+	}
+	rc = model_load(argv[optind], &m);
+	if (rc == 0 && !check)
+		rc = generate(&m, outdir);
+	model_free(&m);
+	return rc;
+}

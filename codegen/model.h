@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The counter model: YAML parsing, validation and data layout. */
+#ifndef FASTMIB_GEN_MODEL_H
+#define FASTMIB_GEN_MODEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "fastmib/schema.h"
+
+/* Position of a YAML node, 1-based, for error messages. */
+struct mark {
+	unsigned line;
+	unsigned col;
+};
+
+struct m_counter {
+	char *name;
+	char *units;        /* "" when absent */
+	char *description;  /* whitespace-normalised */
+	uint32_t arc;
+	enum fastmib_type type;
+	bool set;           /* generate a _set function */
+	uint32_t offset;    /* within the row: 8 * model position */
+	struct mark at;     /* the counter's mapping */
+	struct mark name_at;
+};
+
+struct m_index {
+	char *name;
+	uint32_t max;
+	struct mark at;
+};
+
+struct m_group {
+	char *name;
+	char *description;
+	uint32_t arc;
+	enum fastmib_storage storage;
+	bool table;
+	bool all_rows;
+	uint32_t n_indexes;
+	struct m_index indexes[FASTMIB_MAX_INDEXES];
+	uint32_t n_rows;
+	uint32_t row_size;
+	uint64_t offset;    /* within its storage area */
+	uint32_t n_counters;
+	struct m_counter *counters;
+	struct mark at;
+	struct mark name_at;
+};
+
+struct m_revision {
+	char date[11];      /* YYYY-MM-DD */
+	char *description;
+};
+
+struct model {
+	char *source;       /* model file name without directories */
+	char *module;
+	char *prefix;
+	struct mark prefix_at;
+	uint32_t oid_len;
+	uint32_t oid[FASTMIB_MAX_OID_LEN];
+	char *organization;
+	char *contact;
+	char *description;
+	uint32_t n_revisions;
+	struct m_revision *revisions; /* newest first */
+	uint32_t n_groups;
+	struct m_group *groups;
+	uint64_t percore_size;
+	uint64_t shared_size;
+};
+
+/* Generator limit beyond schema.h: one description must fit a C string
+ * literal every C11 compiler accepts (4095 bytes). */
+#define GEN_MAX_DESCRIPTION 4000
+
+/*
+ * Parse and validate `path`. Errors are printed to stderr as
+ * `FILE:LINE:COL: error: MESSAGE`. Returns 0 on success, 2 for model
+ * errors, 1 when the file cannot be read.
+ */
+int model_load(const char *path, struct model *m);
+void model_free(struct model *m);
+
+bool storage_is_shared(enum fastmib_storage s);
+
+#endif

@@ -1,0 +1,215 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""fastmib-gen behaviour: model errors, byte-stable output, MIB validity.
+
+Run by ctest with FASTMIB_GEN (the generator), FASTMIB_SOURCE_DIR and
+FASTMIB_BASE_MIBS (unpacked IETF base MIBs) in the environment.
+"""
+import os
+import pathlib
+import re
+import shutil
+import subprocess
+
+import pytest
+
+GEN = os.environ["FASTMIB_GEN"]
+SRC = pathlib.Path(os.environ["FASTMIB_SOURCE_DIR"])
+BASE_MIBS = os.environ["FASTMIB_BASE_MIBS"]
+HERE = pathlib.Path(__file__).resolve().parent
+EXAMPLE = SRC / "examples" / "dataplane.yaml"
+GOLDEN = SRC / "mibs" / "EXAMPLE-DATAPLANE-MIB.txt"
+BAD = sorted((HERE / "bad").glob("*.yaml"))
+GOOD = [EXAMPLE] + sorted((HERE / "models").glob("*.yaml"))
+# NET-SNMP-MIB (parent of the example's root) ships with net-snmp.
+NETSNMP_MIBS = "/usr/share/snmp/mibs"
+
+
+def gen(*args, cwd=None):
+    return subprocess.run([GEN, *map(str, args)], capture_output=True,
+                          text=True, cwd=cwd, timeout=60)
+
+
+def outputs(model, outdir):
+    r = gen(model, "-o", outdir)
+    assert r.returncode == 0, r.stderr
+    assert r.stderr == ""
+    files = sorted(p.name for p in pathlib.Path(outdir).iterdir())
+    assert len(files) == 3, files
+    return {name: (pathlib.Path(outdir) / name).read_bytes() for name in files}
+
+
+# ---- model errors ----
+
+@pytest.mark.parametrize("model", BAD, ids=[p.stem for p in BAD])
+def test_errors_bad_model(model, tmp_path):
+    """Each bad model: exit 2, FILE:LINE:COL at the right place, a message
+    naming the problem, and nothing written."""
+    first = model.read_text(encoding="utf-8").splitlines()[0]
+    m = re.match(r"# expect: (\d+):(\d+) (.*)$", first)
+    assert m, "bad model lacks its '# expect:' line"
+    line, col, text = m.groups()
+    # run from the model's directory so FILE is exactly what was passed
+    out = tmp_path / "out"
+    r = gen(model.name, "-o", out, cwd=model.parent)
+    assert r.returncode == 2, r.stderr
+    assert r.stdout == ""
+    errors = r.stderr.splitlines()
+    assert errors, "no error message"
+    for e in errors:
+        assert re.match(r"^%s:\d+:\d+: error: \S" % re.escape(model.name), e), e
+    assert errors[0].startswith(f"{model.name}:{line}:{col}: error: "), errors[0]
+    assert text in errors[0]
+    assert not out.exists() or list(out.iterdir()) == []
+
+
+def test_errors_check_mode_writes_nothing(tmp_path):
+    bad = HERE / "bad" / "unknown-type.yaml"
+    r = gen("--check", bad)
+    assert r.returncode == 2
+    assert "unknown type `counter16`" in r.stderr
+    r = gen("--check", EXAMPLE, cwd=tmp_path)
+    assert (r.returncode, r.stdout, r.stderr) == (0, "", "")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_errors_failed_run_keeps_previous_outputs(tmp_path):
+    """A model error leaves earlier outputs untouched and no temp file."""
+    before = outputs(EXAMPLE, tmp_path)
+    r = gen(HERE / "bad" / "duplicate-counter-oid.yaml", "-o", tmp_path)
+    assert r.returncode == 2
+    after = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    assert after == before
+
+
+def test_errors_several_reported_in_one_run(tmp_path):
+    model = tmp_path / "two.yaml"
+    text = (HERE / "bad" / "unknown-type.yaml").read_text()
+    text = text.replace("storage: per-core", "storage: per-cpu")
+    model.write_text(text)
+    r = gen("--check", model)
+    assert r.returncode == 2
+    assert len(r.stderr.splitlines()) == 2, r.stderr
+    assert "unknown storage `per-cpu`" in r.stderr
+    assert "unknown type `counter16`" in r.stderr
+
+
+# ---- golden and determinism ----
+
+def test_golden_example_mib(tmp_path):
+    """mibs/EXAMPLE-DATAPLANE-MIB.txt is exactly what the generator makes."""
+    out = outputs(EXAMPLE, tmp_path)
+    assert out["EXAMPLE-DATAPLANE-MIB.txt"] == GOLDEN.read_bytes(), (
+        "regenerate mibs/EXAMPLE-DATAPLANE-MIB.txt from examples/dataplane.yaml")
+
+
+@pytest.mark.parametrize("model", GOOD, ids=[p.stem for p in GOOD])
+def test_golden_byte_identical_runs(model, tmp_path):
+    """Two runs (different directories, relative vs absolute model path)
+    give the same bytes, with no absolute path inside."""
+    a = outputs(model, tmp_path / "a")
+    shutil.copy(model, tmp_path / model.name)
+    r = gen(model.name, "-o", "b", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    b = {p.name: p.read_bytes() for p in (tmp_path / "b").iterdir()}
+    assert a == b
+    for data in a.values():
+        assert str(tmp_path).encode() not in data
+        assert str(SRC).encode() not in data
+
+
+# ---- MIB tooling ----
+
+def mib_objects(text):
+    """Descriptors defined by the module (every assignment at column 0)."""
+    return re.findall(r"^([a-z][A-Za-z0-9]*)\s+(?:OBJECT-TYPE|OBJECT IDENTIFIER|"
+                      r"MODULE-IDENTITY|OBJECT-GROUP|MODULE-COMPLIANCE)",
+                      text, re.M)
+
+
+@pytest.mark.parametrize("model", GOOD, ids=[p.stem for p in GOOD])
+def test_mib_smilint_clean(model, tmp_path):
+    out = outputs(model, tmp_path)
+    mib = next(n for n in out if n.endswith(".txt"))
+    env = dict(os.environ, SMIPATH=f"{BASE_MIBS}:{NETSNMP_MIBS}:{tmp_path}")
+    r = subprocess.run(["smilint", "-l", "6", "-s", "-m", str(tmp_path / mib)],
+                       capture_output=True, text=True, env=env, timeout=60)
+    assert (r.returncode, r.stdout, r.stderr) == (0, "", "")
+
+
+@pytest.mark.parametrize("model", GOOD, ids=[p.stem for p in GOOD])
+def test_mib_snmptranslate_resolves_all(model, tmp_path):
+    out = outputs(model, tmp_path)
+    mib = next(n for n in out if n.endswith(".txt"))
+    module = mib[:-4]
+    names = mib_objects(out[mib].decode())
+    assert len(names) >= 10
+    env = dict(os.environ, MIBS="")
+    r = subprocess.run(["snmptranslate", "-M", f"+{BASE_MIBS}:{tmp_path}",
+                        "-m", module, "-IR", "-On", *names],
+                       capture_output=True, text=True, env=env, timeout=60)
+    oids = r.stdout.split()
+    assert r.returncode == 0, r.stderr
+    assert len(oids) == len(names), (names, r.stdout, r.stderr)
+    assert len(set(oids)) == len(oids)
+    assert all(re.match(r"^(\.\d+)+$", o) for o in oids), oids
+
+
+def test_mib_example_oid_layout(tmp_path):
+    """Spot-check the documented layout (docs/mib-layout.md)."""
+    outputs(EXAMPLE, tmp_path)
+    root = ".1.3.6.1.4.1.8072.9999.42"
+    expect = {
+        "epMib": root,
+        "epGlobalRxPkts": root + ".1.1.1",
+        "epGlobalMbufAllocFails": root + ".1.1.7",
+        "epGlobalReset": root + ".1.1.1001",
+        "epGlobalDiscontinuityTime": root + ".1.1.1002",
+        "epPortTable": root + ".1.2",
+        "epPortEntry": root + ".1.2.1",
+        "epPortRxErrors": root + ".1.2.1.5",
+        "epPortReset": root + ".1.2.1.1001",
+        "epPortPortId": root + ".1.2.1.1011",
+        "epPortQueueQueueId": root + ".1.3.1.1012",
+        "epFlowStateActiveFlows": root + ".1.5.1",
+        "epResetAll": root + ".2.1",
+        "epDiscontinuityTime": root + ".2.2",
+        "epCompliance": root + ".3.1.1",
+        "epFlowGroup": root + ".3.2.4",
+        "epControlGroup": root + ".3.2.1000",
+    }
+    names = list(expect)
+    r = subprocess.run(["snmptranslate", "-M", f"+{BASE_MIBS}:{tmp_path}",
+                        "-m", "EXAMPLE-DATAPLANE-MIB", "-IR", "-On", *names],
+                       capture_output=True, text=True,
+                       env=dict(os.environ, MIBS=""), timeout=60)
+    assert dict(zip(names, r.stdout.split())) == expect, r.stderr
+
+
+# ---- command line ----
+
+def test_cli_help_version_usage(tmp_path):
+    r = gen("--help")
+    assert r.returncode == 0 and "usage: fastmib-gen" in r.stdout
+    r = gen("--version")
+    assert r.returncode == 0 and re.match(r"fastmib-gen \d+\.\d+\.\d+", r.stdout)
+    assert gen(EXAMPLE).returncode == 1             # no -o
+    assert gen("--bogus").returncode == 1
+    assert gen(EXAMPLE, EXAMPLE, "-o", tmp_path).returncode == 1
+
+
+def test_cli_io_errors_exit_1(tmp_path):
+    r = gen(tmp_path / "missing.yaml", "-o", tmp_path / "out")
+    assert r.returncode == 1
+    assert "missing.yaml" in r.stderr
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    r = gen(EXAMPLE, "-o", blocker / "sub")
+    assert r.returncode == 1
+    assert list(tmp_path.iterdir()) == [blocker]
+
+
+def test_cli_creates_output_dir(tmp_path):
+    out = outputs(EXAMPLE, tmp_path / "a" / "b")
+    assert sorted(out) == ["EXAMPLE-DATAPLANE-MIB.txt", "ep_schema.c", "ep_stats.h"]
+    mode = (tmp_path / "a" / "b" / "ep_stats.h").stat().st_mode & 0o777
+    assert mode & 0o644 == 0o644

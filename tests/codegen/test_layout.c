@@ -1,0 +1,238 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The generated schema, structs and update functions agree: schema offsets
+ * and sizes equal offsetof/sizeof of the generated structs, row helpers are
+ * row-major, and each update function changes exactly the struct member it
+ * is named after (through the real inline primitives of fastmib.h).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "ep_stats.h"
+#include "vt_stats.h"
+
+static void
+check_group(const struct fastmib_schema *s, unsigned id, const char *name,
+	    uint64_t offset, uint32_t row_size, uint32_t n_rows)
+{
+	const struct fastmib_group_schema *g = &s->groups[id];
+	uint32_t i;
+
+	assert_string_equal(g->name, name);
+	assert_int_equal(g->offset, offset);
+	assert_int_equal(g->row_size, row_size);
+	assert_int_equal(g->n_rows, n_rows);
+	assert_int_equal(g->row_size, 8 * g->n_counters);
+	assert_int_equal(g->offset % 64, 0);
+	for (i = 0; i < g->n_counters; i++)
+		assert_int_equal(g->counters[i].offset, 8 * i);
+}
+
+static void
+test_ep_schema(void **state)
+{
+	const struct fastmib_schema *s = &ep_schema;
+	static const uint32_t oid[] = { 1, 3, 6, 1, 4, 1, 8072, 9999, 42 };
+
+	(void)state;
+	assert_int_equal(s->version, FASTMIB_MODEL_VERSION);
+	assert_string_equal(s->module, "EXAMPLE-DATAPLANE-MIB");
+	assert_string_equal(s->prefix, "ep");
+	assert_int_equal(s->oid_len, 9);
+	assert_memory_equal(s->oid, oid, sizeof(oid));
+	assert_int_equal(s->n_groups, 6);
+	assert_int_equal(s->percore_size, sizeof(struct ep_percore));
+	assert_int_equal(s->shared_size, sizeof(struct ep_shared));
+	assert_int_equal(s->percore_size, 768);
+	assert_int_equal(s->shared_size, 1048704);
+
+	check_group(s, EP_GROUP_GLOBAL, "global", offsetof(struct ep_percore, global),
+		    sizeof(struct ep_global_row), 1);
+	check_group(s, EP_GROUP_PORT, "port", offsetof(struct ep_percore, port),
+		    sizeof(struct ep_port_row), 4);
+	check_group(s, EP_GROUP_PORT_QUEUE, "portQueue",
+		    offsetof(struct ep_percore, port_queue),
+		    sizeof(struct ep_port_queue_row), 32);
+	check_group(s, EP_GROUP_FLOW, "flow", offsetof(struct ep_shared, flow),
+		    sizeof(struct ep_flow_row), 65536);
+	check_group(s, EP_GROUP_FLOW_STATE, "flowState",
+		    offsetof(struct ep_shared, flow_state),
+		    sizeof(struct ep_flow_state_row), 1);
+	check_group(s, EP_GROUP_ERRORS, "errors", offsetof(struct ep_shared, errors),
+		    sizeof(struct ep_errors_row), 1);
+
+	assert_int_equal(s->groups[EP_GROUP_PORT].storage, FASTMIB_STORAGE_PER_CORE);
+	assert_int_equal(s->groups[EP_GROUP_FLOW].storage, FASTMIB_STORAGE_SHARED_BUFFERED);
+	assert_int_equal(s->groups[EP_GROUP_ERRORS].storage, FASTMIB_STORAGE_SHARED_ATOMIC);
+	assert_int_equal(s->groups[EP_GROUP_FLOW].all_rows, 0);
+	assert_int_equal(s->groups[EP_GROUP_PORT].all_rows, 1);
+	assert_int_equal(s->groups[EP_GROUP_PORT_QUEUE].n_indexes, 2);
+	assert_string_equal(s->groups[EP_GROUP_PORT_QUEUE].indexes[1].name, "queueId");
+	assert_int_equal(s->groups[EP_GROUP_PORT_QUEUE].indexes[1].max, 8);
+	assert_int_equal(s->groups[EP_GROUP_GLOBAL].n_indexes, 0);
+	assert_string_equal(s->groups[EP_GROUP_GLOBAL].counters[0].units, "packets");
+	assert_string_equal(s->groups[EP_GROUP_GLOBAL].counters[5].units, "");
+	assert_int_equal(s->groups[EP_GROUP_GLOBAL].counters[6].type, FASTMIB_COUNTER32);
+	assert_int_equal(s->groups[EP_GROUP_FLOW_STATE].counters[0].type, FASTMIB_GAUGE32);
+}
+
+static void
+test_vt_schema(void **state)
+{
+	const struct fastmib_schema *s = &vt_schema;
+
+	(void)state;
+	assert_int_equal(s->percore_size, sizeof(struct vt_percore));
+	assert_int_equal(s->shared_size, sizeof(struct vt_shared));
+	check_group(s, VT_GROUP_SCALARS, "scalars", offsetof(struct vt_percore, scalars),
+		    sizeof(struct vt_scalars_row), 1);
+	check_group(s, VT_GROUP_MATRIX, "matrix", offsetof(struct vt_percore, matrix),
+		    sizeof(struct vt_matrix_row), 105);
+	check_group(s, VT_GROUP_SESSIONS, "sessions", offsetof(struct vt_shared, sessions),
+		    sizeof(struct vt_sessions_row), 1000);
+	check_group(s, VT_GROUP_STATE, "state", offsetof(struct vt_shared, state),
+		    sizeof(struct vt_state_row), 1);
+	check_group(s, VT_GROUP_SLOTS, "slots", offsetof(struct vt_shared, slots),
+		    sizeof(struct vt_slots_row), 6);
+	/* model order, not arc order, decides the layout */
+	assert_int_equal(s->groups[VT_GROUP_SCALARS].arc, 7);
+	assert_int_equal(s->groups[VT_GROUP_SCALARS].counters[0].arc, 3);
+	assert_string_equal(s->groups[VT_GROUP_SCALARS].counters[0].name, "big");
+	assert_string_equal(s->groups[VT_GROUP_SCALARS].counters[0].units, "octets");
+	assert_string_equal(s->groups[VT_GROUP_SCALARS].description,
+			    "Per-core scalars of every type.");
+	assert_int_equal(s->groups[VT_GROUP_SESSIONS].all_rows, 0);
+	assert_int_equal(s->groups[VT_GROUP_MATRIX].all_rows, 1);
+	assert_int_equal(s->groups[VT_GROUP_MATRIX].n_indexes, 3);
+	assert_int_equal(s->oid_len, 7);
+	assert_int_equal(s->oid[6], 99999);
+}
+
+static void
+test_row_helpers(void **state)
+{
+	uint32_t p, q, x, y, z, expect = 0;
+
+	(void)state;
+	for (p = 0; p < EP_PORT_QUEUE_PORT_ID_MAX; p++)
+		for (q = 0; q < EP_PORT_QUEUE_QUEUE_ID_MAX; q++)
+			assert_int_equal(ep_port_queue_row(p, q), expect++);
+	assert_int_equal(expect, EP_PORT_QUEUE_ROWS);
+	assert_int_equal(ep_flow_row(65535), 65535);
+	assert_int_equal(ep_port_row(3), 3);
+
+	expect = 0;
+	for (x = 0; x < VT_MATRIX_X_MAX; x++)
+		for (y = 0; y < VT_MATRIX_Y_MAX; y++)
+			for (z = 0; z < VT_MATRIX_Z_MAX; z++)
+				assert_int_equal(vt_matrix_row(x, y, z), expect++);
+	assert_int_equal(expect, VT_MATRIX_ROWS);
+	assert_int_equal(vt_slots_row(1, 2), 5);
+}
+
+struct areas {
+	struct fastmib_writer *w;
+	struct ep_percore *pc, *pc_expect;
+	struct ep_shared *sh, *sh_expect;
+};
+
+static int
+setup(void **state)
+{
+	struct areas *a = calloc(1, sizeof(*a));
+
+	a->w = calloc(1, sizeof(*a->w));
+	a->pc = aligned_alloc(64, sizeof(struct ep_percore));
+	a->pc_expect = aligned_alloc(64, sizeof(struct ep_percore));
+	a->sh = aligned_alloc(64, sizeof(struct ep_shared));
+	a->sh_expect = aligned_alloc(64, sizeof(struct ep_shared));
+	memset(a->pc, 0, sizeof(*a->pc));
+	memset(a->pc_expect, 0, sizeof(*a->pc));
+	memset(a->sh, 0, sizeof(*a->sh));
+	memset(a->sh_expect, 0, sizeof(*a->sh));
+	a->w->percore = (uint8_t *)a->pc;
+	a->w->shared = (uint8_t *)a->sh;
+	*state = a;
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	struct areas *a = *state;
+
+	free(a->w);
+	free(a->pc);
+	free(a->pc_expect);
+	free(a->sh);
+	free(a->sh_expect);
+	free(a);
+	return 0;
+}
+
+static void
+test_updates_hit_their_member(void **state)
+{
+	struct areas *a = *state;
+	struct fastmib_writer *w = a->w;
+
+	ep_global_rx_bytes_add(w, 1500);
+	a->pc_expect->global.rx_bytes = 1500;
+	ep_global_mbuf_alloc_fails_add(w, 2);
+	a->pc_expect->global.mbuf_alloc_fails = 2;
+	ep_port_rx_errors_add(w, 2, 5);
+	a->pc_expect->port[2].rx_errors = 5;
+	ep_port_queue_bytes_add(w, 3, 7, 64);
+	a->pc_expect->port_queue[3 * 8 + 7].bytes = 64;
+	ep_port_queue_pkts_add(w, 1, 0, 1);
+	ep_port_queue_pkts_add(w, 1, 0, 1);
+	a->pc_expect->port_queue[8].pkts = 2;
+	assert_memory_equal(a->pc, a->pc_expect, sizeof(*a->pc));
+
+	ep_flow_state_active_flows_add(w, 3);
+	ep_flow_state_active_flows_sub(w, 5);
+	a->sh_expect->flow_state.active_flows = (uint64_t)0 - 2;
+	ep_errors_flow_table_full_add(w, 9);
+	a->sh_expect->errors.flow_table_full = 9;
+	assert_memory_equal(a->sh, a->sh_expect, sizeof(*a->sh));
+	ep_flow_state_active_flows_set(w, 7);
+	a->sh_expect->flow_state.active_flows = 7;
+	assert_memory_equal(a->sh, a->sh_expect, sizeof(*a->sh));
+}
+
+static void
+test_buffered_offsets(void **state)
+{
+	struct areas *a = *state;
+	struct fastmib_writer *w = a->w;
+
+	ep_flow_bytes_add(w, 9, 100);
+	ep_flow_pkts_add(w, 65535, 1);
+	assert_int_equal(w->n_ops, 2);
+	assert_int_equal(w->ops[0].offset, offsetof(struct ep_shared, flow[9].bytes));
+	assert_int_equal(w->ops[0].operand, 100);
+	assert_int_equal(w->ops[1].offset, offsetof(struct ep_shared, flow[65535].pkts));
+	assert_int_equal(w->ops[1].operand, 1);
+	/* nothing reaches the shared area before a flush */
+	assert_memory_equal(a->sh, a->sh_expect, sizeof(*a->sh));
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_ep_schema),
+		cmocka_unit_test(test_vt_schema),
+		cmocka_unit_test(test_row_helpers),
+		cmocka_unit_test_setup_teardown(test_updates_hit_their_member, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_buffered_offsets, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
