@@ -81,7 +81,7 @@ emit_group(const struct model *m, const struct m_group *g, struct strbuf *o)
 	put_str(o, g->description);
 	sb_printf(o, ",\n\t\t.arc = %uu,\n\t\t.storage = %s,\n\t\t.n_indexes = %uu,\n"
 		     "\t\t.all_rows = %uu,\n",
-		  g->arc, storage_enum(g->storage), g->n_indexes, g->all_rows ? 1u : 0u);
+		  g->arc, storage_enum(g->storage), g->n_indexes, g->table && g->all_rows ? 1u : 0u);
 	if (g->n_indexes) {
 		sb_puts(o, "\t\t.indexes = {\n");
 		for (xi = 0; xi < g->n_indexes; xi++) {

@@ -148,8 +148,10 @@ fastmib_begin(struct fastmib_writer *w)
 /**
  * Close the transaction. The store-release of the even sequence number
  * orders every store of the transaction before it. Every `hint_limit`
- * calls a non-blocking flush of the write buffer is attempted (see
- * docs/fastpath.md for the resulting visibility bound).
+ * calls, and whenever the write buffer is more than half full, a
+ * non-blocking flush is attempted; after 4 * `hint_limit` calls without
+ * success the flush waits for the lock (see docs/fastpath.md for the
+ * resulting visibility bound).
  * Caller: the writer's own thread only.
  */
 static inline void
@@ -158,7 +160,7 @@ fastmib_end(struct fastmib_writer *w)
 	rte_seqcount_write_end(w->seq);
 	w->in_tx = 0;
 	w->tx_start = w->n_ops;
-	if (unlikely(++w->hints >= w->hint_limit))
+	if (unlikely(++w->hints >= w->hint_limit || w->n_ops > FASTMIB_WB_SIZE / 2))
 		fastmib_end_hint(w);
 }
 

@@ -76,7 +76,7 @@ struct fastmib_group_schema {
 	uint32_t arc;            /**< OID arc under <prefix>Objects */
 	uint32_t storage;        /**< enum fastmib_storage */
 	uint32_t n_indexes;      /**< 0 for a scalar group */
-	uint32_t all_rows;       /**< table: 1 = every row exists, 0 = presence bitmap */
+	uint32_t all_rows;       /**< table: 1 = every row exists, 0 = presence bitmap; 0 for scalar groups */
 	struct fastmib_index_schema indexes[FASTMIB_MAX_INDEXES];
 	uint32_t n_rows;         /**< product of index maxes; 1 for a scalar group */
 	uint32_t row_size;       /**< bytes between rows (multiple of 8) */

@@ -1,0 +1,207 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * fastmib_create(): build a new segment file under a temporary name and
+ * rename it over `path`, so readers never see a half-built file and keep
+ * the old inode until they notice it was retired.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+
+#include <rte_lcore.h>
+#include <rte_log.h>
+
+#include "layout.h"
+
+#define DEFAULT_MODE 0640
+#define DEFAULT_EXTRA 4
+#define DEFAULT_HINT_LIMIT 32
+
+/* Page size for the reset area: the huge page size on hugetlbfs. */
+static uint64_t
+pick_page_size(const char *path, bool hugepages)
+{
+	uint64_t ps = (uint64_t)sysconf(_SC_PAGESIZE);
+	char *dup = strdup(path);
+	struct statfs sf;
+	int on_huge;
+
+	if (dup == NULL)
+		return ps;
+	on_huge = statfs(dirname(dup), &sf) == 0 && (uint64_t)sf.f_type == FMS_HUGETLBFS_MAGIC;
+	free(dup);
+	if (on_huge)
+		return (uint64_t)sf.f_bsize;
+	if (hugepages)
+		RTE_LOG(NOTICE, USER1,
+			"fastmib: %s is not on a hugetlbfs mount; using normal pages\n", path);
+	return ps;
+}
+
+/*
+ * Generation of the segment currently at `path` (0 if none). Sets *old_fd
+ * to a read-write descriptor of it, to retire it once replaced.
+ */
+static int
+old_generation(const char *path, uint64_t *gen, int *old_fd)
+{
+	struct fms_header h;
+	struct stat st;
+	int fd;
+
+	*gen = 0;
+	*old_fd = -1;
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0 && errno == EACCES)
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? 0 :
+		       fms_error(-errno, "%s: cannot open existing file: %s", path,
+				 strerror(errno));
+	if (fstat(fd, &st) == 0 && st.st_size == 0) {
+		close(fd);
+		return 0;
+	}
+	if (pread(fd, &h, sizeof(h), 0) != (ssize_t)sizeof(h) ||
+	    memcmp(h.magic, FMS_MAGIC, sizeof(h.magic)) != 0) {
+		close(fd);
+		return fms_error(-EEXIST, "%s exists and is not a fastmib segment; remove it first",
+				 path);
+	}
+	if (h.format == FMS_FORMAT)
+		*gen = h.generation;
+	*old_fd = fd;
+	return 0;
+}
+
+static void
+retire(int fd)
+{
+	struct fms_header *h;
+
+	h = mmap(NULL, sizeof(*h), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (h == MAP_FAILED)
+		return; /* readers still notice the new inode */
+	__atomic_store_n(&h->retired, 1, __ATOMIC_RELEASE);
+	munmap(h, sizeof(*h));
+}
+
+static int
+build_file(struct fastmib_segment *seg, const struct fastmib_schema *schema,
+	   const char *path, unsigned mode, uint64_t page_size, uint64_t generation)
+{
+	int16_t slot_of_lcore[RTE_MAX_LCORE];
+	struct fms_layout lay;
+	char tmp[4096];
+	uint8_t *base;
+	unsigned i = 0, lcore;
+	int fd, rc;
+
+	if ((rc = fms_layout_compute(schema, seg->n_slots, page_size, &lay)))
+		return rc;
+	if (snprintf(tmp, sizeof(tmp), "%s.%d.tmp", path, (int)getpid()) >= (int)sizeof(tmp)) {
+		free(lay.groups);
+		return fms_error(-ENAMETOOLONG, "%s: path too long", path);
+	}
+	fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+	if (fd < 0) {
+		rc = fms_error(-errno, "%s: cannot create: %s", tmp, strerror(errno));
+		free(lay.groups);
+		return rc;
+	}
+	if (fchmod(fd, mode) < 0 || ftruncate(fd, (off_t)lay.file_size) < 0) {
+		rc = fms_error(-errno, "%s: cannot size the file to %llu bytes: %s", tmp,
+			       (unsigned long long)lay.file_size, strerror(errno));
+		goto fail;
+	}
+	base = mmap(NULL, lay.file_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (base == MAP_FAILED) {
+		rc = fms_error(-errno, "%s: mmap: %s", tmp, strerror(errno));
+		goto fail;
+	}
+	fms_image_init(base, &lay, schema, seg->n_slots, seg->n_eal_slots, generation);
+	for (unsigned k = 0; k < RTE_MAX_LCORE; k++)
+		slot_of_lcore[k] = -1;
+	RTE_LCORE_FOREACH(lcore) {
+		struct fms_slot *sl = (void *)(base + lay.slots.off + i * lay.slot_stride);
+
+		sl->owner = lcore + 1;
+		sl->owner_pid = (uint32_t)getpid();
+		slot_of_lcore[lcore] = (int16_t)i++;
+	}
+	munmap(base, lay.file_size);
+	free(lay.groups);
+	if (rename(tmp, path) < 0) {
+		rc = fms_error(-errno, "%s: cannot rename into place: %s", path, strerror(errno));
+		unlink(tmp);
+		close(fd);
+		return rc;
+	}
+	/* Map through the validating path: the creator reads what readers read. */
+	rc = fms_map_handle(seg, fd, path, 1, 1);
+	close(fd);
+	if (rc == 0)
+		memcpy(seg->slot_of_lcore, slot_of_lcore, sizeof(slot_of_lcore));
+	return rc;
+fail:
+	unlink(tmp);
+	close(fd);
+	free(lay.groups);
+	return rc;
+}
+
+int
+fastmib_create(const struct fastmib_schema *schema, const char *path,
+	       const struct fastmib_opts *opts, struct fastmib_segment **segp)
+{
+	struct fastmib_opts o = opts ? *opts : (struct fastmib_opts){0};
+	struct fastmib_segment *seg;
+	uint64_t gen;
+	int rc, old_fd;
+
+	if (schema == NULL || path == NULL || segp == NULL)
+		return fms_error(-EINVAL, "fastmib_create: bad arguments");
+	if ((rc = fms_schema_check(schema)))
+		return rc;
+	if (o.mode == 0)
+		o.mode = DEFAULT_MODE;
+	if (o.extra_threads == 0)
+		o.extra_threads = DEFAULT_EXTRA;
+	if (o.hint_limit == 0)
+		o.hint_limit = DEFAULT_HINT_LIMIT;
+	if (o.extra_threads > RTE_MAX_LCORE || o.hint_limit > (1u << 24))
+		return fms_error(-EINVAL, "fastmib_create: extra_threads %u (max %u) or hint_limit %u out of range",
+				 o.extra_threads, RTE_MAX_LCORE, o.hint_limit);
+	if (rte_lcore_count() == 0)
+		return fms_error(-EINVAL, "fastmib_create: call rte_eal_init() first");
+
+	seg = calloc(1, sizeof(*seg));
+	if (seg == NULL)
+		return fms_error(-ENOMEM, "out of memory");
+	seg->creator = 1;
+	seg->hint_limit = o.hint_limit;
+	seg->n_eal_slots = rte_lcore_count();
+	seg->n_slots = seg->n_eal_slots + o.extra_threads;
+	if ((rc = old_generation(path, &gen, &old_fd)))
+		goto fail;
+	rc = build_file(seg, schema, path, o.mode, pick_page_size(path, o.hugepages), gen + 1);
+	if (old_fd >= 0) {
+		if (rc == 0)
+			retire(old_fd);
+		close(old_fd);
+	}
+	if (rc)
+		goto fail;
+	*segp = seg;
+	return 0;
+fail:
+	fastmib_close(seg);
+	return rc;
+}

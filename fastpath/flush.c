@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Write-buffer flushes (shared-buffered storage). No EAL calls: the
+ * buffers and the seqlock live in the segment and the writer struct.
+ *
+ * A flush applies buffered (offset, operand) pairs to the shared area
+ * inside one write section of the shared seqlock, so a reader sees either
+ * none or all of the pairs applied by that flush. Only complete
+ * transactions are flushed; the open transaction's pairs stay buffered
+ * (moved to the front) until fastmib_end().
+ */
+#include <string.h>
+
+#include "layout.h"
+
+static inline rte_seqlock_t *
+flush_lock(const struct fastmib_writer *w)
+{
+	return &w->seg->shared_head->lock;
+}
+
+/* Pairs that may be applied now: everything but an open transaction. */
+static inline uint32_t
+flushable(const struct fastmib_writer *w)
+{
+	return w->in_tx ? w->tx_start : w->n_ops;
+}
+
+/*
+ * Caller holds the seqlock's write section. The lock orders us against
+ * other flushers, so a plain read-modify-write would be race free; the
+ * relaxed atomic store (and load) keep concurrent readers untorn and make
+ * the access pattern visible to ThreadSanitizer.
+ */
+static void
+apply(struct fastmib_writer *w, uint32_t n)
+{
+	uint8_t *shared = w->shared;
+
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t *p = (uint64_t *)(void *)(shared + w->ops[i].offset);
+
+		__atomic_store_n(p, __atomic_load_n(p, __ATOMIC_RELAXED) + w->ops[i].operand,
+				 __ATOMIC_RELAXED);
+	}
+}
+
+/* After applying the first n pairs: keep the rest at the front. */
+static void
+retire_ops(struct fastmib_writer *w, uint32_t n)
+{
+	uint32_t rest = w->n_ops - n;
+
+	if (rest)
+		memmove(w->ops, w->ops + n, rest * sizeof(w->ops[0]));
+	w->n_ops = rest;
+	w->tx_start -= w->tx_start >= n ? n : w->tx_start;
+	w->flushes++;
+	w->hints = 0;
+}
+
+static void
+flush_n(struct fastmib_writer *w, uint32_t n)
+{
+	rte_seqlock_t *l = flush_lock(w);
+
+	rte_seqlock_write_lock(l);
+	apply(w, n);
+	rte_seqlock_write_unlock(l);
+	retire_ops(w, n);
+}
+
+void
+fastmib_flush(struct fastmib_writer *w)
+{
+	uint32_t n = flushable(w);
+
+	if (n == 0) {
+		w->hints = 0;
+		return;
+	}
+	flush_n(w, n);
+}
+
+void
+fastmib_try_flush(struct fastmib_writer *w)
+{
+	rte_seqlock_t *l = flush_lock(w);
+	uint32_t n = flushable(w);
+
+	if (n == 0) {
+		w->hints = 0;
+		return;
+	}
+	if (!rte_spinlock_trylock(&l->lock)) {
+		w->flush_misses++;
+		return;
+	}
+	rte_seqcount_write_begin(&l->count);
+	apply(w, n);
+	rte_seqlock_write_unlock(l);
+	retire_ops(w, n);
+}
+
+/*
+ * Buffer full. Outside a transaction, or with complete transactions ahead
+ * of the open one, flush what may be flushed. A single transaction larger
+ * than FASTMIB_WB_SIZE cannot be kept whole: that is a caller bug, and we
+ * split it rather than lose updates.
+ */
+void
+fastmib_wb_overflow(struct fastmib_writer *w)
+{
+	uint32_t n = flushable(w);
+
+	if (n == 0)
+		n = w->n_ops; /* oversized transaction: split */
+	flush_n(w, n);
+}
+
+/*
+ * fastmib_end() slow path, entered when `hints` reached `hint_limit` or
+ * the buffer is more than half full. Try without spinning; after
+ * 4 * hint_limit fastmib_end() calls without success, wait for the lock.
+ */
+void
+fastmib_end_hint(struct fastmib_writer *w)
+{
+	if (w->n_ops == 0) {
+		w->hints = 0;
+		return;
+	}
+	if (w->hints >= 4 * w->hint_limit)
+		fastmib_flush(w);
+	else
+		fastmib_try_flush(w);
+}

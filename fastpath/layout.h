@@ -1,0 +1,257 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Private: the on-file format of a fastmib segment and the in-process
+ * segment handle. Nothing here is part of the public API.
+ *
+ * File layout (every offset is from the start of the file):
+ *
+ *   header      struct fms_header, FMS_HEADER_SIZE bytes
+ *   schema      serialized schema (struct fms_schema_rec, group records,
+ *               counter records, string table), cache-line padded
+ *   slots       n_slots x slot_stride: one cache line of slot header
+ *               (seqcount, owner) then percore_size bytes of data
+ *   shared      one cache line holding the flush seqlock, then
+ *               shared_size bytes of data
+ *   presence    per table group with `rows: present`: row bitmap words
+ *               then summary words (one bit per row word)
+ *   reset       page aligned (mapped writable separately): reset seqlock
+ *               and module time, then per group a block of group time
+ *               and per row [time, baseline per counter]
+ *
+ * The layout is a pure function of (schema, n_slots, page size), so
+ * fastmib_attach() recomputes it and requires the header to agree.
+ */
+#ifndef FASTMIB_LAYOUT_H
+#define FASTMIB_LAYOUT_H
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include <rte_lcore.h>
+#include <rte_seqlock.h>
+
+#include "fastmib/fastmib.h"
+
+#define FMS_MAGIC "FASTMIB" /* 8 bytes with its NUL */
+#define FMS_FORMAT 1
+#define FMS_CACHE_LINE 64
+#define FMS_HEADER_SIZE 256
+#define FMS_STR_MAX 4096 /* longest string (descriptions) in a schema */
+#define FMS_MAX_SLOTS 1024 /* writer slots per segment */
+#define FMS_HUGETLBFS_MAGIC 0x958458f6
+
+struct fms_area {
+	uint64_t off;
+	uint64_t len;
+};
+
+/* Fixed header at offset 0. Fields are written before `magic`, and
+ * `retired` is the only field that changes after creation. */
+struct fms_header {
+	char magic[8];
+	uint32_t format;
+	uint32_t header_size;
+	uint64_t schema_hash;   /* FNV-1a 64 of the schema area bytes */
+	uint64_t generation;
+	uint64_t created_ns;
+	uint32_t writer_pid;
+	uint32_t n_slots;
+	uint64_t file_size;
+	uint32_t retired;       /* atomic; 1 once replaced */
+	uint32_t n_eal_slots;   /* slots [0, n_eal_slots) belong to EAL lcores */
+	uint64_t slot_stride;
+	uint64_t page_size;     /* alignment of the reset area */
+	struct fms_area schema;
+	struct fms_area slots;
+	struct fms_area shared;
+	struct fms_area presence;
+	struct fms_area reset;
+	uint8_t reserved[FMS_HEADER_SIZE - 160];
+};
+_Static_assert(sizeof(struct fms_header) == FMS_HEADER_SIZE, "header size");
+
+/* Slot header: one cache line in front of each per-core data area. */
+struct fms_slot {
+	rte_seqcount_t seq;
+	uint32_t owner;         /* atomic; lcore id + 1, 0 = free */
+	uint32_t owner_pid;
+	uint8_t pad[FMS_CACHE_LINE - 12];
+};
+_Static_assert(sizeof(struct fms_slot) == FMS_CACHE_LINE, "slot size");
+
+/* Head of the shared area. */
+struct fms_shared {
+	rte_seqlock_t lock;     /* serializes flushes; readers use its seqcount */
+	uint8_t pad[FMS_CACHE_LINE - sizeof(rte_seqlock_t)];
+};
+
+/* Head of the reset area. */
+struct fms_reset {
+	rte_seqlock_t lock;     /* serializes resetters; readers use its seqcount */
+	uint64_t module_ns;     /* atomic */
+	uint8_t pad[FMS_CACHE_LINE - 8 - 8];
+};
+_Static_assert(sizeof(struct fms_reset) == FMS_CACHE_LINE, "reset head size");
+
+/* Serialized schema: strings are (offset, length) into the string table
+ * that follows the counter records; each ends with a NUL at off + len. */
+struct fms_str {
+	uint32_t off;
+	uint32_t len;
+};
+
+struct fms_schema_rec {
+	uint32_t version;
+	uint32_t oid_len;
+	uint32_t oid[FASTMIB_MAX_OID_LEN];
+	struct fms_str module;
+	struct fms_str prefix;
+	uint64_t percore_size;
+	uint64_t shared_size;
+	uint32_t n_groups;
+	uint32_t n_counters;    /* over all groups */
+	uint32_t strtab_len;
+	uint32_t pad;
+};
+
+struct fms_index_rec {
+	struct fms_str name;
+	uint32_t max;
+	uint32_t pad;
+};
+
+struct fms_group_rec {
+	struct fms_str name;
+	struct fms_str description;
+	uint32_t arc;
+	uint32_t storage;
+	uint32_t n_indexes;
+	uint32_t all_rows;
+	struct fms_index_rec indexes[FASTMIB_MAX_INDEXES];
+	uint32_t n_rows;
+	uint32_t row_size;
+	uint64_t offset;
+	uint32_t first_counter;
+	uint32_t n_counters;
+};
+
+struct fms_counter_rec {
+	struct fms_str name;
+	struct fms_str units;
+	struct fms_str description;
+	uint32_t arc;
+	uint32_t type;
+	uint32_t offset;
+	uint32_t pad;
+};
+
+/* Where a group's presence bitmap and reset block live (file offsets). */
+struct fms_group_layout {
+	uint64_t presence;      /* 0 when the group has no bitmap */
+	uint64_t n_words;       /* row bitmap words; summary words follow */
+	uint64_t reset;         /* group time, then rows of (1 + n_counters) words */
+};
+
+struct fms_layout {
+	uint64_t schema_len;    /* serialized bytes (hashed) */
+	uint64_t slot_stride;
+	uint64_t page_size;
+	struct fms_area schema, slots, shared, presence, reset;
+	uint64_t file_size;
+	struct fms_group_layout *groups; /* n_groups entries, heap */
+};
+
+/* The in-process handle behind struct fastmib_segment. */
+struct fastmib_segment {
+	char *path;
+	dev_t dev;
+	ino_t ino;
+	uint8_t *base;
+	size_t size;
+	int creator;
+	int reset_writable;
+	uint32_t n_slots;
+	uint32_t n_eal_slots;
+	uint32_t hint_limit;
+	struct fms_layout lay;
+	struct fastmib_schema *schema; /* heap, rebuilt from the file */
+	struct fms_header *hdr;
+	uint8_t *slots;
+	struct fms_shared *shared_head;
+	uint8_t *shared;
+	struct fms_reset *reset_head;
+	struct fastmib_read_stats stats; /* relaxed atomics */
+	int16_t slot_of_lcore[RTE_MAX_LCORE]; /* creator: EAL slot, -1 = none */
+	struct fastmib_writer *by_lcore[RTE_MAX_LCORE];
+};
+
+/* error.c */
+int fms_error(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* schema_io.c */
+int fms_schema_check(const struct fastmib_schema *s);
+uint64_t fms_schema_serialized_len(const struct fastmib_schema *s);
+void fms_schema_serialize(const struct fastmib_schema *s, uint8_t *buf);
+int fms_schema_deserialize(const uint8_t *buf, uint64_t len,
+			   struct fastmib_schema **out);
+void fms_schema_free(struct fastmib_schema *s);
+uint64_t fms_fnv1a(const uint8_t *p, uint64_t len);
+
+/* segment.c */
+int fms_layout_compute(const struct fastmib_schema *s, uint32_t n_slots,
+		       uint64_t page_size, struct fms_layout *lay);
+void fms_image_init(uint8_t *base, const struct fms_layout *lay,
+		    const struct fastmib_schema *s, uint32_t n_slots,
+		    uint32_t n_eal_slots, uint64_t generation);
+int fms_map_handle(struct fastmib_segment *seg, int fd, const char *path,
+		   int writable_all, int writable_reset);
+
+/* Addresses inside a mapped segment. */
+static inline struct fms_slot *
+fms_slot(const struct fastmib_segment *seg, uint32_t s)
+{
+	return (struct fms_slot *)(void *)(seg->slots + (uint64_t)s * seg->lay.slot_stride);
+}
+
+static inline uint8_t *
+fms_slot_data(const struct fastmib_segment *seg, uint32_t s)
+{
+	return (uint8_t *)fms_slot(seg, s) + FMS_CACHE_LINE;
+}
+
+static inline uint64_t *
+fms_presence(const struct fastmib_segment *seg, unsigned group)
+{
+	uint64_t off = seg->lay.groups[group].presence;
+
+	return off ? (uint64_t *)(void *)(seg->base + off) : NULL;
+}
+
+/* Reset block of a group: [0] group time, then per row 1 + n_counters words. */
+static inline uint64_t *
+fms_reset_group(const struct fastmib_segment *seg, unsigned group)
+{
+	return (uint64_t *)(void *)(seg->base + seg->lay.groups[group].reset);
+}
+
+static inline uint64_t *
+fms_reset_row(const struct fastmib_segment *seg, unsigned group, uint32_t row)
+{
+	const struct fastmib_group_schema *g = &seg->schema->groups[group];
+
+	return fms_reset_group(seg, group) + 1 + (uint64_t)row * (1 + g->n_counters);
+}
+
+/* read.c: one raw snapshot (sum over lcores), without baseline or checks.
+ * Returns 0 or -EBUSY (best effort). */
+int fms_read_raw_row(struct fastmib_segment *seg, unsigned group, uint32_t row,
+		     uint64_t *values);
+/* Baseline row under the reset seqlock's read protocol; 0 or -EBUSY. */
+int fms_read_baseline(struct fastmib_segment *seg, unsigned group, uint32_t row,
+		      uint64_t *base);
+
+/* reset.c */
+uint64_t fms_now_ns(void);
+
+#endif /* FASTMIB_LAYOUT_H */

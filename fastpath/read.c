@@ -1,0 +1,265 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Readers: bounded seqcount snapshots, baseline subtraction and the
+ * two-level presence bitmap. Readers only load from the segment.
+ *
+ * Snapshot protocol (per lcore block, or the shared area):
+ *   sn = rte_seqcount_read_begin()      load-acquire of the sequence
+ *   relaxed atomic loads of the row     never torn (64-bit aligned words)
+ *   rte_seqcount_read_retry(sn)         acquire fence, reload the sequence
+ * The acquire load pairs with the writer's store-release in write_end(), so
+ * a reader that starts after a transaction ended sees all of it; the fence
+ * before the reload orders the data loads before it, so an unchanged even
+ * sequence proves no writer was inside its section during the loads.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "layout.h"
+
+static inline void
+stat_add(uint64_t *c, uint64_t n)
+{
+	__atomic_fetch_add(c, n, __ATOMIC_RELAXED);
+}
+
+static inline void
+load_row(const uint8_t *row, const struct fastmib_group_schema *g, uint64_t *out)
+{
+	for (uint32_t i = 0; i < g->n_counters; i++)
+		out[i] = __atomic_load_n((const uint64_t *)(const void *)(row + g->counters[i].offset),
+					 __ATOMIC_RELAXED);
+}
+
+/*
+ * One bounded snapshot of `row` under `sc`. Returns the number of retries,
+ * or -1 if it gave up (then `out` holds the last, per-word atomic, attempt).
+ */
+static int
+snap(const rte_seqcount_t *sc, const uint8_t *row,
+     const struct fastmib_group_schema *g, uint64_t *out)
+{
+	for (int t = 0; t < FASTMIB_READ_MAX_TRIES; t++) {
+		uint32_t sn = rte_seqcount_read_begin(sc);
+
+		load_row(row, g, out);
+		if (!rte_seqcount_read_retry(sc, sn))
+			return t;
+	}
+	return -1;
+}
+
+int
+fms_read_raw_row(struct fastmib_segment *seg, unsigned group, uint32_t row,
+		 uint64_t *values)
+{
+	const struct fastmib_group_schema *g = &seg->schema->groups[group];
+	uint64_t off = g->offset + (uint64_t)row * g->row_size;
+	uint64_t tmp[FASTMIB_MAX_COUNTERS];
+	uint64_t retries = 0;
+	int busy = 0, r;
+
+	switch (g->storage) {
+	case FASTMIB_STORAGE_PER_CORE:
+		memset(values, 0, g->n_counters * sizeof(*values));
+		for (uint32_t s = 0; s < seg->n_slots; s++) {
+			r = snap(&fms_slot(seg, s)->seq, fms_slot_data(seg, s) + off, g, tmp);
+			if (r < 0) {
+				busy = 1;
+				retries += FASTMIB_READ_MAX_TRIES - 1;
+			} else {
+				retries += (uint64_t)r;
+			}
+			for (uint32_t i = 0; i < g->n_counters; i++)
+				values[i] += tmp[i];
+		}
+		break;
+	case FASTMIB_STORAGE_SHARED_BUFFERED:
+		r = snap(&seg->shared_head->lock.count, seg->shared + off, g, values);
+		if (r < 0) {
+			busy = 1;
+			retries += FASTMIB_READ_MAX_TRIES - 1;
+		} else {
+			retries += (uint64_t)r;
+		}
+		break;
+	default:
+		/* Shared-atomic: each word is atomic; no group snapshot exists. */
+		load_row(seg->shared + off, g, values);
+		break;
+	}
+	stat_add(&seg->stats.reads, 1);
+	if (retries)
+		stat_add(&seg->stats.retries, retries);
+	if (busy)
+		stat_add(&seg->stats.bounded, 1);
+	return busy ? -EBUSY : 0;
+}
+
+int
+fms_read_baseline(struct fastmib_segment *seg, unsigned group, uint32_t row,
+		  uint64_t *base)
+{
+	const struct fastmib_group_schema *g = &seg->schema->groups[group];
+	const rte_seqcount_t *sc = &seg->reset_head->lock.count;
+	const uint64_t *rec = fms_reset_row(seg, group, row) + 1;
+
+	for (int t = 0; t < FASTMIB_READ_MAX_TRIES; t++) {
+		uint32_t sn = rte_seqcount_read_begin(sc);
+
+		for (uint32_t i = 0; i < g->n_counters; i++)
+			base[i] = __atomic_load_n(&rec[i], __ATOMIC_RELAXED);
+		if (!rte_seqcount_read_retry(sc, sn))
+			return 0;
+	}
+	return -EBUSY;
+}
+
+static int
+check_row(const struct fastmib_segment *seg, unsigned group, uint32_t *row)
+{
+	const struct fastmib_group_schema *g;
+
+	if (group >= seg->schema->n_groups)
+		return fms_error(-EINVAL, "group %u does not exist (%u groups)", group,
+				 seg->schema->n_groups);
+	g = &seg->schema->groups[group];
+	if (g->n_indexes == 0) {
+		*row = 0;
+		return 0;
+	}
+	if (*row >= g->n_rows)
+		return fms_error(-EINVAL, "group %s: row %u out of range (%u rows)", g->name,
+				 *row, g->n_rows);
+	if (!fastmib_row_present(seg, group, *row))
+		return fms_error(-ENOENT, "group %s: row %u is not present", g->name, *row);
+	return 0;
+}
+
+int
+fastmib_read_raw(struct fastmib_segment *seg, unsigned group, uint32_t row,
+		 uint64_t *values)
+{
+	int rc = check_row(seg, group, &row);
+
+	if (rc)
+		return rc;
+	rc = fms_read_raw_row(seg, group, row, values);
+	if (rc)
+		fms_error(rc, "group %s: a writer stayed inside its transaction for %d read attempts",
+			  seg->schema->groups[group].name, FASTMIB_READ_MAX_TRIES);
+	return rc;
+}
+
+/*
+ * The baseline is read first: it is a snapshot taken before we load the
+ * counters (acquire on the reset sequence orders our later loads after the
+ * resetter's), so every counter read afterwards is >= its baseline modulo
+ * 2^64 and the unsigned difference never goes "negative".
+ */
+int
+fastmib_read(struct fastmib_segment *seg, unsigned group, uint32_t row,
+	     uint64_t *values)
+{
+	uint64_t base[FASTMIB_MAX_COUNTERS];
+	const struct fastmib_group_schema *g;
+	int rc = check_row(seg, group, &row), rb;
+
+	if (rc)
+		return rc;
+	g = &seg->schema->groups[group];
+	rb = fms_read_baseline(seg, group, row, base);
+	rc = fms_read_raw_row(seg, group, row, values);
+	for (uint32_t i = 0; i < g->n_counters; i++)
+		if (g->counters[i].type != FASTMIB_GAUGE32)
+			values[i] -= base[i];
+	if (rc || rb) {
+		if (rb && !rc)
+			stat_add(&seg->stats.bounded, 1);
+		return fms_error(-EBUSY, "group %s: %s stayed busy for %d read attempts",
+				 g->name, rc ? "a writer" : "a reset",
+				 FASTMIB_READ_MAX_TRIES);
+	}
+	return 0;
+}
+
+void
+fastmib_read_stats(const struct fastmib_segment *seg, struct fastmib_read_stats *st)
+{
+	st->reads = __atomic_load_n(&seg->stats.reads, __ATOMIC_RELAXED);
+	st->retries = __atomic_load_n(&seg->stats.retries, __ATOMIC_RELAXED);
+	st->bounded = __atomic_load_n(&seg->stats.bounded, __ATOMIC_RELAXED);
+}
+
+/* ---- presence ---- */
+
+bool
+fastmib_row_present(const struct fastmib_segment *seg, unsigned group, uint32_t row)
+{
+	const struct fastmib_group_schema *g;
+	const uint64_t *words;
+
+	if (group >= seg->schema->n_groups)
+		return false;
+	g = &seg->schema->groups[group];
+	if (g->n_indexes == 0)
+		return row == 0;
+	if (row >= g->n_rows)
+		return false;
+	words = fms_presence(seg, group);
+	if (words == NULL)
+		return true;
+	return (__atomic_load_n(&words[row / 64], __ATOMIC_ACQUIRE) >> (row % 64)) & 1;
+}
+
+/* Bits past the last row are never set by us; a damaged file may have them. */
+static inline int64_t
+in_range(const struct fastmib_group_schema *g, uint64_t row)
+{
+	return row < g->n_rows ? (int64_t)row : -ENOENT;
+}
+
+int64_t
+fastmib_next_row(const struct fastmib_segment *seg, unsigned group, uint32_t row)
+{
+	const struct fastmib_group_schema *g;
+	const uint64_t *words, *summary;
+	uint64_t nw, w, bits;
+
+	if (group >= seg->schema->n_groups)
+		return -EINVAL;
+	g = &seg->schema->groups[group];
+	if (g->n_indexes == 0)
+		return row == 0 ? 0 : -ENOENT;
+	if (row >= g->n_rows)
+		return -ENOENT;
+	words = fms_presence(seg, group);
+	if (words == NULL)
+		return row;
+	nw = seg->lay.groups[group].n_words;
+	summary = words + nw;
+
+	w = row / 64;
+	bits = __atomic_load_n(&words[w], __ATOMIC_ACQUIRE) & (~0ull << (row % 64));
+	if (bits)
+		return in_range(g, w * 64 + (uint64_t)__builtin_ctzll(bits));
+	/* Summary bits name candidate words; a stale bit only costs a look. */
+	for (uint64_t next = w + 1; next < nw;) {
+		uint64_t sw = next / 64;
+		uint64_t sbits = __atomic_load_n(&summary[sw], __ATOMIC_ACQUIRE) &
+				 (~0ull << (next % 64));
+
+		if (sbits == 0) {
+			next = (sw + 1) * 64;
+			continue;
+		}
+		w = sw * 64 + (uint64_t)__builtin_ctzll(sbits);
+		if (w >= nw)
+			break;
+		bits = __atomic_load_n(&words[w], __ATOMIC_ACQUIRE);
+		if (bits)
+			return in_range(g, w * 64 + (uint64_t)__builtin_ctzll(bits));
+		next = w + 1;
+	}
+	return -ENOENT;
+}

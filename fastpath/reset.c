@@ -1,0 +1,196 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Reset baselines and row presence. Nothing here writes counter data:
+ * a reset stores, in the reset area, a consistent snapshot that readers
+ * subtract, so the fast path is neither stopped nor slowed, and every
+ * increment made after the snapshot shows up in later reads.
+ *
+ * Resetters (any process with a writable attach) serialize on the reset
+ * seqlock's spinlock; readers of baselines use its seqcount. Each row is
+ * its own short write section, so a reset of a large table never keeps
+ * readers retrying for long.
+ */
+#include <errno.h>
+#include <sched.h>
+#include <time.h>
+
+#include "layout.h"
+
+uint64_t
+fms_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Snapshot attempts of one reset before giving up with -EBUSY. */
+#define RESET_ATTEMPTS 100
+
+/*
+ * Store a consistent snapshot of the row as its baseline. Gauges keep a
+ * zero baseline: they are state, not totals. A bounded snapshot (a writer
+ * preempted mid-transaction) is not consistent, so it is never stored:
+ * we drop the lock, yield so the writer can finish, and try again.
+ */
+static int
+rebase_row(struct fastmib_segment *seg, unsigned group, uint32_t row, uint64_t now)
+{
+	const struct fastmib_group_schema *g = &seg->schema->groups[group];
+	uint64_t raw[FASTMIB_MAX_COUNTERS];
+	uint64_t *rec = fms_reset_row(seg, group, row);
+
+	for (int a = 0; a < RESET_ATTEMPTS; a++) {
+		int busy;
+
+		if (a)
+			sched_yield();
+		rte_seqlock_write_lock(&seg->reset_head->lock);
+		busy = fms_read_raw_row(seg, group, row, raw) != 0;
+		if (!busy) {
+			for (uint32_t i = 0; i < g->n_counters; i++)
+				if (g->counters[i].type != FASTMIB_GAUGE32)
+					__atomic_store_n(&rec[1 + i], raw[i], __ATOMIC_RELAXED);
+			__atomic_store_n(&rec[0], now, __ATOMIC_RELAXED);
+		}
+		rte_seqlock_write_unlock(&seg->reset_head->lock);
+		if (!busy)
+			return 0;
+	}
+	return fms_error(-EBUSY, "group %s row %u: a writer stayed inside a transaction; "
+			 "reset not done", g->name, row);
+}
+
+/* Every present row (absent rows get a fresh baseline when enabled). */
+static int
+reset_group(struct fastmib_segment *seg, unsigned group, uint64_t now)
+{
+	const struct fastmib_group_schema *g = &seg->schema->groups[group];
+	int rc = 0;
+
+	for (int64_t r = fastmib_next_row(seg, group, 0); r >= 0;
+	     r = (uint64_t)r + 1 < g->n_rows ? fastmib_next_row(seg, group, (uint32_t)r + 1)
+					    : -ENOENT)
+		if (rebase_row(seg, group, (uint32_t)r, now))
+			rc = -EBUSY;
+	if (rc == 0)
+		__atomic_store_n(fms_reset_group(seg, group), now, __ATOMIC_RELAXED);
+	return rc;
+}
+
+int
+fastmib_reset(struct fastmib_segment *seg, int group, uint32_t row)
+{
+	const struct fastmib_group_schema *g;
+	uint64_t now = fms_now_ns();
+
+	if (!seg->reset_writable)
+		return fms_error(-EPERM, "%s: attached read-only, cannot reset", seg->path);
+	if (group >= 0 && (unsigned)group >= seg->schema->n_groups)
+		return fms_error(-EINVAL, "group %d does not exist", group);
+	if (group < 0) {
+		int rc = 0;
+
+		for (unsigned i = 0; i < seg->schema->n_groups; i++)
+			if (reset_group(seg, i, now))
+				rc = -EBUSY;
+		if (rc)
+			return fms_error(rc, "module reset incomplete: a writer stayed inside a transaction");
+		__atomic_store_n(&seg->reset_head->module_ns, now, __ATOMIC_RELAXED);
+		return 0;
+	}
+	g = &seg->schema->groups[group];
+	if (g->n_indexes == 0)
+		return reset_group(seg, (unsigned)group, now);
+	if (row >= g->n_rows)
+		return fms_error(-EINVAL, "group %s: row %u out of range (%u rows)", g->name,
+				 row, g->n_rows);
+	if (!fastmib_row_present(seg, (unsigned)group, row))
+		return fms_error(-ENOENT, "group %s: row %u is not present", g->name, row);
+	return rebase_row(seg, (unsigned)group, row, now);
+}
+
+uint64_t
+fastmib_discontinuity(const struct fastmib_segment *seg, int group, uint32_t row)
+{
+	const struct fastmib_group_schema *g;
+
+	if (group < 0)
+		return __atomic_load_n(&seg->reset_head->module_ns, __ATOMIC_RELAXED);
+	if ((unsigned)group >= seg->schema->n_groups)
+		return 0;
+	g = &seg->schema->groups[group];
+	if (g->n_indexes == 0)
+		return __atomic_load_n(fms_reset_group(seg, (unsigned)group), __ATOMIC_RELAXED);
+	if (row >= g->n_rows)
+		return 0;
+	return __atomic_load_n(fms_reset_row(seg, (unsigned)group, row), __ATOMIC_RELAXED);
+}
+
+/* ---- presence ---- */
+
+static int
+presence_args(struct fastmib_segment *seg, unsigned group, uint32_t row,
+	      uint64_t **words)
+{
+	const struct fastmib_group_schema *g;
+
+	if (group >= seg->schema->n_groups)
+		return fms_error(-EINVAL, "group %u does not exist", group);
+	g = &seg->schema->groups[group];
+	if (g->n_indexes == 0)
+		return fms_error(-EINVAL, "group %s is scalar: it has no rows", g->name);
+	if (row >= g->n_rows)
+		return fms_error(-EINVAL, "group %s: row %u out of range (%u rows)", g->name,
+				 row, g->n_rows);
+	if (g->all_rows)
+		return fms_error(-EPERM, "group %s has `rows: all`: rows cannot be toggled",
+				 g->name);
+	if (!seg->creator)
+		return fms_error(-EPERM, "%s: only the creating process toggles rows", seg->path);
+	*words = fms_presence(seg, group);
+	return 0;
+}
+
+int
+fastmib_row_enable(struct fastmib_segment *seg, unsigned group, uint32_t row)
+{
+	uint64_t *words, bit = 1ull << (row % 64);
+	uint64_t nw;
+	int rc = presence_args(seg, group, row, &words);
+
+	if (rc)
+		return rc;
+	if (__atomic_load_n(&words[row / 64], __ATOMIC_ACQUIRE) & bit)
+		return 0;
+	/* Baseline first, then the bit (release): whoever sees the row
+	 * present also sees its fresh baseline, so a recycled row reads 0. */
+	if ((rc = rebase_row(seg, group, row, fms_now_ns())))
+		return rc;
+	nw = seg->lay.groups[group].n_words;
+	__atomic_fetch_or(&words[row / 64], bit, __ATOMIC_RELEASE);
+	__atomic_fetch_or(&words[nw + row / 4096], 1ull << ((row / 64) % 64), __ATOMIC_RELEASE);
+	return 0;
+}
+
+int
+fastmib_row_disable(struct fastmib_segment *seg, unsigned group, uint32_t row)
+{
+	uint64_t *words, bit = 1ull << (row % 64), sbit, left;
+	uint64_t nw;
+	int rc = presence_args(seg, group, row, &words);
+
+	if (rc)
+		return rc;
+	nw = seg->lay.groups[group].n_words;
+	sbit = 1ull << ((row / 64) % 64);
+	left = __atomic_and_fetch(&words[row / 64], ~bit, __ATOMIC_RELEASE);
+	if (left == 0) {
+		__atomic_fetch_and(&words[nw + row / 4096], ~sbit, __ATOMIC_RELEASE);
+		/* A concurrent enable may have refilled the word meanwhile. */
+		if (__atomic_load_n(&words[row / 64], __ATOMIC_ACQUIRE))
+			__atomic_fetch_or(&words[nw + row / 4096], sbit, __ATOMIC_RELEASE);
+	}
+	return 0;
+}

@@ -1,0 +1,395 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Schema checks and the self-contained serialized form stored in the
+ * segment. The serialized form holds no pointers: strings live in a string
+ * table and are referenced by (offset, length). Deserialization trusts
+ * nothing and checks every count, string and offset before use.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "layout.h"
+
+#define ALIGN_UP(x, a) (((x) + (a) - 1) / (a) * (a))
+
+uint64_t
+fms_fnv1a(const uint8_t *p, uint64_t len)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (uint64_t i = 0; i < len; i++) {
+		h ^= p[i];
+		h *= 0x100000001b3ull;
+	}
+	return h;
+}
+
+static int
+check_str(const char *s, size_t max, const char *what, const char *owner)
+{
+	if (s == NULL)
+		return fms_error(-EINVAL, "schema: %s of %s is missing", what, owner);
+	if (strnlen(s, max + 1) > max)
+		return fms_error(-EINVAL, "schema: %s of %s is longer than %zu bytes",
+				 what, owner, max);
+	return 0;
+}
+
+static int
+check_group(const struct fastmib_schema *s, const struct fastmib_group_schema *g)
+{
+	uint64_t rows = 1, area;
+	int rc;
+
+	if ((rc = check_str(g->name, FASTMIB_MAX_NAME, "name", "a group")) ||
+	    (rc = check_str(g->description, FMS_STR_MAX, "description", g->name)))
+		return rc;
+	if (g->storage < FASTMIB_STORAGE_PER_CORE ||
+	    g->storage > FASTMIB_STORAGE_SHARED_ATOMIC)
+		return fms_error(-EINVAL, "schema: group %s: bad storage %u", g->name,
+				 g->storage);
+	if (g->n_indexes > FASTMIB_MAX_INDEXES)
+		return fms_error(-EINVAL, "schema: group %s: %u indexes (max %u)",
+				 g->name, g->n_indexes, FASTMIB_MAX_INDEXES);
+	if (g->all_rows > 1 || (g->n_indexes == 0 && g->all_rows))
+		return fms_error(-EINVAL, "schema: group %s: bad all_rows %u", g->name,
+				 g->all_rows);
+	for (uint32_t i = 0; i < g->n_indexes; i++) {
+		if ((rc = check_str(g->indexes[i].name, FASTMIB_MAX_NAME, "index name",
+				    g->name)))
+			return rc;
+		if (g->indexes[i].max == 0 || g->indexes[i].max > FASTMIB_MAX_ROWS)
+			return fms_error(-EINVAL, "schema: group %s: index %s max %u out of range",
+					 g->name, g->indexes[i].name, g->indexes[i].max);
+		rows *= g->indexes[i].max;
+		if (rows > FASTMIB_MAX_ROWS)
+			return fms_error(-EINVAL, "schema: group %s: more than %u rows",
+					 g->name, FASTMIB_MAX_ROWS);
+	}
+	if (g->n_rows != rows)
+		return fms_error(-EINVAL, "schema: group %s: n_rows %u, indexes give %llu",
+				 g->name, g->n_rows, (unsigned long long)rows);
+	if (g->n_counters == 0 || g->n_counters > FASTMIB_MAX_COUNTERS ||
+	    g->counters == NULL)
+		return fms_error(-EINVAL, "schema: group %s: %u counters (1..%u)",
+				 g->name, g->n_counters, FASTMIB_MAX_COUNTERS);
+	if (g->row_size == 0 || g->row_size % 8 ||
+	    g->row_size > 8u * FASTMIB_MAX_COUNTERS)
+		return fms_error(-EINVAL, "schema: group %s: bad row_size %u", g->name,
+				 g->row_size);
+	area = g->storage == FASTMIB_STORAGE_PER_CORE ? s->percore_size : s->shared_size;
+	if (g->offset % FMS_CACHE_LINE || g->offset > area ||
+	    (uint64_t)g->n_rows * g->row_size > area - g->offset)
+		return fms_error(-EINVAL,
+				 "schema: group %s: offset %llu + %u rows x %u bytes outside its %llu-byte area",
+				 g->name, (unsigned long long)g->offset, g->n_rows,
+				 g->row_size, (unsigned long long)area);
+	for (uint32_t i = 0; i < g->n_counters; i++) {
+		const struct fastmib_counter_schema *c = &g->counters[i];
+
+		if ((rc = check_str(c->name, FASTMIB_MAX_NAME, "counter name", g->name)) ||
+		    (rc = check_str(c->units, FASTMIB_MAX_UNITS, "units", c->name)) ||
+		    (rc = check_str(c->description, FMS_STR_MAX, "description", c->name)))
+			return rc;
+		if (c->type < FASTMIB_COUNTER64 || c->type > FASTMIB_GAUGE32)
+			return fms_error(-EINVAL, "schema: counter %s.%s: bad type %u",
+					 g->name, c->name, c->type);
+		if (c->offset % 8 || c->offset >= g->row_size)
+			return fms_error(-EINVAL,
+					 "schema: counter %s.%s: offset %u not an aligned word within the %u-byte row",
+					 g->name, c->name, c->offset, g->row_size);
+	}
+	return 0;
+}
+
+int
+fms_schema_check(const struct fastmib_schema *s)
+{
+	int rc;
+
+	if (s == NULL)
+		return fms_error(-EINVAL, "schema: NULL");
+	if (s->version != FASTMIB_MODEL_VERSION)
+		return fms_error(-EINVAL, "schema: model version %u, expected %u",
+				 s->version, FASTMIB_MODEL_VERSION);
+	if ((rc = check_str(s->module, FASTMIB_MAX_NAME, "module name", "the schema")) ||
+	    (rc = check_str(s->prefix, FASTMIB_MAX_NAME, "prefix", "the schema")))
+		return rc;
+	if (s->oid_len == 0 || s->oid_len > FASTMIB_MAX_OID_LEN)
+		return fms_error(-EINVAL, "schema: OID length %u (1..%u)", s->oid_len,
+				 FASTMIB_MAX_OID_LEN);
+	if (s->percore_size % FMS_CACHE_LINE || s->percore_size > FASTMIB_MAX_AREA ||
+	    s->shared_size % FMS_CACHE_LINE || s->shared_size > FASTMIB_MAX_AREA)
+		return fms_error(-EINVAL,
+				 "schema: area sizes %llu/%llu must be cache-line multiples <= %llu",
+				 (unsigned long long)s->percore_size,
+				 (unsigned long long)s->shared_size,
+				 (unsigned long long)FASTMIB_MAX_AREA);
+	if (s->n_groups == 0 || s->n_groups > FASTMIB_MAX_GROUPS || s->groups == NULL)
+		return fms_error(-EINVAL, "schema: %u groups (1..%u)", s->n_groups,
+				 FASTMIB_MAX_GROUPS);
+	for (uint32_t i = 0; i < s->n_groups; i++)
+		if ((rc = check_group(s, &s->groups[i])))
+			return rc;
+	return 0;
+}
+
+/* ---- serialization ---- */
+
+struct strtab {
+	uint8_t *buf; /* NULL while only measuring */
+	uint32_t len;
+};
+
+static struct fms_str
+put_str(struct strtab *t, const char *s)
+{
+	struct fms_str r = { .off = t->len, .len = (uint32_t)strlen(s) };
+
+	if (t->buf)
+		memcpy(t->buf + t->len, s, r.len + 1);
+	t->len += r.len + 1;
+	return r;
+}
+
+static uint32_t
+total_counters(const struct fastmib_schema *s)
+{
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < s->n_groups; i++)
+		n += s->groups[i].n_counters;
+	return n;
+}
+
+static uint64_t
+records_len(uint32_t n_groups, uint32_t n_counters)
+{
+	return sizeof(struct fms_schema_rec) + (uint64_t)n_groups * sizeof(struct fms_group_rec) +
+	       (uint64_t)n_counters * sizeof(struct fms_counter_rec);
+}
+
+/* Writes records and strings; with buf == NULL only measures. */
+static uint64_t
+serialize(const struct fastmib_schema *s, uint8_t *buf)
+{
+	uint32_t nc = total_counters(s), ci = 0;
+	uint64_t rl = records_len(s->n_groups, nc);
+	struct strtab t = { .buf = buf ? buf + rl : NULL, .len = 0 };
+	struct fms_schema_rec *sr = buf ? (void *)buf : NULL;
+	struct fms_group_rec *gr = buf ? (void *)(buf + sizeof(*sr)) : NULL;
+	struct fms_counter_rec *cr = buf ? (void *)(gr + s->n_groups) : NULL;
+	struct fms_schema_rec shdr = {0};
+
+	shdr.version = s->version;
+	shdr.oid_len = s->oid_len;
+	memcpy(shdr.oid, s->oid, sizeof(shdr.oid));
+	shdr.module = put_str(&t, s->module);
+	shdr.prefix = put_str(&t, s->prefix);
+	shdr.percore_size = s->percore_size;
+	shdr.shared_size = s->shared_size;
+	shdr.n_groups = s->n_groups;
+	shdr.n_counters = nc;
+	for (uint32_t i = 0; i < s->n_groups; i++) {
+		const struct fastmib_group_schema *g = &s->groups[i];
+		struct fms_group_rec r = {0};
+
+		r.name = put_str(&t, g->name);
+		r.description = put_str(&t, g->description);
+		r.arc = g->arc;
+		r.storage = g->storage;
+		r.n_indexes = g->n_indexes;
+		r.all_rows = g->all_rows;
+		for (uint32_t k = 0; k < g->n_indexes; k++) {
+			r.indexes[k].name = put_str(&t, g->indexes[k].name);
+			r.indexes[k].max = g->indexes[k].max;
+		}
+		r.n_rows = g->n_rows;
+		r.row_size = g->row_size;
+		r.offset = g->offset;
+		r.first_counter = ci;
+		r.n_counters = g->n_counters;
+		for (uint32_t k = 0; k < g->n_counters; k++, ci++) {
+			const struct fastmib_counter_schema *c = &g->counters[k];
+			struct fms_counter_rec cc = {0};
+
+			cc.name = put_str(&t, c->name);
+			cc.units = put_str(&t, c->units);
+			cc.description = put_str(&t, c->description);
+			cc.arc = c->arc;
+			cc.type = c->type;
+			cc.offset = c->offset;
+			if (cr)
+				cr[ci] = cc;
+		}
+		if (gr)
+			gr[i] = r;
+	}
+	shdr.strtab_len = t.len;
+	if (sr)
+		*sr = shdr;
+	return rl + t.len;
+}
+
+uint64_t
+fms_schema_serialized_len(const struct fastmib_schema *s)
+{
+	return ALIGN_UP(serialize(s, NULL), FMS_CACHE_LINE);
+}
+
+/* `buf` must be zeroed and fms_schema_serialized_len() bytes long. */
+void
+fms_schema_serialize(const struct fastmib_schema *s, uint8_t *buf)
+{
+	serialize(s, buf);
+}
+
+/* ---- deserialization ---- */
+
+struct reader {
+	const char *strtab;
+	uint32_t strtab_len;
+};
+
+static int
+get_str(const struct reader *r, struct fms_str ref, size_t max, const char *what,
+	const char **out)
+{
+	if (ref.off >= r->strtab_len || ref.len >= r->strtab_len - ref.off)
+		return fms_error(-EINVAL, "segment schema: %s string outside the string table",
+				 what);
+	if (r->strtab[ref.off + ref.len] != '\0' ||
+	    memchr(r->strtab + ref.off, '\0', ref.len) != NULL)
+		return fms_error(-EINVAL, "segment schema: %s string not NUL-terminated at its length",
+				 what);
+	if (ref.len > max)
+		return fms_error(-EINVAL, "segment schema: %s string longer than %zu", what, max);
+	*out = r->strtab + ref.off;
+	return 0;
+}
+
+void
+fms_schema_free(struct fastmib_schema *s)
+{
+	free(s);
+}
+
+/* Pointers go into one heap block: schema, groups, counters, strings. */
+int
+fms_schema_deserialize(const uint8_t *buf, uint64_t len, struct fastmib_schema **out)
+{
+	struct fms_schema_rec sr;
+	const struct fms_group_rec *gr;
+	const struct fms_counter_rec *cr;
+	struct fastmib_group_schema *groups;
+	struct fastmib_counter_schema *counters;
+	struct fastmib_schema *s;
+	struct reader rd;
+	uint64_t rl, need;
+	uint8_t *block;
+	uint32_t ci = 0;
+	int rc;
+
+	if (len < sizeof(sr))
+		return fms_error(-EINVAL, "segment schema: area of %llu bytes is too small",
+				 (unsigned long long)len);
+	memcpy(&sr, buf, sizeof(sr));
+	if (sr.n_groups == 0 || sr.n_groups > FASTMIB_MAX_GROUPS ||
+	    sr.n_counters > FASTMIB_MAX_GROUPS * FASTMIB_MAX_COUNTERS)
+		return fms_error(-EINVAL, "segment schema: %u groups / %u counters out of range",
+				 sr.n_groups, sr.n_counters);
+	rl = records_len(sr.n_groups, sr.n_counters);
+	need = rl + sr.strtab_len;
+	if (need > len)
+		return fms_error(-EINVAL, "segment schema: records need %llu bytes, area has %llu",
+				 (unsigned long long)need, (unsigned long long)len);
+	block = calloc(1, sizeof(*s) + sr.n_groups * sizeof(*groups) +
+			       sr.n_counters * sizeof(*counters) + sr.strtab_len + 1);
+	if (block == NULL)
+		return fms_error(-ENOMEM, "segment schema: out of memory");
+	s = (void *)block;
+	groups = (void *)(s + 1);
+	counters = (void *)(groups + sr.n_groups);
+	rd.strtab = (char *)(counters + sr.n_counters);
+	rd.strtab_len = sr.strtab_len;
+	memcpy((char *)rd.strtab, buf + rl, sr.strtab_len);
+	gr = (const void *)(buf + sizeof(sr));
+	cr = (const void *)(gr + sr.n_groups);
+
+	s->version = sr.version;
+	s->oid_len = sr.oid_len;
+	memcpy(s->oid, sr.oid, sizeof(s->oid));
+	s->percore_size = sr.percore_size;
+	s->shared_size = sr.shared_size;
+	s->n_groups = sr.n_groups;
+	s->groups = groups;
+	if ((rc = get_str(&rd, sr.module, FASTMIB_MAX_NAME, "module", &s->module)) ||
+	    (rc = get_str(&rd, sr.prefix, FASTMIB_MAX_NAME, "prefix", &s->prefix)))
+		goto fail;
+	for (uint32_t i = 0; i < sr.n_groups; i++) {
+		struct fms_group_rec g;
+		struct fastmib_group_schema *gs = &groups[i];
+
+		memcpy(&g, &gr[i], sizeof(g));
+		if (g.first_counter != ci || g.n_counters > sr.n_counters - ci ||
+		    g.n_indexes > FASTMIB_MAX_INDEXES) {
+			rc = fms_error(-EINVAL, "segment schema: group %u: counter range %u+%u or %u indexes invalid",
+				       i, g.first_counter, g.n_counters, g.n_indexes);
+			goto fail;
+		}
+		if ((rc = get_str(&rd, g.name, FASTMIB_MAX_NAME, "group name", &gs->name)) ||
+		    (rc = get_str(&rd, g.description, FMS_STR_MAX, "group description",
+				  &gs->description)))
+			goto fail;
+		gs->arc = g.arc;
+		gs->storage = g.storage;
+		gs->n_indexes = g.n_indexes;
+		gs->all_rows = g.all_rows;
+		for (uint32_t k = 0; k < g.n_indexes; k++) {
+			if ((rc = get_str(&rd, g.indexes[k].name, FASTMIB_MAX_NAME, "index name",
+					  &gs->indexes[k].name)))
+				goto fail;
+			gs->indexes[k].max = g.indexes[k].max;
+		}
+		gs->n_rows = g.n_rows;
+		gs->row_size = g.row_size;
+		gs->offset = g.offset;
+		gs->n_counters = g.n_counters;
+		gs->counters = &counters[ci];
+		for (uint32_t k = 0; k < g.n_counters; k++, ci++) {
+			struct fms_counter_rec c;
+
+			memcpy(&c, &cr[ci], sizeof(c));
+			if ((rc = get_str(&rd, c.name, FASTMIB_MAX_NAME, "counter name",
+					  &counters[ci].name)) ||
+			    (rc = get_str(&rd, c.units, FASTMIB_MAX_UNITS, "units",
+					  &counters[ci].units)) ||
+			    (rc = get_str(&rd, c.description, FMS_STR_MAX, "counter description",
+					  &counters[ci].description)))
+				goto fail;
+			counters[ci].arc = c.arc;
+			counters[ci].type = c.type;
+			counters[ci].offset = c.offset;
+		}
+	}
+	if (ci != sr.n_counters) {
+		rc = fms_error(-EINVAL, "segment schema: groups hold %u counters, header says %u",
+			       ci, sr.n_counters);
+		goto fail;
+	}
+	if ((rc = fms_schema_check(s))) {
+		char why[512];
+
+		/* Same checks as for a creator's schema, reworded for a file. */
+		snprintf(why, sizeof(why), "%s", fastmib_last_error());
+		rc = fms_error(rc, "segment %s", why);
+		goto fail;
+	}
+	*out = s;
+	return 0;
+fail:
+	free(block);
+	return rc;
+}

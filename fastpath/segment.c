@@ -1,0 +1,373 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Segment layout, image initialisation, attach/validate, close, info and
+ * staleness. No EAL calls here: readers link this without starting EAL.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "layout.h"
+
+#define ALIGN_UP(x, a) (((x) + (a) - 1) / (a) * (a))
+
+int
+fms_layout_compute(const struct fastmib_schema *s, uint32_t n_slots,
+		   uint64_t page_size, struct fms_layout *lay)
+{
+	uint64_t off, cur;
+
+	memset(lay, 0, sizeof(*lay));
+	lay->groups = calloc(s->n_groups, sizeof(*lay->groups));
+	if (lay->groups == NULL)
+		return fms_error(-ENOMEM, "out of memory");
+	lay->page_size = page_size;
+	lay->schema_len = fms_schema_serialized_len(s);
+	off = FMS_HEADER_SIZE;
+	lay->schema = (struct fms_area){ off, lay->schema_len };
+	off += lay->schema_len;
+	lay->slot_stride = FMS_CACHE_LINE + ALIGN_UP(s->percore_size, FMS_CACHE_LINE);
+	lay->slots = (struct fms_area){ off, (uint64_t)n_slots * lay->slot_stride };
+	off += lay->slots.len;
+	lay->shared = (struct fms_area){ off, FMS_CACHE_LINE + s->shared_size };
+	off += lay->shared.len;
+	lay->presence.off = off;
+	for (uint32_t i = 0; i < s->n_groups; i++) {
+		const struct fastmib_group_schema *g = &s->groups[i];
+		uint64_t nw, ns;
+
+		if (g->n_indexes == 0 || g->all_rows)
+			continue;
+		nw = (g->n_rows + 63) / 64;
+		ns = (nw + 63) / 64;
+		lay->groups[i].presence = off;
+		lay->groups[i].n_words = nw;
+		off += ALIGN_UP((nw + ns) * 8, FMS_CACHE_LINE);
+	}
+	lay->presence.len = off - lay->presence.off;
+	lay->reset.off = ALIGN_UP(off, page_size);
+	cur = lay->reset.off + sizeof(struct fms_reset);
+	for (uint32_t i = 0; i < s->n_groups; i++) {
+		const struct fastmib_group_schema *g = &s->groups[i];
+
+		lay->groups[i].reset = cur;
+		cur += ALIGN_UP(8 + (uint64_t)g->n_rows * (1 + g->n_counters) * 8,
+				FMS_CACHE_LINE);
+	}
+	lay->reset.len = ALIGN_UP(cur - lay->reset.off, page_size);
+	lay->file_size = lay->reset.off + lay->reset.len;
+	return 0;
+}
+
+void
+fms_image_init(uint8_t *base, const struct fms_layout *lay,
+	       const struct fastmib_schema *s, uint32_t n_slots,
+	       uint32_t n_eal_slots, uint64_t generation)
+{
+	struct fms_header *h = (void *)base;
+	struct timespec ts;
+
+	/* The file is fresh (zero-filled); only non-zero state is written. */
+	fms_schema_serialize(s, base + lay->schema.off);
+	for (uint32_t i = 0; i < n_slots; i++)
+		rte_seqcount_init(&((struct fms_slot *)(void *)(base + lay->slots.off +
+								 i * lay->slot_stride))->seq);
+	rte_seqlock_init(&((struct fms_shared *)(void *)(base + lay->shared.off))->lock);
+	rte_seqlock_init(&((struct fms_reset *)(void *)(base + lay->reset.off))->lock);
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	h->format = FMS_FORMAT;
+	h->header_size = FMS_HEADER_SIZE;
+	h->schema_hash = fms_fnv1a(base + lay->schema.off, lay->schema.len);
+	h->generation = generation;
+	h->created_ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	h->writer_pid = (uint32_t)getpid();
+	h->n_slots = n_slots;
+	h->n_eal_slots = n_eal_slots;
+	h->file_size = lay->file_size;
+	h->slot_stride = lay->slot_stride;
+	h->page_size = lay->page_size;
+	h->schema = lay->schema;
+	h->slots = lay->slots;
+	h->shared = lay->shared;
+	h->presence = lay->presence;
+	h->reset = lay->reset;
+	/* Magic last: a reader that sees it sees a complete header. */
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	memcpy(h->magic, FMS_MAGIC, sizeof(h->magic));
+}
+
+static int
+area_ok(const char *path, const char *name, struct fms_area a, uint64_t lo,
+	uint64_t file_size)
+{
+	if (a.off < lo || a.off > file_size || a.len > file_size - a.off)
+		return fms_error(-EINVAL,
+				 "%s: %s area [%llu, +%llu) is outside the file (%llu bytes) or overlaps the previous area",
+				 path, name, (unsigned long long)a.off,
+				 (unsigned long long)a.len, (unsigned long long)file_size);
+	return 0;
+}
+
+static int
+header_check(const char *path, const struct fms_header *h, uint64_t st_size)
+{
+	uint64_t ps = (uint64_t)sysconf(_SC_PAGESIZE);
+	int rc;
+
+	if (memcmp(h->magic, FMS_MAGIC, sizeof(h->magic)) != 0)
+		return fms_error(-EINVAL, "%s: bad magic, not a fastmib segment", path);
+	if (h->format != FMS_FORMAT)
+		return fms_error(-EPROTONOSUPPORT,
+				 "%s: segment format version %u, this library reads version %u",
+				 path, h->format, FMS_FORMAT);
+	if (h->header_size != FMS_HEADER_SIZE)
+		return fms_error(-EINVAL, "%s: header size %u, expected %u", path,
+				 h->header_size, FMS_HEADER_SIZE);
+	if (h->file_size != st_size)
+		return fms_error(-EINVAL, "%s: file size %llu, header says %llu (truncated?)",
+				 path, (unsigned long long)st_size,
+				 (unsigned long long)h->file_size);
+	if (h->n_slots == 0 || h->n_slots > FMS_MAX_SLOTS || h->n_eal_slots > h->n_slots)
+		return fms_error(-EINVAL, "%s: %u writer slots (%u EAL) out of range", path,
+				 h->n_slots, h->n_eal_slots);
+	if (h->page_size < ps || h->page_size > (1ull << 30) ||
+	    (h->page_size & (h->page_size - 1)))
+		return fms_error(-EINVAL, "%s: bad page size %llu", path,
+				 (unsigned long long)h->page_size);
+	if (h->schema.off != FMS_HEADER_SIZE)
+		return fms_error(-EINVAL, "%s: schema area at %llu, expected %u", path,
+				 (unsigned long long)h->schema.off, FMS_HEADER_SIZE);
+	if ((rc = area_ok(path, "schema", h->schema, FMS_HEADER_SIZE, st_size)) ||
+	    (rc = area_ok(path, "slot", h->slots, h->schema.off + h->schema.len, st_size)) ||
+	    (rc = area_ok(path, "shared", h->shared, h->slots.off + h->slots.len, st_size)) ||
+	    (rc = area_ok(path, "presence", h->presence, h->shared.off + h->shared.len,
+			  st_size)) ||
+	    (rc = area_ok(path, "reset", h->reset, h->presence.off + h->presence.len,
+			  st_size)))
+		return rc;
+	if (h->reset.off % h->page_size || h->reset.len % h->page_size)
+		return fms_error(-EINVAL, "%s: reset area not page aligned", path);
+	if (h->schema.len > (64u << 20))
+		return fms_error(-EINVAL, "%s: schema area of %llu bytes is implausible", path,
+				 (unsigned long long)h->schema.len);
+	return 0;
+}
+
+static int
+area_eq(const char *path, const char *name, struct fms_area h, struct fms_area want)
+{
+	if (h.off != want.off || h.len != want.len)
+		return fms_error(-EINVAL,
+				 "%s: %s area [%llu, +%llu) disagrees with the schema's layout [%llu, +%llu)",
+				 path, name, (unsigned long long)h.off, (unsigned long long)h.len,
+				 (unsigned long long)want.off, (unsigned long long)want.len);
+	return 0;
+}
+
+static int
+layout_check(const char *path, const struct fms_header *h, const struct fms_layout *l)
+{
+	int rc;
+
+	if ((rc = area_eq(path, "schema", h->schema, l->schema)) ||
+	    (rc = area_eq(path, "slot", h->slots, l->slots)) ||
+	    (rc = area_eq(path, "shared", h->shared, l->shared)) ||
+	    (rc = area_eq(path, "presence", h->presence, l->presence)) ||
+	    (rc = area_eq(path, "reset", h->reset, l->reset)))
+		return rc;
+	if (h->slot_stride != l->slot_stride || h->file_size != l->file_size)
+		return fms_error(-EINVAL, "%s: slot stride/file size disagree with the schema",
+				 path);
+	return 0;
+}
+
+/* Pointers into the mapping; schema, layout, base and size are set. */
+static void
+handle_finish(struct fastmib_segment *seg)
+{
+	seg->hdr = (void *)seg->base;
+	seg->slots = seg->base + seg->lay.slots.off;
+	seg->shared_head = (void *)(seg->base + seg->lay.shared.off);
+	seg->shared = seg->base + seg->lay.shared.off + FMS_CACHE_LINE;
+	seg->reset_head = (void *)(seg->base + seg->lay.reset.off);
+	for (unsigned i = 0; i < RTE_MAX_LCORE; i++)
+		seg->slot_of_lcore[i] = -1;
+}
+
+static void
+handle_free(struct fastmib_segment *seg)
+{
+	if (seg == NULL)
+		return;
+	if (seg->base)
+		munmap(seg->base, seg->size);
+	free(seg->lay.groups);
+	fms_schema_free(seg->schema);
+	free(seg->path);
+	free(seg);
+}
+
+/*
+ * Validate the open file and map it. `writable_all` (creator) maps the
+ * whole file read-write; otherwise counter data stay read-only and only
+ * the reset area is made writable when `writable_reset`.
+ */
+int
+fms_map_handle(struct fastmib_segment *seg, int fd, const char *path,
+	       int writable_all, int writable_reset)
+{
+	struct fms_header h;
+	struct stat st;
+	uint8_t *sbuf;
+	ssize_t n;
+	int rc;
+
+	if (fstat(fd, &st) < 0)
+		return fms_error(-errno, "%s: fstat: %s", path, strerror(errno));
+	if (!S_ISREG(st.st_mode))
+		return fms_error(-EINVAL, "%s: not a regular file", path);
+	if ((uint64_t)st.st_size < sizeof(h))
+		return fms_error(-EINVAL, "%s: truncated: %lld bytes, smaller than the header",
+				 path, (long long)st.st_size);
+	n = pread(fd, &h, sizeof(h), 0);
+	if (n != (ssize_t)sizeof(h))
+		return fms_error(n < 0 ? -errno : -EIO, "%s: cannot read the header", path);
+	if ((rc = header_check(path, &h, (uint64_t)st.st_size)))
+		return rc;
+
+	/* Hash and parse a private copy, so later writes cannot race checks. */
+	sbuf = malloc(h.schema.len);
+	if (sbuf == NULL)
+		return fms_error(-ENOMEM, "%s: out of memory", path);
+	n = pread(fd, sbuf, h.schema.len, (off_t)h.schema.off);
+	if (n != (ssize_t)h.schema.len) {
+		free(sbuf);
+		return fms_error(-EIO, "%s: cannot read the schema", path);
+	}
+	if (fms_fnv1a(sbuf, h.schema.len) != h.schema_hash) {
+		free(sbuf);
+		return fms_error(-EINVAL, "%s: schema hash mismatch (corrupted schema area)", path);
+	}
+	rc = fms_schema_deserialize(sbuf, h.schema.len, &seg->schema);
+	free(sbuf);
+	if (rc) {
+		char why[512];
+
+		snprintf(why, sizeof(why), "%s", fastmib_last_error());
+		return fms_error(rc, "%s: %s", path, why);
+	}
+	if ((rc = fms_layout_compute(seg->schema, h.n_slots, h.page_size, &seg->lay)))
+		return rc;
+	if ((rc = layout_check(path, &h, &seg->lay)))
+		return rc;
+
+	seg->size = st.st_size;
+	seg->base = mmap(NULL, seg->size, PROT_READ | (writable_all ? PROT_WRITE : 0),
+			 MAP_SHARED, fd, 0);
+	if (seg->base == MAP_FAILED) {
+		seg->base = NULL;
+		return fms_error(-errno, "%s: mmap: %s", path, strerror(errno));
+	}
+	if (!writable_all && writable_reset &&
+	    mprotect(seg->base + h.reset.off, h.reset.len, PROT_READ | PROT_WRITE) < 0)
+		return fms_error(-errno, "%s: cannot map the reset area writable: %s", path,
+				 strerror(errno));
+	seg->reset_writable = writable_all || writable_reset;
+	seg->dev = st.st_dev;
+	seg->ino = st.st_ino;
+	seg->n_slots = h.n_slots;
+	seg->n_eal_slots = h.n_eal_slots;
+	seg->path = strdup(path);
+	if (seg->path == NULL)
+		return fms_error(-ENOMEM, "out of memory");
+	handle_finish(seg);
+	return 0;
+}
+
+int
+fastmib_attach(const char *path, int flags, struct fastmib_segment **segp)
+{
+	int rdonly = flags & FASTMIB_ATTACH_RDONLY;
+	struct fastmib_segment *seg;
+	int fd, rc;
+
+	if (path == NULL || segp == NULL || (flags & ~FASTMIB_ATTACH_RDONLY))
+		return fms_error(-EINVAL, "fastmib_attach: bad arguments");
+	fd = open(path, (rdonly ? O_RDONLY : O_RDWR) | O_CLOEXEC);
+	if (fd < 0)
+		return fms_error(-errno, "%s: cannot open: %s%s", path, strerror(errno),
+				 errno == EACCES && !rdonly ?
+				 " (try FASTMIB_ATTACH_RDONLY)" : "");
+	seg = calloc(1, sizeof(*seg));
+	if (seg == NULL) {
+		close(fd);
+		return fms_error(-ENOMEM, "out of memory");
+	}
+	rc = fms_map_handle(seg, fd, path, 0, !rdonly);
+	close(fd);
+	if (rc) {
+		handle_free(seg);
+		return rc;
+	}
+	*segp = seg;
+	return 0;
+}
+
+void
+fastmib_close(struct fastmib_segment *seg)
+{
+	if (seg == NULL)
+		return;
+	/* Writers exist only in the creator; their threads must have stopped. */
+	for (unsigned i = 0; i < RTE_MAX_LCORE; i++) {
+		struct fastmib_writer *w = seg->by_lcore[i];
+
+		if (w == NULL)
+			continue;
+		fastmib_flush(w);
+		for (unsigned j = i + 1; j < RTE_MAX_LCORE; j++)
+			if (seg->by_lcore[j] == w)
+				seg->by_lcore[j] = NULL;
+		free(w);
+	}
+	handle_free(seg);
+}
+
+const struct fastmib_schema *
+fastmib_schema(const struct fastmib_segment *seg)
+{
+	return seg->schema;
+}
+
+void
+fastmib_info(const struct fastmib_segment *seg, struct fastmib_info *info)
+{
+	const struct fms_header *h = seg->hdr;
+
+	info->format = h->format;
+	info->schema_hash = h->schema_hash;
+	info->generation = h->generation;
+	info->created_ns = h->created_ns;
+	info->writer_pid = h->writer_pid;
+	info->n_slots = seg->n_slots;
+	info->file_size = seg->size;
+	info->retired = __atomic_load_n(&h->retired, __ATOMIC_ACQUIRE) != 0;
+}
+
+bool
+fastmib_stale(const struct fastmib_segment *seg)
+{
+	struct stat st;
+
+	if (__atomic_load_n(&seg->hdr->retired, __ATOMIC_ACQUIRE))
+		return true;
+	if (stat(seg->path, &st) < 0)
+		return true;
+	return st.st_dev != seg->dev || st.st_ino != seg->ino;
+}

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * fastmib_writer(): map the calling lcore to its writer slot. EAL lcores
+ * got their slots at creation (RTE_LCORE_FOREACH order); threads that
+ * called rte_thread_register() claim a free extra slot on first use.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_lcore.h>
+
+#include "layout.h"
+
+/* Claim an extra slot for a registered non-EAL thread: CAS on the owner
+ * word, so concurrent first calls of different threads never collide. */
+static int
+claim_extra_slot(struct fastmib_segment *seg, unsigned lcore)
+{
+	for (uint32_t s = seg->n_eal_slots; s < seg->n_slots; s++) {
+		struct fms_slot *sl = fms_slot(seg, s);
+		uint32_t free_owner = 0;
+
+		if (__atomic_compare_exchange_n(&sl->owner, &free_owner, lcore + 1, false,
+						__ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
+			__atomic_store_n(&sl->owner_pid, (uint32_t)getpid(), __ATOMIC_RELAXED);
+			return (int)s;
+		}
+	}
+	return -ENOSPC;
+}
+
+struct fastmib_writer *
+fastmib_writer(struct fastmib_segment *seg)
+{
+	unsigned lcore = rte_lcore_id();
+	struct fastmib_writer *w;
+	int slot;
+
+	if (seg == NULL) {
+		fms_error(-EINVAL, "fastmib_writer: NULL segment");
+		return NULL;
+	}
+	if (!seg->creator) {
+		fms_error(-EPERM, "%s: only the creating process has writers", seg->path);
+		return NULL;
+	}
+	if (lcore == LCORE_ID_ANY || lcore >= RTE_MAX_LCORE) {
+		fms_error(-EINVAL, "fastmib_writer: this thread has no lcore id; "
+			  "call rte_thread_register() first");
+		return NULL;
+	}
+	/* Only this lcore's thread writes by_lcore[lcore]. */
+	if (seg->by_lcore[lcore])
+		return seg->by_lcore[lcore];
+	slot = seg->slot_of_lcore[lcore];
+	if (slot < 0 && (slot = claim_extra_slot(seg, lcore)) < 0) {
+		fms_error(-ENOSPC, "%s: all %u extra writer slots are taken; raise "
+			  "fastmib_opts.extra_threads", seg->path,
+			  seg->n_slots - seg->n_eal_slots);
+		return NULL;
+	}
+	if (posix_memalign((void **)&w, FMS_CACHE_LINE, sizeof(*w)) != 0) {
+		fms_error(-ENOMEM, "fastmib_writer: out of memory");
+		return NULL;
+	}
+	memset(w, 0, sizeof(*w));
+	w->percore = fms_slot_data(seg, (uint32_t)slot);
+	w->shared = seg->shared;
+	w->seq = &fms_slot(seg, (uint32_t)slot)->seq;
+	w->seg = seg;
+	w->hint_limit = seg->hint_limit;
+	w->slot = (uint32_t)slot;
+	seg->by_lcore[lcore] = w;
+	return w;
+}

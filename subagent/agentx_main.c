@@ -1,0 +1,393 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * fastmib-agentx: serve fastmib segments over SNMP, as an AgentX subagent
+ * of snmpd (default) or as a standalone agent on its own UDP port
+ * (--listen). The serving itself is core.c; this file is the front end:
+ * options, configuration file, logging, daemon, signals, main loop.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <net-snmp/net-snmp-config.h>
+#include <net-snmp/net-snmp-includes.h>
+#include <net-snmp/agent/net-snmp-agent-includes.h>
+
+#include "core.h"
+
+#ifndef FASTMIB_VERSION
+#define FASTMIB_VERSION "0.0.0"
+#endif
+
+#define APP "fastmib-agentx"
+
+/* libnetsnmpagent / libnetsnmpmibs export these without a public header. */
+void init_vacm_config_tokens(void);
+void init_vacm_vars(void);
+void init_system_mib(void);
+void init_sysORTable(void);
+
+/* The only state a signal handler may touch. */
+static volatile sig_atomic_t stop_requested;
+
+struct settings {
+	bool foreground;
+	bool logging_set;
+	const char *agentx_socket;
+	const char *listen;
+	const char *state_dir;
+	const char *config;
+	long ping;              /* -1: not set */
+	long check_period;      /* -1: not set */
+	struct fastmib_agent *agent;
+};
+
+static void
+usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: " APP " [OPTIONS] SEGMENT...\n"
+		"Serve fastmib counter segments over SNMP.\n\n"
+		"  -f, --foreground        do not become a daemon\n"
+		"  -x, --agentx SOCKET     AgentX socket of the master agent\n"
+		"                          (unix path or tcp:HOST:PORT)\n"
+		"  -L OPTS                 logging, as snmpd: -Lo, -Le, -Lf FILE, -Ls daemon\n"
+		"  -D[TOKENS]              debug output for TOKENS (e.g. -Dfastmib)\n"
+		"  -c, --config FILE       read settings from FILE (see below)\n"
+		"  -p, --ping SECONDS      AgentX ping interval (default 2)\n"
+		"      --check-period SEC  segment re-attach check period (default 1)\n"
+		"      --state-dir DIR     Net-SNMP persistent and configuration directory\n"
+		"      --listen ADDR       standalone agent on ADDR (e.g. udp:127.0.0.1:1161)\n"
+		"                          instead of an AgentX subagent\n"
+		"  -h, --help              this text\n"
+		"  -V, --version           version\n\n"
+		"Configuration file lines (command-line options take precedence):\n"
+		"  segment PATH | agentxSocket SOCKET | listen ADDR | pingInterval N\n"
+		"  checkPeriod N | persistentDir DIR\n"
+		"Any other line (rocommunity, rwcommunity, createUser, rouser, rwuser,\n"
+		"view, access, ...) is handed to Net-SNMP as a configuration directive.\n");
+}
+
+static void
+on_signal(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+static int
+parse_long(const char *s, long min, long max, long *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < min || v > max)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+static int
+add_segment(struct settings *st, const char *path)
+{
+	int rc = fastmib_agent_add(st->agent, path);
+
+	if (rc == -EEXIST)
+		return 0; /* listed twice: serve it once */
+	if (rc < 0)
+		fprintf(stderr, APP ": %s: %s\n", path, strerror(-rc));
+	return rc;
+}
+
+/* Trim `line` in place; return its first word and point *rest past it. */
+static char *
+split_line(char *line, char **rest)
+{
+	char *p = line, *end;
+
+	while (*p == ' ' || *p == '\t')
+		p++;
+	end = p + strlen(p);
+	while (end > p && (end[-1] == '\n' || end[-1] == '\r' ||
+			   end[-1] == ' ' || end[-1] == '\t'))
+		*--end = '\0';
+	*rest = p + strcspn(p, " \t");
+	if (**rest) {
+		*(*rest)++ = '\0';
+		*rest += strspn(*rest, " \t");
+	}
+	return p;
+}
+
+static char *
+keep(const char *s)
+{
+	char *d = strdup(s);
+
+	if (!d) {
+		fprintf(stderr, APP ": out of memory\n");
+		exit(1);
+	}
+	return d; /* settings live for the whole run */
+}
+
+/*
+ * Our own keywords are applied unless the command line set them; every
+ * other directive goes to Net-SNMP, which parses it during init_snmp() as
+ * if it came from its own configuration file.
+ */
+static int
+read_settings_file(struct settings *st)
+{
+	FILE *f = fopen(st->config, "r");
+	char line[4096];
+	unsigned int lineno = 0;
+	int rc = 0;
+
+	if (!f) {
+		fprintf(stderr, APP ": %s: %s\n", st->config, strerror(errno));
+		return -errno;
+	}
+	while (rc == 0 && fgets(line, sizeof(line), f)) {
+		char *val, *key = split_line(line, &val);
+		long v;
+
+		lineno++;
+		if (!*key || *key == '#')
+			continue;
+		if (!*val) {
+			fprintf(stderr, APP ": %s:%u: %s needs a value\n", st->config,
+				lineno, key);
+			rc = -EINVAL;
+		} else if (!strcasecmp(key, "segment")) {
+			rc = add_segment(st, val);
+		} else if (!strcasecmp(key, "agentxSocket")) {
+			if (!st->agentx_socket)
+				st->agentx_socket = keep(val);
+		} else if (!strcasecmp(key, "listen")) {
+			if (!st->listen)
+				st->listen = keep(val);
+		} else if (!strcasecmp(key, "persistentDir") ||
+			   !strcasecmp(key, "stateDir")) {
+			if (!st->state_dir)
+				st->state_dir = keep(val);
+		} else if (!strcasecmp(key, "pingInterval") ||
+			   !strcasecmp(key, "checkPeriod")) {
+			long *dst = !strcasecmp(key, "pingInterval") ? &st->ping
+								      : &st->check_period;
+
+			rc = parse_long(val, 1, 3600, &v);
+			if (rc < 0)
+				fprintf(stderr, APP ": %s:%u: bad %s '%s'\n", st->config,
+					lineno, key, val);
+			else if (*dst < 0)
+				*dst = v;
+		} else {
+			char directive[sizeof(line) + 2];
+
+			snprintf(directive, sizeof(directive), "%s %s", key, val);
+			netsnmp_config_remember(directive); /* copies it */
+		}
+	}
+	fclose(f);
+	return rc;
+}
+
+enum { OPT_STATE_DIR = 256, OPT_LISTEN, OPT_CHECK_PERIOD };
+
+static const struct option long_opts[] = {
+	{ "foreground", no_argument, NULL, 'f' },
+	{ "agentx", required_argument, NULL, 'x' },
+	{ "config", required_argument, NULL, 'c' },
+	{ "ping", required_argument, NULL, 'p' },
+	{ "check-period", required_argument, NULL, OPT_CHECK_PERIOD },
+	{ "state-dir", required_argument, NULL, OPT_STATE_DIR },
+	{ "listen", required_argument, NULL, OPT_LISTEN },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* Returns -1 to go on, else the exit status. */
+static int
+parse_args(int argc, char **argv, struct settings *st)
+{
+	int c;
+
+	while ((c = getopt_long(argc, argv, "fx:L:D::c:p:hV", long_opts, NULL)) != -1) {
+		switch (c) {
+		case 'f':
+			st->foreground = true;
+			break;
+		case 'x':
+			st->agentx_socket = optarg;
+			break;
+		case 'L':
+			if (snmp_log_options(optarg, argc, argv) < 0) {
+				usage(stderr);
+				return 1;
+			}
+			st->logging_set = true;
+			break;
+		case 'D':
+			debug_register_tokens(optarg ? optarg : "ALL");
+			snmp_set_do_debugging(1);
+			break;
+		case 'c':
+			st->config = optarg;
+			break;
+		case 'p':
+		case OPT_CHECK_PERIOD:
+			if (parse_long(optarg, 1, 3600,
+				       c == 'p' ? &st->ping : &st->check_period) < 0) {
+				fprintf(stderr, APP ": bad number of seconds '%s'\n", optarg);
+				return 1;
+			}
+			break;
+		case OPT_STATE_DIR:
+			st->state_dir = optarg;
+			break;
+		case OPT_LISTEN:
+			st->listen = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		case 'V':
+			printf(APP " " FASTMIB_VERSION " (net-snmp %s)\n",
+			       netsnmp_get_version());
+			return 0;
+		default:
+			usage(stderr);
+			return 1;
+		}
+	}
+	for (int i = optind; i < argc; i++)
+		if (add_segment(st, argv[i]) < 0)
+			return 1;
+	if (st->config && read_settings_file(st) < 0)
+		return 1;
+	if (fastmib_agent_count(st->agent) == 0) {
+		fprintf(stderr, APP ": no segment given\n");
+		usage(stderr);
+		return 1;
+	}
+	return -1;
+}
+
+static void
+configure_netsnmp(const struct settings *st)
+{
+	if (!st->logging_set) {
+		if (st->foreground)
+			snmp_enable_stderrlog();
+		else
+			snmp_enable_syslog_ident(APP, LOG_DAEMON);
+	}
+	if (st->state_dir) {
+		/* Both: state is written only there, and no system-wide file
+		 * changes what this agent does behind the operator's back. */
+		netsnmp_ds_set_string(NETSNMP_DS_LIBRARY_ID,
+				      NETSNMP_DS_LIB_PERSISTENT_DIR, st->state_dir);
+		netsnmp_ds_set_string(NETSNMP_DS_LIBRARY_ID,
+				      NETSNMP_DS_LIB_CONFIGURATION_DIR, st->state_dir);
+	}
+	/* Serving needs no MIB files: do not load (and warn about) the
+	 * default modules, unless the operator asked for some. */
+	setenv("MIBS", "", 0);
+	if (st->listen) {
+		netsnmp_ds_set_string(NETSNMP_DS_APPLICATION_ID,
+				      NETSNMP_DS_AGENT_PORTS, st->listen);
+		/* one log line per request would drown everything else */
+		netsnmp_ds_set_boolean(NETSNMP_DS_APPLICATION_ID,
+				       NETSNMP_DS_AGENT_DONT_LOG_TCPWRAPPERS_CONNECTS, 1);
+	} else {
+		netsnmp_ds_set_boolean(NETSNMP_DS_APPLICATION_ID,
+				       NETSNMP_DS_AGENT_ROLE, 1);
+		if (st->agentx_socket)
+			netsnmp_ds_set_string(NETSNMP_DS_APPLICATION_ID,
+					      NETSNMP_DS_AGENT_X_SOCKET,
+					      st->agentx_socket);
+	}
+}
+
+static int
+run(struct settings *st)
+{
+	struct sigaction sa;
+	int rc;
+
+	configure_netsnmp(st);
+	if (!st->foreground && netsnmp_daemonize(1, snmp_stderrlog_status()) != 0) {
+		snmp_log(LOG_ERR, APP ": cannot become a daemon\n");
+		return 1;
+	}
+	init_agent(APP);
+	if (st->listen) {
+		init_vacm_config_tokens();
+		init_vacm_vars();
+		init_system_mib();  /* sysUpTime, the reference of TimeStamps */
+		init_sysORTable();
+	} else {
+		/* init_agent() reset the AgentX defaults; a short ping lets the
+		 * subagent notice a restarted snmpd within seconds. */
+		netsnmp_ds_set_int(NETSNMP_DS_APPLICATION_ID,
+				   NETSNMP_DS_AGENT_AGENTX_PING_INTERVAL,
+				   st->ping > 0 ? (int)st->ping : 2);
+	}
+	init_snmp(APP);
+	if (st->listen && init_master_agent() != 0) {
+		snmp_log(LOG_ERR, APP ": cannot listen on %s\n", st->listen);
+		snmp_shutdown(APP);
+		return 1;
+	}
+	rc = fastmib_agent_start(st->agent, st->check_period > 0
+				 ? (unsigned int)st->check_period : 0);
+	if (rc < 0) {
+		snmp_log(LOG_ERR, APP ": cannot start: %s\n", strerror(-rc));
+		snmp_shutdown(APP);
+		return 1;
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN); /* a vanished master is seen by the ping */
+	snmp_log(LOG_INFO, APP " %s: %u segment(s), %s %s\n", FASTMIB_VERSION,
+		 fastmib_agent_count(st->agent),
+		 st->listen ? "listening on" : "AgentX via",
+		 st->listen ? st->listen
+			    : st->agentx_socket ? st->agentx_socket : "default socket");
+	while (!stop_requested)
+		agent_check_and_process(1); /* a signal interrupts the wait */
+	snmp_log(LOG_INFO, APP ": stopping\n");
+	fastmib_agent_destroy(st->agent);
+	st->agent = NULL;
+	snmp_shutdown(APP);
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct settings st = { .ping = -1, .check_period = -1 };
+	int status;
+
+	if (fastmib_agent_create(&st.agent) < 0) {
+		fprintf(stderr, APP ": out of memory\n");
+		return 1;
+	}
+	status = parse_args(argc, argv, &st);
+	if (status < 0)
+		status = run(&st);
+	fastmib_agent_destroy(st.agent);
+	return status;
+}

@@ -1,0 +1,939 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * fastmib SNMP serving core: segment set, (re-)attach, one raw handler per
+ * segment. See core.h for the OID layout and the threading rules.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <net-snmp/net-snmp-config.h>
+#include <net-snmp/net-snmp-includes.h>
+#include <net-snmp/agent/net-snmp-agent-includes.h>
+
+#include "fastmib/fastmib.h"
+#include "core.h"
+
+/* Snapshots kept per handler call, so that several varbinds of one PDU
+ * naming the same group or row see one consistent snapshot. */
+#define FMA_SNAP_SLOTS 8
+
+/* Longest OID suffix under the root that names an object instance:
+ * 1.G.1.C.i1..i4. */
+#define FMA_MAX_SUFFIX (4 + FASTMIB_MAX_INDEXES)
+
+enum fma_kind {
+	FMA_COUNTER = 1, /* a counter of the schema */
+	FMA_RESET,       /* TruthValue reset object */
+	FMA_DISCONT,     /* TimeStamp discontinuity object */
+};
+
+struct fma_col {
+	uint32_t arc;
+	uint8_t kind;    /* enum fma_kind */
+	uint32_t counter; /* schema counter index (FMA_COUNTER only) */
+};
+
+struct fma_group {
+	uint32_t arc;
+	unsigned int id; /* schema group index */
+	const struct fastmib_group_schema *gs;
+	uint32_t n_cols;
+	struct fma_col *cols; /* sorted by arc */
+};
+
+/* What an OID names. `group` NULL means a module-level object. */
+struct fma_ref {
+	const struct fma_group *group;
+	const struct fma_col *col;
+	enum fma_kind kind;
+	uint32_t row;
+};
+
+struct fma_snap {
+	const struct fma_group *group;
+	uint32_t row;
+	int rc;
+	uint64_t *values;
+};
+
+struct fma_seg {
+	struct fastmib_agent *agent;
+	char *path;
+	struct fastmib_segment *seg;    /* NULL while not attached */
+	bool writable;
+	const struct fastmib_schema *schema;
+	struct fma_group *groups;       /* sorted by arc */
+	uint32_t n_groups;
+	oid root[MAX_OID_LEN];
+	size_t root_len;
+	netsnmp_handler_registration *reg;
+	/* per-call snapshot cache */
+	struct fma_snap snaps[FMA_SNAP_SLOTS];
+	unsigned int n_snaps, next_snap;
+	uint64_t *snap_values;
+	/* last attach failure, so that a retry every second logs only changes */
+	int last_rc;
+	char last_msg[256];
+};
+
+struct fastmib_agent {
+	uint64_t start_ns; /* realtime when agent uptime was 0 */
+	struct fma_seg **segs;
+	unsigned int n_segs;
+	unsigned int alarm;
+};
+
+/* ---- schema index ---- */
+
+static int
+fma_cmp_col(const void *a, const void *b)
+{
+	const struct fma_col *x = a, *y = b;
+
+	return (x->arc > y->arc) - (x->arc < y->arc);
+}
+
+static int
+fma_cmp_group(const void *a, const void *b)
+{
+	const struct fma_group *x = a, *y = b;
+
+	return (x->arc > y->arc) - (x->arc < y->arc);
+}
+
+static void
+fma_free_index(struct fma_seg *s)
+{
+	for (uint32_t g = 0; g < s->n_groups; g++)
+		free(s->groups[g].cols);
+	free(s->groups);
+	free(s->snap_values);
+	s->groups = NULL;
+	s->n_groups = 0;
+	s->snap_values = NULL;
+	s->n_snaps = 0;
+}
+
+/*
+ * Sort groups and columns once per attach, so that every request is a
+ * binary search. Also rejects what the OID layout cannot express, since a
+ * segment is data from another process and is not trusted blindly.
+ */
+static int
+fma_build_index(struct fma_seg *s, char *why, size_t whylen)
+{
+	const struct fastmib_schema *sc = s->schema;
+	uint32_t max_counters = 1;
+
+	if (sc->oid_len < 1 || sc->oid_len > FASTMIB_MAX_OID_LEN ||
+	    sc->oid_len + FMA_MAX_SUFFIX > MAX_OID_LEN) {
+		snprintf(why, whylen, "module root has %u arcs", sc->oid_len);
+		return -EPROTO;
+	}
+	s->groups = calloc(sc->n_groups ? sc->n_groups : 1, sizeof(*s->groups));
+	if (!s->groups)
+		return -ENOMEM;
+	s->n_groups = sc->n_groups;
+	for (uint32_t g = 0; g < sc->n_groups; g++) {
+		const struct fastmib_group_schema *gs = &sc->groups[g];
+		struct fma_group *fg = &s->groups[g];
+
+		fg->arc = gs->arc;
+		fg->id = g;
+		fg->gs = gs;
+		if (gs->arc < 1 || gs->arc > FASTMIB_MAX_ARC ||
+		    gs->n_indexes > FASTMIB_MAX_INDEXES ||
+		    (gs->n_indexes == 0 && gs->n_rows != 1)) {
+			snprintf(why, whylen, "group %s: bad arc or shape", gs->name);
+			return -EPROTO;
+		}
+		fg->n_cols = gs->n_counters + 2;
+		fg->cols = calloc(fg->n_cols, sizeof(*fg->cols));
+		if (!fg->cols)
+			return -ENOMEM;
+		for (uint32_t c = 0; c < gs->n_counters; c++) {
+			uint32_t arc = gs->counters[c].arc;
+
+			if (arc < 1 || arc > FASTMIB_MAX_ARC) {
+				snprintf(why, whylen, "counter %s.%s: arc %u",
+					 gs->name, gs->counters[c].name, arc);
+				return -EPROTO;
+			}
+			fg->cols[c] = (struct fma_col){ arc, FMA_COUNTER, c };
+		}
+		fg->cols[gs->n_counters] =
+			(struct fma_col){ FASTMIB_ARC_RESET, FMA_RESET, 0 };
+		fg->cols[gs->n_counters + 1] =
+			(struct fma_col){ FASTMIB_ARC_DISCONT, FMA_DISCONT, 0 };
+		qsort(fg->cols, fg->n_cols, sizeof(*fg->cols), fma_cmp_col);
+		for (uint32_t c = 1; c < fg->n_cols; c++) {
+			if (fg->cols[c].arc == fg->cols[c - 1].arc) {
+				snprintf(why, whylen, "group %s: arc %u used twice",
+					 gs->name, fg->cols[c].arc);
+				return -EPROTO;
+			}
+		}
+		if (gs->n_counters > max_counters)
+			max_counters = gs->n_counters;
+	}
+	qsort(s->groups, s->n_groups, sizeof(*s->groups), fma_cmp_group);
+	for (uint32_t g = 1; g < s->n_groups; g++) {
+		if (s->groups[g].arc == s->groups[g - 1].arc) {
+			snprintf(why, whylen, "group arc %u used twice",
+				 s->groups[g].arc);
+			return -EPROTO;
+		}
+	}
+	s->snap_values = calloc((size_t)FMA_SNAP_SLOTS * max_counters,
+				sizeof(uint64_t));
+	if (!s->snap_values)
+		return -ENOMEM;
+	for (unsigned int i = 0; i < FMA_SNAP_SLOTS; i++)
+		s->snaps[i].values = s->snap_values + (size_t)i * max_counters;
+	s->root_len = sc->oid_len;
+	for (uint32_t i = 0; i < sc->oid_len; i++)
+		s->root[i] = sc->oid[i];
+	return 0;
+}
+
+static const struct fma_group *
+fma_find_group(const struct fma_seg *s, uint64_t arc, uint32_t *pos)
+{
+	uint32_t lo = 0, hi = s->n_groups;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (s->groups[mid].arc < arc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (pos)
+		*pos = lo;
+	return lo < s->n_groups && s->groups[lo].arc == arc ? &s->groups[lo] : NULL;
+}
+
+static const struct fma_col *
+fma_find_col(const struct fma_group *g, uint64_t arc, uint32_t *pos)
+{
+	uint32_t lo = 0, hi = g->n_cols;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (g->cols[mid].arc < arc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (pos)
+		*pos = lo;
+	return lo < g->n_cols && g->cols[lo].arc == arc ? &g->cols[lo] : NULL;
+}
+
+/* ---- rows ---- */
+
+static bool
+fma_present(const struct fma_seg *s, const struct fma_group *g, uint32_t row)
+{
+	if (g->gs->n_indexes == 0 || g->gs->all_rows)
+		return true;
+	return fastmib_row_present(s->seg, g->id, row);
+}
+
+/* First served row >= row, or -1. */
+static int64_t
+fma_next_present(const struct fma_seg *s, const struct fma_group *g, int64_t row)
+{
+	int64_t r;
+
+	if (row < 0 || (uint64_t)row >= g->gs->n_rows)
+		return -1;
+	if (g->gs->all_rows)
+		return row;
+	r = fastmib_next_row(s->seg, g->id, (uint32_t)row);
+	return r < 0 ? -1 : r;
+}
+
+/* ---- exact lookup (GET, SET) ---- */
+
+enum fma_found {
+	FMA_NO_OBJECT = 0,   /* no object type has this OID */
+	FMA_NO_INSTANCE = 1, /* the object type exists, the instance does not */
+	FMA_INSTANCE = 2,
+};
+
+static enum fma_found
+fma_resolve(const struct fma_seg *s, const uint64_t *x, size_t n,
+	    struct fma_ref *ref)
+{
+	const struct fma_group *g;
+	int64_t row;
+
+	memset(ref, 0, sizeof(*ref));
+	if (n >= 2 && x[0] == 2 && (x[1] == 1 || x[1] == 2)) {
+		ref->kind = x[1] == 1 ? FMA_RESET : FMA_DISCONT;
+		return n == 3 && x[2] == 0 ? FMA_INSTANCE : FMA_NO_INSTANCE;
+	}
+	if (n < 3 || x[0] != 1 || !(g = fma_find_group(s, x[1], NULL)))
+		return FMA_NO_OBJECT;
+	ref->group = g;
+	if (g->gs->n_indexes == 0) {
+		ref->col = fma_find_col(g, x[2], NULL);
+		if (!ref->col)
+			return FMA_NO_OBJECT;
+		ref->kind = ref->col->kind;
+		return n == 4 && x[3] == 0 ? FMA_INSTANCE : FMA_NO_INSTANCE;
+	}
+	if (n < 4 || x[2] != 1 || !(ref->col = fma_find_col(g, x[3], NULL)))
+		return FMA_NO_OBJECT;
+	ref->kind = ref->col->kind;
+	row = fastmib_agent_row_of(g->gs, x + 4, n - 4);
+	if (row < 0 || !fma_present(s, g, (uint32_t)row))
+		return FMA_NO_INSTANCE;
+	ref->row = (uint32_t)row;
+	return FMA_INSTANCE;
+}
+
+/* ---- next lookup (GETNEXT) ---- */
+
+/* Next instance of a scalar group after suffix x[0..n) (below R.1.G). */
+static bool
+fma_next_scalar(const struct fma_group *g, const uint64_t *x, size_t n,
+		struct fma_ref *ref)
+{
+	uint32_t ci = 0;
+
+	if (n > 0) {
+		const struct fma_col *c = fma_find_col(g, x[0], &ci);
+
+		/* R.1.G.C itself precedes R.1.G.C.0; anything below it does not */
+		if (c && n > 1)
+			ci++;
+	}
+	if (ci >= g->n_cols)
+		return false;
+	ref->group = g;
+	ref->col = &g->cols[ci];
+	ref->kind = ref->col->kind;
+	ref->row = 0;
+	return true;
+}
+
+/* Next instance of a table group after suffix x[0..n) (below R.1.G). */
+static bool
+fma_next_table(const struct fma_seg *s, const struct fma_group *g,
+	       const uint64_t *x, size_t n, struct fma_ref *ref)
+{
+	uint32_t ci = 0;
+	int64_t row = -1;
+
+	if (n > 0 && x[0] > 1)
+		return false;
+	if (n > 1 && x[0] == 1 && fma_find_col(g, x[1], &ci)) {
+		/* inside column ci: the next row of it, else the next column */
+		row = fma_next_present(s, g,
+				       fastmib_agent_row_after(g->gs, x + 2, n - 2));
+		if (row < 0)
+			ci++;
+	}
+	if (row < 0) {
+		/* every column serves the same rows: the first one, if any */
+		row = fma_next_present(s, g, 0);
+		if (row < 0)
+			return false;
+	}
+	if (ci >= g->n_cols)
+		return false;
+	ref->group = g;
+	ref->col = &g->cols[ci];
+	ref->kind = ref->col->kind;
+	ref->row = (uint32_t)row;
+	return true;
+}
+
+static bool
+fma_next_in_group(const struct fma_seg *s, const struct fma_group *g,
+		  const uint64_t *x, size_t n, struct fma_ref *ref)
+{
+	if (g->gs->n_indexes == 0)
+		return fma_next_scalar(g, x, n, ref);
+	return fma_next_table(s, g, x, n, ref);
+}
+
+/* Next instance under R.1 after suffix x[0..n) (below R.1). */
+static bool
+fma_next_objects(const struct fma_seg *s, const uint64_t *x, size_t n,
+		 struct fma_ref *ref)
+{
+	uint32_t gi = 0;
+
+	if (n > 0) {
+		const struct fma_group *g = fma_find_group(s, x[0], &gi);
+
+		if (g) {
+			if (fma_next_in_group(s, g, x + 1, n - 1, ref))
+				return true;
+			gi++;
+		}
+	}
+	for (; gi < s->n_groups; gi++)
+		if (fma_next_in_group(s, &s->groups[gi], NULL, 0, ref))
+			return true;
+	return false;
+}
+
+/* Next instance under R.2 after suffix x[0..n) (below R.2). */
+static bool
+fma_next_module(const uint64_t *x, size_t n, struct fma_ref *ref)
+{
+	uint64_t arc = 1;
+
+	if (n > 0 && x[0] >= 1)
+		arc = n == 1 ? x[0] : x[0] + 1;
+	if (arc > 2)
+		return false;
+	memset(ref, 0, sizeof(*ref));
+	ref->kind = arc == 1 ? FMA_RESET : FMA_DISCONT;
+	return true;
+}
+
+/*
+ * Smallest instance under R whose OID is greater than `name` (or equal,
+ * when `inclusive`). The work is a few binary searches plus one
+ * fastmib_next_row(), whatever the table size.
+ */
+static bool
+fma_next(const struct fma_seg *s, const oid *name, size_t len, bool inclusive,
+	 struct fma_ref *ref)
+{
+	uint64_t x[FMA_MAX_SUFFIX + 1];
+	size_t n = 0, common = len < s->root_len ? len : s->root_len;
+
+	for (size_t i = 0; i < common; i++) {
+		if (name[i] < s->root[i])
+			goto first;
+		if (name[i] > s->root[i])
+			return false;
+	}
+	if (len <= s->root_len)
+		goto first;
+	/* Deeper than any instance: only the first FMA_MAX_SUFFIX + 1 arcs
+	 * matter for the order (a longer OID sorts after its prefix). */
+	n = len - s->root_len;
+	if (n > FMA_MAX_SUFFIX + 1)
+		n = FMA_MAX_SUFFIX + 1;
+	for (size_t i = 0; i < n; i++)
+		x[i] = name[s->root_len + i];
+	if (inclusive && fma_resolve(s, x, n, ref) == FMA_INSTANCE)
+		return true;
+	if (x[0] < 1)
+		goto first;
+	if (x[0] == 1) {
+		if (fma_next_objects(s, x + 1, n - 1, ref))
+			return true;
+		return fma_next_module(NULL, 0, ref);
+	}
+	if (x[0] == 2)
+		return fma_next_module(x + 1, n - 1, ref);
+	return false;
+first:
+	if (fma_next_objects(s, NULL, 0, ref))
+		return true;
+	return fma_next_module(NULL, 0, ref);
+}
+
+/* Full OID of a resolved instance; returns its length. */
+static size_t
+fma_ref_oid(const struct fma_seg *s, const struct fma_ref *ref, oid *out)
+{
+	size_t n = s->root_len;
+
+	memcpy(out, s->root, n * sizeof(oid));
+	if (!ref->group) {
+		out[n++] = 2;
+		out[n++] = ref->kind == FMA_RESET ? 1 : 2;
+		out[n++] = 0;
+		return n;
+	}
+	out[n++] = 1;
+	out[n++] = ref->group->arc;
+	if (ref->group->gs->n_indexes == 0) {
+		out[n++] = ref->col->arc;
+		out[n++] = 0;
+		return n;
+	}
+	out[n++] = 1;
+	out[n++] = ref->col->arc;
+	{
+		uint32_t idx[FASTMIB_MAX_INDEXES];
+
+		fastmib_agent_index_of(ref->group->gs, ref->row, idx);
+		for (uint32_t k = 0; k < ref->group->gs->n_indexes; k++)
+			out[n++] = idx[k];
+	}
+	return n;
+}
+
+/* ---- values ---- */
+
+static const struct fma_snap *
+fma_snapshot(struct fma_seg *s, const struct fma_group *g, uint32_t row)
+{
+	struct fma_snap *sn;
+
+	for (unsigned int i = 0; i < s->n_snaps; i++)
+		if (s->snaps[i].group == g && s->snaps[i].row == row)
+			return &s->snaps[i];
+	sn = &s->snaps[s->next_snap];
+	s->next_snap = (s->next_snap + 1) % FMA_SNAP_SLOTS;
+	if (s->n_snaps < FMA_SNAP_SLOTS)
+		s->n_snaps++;
+	sn->group = g;
+	sn->row = row;
+	sn->rc = fastmib_read(s->seg, g->id, row, sn->values);
+	if (sn->rc == -EBUSY)
+		DEBUGMSGTL(("fastmib", "%s: group %s row %" PRIu32
+			    ": writer stalled, best-effort values\n",
+			    s->path, g->gs->name, row));
+	return sn;
+}
+
+static uint64_t
+fma_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Store the value of `ref` into `vb`. -ENOENT when the row went away. */
+static int
+fma_value(struct fma_seg *s, const struct fma_ref *ref, netsnmp_variable_list *vb)
+{
+	const struct fma_snap *sn;
+	const struct fastmib_counter_schema *cs;
+	uint64_t v;
+
+	switch (ref->kind) {
+	case FMA_RESET:
+		snmp_set_var_typed_integer(vb, ASN_INTEGER, 2); /* false */
+		return 0;
+	case FMA_DISCONT:
+		v = fastmib_discontinuity(s->seg, ref->group ? (int)ref->group->id : -1,
+					  ref->row);
+		snmp_set_var_typed_integer(
+			vb, ASN_TIMETICKS,
+			fastmib_agent_timestamp(v, s->agent->start_ns,
+						netsnmp_get_agent_uptime()));
+		return 0;
+	case FMA_COUNTER:
+		break;
+	}
+	sn = fma_snapshot(s, ref->group, ref->row);
+	if (sn->rc < 0 && sn->rc != -EBUSY)
+		return sn->rc;
+	cs = &ref->group->gs->counters[ref->col->counter];
+	v = sn->values[ref->col->counter];
+	switch (cs->type) {
+	case FASTMIB_COUNTER32:
+		snmp_set_var_typed_integer(vb, ASN_COUNTER, fastmib_agent_counter32(v));
+		break;
+	case FASTMIB_GAUGE32:
+		snmp_set_var_typed_integer(vb, ASN_GAUGE, fastmib_agent_gauge32(v));
+		break;
+	default: {
+		struct counter64 c64 = { .high = v >> 32, .low = v & 0xffffffffu };
+
+		snmp_set_var_typed_value(vb, ASN_COUNTER64, &c64, sizeof(c64));
+		break;
+	}
+	}
+	return 0;
+}
+
+/* ---- handler ---- */
+
+static size_t
+fma_suffix(const struct fma_seg *s, const netsnmp_variable_list *vb, uint64_t *x)
+{
+	size_t n;
+
+	if (vb->name_length <= s->root_len ||
+	    netsnmp_oid_equals(vb->name, s->root_len, s->root, s->root_len) != 0)
+		return 0;
+	n = vb->name_length - s->root_len;
+	if (n > FMA_MAX_SUFFIX + 1)
+		n = FMA_MAX_SUFFIX + 1; /* too long for any instance anyway */
+	for (size_t i = 0; i < n; i++)
+		x[i] = vb->name[s->root_len + i];
+	return n;
+}
+
+static void
+fma_get(struct fma_seg *s, netsnmp_agent_request_info *reqinfo,
+	netsnmp_request_info *r)
+{
+	uint64_t x[FMA_MAX_SUFFIX + 1];
+	size_t n = fma_suffix(s, r->requestvb, x);
+	struct fma_ref ref;
+
+	switch (fma_resolve(s, x, n, &ref)) {
+	case FMA_INSTANCE:
+		if (fma_value(s, &ref, r->requestvb) == 0)
+			return;
+		/* the row went away meanwhile */
+		__attribute__((fallthrough));
+	case FMA_NO_INSTANCE:
+		netsnmp_set_request_error(reqinfo, r, SNMP_NOSUCHINSTANCE);
+		return;
+	case FMA_NO_OBJECT:
+		netsnmp_set_request_error(reqinfo, r, SNMP_NOSUCHOBJECT);
+		return;
+	}
+}
+
+static void
+fma_getnext(struct fma_seg *s, netsnmp_request_info *r)
+{
+	oid name[MAX_OID_LEN];
+	size_t len = r->requestvb->name_length;
+	bool inclusive = r->inclusive;
+	struct fma_ref ref;
+
+	if (len > MAX_OID_LEN)
+		len = MAX_OID_LEN;
+	memcpy(name, r->requestvb->name, len * sizeof(oid));
+	/* Bounded: a row found present may vanish before it is read; then
+	 * look again after it. */
+	for (int tries = 0; tries < 64; tries++) {
+		if (!fma_next(s, name, len, inclusive, &ref))
+			return; /* unanswered: the agent moves on past R */
+		len = fma_ref_oid(s, &ref, name);
+		inclusive = false;
+		if (fma_value(s, &ref, r->requestvb) == 0) {
+			snmp_set_var_objid(r->requestvb, name, len);
+			return;
+		}
+	}
+}
+
+/* RESERVE1: every check, in the order of RFC 3416 section 4.2.5. */
+static int
+fma_set_check(const struct fma_seg *s, const netsnmp_variable_list *vb)
+{
+	uint64_t x[FMA_MAX_SUFFIX + 1];
+	size_t n = fma_suffix(s, vb, x);
+	struct fma_ref ref;
+	enum fma_found f = fma_resolve(s, x, n, &ref);
+	int err;
+
+	if (f == FMA_NO_OBJECT || ref.kind != FMA_RESET)
+		return SNMP_ERR_NOTWRITABLE;
+	err = netsnmp_check_vb_truthvalue(vb);
+	if (err != SNMP_ERR_NOERROR)
+		return err;
+	if (f != FMA_INSTANCE)
+		return SNMP_ERR_NOCREATION;
+	if (!s->writable)
+		return SNMP_ERR_RESOURCEUNAVAILABLE;
+	return SNMP_ERR_NOERROR;
+}
+
+/* COMMIT: true(1) resets; false(2) is accepted and does nothing. */
+static int
+fma_set_commit(struct fma_seg *s, const netsnmp_variable_list *vb)
+{
+	uint64_t x[FMA_MAX_SUFFIX + 1];
+	size_t n = fma_suffix(s, vb, x);
+	struct fma_ref ref;
+	int rc;
+
+	if (*vb->val.integer != 1)
+		return SNMP_ERR_NOERROR;
+	if (fma_resolve(s, x, n, &ref) != FMA_INSTANCE || ref.kind != FMA_RESET)
+		return SNMP_ERR_COMMITFAILED;
+	rc = fastmib_reset(s->seg, ref.group ? (int)ref.group->id : -1, ref.row);
+	if (rc < 0) {
+		snmp_log(LOG_ERR, "fastmib: %s: reset failed: %s\n", s->path,
+			 fastmib_last_error());
+		return SNMP_ERR_COMMITFAILED;
+	}
+	DEBUGMSGTL(("fastmib", "%s: reset %s row %" PRIu32 "\n", s->path,
+		    ref.group ? ref.group->gs->name : "(all)", ref.row));
+	return SNMP_ERR_NOERROR;
+}
+
+static int
+fma_handler(netsnmp_mib_handler *handler, netsnmp_handler_registration *reginfo,
+	    netsnmp_agent_request_info *reqinfo, netsnmp_request_info *requests)
+{
+	struct fma_seg *s = handler->myvoid;
+	int err;
+
+	(void)reginfo;
+	/* snapshots are per request: a later request must read afresh */
+	s->n_snaps = 0;
+	s->next_snap = 0;
+	for (netsnmp_request_info *r = requests; r; r = r->next) {
+		if (r->processed)
+			continue;
+		if (!s->seg) {
+			/* not attached: nothing here for GET, move on for GETNEXT */
+			if (reqinfo->mode == MODE_GET)
+				netsnmp_set_request_error(reqinfo, r, SNMP_NOSUCHOBJECT);
+			else if (reqinfo->mode == MODE_SET_RESERVE1)
+				netsnmp_set_request_error(reqinfo, r,
+							  SNMP_ERR_RESOURCEUNAVAILABLE);
+			continue;
+		}
+		switch (reqinfo->mode) {
+		case MODE_GET:
+			fma_get(s, reqinfo, r);
+			break;
+		case MODE_GETNEXT:
+			fma_getnext(s, r);
+			break;
+		case MODE_SET_RESERVE1:
+			err = fma_set_check(s, r->requestvb);
+			if (err != SNMP_ERR_NOERROR)
+				netsnmp_set_request_error(reqinfo, r, err);
+			break;
+		case MODE_SET_COMMIT:
+			err = fma_set_commit(s, r->requestvb);
+			if (err != SNMP_ERR_NOERROR)
+				netsnmp_set_request_error(reqinfo, r, err);
+			break;
+		default: /* RESERVE2, ACTION, FREE, UNDO: nothing to hold or undo */
+			break;
+		}
+	}
+	return SNMP_ERR_NOERROR;
+}
+
+/* ---- attach / register ---- */
+
+static void
+fma_log_failure(struct fma_seg *s, int rc, const char *msg)
+{
+	if (rc == s->last_rc && strcmp(msg, s->last_msg) == 0)
+		return;
+	s->last_rc = rc;
+	snprintf(s->last_msg, sizeof(s->last_msg), "%s", msg);
+	if (rc == -ENOENT)
+		snmp_log(LOG_WARNING, "fastmib: %s: segment absent, waiting for it\n",
+			 s->path);
+	else
+		snmp_log(LOG_ERR, "fastmib: %s: segment refused (%s), retrying\n",
+			 s->path, msg);
+}
+
+static void
+fma_unregister(struct fma_seg *s)
+{
+	if (s->reg) {
+		netsnmp_unregister_handler(s->reg);
+		s->reg = NULL;
+	}
+}
+
+static void
+fma_detach(struct fma_seg *s)
+{
+	fma_unregister(s);
+	if (s->seg)
+		fastmib_close(s->seg);
+	s->seg = NULL;
+	s->schema = NULL;
+	fma_free_index(s);
+}
+
+/* Two registrations where one root is a prefix of the other would split
+ * the OID space between two segments: only the first is served. */
+static const struct fma_seg *
+fma_root_owner(const struct fma_seg *s)
+{
+	const struct fastmib_agent *a = s->agent;
+
+	for (unsigned int i = 0; i < a->n_segs; i++) {
+		const struct fma_seg *o = a->segs[i];
+		size_t n = o->root_len < s->root_len ? o->root_len : s->root_len;
+
+		if (o == s || !o->reg)
+			continue;
+		if (netsnmp_oid_equals(o->root, n, s->root, n) == 0)
+			return o;
+	}
+	return NULL;
+}
+
+static int
+fma_register(struct fma_seg *s)
+{
+	netsnmp_handler_registration *reg;
+	int rc;
+
+	reg = netsnmp_create_handler_registration(s->schema->module, fma_handler,
+						  s->root, s->root_len,
+						  HANDLER_CAN_RWRITE);
+	if (!reg)
+		return -ENOMEM;
+	reg->handler->myvoid = s; /* no data_free: the core owns `s` */
+	rc = netsnmp_register_handler(reg);
+	if (rc != MIB_REGISTERED_OK)
+		return -EADDRINUSE;
+	s->reg = reg;
+	return 0;
+}
+
+static void
+fma_try_attach(struct fma_seg *s)
+{
+	struct fastmib_info info;
+	char why[256] = "";
+	const struct fma_seg *owner;
+	int rc;
+
+	rc = fastmib_attach(s->path, 0, &s->seg);
+	s->writable = true;
+	if (rc == -EACCES || rc == -EPERM || rc == -EROFS) {
+		rc = fastmib_attach(s->path, FASTMIB_ATTACH_RDONLY, &s->seg);
+		s->writable = false;
+	}
+	if (rc < 0) {
+		s->seg = NULL;
+		fma_log_failure(s, rc, fastmib_last_error());
+		return;
+	}
+	s->schema = fastmib_schema(s->seg);
+	rc = fma_build_index(s, why, sizeof(why));
+	if (rc == 0 && (owner = fma_root_owner(s)) != NULL) {
+		snprintf(why, sizeof(why), "module %s: its root is already served "
+			 "for %s", s->schema->module, owner->path);
+		rc = -EADDRINUSE;
+	}
+	if (rc == 0) {
+		rc = fma_register(s);
+		if (rc < 0)
+			snprintf(why, sizeof(why), "module %s: cannot register its root",
+				 s->schema->module);
+	}
+	if (rc < 0) {
+		fma_log_failure(s, rc, why[0] ? why : strerror(-rc));
+		fma_detach(s);
+		return;
+	}
+	fastmib_info(s->seg, &info);
+	s->last_rc = 0;
+	s->last_msg[0] = '\0';
+	snmp_log(LOG_INFO, "fastmib: %s: serving %s (generation %" PRIu64 "%s)\n",
+		 s->path, s->schema->module, info.generation,
+		 s->writable ? "" : ", read-only: resets refused");
+}
+
+void
+fastmib_agent_check(struct fastmib_agent *agent)
+{
+	for (unsigned int i = 0; i < agent->n_segs; i++) {
+		struct fma_seg *s = agent->segs[i];
+
+		if (s->seg && fastmib_stale(s->seg)) {
+			snmp_log(LOG_INFO, "fastmib: %s: segment replaced or removed\n",
+				 s->path);
+			fma_detach(s);
+		}
+	}
+	/* after every detach, so that a root freed this round can be taken */
+	for (unsigned int i = 0; i < agent->n_segs; i++)
+		if (!agent->segs[i]->seg)
+			fma_try_attach(agent->segs[i]);
+}
+
+static void
+fma_alarm(unsigned int reg, void *arg)
+{
+	(void)reg;
+	fastmib_agent_check(arg);
+}
+
+/* ---- set life cycle ---- */
+
+int
+fastmib_agent_create(struct fastmib_agent **agentp)
+{
+	*agentp = calloc(1, sizeof(**agentp));
+	return *agentp ? 0 : -ENOMEM;
+}
+
+int
+fastmib_agent_add(struct fastmib_agent *agent, const char *path)
+{
+	struct fma_seg **segs, *s;
+
+	for (unsigned int i = 0; i < agent->n_segs; i++)
+		if (strcmp(agent->segs[i]->path, path) == 0)
+			return -EEXIST;
+	segs = realloc(agent->segs, (agent->n_segs + 1) * sizeof(*segs));
+	if (!segs)
+		return -ENOMEM;
+	agent->segs = segs;
+	s = calloc(1, sizeof(*s));
+	if (!s || !(s->path = strdup(path))) {
+		free(s);
+		return -ENOMEM;
+	}
+	s->agent = agent;
+	agent->segs[agent->n_segs++] = s;
+	return 0;
+}
+
+unsigned int
+fastmib_agent_count(const struct fastmib_agent *agent)
+{
+	return agent->n_segs;
+}
+
+unsigned int
+fastmib_agent_serving(const struct fastmib_agent *agent)
+{
+	unsigned int n = 0;
+
+	for (unsigned int i = 0; i < agent->n_segs; i++)
+		n += agent->segs[i]->reg != NULL;
+	return n;
+}
+
+int
+fastmib_agent_start(struct fastmib_agent *agent, unsigned int period_s)
+{
+	/* Agent uptime counts from the agent's start; TimeStamps are taken
+	 * relative to that instant, estimated once. */
+	agent->start_ns = fma_now_ns() -
+			  (uint64_t)netsnmp_get_agent_uptime() * 10000000u;
+	fastmib_agent_check(agent);
+	agent->alarm = snmp_alarm_register(period_s ? period_s
+					   : FASTMIB_AGENT_CHECK_PERIOD,
+					   SA_REPEAT, fma_alarm, agent);
+	return agent->alarm ? 0 : -ENOMEM;
+}
+
+void
+fastmib_agent_destroy(struct fastmib_agent *agent)
+{
+	if (!agent)
+		return;
+	if (agent->alarm)
+		snmp_alarm_unregister(agent->alarm);
+	for (unsigned int i = 0; i < agent->n_segs; i++) {
+		fma_detach(agent->segs[i]);
+		free(agent->segs[i]->path);
+		free(agent->segs[i]);
+	}
+	free(agent->segs);
+	free(agent);
+}

@@ -1,0 +1,540 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Unit tests of libfastmib against a real EAL (2 lcores): every storage
+ * kind, presence, reset baselines, the flush policy and bounded reads.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <rte_launch.h>
+#include <rte_lcore.h>
+
+#include "fastmib/fastmib.h"
+#include "layout.h"
+#include "test_schema.h"
+#include "tutil.h"
+
+static char path_buf[256];
+
+struct fixture {
+	struct fastmib_segment *seg;  /* creator */
+	struct fastmib_segment *rd;   /* attached in this process, as a reader */
+	struct fastmib_writer *w;
+	const char *path;
+};
+
+static int
+setup_opts(void **state, unsigned hint_limit)
+{
+	static struct fixture f;
+	struct fastmib_opts o = { .hint_limit = hint_limit };
+
+	f.path = tu_path(path_buf, sizeof(path_buf), "unit");
+	unlink(f.path);
+	if (fastmib_create(&ts_schema, f.path, &o, &f.seg) != 0) {
+		fprintf(stderr, "create: %s\n", fastmib_last_error());
+		return -1;
+	}
+	if (fastmib_attach(f.path, 0, &f.rd) != 0) {
+		fprintf(stderr, "attach: %s\n", fastmib_last_error());
+		return -1;
+	}
+	f.w = fastmib_writer(f.seg);
+	if (f.w == NULL)
+		return -1;
+	*state = &f;
+	return 0;
+}
+
+static int setup(void **state) { return setup_opts(state, 0); }
+static int setup_h8(void **state) { return setup_opts(state, 8); }
+
+static int
+teardown(void **state)
+{
+	struct fixture *f = *state;
+
+	fastmib_close(f->rd);
+	fastmib_close(f->seg);
+	unlink(f->path);
+	return 0;
+}
+
+static void
+test_roundtrip(void **state)
+{
+	struct fixture *f = *state;
+	const struct fastmib_schema *s = fastmib_schema(f->rd);
+	struct fastmib_info a, b;
+
+	assert_string_equal(s->module, "FASTMIB-TEST-MIB");
+	assert_string_equal(s->prefix, "ts");
+	assert_int_equal(s->oid_len, 9);
+	assert_int_equal(s->oid[8], 77);
+	assert_int_equal(s->percore_size, 384);
+	assert_int_equal(s->shared_size, 1664);
+	assert_int_equal(s->n_groups, TS_N_GROUPS);
+	for (unsigned g = 0; g < TS_N_GROUPS; g++) {
+		const struct fastmib_group_schema *x = &s->groups[g], *y = &ts_schema.groups[g];
+
+		assert_string_equal(x->name, y->name);
+		assert_string_equal(x->description, y->description);
+		assert_int_equal(x->arc, y->arc);
+		assert_int_equal(x->storage, y->storage);
+		assert_int_equal(x->n_indexes, y->n_indexes);
+		assert_int_equal(x->all_rows, y->all_rows);
+		assert_int_equal(x->n_rows, y->n_rows);
+		assert_int_equal(x->row_size, y->row_size);
+		assert_int_equal(x->offset, y->offset);
+		assert_int_equal(x->n_counters, y->n_counters);
+		for (unsigned k = 0; k < x->n_indexes; k++) {
+			assert_string_equal(x->indexes[k].name, y->indexes[k].name);
+			assert_int_equal(x->indexes[k].max, y->indexes[k].max);
+		}
+		for (unsigned c = 0; c < x->n_counters; c++) {
+			assert_string_equal(x->counters[c].name, y->counters[c].name);
+			assert_string_equal(x->counters[c].units, y->counters[c].units);
+			assert_string_equal(x->counters[c].description, y->counters[c].description);
+			assert_int_equal(x->counters[c].arc, y->counters[c].arc);
+			assert_int_equal(x->counters[c].type, y->counters[c].type);
+			assert_int_equal(x->counters[c].offset, y->counters[c].offset);
+		}
+	}
+	fastmib_info(f->seg, &a);
+	fastmib_info(f->rd, &b);
+	assert_int_equal(a.format, 1);
+	assert_int_equal(a.generation, 1);
+	assert_int_equal(a.n_slots, rte_lcore_count() + 4);
+	assert_int_equal(a.writer_pid, getpid());
+	assert_false(a.retired);
+	assert_true(a.created_ns > 0);
+	assert_int_equal(a.schema_hash, b.schema_hash);
+	assert_int_equal(a.file_size, b.file_size);
+	assert_false(fastmib_stale(f->rd));
+	assert_int_equal(f->w->slot, 0); /* main lcore is first in RTE_LCORE_FOREACH */
+}
+
+static int
+remote_add(void *arg)
+{
+	struct fixture *f = arg;
+	struct fastmib_writer *w = fastmib_writer(f->seg);
+
+	if (w == NULL || w->slot != 1)
+		return -1;
+	fastmib_begin(w);
+	fastmib_pc_add(w, TS_GLOBAL_PKTS, 10);
+	fastmib_pc_add(w, TS_GLOBAL_BYTES, 15000);
+	fastmib_pc_add(w, TS_GLOBAL_FLOWS, 1);
+	fastmib_wb_add(w, TS_SESSION_PKTS(7), 1);
+	fastmib_end(w);
+	fastmib_atomic_add(w, TS_POOL_ALLOCS, 4);
+	fastmib_flush(w);
+	return 0;
+}
+
+static void
+test_every_kind(void **state)
+{
+	struct fixture *f = *state;
+	struct fastmib_writer *w = f->w;
+	uint64_t v[3];
+
+	assert_int_equal(fastmib_row_enable(f->seg, TS_SESSION, 7), 0);
+	assert_int_equal(fastmib_row_enable(f->seg, TS_FLOW, 2 * 5 + 4), 0);
+	fastmib_begin(w);
+	fastmib_pc_add(w, TS_GLOBAL_PKTS, 3);
+	fastmib_pc_add(w, TS_GLOBAL_BYTES, 4500);
+	fastmib_pc_add(w, TS_GLOBAL_FLOWS, 5);
+	fastmib_pc_add(w, TS_GLOBAL_FLOWS, (uint64_t)-7); /* gauge _sub */
+	fastmib_pc_add(w, TS_PORT_RX_PKTS(3), 2);
+	fastmib_pc_add(w, TS_PORT_RX_BYTES(3), 128);
+	fastmib_pc_add(w, TS_FLOW_PKTS(14), 9);
+	fastmib_wb_add(w, TS_SESSION_PKTS(7), 11);
+	fastmib_wb_add(w, TS_SESSION_BYTES(7), 1100);
+	fastmib_end(w);
+	fastmib_atomic_add(w, TS_POOL_ALLOCS, 6);
+	fastmib_atomic_set(w, TS_POOL_IN_USE, 42);
+	fastmib_atomic_add(w, TS_POOL_FAILS, (1ull << 32) + 5);
+
+	/* Buffered ops are not visible before a flush. */
+	assert_int_equal(fastmib_read(f->rd, TS_SESSION, 7, v), 0);
+	assert_int_equal(v[0], 0);
+	fastmib_flush(w);
+	assert_int_equal(w->flushes, 1);
+	assert_int_equal(w->n_ops, 0);
+
+	assert_int_equal(rte_eal_remote_launch(remote_add, f, 1), 0);
+	assert_int_equal(rte_eal_wait_lcore(1), 0);
+
+	assert_int_equal(fastmib_read(f->rd, TS_GLOBAL, 0, v), 0);
+	assert_int_equal(v[0], 13);
+	assert_int_equal(v[1], 19500);
+	assert_int_equal((int64_t)v[2], -1); /* signed sum: 5 - 7 + 1 */
+	assert_int_equal(fastmib_read(f->rd, TS_PORT, 3, v), 0);
+	assert_int_equal(v[0], 2);
+	assert_int_equal(v[1], 128);
+	assert_int_equal(fastmib_read(f->rd, TS_PORT, 2, v), 0);
+	assert_int_equal(v[0], 0);
+	assert_int_equal(fastmib_read(f->rd, TS_FLOW, 14, v), 0);
+	assert_int_equal(v[0], 9);
+	assert_int_equal(fastmib_read(f->rd, TS_SESSION, 7, v), 0);
+	assert_int_equal(v[0], 12);
+	assert_int_equal(v[1], 1100);
+	assert_int_equal(fastmib_read(f->rd, TS_POOL, 0, v), 0);
+	assert_int_equal(v[0], 10);
+	assert_int_equal(v[1], 42);
+	assert_int_equal(v[2], (1ull << 32) + 5);
+
+	/* Errors. */
+	assert_int_equal(fastmib_read(f->rd, TS_N_GROUPS, 0, v), -EINVAL);
+	assert_int_equal(fastmib_read(f->rd, TS_PORT, TS_PORT_ROWS, v), -EINVAL);
+	assert_int_equal(fastmib_read(f->rd, TS_SESSION, 8, v), -ENOENT);
+	assert_non_null(strstr(fastmib_last_error(), "not present"));
+}
+
+static void
+test_presence(void **state)
+{
+	struct fixture *f = *state;
+	static const uint32_t rows[] = { 0, 63, 64, 99 };
+
+	assert_int_equal(fastmib_next_row(f->rd, TS_SESSION, 0), -ENOENT);
+	for (unsigned i = 0; i < 4; i++)
+		assert_int_equal(fastmib_row_enable(f->seg, TS_SESSION, rows[i]), 0);
+	assert_int_equal(fastmib_next_row(f->rd, TS_SESSION, 0), 0);
+	assert_int_equal(fastmib_next_row(f->rd, TS_SESSION, 1), 63);
+	assert_int_equal(fastmib_next_row(f->rd, TS_SESSION, 64), 64);
+	assert_int_equal(fastmib_next_row(f->rd, TS_SESSION, 65), 99);
+	assert_int_equal(fastmib_next_row(f->rd, TS_SESSION, 100), -ENOENT);
+	assert_int_equal(fastmib_row_disable(f->seg, TS_SESSION, 63), 0);
+	assert_int_equal(fastmib_row_disable(f->seg, TS_SESSION, 64), 0);
+	assert_int_equal(fastmib_next_row(f->rd, TS_SESSION, 1), 99);
+	assert_false(fastmib_row_present(f->rd, TS_SESSION, 64));
+	assert_true(fastmib_row_present(f->rd, TS_SESSION, 99));
+	/* Scalars have row 0; `rows: all` tables every row. */
+	assert_true(fastmib_row_present(f->rd, TS_GLOBAL, 0));
+	assert_int_equal(fastmib_next_row(f->rd, TS_GLOBAL, 0), 0);
+	assert_int_equal(fastmib_next_row(f->rd, TS_GLOBAL, 1), -ENOENT);
+	assert_int_equal(fastmib_next_row(f->rd, TS_PORT, 2), 2);
+	assert_int_equal(fastmib_next_row(f->rd, TS_PORT, 4), -ENOENT);
+	/* Bad calls. */
+	assert_int_equal(fastmib_row_enable(f->seg, TS_GLOBAL, 0), -EINVAL);
+	assert_int_equal(fastmib_row_enable(f->seg, TS_SESSION, 100), -EINVAL);
+	assert_int_equal(fastmib_row_enable(f->seg, TS_PORT, 1), -EPERM);
+	assert_non_null(strstr(fastmib_last_error(), "rows: all"));
+	assert_int_equal(fastmib_row_enable(f->rd, TS_SESSION, 5), -EPERM);
+	assert_int_equal(fastmib_row_disable(f->seg, TS_N_GROUPS, 0), -EINVAL);
+}
+
+static void
+test_recycled_row(void **state)
+{
+	struct fixture *f = *state;
+	uint64_t v[2];
+
+	assert_int_equal(fastmib_row_enable(f->seg, TS_FLOW, 5), 0);
+	assert_int_equal(fastmib_discontinuity(f->rd, TS_FLOW, 5) > 0, 1);
+	fastmib_begin(f->w);
+	fastmib_pc_add(f->w, TS_FLOW_PKTS(5), 10);
+	fastmib_pc_add(f->w, TS_FLOW_BYTES(5), 1000);
+	fastmib_end(f->w);
+	assert_int_equal(fastmib_read(f->rd, TS_FLOW, 5, v), 0);
+	assert_int_equal(v[0], 10);
+	assert_int_equal(fastmib_row_disable(f->seg, TS_FLOW, 5), 0);
+	fastmib_pc_add(f->w, TS_FLOW_PKTS(5), 3); /* late update to a dead row */
+	assert_int_equal(fastmib_read(f->rd, TS_FLOW, 5, v), -ENOENT);
+	assert_int_equal(fastmib_row_enable(f->seg, TS_FLOW, 5), 0);
+	assert_int_equal(fastmib_read(f->rd, TS_FLOW, 5, v), 0);
+	assert_int_equal(v[0], 0);
+	assert_int_equal(v[1], 0);
+	fastmib_pc_add(f->w, TS_FLOW_PKTS(5), 2);
+	assert_int_equal(fastmib_read(f->rd, TS_FLOW, 5, v), 0);
+	assert_int_equal(v[0], 2);
+	uint64_t raw[2];
+	assert_int_equal(fastmib_read_raw(f->rd, TS_FLOW, 5, raw), 0);
+	assert_int_equal(raw[0], 15);
+	/* Enabling a present row keeps its baseline. */
+	assert_int_equal(fastmib_row_enable(f->seg, TS_FLOW, 5), 0);
+	assert_int_equal(fastmib_read(f->rd, TS_FLOW, 5, v), 0);
+	assert_int_equal(v[0], 2);
+}
+
+static void
+test_reset(void **state)
+{
+	struct fixture *f = *state;
+	struct fastmib_segment *ro, *again;
+	uint64_t v[3], t0, t1;
+
+	fastmib_begin(f->w);
+	fastmib_pc_add(f->w, TS_GLOBAL_PKTS, 100);
+	fastmib_pc_add(f->w, TS_GLOBAL_BYTES, 150000);
+	fastmib_pc_add(f->w, TS_GLOBAL_FLOWS, 7);
+	fastmib_end(f->w);
+	assert_int_equal(fastmib_discontinuity(f->rd, TS_GLOBAL, 0), 0);
+	t0 = fms_now_ns();
+	/* From the attached (non-creator) handle. */
+	assert_int_equal(fastmib_reset(f->rd, TS_GLOBAL, 0), 0);
+	t1 = fastmib_discontinuity(f->rd, TS_GLOBAL, 0);
+	assert_true(t1 >= t0 && t1 <= fms_now_ns());
+	assert_int_equal(fastmib_read(f->seg, TS_GLOBAL, 0, v), 0);
+	assert_int_equal(v[0], 0);
+	assert_int_equal(v[1], 0);
+	assert_int_equal(v[2], 7); /* gauges are state, not reset */
+	fastmib_begin(f->w);
+	fastmib_pc_add(f->w, TS_GLOBAL_PKTS, 5);
+	fastmib_end(f->w);
+	assert_int_equal(fastmib_read(f->rd, TS_GLOBAL, 0, v), 0);
+	assert_int_equal(v[0], 5);
+
+	/* Read-only handles cannot reset. */
+	assert_int_equal(fastmib_attach(f->path, FASTMIB_ATTACH_RDONLY, &ro), 0);
+	assert_int_equal(fastmib_reset(ro, TS_GLOBAL, 0), -EPERM);
+	assert_non_null(strstr(fastmib_last_error(), "read-only"));
+	assert_int_equal(fastmib_read(ro, TS_GLOBAL, 0, v), 0);
+	assert_int_equal(v[0], 5);
+	fastmib_close(ro);
+
+	/* Baselines live in the segment: they survive close + re-attach. */
+	fastmib_close(f->rd);
+	assert_int_equal(fastmib_attach(f->path, 0, &again), 0);
+	f->rd = again;
+	assert_int_equal(fastmib_read(f->rd, TS_GLOBAL, 0, v), 0);
+	assert_int_equal(v[0], 5);
+	assert_int_equal(v[1], 0);
+
+	/* Table row reset, absent row, module reset. */
+	assert_int_equal(fastmib_row_enable(f->seg, TS_SESSION, 3), 0);
+	fastmib_wb_add(f->w, TS_SESSION_PKTS(3), 9);
+	fastmib_atomic_add(f->w, TS_POOL_ALLOCS, 4);
+	fastmib_atomic_add(f->w, TS_POOL_IN_USE, 2);
+	fastmib_flush(f->w);
+	assert_int_equal(fastmib_reset(f->rd, TS_SESSION, 4), -ENOENT);
+	assert_int_equal(fastmib_reset(f->rd, TS_SESSION, 3), 0);
+	assert_int_equal(fastmib_read(f->rd, TS_SESSION, 3, v), 0);
+	assert_int_equal(v[0], 0);
+	assert_int_equal(fastmib_discontinuity(f->rd, -1, 0), 0);
+	assert_int_equal(fastmib_reset(f->rd, -1, 0), 0);
+	assert_true(fastmib_discontinuity(f->rd, -1, 0) >= t1);
+	assert_int_equal(fastmib_read(f->rd, TS_GLOBAL, 0, v), 0);
+	assert_int_equal(v[0], 0);
+	assert_int_equal(fastmib_read(f->rd, TS_POOL, 0, v), 0);
+	assert_int_equal(v[0], 0);
+	assert_int_equal(v[1], 2);
+	assert_int_equal(fastmib_reset(f->rd, TS_N_GROUPS, 0), -EINVAL);
+}
+
+/* hint_limit 8: buffered updates show after exactly 8 fastmib_end() calls. */
+static void
+test_visibility(void **state)
+{
+	struct fixture *f = *state;
+	uint64_t v[2];
+
+	assert_int_equal(f->w->hint_limit, 8);
+	assert_int_equal(fastmib_row_enable(f->seg, TS_SESSION, 1), 0);
+	for (int i = 1; i <= 7; i++) {
+		fastmib_begin(f->w);
+		fastmib_wb_add(f->w, TS_SESSION_PKTS(1), 1);
+		fastmib_end(f->w);
+	}
+	assert_int_equal(fastmib_read(f->rd, TS_SESSION, 1, v), 0);
+	assert_int_equal(v[0], 0);
+	assert_int_equal(f->w->flushes, 0);
+	fastmib_begin(f->w);
+	fastmib_wb_add(f->w, TS_SESSION_PKTS(1), 1);
+	fastmib_end(f->w);
+	assert_int_equal(f->w->flushes, 1);
+	assert_int_equal(f->w->hints, 0);
+	assert_int_equal(fastmib_read(f->rd, TS_SESSION, 1, v), 0);
+	assert_int_equal(v[0], 8);
+}
+
+static int lock_release;
+
+static int
+hold_flush_lock(void *arg)
+{
+	struct fixture *f = arg;
+	rte_seqlock_t *l = &f->seg->shared_head->lock;
+
+	rte_seqlock_write_lock(l);
+	__atomic_store_n(&lock_release, 1, __ATOMIC_RELEASE);
+	while (__atomic_load_n(&lock_release, __ATOMIC_ACQUIRE) != 2)
+		rte_pause();
+	rte_seqlock_write_unlock(l);
+	return 0;
+}
+
+/* While another lcore holds the lock: try, miss, and after 4 x hint_limit
+ * calls wait for it. A read meanwhile is bounded (-EBUSY). */
+static void
+test_policy_contended(void **state)
+{
+	struct fixture *f = *state;
+	struct fastmib_read_stats st0, st1;
+	uint64_t v[2];
+	const uint32_t h = 8;
+
+	assert_int_equal(fastmib_row_enable(f->seg, TS_SESSION, 2), 0);
+	lock_release = 0;
+	assert_int_equal(rte_eal_remote_launch(hold_flush_lock, f, 1), 0);
+	while (__atomic_load_n(&lock_release, __ATOMIC_ACQUIRE) != 1)
+		rte_pause();
+	for (uint32_t i = 1; i < 4 * h; i++) {
+		fastmib_begin(f->w);
+		fastmib_wb_add(f->w, TS_SESSION_PKTS(2), 1);
+		fastmib_wb_add(f->w, TS_SESSION_BYTES(2), 1500);
+		fastmib_end(f->w);
+	}
+	assert_int_equal(f->w->flushes, 0);
+	assert_int_equal(f->w->flush_misses, 3 * h); /* calls h .. 4h-1 */
+	fastmib_read_stats(f->rd, &st0);
+	assert_int_equal(fastmib_read(f->rd, TS_SESSION, 2, v), -EBUSY);
+	fastmib_read_stats(f->rd, &st1);
+	assert_int_equal(st1.bounded, st0.bounded + 1);
+	assert_int_equal(st1.reads, st0.reads + 1);
+	assert_true(st1.retries >= st0.retries + FASTMIB_READ_MAX_TRIES - 1);
+	__atomic_store_n(&lock_release, 2, __ATOMIC_RELEASE);
+	assert_int_equal(rte_eal_wait_lcore(1), 0);
+	fastmib_begin(f->w);
+	fastmib_wb_add(f->w, TS_SESSION_PKTS(2), 1);
+	fastmib_wb_add(f->w, TS_SESSION_BYTES(2), 1500);
+	fastmib_end(f->w); /* call 4h: blocking flush */
+	assert_int_equal(f->w->flushes, 1);
+	assert_int_equal(fastmib_read(f->rd, TS_SESSION, 2, v), 0);
+	assert_int_equal(v[0], 4 * h);
+	assert_int_equal(v[1], 1500 * 4 * h);
+}
+
+/* A full buffer inside a transaction flushes only complete transactions. */
+static void
+test_overflow_keeps_transactions(void **state)
+{
+	struct fixture *f = *state;
+	struct fastmib_writer *w = f->w;
+	uint64_t v[2];
+
+	assert_int_equal(fastmib_row_enable(f->seg, TS_SESSION, 9), 0);
+	fastmib_begin(w);
+	for (int i = 0; i < 100; i++)
+		fastmib_wb_add(w, TS_SESSION_PKTS(9), 1);
+	fastmib_end(w);
+	fastmib_begin(w);
+	for (int i = 0; i < 500; i++)
+		fastmib_wb_add(w, TS_SESSION_BYTES(9), 1);
+	/* Overflow at 512 flushed the first transaction only. */
+	assert_int_equal(w->flushes, 1);
+	assert_int_equal(w->n_ops, 500);
+	assert_int_equal(w->tx_start, 0);
+	assert_int_equal(fastmib_read(f->rd, TS_SESSION, 9, v), 0);
+	assert_int_equal(v[0], 100);
+	assert_int_equal(v[1], 0);
+	fastmib_flush(w); /* inside the transaction: nothing to flush */
+	assert_int_equal(w->flushes, 1);
+	fastmib_end(w);   /* more than half full: try_flush */
+	assert_int_equal(w->flushes, 2);
+	assert_int_equal(fastmib_read(f->rd, TS_SESSION, 9, v), 0);
+	assert_int_equal(v[1], 500);
+
+	/* An oversized transaction (caller bug) is split, never lost. */
+	fastmib_begin(w);
+	for (int i = 0; i < 600; i++)
+		fastmib_wb_add(w, TS_SESSION_PKTS(9), 1);
+	fastmib_end(w);
+	fastmib_flush(w);
+	assert_int_equal(fastmib_read(f->rd, TS_SESSION, 9, v), 0);
+	assert_int_equal(v[0], 700);
+	assert_int_equal(w->n_ops, 0);
+}
+
+/* A writer stuck inside a transaction: reads give up, bounded. */
+static void
+test_stalled_writer(void **state)
+{
+	struct fixture *f = *state;
+	struct fastmib_read_stats st;
+	uint64_t v[3];
+
+	fastmib_begin(f->w);
+	fastmib_pc_add(f->w, TS_GLOBAL_PKTS, 1);
+	assert_int_equal(fastmib_read(f->rd, TS_GLOBAL, 0, v), -EBUSY);
+	assert_non_null(strstr(fastmib_last_error(), "busy"));
+	assert_int_equal(v[0], 1); /* best effort */
+	fastmib_read_stats(f->rd, &st);
+	assert_int_equal(st.bounded, 1);
+	assert_int_equal(st.reads, 1);
+	assert_int_equal(st.retries, FASTMIB_READ_MAX_TRIES - 1);
+	/* Per-core groups of other lcores are unaffected only if no slot is
+	 * odd; the shared-atomic group never is. */
+	assert_int_equal(fastmib_read(f->rd, TS_POOL, 0, v), 0);
+	fastmib_end(f->w);
+	assert_int_equal(fastmib_read(f->rd, TS_GLOBAL, 0, v), 0);
+	assert_int_equal(v[0], 1);
+}
+
+static void *
+thread_writer(void *arg)
+{
+	struct fixture *f = arg;
+	struct fastmib_writer *w = fastmib_writer(f->seg);
+	intptr_t ok;
+
+	/* Without an lcore id: refused with a hint. */
+	ok = w == NULL && strstr(fastmib_last_error(), "rte_thread_register") != NULL;
+	if (!ok || rte_thread_register() != 0)
+		return (void *)0;
+	w = fastmib_writer(f->seg);
+	if (w == NULL || w->slot < rte_lcore_count() - 1)
+		return (void *)0;
+	fastmib_begin(w);
+	fastmib_pc_add(w, TS_PORT_RX_PKTS(0), 77);
+	fastmib_end(w);
+	rte_thread_unregister();
+	return (void *)1;
+}
+
+static void
+test_non_eal_thread(void **state)
+{
+	struct fixture *f = *state;
+	pthread_t t;
+	void *ok;
+	uint64_t v[2];
+
+	assert_int_equal(pthread_create(&t, NULL, thread_writer, f), 0);
+	assert_int_equal(pthread_join(t, &ok), 0);
+	assert_ptr_equal(ok, (void *)1);
+	assert_int_equal(fastmib_read(f->rd, TS_PORT, 0, v), 0);
+	assert_int_equal(v[0], 77);
+}
+
+int
+main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_roundtrip, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_every_kind, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_presence, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_recycled_row, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_reset, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_visibility, setup_h8, teardown),
+		cmocka_unit_test_setup_teardown(test_policy_contended, setup_h8, teardown),
+		cmocka_unit_test_setup_teardown(test_overflow_keeps_transactions, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_stalled_writer, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_non_eal_thread, setup, teardown),
+	};
+	int rc;
+
+	(void)argc;
+	tu_eal_init(argv[0], "0-1");
+	rc = cmocka_run_group_tests(tests, NULL, NULL);
+	rte_eal_cleanup();
+	return rc;
+}

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include "test_schema.h"
+
+static const struct fastmib_counter_schema global_c[] = {
+	{ "pkts", "packets", "Packets seen.", 1, FASTMIB_COUNTER64, TS_GLOBAL_PKTS },
+	{ "bytes", "octets", "Octets seen.", 2, FASTMIB_COUNTER64, TS_GLOBAL_BYTES },
+	{ "flows", "", "Flows now active.", 3, FASTMIB_GAUGE32, TS_GLOBAL_FLOWS },
+};
+static const struct fastmib_counter_schema port_c[] = {
+	{ "rxPkts", "packets", "Packets received.", 1, FASTMIB_COUNTER64, 0 },
+	{ "rxBytes", "octets", "Octets received.", 2, FASTMIB_COUNTER64, 8 },
+};
+static const struct fastmib_counter_schema session_c[] = {
+	{ "pkts", "packets", "Packets of the session.", 1, FASTMIB_COUNTER64, 0 },
+	{ "bytes", "octets", "Octets of the session.", 2, FASTMIB_COUNTER64, 8 },
+};
+static const struct fastmib_counter_schema pool_c[] = {
+	{ "allocs", "", "Buffers allocated.", 1, FASTMIB_COUNTER64, 0 },
+	{ "inUse", "", "Buffers in use.", 2, FASTMIB_GAUGE32, 8 },
+	{ "fails", "", "Failed allocations.", 3, FASTMIB_COUNTER32, 16 },
+};
+static const struct fastmib_counter_schema flow_c[] = {
+	{ "pkts", "packets", "Packets of the flow.", 1, FASTMIB_COUNTER64, 0 },
+	{ "bytes", "octets", "Octets of the flow.", 2, FASTMIB_COUNTER64, 8 },
+};
+
+static const struct fastmib_group_schema groups[TS_N_GROUPS] = {
+	[TS_GLOBAL] = { .name = "global", .description = "Whole fast path.", .arc = 1,
+			.storage = FASTMIB_STORAGE_PER_CORE, .n_rows = 1, .row_size = 24,
+			.offset = 0, .n_counters = 3, .counters = global_c },
+	[TS_PORT] = { .name = "port", .description = "Per port.", .arc = 2,
+		      .storage = FASTMIB_STORAGE_PER_CORE, .n_indexes = 1, .all_rows = 1,
+		      .indexes = { { "portId", TS_PORT_ROWS } }, .n_rows = TS_PORT_ROWS,
+		      .row_size = TS_PORT_ROW, .offset = TS_PORT_OFF, .n_counters = 2,
+		      .counters = port_c },
+	[TS_SESSION] = { .name = "session", .description = "Per session.", .arc = 3,
+			 .storage = FASTMIB_STORAGE_SHARED_BUFFERED, .n_indexes = 1,
+			 .indexes = { { "sessionId", TS_SESSION_ROWS } },
+			 .n_rows = TS_SESSION_ROWS, .row_size = TS_SESSION_ROW,
+			 .offset = TS_SESSION_OFF, .n_counters = 2, .counters = session_c },
+	[TS_POOL] = { .name = "pool", .description = "Buffer pool.", .arc = 4,
+		      .storage = FASTMIB_STORAGE_SHARED_ATOMIC, .n_rows = 1, .row_size = 24,
+		      .offset = TS_POOL_ALLOCS, .n_counters = 3, .counters = pool_c },
+	[TS_FLOW] = { .name = "flow", .description = "Per VRF and queue.", .arc = 5,
+		      .storage = FASTMIB_STORAGE_PER_CORE, .n_indexes = 2,
+		      .indexes = { { "vrf", 3 }, { "queue", 5 } }, .n_rows = TS_FLOW_ROWS,
+		      .row_size = TS_FLOW_ROW, .offset = TS_FLOW_OFF, .n_counters = 2,
+		      .counters = flow_c },
+};
+
+const struct fastmib_schema ts_schema = {
+	.version = FASTMIB_MODEL_VERSION,
+	.module = "FASTMIB-TEST-MIB",
+	.prefix = "ts",
+	.oid_len = 9,
+	.oid = { 1, 3, 6, 1, 4, 1, 8072, 9999, 77 },
+	.percore_size = 384,
+	.shared_size = 1664,
+	.n_groups = TS_N_GROUPS,
+	.groups = groups,
+};

@@ -1,0 +1,439 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Test harness: a real snmpd on loopback, fastmib-agentx, and the net-snmp
+command-line clients, with their output parsed into Python values.
+
+Everything runs in a private temporary directory on free loopback ports, so
+tests can run side by side. Nothing here mocks SNMP: the clients talk to a
+real snmpd, which talks AgentX to the real subagent.
+
+Environment (set by ctest):
+  FASTMIB_AGENTX     path of the fastmib-agentx binary
+  FASTMIB_BASE_MIBS  directory with SNMPv2-SMI & co (scripts/install-deps.sh)
+  FASTMIB_MIB_DIR    directory with the generated module MIB (optional)
+"""
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+
+SNMPD = shutil.which("snmpd") or "/usr/sbin/snmpd"
+
+# SNMPv3 users created in every configuration made here.
+V3_RW = ("fmadmin", "fmadmin-pass-1")   # rwuser ... priv
+V3_RO = ("fmreader", "fmreader-pass-1")  # rouser ... priv
+
+SYS_UPTIME = "1.3.6.1.2.1.1.3.0"
+
+
+class HarnessError(RuntimeError):
+    pass
+
+
+def wait_for(pred, timeout, what, interval=0.05):
+    """Poll pred() until it returns a true value or timeout seconds pass."""
+    deadline = time.monotonic() + timeout
+    while True:
+        v = pred()
+        if v:
+            return v
+        if time.monotonic() > deadline:
+            raise HarnessError("timed out waiting for " + what)
+        time.sleep(interval)
+
+
+def free_udp_port():
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def make_tmpdir(tag):
+    """A short path: AgentX unix socket paths must fit in sun_path."""
+    return tempfile.mkdtemp(prefix="fm%s-" % tag, dir="/tmp")
+
+
+def access_lines():
+    """Access control shared by snmpd and the standalone agent."""
+    lines = [
+        "rocommunity public 127.0.0.1",
+        "rwcommunity private 127.0.0.1",
+        "createUser %s SHA %s AES %s" % (V3_RW[0], V3_RW[1], V3_RW[1]),
+        "createUser %s SHA %s AES %s" % (V3_RO[0], V3_RO[1], V3_RO[1]),
+        "rwuser %s priv" % V3_RW[0],
+        "rouser %s priv" % V3_RO[0],
+    ]
+    return lines
+
+
+def _stop_process(proc, timeout=10):
+    if proc is None or proc.poll() is not None:
+        return proc.returncode if proc else None
+    proc.send_signal(signal.SIGTERM)
+    try:
+        return proc.wait(timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+        raise HarnessError("process %d ignored SIGTERM" % proc.pid)
+
+
+# --------------------------------------------------------------------------
+# net-snmp clients
+
+class Varbind:
+    __slots__ = ("oid", "type", "value", "raw")
+
+    def __init__(self, oid, type_, value, raw):
+        self.oid, self.type, self.value, self.raw = oid, type_, value, raw
+
+    def __repr__(self):
+        return "Varbind(%s, %s, %r)" % (self.oid, self.type, self.value)
+
+
+# "No Such Object ...", "No Such Instance ...", "No more variables ..."
+EXCEPTIONS = {
+    "No Such Object available on this agent at this OID": "noSuchObject",
+    "No Such Instance currently exists at this OID": "noSuchInstance",
+    "No more variables left in this MIB View (It is past the end of the MIB tree)":
+        "endOfMibView",
+}
+
+_LINE = re.compile(r"^(\S+) = (?:([A-Za-z0-9-]+): )?(.*)$")
+
+
+def parse_value(type_, text):
+    if type_ in ("Counter64", "Counter32", "Gauge32", "INTEGER", "Timeticks",
+                 "Unsigned32"):
+        m = re.search(r"-?\d+", text)
+        return int(m.group(0)) if m else text
+    return text
+
+
+def parse_varbinds(out):
+    """Parse `-On -Oe -Ot` style client output: `.1.3... = TYPE: value`."""
+    vbs = []
+    for line in out.splitlines():
+        m = _LINE.match(line)
+        if not m:
+            continue
+        oid, type_, text = m.group(1), m.group(2), m.group(3)
+        if type_ is None:
+            exc = EXCEPTIONS.get(text.strip())
+            vbs.append(Varbind(oid.lstrip("."), exc or "?", None, line))
+            continue
+        vbs.append(Varbind(oid.lstrip("."), type_, parse_value(type_, text), line))
+    return vbs
+
+
+class SnmpResult:
+    def __init__(self, proc):
+        self.rc = proc.returncode
+        self.out = proc.stdout
+        self.err = proc.stderr
+        m = re.search(r"Reason: \(?(\w+)\)?", self.out + self.err)
+        self.error = m.group(1) if m else None
+        self.varbinds = parse_varbinds(self.out)
+
+    def __repr__(self):
+        return "SnmpResult(rc=%s, error=%s, out=%r, err=%r)" % (
+            self.rc, self.error, self.out[-400:], self.err[-400:])
+
+
+class Client:
+    """net-snmp command-line clients against one agent address."""
+
+    def __init__(self, port, mib_module=None, mib_dirs=None, timeout=2.0,
+                 retries=1):
+        self.target = "udp:127.0.0.1:%d" % port
+        self.mib_module = mib_module
+        self.mib_dirs = mib_dirs or []
+        self.timeout = timeout
+        self.retries = retries
+
+    def target_port(self):
+        return int(self.target.rsplit(":", 1)[1])
+
+    def auth(self, who):
+        if who == "ro":
+            return ["-v2c", "-c", "public"]
+        if who == "rw":
+            return ["-v2c", "-c", "private"]
+        if who in ("v3rw", "v3ro"):
+            user, pw = V3_RW if who == "v3rw" else V3_RO
+            return ["-v3", "-l", "authPriv", "-u", user, "-a", "SHA", "-A", pw,
+                    "-x", "AES", "-X", pw]
+        raise ValueError(who)
+
+    def mib_args(self, use_mib):
+        if use_mib and self.mib_module:
+            return ["-M", ":".join(self.mib_dirs), "-m", self.mib_module]
+        return ["-m", ""]
+
+    def run(self, tool, args, who="ro", use_mib=False, fmt=("-On", "-Oe"),
+            timeout=60):
+        cmd = [tool] + self.auth(who) + list(fmt) + self.mib_args(use_mib) + [
+            "-t", str(self.timeout), "-r", str(self.retries), self.target] + list(args)
+        env = dict(os.environ, MIBS="", MIBDIRS="")
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
+                              env=env)
+        return SnmpResult(proc)
+
+    def get(self, oids, who="ro", **kw):
+        return self.run("snmpget", list(oids), who, **kw)
+
+    def getnext(self, oids, who="ro", **kw):
+        return self.run("snmpgetnext", list(oids), who, **kw)
+
+    def walk(self, root, who="ro", **kw):
+        return self.run("snmpwalk", [root], who, **kw)
+
+    def bulkwalk(self, root, who="ro", reps=25, **kw):
+        return self.run("snmpbulkwalk", ["-Cr%d" % reps, root], who, **kw)
+
+    def set(self, oid, type_, value, who="rw", **kw):
+        return self.run("snmpset", [oid, type_, str(value)], who, **kw)
+
+    def table(self, table, who="ro", **kw):
+        """snmptable -Ci -Cf '|': returns (columns, rows as lists)."""
+        res = self.run("snmptable", ["-Ci", "-Cf", "|", table], who,
+                       use_mib=True, fmt=("-Oe", "-OU"), **kw)
+        lines = [ln for ln in res.out.splitlines() if "|" in ln]
+        if not lines:
+            return res, [], []
+        cols = lines[0].split("|")
+        return res, cols, [ln.split("|") for ln in lines[1:]]
+
+    def value(self, oid, who="ro"):
+        r = self.get([oid], who)
+        if len(r.varbinds) != 1:
+            raise HarnessError("GET %s: %r" % (oid, r))
+        return r.varbinds[0].value
+
+    def answers(self, oid=SYS_UPTIME):
+        try:
+            r = self.get([oid])
+        except subprocess.TimeoutExpired:
+            return False
+        return r.rc == 0 and len(r.varbinds) == 1 and r.varbinds[0].value is not None
+
+
+# --------------------------------------------------------------------------
+# snmpd
+
+class Snmpd:
+    """A private snmpd: master agent with an AgentX socket in its own dir."""
+
+    def __init__(self, workdir=None, port=None):
+        self.dir = workdir or make_tmpdir("snmpd")
+        self.port = port or free_udp_port()
+        self.sock = os.path.join(self.dir, "agentx.sock")
+        self.conf = os.path.join(self.dir, "snmpd.conf")
+        self.log = os.path.join(self.dir, "snmpd.log")
+        self.pidfile = os.path.join(self.dir, "snmpd.pid")
+        self.persist = os.path.join(self.dir, "persist")
+        os.makedirs(self.persist, exist_ok=True)
+        self.proc = None
+        with open(self.conf, "w") as f:
+            f.write("\n".join([
+                "agentAddress udp:127.0.0.1:%d" % self.port,
+                "master agentx",
+                "agentXSocket %s" % self.sock,
+                "agentXPerms 0660 0770",
+                "agentXTimeout 2",
+                "agentXRetries 1",
+                "dontLogTCPWrappersConnects yes",
+            ] + access_lines() + [
+                "[snmp] persistentDir %s" % self.persist,
+                "",
+            ]))
+        self.client = Client(self.port)
+
+    def start(self, timeout=15):
+        # A leftover socket file of a killed snmpd would not stop a new
+        # one, but remove it so that its reappearance means "listening".
+        if os.path.exists(self.sock):
+            os.unlink(self.sock)
+        logf = open(self.log, "a")
+        self.proc = subprocess.Popen(
+            [SNMPD, "-f", "-r", "-C", "-c", self.conf, "-p", self.pidfile,
+             "-Lf", self.log, "-I", "-ifTable,ifXTable,ipAddressTable,"
+             "inetCidrRouteTable,ipCidrRouteTable,hrSWRunTable,hrSWInstalledTable"],
+            stdout=logf, stderr=subprocess.STDOUT, env=dict(os.environ, MIBS=""))
+        logf.close()
+        try:
+            wait_for(lambda: self.proc.poll() is not None or
+                     (os.path.exists(self.sock) and self.client.answers()),
+                     timeout, "snmpd on port %d" % self.port)
+        except HarnessError:
+            self.kill()
+            raise
+        if self.proc.poll() is not None:
+            raise HarnessError("snmpd exited: %s" % self.read_log())
+        return self
+
+    def stop(self):
+        _stop_process(self.proc)
+
+    def kill(self):
+        if self.proc and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+
+    def read_log(self):
+        try:
+            with open(self.log) as f:
+                return f.read()
+        except OSError:
+            return ""
+
+    def cleanup(self):
+        self.kill()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+# --------------------------------------------------------------------------
+# fastmib-agentx
+
+def agentx_binary():
+    path = os.environ.get("FASTMIB_AGENTX")
+    if not path or not os.access(path, os.X_OK):
+        raise HarnessError("FASTMIB_AGENTX does not name the fastmib-agentx binary")
+    return path
+
+
+class Agent:
+    """fastmib-agentx in the foreground, as subagent of `snmpd` or, when
+    `standalone` is true, as its own agent on a free UDP port."""
+
+    def __init__(self, segments, snmpd=None, standalone=False, extra_args=(),
+                 wrapper=(), workdir=None):
+        self.dir = workdir or make_tmpdir("agent")
+        self.segments = list(segments)
+        self.snmpd = snmpd
+        self.standalone = standalone
+        self.extra_args = list(extra_args)
+        self.wrapper = list(wrapper)
+        self.log = os.path.join(self.dir, "agent.log")
+        self.state = os.path.join(self.dir, "state")
+        os.makedirs(self.state, exist_ok=True)
+        self.proc = None
+        if standalone:
+            self.port = free_udp_port()
+            self.conf = os.path.join(self.dir, "agent.conf")
+            with open(self.conf, "w") as f:
+                f.write("\n".join(access_lines()) + "\n")
+            self.client = Client(self.port)
+        else:
+            self.port = snmpd.port
+            self.client = snmpd.client
+
+    def command(self):
+        cmd = self.wrapper + [agentx_binary(), "-f", "-Lf", self.log,
+                              "--state-dir", self.state]
+        if self.standalone:
+            cmd += ["--listen", "udp:127.0.0.1:%d" % self.port, "-c", self.conf]
+        else:
+            cmd += ["-x", self.snmpd.sock]
+        return cmd + self.extra_args + self.segments
+
+    def start(self, wait_oid=None, timeout=20):
+        out = open(os.path.join(self.dir, "agent.out"), "a")
+        self.proc = subprocess.Popen(self.command(), stdout=out,
+                                     stderr=subprocess.STDOUT)
+        out.close()
+        if wait_oid:
+            self.wait_served(wait_oid, timeout)
+        return self
+
+    def alive(self):
+        return self.proc is not None and self.proc.poll() is None
+
+    def wait_served(self, oid, timeout=20):
+        """Until a GET of `oid` (an instance of a served segment) answers."""
+        def ok():
+            if not self.alive():
+                raise HarnessError("fastmib-agentx exited (%s): %s" % (
+                    self.proc.returncode, self.read_log()))
+            r = self.client.get([oid])
+            return r.rc == 0 and r.varbinds and r.varbinds[0].value is not None
+        wait_for(ok, timeout, "fastmib-agentx serving %s" % oid, interval=0.1)
+
+    def wait_absent(self, oid, timeout=20):
+        def gone():
+            r = self.client.get([oid])
+            return r.varbinds and r.varbinds[0].type in ("noSuchObject",
+                                                         "noSuchInstance")
+        wait_for(gone, timeout, "%s no longer served" % oid, interval=0.1)
+
+    def stop(self):
+        return _stop_process(self.proc, timeout=30)
+
+    def read_log(self):
+        try:
+            with open(self.log) as f:
+                return f.read()
+        except OSError:
+            return ""
+
+    def cleanup(self):
+        if self.alive():
+            self.proc.kill()
+            self.proc.wait()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+# --------------------------------------------------------------------------
+# raw SNMP messages (for malformed and odd requests)
+
+def ber_len(n):
+    if n < 0x80:
+        return bytes([n])
+    b = n.to_bytes((n.bit_length() + 7) // 8, "big")
+    return bytes([0x80 | len(b)]) + b
+
+
+def ber_tlv(tag, payload):
+    return bytes([tag]) + ber_len(len(payload)) + payload
+
+
+def ber_int(v, tag=0x02):
+    n = max(1, (v.bit_length() + 8) // 8)
+    return ber_tlv(tag, v.to_bytes(n, "big", signed=True))
+
+
+def ber_uint(v, tag):
+    n = max(1, (v.bit_length() + 8) // 8)
+    return ber_tlv(tag, v.to_bytes(n, "big", signed=False))
+
+
+def ber_oid(arcs):
+    arcs = list(arcs)
+    if len(arcs) < 2:
+        arcs = arcs + [0] * (2 - len(arcs))
+    body = bytearray()
+    first = arcs[0] * 40 + arcs[1]
+    for a in [first] + arcs[2:]:
+        chunk = [a & 0x7F]
+        a >>= 7
+        while a:
+            chunk.append(0x80 | (a & 0x7F))
+            a >>= 7
+        body += bytes(reversed(chunk))
+    return ber_tlv(0x06, bytes(body))
+
+
+def snmp_message(community, pdu_tag, request_id, varbinds, f1=0, f2=0):
+    """A v2c message. varbinds: [(arcs, encoded value bytes)]. For GETBULK,
+    f1/f2 are non-repeaters/max-repetitions, else error-status/index."""
+    vbl = b"".join(ber_tlv(0x30, ber_oid(o) + v) for o, v in varbinds)
+    pdu = ber_tlv(pdu_tag, ber_int(request_id) + ber_int(f1) + ber_int(f2) +
+                  ber_tlv(0x30, vbl))
+    return ber_tlv(0x30, ber_int(1) + ber_tlv(0x04, community) + pdu)
+
+
+NULL = b"\x05\x00"
+PDU_GET, PDU_GETNEXT, PDU_SET, PDU_GETBULK = 0xA0, 0xA1, 0xA3, 0xA5

@@ -1,0 +1,154 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Fixtures of the SNMP system tests: a segment filled by fm-writer, served
+by fastmib-agentx either behind a real snmpd (AgentX) or standalone."""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
+
+import snmpharness as h  # noqa: E402
+
+MODULE = "EXAMPLE-DATAPLANE-MIB"
+
+
+def writer_binary():
+    path = os.environ.get("FM_WRITER")
+    if not path or not os.access(path, os.X_OK):
+        raise h.HarnessError("FM_WRITER does not name the fm-writer binary")
+    return path
+
+
+def oid_key(oid):
+    return tuple(int(x) for x in oid.split("."))
+
+
+class Expectations:
+    """What fm-writer says SNMP must report."""
+
+    def __init__(self, path):
+        with open(path) as f:
+            d = json.load(f)
+        self.root = d["root"]
+        self.generation = d["generation"]
+        self.objects = sorted(
+            ((o["oid"], o["type"], int(o["value"])) for o in d["objects"]),
+            key=lambda t: oid_key(t[0]))
+        self.by_oid = {o: (t, v) for o, t, v in self.objects}
+        self.absent = d["absent"]
+        self.invariants = [[(o, w) for o, w in s] for s in d["invariants"]]
+
+    def oid(self, *suffix):
+        return self.root + "." + ".".join(str(x) for x in suffix)
+
+    def value(self, *suffix):
+        return self.by_oid[self.oid(*suffix)][1]
+
+
+class Writer:
+    def __init__(self, segment, workdir):
+        self.segment = segment
+        self.dir = workdir
+        self.n = 0
+        self.live_proc = None
+
+    def _expect_path(self):
+        self.n += 1
+        return os.path.join(self.dir, "expect-%d.json" % self.n)
+
+    def fill(self, scale=1, rows="sparse"):
+        exp = self._expect_path()
+        r = subprocess.run([writer_binary(), "fill", self.segment, exp,
+                            "--scale", str(scale), "--rows", rows,
+                            "--file-prefix", "fmw%d_%d" % (os.getpid(), self.n)],
+                           capture_output=True, text=True, timeout=120)
+        if r.returncode != 0:
+            raise h.HarnessError("fm-writer fill: %s %s" % (r.stdout, r.stderr))
+        return Expectations(exp)
+
+    def live(self):
+        exp = self._expect_path()
+        self.live_proc = subprocess.Popen(
+            [writer_binary(), "live", self.segment, exp,
+             "--file-prefix", "fmw%d_%d" % (os.getpid(), self.n)],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        line = self.live_proc.stdout.readline()  # blocks until ready or exit
+        if line.strip() != "ready":
+            raise h.HarnessError("fm-writer live: %s" % self.live_proc.stderr.read())
+        return Expectations(exp)
+
+    def stop_live(self):
+        if self.live_proc and self.live_proc.poll() is None:
+            self.live_proc.terminate()
+            self.live_proc.wait(30)
+        self.live_proc = None
+
+
+class Served:
+    """One segment served by one agent, reached through `client`."""
+
+    def __init__(self, mode, workdir):
+        self.mode = mode
+        self.dir = workdir
+        self.segment = os.path.join(workdir, "ep.seg")
+        self.writer = Writer(self.segment, workdir)
+        self.snmpd = None
+        self.agent = None
+        self.expect = None
+
+    def start(self, live=False, extra_segments=(), agent_args=(), wrapper=()):
+        self.expect = self.writer.live() if live else self.writer.fill()
+        if self.mode == "agentx":
+            self.snmpd = h.Snmpd().start()
+        self.agent = h.Agent([self.segment] + list(extra_segments), self.snmpd,
+                             standalone=self.mode == "standalone",
+                             extra_args=agent_args, wrapper=wrapper)
+        self.agent.start(wait_oid=self.first_oid())
+        self.client = self.agent.client
+        # NET-SNMP-MIB (netSnmpExperimental) comes with Debian's snmp package
+        mib_dirs = [os.environ.get("FASTMIB_BASE_MIBS", ""),
+                    os.environ.get("FASTMIB_MIB_DIR", ""), "/usr/share/snmp/mibs"]
+        self.client.mib_module = MODULE
+        self.client.mib_dirs = mib_dirs
+        return self
+
+    def first_oid(self):
+        return self.expect.oid(1, 1, 1, 0)  # epGlobalRxPkts.0
+
+    def refill(self, scale):
+        """Re-create the segment with new values; wait until served."""
+        self.expect = self.writer.fill(scale=scale)
+        want = self.expect.by_oid[self.first_oid()][1]
+        h.wait_for(lambda: self.client.get([self.first_oid()]).varbinds[0].value
+                   == want, 20, "new generation served", interval=0.1)
+        return self.expect
+
+    def close(self):
+        self.writer.stop_live()
+        if self.agent:
+            self.agent.stop()
+            self.agent.cleanup()
+        if self.snmpd:
+            self.snmpd.stop()
+            self.snmpd.cleanup()
+
+
+@pytest.fixture(scope="module", params=["agentx", "standalone"])
+def served(request, tmp_path_factory):
+    s = Served(request.param, str(tmp_path_factory.mktemp(request.param)))
+    try:
+        yield s.start()
+    finally:
+        s.close()
+
+
+@pytest.fixture(scope="module")
+def served_agentx(tmp_path_factory):
+    s = Served("agentx", str(tmp_path_factory.mktemp("agentx")))
+    try:
+        yield s.start()
+    finally:
+        s.close()

@@ -1,0 +1,428 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * fm-writer: test traffic for the SNMP system tests.
+ *
+ * Creates a segment of the example model and updates it from two lcores,
+ * driven by the schema alone (every group, storage kind and counter type),
+ * then writes the exact values SNMP must report to a JSON file.
+ *
+ *   fill: add known amounts once, flush, write the expectations, exit; the
+ *         segment stays (until unlinked) for the agent to serve.
+ *   live: keep adding weight * k to every Counter64 of a group or row in one
+ *         transaction, until SIGTERM/SIGINT; each such set of counters stays
+ *         proportional to its weights in every consistent snapshot.
+ *
+ * Usage: fm-writer fill|live SEGMENT EXPECT.json [--scale N] [--rows sparse|all]
+ *                  [--file-prefix NAME]
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <jansson.h>
+#include <rte_eal.h>
+#include <rte_launch.h>
+#include <rte_lcore.h>
+
+#include "fastmib/fastmib.h"
+#include "ep_stats.h"
+
+#define N_LCORES 2
+
+static volatile sig_atomic_t stop_requested;
+
+struct run {
+	const struct fastmib_schema *sc;
+	struct fastmib_segment *seg;
+	bool live;
+	bool all_rows;
+	uint64_t scale;
+	int failed;
+};
+
+static void
+on_signal(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+/* Rows the writer enables in a `rows: present` table (sparse mode). */
+static bool
+sparse_row(uint32_t row, uint32_t n_rows)
+{
+	static const uint32_t picks[] = { 0, 1, 2, 5, 6, 100, 1000, 4095 };
+
+	if (row == n_rows - 1)
+		return true;
+	for (size_t i = 0; i < sizeof(picks) / sizeof(picks[0]); i++)
+		if (picks[i] == row)
+			return true;
+	return false;
+}
+
+static bool
+row_enabled(const struct run *rn, const struct fastmib_group_schema *g, uint32_t row)
+{
+	if (g->n_indexes == 0 || g->all_rows || rn->all_rows)
+		return true;
+	return sparse_row(row, g->n_rows);
+}
+
+/* Amount lcore `l` adds to counter `c` of row `row` of group `g` in fill mode. */
+static uint64_t
+fill_amount(const struct run *rn, uint32_t g, uint32_t c, uint32_t row, unsigned l)
+{
+	const struct fastmib_counter_schema *cs = &rn->sc->groups[g].counters[c];
+	uint64_t base = rn->scale * (1000u * (g + 1) + 10u * (c + 1) + row % 997) +
+			(l ? 7 : 0);
+
+	switch (cs->type) {
+	case FASTMIB_COUNTER32:
+		/* the two lcores' sum crosses 2^32: reported modulo 2^32 */
+		return base + (l == 0 ? 0xffffff00u : 0x200u);
+	case FASTMIB_GAUGE32:
+		/* up on one lcore, down on the other */
+		return l == 0 ? 5000 + base : (uint64_t)-(int64_t)1200;
+	default:
+		/* exercise the high half of Counter64 on some rows */
+		return base + (l == 0 && row % 5 == 0 ? (3ull << 32) : 0);
+	}
+}
+
+static void
+add(struct fastmib_writer *w, const struct fastmib_group_schema *g, uint32_t row,
+    uint32_t c, uint64_t n)
+{
+	uint32_t off = (uint32_t)(g->offset + (uint64_t)row * g->row_size +
+				  g->counters[c].offset);
+
+	switch (g->storage) {
+	case FASTMIB_STORAGE_PER_CORE:
+		fastmib_pc_add(w, off, n);
+		break;
+	case FASTMIB_STORAGE_SHARED_BUFFERED:
+		fastmib_wb_add(w, off, n);
+		break;
+	default:
+		fastmib_atomic_add(w, off, n);
+		break;
+	}
+}
+
+static void
+fill_pass(const struct run *rn, struct fastmib_writer *w, unsigned l)
+{
+	for (uint32_t g = 0; g < rn->sc->n_groups; g++) {
+		const struct fastmib_group_schema *gs = &rn->sc->groups[g];
+
+		for (uint32_t row = 0; row < gs->n_rows; row++) {
+			if (!row_enabled(rn, gs, row))
+				continue;
+			fastmib_begin(w);
+			for (uint32_t c = 0; c < gs->n_counters; c++)
+				add(w, gs, row, c, fill_amount(rn, g, c, row, l));
+			fastmib_end(w);
+		}
+	}
+}
+
+static void
+live_pass(const struct run *rn, struct fastmib_writer *w, uint64_t k)
+{
+	for (uint32_t g = 0; g < rn->sc->n_groups; g++) {
+		const struct fastmib_group_schema *gs = &rn->sc->groups[g];
+
+		for (uint32_t row = 0; row < gs->n_rows; row++) {
+			if (!row_enabled(rn, gs, row))
+				continue;
+			fastmib_begin(w);
+			for (uint32_t c = 0; c < gs->n_counters; c++)
+				if (gs->counters[c].type == FASTMIB_COUNTER64)
+					add(w, gs, row, c, (c + 1) * k);
+			fastmib_end(w);
+		}
+	}
+}
+
+static int
+worker(void *arg)
+{
+	struct run *rn = arg;
+	struct fastmib_writer *w = fastmib_writer(rn->seg);
+	unsigned l = rte_lcore_index((int)rte_lcore_id());
+	const struct timespec pause = { 0, 200000 };
+
+	if (!w) {
+		fprintf(stderr, "fm-writer: lcore %u: %s\n", l, fastmib_last_error());
+		rn->failed = 1;
+		return -1;
+	}
+	if (!rn->live) {
+		fill_pass(rn, w, l);
+		fastmib_flush(w);
+		return 0;
+	}
+	while (!stop_requested) {
+		live_pass(rn, w, l + 1);
+		fastmib_flush(w);
+		/* leave CPU to the agent under test on a small machine */
+		nanosleep(&pause, NULL);
+	}
+	fastmib_flush(w);
+	return 0;
+}
+
+/* ---- expectations ---- */
+
+static char *
+oid_str(const struct fastmib_schema *sc, const uint32_t *sfx, size_t n)
+{
+	static char buf[512];
+	size_t len = 0;
+
+	for (uint32_t i = 0; i < sc->oid_len; i++)
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%u",
+					i ? "." : "", sc->oid[i]);
+	for (size_t i = 0; i < n; i++)
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, ".%u", sfx[i]);
+	return buf;
+}
+
+static void
+expect(json_t *arr, const char *oid, const char *type, uint64_t v)
+{
+	char num[32];
+
+	snprintf(num, sizeof(num), "%" PRIu64, v);
+	json_array_append_new(arr, json_pack("{s:s, s:s, s:s}", "oid", oid,
+					     "type", type, "value", num));
+}
+
+static uint64_t
+expected_value(const struct run *rn, uint32_t g, uint32_t c, uint32_t row,
+	       const char **type)
+{
+	uint64_t sum = 0;
+
+	for (unsigned l = 0; l < N_LCORES; l++)
+		sum += fill_amount(rn, g, c, row, l);
+	switch (rn->sc->groups[g].counters[c].type) {
+	case FASTMIB_COUNTER32:
+		*type = "Counter32";
+		return (uint32_t)sum;
+	case FASTMIB_GAUGE32:
+		*type = "Gauge32";
+		if ((int64_t)sum < 0)
+			return 0;
+		return (int64_t)sum > (int64_t)UINT32_MAX ? UINT32_MAX : sum;
+	default:
+		*type = "Counter64";
+		return sum;
+	}
+}
+
+/* Instance suffix (below the root) of column `arc` of `row` in group gs. */
+static size_t
+instance(const struct fastmib_group_schema *gs, uint32_t arc, uint32_t row,
+	 uint32_t *sfx)
+{
+	size_t n = 0;
+
+	sfx[n++] = 1;
+	sfx[n++] = gs->arc;
+	if (gs->n_indexes == 0) {
+		sfx[n++] = arc;
+		sfx[n++] = 0;
+		return n;
+	}
+	sfx[n++] = 1;
+	sfx[n++] = arc;
+	for (uint32_t k = gs->n_indexes, r = row; k-- > 0;) {
+		sfx[n + k] = r % gs->indexes[k].max + 1;
+		r /= gs->indexes[k].max;
+	}
+	return n + gs->n_indexes;
+}
+
+static json_t *
+build_expectations(const struct run *rn)
+{
+	const struct fastmib_schema *sc = rn->sc;
+	json_t *objs = json_array(), *absent = json_array(), *inv = json_array();
+	uint32_t sfx[16];
+	struct fastmib_info info;
+
+	for (uint32_t g = 0; g < sc->n_groups; g++) {
+		const struct fastmib_group_schema *gs = &sc->groups[g];
+
+		for (uint32_t row = 0; row < gs->n_rows; row++) {
+			json_t *set = json_array();
+
+			if (!row_enabled(rn, gs, row)) {
+				if (row < 8) /* a few absent instances to probe */
+					json_array_append_new(absent, json_string(oid_str(
+						sc, sfx, instance(gs, gs->counters[0].arc,
+								  row, sfx))));
+				json_decref(set);
+				continue;
+			}
+			for (uint32_t c = 0; c < gs->n_counters; c++) {
+				const char *type;
+				uint64_t v = expected_value(rn, g, c, row, &type);
+				const char *oid = oid_str(sc, sfx, instance(gs,
+					gs->counters[c].arc, row, sfx));
+
+				if (!rn->live)
+					expect(objs, oid, type, v);
+				if (gs->counters[c].type == FASTMIB_COUNTER64)
+					json_array_append_new(set, json_pack(
+						"[s, i]", oid, (json_int_t)(c + 1)));
+			}
+			if (json_array_size(set) >= 2 && row < 4096)
+				json_array_append_new(inv, set);
+			else
+				json_decref(set);
+			if (rn->live)
+				continue;
+			expect(objs, oid_str(sc, sfx, instance(gs, 1001, row, sfx)),
+			       "INTEGER", 2);
+			expect(objs, oid_str(sc, sfx, instance(gs, 1002, row, sfx)),
+			       "Timeticks", 0);
+		}
+	}
+	if (!rn->live) {
+		expect(objs, oid_str(sc, (uint32_t[]){ 2, 1, 0 }, 3), "INTEGER", 2);
+		expect(objs, oid_str(sc, (uint32_t[]){ 2, 2, 0 }, 3), "Timeticks", 0);
+	}
+	fastmib_info(rn->seg, &info);
+	return json_pack("{s:s, s:s, s:s, s:I, s:o, s:o, s:o}",
+			 "module", sc->module, "prefix", sc->prefix,
+			 "root", oid_str(sc, NULL, 0),
+			 "generation", (json_int_t)info.generation,
+			 "objects", objs, "absent", absent, "invariants", inv);
+}
+
+static int
+write_expectations(const struct run *rn, const char *path)
+{
+	char tmp[4096];
+	json_t *doc = build_expectations(rn);
+	int rc;
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	rc = json_dump_file(doc, tmp, JSON_INDENT(1));
+	json_decref(doc);
+	/* rename: a reader polling for the file never sees half of it */
+	if (rc == 0 && rename(tmp, path) != 0)
+		rc = -1;
+	if (rc != 0)
+		fprintf(stderr, "fm-writer: cannot write %s\n", path);
+	return rc;
+}
+
+/* ---- main ---- */
+
+static int
+start_eal(const char *prog, const char *prefix)
+{
+	char fp[256];
+	char *eal_argv[] = {
+		(char *)prog, "--no-huge", "--no-pci", "--no-shconf", "--no-telemetry",
+		"-m", "64", "-l", "0-1", fp, "--log-level", "lib.eal:error", NULL,
+	};
+
+	snprintf(fp, sizeof(fp), "--file-prefix=%s", prefix);
+	return rte_eal_init((int)(sizeof(eal_argv) / sizeof(eal_argv[0])) - 1,
+			    eal_argv);
+}
+
+static void
+usage(void)
+{
+	fprintf(stderr, "usage: fm-writer fill|live SEGMENT EXPECT.json "
+		"[--scale N] [--rows sparse|all] [--file-prefix NAME]\n");
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "scale", required_argument, NULL, 's' },
+		{ "rows", required_argument, NULL, 'r' },
+		{ "file-prefix", required_argument, NULL, 'p' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct run rn = { .sc = &ep_schema, .scale = 1 };
+	char prefix[64];
+	int c, rc;
+
+	snprintf(prefix, sizeof(prefix), "fmw%d", (int)getpid());
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (c == 's')
+			rn.scale = strtoull(optarg, NULL, 10);
+		else if (c == 'r')
+			rn.all_rows = strcmp(optarg, "all") == 0;
+		else if (c == 'p')
+			snprintf(prefix, sizeof(prefix), "%s", optarg);
+		else {
+			usage();
+			return 2;
+		}
+	}
+	if (argc - optind != 3 || (strcmp(argv[optind], "fill") &&
+				   strcmp(argv[optind], "live"))) {
+		usage();
+		return 2;
+	}
+	rn.live = strcmp(argv[optind], "live") == 0;
+	if (start_eal(argv[0], prefix) < 0 || rte_lcore_count() != N_LCORES) {
+		fprintf(stderr, "fm-writer: EAL init failed\n");
+		return 1;
+	}
+	rc = fastmib_create(rn.sc, argv[optind + 1], NULL, &rn.seg);
+	if (rc < 0) {
+		fprintf(stderr, "fm-writer: %s: %s\n", argv[optind + 1],
+			fastmib_last_error());
+		return 1;
+	}
+	for (uint32_t g = 0; g < rn.sc->n_groups; g++) {
+		const struct fastmib_group_schema *gs = &rn.sc->groups[g];
+
+		if (gs->n_indexes == 0 || gs->all_rows)
+			continue;
+		for (uint32_t row = 0; row < gs->n_rows; row++)
+			if (row_enabled(&rn, gs, row) &&
+			    fastmib_row_enable(rn.seg, g, row) < 0) {
+				fprintf(stderr, "fm-writer: %s\n", fastmib_last_error());
+				return 1;
+			}
+	}
+	signal(SIGTERM, on_signal);
+	signal(SIGINT, on_signal);
+	if (rn.live && write_expectations(&rn, argv[optind + 2]) != 0)
+		return 1;
+	if (rn.live) {
+		printf("ready\n");
+		fflush(stdout);
+	}
+	rte_eal_mp_remote_launch(worker, &rn, CALL_MAIN);
+	rte_eal_mp_wait_lcore();
+	if (rn.failed)
+		return 1;
+	if (!rn.live && write_expectations(&rn, argv[optind + 2]) != 0)
+		return 1;
+	fastmib_close(rn.seg);
+	rte_eal_cleanup();
+	if (!rn.live) {
+		printf("ready\n");
+		fflush(stdout);
+	}
+	return 0;
+}

@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Unit tests of the pure parts of the serving core: value conversion,
+ * TimeStamp arithmetic and the index <-> row mapping that GETNEXT relies on.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "core.h"
+
+/* A 3 x 4 x 2 table: rows are numbered with the last index fastest. */
+static const struct fastmib_group_schema table3 = {
+	.name = "t",
+	.arc = 7,
+	.n_indexes = 3,
+	.indexes = { { "a", 3 }, { "b", 4 }, { "c", 2 } },
+	.n_rows = 24,
+};
+
+static void
+test_counter32_wraps(void **state)
+{
+	(void)state;
+	assert_int_equal(fastmib_agent_counter32(0), 0);
+	assert_int_equal(fastmib_agent_counter32(UINT32_MAX), UINT32_MAX);
+	assert_int_equal(fastmib_agent_counter32(1ull << 32), 0);
+	assert_int_equal(fastmib_agent_counter32((1ull << 32) + 0x100), 0x100);
+}
+
+static void
+test_gauge32_clamps(void **state)
+{
+	(void)state;
+	assert_int_equal(fastmib_agent_gauge32(3800), 3800);
+	assert_int_equal(fastmib_agent_gauge32((uint64_t)-1), 0);
+	assert_int_equal(fastmib_agent_gauge32((uint64_t)INT64_MIN), 0);
+	assert_int_equal(fastmib_agent_gauge32(UINT32_MAX), UINT32_MAX);
+	assert_int_equal(fastmib_agent_gauge32(1ull << 33), UINT32_MAX);
+}
+
+static void
+test_timestamp(void **state)
+{
+	const uint64_t s = 1000000000ull, start = 100 * s;
+
+	(void)state;
+	/* never reset */
+	assert_int_equal(fastmib_agent_timestamp(0, start, 5000), 0);
+	/* 12.345 s after the agent started: 1234 cs, whatever the uptime now */
+	assert_int_equal(fastmib_agent_timestamp(start + 12345000000ull, start, 5000),
+			 1234);
+	assert_int_equal(fastmib_agent_timestamp(start + 12345000000ull, start, 9000),
+			 1234);
+	/* before the agent started */
+	assert_int_equal(fastmib_agent_timestamp(start - 1, start, 5000), 0);
+	/* clock stepped forward: never later than now */
+	assert_int_equal(fastmib_agent_timestamp(start + 80 * s, start, 5000), 5000);
+}
+
+static void
+test_row_of_and_index_of_are_inverse(void **state)
+{
+	uint32_t idx[FASTMIB_MAX_INDEXES];
+
+	(void)state;
+	for (uint32_t row = 0; row < table3.n_rows; row++) {
+		uint64_t w[3];
+
+		fastmib_agent_index_of(&table3, row, idx);
+		for (int k = 0; k < 3; k++)
+			w[k] = idx[k];
+		assert_int_equal(fastmib_agent_row_of(&table3, w, 3), row);
+	}
+	fastmib_agent_index_of(&table3, 23, idx);
+	assert_int_equal(idx[0], 3);
+	assert_int_equal(idx[1], 4);
+	assert_int_equal(idx[2], 2);
+	fastmib_agent_index_of(&table3, 9, idx); /* 1*8 + 0*2 + 1 */
+	assert_int_equal(idx[0], 2);
+	assert_int_equal(idx[1], 1);
+	assert_int_equal(idx[2], 2);
+}
+
+static void
+test_row_of_rejects(void **state)
+{
+	(void)state;
+	assert_int_equal(fastmib_agent_row_of(&table3, (uint64_t[]){ 1, 1 }, 2), -1);
+	assert_int_equal(fastmib_agent_row_of(&table3, (uint64_t[]){ 0, 1, 1 }, 3), -1);
+	assert_int_equal(fastmib_agent_row_of(&table3, (uint64_t[]){ 1, 5, 1 }, 3), -1);
+	assert_int_equal(fastmib_agent_row_of(&table3, (uint64_t[]){ 1, 1, 1, 1 }, 4),
+			 -1);
+}
+
+/* Reference: the first row whose index OID sorts after `sfx`, by brute force. */
+static int64_t
+row_after_brute(const uint64_t *sfx, size_t n)
+{
+	uint32_t idx[FASTMIB_MAX_INDEXES];
+
+	for (uint32_t row = 0; row < table3.n_rows; row++) {
+		int cmp = 0;
+
+		fastmib_agent_index_of(&table3, row, idx);
+		for (size_t k = 0; k < 3 && k < n && cmp == 0; k++)
+			cmp = idx[k] < sfx[k] ? -1 : idx[k] > sfx[k];
+		if (cmp == 0)
+			cmp = 3 > n ? 1 : -1; /* a prefix sorts first */
+		if (cmp > 0)
+			return row;
+	}
+	return -1;
+}
+
+static void
+test_row_after_matches_oid_order(void **state)
+{
+	uint64_t sfx[4];
+	unsigned checked = 0;
+
+	(void)state;
+	/* every suffix of length 0..4 with arcs 0..5 */
+	for (size_t n = 0; n <= 4; n++) {
+		unsigned total = 1;
+
+		for (size_t k = 0; k < n; k++)
+			total *= 6;
+		for (unsigned v = 0; v < total; v++) {
+			unsigned x = v;
+
+			for (size_t k = 0; k < n; k++, x /= 6)
+				sfx[k] = x % 6;
+			assert_int_equal(fastmib_agent_row_after(&table3, sfx, n),
+					 row_after_brute(sfx, n));
+			checked++;
+		}
+	}
+	assert_int_equal(checked, 1 + 6 + 36 + 216 + 1296);
+	/* huge arcs do not overflow */
+	sfx[0] = UINT64_MAX;
+	assert_int_equal(fastmib_agent_row_after(&table3, sfx, 1), -1);
+	sfx[0] = 2;
+	sfx[1] = UINT64_MAX;
+	assert_int_equal(fastmib_agent_row_after(&table3, sfx, 2), 16);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_counter32_wraps),
+		cmocka_unit_test(test_gauge32_clamps),
+		cmocka_unit_test(test_timestamp),
+		cmocka_unit_test(test_row_of_and_index_of_are_inverse),
+		cmocka_unit_test(test_row_of_rejects),
+		cmocka_unit_test(test_row_after_matches_oid_order),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

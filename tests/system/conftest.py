@@ -1,0 +1,122 @@
+"""Shared helpers of the system tests: run the example DPDK application
+and fastmib-stat as real processes."""
+
+import json
+import os
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+EXAMPLE = os.environ.get("FASTMIB_EXAMPLE", "")
+STAT = os.environ.get("FASTMIB_STAT", "")
+
+# Packet length net_null delivers by default: bytes counters are exact
+# multiples of it.
+NULL_PKT_LEN = 64
+
+
+def eal_args(tmp_path, lcores="0-1", ports=2):
+    """EAL options for a hugepage-free run on virtual ports.
+
+    `lcores` is passed to -l, or to --lcores when it contains '@' (more
+    lcores than CPUs)."""
+    args = ["--lcores", lcores] if "@" in lcores else ["-l", lcores]
+    args += ["--no-huge", "--no-pci", "--no-shconf", "--no-telemetry",
+             "-m", "256", f"--file-prefix=fm{os.getpid()}_{tmp_path.name}",
+             "--log-level=*:warning"]
+    args += [f"--vdev=net_null{i}" for i in range(ports)]
+    return args
+
+
+def need_binaries():
+    if not (EXAMPLE and STAT and Path(EXAMPLE).exists() and Path(STAT).exists()):
+        pytest.fail("FASTMIB_EXAMPLE / FASTMIB_STAT not set: run through ctest")
+
+
+class App:
+    """One run of fastmib-example; `summary` is its --summary JSON."""
+
+    def __init__(self, tmp_path, app_args, lcores="0-1", ports=2):
+        need_binaries()
+        self.segment = tmp_path / "seg"
+        self.summary_path = tmp_path / "summary.json"
+        self.cmd = ([EXAMPLE] + eal_args(tmp_path, lcores, ports) +
+                    ["--", "--segment", str(self.segment),
+                     "--summary", str(self.summary_path)] + app_args)
+        self.proc = None
+        self.stdout = self.stderr = ""
+
+    def start(self):
+        self.proc = subprocess.Popen(self.cmd, stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, text=True)
+        return self
+
+    def wait(self, timeout=60):
+        self.stdout, self.stderr = self.proc.communicate(timeout=timeout)
+        return self.proc.returncode
+
+    def run(self, timeout=60):
+        self.start()
+        rc = self.wait(timeout)
+        assert rc == 0, f"app failed ({rc}):\n{self.stdout}\n{self.stderr}"
+        return self
+
+    def stop(self, sig=signal.SIGINT, timeout=30):
+        self.proc.send_signal(sig)
+        return self.wait(timeout)
+
+    def kill(self):
+        if self.proc and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.communicate()
+
+    def wait_for_segment(self, deadline_s=20):
+        """Poll until the segment exists and fastmib-stat can read it."""
+        end = time.monotonic() + deadline_s
+        while time.monotonic() < end:
+            assert self.proc.poll() is None, self.proc.communicate()
+            if self.segment.exists():
+                r = stat(self.segment, "--json", check=False)
+                if r.returncode == 0:
+                    return json.loads(r.stdout)
+            time.sleep(0.05)
+        pytest.fail(f"segment {self.segment} did not appear")
+
+    @property
+    def summary(self):
+        return json.loads(self.summary_path.read_text())
+
+
+def stat(*args, check=True, timeout=30):
+    need_binaries()
+    r = subprocess.run([STAT] + [str(a) for a in args], capture_output=True,
+                       text=True, timeout=timeout)
+    if check:
+        assert r.returncode == 0, f"fastmib-stat {args}: {r.returncode}\n{r.stderr}"
+    return r
+
+
+def stat_json(segment, *args):
+    return json.loads(stat(segment, "--json", *args).stdout)
+
+
+def mib(prefix, *parts):
+    """`ep`, `portQueue`, `pkts` -> `epPortQueuePkts` (DESIGN.md names)."""
+    return prefix + "".join(p[0].upper() + p[1:] for p in parts)
+
+
+@pytest.fixture
+def app_factory(tmp_path):
+    apps = []
+
+    def make(app_args, **kw):
+        a = App(tmp_path, app_args, **kw)
+        apps.append(a)
+        return a
+
+    yield make
+    for a in apps:
+        a.kill()
