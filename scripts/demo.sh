@@ -10,7 +10,7 @@ src=$(cd "$(dirname "$0")/.." && pwd)
 app=$build/examples/fastmib-example
 agent=$build/subagent/fastmib-agentx
 stat=$build/tools/fastmib-stat
-mibdirs=$build/base-mibs:$src/mibs
+mibdirs=$build/base-mibs:$src/mibs:/usr/share/snmp/mibs
 module=EXAMPLE-DATAPLANE-MIB
 
 for bin in "$app" "$agent" "$stat"; do
@@ -41,27 +41,35 @@ rwcommunity private 127.0.0.1
 CONF
 
 say() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
-run() { printf '$ %s\n' "$*"; "$@"; }
+show() { printf '$ %s\n' "$*"; }
+run() { show "$@"; "$@"; }
 
-export MIBS=
-snmp_opts=(-v2c -M "+$mibdirs" -m "+$module" 127.0.0.1:$port)
+# Load just the example MIB (and what it imports) from these directories.
+export MIBS= MIBDIRS=
+snmp_opts=(-v2c -M "$mibdirs" -m "$module" 127.0.0.1:$port)
 
 say "1. a private snmpd on udp:127.0.0.1:$port with its own AgentX socket"
-run snmpd -f -r -C -c "$work/snmpd.conf" -p "$work/snmpd.pid" -Lf "$work/snmpd.log" \
-	-I -ifTable,ifXTable,inetCidrRouteTable &
+snmpd_cmd=(snmpd -f -r -C -c "$work/snmpd.conf" -p "$work/snmpd.pid" -Lf "$work/snmpd.log"
+	-I -ifTable,ifXTable,inetCidrRouteTable)
+show "${snmpd_cmd[@]}" "&"
+"${snmpd_cmd[@]}" </dev/null >/dev/null 2>&1 &
 pids+=($!)
 
 say "2. the example DPDK application: 2 lcores, 2 net_null ports, 8 s of traffic"
-run "$app" -l 0-1 --no-huge --no-pci --no-shconf --no-telemetry -m 256 \
-	--vdev=net_null0 --vdev=net_null1 --file-prefix "fastmib-demo-$$" -- \
-	--segment "$seg" --duration 8 --rate 2000000 --flows 200 >"$work/app.log" 2>&1 &
+app_cmd=("$app" -l 0-1 --no-huge --no-pci --no-shconf --no-telemetry -m 256
+	--vdev=net_null0 --vdev=net_null1 --file-prefix "fastmib-demo-$$" --
+	--segment "$seg" --duration 8 --rate 2000000 --flows 200)
+show "${app_cmd[@]}" "&"
+"${app_cmd[@]}" </dev/null >"$work/app.log" 2>&1 &
 app_pid=$!
 pids+=($app_pid)
 for _ in $(seq 100); do [ -e "$seg" ] && break; sleep 0.1; done
 [ -e "$seg" ] || { cat "$work/app.log"; echo "demo: no segment" >&2; exit 1; }
 
 say "3. fastmib-agentx serving $seg over AgentX"
-run "$agent" -f -Lf "$work/agentx.log" -x "$sock" --state-dir "$work/persist" "$seg" &
+agent_cmd=("$agent" -f -Lf "$work/agentx.log" -x "$sock" --state-dir "$work/persist" "$seg")
+show "${agent_cmd[@]}" "&"
+"${agent_cmd[@]}" </dev/null >/dev/null 2>&1 &
 pids+=($!)
 
 for _ in $(seq 100); do
@@ -74,10 +82,10 @@ say "4. live SNMP queries while the lcores count"
 run snmpget -c public "${snmp_opts[@]}" epGlobalRxPkts.0 epGlobalRxBytes.0 epFlowStateActiveFlows.0
 sleep 1
 run snmpget -c public "${snmp_opts[@]}" epGlobalRxPkts.0 epGlobalRxBytes.0 epFlowStateActiveFlows.0
-run snmptable -Cb -c public "${snmp_opts[@]}" epPortTable
-printf '$ snmpbulkwalk -c public %s %s | head -n 12\n' "${snmp_opts[*]}" "$module::epObjects"
+run snmptable -Cb -Ci -c public "${snmp_opts[@]}" epPortTable
+show snmpbulkwalk -Cr50 -c public "${snmp_opts[@]}" epObjects "| head -n 12"
 snmpbulkwalk -Cr50 -c public "${snmp_opts[@]}" epObjects | head -n 12 || true
-printf '$ snmpbulkwalk -c public %s epFlowPkts | wc -l   # present flows\n' "${snmp_opts[*]}"
+show snmpbulkwalk -Cr50 -c public "${snmp_opts[@]}" epFlowPkts "| wc -l   # flows present now"
 snmpbulkwalk -Cr50 -c public "${snmp_opts[@]}" epFlowPkts | wc -l
 
 say "5. reset the global counters over SNMP SET, then watch them count again"
