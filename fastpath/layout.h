@@ -90,7 +90,8 @@ struct fms_shared {
 struct fms_reset {
 	rte_seqlock_t lock;     /* serializes resetters; readers use its seqcount */
 	uint64_t module_ns;     /* atomic */
-	uint8_t pad[FMS_CACHE_LINE - 8 - 8];
+	uint32_t owner_pid;     /* atomic; holder of `lock`, to recover from its death */
+	uint8_t pad[FMS_CACHE_LINE - 8 - 8 - 4];
 };
 _Static_assert(sizeof(struct fms_reset) == FMS_CACHE_LINE, "reset head size");
 

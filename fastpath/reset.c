@@ -12,6 +12,9 @@
  */
 #include <errno.h>
 #include <sched.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <unistd.h>
 #include <time.h>
 
 #include "layout.h"
@@ -27,6 +30,48 @@ fms_now_ns(void)
 
 /* Snapshot attempts of one reset before giving up with -EBUSY. */
 #define RESET_ATTEMPTS 100
+/* Lock attempts (yielding between) before looking at the holder. */
+#define LOCK_ATTEMPTS 1000
+
+/*
+ * Take the reset seqlock without ever blocking for good: resetters live in
+ * other processes (subagent, fastmib-stat) and one may die holding the
+ * lock. After LOCK_ATTEMPTS we check the recorded holder; if that process
+ * is gone, one caller wins a CAS on `owner_pid` and inherits the lock (the
+ * sequence is left odd if the holder died inside its write section).
+ */
+static int
+reset_lock(struct fastmib_segment *seg)
+{
+	struct fms_reset *r = seg->reset_head;
+	uint32_t me = (uint32_t)getpid(), owner;
+
+	for (int a = 0; a < LOCK_ATTEMPTS; a++) {
+		if (rte_spinlock_trylock(&r->lock.lock)) {
+			__atomic_store_n(&r->owner_pid, me, __ATOMIC_RELAXED);
+			rte_seqcount_write_begin(&r->lock.count);
+			return 0;
+		}
+		if (a >= 16)
+			sched_yield();
+	}
+	owner = __atomic_load_n(&r->owner_pid, __ATOMIC_RELAXED);
+	if (owner != 0 && owner != me && kill((pid_t)owner, 0) < 0 && errno == ESRCH &&
+	    __atomic_compare_exchange_n(&r->owner_pid, &owner, me, false, __ATOMIC_ACQUIRE,
+					__ATOMIC_RELAXED)) {
+		if (!(__atomic_load_n(&r->lock.count.sn, __ATOMIC_RELAXED) & 1))
+			rte_seqcount_write_begin(&r->lock.count);
+		return 0;
+	}
+	return fms_error(-EBUSY, "%s: the reset lock is held (by pid %u)", seg->path, owner);
+}
+
+static void
+reset_unlock(struct fastmib_segment *seg)
+{
+	__atomic_store_n(&seg->reset_head->owner_pid, 0, __ATOMIC_RELAXED);
+	rte_seqlock_write_unlock(&seg->reset_head->lock);
+}
 
 /*
  * Store a consistent snapshot of the row as its baseline. Gauges keep a
@@ -46,7 +91,8 @@ rebase_row(struct fastmib_segment *seg, unsigned group, uint32_t row, uint64_t n
 
 		if (a)
 			sched_yield();
-		rte_seqlock_write_lock(&seg->reset_head->lock);
+		if (reset_lock(seg))
+			return -EBUSY;
 		busy = fms_read_raw_row(seg, group, row, raw) != 0;
 		if (!busy) {
 			for (uint32_t i = 0; i < g->n_counters; i++)
@@ -54,7 +100,7 @@ rebase_row(struct fastmib_segment *seg, unsigned group, uint32_t row, uint64_t n
 					__atomic_store_n(&rec[1 + i], raw[i], __ATOMIC_RELAXED);
 			__atomic_store_n(&rec[0], now, __ATOMIC_RELAXED);
 		}
-		rte_seqlock_write_unlock(&seg->reset_head->lock);
+		reset_unlock(seg);
 		if (!busy)
 			return 0;
 	}

@@ -97,9 +97,11 @@ fms_image_init(uint8_t *base, const struct fms_layout *lay,
 	h->shared = lay->shared;
 	h->presence = lay->presence;
 	h->reset = lay->reset;
-	/* Magic last: a reader that sees it sees a complete header. */
-	__atomic_thread_fence(__ATOMIC_RELEASE);
-	memcpy(h->magic, FMS_MAGIC, sizeof(h->magic));
+	/* Magic last, store-release: whoever sees it sees a complete header. */
+	uint64_t magic;
+
+	memcpy(&magic, FMS_MAGIC, sizeof(magic));
+	__atomic_store_n((uint64_t *)(void *)h->magic, magic, __ATOMIC_RELEASE);
 }
 
 static int

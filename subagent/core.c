@@ -77,6 +77,8 @@ struct fma_seg {
 	/* last attach failure, so that a retry every second logs only changes */
 	int last_rc;
 	char last_msg[256];
+	/* named again since fastmib_agent_reload_begin() */
+	bool confirmed;
 };
 
 struct fastmib_agent {
@@ -512,6 +514,31 @@ fma_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/*
+ * Realtime instant at which the agent's sysUpTime was 0. Net-SNMP 5.9
+ * keeps its start time as a gettimeofday() value: taken from there, the
+ * instant is the same however often it is computed, so a module re-loaded
+ * by snmpd reports the same TimeStamps as before. The estimate from the
+ * uptime (truncated to centiseconds) is the fallback should the library
+ * ever keep another clock.
+ */
+static uint64_t
+fma_agent_start_ns(void)
+{
+	const struct timeval *tv = netsnmp_get_agent_starttime();
+	uint64_t now = fma_now_ns();
+	uint64_t up = (uint64_t)netsnmp_get_agent_uptime() * 10000000u;
+
+	if (tv) {
+		uint64_t s = (uint64_t)tv->tv_sec * 1000000000u +
+			     (uint64_t)tv->tv_usec * 1000u;
+
+		if (s <= now && now - s >= up && now - s - up < 1000000000u)
+			return s;
+	}
+	return now - up;
+}
+
 /* Store the value of `ref` into `vb`. -ENOENT when the row went away. */
 static int
 fma_value(struct fma_seg *s, const struct fma_ref *ref, netsnmp_variable_list *vb)
@@ -875,9 +902,18 @@ fastmib_agent_add(struct fastmib_agent *agent, const char *path)
 {
 	struct fma_seg **segs, *s;
 
-	for (unsigned int i = 0; i < agent->n_segs; i++)
-		if (strcmp(agent->segs[i]->path, path) == 0)
-			return -EEXIST;
+	for (unsigned int i = 0; i < agent->n_segs; i++) {
+		struct fma_seg *o = agent->segs[i];
+
+		if (strcmp(o->path, path) == 0) {
+			if (o->confirmed)
+				return -EEXIST;
+			o->confirmed = true; /* named again in a reload */
+			return 0;
+		}
+	}
+	if (agent->n_segs >= FASTMIB_AGENT_MAX_SEGMENTS)
+		return -ENOSPC;
 	segs = realloc(agent->segs, (agent->n_segs + 1) * sizeof(*segs));
 	if (!segs)
 		return -ENOMEM;
@@ -888,8 +924,48 @@ fastmib_agent_add(struct fastmib_agent *agent, const char *path)
 		return -ENOMEM;
 	}
 	s->agent = agent;
+	s->confirmed = true;
 	agent->segs[agent->n_segs++] = s;
 	return 0;
+}
+
+static void
+fma_seg_free(struct fma_seg *s)
+{
+	fma_detach(s);
+	free(s->path);
+	free(s);
+}
+
+void
+fastmib_agent_reload_begin(struct fastmib_agent *agent)
+{
+	for (unsigned int i = 0; i < agent->n_segs; i++)
+		agent->segs[i]->confirmed = false;
+}
+
+unsigned int
+fastmib_agent_reload_end(struct fastmib_agent *agent)
+{
+	unsigned int kept = 0, dropped = 0;
+
+	for (unsigned int i = 0; i < agent->n_segs; i++) {
+		struct fma_seg *s = agent->segs[i];
+
+		if (s->confirmed) {
+			agent->segs[kept++] = s;
+			continue;
+		}
+		snmp_log(LOG_INFO, "fastmib: %s: no longer configured, not served\n",
+			 s->path);
+		fma_seg_free(s);
+		dropped++;
+	}
+	agent->n_segs = kept;
+	/* a root given up just now may be taken by a segment that waited */
+	if (agent->alarm)
+		fastmib_agent_check(agent);
+	return dropped;
 }
 
 unsigned int
@@ -911,10 +987,10 @@ fastmib_agent_serving(const struct fastmib_agent *agent)
 int
 fastmib_agent_start(struct fastmib_agent *agent, unsigned int period_s)
 {
-	/* Agent uptime counts from the agent's start; TimeStamps are taken
-	 * relative to that instant, estimated once. */
-	agent->start_ns = fma_now_ns() -
-			  (uint64_t)netsnmp_get_agent_uptime() * 10000000u;
+	if (agent->alarm)
+		return -EALREADY;
+	/* TimeStamps are agent uptimes: taken relative to the agent's start */
+	agent->start_ns = fma_agent_start_ns();
 	fastmib_agent_check(agent);
 	agent->alarm = snmp_alarm_register(period_s ? period_s
 					   : FASTMIB_AGENT_CHECK_PERIOD,
@@ -929,11 +1005,8 @@ fastmib_agent_destroy(struct fastmib_agent *agent)
 		return;
 	if (agent->alarm)
 		snmp_alarm_unregister(agent->alarm);
-	for (unsigned int i = 0; i < agent->n_segs; i++) {
-		fma_detach(agent->segs[i]);
-		free(agent->segs[i]->path);
-		free(agent->segs[i]);
-	}
+	for (unsigned int i = 0; i < agent->n_segs; i++)
+		fma_seg_free(agent->segs[i]);
 	free(agent->segs);
 	free(agent);
 }

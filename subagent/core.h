@@ -44,6 +44,9 @@ extern "C" {
 /** Default period of the re-attach check, seconds. */
 #define FASTMIB_AGENT_CHECK_PERIOD 1
 
+/** Segment paths one set holds at most (bounds the memory of a module). */
+#define FASTMIB_AGENT_MAX_SEGMENTS 64
+
 struct fastmib_agent;
 
 /** Create an empty segment set. Returns 0 or -ENOMEM. */
@@ -51,10 +54,24 @@ int fastmib_agent_create(struct fastmib_agent **agentp);
 
 /**
  * Add a segment path to serve. The path is copied. Nothing is attached
- * until fastmib_agent_start(). Returns 0, -ENOMEM, or -EEXIST for a
- * path given twice.
+ * until fastmib_agent_start() (or, once started, the next check).
+ * Returns 0 (also for a path named again during a reload), -ENOMEM,
+ * -ENOSPC beyond FASTMIB_AGENT_MAX_SEGMENTS, or -EEXIST for a path given
+ * twice.
  */
 int fastmib_agent_add(struct fastmib_agent *agent, const char *path);
+
+/**
+ * Configuration reload, for front ends that re-read their configuration
+ * (the snmpd module on SIGHUP): reload_begin() forgets which paths were
+ * configured, the front end then calls fastmib_agent_add() for every path
+ * of the new configuration, and reload_end() drops (unregisters, detaches)
+ * the paths not named again and attaches the new ones. Paths named again
+ * keep their attachment and registration untouched. Returns the number
+ * of paths dropped.
+ */
+void fastmib_agent_reload_begin(struct fastmib_agent *agent);
+unsigned int fastmib_agent_reload_end(struct fastmib_agent *agent);
 
 /** Number of paths in the set. */
 unsigned int fastmib_agent_count(const struct fastmib_agent *agent);
@@ -64,7 +81,7 @@ unsigned int fastmib_agent_count(const struct fastmib_agent *agent);
  * periodic re-attach check (every `period_s` seconds, 0 = default). Call
  * after init_agent(); registrations made before the AgentX session is up
  * are sent by Net-SNMP once it connects. Segments that are missing or
- * refused are logged and retried by the check.
+ * refused are logged and retried by the check. -EALREADY when started.
  */
 int fastmib_agent_start(struct fastmib_agent *agent, unsigned int period_s);
 

@@ -92,28 +92,6 @@ struct bench {
 
 static struct bench *B;
 
-/*
- * fastmib-gen marks scalar groups `all_rows = 1` while the library's
- * schema check wants 0 for them; pass a copy with scalar groups at 0 so the
- * benchmark runs with either convention.
- */
-static const struct fastmib_schema *
-bench_schema(const struct fastmib_schema *in)
-{
-	struct fastmib_schema *s = malloc(sizeof(*s));
-	struct fastmib_group_schema *g = calloc(in->n_groups, sizeof(*g));
-
-	if (s == NULL || g == NULL)
-		abort();
-	*s = *in;
-	memcpy(g, in->groups, in->n_groups * sizeof(*g));
-	for (uint32_t i = 0; i < in->n_groups; i++)
-		if (g[i].n_indexes == 0)
-			g[i].all_rows = 0;
-	s->groups = g;
-	return s;
-}
-
 /* A dependent multiply-add chain (~4 core cycles per iteration), no memory. */
 static inline __attribute__((always_inline)) uint64_t
 domain_work(uint64_t x, unsigned int n)
@@ -653,7 +631,7 @@ main(int argc, char **argv)
 	}
 
 	snprintf(path, sizeof(path), "/dev/shm/fastmib-bench-%d", (int)getpid());
-	ret = fastmib_create(bench_schema(&bm_schema), path, NULL, &B->seg);
+	ret = fastmib_create(&bm_schema, path, NULL, &B->seg);
 	if (ret < 0) {
 		fprintf(stderr, "fastmib_create: %s\n", fastmib_last_error());
 		return 1;

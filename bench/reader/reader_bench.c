@@ -50,28 +50,6 @@ struct ctx {
 
 static struct ctx *C;
 
-/*
- * fastmib-gen marks scalar groups `all_rows = 1` while the library's
- * schema check wants 0 for them; pass a copy with scalar groups at 0 so the
- * benchmark runs with either convention.
- */
-static const struct fastmib_schema *
-bench_schema(const struct fastmib_schema *in)
-{
-	struct fastmib_schema *s = malloc(sizeof(*s));
-	struct fastmib_group_schema *g = calloc(in->n_groups, sizeof(*g));
-
-	if (s == NULL || g == NULL)
-		abort();
-	*s = *in;
-	memcpy(g, in->groups, in->n_groups * sizeof(*g));
-	for (uint32_t i = 0; i < in->n_groups; i++)
-		if (g[i].n_indexes == 0)
-			g[i].all_rows = 0;
-	s->groups = g;
-	return s;
-}
-
 static int
 cmp_double(const void *a, const void *b)
 {
@@ -152,7 +130,7 @@ make_segment(const struct fastmib_schema *schema, unsigned extra, const char *ta
 	char path[96];
 
 	snprintf(path, sizeof(path), "/dev/shm/fastmib-bench-reader-%d-%s", (int)getpid(), tag);
-	if (fastmib_create(bench_schema(schema), path, &o, &seg) < 0) {
+	if (fastmib_create(schema, path, &o, &seg) < 0) {
 		fprintf(stderr, "fastmib_create: %s\n", fastmib_last_error());
 		exit(1);
 	}

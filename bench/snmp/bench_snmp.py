@@ -25,6 +25,7 @@ What is measured:
 import argparse
 import glob
 import os
+import random
 import socket
 import statistics
 import subprocess
@@ -238,14 +239,19 @@ def get_latency(port, n):
     return statistics.median(lat) * 1e6, lat[min(len(lat) - 1, int(len(lat) * 0.99))] * 1e6
 
 
-def freshness(port, filler, samples, deadline, state):
+def freshness(port, filler, samples, deadline, state, phase=0.0):
     """state['adds']: packets already added to the probed row (all servers
-    read the same segment, so the expected value grows across servers)."""
+    read the same segment, so the expected value grows across servers).
+    phase: for a polling server, wait a random 0..phase seconds before each
+    update, so that updates do not all land just after a refresh (the time
+    an update waits depends on where in the polling period it falls)."""
     c = RawClient(port)
     oid = "%s.%d" % (FLOW_PKTS, FRESH_ROW + 1)
     out = []
     try:
         for _ in range(samples):
+            if phase:
+                time.sleep(random.uniform(0, phase))
             state["adds"] += 1
             want = FRESH_ROW + 1 + state["adds"]
             t0 = time.perf_counter()
@@ -276,7 +282,8 @@ def measure(srv, args, filler, state, walk_all):
     res["col"] = (len(lines), dt)
     res["get"] = get_latency(srv.port, args.gets)
     if srv.name == "pyagentx":
-        f = freshness(srv.port, filler, args.peer_fresh, 3 * args.peer_period + 30, state)
+        f = freshness(srv.port, filler, args.peer_fresh, 3 * args.peer_period + 30, state,
+                      phase=args.peer_period)
     else:
         f = freshness(srv.port, filler, args.fresh, 5.0, state)
     res["fresh"] = (statistics.median(f), max(f))
@@ -311,7 +318,7 @@ def main():
     ap.add_argument("--gets", type=int, default=500)
     ap.add_argument("--fresh", type=int, default=20)
     ap.add_argument("--peer-period", type=float, default=5.0)
-    ap.add_argument("--peer-fresh", type=int, default=4)
+    ap.add_argument("--peer-fresh", type=int, default=6)
     ap.add_argument("--no-peer", action="store_true")
     args = ap.parse_args()
     build = os.path.abspath(args.build)

@@ -26,24 +26,6 @@
 
 #include "ep_stats.h"
 
-/* See bench/counters: scalar groups get all_rows = 0 for the library. */
-static const struct fastmib_schema *
-bench_schema(const struct fastmib_schema *in)
-{
-	struct fastmib_schema *s = malloc(sizeof(*s));
-	struct fastmib_group_schema *g = calloc(in->n_groups, sizeof(*g));
-
-	if (s == NULL || g == NULL)
-		abort();
-	*s = *in;
-	memcpy(g, in->groups, in->n_groups * sizeof(*g));
-	for (uint32_t i = 0; i < in->n_groups; i++)
-		if (g[i].n_indexes == 0)
-			g[i].all_rows = 0;
-	s->groups = g;
-	return s;
-}
-
 static int
 fill(struct fastmib_segment *seg, struct fastmib_writer *w, uint32_t rows)
 {
@@ -118,7 +100,7 @@ main(int argc, char **argv)
 			EP_FLOW_ROWS);
 		return 2;
 	}
-	if (fastmib_create(bench_schema(&ep_schema), argv[optind], NULL, &seg) < 0 ||
+	if (fastmib_create(&ep_schema, argv[optind], NULL, &seg) < 0 ||
 	    (w = fastmib_writer(seg)) == NULL || fill(seg, w, rows) < 0) {
 		fprintf(stderr, "fastmib-bench-filler: %s\n", fastmib_last_error());
 		return 1;

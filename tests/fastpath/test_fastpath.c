@@ -169,8 +169,8 @@ test_every_kind(void **state)
 	assert_int_equal(w->flushes, 1);
 	assert_int_equal(w->n_ops, 0);
 
-	assert_int_equal(rte_eal_remote_launch(remote_add, f, 1), 0);
-	assert_int_equal(rte_eal_wait_lcore(1), 0);
+	assert_int_equal(tu_launch(remote_add, f, 1), 0);
+	assert_int_equal(tu_wait(1), 0);
 
 	assert_int_equal(fastmib_read(f->rd, TS_GLOBAL, 0, v), 0);
 	assert_int_equal(v[0], 13);
@@ -384,7 +384,7 @@ test_policy_contended(void **state)
 
 	assert_int_equal(fastmib_row_enable(f->seg, TS_SESSION, 2), 0);
 	lock_release = 0;
-	assert_int_equal(rte_eal_remote_launch(hold_flush_lock, f, 1), 0);
+	assert_int_equal(tu_launch(hold_flush_lock, f, 1), 0);
 	while (__atomic_load_n(&lock_release, __ATOMIC_ACQUIRE) != 1)
 		rte_pause();
 	for (uint32_t i = 1; i < 4 * h; i++) {
@@ -402,7 +402,7 @@ test_policy_contended(void **state)
 	assert_int_equal(st1.reads, st0.reads + 1);
 	assert_true(st1.retries >= st0.retries + FASTMIB_READ_MAX_TRIES - 1);
 	__atomic_store_n(&lock_release, 2, __ATOMIC_RELEASE);
-	assert_int_equal(rte_eal_wait_lcore(1), 0);
+	assert_int_equal(tu_wait(1), 0);
 	fastmib_begin(f->w);
 	fastmib_wb_add(f->w, TS_SESSION_PKTS(2), 1);
 	fastmib_wb_add(f->w, TS_SESSION_BYTES(2), 1500);
@@ -479,6 +479,24 @@ test_stalled_writer(void **state)
 	assert_int_equal(v[0], 1);
 }
 
+/* A resetter that died holding the reset lock does not block resets forever. */
+static void
+test_dead_resetter(void **state)
+{
+	struct fixture *f = *state;
+	struct fms_reset *r = f->seg->reset_head;
+
+	rte_seqlock_write_lock(&r->lock); /* as a resetter would... */
+	r->owner_pid = (uint32_t)getpid(); /* ...that is alive */
+	assert_int_equal(fastmib_reset(f->rd, TS_GLOBAL, 0), -EBUSY);
+	assert_non_null(strstr(fastmib_last_error(), "reset lock is held"));
+	r->owner_pid = 0x7ffffff0; /* beyond pid_max: no such process */
+	assert_int_equal(fastmib_reset(f->rd, TS_GLOBAL, 0), 0);
+	assert_int_equal(r->lock.count.sn % 2, 0);
+	assert_int_equal(r->owner_pid, 0);
+	assert_int_equal(fastmib_reset(f->rd, TS_GLOBAL, 0), 0);
+}
+
 static void *
 thread_writer(void *arg)
 {
@@ -529,6 +547,7 @@ main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_overflow_keeps_transactions, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stalled_writer, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_non_eal_thread, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_dead_resetter, setup, teardown),
 	};
 	int rc;
 

@@ -169,7 +169,7 @@ main(int argc, char **argv)
 	CHECK(fastmib_read(seg, TS_GLOBAL, 0, v) == 0 && v[0] == 0, "module reset value");
 
 	RTE_LCORE_FOREACH_WORKER(l)
-		rte_eal_remote_launch(writer_main, NULL, l);
+		tu_launch(writer_main, NULL, l);
 	while (tx_total() == 0)
 		rte_pause();
 
@@ -190,7 +190,7 @@ main(int argc, char **argv)
 		;
 	__atomic_store_n(&stop, 1, __ATOMIC_RELAXED);
 	RTE_LCORE_FOREACH_WORKER(l)
-		CHECK(rte_eal_wait_lcore(l) == 0, "writer %u failed", l);
+		CHECK(tu_wait(l) == 0, "writer %u failed", l);
 
 	/* Exact totals. */
 	total = tx_total();

@@ -8,6 +8,7 @@ real snmpd, which talks AgentX to the real subagent.
 
 Environment (set by ctest):
   FASTMIB_AGENTX     path of the fastmib-agentx binary
+  FASTMIB_MODULE     path of the snmpd module fastmib.so (module mode)
   FASTMIB_BASE_MIBS  directory with SNMPv2-SMI & co (scripts/install-deps.sh)
   FASTMIB_MIB_DIR    directory with the generated module MIB (optional)
 """
@@ -225,9 +226,11 @@ class Client:
 # snmpd
 
 class Snmpd:
-    """A private snmpd: master agent with an AgentX socket in its own dir."""
+    """A private snmpd: master agent with an AgentX socket in its own dir.
+    `extra_lines` go to the end of its snmpd.conf (see set_extra_lines());
+    `wrapper` is a command prefix (valgrind ...)."""
 
-    def __init__(self, workdir=None, port=None):
+    def __init__(self, workdir=None, port=None, extra_lines=(), wrapper=()):
         self.dir = workdir or make_tmpdir("snmpd")
         self.port = port or free_udp_port()
         self.sock = os.path.join(self.dir, "agentx.sock")
@@ -237,6 +240,12 @@ class Snmpd:
         self.persist = os.path.join(self.dir, "persist")
         os.makedirs(self.persist, exist_ok=True)
         self.proc = None
+        self.wrapper = list(wrapper)
+        self.set_extra_lines(extra_lines)
+        self.client = Client(self.port)
+
+    def set_extra_lines(self, extra_lines):
+        """(Re)write snmpd.conf; a running snmpd reads it on reload()."""
         with open(self.conf, "w") as f:
             f.write("\n".join([
                 "agentAddress udp:127.0.0.1:%d" % self.port,
@@ -248,9 +257,18 @@ class Snmpd:
                 "dontLogTCPWrappersConnects yes",
             ] + access_lines() + [
                 "[snmp] persistentDir %s" % self.persist,
-                "",
-            ]))
-        self.client = Client(self.port)
+            ] + list(extra_lines) + [""]))
+
+    def reload(self, timeout=15):
+        """SIGHUP, then wait until snmpd has re-read its files. snmpd logs
+        "restarted" just before it re-reads them, in its only thread, so
+        the first request answered after that line sees the new
+        configuration in effect."""
+        before = self.read_log().count(" restarted")
+        self.proc.send_signal(signal.SIGHUP)
+        wait_for(lambda: self.read_log().count(" restarted") > before, timeout,
+                 "snmpd to reload its configuration")
+        wait_for(self.client.answers, timeout, "snmpd to answer after reload")
 
     def start(self, timeout=15):
         # A leftover socket file of a killed snmpd would not stop a new
@@ -259,7 +277,7 @@ class Snmpd:
             os.unlink(self.sock)
         logf = open(self.log, "a")
         self.proc = subprocess.Popen(
-            [SNMPD, "-f", "-r", "-C", "-c", self.conf, "-p", self.pidfile,
+            self.wrapper + [SNMPD, "-f", "-r", "-C", "-c", self.conf, "-p", self.pidfile,
              "-Lf", self.log, "-I", "-ifTable,ifXTable,ipAddressTable,"
              "inetCidrRouteTable,ipCidrRouteTable,hrSWRunTable,hrSWInstalledTable"],
             stdout=logf, stderr=subprocess.STDOUT, env=dict(os.environ, MIBS=""))
@@ -384,6 +402,61 @@ class Agent:
             self.proc.kill()
             self.proc.wait()
         shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def module_path():
+    path = os.environ.get("FASTMIB_MODULE")
+    if not path or not os.path.isfile(path):
+        raise HarnessError("FASTMIB_MODULE does not name the snmpd module")
+    return path
+
+
+def module_lines(segments, module=None):
+    """snmpd.conf lines that load the module and name the segments (the
+    directive exists only once the dlmod line has been read)."""
+    return ["dlmod fastmib %s" % (module or module_path())] + [
+        "fastmibSegment %s" % seg for seg in segments]
+
+
+class ModuleAgent:
+    """The snmpd module serving `segments` inside a private snmpd: the same
+    interface as Agent, with snmpd as the serving process."""
+
+    def __init__(self, segments, extra_lines=(), wrapper=()):
+        self.segments = list(segments)
+        self.snmpd = Snmpd(extra_lines=module_lines(self.segments) +
+                           list(extra_lines), wrapper=wrapper)
+        self.port = self.snmpd.port
+        self.client = self.snmpd.client
+        self.log = self.snmpd.log
+
+    def start(self, wait_oid=None, timeout=20):
+        self.snmpd.start()
+        if wait_oid:
+            self.wait_served(wait_oid, timeout)
+        return self
+
+    def alive(self):
+        return self.snmpd.proc is not None and self.snmpd.proc.poll() is None
+
+    def wait_served(self, oid, timeout=20):
+        def ok():
+            if not self.alive():
+                raise HarnessError("snmpd exited: %s" % self.read_log())
+            r = self.client.get([oid])
+            return r.rc == 0 and r.varbinds and r.varbinds[0].value is not None
+        wait_for(ok, timeout, "snmpd module serving %s" % oid, interval=0.1)
+
+    wait_absent = Agent.wait_absent
+
+    def stop(self):
+        return _stop_process(self.snmpd.proc, timeout=30)
+
+    def read_log(self):
+        return self.snmpd.read_log()
+
+    def cleanup(self):
+        self.snmpd.cleanup()
 
 
 # --------------------------------------------------------------------------

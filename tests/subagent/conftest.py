@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Fixtures of the SNMP system tests: a segment filled by fm-writer, served
-by fastmib-agentx either behind a real snmpd (AgentX) or standalone."""
+in each of the three modes: fastmib-agentx behind a real snmpd (AgentX),
+fastmib-agentx standalone, or the fastmib module loaded into snmpd."""
+import itertools
 import json
 import os
 import subprocess
@@ -14,11 +16,15 @@ import snmpharness as h  # noqa: E402
 
 MODULE = "EXAMPLE-DATAPLANE-MIB"
 
+MODES = ["agentx", "standalone", "module"]
 
-def writer_binary():
-    path = os.environ.get("FM_WRITER")
+_eal_runs = itertools.count(1)
+
+
+def writer_binary(var="FM_WRITER"):
+    path = os.environ.get(var)
     if not path or not os.access(path, os.X_OK):
-        raise h.HarnessError("FM_WRITER does not name the fm-writer binary")
+        raise h.HarnessError("%s does not name an fm-writer binary" % var)
     return path
 
 
@@ -49,21 +55,30 @@ class Expectations:
 
 
 class Writer:
-    def __init__(self, segment, workdir):
+    """fm-writer for the example model, or (binary_var="FM_WRITER_SB") for
+    the second test model, whose root differs."""
+
+    def __init__(self, segment, workdir, binary_var="FM_WRITER"):
         self.segment = segment
         self.dir = workdir
+        self.binary = writer_binary(binary_var)
         self.n = 0
         self.live_proc = None
 
+    def _eal_prefix(self):
+        """Unique per run: writers of one test process never share it."""
+        return "fmw%d_%d" % (os.getpid(), next(_eal_runs))
+
     def _expect_path(self):
         self.n += 1
-        return os.path.join(self.dir, "expect-%d.json" % self.n)
+        return os.path.join(self.dir, "expect-%s-%d.json" % (
+            os.path.basename(self.segment), self.n))
 
     def fill(self, scale=1, rows="sparse"):
         exp = self._expect_path()
-        r = subprocess.run([writer_binary(), "fill", self.segment, exp,
+        r = subprocess.run([self.binary, "fill", self.segment, exp,
                             "--scale", str(scale), "--rows", rows,
-                            "--file-prefix", "fmw%d_%d" % (os.getpid(), self.n)],
+                            "--file-prefix", self._eal_prefix()],
                            capture_output=True, text=True, timeout=120)
         if r.returncode != 0:
             raise h.HarnessError("fm-writer fill: %s %s" % (r.stdout, r.stderr))
@@ -72,8 +87,8 @@ class Writer:
     def live(self):
         exp = self._expect_path()
         self.live_proc = subprocess.Popen(
-            [writer_binary(), "live", self.segment, exp,
-             "--file-prefix", "fmw%d_%d" % (os.getpid(), self.n)],
+            [self.binary, "live", self.segment, exp,
+             "--file-prefix", self._eal_prefix()],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         line = self.live_proc.stdout.readline()  # blocks until ready or exit
         if line.strip() != "ready":
@@ -101,11 +116,16 @@ class Served:
 
     def start(self, live=False, extra_segments=(), agent_args=(), wrapper=()):
         self.expect = self.writer.live() if live else self.writer.fill()
-        if self.mode == "agentx":
-            self.snmpd = h.Snmpd().start()
-        self.agent = h.Agent([self.segment] + list(extra_segments), self.snmpd,
-                             standalone=self.mode == "standalone",
-                             extra_args=agent_args, wrapper=wrapper)
+        segments = [self.segment] + list(extra_segments)
+        if self.mode == "module":
+            self.agent = h.ModuleAgent(segments)
+            self.snmpd = self.agent.snmpd
+        else:
+            if self.mode == "agentx":
+                self.snmpd = h.Snmpd().start()
+            self.agent = h.Agent(segments, self.snmpd,
+                                 standalone=self.mode == "standalone",
+                                 extra_args=agent_args, wrapper=wrapper)
         self.agent.start(wait_oid=self.first_oid())
         self.client = self.agent.client
         # NET-SNMP-MIB (netSnmpExperimental) comes with Debian's snmp package
@@ -131,12 +151,12 @@ class Served:
         if self.agent:
             self.agent.stop()
             self.agent.cleanup()
-        if self.snmpd:
+        if self.snmpd and self.mode != "module":
             self.snmpd.stop()
             self.snmpd.cleanup()
 
 
-@pytest.fixture(scope="module", params=["agentx", "standalone"])
+@pytest.fixture(scope="module", params=MODES)
 def served(request, tmp_path_factory):
     s = Served(request.param, str(tmp_path_factory.mktemp(request.param)))
     try:

@@ -2,9 +2,9 @@
 /*
  * fm-writer: test traffic for the SNMP system tests.
  *
- * Creates a segment of the example model and updates it from two lcores,
- * driven by the schema alone (every group, storage kind and counter type),
- * then writes the exact values SNMP must report to a JSON file.
+ * Creates a segment of a test model (the example model unless built with
+ * another FM_SCHEMA) and updates it from two lcores, driven by the schema
+ * alone (every group, storage kind and counter type), then writes the exact values SNMP must report to a JSON file.
  *
  *   fill: add known amounts once, flush, write the expectations, exit; the
  *         segment stays (until unlinked) for the agent to serve.
@@ -31,7 +31,12 @@
 #include <rte_lcore.h>
 
 #include "fastmib/fastmib.h"
-#include "ep_stats.h"
+
+/* Built once per test model: FM_SCHEMA names its generated schema. */
+#ifndef FM_SCHEMA
+#define FM_SCHEMA ep_schema
+#endif
+extern const struct fastmib_schema FM_SCHEMA;
 
 #define N_LCORES 2
 
@@ -359,7 +364,7 @@ main(int argc, char **argv)
 		{ "file-prefix", required_argument, NULL, 'p' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct run rn = { .sc = &ep_schema, .scale = 1 };
+	struct run rn = { .sc = &FM_SCHEMA, .scale = 1 };
 	char prefix[64];
 	int c, rc;
 

@@ -1,13 +1,14 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Live reads while two lcores keep writing: values never go backwards, and
-counters updated together in one transaction are always seen together."""
+counters updated together in one transaction are always seen together, in
+all three serving modes."""
 import pytest
 
 import snmpharness as h
-from conftest import Served
+from conftest import MODES, Served
 
 
-@pytest.fixture(scope="module", params=["agentx", "standalone"])
+@pytest.fixture(scope="module", params=MODES)
 def live(request, tmp_path_factory):
     s = Served(request.param, str(tmp_path_factory.mktemp("live")))
     try:

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """The agent keeps serving through malformed requests, snmpd restarts,
-re-created, deleted and refused segments."""
+re-created, deleted and refused segments, in all three serving modes (for
+the module, "snmpd restart" restarts the process serving the segment)."""
 import os
 import random
 import socket
@@ -9,10 +10,10 @@ import time
 import pytest
 
 import snmpharness as h
-from conftest import Served
+from conftest import MODES, Served
 
 
-@pytest.fixture(scope="module", params=["agentx", "standalone"])
+@pytest.fixture(scope="module", params=MODES)
 def served(request, tmp_path_factory):
     d = str(tmp_path_factory.mktemp("robust"))
     s = Served(request.param, d)

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Resets over SNMP SET, access control, discontinuity times and SET errors,
-in both serving modes. Every test starts from a freshly written segment."""
+in all three serving modes. Every test starts from a freshly written
+segment."""
 import itertools
 
 import pytest

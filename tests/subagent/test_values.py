@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Exact values after the writer stopped, through every read operation, in
-both serving modes (AgentX behind snmpd, standalone)."""
+all three serving modes (AgentX behind snmpd, standalone, snmpd module)."""
 import re
 import subprocess
 

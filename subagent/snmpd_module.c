@@ -1,0 +1,267 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * fastmib snmpd module: the serving core loaded into snmpd itself, so that
+ * every request is answered in-process instead of over AgentX.
+ *
+ *   dlmod          fastmib /usr/lib/x86_64-linux-gnu/fastmib/fastmib.so
+ *   fastmibSegment /run/fastmib/dataplane.seg      # after the dlmod line
+ *
+ * snmpd calls init_fastmib() when it reads the dlmod line; that registers
+ * the fastmibSegment directive, so only lines after it reach this module
+ * (snmpd warns "Unknown token" about earlier ones). Once snmpd has read its
+ * whole configuration, the POST_READ_CONFIG callback attaches the segments
+ * and registers their roots; from then on the core's periodic check
+ * re-attaches re-created segments.
+ *
+ * Reload (SIGHUP): snmpd calls the free function of every configuration
+ * directive, reads the files again, then runs the POST_READ_CONFIG
+ * callbacks. The free function starts a reload of the core's segment set,
+ * the callback ends it: paths named again keep their attachment and their
+ * registration untouched, new paths are attached, paths no longer named
+ * are unregistered and detached.
+ *
+ * snmpd 5.9's own dlmod directive frees by unloading every module
+ * (deinit_fastmib(), dlclose()) and loads them again while re-reading. So
+ * that a reload does not tear everything down, the module pins itself in
+ * memory (RTLD_NODELETE) and deinit_fastmib() only starts the reload; if
+ * init_fastmib() does not follow before snmpd's main loop runs again
+ * (a real unload), a one-shot alarm then unregisters and detaches all.
+ *
+ * Inside snmpd this code must be a good guest: it runs in snmpd's only
+ * thread, never blocks (the core maps files and reads memory), never
+ * exits, installs no signal handler, maps counter data read-only, and
+ * bounds what it keeps (FASTMIB_AGENT_MAX_SEGMENTS paths, each indexed
+ * once per attach).
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* dladdr(), RTLD_NODELETE */
+#endif
+#include <dlfcn.h>
+#include <errno.h>
+#include <limits.h>
+#include <string.h>
+
+#include <net-snmp/net-snmp-config.h>
+#include <net-snmp/net-snmp-includes.h>
+#include <net-snmp/agent/net-snmp-agent-includes.h>
+
+#include "core.h"
+
+#ifndef FASTMIB_VERSION
+#define FASTMIB_VERSION "0.0.0"
+#endif
+
+#define FM_TOKEN "fastmibSegment"
+
+#define FM_EXPORT __attribute__((visibility("default")))
+
+void init_fastmib(void) FM_EXPORT;
+void deinit_fastmib(void) FM_EXPORT;
+
+/*
+ * The module's only state. snmpd's entry points (init_NAME, configuration
+ * directives) take no argument, so it cannot travel with the calls.
+ */
+static struct {
+	struct fastmib_agent *set; /* from the first init to the real unload */
+	bool pinned;               /* dlclose() leaves this object mapped */
+	bool loaded;               /* between init_fastmib() and deinit_fastmib() */
+	unsigned int unload_alarm; /* pending end of a real unload */
+	bool watching;             /* fm_after_reload() registered */
+} fm;
+
+/* `fastmibSegment PATH`: one absolute path per line. */
+static void
+fm_parse_segment(const char *token, char *line)
+{
+	char path[PATH_MAX + 1];
+	const char *rest;
+	int rc;
+
+	(void)token;
+	if (!fm.set)
+		return;
+	rest = copy_nword_const(line, path, sizeof(path));
+	if (!path[0]) {
+		config_perror(FM_TOKEN " needs a segment path");
+		return;
+	}
+	if (rest && *rest && *rest != '#') {
+		config_perror(FM_TOKEN " takes one path per line");
+		return;
+	}
+	if (path[0] != '/') {
+		/* snmpd runs in / as a daemon: a relative path would name
+		 * something else than the operator meant */
+		config_perror(FM_TOKEN " needs an absolute path");
+		return;
+	}
+	rc = fastmib_agent_add(fm.set, path);
+	if (rc == -EEXIST)
+		config_pwarn(FM_TOKEN " names this path twice; served once");
+	else if (rc == -ENOSPC)
+		config_perror(FM_TOKEN ": too many segments for one snmpd");
+	else if (rc < 0)
+		config_perror(FM_TOKEN ": out of memory");
+}
+
+/* Called by snmpd before it re-reads its configuration. */
+static void
+fm_release_segments(void)
+{
+	if (fm.set)
+		fastmib_agent_reload_begin(fm.set);
+}
+
+/*
+ * snmpd has read every configuration file: serve what they name. (No
+ * client argument: at shutdown Net-SNMP frees the client arguments of the
+ * callbacks still registered.)
+ */
+static int
+fm_post_config(int major, int minor, void *server_arg, void *client_arg)
+{
+	struct fastmib_agent *set = fm.set;
+	int rc;
+
+	(void)major;
+	(void)minor;
+	(void)server_arg;
+	(void)client_arg;
+	if (!fm.loaded || !set)
+		return SNMPERR_SUCCESS;
+	rc = fastmib_agent_start(set, 0);
+	if (rc == -EALREADY)
+		fastmib_agent_reload_end(set);
+	else if (rc < 0)
+		snmp_log(LOG_ERR, "fastmib: cannot start: %s\n", strerror(-rc));
+	if (fastmib_agent_count(set) == 0)
+		snmp_log(LOG_WARNING, "fastmib: no " FM_TOKEN " line after the "
+			 "dlmod line: nothing to serve\n");
+	return SNMPERR_SUCCESS;
+}
+
+/* Keep this object mapped after dlmod's dlclose(); see the top. */
+static bool
+fm_pin(void)
+{
+	Dl_info info;
+
+	if (!dladdr((void *)init_fastmib, &info) || !info.dli_fname)
+		return false;
+	/* a reference never dropped, on an object dlclose() will not unmap */
+	return dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE) != NULL;
+}
+
+static void
+fm_register_directives(void)
+{
+	register_config_handler("snmpd", FM_TOKEN, fm_parse_segment,
+				fm_release_segments, "PATH");
+	snmp_register_callback(SNMP_CALLBACK_LIBRARY,
+			       SNMP_CALLBACK_POST_READ_CONFIG, fm_post_config,
+			       NULL);
+}
+
+static void
+fm_unregister_directives(void)
+{
+	snmp_unregister_callback(SNMP_CALLBACK_LIBRARY,
+				 SNMP_CALLBACK_POST_READ_CONFIG, fm_post_config,
+				 NULL, 1);
+	unregister_config_handler("snmpd", FM_TOKEN);
+}
+
+static void
+fm_destroy(void)
+{
+	fastmib_agent_destroy(fm.set);
+	fm.set = NULL;
+	snmp_log(LOG_INFO, "fastmib: snmpd module unloaded\n");
+}
+
+/*
+ * Called after every configuration read once the module has been
+ * unloaded: a reload that dropped the dlmod line is a real unload.
+ */
+static int
+fm_after_reload(int major, int minor, void *server_arg, void *client_arg)
+{
+	(void)major;
+	(void)minor;
+	(void)server_arg;
+	(void)client_arg;
+	if (!fm.loaded && fm.set)
+		fm_destroy();
+	return SNMPERR_SUCCESS;
+}
+
+/* The same for an unload without a reload (UCD-DLMOD-MIB dlmodStatus). */
+static void
+fm_finish_unload(unsigned int reg, void *arg)
+{
+	(void)reg;
+	(void)arg;
+	fm.unload_alarm = 0;
+	if (!fm.loaded && fm.set)
+		fm_destroy();
+}
+
+void
+init_fastmib(void)
+{
+	if (fm.loaded)
+		return;
+	if (fm.unload_alarm)
+		snmp_alarm_unregister(fm.unload_alarm);
+	fm.unload_alarm = 0;
+	if (fm.watching)
+		snmp_unregister_callback(SNMP_CALLBACK_LIBRARY,
+					 SNMP_CALLBACK_POST_READ_CONFIG,
+					 fm_after_reload, NULL, 1);
+	fm.watching = false;
+	if (fm.set) {
+		/* loaded again by a configuration reload: keep serving */
+		fm.loaded = true;
+		fm_register_directives();
+		return;
+	}
+	if (fastmib_agent_create(&fm.set) < 0) {
+		snmp_log(LOG_ERR, "fastmib: out of memory, module inactive\n");
+		return;
+	}
+	fm.pinned = fm_pin();
+	fm.loaded = true;
+	fm_register_directives();
+	snmp_log(LOG_INFO, "fastmib: snmpd module " FASTMIB_VERSION " loaded%s\n",
+		 fm.pinned ? "" : " (not pinned: a reload re-attaches)");
+}
+
+/*
+ * Everything snmpd holds that points into this object (the directive, the
+ * callback, and unless the object is pinned the handlers and the alarm)
+ * goes before dlclose().
+ */
+void
+deinit_fastmib(void)
+{
+	if (!fm.loaded)
+		return;
+	fm.loaded = false;
+	fm_unregister_directives();
+	if (!fm.pinned) {
+		fm_destroy();
+		return;
+	}
+	/* Maybe a reload: the segments named again will be kept. Whether
+	 * init_fastmib() follows is known after the configuration is read, or
+	 * at the latest when snmpd's main loop runs alarms again. */
+	fastmib_agent_reload_begin(fm.set);
+	fm.watching = snmp_register_callback(SNMP_CALLBACK_LIBRARY,
+					     SNMP_CALLBACK_POST_READ_CONFIG,
+					     fm_after_reload, NULL) ==
+		      SNMPERR_SUCCESS;
+	fm.unload_alarm = snmp_alarm_register(0, 0, fm_finish_unload, NULL);
+	if (!fm.watching && !fm.unload_alarm)
+		fm_destroy();
+}
