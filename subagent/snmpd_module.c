@@ -3,7 +3,7 @@
  * fastmib snmpd module: the serving core loaded into snmpd itself, so that
  * every request is answered in-process instead of over AgentX.
  *
- *   dlmod          fastmib /usr/lib/x86_64-linux-gnu/fastmib/fastmib.so
+ *   dlmod          fastmib /usr/lib/x86_64-linux-gnu/fastmib/fastmib_snmpd.so
  *   fastmibSegment /run/fastmib/dataplane.seg      # after the dlmod line
  *
  * snmpd calls init_fastmib() when it reads the dlmod line; that registers
@@ -23,9 +23,11 @@
  * snmpd 5.9's own dlmod directive frees by unloading every module
  * (deinit_fastmib(), dlclose()) and loads them again while re-reading. So
  * that a reload does not tear everything down, the module pins itself in
- * memory (RTLD_NODELETE) and deinit_fastmib() only starts the reload; if
- * init_fastmib() does not follow before snmpd's main loop runs again
- * (a real unload), a one-shot alarm then unregisters and detaches all.
+ * memory (RTLD_NODELETE) and deinit_fastmib() only starts the reload. If
+ * init_fastmib() does not follow (the dlmod line was removed, or the
+ * module was unloaded through UCD-DLMOD-MIB), a POST_READ_CONFIG callback
+ * or, failing a configuration read, a one-shot alarm unregisters and
+ * detaches everything.
  *
  * Inside snmpd this code must be a good guest: it runs in snmpd's only
  * thread, never blocks (the core maps files and reads memory), never

@@ -8,7 +8,7 @@ real snmpd, which talks AgentX to the real subagent.
 
 Environment (set by ctest):
   FASTMIB_AGENTX     path of the fastmib-agentx binary
-  FASTMIB_MODULE     path of the snmpd module fastmib.so (module mode)
+  FASTMIB_MODULE     path of the snmpd module fastmib_snmpd.so (module mode)
   FASTMIB_BASE_MIBS  directory with SNMPv2-SMI & co (scripts/install-deps.sh)
   FASTMIB_MIB_DIR    directory with the generated module MIB (optional)
 """
