@@ -300,6 +300,44 @@ void fastmib_info(const struct fastmib_segment *seg, struct fastmib_info *info);
  */
 bool fastmib_stale(const struct fastmib_segment *seg);
 
+/* ---- event log: readers (fastpath/events.c) ---- */
+
+/** One event record as copied out of a lcore's ring by a reader. */
+struct fastmib_event_rec {
+	uint64_t seq;        /**< record number within its slot, from 1, monotonic */
+	uint64_t tsc;        /**< TSC when logged */
+	uint64_t time_ns;    /**< CLOCK_REALTIME ns, converted from tsc */
+	uint64_t lag;        /**< cycles since the closest earlier record of equal or
+				  lower level on the same slot; 0 when not in the copy */
+	uint32_t event;      /**< index into fastmib_schema()->events */
+	uint32_t slot;       /**< writer slot (lcore) that logged it */
+	uint64_t args[FASTMIB_MAX_EVENT_ARGS];
+};
+
+struct fastmib_event_cursor;
+
+/** A reader position in every slot's ring, starting at the oldest record kept. */
+int fastmib_event_cursor_new(struct fastmib_segment *seg,
+			     struct fastmib_event_cursor **curp);
+void fastmib_event_cursor_free(struct fastmib_event_cursor *cur);
+
+/**
+ * Copy up to `max` records logged since the cursor's position, merged over
+ * slots in TSC order, and advance the cursor past them. Never returns a
+ * torn record. Returns the number copied (0 when none) or a negative errno.
+ */
+int fastmib_events_poll(struct fastmib_segment *seg, struct fastmib_event_cursor *cur,
+			struct fastmib_event_rec *out, unsigned int max);
+
+/** Records overwritten in the rings before this cursor could copy them. */
+uint64_t fastmib_event_cursor_dropped(const struct fastmib_event_cursor *cur);
+
+/** Records of event `event` logged so far, summed over slots. */
+uint64_t fastmib_event_logged(const struct fastmib_segment *seg, unsigned int event);
+
+/** Records of event `event` overwritten in the rings by newer ones. */
+uint64_t fastmib_event_dropped(const struct fastmib_segment *seg, unsigned int event);
+
 #ifdef __cplusplus
 }
 #endif

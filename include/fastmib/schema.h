@@ -41,6 +41,8 @@ extern "C" {
 #define FASTMIB_MAX_ROWS      (1u << 24) /**< rows per table (product of maxes) */
 #define FASTMIB_MAX_ARC       999      /**< largest group/counter arc; above is reserved */
 #define FASTMIB_MAX_AREA      (1ull << 30) /**< bytes per storage area */
+#define FASTMIB_MAX_EVENTS    256      /**< events per model */
+#define FASTMIB_MAX_EVENT_ARGS 4       /**< integer arguments per event */
 
 /** SNMP type a counter is reported as. */
 enum fastmib_type {
@@ -85,6 +87,22 @@ struct fastmib_group_schema {
 	const struct fastmib_counter_schema *counters;
 };
 
+/**
+ * An event of the event log: sampled, cycle-stamped records with up to
+ * FASTMIB_MAX_EVENT_ARGS integer arguments, logged per lcore.
+ */
+struct fastmib_event_schema {
+	const char *name;        /**< model name, e.g. "burstStart" */
+	const char *description;
+	uint32_t arc;            /**< OID arc: event id in the event table */
+	uint32_t level;          /**< 0..9: lag is measured from the closest earlier
+				      event of equal or lower level */
+	uint32_t rate;           /**< 0..9: 9 = always logged, 0 = never */
+	uint32_t notify;         /**< 1: also sent as an SNMP notification */
+	uint32_t n_args;
+	const char *args[FASTMIB_MAX_EVENT_ARGS]; /**< argument names */
+};
+
 struct fastmib_schema {
 	uint32_t version;        /**< FASTMIB_MODEL_VERSION */
 	const char *module;      /**< SMI module name, e.g. "EXAMPLE-DATAPLANE-MIB" */
@@ -95,6 +113,8 @@ struct fastmib_schema {
 	uint64_t shared_size;    /**< bytes of shared data (cache-line multiple) */
 	uint32_t n_groups;
 	const struct fastmib_group_schema *groups;
+	uint32_t n_events;       /**< 0 when the model declares no events */
+	const struct fastmib_event_schema *events;
 };
 
 #ifdef __cplusplus
