@@ -3,10 +3,13 @@
  * <prefix>_stats.h. Update functions compute constant offsets from macros
  * so that, inlined, an update is one add at a fixed address; the structs
  * are there to document the layout and let the compiler check it against
- * the schema constants through static assertions.
+ * the schema constants through static assertions. Event functions fold
+ * the rate into code: a constant compare for rates 1..8, none for 9, an
+ * empty body for 0, so a filtered event costs one compare and branch.
  */
 #include "emit.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -321,6 +324,186 @@ emit_functions(const struct model *m, const struct hnames *h, struct strbuf *o)
 	}
 }
 
+static const char *
+arg_c_type(enum m_arg_type t)
+{
+	switch (t) {
+	case ARG_UINT32:
+		return "uint32_t";
+	case ARG_INT32:
+		return "int32_t";
+	case ARG_UINT64:
+		return "uint64_t";
+	}
+	return "?";
+}
+
+static const char *
+arg_type_label(enum m_arg_type t)
+{
+	switch (t) {
+	case ARG_UINT32:
+		return "uint32";
+	case ARG_INT32:
+		return "int32";
+	case ARG_UINT64:
+		return "uint64";
+	}
+	return "?";
+}
+
+/* "fn(struct fastmib_writer *w, uint32_t port, ...)"; one parameter per
+ * line when that would exceed 80 columns. */
+static void
+put_event_signature(const char *fn, const struct m_event *e, struct strbuf *o)
+{
+	struct strbuf sig;
+	int pass;
+	uint32_t i;
+
+	for (pass = 0; pass < 2; pass++) {
+		sb_init(&sig);
+		sb_printf(&sig, "%s(struct fastmib_writer *w", fn);
+		for (i = 0; i < e->n_args; i++) {
+			char *as = name_snake(e->args[i].name);
+
+			sb_printf(&sig, ",%s%s %s", pass ? "\n\t" : " ",
+				  arg_c_type(e->args[i].type), as);
+			free(as);
+		}
+		sb_puts(&sig, ")");
+		if (pass == 1 || sig.len <= 80)
+			break;
+		sb_free(&sig);
+	}
+	sb_puts(o, sig.data);
+	sb_free(&sig);
+}
+
+/*
+ * The call of fastmib_event_log(): the four 64-bit words a record carries
+ * are the arguments in order, int32 sign-extended so that readers see the
+ * two's complement 64-bit value, unused words zero. `ind` is the
+ * indentation (tabs) of the call.
+ */
+static void
+put_event_call(const struct m_event *e, const struct hnames *h, const char *ind,
+	       struct strbuf *o)
+{
+	char *eu = name_upper(e->name);
+	char *words[FASTMIB_MAX_EVENT_ARGS];
+	struct strbuf call;
+	size_t width;
+	uint32_t i;
+	int pass;
+
+	for (i = 0; i < FASTMIB_MAX_EVENT_ARGS; i++) {
+		char *as = i < e->n_args ? name_snake(e->args[i].name) : NULL;
+		struct strbuf wd;
+
+		sb_init(&wd);
+		if (!as)
+			sb_puts(&wd, "0");
+		else if (e->args[i].type == ARG_INT32)
+			sb_printf(&wd, "(uint64_t)(int64_t)%s", as);
+		else
+			sb_puts(&wd, as);
+		words[i] = wd.data;
+		free(as);
+	}
+	for (pass = 0; pass < 2; pass++) {
+		sb_init(&call);
+		sb_printf(&call, "fastmib_event_log(w, %s_EVENT_%s", h->P, eu);
+		for (i = 0; i < FASTMIB_MAX_EVENT_ARGS; i++)
+			sb_printf(&call, ",%s%s%s", pass ? "\n\t" : " ",
+				  pass ? ind : "", words[i]);
+		sb_puts(&call, ");\n");
+		width = 8 * strlen(ind) + call.len;
+		if (pass == 1 || width <= 81)
+			break;
+		sb_free(&call);
+	}
+	sb_printf(o, "%s%s", ind, call.data);
+	sb_free(&call);
+	for (i = 0; i < FASTMIB_MAX_EVENT_ARGS; i++)
+		free(words[i]);
+	free(eu);
+}
+
+static void
+emit_event(const struct m_event *e, const struct hnames *h, struct strbuf *o)
+{
+	char *es = name_snake(e->name);
+	char *fn = xmalloc(strlen(h->p) + strlen(es) + 8);
+	struct strbuf t;
+	uint32_t i;
+
+	sprintf(fn, "%s_event_%s", h->p, es);
+	sb_init(&t);
+	sb_printf(&t, "%s (level %u, rate %u%s): ", e->name, e->level, e->rate,
+		  e->notify ? ", notify" : "");
+	put_c_comment_text(&t, e->description);
+	if (e->n_args) {
+		sb_puts(&t, " Arguments:");
+		for (i = 0; i < e->n_args; i++)
+			sb_printf(&t, " %s (%s)%s", e->args[i].name,
+				  arg_type_label(e->args[i].type),
+				  i + 1 < e->n_args ? "," : ".");
+	}
+	sb_puts(o, "/* ");
+	wrap_text(o, t.data, " * ", 76, 0);
+	sb_puts(o, " */\nstatic inline void\n");
+	sb_free(&t);
+	put_event_signature(fn, e, o);
+	sb_puts(o, "\n{\n");
+	if (e->rate == 0) {
+		/* never logged: keep the call sites, compile to nothing */
+		sb_puts(o, "\t(void)w;\n");
+		for (i = 0; i < e->n_args; i++) {
+			char *as = name_snake(e->args[i].name);
+
+			sb_printf(o, "\t(void)%s;\n", as);
+			free(as);
+		}
+	} else {
+		const char *ind = "\t";
+
+		if (e->rate < 9) {
+			sb_printf(o, "\tif (fastmib_event_on(w, %uu))\n", e->rate);
+			ind = "\t\t";
+		}
+		put_event_call(e, h, ind, o);
+	}
+	sb_puts(o, "}\n\n");
+	free(fn);
+	free(es);
+}
+
+static void
+emit_events(const struct model *m, const struct hnames *h, struct strbuf *o)
+{
+	uint32_t i;
+
+	if (!m->n_events)
+		return;
+	sb_printf(o, "/* ---- event log ---- */\n\n"
+		     "/* Event indexes: positions in %s_schema.events (model order), as the\n"
+		     " * reader API reports them. */\n", h->p);
+	for (i = 0; i < m->n_events; i++) {
+		char *eu = name_upper(m->events[i].name);
+
+		sb_printf(o, "#define %s_EVENT_%s %uu\n", h->P, eu, i);
+		free(eu);
+	}
+	sb_printf(o, "#define %s_N_EVENTS %uu\n\n", h->P, m->n_events);
+	sb_puts(o, "/* Log functions. Rates 1..8 cost one compare and branch when the\n"
+		   " * burst's threshold filters the event out; rate 9 always logs; rate 0\n"
+		   " * never does. Call fastmib_event_burst(w) once per burst to re-draw\n"
+		   " * the threshold. Caller: the writer's own thread only. */\n\n");
+	for (i = 0; i < m->n_events; i++)
+		emit_event(&m->events[i], h, o);
+}
+
 void
 emit_header(const struct model *m, struct strbuf *o)
 {
@@ -330,6 +513,7 @@ emit_header(const struct model *m, struct strbuf *o)
 	emit_constants(m, &h, o);
 	emit_structs(m, &h, o);
 	emit_functions(m, &h, o);
+	emit_events(m, &h, o);
 	sb_printf(o, "#ifdef __cplusplus\n}\n#endif\n\n#endif /* %s_STATS_H */\n", h.P);
 	free(h.P);
 }

@@ -5,6 +5,8 @@
  *   R.1      <prefix>Objects; group G at R.1.G
  *   R.2      <prefix>Control: ResetAll (1), DiscontinuityTime (2)
  *   R.3      <prefix>Conformance: compliances (1), groups (2)
+ *   R.4      <prefix>Events (models with events): notifications (0),
+ *            event table (1), event statistics table (2)
  * Arcs above FASTMIB_MAX_ARC inside a group are reserved for the objects
  * the generator adds (reset, discontinuity time, index columns).
  */
@@ -19,6 +21,8 @@
 #define ARC_DISCONTINUITY  1002u
 #define ARC_INDEX_BASE     1010u  /* index k (1-based) at 1010 + k */
 #define ARC_CONTROL_GROUP  1000u  /* under <prefix>Groups, above group arcs */
+#define ARC_EVENT_GROUP    1001u
+#define ARC_EVENT_NOTIFICATION_GROUP 1002u
 
 #define INDENT "        "
 #define WIDTH  72
@@ -85,6 +89,7 @@ struct mn {
 	const struct model *m;
 	const char *p;
 	char *root, *objects, *control, *conformance, *compliances, *groups;
+	char *events;
 };
 
 static char *
@@ -124,10 +129,66 @@ uses_tables(const struct model *m)
 	return false;
 }
 
+static bool
+uses_notify(const struct model *m)
+{
+	uint32_t i;
+
+	for (i = 0; i < m->n_events; i++)
+		if (m->events[i].notify)
+			return true;
+	return false;
+}
+
+static void
+put_import_list(struct strbuf *o, struct strbuf *list, const char *module)
+{
+	wrap_text(o, list->data, "    ", WIDTH, 1);
+	sb_printf(o, "\n        FROM %s", module);
+	sb_free(list);
+	sb_init(list);
+}
+
+/* Imports of a model with events: more names, so each list is wrapped. */
+static void
+emit_event_imports(const struct mn *n, const struct parent *par, struct strbuf *o)
+{
+	const struct model *m = n->m;
+	bool notify = uses_notify(m);
+	struct strbuf l;
+
+	sb_init(&l);
+	sb_puts(o, "IMPORTS\n");
+	sb_printf(&l, "MODULE-IDENTITY, OBJECT-TYPE%s, Counter64",
+		  notify ? ", NOTIFICATION-TYPE" : "");
+	if (uses_type(m, FASTMIB_COUNTER32))
+		sb_puts(&l, ", Counter32");
+	if (uses_type(m, FASTMIB_GAUGE32))
+		sb_puts(&l, ", Gauge32");
+	sb_puts(&l, ", Unsigned32");
+	if (par->module && strcmp(par->module, "SNMPv2-SMI") == 0)
+		sb_printf(&l, ", %s", par->name);
+	put_import_list(o, &l, "SNMPv2-SMI\n");
+	sb_puts(&l, "TEXTUAL-CONVENTION, TruthValue, TimeStamp, DisplayString, DateAndTime");
+	put_import_list(o, &l, "SNMPv2-TC\n");
+	sb_printf(&l, "MODULE-COMPLIANCE, OBJECT-GROUP%s",
+		  notify ? ", NOTIFICATION-GROUP" : "");
+	put_import_list(o, &l, "SNMPv2-CONF");
+	sb_free(&l);
+	if (par->module && strcmp(par->module, "SNMPv2-SMI") != 0)
+		sb_printf(o, "\n    %s\n        FROM %s", par->name, par->module);
+	sb_puts(o, ";\n\n");
+}
+
 static void
 emit_imports(const struct mn *n, const struct parent *par, struct strbuf *o)
 {
 	const struct model *m = n->m;
+
+	if (m->n_events) {
+		emit_event_imports(n, par, o);
+		return;
+	}
 
 	sb_puts(o, "IMPORTS\n    MODULE-IDENTITY, OBJECT-TYPE");
 	if (uses_type(m, FASTMIB_COUNTER64))
@@ -180,7 +241,10 @@ emit_identity(const struct mn *n, const struct parent *par, struct strbuf *o)
 	sb_puts(o, " }\n\n");
 	sb_printf(o, "%s OBJECT IDENTIFIER ::= { %s 1 }\n", n->objects, n->root);
 	sb_printf(o, "%s OBJECT IDENTIFIER ::= { %s 2 }\n", n->control, n->root);
-	sb_printf(o, "%s OBJECT IDENTIFIER ::= { %s 3 }\n\n", n->conformance, n->root);
+	sb_printf(o, "%s OBJECT IDENTIFIER ::= { %s 3 }\n", n->conformance, n->root);
+	if (m->n_events)
+		sb_printf(o, "%s OBJECT IDENTIFIER ::= { %s 4 }\n", n->events, n->root);
+	sb_puts(o, "\n");
 }
 
 static const char *
@@ -418,6 +482,349 @@ emit_control(const struct mn *n, struct strbuf *o)
 	free(disc);
 }
 
+/* ---- event log (R.4) ---- */
+
+/* An OBJECT-TYPE without INDEX; `units` may be NULL. */
+static void
+put_object(struct strbuf *o, const char *name, const char *syntax,
+	   const char *units, const char *access, const char *text,
+	   const char *parent, unsigned arc)
+{
+	sb_printf(o, "%s OBJECT-TYPE\n    SYNTAX       %s\n", name, syntax);
+	if (units)
+		sb_printf(o, "    UNITS        \"%s\"\n", units);
+	sb_printf(o, "    MAX-ACCESS   %s\n    STATUS       current\n", access);
+	put_description(o, text);
+	sb_printf(o, "    ::= { %s %u }\n\n", parent, arc);
+}
+
+/* Accessible columns of the two event tables, in OID order. */
+static const char *const event_objects[] = {
+	"EventName", "EventId", "EventTime", "EventLcore", "EventLagCycles",
+	"EventLagNs", "EventArg1", "EventArg2", "EventArg3", "EventArg4",
+	"EventStatsName", "EventStatsLogged", "EventStatsDropped",
+};
+
+/* "1 burstStart, 2 burstEnd, ..." in arc order. */
+static void
+put_event_ids(const struct model *m, struct strbuf *t)
+{
+	uint32_t arc, i, k = 0;
+
+	for (arc = 1; arc <= FASTMIB_MAX_ARC && k < m->n_events; arc++)
+		for (i = 0; i < m->n_events; i++)
+			if (m->events[i].arc == arc)
+				sb_printf(t, "%s%u %s", k++ ? ", " : "", arc,
+					  m->events[i].name);
+}
+
+static void
+emit_event_tc(const struct mn *n, struct strbuf *o)
+{
+	char *tc = name_join("", n->p, "Unsigned64", NULL);
+
+	sb_printf(o, "%s ::= TEXTUAL-CONVENTION\n    DISPLAY-HINT \"d\"\n"
+		     "    STATUS       current\n", tc);
+	put_description(o, "An unsigned 64-bit quantity that is not a counter: it "
+			   "may increase or decrease from one reading to the next "
+			   "(a duration, an argument of an event). It is carried as "
+			   "Counter64 because SMIv2 has no 64-bit gauge, in the manner "
+			   "of CounterBasedGauge64 (RFC 2856); the monotonic and "
+			   "discontinuity semantics of Counter64 do not apply.");
+	sb_puts(o, "    SYNTAX       Counter64\n\n");
+	free(tc);
+}
+
+/* "epEventArg1 is port (uint32), epEventArg2 is ..." */
+static void
+put_arg_types(const char *arg, const struct m_event *e, struct strbuf *t)
+{
+	static const char *const label[] = { "?", "uint32", "int32", "uint64" };
+	uint32_t j;
+
+	for (j = 0; j < e->n_args; j++)
+		sb_printf(t, "%s%s%u is %s (%s)", j ? ", " : "", arg, j + 1,
+			  e->args[j].name, label[e->args[j].type]);
+}
+
+static void
+emit_event_notifications(const struct mn *n, struct strbuf *o)
+{
+	const struct model *m = n->m;
+	char *node = desc(n->p, "EventNotifications", NULL, NULL);
+	char *name = desc(n->p, "EventName", NULL, NULL);
+	char *time = desc(n->p, "EventTime", NULL, NULL);
+	char *lcore = desc(n->p, "EventLcore", NULL, NULL);
+	char *table = desc(n->p, "EventTable", NULL, NULL);
+	char *arg = desc(n->p, "EventArg", NULL, NULL);
+	uint32_t i, j;
+
+	sb_printf(o, "%s OBJECT IDENTIFIER ::= { %s 0 }\n\n", node, n->events);
+	for (i = 0; i < m->n_events; i++) {
+		const struct m_event *e = &m->events[i];
+		struct strbuf t;
+		char *nt;
+
+		if (!e->notify)
+			continue;
+		nt = desc(n->p, e->name, "Notification", NULL);
+		sb_printf(o, "%s NOTIFICATION-TYPE\n    OBJECTS      {\n"
+			     INDENT "  %s,\n" INDENT "  %s,\n" INDENT "  %s",
+			  nt, name, time, lcore);
+		for (j = 0; j < e->n_args; j++)
+			sb_printf(o, ",\n" INDENT "  %s%u", arg, j + 1);
+		sb_puts(o, "\n    }\n    STATUS       current\n");
+		sb_init(&t);
+		sb_printf(&t, "%s\nSent when the fast path logs event %s (id %u); the "
+			      "agent limits how many it sends per second. The "
+			      "variables are columns of the event's row in %s, "
+			      "instance: its event number.",
+			  e->description, e->name, e->arc, table);
+		if (e->n_args) {
+			sb_puts(&t, " ");
+			put_arg_types(arg, e, &t);
+			sb_puts(&t, ".");
+		}
+		put_description(o, t.data);
+		sb_free(&t);
+		sb_printf(o, "    ::= { %s %u }\n\n", node, e->arc);
+		free(nt);
+	}
+	free(node);
+	free(name);
+	free(time);
+	free(lcore);
+	free(table);
+	free(arg);
+}
+
+/* SEQUENCE { ... } of a table type; `cols` and `syntax` in column order. */
+static void
+put_sequence(const struct mn *n, struct strbuf *o, const char *type,
+	     const char *const *cols, const char *const *syntax, size_t n_cols)
+{
+	size_t i;
+
+	sb_printf(o, "%s ::= SEQUENCE {\n", type);
+	for (i = 0; i < n_cols; i++) {
+		char *c = desc(n->p, cols[i], NULL, NULL);
+
+		sb_printf(o, "    %-*s %s%s\n", 40, c, syntax[i], i + 1 < n_cols ? "," : "");
+		free(c);
+	}
+	sb_puts(o, "}\n\n");
+}
+
+static void
+emit_event_table(const struct mn *n, const char *u64, struct strbuf *o)
+{
+	static const char *const cols[] = {
+		"EventNumber", "EventName", "EventId", "EventTime", "EventLcore",
+		"EventLagCycles", "EventLagNs", "EventArg1", "EventArg2",
+		"EventArg3", "EventArg4",
+	};
+	const char *syntax[] = {
+		"Unsigned32", "DisplayString", "Unsigned32", "DateAndTime",
+		"Unsigned32", u64, u64, u64, u64, u64, u64,
+	};
+	char *table = desc(n->p, "EventTable", NULL, NULL);
+	char *entry = desc(n->p, "EventEntry", NULL, NULL);
+	char *type = name_join("", n->p, "EventEntry", NULL);
+	char *stats = desc(n->p, "EventStatsTable", NULL, NULL);
+	char *c[11];
+	struct strbuf t;
+	unsigned i;
+
+	for (i = 0; i < 11; i++)
+		c[i] = desc(n->p, cols[i], NULL, NULL);
+
+	sb_printf(o, "%s OBJECT-TYPE\n    SYNTAX       SEQUENCE OF %s\n"
+		     "    MAX-ACCESS   not-accessible\n    STATUS       current\n",
+		  table, type);
+	put_description(o, "The most recent records of the event log of this "
+			   "module, oldest first. Each lcore logs sampled, "
+			   "time-stamped events into its own ring; the agent copies "
+			   "new records from every ring, merges them by time, and "
+			   "numbers them 1, 2, 3... in that order. The table keeps the "
+			   "last records the agent copied (256 unless configured "
+			   "otherwise); a record overwritten in its ring before the "
+			   "agent copied it never appears.");
+	sb_printf(o, "    ::= { %s 1 }\n\n", n->events);
+
+	sb_printf(o, "%s OBJECT-TYPE\n    SYNTAX       %s\n"
+		     "    MAX-ACCESS   not-accessible\n    STATUS       current\n",
+		  entry, type);
+	put_description(o, "One record of the event log.");
+	sb_printf(o, "    INDEX        { %s }\n    ::= { %s 1 }\n\n", c[0], table);
+	put_sequence(n, o, type, cols, syntax, 11);
+
+	put_object(o, c[0], "Unsigned32 (1..4294967295)", NULL, "not-accessible",
+		   "The number the agent gave this record: 1 for the first record "
+		   "it copied, then one more for each record, in time order. "
+		   "Numbers are never reused while the agent runs.", entry, 1);
+	put_object(o, c[1], "DisplayString", NULL, "read-only",
+		   "The name of the event, as in the model.", entry, 2);
+	sb_init(&t);
+	sb_printf(&t, "The id of the event: its index in %s. The events of this "
+		      "module are ", stats);
+	put_event_ids(n->m, &t);
+	sb_puts(&t, ".");
+	put_object(o, c[2], "Unsigned32 (1..999)", NULL, "read-only", t.data, entry, 3);
+	sb_free(&t);
+	put_object(o, c[3], "DateAndTime", NULL, "read-only",
+		   "When the event was logged: the time stamp counter value of the "
+		   "record converted to wall-clock time, in UTC: the 11-octet "
+		   "form with direction '+' and a zero offset from UTC.", entry, 4);
+	put_object(o, c[4], "Unsigned32", NULL, "read-only",
+		   "The writer slot (one per lcore or registered thread) whose "
+		   "ring held the record.", entry, 5);
+	sb_init(&t);
+	sb_printf(&t, "The lag of the record: time stamp counter cycles since the "
+		      "closest earlier record of the same writer slot whose event "
+		      "has an equal or lower level. 0 when that record was not "
+		      "available to the agent (overwritten, or logged before the "
+		      "agent started copying).");
+	put_object(o, c[5], u64, "cycles", "read-only", t.data, entry, 6);
+	sb_free(&t);
+	sb_init(&t);
+	sb_printf(&t, "The lag of the record (see %s) in nanoseconds.", c[5]);
+	put_object(o, c[6], u64, "nanoseconds", "read-only", t.data, entry, 7);
+	sb_free(&t);
+	for (i = 0; i < FASTMIB_MAX_EVENT_ARGS; i++) {
+		sb_init(&t);
+		sb_printf(&t, "Argument %u of the event, as logged; the model names "
+			      "the arguments of each event and their types. An "
+			      "int32 argument is reported as its two's complement "
+			      "64-bit value (-1 reads 18446744073709551615). A "
+			      "record of an event with fewer arguments has no "
+			      "instance of this column.", i + 1);
+		put_object(o, c[7 + i], u64, NULL, "read-only", t.data, entry, 8 + i);
+		sb_free(&t);
+	}
+	for (i = 0; i < 11; i++)
+		free(c[i]);
+	free(table);
+	free(entry);
+	free(type);
+	free(stats);
+}
+
+static void
+emit_event_stats(const struct mn *n, struct strbuf *o)
+{
+	static const char *const cols[] = {
+		"EventStatsId", "EventStatsName", "EventStatsLogged",
+		"EventStatsDropped",
+	};
+	static const char *const syntax[] = {
+		"Unsigned32", "DisplayString", "Counter64", "Counter64",
+	};
+	static const char *const disc =
+		" Discontinuities in the value of this counter occur at "
+		"re-initialization of the management system and when the fast "
+		"path re-creates its segment.";
+	char *table = desc(n->p, "EventStatsTable", NULL, NULL);
+	char *entry = desc(n->p, "EventStatsEntry", NULL, NULL);
+	char *type = name_join("", n->p, "EventStatsEntry", NULL);
+	char *c[4];
+	struct strbuf t;
+	unsigned i;
+
+	for (i = 0; i < 4; i++)
+		c[i] = desc(n->p, cols[i], NULL, NULL);
+	sb_printf(o, "%s OBJECT-TYPE\n    SYNTAX       SEQUENCE OF %s\n"
+		     "    MAX-ACCESS   not-accessible\n    STATUS       current\n",
+		  table, type);
+	put_description(o, "Per event of the model: records logged and records "
+			   "dropped, summed over every lcore.");
+	sb_printf(o, "    ::= { %s 2 }\n\n", n->events);
+	sb_printf(o, "%s OBJECT-TYPE\n    SYNTAX       %s\n"
+		     "    MAX-ACCESS   not-accessible\n    STATUS       current\n",
+		  entry, type);
+	put_description(o, "The statistics of one event.");
+	sb_printf(o, "    INDEX        { %s }\n    ::= { %s 1 }\n\n", c[0], table);
+	put_sequence(n, o, type, cols, syntax, 4);
+
+	sb_init(&t);
+	sb_puts(&t, "The id of the event (its oid arc in the model): ");
+	put_event_ids(n->m, &t);
+	sb_puts(&t, ".");
+	put_object(o, c[0], "Unsigned32 (1..999)", NULL, "not-accessible", t.data,
+		   entry, 1);
+	sb_free(&t);
+	put_object(o, c[1], "DisplayString", NULL, "read-only",
+		   "The name of the event, as in the model.", entry, 2);
+	sb_init(&t);
+	sb_printf(&t, "Records of this event written into the rings.%s", disc);
+	put_object(o, c[2], "Counter64", NULL, "read-only", t.data, entry, 3);
+	sb_free(&t);
+	sb_init(&t);
+	sb_printf(&t, "Records of this event overwritten in the rings by newer "
+		      "records: the ring of a busy lcore keeps only its latest "
+		      "records.%s", disc);
+	put_object(o, c[3], "Counter64", NULL, "read-only", t.data, entry, 4);
+	sb_free(&t);
+	for (i = 0; i < 4; i++)
+		free(c[i]);
+	free(table);
+	free(entry);
+	free(type);
+}
+
+static void
+emit_events(const struct mn *n, struct strbuf *o)
+{
+	char *u64 = name_join("", n->p, "Unsigned64", NULL);
+
+	sb_puts(o, "-- Event log\n\n");
+	emit_event_tc(n, o);
+	if (uses_notify(n->m))
+		emit_event_notifications(n, o);
+	emit_event_table(n, u64, o);
+	emit_event_stats(n, o);
+	free(u64);
+}
+
+/* The event log's conformance groups (models with events only). */
+static void
+emit_event_groups(const struct mn *n, struct strbuf *o)
+{
+	const struct model *m = n->m;
+	char *s = desc(n->p, "EventGroup", NULL, NULL);
+	size_t i;
+	uint32_t k = 0;
+
+	sb_printf(o, "%s OBJECT-GROUP\n    OBJECTS {\n", s);
+	for (i = 0; i < sizeof(event_objects) / sizeof(event_objects[0]); i++) {
+		char *c = desc(n->p, event_objects[i], NULL, NULL);
+
+		sb_printf(o, "%s" INDENT "  %s", i ? ",\n" : "", c);
+		free(c);
+	}
+	sb_puts(o, "\n    }\n    STATUS       current\n");
+	put_description(o, "The event log: recent records and per-event statistics.");
+	sb_printf(o, "    ::= { %s %u }\n\n", n->groups, ARC_EVENT_GROUP);
+	free(s);
+	if (!uses_notify(m))
+		return;
+	s = desc(n->p, "EventNotificationGroup", NULL, NULL);
+	sb_printf(o, "%s NOTIFICATION-GROUP\n    NOTIFICATIONS {\n", s);
+	for (i = 0; i < m->n_events; i++) {
+		char *nt;
+
+		if (!m->events[i].notify)
+			continue;
+		nt = desc(n->p, m->events[i].name, "Notification", NULL);
+		sb_printf(o, "%s" INDENT "  %s", k++ ? ",\n" : "", nt);
+		free(nt);
+	}
+	sb_puts(o, "\n    }\n    STATUS       current\n");
+	put_description(o, "The notifications sent for events the model marks "
+			   "with notify.");
+	sb_printf(o, "    ::= { %s %u }\n\n", n->groups, ARC_EVENT_NOTIFICATION_GROUP);
+	free(s);
+}
+
 /* Accessible objects of a group, in OID order. */
 static void
 put_group_objects(const struct mn *n, const struct m_group *g, struct strbuf *o)
@@ -463,6 +870,18 @@ emit_conformance(const struct mn *n, struct strbuf *o)
 		sb_printf(o, ",\n" INDENT "  %s", s);
 		free(s);
 	}
+	if (m->n_events) {
+		char *s = desc(n->p, "EventGroup", NULL, NULL);
+
+		sb_printf(o, ",\n" INDENT "  %s", s);
+		free(s);
+	}
+	if (uses_notify(m)) {
+		char *s = desc(n->p, "EventNotificationGroup", NULL, NULL);
+
+		sb_printf(o, ",\n" INDENT "  %s", s);
+		free(s);
+	}
 	sb_printf(o, "\n    }\n    ::= { %s 1 }\n\n", n->compliances);
 
 	for (gi = 0; gi < m->n_groups; gi++) {
@@ -492,6 +911,8 @@ emit_conformance(const struct mn *n, struct strbuf *o)
 		free(all);
 		free(disc);
 	}
+	if (m->n_events)
+		emit_event_groups(n, o);
 	free(cgroup);
 	free(compliance);
 }
@@ -509,6 +930,7 @@ emit_mib(const struct model *m, struct strbuf *o)
 	n.conformance = desc(m->prefix, "Conformance", NULL, NULL);
 	n.compliances = desc(m->prefix, "Compliances", NULL, NULL);
 	n.groups = desc(m->prefix, "Groups", NULL, NULL);
+	n.events = desc(m->prefix, "Events", NULL, NULL);
 
 	sb_printf(o, "-- %s: generated by fastmib-gen from %s.\n"
 		     "-- Edit the model and regenerate; do not edit this file.\n\n"
@@ -523,6 +945,8 @@ emit_mib(const struct model *m, struct strbuf *o)
 			emit_scalar_group(&n, &m->groups[gi], o);
 	}
 	emit_control(&n, o);
+	if (m->n_events)
+		emit_events(&n, o);
 	emit_conformance(&n, o);
 	sb_puts(o, "END\n");
 	free(n.root);
@@ -531,4 +955,5 @@ emit_mib(const struct model *m, struct strbuf *o)
 	free(n.conformance);
 	free(n.compliances);
 	free(n.groups);
+	free(n.events);
 }

@@ -106,6 +106,36 @@ emit_group(const struct model *m, const struct m_group *g, struct strbuf *o)
 	free(P);
 }
 
+static void
+emit_events(const struct model *m, const char *P, struct strbuf *o)
+{
+	uint32_t i, j;
+
+	sb_printf(o, "static const struct fastmib_event_schema %s_events[] = {\n", m->prefix);
+	for (i = 0; i < m->n_events; i++) {
+		const struct m_event *e = &m->events[i];
+
+		sb_puts(o, "\t{\n\t\t.name = ");
+		put_str(o, e->name);
+		sb_puts(o, ",\n\t\t.description = ");
+		put_str(o, e->description);
+		sb_printf(o, ",\n\t\t.arc = %uu,\n\t\t.level = %uu,\n\t\t.rate = %uu,\n"
+			     "\t\t.notify = %uu,\n\t\t.n_args = %uu,\n",
+			  e->arc, e->level, e->rate, e->notify ? 1u : 0u, e->n_args);
+		if (e->n_args) {
+			sb_puts(o, "\t\t.args = { ");
+			for (j = 0; j < e->n_args; j++) {
+				sb_puts(o, j ? ", " : "");
+				put_str(o, e->args[j].name);
+			}
+			sb_puts(o, " },\n");
+		}
+		sb_puts(o, "\t},\n");
+	}
+	sb_printf(o, "};\n\n%s_STATIC_ASSERT(sizeof(%s_events) / sizeof(%s_events[0]) == "
+		     "%s_N_EVENTS,\n\t\"event count\");\n\n", P, m->prefix, m->prefix, P);
+}
+
 void
 emit_schema(const struct model *m, struct strbuf *o)
 {
@@ -122,6 +152,8 @@ emit_schema(const struct model *m, struct strbuf *o)
 	for (gi = 0; gi < m->n_groups; gi++)
 		emit_group(m, &m->groups[gi], o);
 	sb_puts(o, "};\n\n");
+	if (m->n_events)
+		emit_events(m, P, o);
 
 	sb_printf(o, "const struct fastmib_schema %s_schema = {\n"
 		     "\t.version = FASTMIB_MODEL_VERSION,\n\t.module = ", m->prefix);
@@ -133,7 +165,11 @@ emit_schema(const struct model *m, struct strbuf *o)
 		sb_printf(o, "%s%uu", i ? ", " : "", m->oid[i]);
 	sb_printf(o, " },\n\t.percore_size = %s_PERCORE_SIZE,\n"
 		     "\t.shared_size = %s_SHARED_SIZE,\n"
-		     "\t.n_groups = %uu,\n\t.groups = %s_groups,\n};\n",
+		     "\t.n_groups = %uu,\n\t.groups = %s_groups,\n",
 		  P, P, m->n_groups, m->prefix);
+	if (m->n_events)
+		sb_printf(o, "\t.n_events = %s_N_EVENTS,\n\t.events = %s_events,\n",
+			  P, m->prefix);
+	sb_puts(o, "};\n");
 	free(P);
 }

@@ -48,6 +48,19 @@ err_at(struct ctx *c, struct mark m, const char *fmt, ...)
 
 #define err(c, node, ...) err_at((c), mark_of(node), __VA_ARGS__)
 
+/* A diagnostic that does not fail the model: `kind` is "warning" or "note". */
+static void __attribute__((format(printf, 4, 5)))
+diag_at(struct ctx *c, struct mark m, const char *kind, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s:%u:%u: %s: ", c->file, m.line, m.col, kind);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
 static yaml_node_t *
 node_get(struct ctx *c, int id)
 {
@@ -747,6 +760,196 @@ parse_groups(struct ctx *c, yaml_node_t *seq, struct model *m)
 	}
 }
 
+/* ---- events ---- */
+
+static void
+event_free(struct m_event *e)
+{
+	uint32_t i;
+
+	for (i = 0; i < e->n_args; i++)
+		free(e->args[i].name);
+	free(e->name);
+	free(e->description);
+	memset(e, 0, sizeof(*e));
+}
+
+static const char *const arg_type_names[] = { "uint32", "int32", "uint64" };
+static const enum m_arg_type arg_type_values[] = { ARG_UINT32, ARG_INT32, ARG_UINT64 };
+
+/*
+ * An argument name becomes a parameter of the generated event function,
+ * so it must not hide what the function body or signature refers to: the
+ * writer `w`, the fastmib_* primitives, and typedef names (`*_t`, e.g.
+ * `uint32T` would spell uint32_t).
+ */
+static bool
+arg_name_reserved(const char *name)
+{
+	char *snake = name_snake(name);
+	size_t n = strlen(snake);
+	bool r = strcmp(snake, "w") == 0 || strncmp(snake, "fastmib_", 8) == 0 ||
+		 (n >= 2 && strcmp(snake + n - 2, "_t") == 0);
+
+	free(snake);
+	return r;
+}
+
+static bool
+parse_event_arg(struct ctx *c, yaml_node_t *an, struct m_event *e,
+		struct m_event_arg *a)
+{
+	static const struct key keys[] = { { "name", true }, { "type", true } };
+	yaml_node_t *v[2];
+	size_t t, j;
+
+	if (!get_keys(c, an, "event argument", keys, 2, v))
+		return false;
+	a->at = mark_of(an);
+	if (v[0] && (a->name = get_name(c, v[0], "name")) != NULL) {
+		if (arg_name_reserved(a->name)) {
+			err(c, v[0], "argument `name` `%s` is reserved: the generated "
+				     "function uses `w`, `fastmib_*` and `*_t` names",
+			    a->name);
+			free(a->name);
+			a->name = NULL;
+		}
+		for (j = 0; a->name && j < e->n_args; j++) {
+			if (strcmp(e->args[j].name, a->name) == 0) {
+				err(c, v[0], "duplicate argument `name` `%s` in event",
+				    a->name);
+				free(a->name);
+				a->name = NULL;
+			}
+		}
+	}
+	if (v[1] && get_enum(c, v[1], "argument type", arg_type_names, 3, &t))
+		a->type = arg_type_values[t];
+	return a->name && a->type;
+}
+
+static bool
+parse_event(struct ctx *c, yaml_node_t *en, struct m_event *e)
+{
+	enum { NAME, OID, LEVEL, RATE, DESCR, ARGS, NOTIFY, N };
+	static const struct key keys[N] = {
+		{ "name", true }, { "oid", true }, { "level", true },
+		{ "rate", true }, { "description", true }, { "args", false },
+		{ "notify", false },
+	};
+	yaml_node_t *v[N];
+	yaml_node_item_t *items;
+	uint64_t u;
+	size_t n, i;
+	bool ok = true;
+
+	if (!get_keys(c, en, "event", keys, N, v))
+		return false;
+	e->at = mark_of(en);
+	e->level = e->rate = UINT32_MAX;
+	if (v[NAME]) {
+		e->name = get_name(c, v[NAME], "name");
+		e->name_at = mark_of(v[NAME]);
+	}
+	if (v[OID] && get_uint(c, v[OID], "oid", 1, FASTMIB_MAX_ARC, &u))
+		e->arc = (uint32_t)u;
+	if (v[LEVEL] && get_uint(c, v[LEVEL], "level", 0, 9, &u))
+		e->level = (uint32_t)u;
+	if (v[RATE] && get_uint(c, v[RATE], "rate", 0, 9, &u)) {
+		e->rate = (uint32_t)u;
+		e->rate_at = mark_of(v[RATE]);
+	}
+	if (v[DESCR])
+		e->description = get_text(c, v[DESCR], "description", GEN_MAX_DESCRIPTION);
+	if (v[NOTIFY])
+		ok = get_bool(c, v[NOTIFY], "notify", &e->notify);
+	if (v[ARGS]) {
+		items = get_seq(c, v[ARGS], "args", 1, FASTMIB_MAX_EVENT_ARGS, &n);
+		ok = ok && items != NULL;
+		for (i = 0; i < n; i++) {
+			struct m_event_arg *a = &e->args[e->n_args];
+
+			if (!parse_event_arg(c, node_get(c, items[i]), e, a)) {
+				free(a->name);
+				memset(a, 0, sizeof(*a));
+				ok = false;
+				continue;
+			}
+			e->n_args++;
+		}
+	}
+	return ok && e->name && e->arc && e->level <= 9 && e->rate <= 9 &&
+	       e->description;
+}
+
+static void
+parse_events(struct ctx *c, yaml_node_t *seq, struct model *m)
+{
+	yaml_node_item_t *items;
+	size_t n, i, j;
+
+	items = get_seq(c, seq, "events", 1, FASTMIB_MAX_EVENTS, &n);
+	m->events = xcalloc(n ? n : 1, sizeof(*m->events));
+	for (i = 0; i < n; i++) {
+		struct m_event *e = &m->events[m->n_events];
+
+		if (!parse_event(c, node_get(c, items[i]), e)) {
+			event_free(e);
+			continue;
+		}
+		for (j = 0; j < m->n_events; j++) {
+			if (strcmp(m->events[j].name, e->name) == 0)
+				err_at(c, e->name_at, "duplicate event name `%s` "
+						      "(first at line %u)",
+				       e->name, m->events[j].name_at.line);
+			if (m->events[j].arc == e->arc)
+				err_at(c, e->at, "duplicate event oid %u (`%s` at "
+						 "line %u has it)",
+				       e->arc, m->events[j].name, m->events[j].at.line);
+		}
+		m->n_events++;
+	}
+}
+
+/*
+ * An event's lag runs from the closest earlier logged event of equal or
+ * lower level. If a lower-level event that normally anchors it has a lower
+ * rate, some bursts log the event without its anchor, and its lag silently
+ * stretches back to an older one: warn, as the timeline's authors advise.
+ * Rate 0 anchors are never logged, so they never make a lag ambiguous.
+ */
+static void
+check_event_rates(struct ctx *c, const struct model *m)
+{
+	uint32_t i, j;
+
+	for (i = 0; i < m->n_events; i++) {
+		const struct m_event *e = &m->events[i], *worst = NULL;
+
+		if (e->rate == 0) {
+			diag_at(c, e->rate_at, "note", "event `%s` has rate 0: it is "
+				"never logged and its function does nothing", e->name);
+			continue;
+		}
+		for (j = 0; j < m->n_events; j++) {
+			const struct m_event *f = &m->events[j];
+
+			if (f->level < e->level && f->rate > 0 && f->rate < e->rate &&
+			    (!worst || f->rate < worst->rate))
+				worst = f;
+		}
+		if (worst)
+			diag_at(c, e->rate_at, "warning",
+				"event `%s` (level %u, rate %u) is logged more often "
+				"than the lower-level event `%s` (level %u, rate %u): "
+				"in bursts that log `%s` but not `%s`, its lag is "
+				"measured from an older event; give it a rate of at "
+				"most %u",
+				e->name, e->level, e->rate, worst->name, worst->level,
+				worst->rate, e->name, worst->name, worst->rate);
+	}
+}
+
 /* ---- generated names ---- */
 
 enum name_space { NS_MIB, NS_MIB_TYPE, NS_C_MACRO, NS_C_ORDINARY, NS_C_TAG };
@@ -821,6 +1024,55 @@ fmt(const char *f, ...)
 	return s;
 }
 
+/* Names of the event log objects; only models with events have them. */
+static void
+event_names(struct ctx *c, struct model *m, struct names *ns, char **whats,
+	    size_t *n_whats)
+{
+	static const char *const module_mib[] = {
+		"Events", "EventNotifications", "EventTable", "EventEntry",
+		"EventNumber", "EventName", "EventId", "EventTime", "EventLcore",
+		"EventLagCycles", "EventLagNs", "EventArg1", "EventArg2",
+		"EventArg3", "EventArg4", "EventStatsTable", "EventStatsEntry",
+		"EventStatsId", "EventStatsName", "EventStatsLogged",
+		"EventStatsDropped", "EventGroup", "EventNotificationGroup",
+	};
+	static const char *const module_types[] = {
+		"EventEntry", "EventStatsEntry", "Unsigned64",
+	};
+	const char *p = m->prefix;
+	char *P = name_upper(p);
+	const char *mod = whats[0];
+	size_t i;
+
+	for (i = 0; i < sizeof(module_mib) / sizeof(module_mib[0]); i++)
+		add_name(c, ns, NS_MIB, name_join(p, module_mib[i], NULL),
+			 m->prefix_at, mod);
+	for (i = 0; i < sizeof(module_types) / sizeof(module_types[0]); i++)
+		add_name(c, ns, NS_MIB_TYPE, name_join("", p, module_types[i], NULL),
+			 m->prefix_at, mod);
+	add_name(c, ns, NS_C_MACRO, fmt("%s_N_EVENTS", P), m->prefix_at, mod);
+	add_name(c, ns, NS_C_ORDINARY, fmt("%s_events", p), m->prefix_at, mod);
+
+	for (i = 0; i < m->n_events; i++) {
+		struct m_event *e = &m->events[i];
+		char *es = name_snake(e->name), *eu = name_upper(e->name);
+		struct strbuf w;
+
+		sb_init(&w);
+		sb_printf(&w, "event `%s`", e->name);
+		whats[(*n_whats)++] = w.data;
+		if (e->notify)
+			add_name(c, ns, NS_MIB, name_join(p, e->name, "Notification", NULL),
+				 e->name_at, w.data);
+		add_name(c, ns, NS_C_MACRO, fmt("%s_EVENT_%s", P, eu), e->name_at, w.data);
+		add_name(c, ns, NS_C_ORDINARY, fmt("%s_event_%s", p, es), e->name_at, w.data);
+		free(es);
+		free(eu);
+	}
+	free(P);
+}
+
 /*
  * Every name the generator will emit, per namespace: two model objects
  * must never map to one generated name (e.g. group `port` counter
@@ -842,8 +1094,8 @@ check_names(struct ctx *c, struct model *m)
 	size_t n_whats = 0, i;
 	uint32_t gi, ki, xi;
 
-	whats = xcalloc((size_t)m->n_groups * (FASTMIB_MAX_COUNTERS + FASTMIB_MAX_INDEXES + 1) + 1,
-			sizeof(*whats));
+	whats = xcalloc((size_t)m->n_groups * (FASTMIB_MAX_COUNTERS + FASTMIB_MAX_INDEXES + 1) +
+			m->n_events + 1, sizeof(*whats));
 	whats[n_whats++] = xstrdup("the module");
 	for (i = 0; i < sizeof(module_mib) / sizeof(module_mib[0]); i++)
 		add_name(c, &ns, NS_MIB, name_join(p, module_mib[i], NULL),
@@ -923,6 +1175,9 @@ check_names(struct ctx *c, struct model *m)
 		free(gu);
 	}
 
+	if (m->n_events)
+		event_names(c, m, &ns, whats, &n_whats);
+
 	qsort(ns.v, ns.n, sizeof(*ns.v), cmp_name);
 	for (i = 1; i < ns.n; i++) {
 		struct gen_name *a = &ns.v[i - 1], *b = &ns.v[i];
@@ -983,9 +1238,10 @@ layout(struct ctx *c, struct model *m)
 static void
 parse_root(struct ctx *c, yaml_node_t *root, struct model *m)
 {
-	enum { VERSION, MODULE, GROUPS, N };
+	enum { VERSION, MODULE, GROUPS, EVENTS, N };
 	static const struct key keys[N] = {
 		{ "fastmib", true }, { "module", true }, { "groups", true },
+		{ "events", false },
 	};
 	yaml_node_t *v[N];
 	uint64_t version;
@@ -1001,10 +1257,14 @@ parse_root(struct ctx *c, yaml_node_t *root, struct model *m)
 		parse_module(c, v[MODULE], m);
 	if (v[GROUPS])
 		parse_groups(c, v[GROUPS], m);
+	if (v[EVENTS])
+		parse_events(c, v[EVENTS], m);
 	if (c->errors == 0 && m->prefix)
 		check_names(c, m);
 	if (c->errors == 0)
 		layout(c, m);
+	if (c->errors == 0)
+		check_event_rates(c, m);
 }
 
 static void
@@ -1084,6 +1344,9 @@ model_free(struct model *m)
 
 	for (i = 0; i < m->n_groups; i++)
 		group_free(&m->groups[i]);
+	for (i = 0; i < m->n_events; i++)
+		event_free(&m->events[i]);
+	free(m->events);
 	for (i = 0; i < m->n_revisions; i++)
 		free(m->revisions[i].description);
 	free(m->revisions);

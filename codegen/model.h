@@ -55,6 +55,33 @@ struct m_revision {
 	char *description;
 };
 
+/* Argument types of an event; every argument is stored as 64 bits. */
+enum m_arg_type {
+	ARG_UINT32 = 1,
+	ARG_INT32 = 2,   /* sign-extended to 64 bits when logged */
+	ARG_UINT64 = 3,
+};
+
+struct m_event_arg {
+	char *name;
+	enum m_arg_type type;
+	struct mark at;
+};
+
+struct m_event {
+	char *name;
+	char *description;
+	uint32_t arc;
+	uint32_t level;     /* 0..9 */
+	uint32_t rate;      /* 0..9 */
+	bool notify;
+	uint32_t n_args;
+	struct m_event_arg args[FASTMIB_MAX_EVENT_ARGS];
+	struct mark at;
+	struct mark name_at;
+	struct mark rate_at;
+};
+
 struct model {
 	char *source;       /* model file name without directories */
 	char *module;
@@ -69,6 +96,8 @@ struct model {
 	struct m_revision *revisions; /* newest first */
 	uint32_t n_groups;
 	struct m_group *groups;
+	uint32_t n_events;
+	struct m_event *events;  /* model order: the event index */
 	uint64_t percore_size;
 	uint64_t shared_size;
 };
@@ -79,8 +108,10 @@ struct model {
 
 /*
  * Parse and validate `path`. Errors are printed to stderr as
- * `FILE:LINE:COL: error: MESSAGE`. Returns 0 on success, 2 for model
- * errors, 1 when the file cannot be read.
+ * `FILE:LINE:COL: error: MESSAGE`, warnings (a valid model that is
+ * probably not what its author meant) as `FILE:LINE:COL: warning: ...`.
+ * Returns 0 on success (warnings or not), 2 for model errors, 1 when the
+ * file cannot be read.
  */
 int model_load(const char *path, struct model *m);
 void model_free(struct model *m);

@@ -15,6 +15,7 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
+#include <rte_cycles.h>
 #include <rte_lcore.h>
 #include <rte_log.h>
 
@@ -93,10 +94,37 @@ retire(int fd)
 	munmap(h, sizeof(*h));
 }
 
+/*
+ * TSC rate and one (TSC, CLOCK_REALTIME) pair for converting event
+ * timestamps. The pair is the closest of a few tries, so the reading
+ * bracket (and the error it adds to every converted time) stays small.
+ */
+static void
+clock_ref(struct fms_clock *c)
+{
+	uint64_t best = UINT64_MAX;
+
+	c->tsc_hz = rte_get_tsc_hz();
+	for (int i = 0; i < 5; i++) {
+		struct timespec ts;
+		uint64_t t0 = rte_rdtsc(), t1;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		t1 = rte_rdtsc();
+		if (t1 - t0 < best) {
+			best = t1 - t0;
+			c->ref_tsc = t0 + (t1 - t0) / 2;
+			c->ref_ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+		}
+	}
+}
+
 static int
 build_file(struct fastmib_segment *seg, const struct fastmib_schema *schema,
-	   const char *path, unsigned mode, uint64_t page_size, uint64_t generation)
+	   const char *path, unsigned mode, uint64_t page_size, uint64_t generation,
+	   uint32_t event_ring)
 {
+	struct fms_clock clock;
 	int16_t slot_of_lcore[RTE_MAX_LCORE];
 	struct fms_layout lay;
 	char tmp[4096];
@@ -104,7 +132,7 @@ build_file(struct fastmib_segment *seg, const struct fastmib_schema *schema,
 	unsigned i = 0, lcore;
 	int fd, rc;
 
-	if ((rc = fms_layout_compute(schema, seg->n_slots, page_size, &lay)))
+	if ((rc = fms_layout_compute(schema, seg->n_slots, page_size, event_ring, &lay)))
 		return rc;
 	if (snprintf(tmp, sizeof(tmp), "%s.%d.tmp", path, (int)getpid()) >= (int)sizeof(tmp)) {
 		free(lay.groups);
@@ -126,7 +154,8 @@ build_file(struct fastmib_segment *seg, const struct fastmib_schema *schema,
 		rc = fms_error(-errno, "%s: mmap: %s", tmp, strerror(errno));
 		goto fail;
 	}
-	fms_image_init(base, &lay, schema, seg->n_slots, seg->n_eal_slots, generation);
+	clock_ref(&clock);
+	fms_image_init(base, &lay, schema, seg->n_slots, seg->n_eal_slots, generation, &clock);
 	for (unsigned k = 0; k < RTE_MAX_LCORE; k++)
 		slot_of_lcore[k] = -1;
 	RTE_LCORE_FOREACH(lcore) {
@@ -176,6 +205,12 @@ fastmib_create(const struct fastmib_schema *schema, const char *path,
 		o.extra_threads = DEFAULT_EXTRA;
 	if (o.hint_limit == 0)
 		o.hint_limit = DEFAULT_HINT_LIMIT;
+	if (o.event_ring == 0)
+		o.event_ring = FASTMIB_EVENT_RING;
+	if (o.event_ring < FMS_EVENT_RING_MIN || o.event_ring > FMS_EVENT_RING_MAX ||
+	    (o.event_ring & (o.event_ring - 1)))
+		return fms_error(-EINVAL, "fastmib_create: event_ring %u must be a power of two in %u..%u",
+				 o.event_ring, FMS_EVENT_RING_MIN, FMS_EVENT_RING_MAX);
 	if (o.extra_threads > RTE_MAX_LCORE || o.hint_limit > (1u << 24))
 		return fms_error(-EINVAL, "fastmib_create: extra_threads %u (max %u) or hint_limit %u out of range",
 				 o.extra_threads, RTE_MAX_LCORE, o.hint_limit);
@@ -191,7 +226,8 @@ fastmib_create(const struct fastmib_schema *schema, const char *path,
 	seg->n_slots = seg->n_eal_slots + o.extra_threads;
 	if ((rc = old_generation(path, &gen, &old_fd)))
 		goto fail;
-	rc = build_file(seg, schema, path, o.mode, pick_page_size(path, o.hugepages), gen + 1);
+	rc = build_file(seg, schema, path, o.mode, pick_page_size(path, o.hugepages), gen + 1,
+			o.event_ring);
 	if (old_fd >= 0) {
 		if (rc == 0)
 			retire(old_fd);

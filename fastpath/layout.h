@@ -14,11 +14,16 @@
  *               shared_size bytes of data
  *   presence    per table group with `rows: present`: row bitmap words
  *               then summary words (one bit per row word)
+ *   events      n_slots x event_stride (empty without events): one cache
+ *               line holding the slot's published head, then per event a
+ *               logged counter, then per event a dropped counter (padded to
+ *               a cache line), then event_ring records of one cache line
  *   reset       page aligned (mapped writable separately): reset seqlock
  *               and module time, then per group a block of group time
  *               and per row [time, baseline per counter]
  *
- * The layout is a pure function of (schema, n_slots, page size), so
+ * The layout is a pure function of (schema, n_slots, page size, event
+ * ring size), so
  * fastmib_attach() recomputes it and requires the header to agree.
  */
 #ifndef FASTMIB_LAYOUT_H
@@ -34,11 +39,13 @@
 #include "fastmib/fastmib.h"
 
 #define FMS_MAGIC "FASTMIB" /* 8 bytes with its NUL */
-#define FMS_FORMAT 1
+#define FMS_FORMAT 2 /* 2: event schema records, event area, TSC clock */
 #define FMS_CACHE_LINE 64
 #define FMS_HEADER_SIZE 256
 #define FMS_STR_MAX 4096 /* longest string (descriptions) in a schema */
 #define FMS_MAX_SLOTS 1024 /* writer slots per segment */
+#define FMS_EVENT_RING_MIN 16
+#define FMS_EVENT_RING_MAX (1u << 20)
 #define FMS_HUGETLBFS_MAGIC 0x958458f6
 
 struct fms_area {
@@ -67,7 +74,14 @@ struct fms_header {
 	struct fms_area shared;
 	struct fms_area presence;
 	struct fms_area reset;
-	uint8_t reserved[FMS_HEADER_SIZE - 160];
+	struct fms_area events;
+	uint64_t event_stride;
+	uint32_t event_ring;    /* records per slot, power of two; 0 without events */
+	uint32_t pad;
+	uint64_t tsc_hz;        /* creator's rte_get_tsc_hz() */
+	uint64_t ref_tsc;       /* a TSC reading taken ... */
+	uint64_t ref_ns;        /* ... together with this CLOCK_REALTIME */
+	uint8_t reserved[FMS_HEADER_SIZE - 216];
 };
 _Static_assert(sizeof(struct fms_header) == FMS_HEADER_SIZE, "header size");
 
@@ -113,7 +127,7 @@ struct fms_schema_rec {
 	uint32_t n_groups;
 	uint32_t n_counters;    /* over all groups */
 	uint32_t strtab_len;
-	uint32_t pad;
+	uint32_t n_events;      /* event records follow the counter records */
 };
 
 struct fms_index_rec {
@@ -137,6 +151,25 @@ struct fms_group_rec {
 	uint32_t n_counters;
 };
 
+struct fms_event_rec {
+	struct fms_str name;
+	struct fms_str description;
+	uint32_t arc;
+	uint32_t level;
+	uint32_t rate;
+	uint32_t notify;
+	uint32_t n_args;
+	uint32_t pad;
+	struct fms_str args[FASTMIB_MAX_EVENT_ARGS];
+};
+
+/* Clock reference for event timestamps, taken by the creator. */
+struct fms_clock {
+	uint64_t tsc_hz;
+	uint64_t ref_tsc;
+	uint64_t ref_ns;
+};
+
 struct fms_counter_rec {
 	struct fms_str name;
 	struct fms_str units;
@@ -158,7 +191,10 @@ struct fms_layout {
 	uint64_t schema_len;    /* serialized bytes (hashed) */
 	uint64_t slot_stride;
 	uint64_t page_size;
-	struct fms_area schema, slots, shared, presence, reset;
+	uint64_t event_stride;  /* 0 without events */
+	uint64_t event_counters; /* offset of the first record within a slot's block */
+	uint32_t event_ring;
+	struct fms_area schema, slots, shared, presence, events, reset;
 	uint64_t file_size;
 	struct fms_group_layout *groups; /* n_groups entries, heap */
 };
@@ -201,10 +237,11 @@ uint64_t fms_fnv1a(const uint8_t *p, uint64_t len);
 
 /* segment.c */
 int fms_layout_compute(const struct fastmib_schema *s, uint32_t n_slots,
-		       uint64_t page_size, struct fms_layout *lay);
+		       uint64_t page_size, uint32_t event_ring, struct fms_layout *lay);
 void fms_image_init(uint8_t *base, const struct fms_layout *lay,
 		    const struct fastmib_schema *s, uint32_t n_slots,
-		    uint32_t n_eal_slots, uint64_t generation);
+		    uint32_t n_eal_slots, uint64_t generation,
+		    const struct fms_clock *clock);
 int fms_map_handle(struct fastmib_segment *seg, int fd, const char *path,
 		   int writable_all, int writable_reset);
 
@@ -242,6 +279,33 @@ fms_reset_row(const struct fastmib_segment *seg, unsigned group, uint32_t row)
 	const struct fastmib_group_schema *g = &seg->schema->groups[group];
 
 	return fms_reset_group(seg, group) + 1 + (uint64_t)row * (1 + g->n_counters);
+}
+
+/* A slot's event block: head line, counters, ring (models with events). */
+static inline uint8_t *
+fms_event_block(const struct fastmib_segment *seg, uint32_t s)
+{
+	return seg->base + seg->lay.events.off + (uint64_t)s * seg->lay.event_stride;
+}
+
+static inline uint64_t *
+fms_event_head(const struct fastmib_segment *seg, uint32_t s)
+{
+	return (uint64_t *)(void *)fms_event_block(seg, s);
+}
+
+/* logged[n_events] then dropped[n_events] */
+static inline uint64_t *
+fms_event_counters(const struct fastmib_segment *seg, uint32_t s)
+{
+	return (uint64_t *)(void *)(fms_event_block(seg, s) + FMS_CACHE_LINE);
+}
+
+static inline struct fastmib_event_slotrec *
+fms_event_ring(const struct fastmib_segment *seg, uint32_t s)
+{
+	return (struct fastmib_event_slotrec *)(void *)(fms_event_block(seg, s) +
+							 seg->lay.event_counters);
 }
 
 /* read.c: one raw snapshot (sum over lcores), without baseline or checks.

@@ -104,6 +104,35 @@ check_group(const struct fastmib_schema *s, const struct fastmib_group_schema *g
 	return 0;
 }
 
+static int
+check_event(const struct fastmib_schema *s, uint32_t i)
+{
+	const struct fastmib_event_schema *e = &s->events[i];
+	int rc;
+
+	if ((rc = check_str(e->name, FASTMIB_MAX_NAME, "name", "an event")) ||
+	    (rc = check_str(e->description, FMS_STR_MAX, "description", e->name)))
+		return rc;
+	if (e->arc == 0 || e->arc > FASTMIB_MAX_ARC)
+		return fms_error(-EINVAL, "schema: event %s: arc %u (1..%u)", e->name, e->arc,
+				 FASTMIB_MAX_ARC);
+	for (uint32_t k = 0; k < i; k++)
+		if (s->events[k].arc == e->arc)
+			return fms_error(-EINVAL, "schema: events %s and %s share arc %u",
+					 s->events[k].name, e->name, e->arc);
+	if (e->level > FASTMIB_EVENT_RATE_MAX || e->rate > FASTMIB_EVENT_RATE_MAX ||
+	    e->notify > 1)
+		return fms_error(-EINVAL, "schema: event %s: level %u / rate %u (0..9) or notify %u (0..1) out of range",
+				 e->name, e->level, e->rate, e->notify);
+	if (e->n_args > FASTMIB_MAX_EVENT_ARGS)
+		return fms_error(-EINVAL, "schema: event %s: %u args (max %u)", e->name,
+				 e->n_args, FASTMIB_MAX_EVENT_ARGS);
+	for (uint32_t k = 0; k < e->n_args; k++)
+		if ((rc = check_str(e->args[k], FASTMIB_MAX_NAME, "arg name", e->name)))
+			return rc;
+	return 0;
+}
+
 int
 fms_schema_check(const struct fastmib_schema *s)
 {
@@ -132,6 +161,12 @@ fms_schema_check(const struct fastmib_schema *s)
 				 FASTMIB_MAX_GROUPS);
 	for (uint32_t i = 0; i < s->n_groups; i++)
 		if ((rc = check_group(s, &s->groups[i])))
+			return rc;
+	if (s->n_events > FASTMIB_MAX_EVENTS || (s->n_events && s->events == NULL))
+		return fms_error(-EINVAL, "schema: %u events (0..%u)", s->n_events,
+				 FASTMIB_MAX_EVENTS);
+	for (uint32_t i = 0; i < s->n_events; i++)
+		if ((rc = check_event(s, i)))
 			return rc;
 	return 0;
 }
@@ -165,10 +200,33 @@ total_counters(const struct fastmib_schema *s)
 }
 
 static uint64_t
-records_len(uint32_t n_groups, uint32_t n_counters)
+records_len(uint32_t n_groups, uint32_t n_counters, uint32_t n_events)
 {
 	return sizeof(struct fms_schema_rec) + (uint64_t)n_groups * sizeof(struct fms_group_rec) +
-	       (uint64_t)n_counters * sizeof(struct fms_counter_rec);
+	       (uint64_t)n_counters * sizeof(struct fms_counter_rec) +
+	       (uint64_t)n_events * sizeof(struct fms_event_rec);
+}
+
+static void
+serialize_events(const struct fastmib_schema *s, struct strtab *t,
+		 struct fms_event_rec *er)
+{
+	for (uint32_t i = 0; i < s->n_events; i++) {
+		const struct fastmib_event_schema *e = &s->events[i];
+		struct fms_event_rec r = {0};
+
+		r.name = put_str(t, e->name);
+		r.description = put_str(t, e->description);
+		r.arc = e->arc;
+		r.level = e->level;
+		r.rate = e->rate;
+		r.notify = e->notify;
+		r.n_args = e->n_args;
+		for (uint32_t k = 0; k < e->n_args; k++)
+			r.args[k] = put_str(t, e->args[k]);
+		if (er)
+			er[i] = r;
+	}
 }
 
 /* Writes records and strings; with buf == NULL only measures. */
@@ -176,11 +234,12 @@ static uint64_t
 serialize(const struct fastmib_schema *s, uint8_t *buf)
 {
 	uint32_t nc = total_counters(s), ci = 0;
-	uint64_t rl = records_len(s->n_groups, nc);
+	uint64_t rl = records_len(s->n_groups, nc, s->n_events);
 	struct strtab t = { .buf = buf ? buf + rl : NULL, .len = 0 };
 	struct fms_schema_rec *sr = buf ? (void *)buf : NULL;
 	struct fms_group_rec *gr = buf ? (void *)(buf + sizeof(*sr)) : NULL;
 	struct fms_counter_rec *cr = buf ? (void *)(gr + s->n_groups) : NULL;
+	struct fms_event_rec *er = buf ? (void *)(cr + nc) : NULL;
 	struct fms_schema_rec shdr = {0};
 
 	shdr.version = s->version;
@@ -227,6 +286,8 @@ serialize(const struct fastmib_schema *s, uint8_t *buf)
 		if (gr)
 			gr[i] = r;
 	}
+	shdr.n_events = s->n_events;
+	serialize_events(s, &t, er);
 	shdr.strtab_len = t.len;
 	if (sr)
 		*sr = shdr;
@@ -270,6 +331,36 @@ get_str(const struct reader *r, struct fms_str ref, size_t max, const char *what
 	return 0;
 }
 
+static int
+deserialize_events(const struct reader *rd, const struct fms_event_rec *er, uint32_t n,
+		   struct fastmib_event_schema *events)
+{
+	int rc;
+
+	for (uint32_t i = 0; i < n; i++) {
+		struct fastmib_event_schema *es = &events[i];
+		struct fms_event_rec e;
+
+		memcpy(&e, &er[i], sizeof(e));
+		if (e.n_args > FASTMIB_MAX_EVENT_ARGS)
+			return fms_error(-EINVAL, "segment schema: event %u: %u args", i, e.n_args);
+		if ((rc = get_str(rd, e.name, FASTMIB_MAX_NAME, "event name", &es->name)) ||
+		    (rc = get_str(rd, e.description, FMS_STR_MAX, "event description",
+				  &es->description)))
+			return rc;
+		for (uint32_t k = 0; k < e.n_args; k++)
+			if ((rc = get_str(rd, e.args[k], FASTMIB_MAX_NAME, "event arg name",
+					  &es->args[k])))
+				return rc;
+		es->arc = e.arc;
+		es->level = e.level;
+		es->rate = e.rate;
+		es->notify = e.notify;
+		es->n_args = e.n_args;
+	}
+	return 0;
+}
+
 void
 fms_schema_free(struct fastmib_schema *s)
 {
@@ -283,6 +374,8 @@ fms_schema_deserialize(const uint8_t *buf, uint64_t len, struct fastmib_schema *
 	struct fms_schema_rec sr;
 	const struct fms_group_rec *gr;
 	const struct fms_counter_rec *cr;
+	const struct fms_event_rec *er;
+	struct fastmib_event_schema *events;
 	struct fastmib_group_schema *groups;
 	struct fastmib_counter_schema *counters;
 	struct fastmib_schema *s;
@@ -297,26 +390,30 @@ fms_schema_deserialize(const uint8_t *buf, uint64_t len, struct fastmib_schema *
 				 (unsigned long long)len);
 	memcpy(&sr, buf, sizeof(sr));
 	if (sr.n_groups == 0 || sr.n_groups > FASTMIB_MAX_GROUPS ||
-	    sr.n_counters > FASTMIB_MAX_GROUPS * FASTMIB_MAX_COUNTERS)
-		return fms_error(-EINVAL, "segment schema: %u groups / %u counters out of range",
-				 sr.n_groups, sr.n_counters);
-	rl = records_len(sr.n_groups, sr.n_counters);
+	    sr.n_counters > FASTMIB_MAX_GROUPS * FASTMIB_MAX_COUNTERS ||
+	    sr.n_events > FASTMIB_MAX_EVENTS)
+		return fms_error(-EINVAL, "segment schema: %u groups / %u counters / %u events out of range",
+				 sr.n_groups, sr.n_counters, sr.n_events);
+	rl = records_len(sr.n_groups, sr.n_counters, sr.n_events);
 	need = rl + sr.strtab_len;
 	if (need > len)
 		return fms_error(-EINVAL, "segment schema: records need %llu bytes, area has %llu",
 				 (unsigned long long)need, (unsigned long long)len);
 	block = calloc(1, sizeof(*s) + sr.n_groups * sizeof(*groups) +
-			       sr.n_counters * sizeof(*counters) + sr.strtab_len + 1);
+			       sr.n_counters * sizeof(*counters) +
+			       sr.n_events * sizeof(*events) + sr.strtab_len + 1);
 	if (block == NULL)
 		return fms_error(-ENOMEM, "segment schema: out of memory");
 	s = (void *)block;
 	groups = (void *)(s + 1);
 	counters = (void *)(groups + sr.n_groups);
-	rd.strtab = (char *)(counters + sr.n_counters);
+	events = (void *)(counters + sr.n_counters);
+	rd.strtab = (char *)(events + sr.n_events);
 	rd.strtab_len = sr.strtab_len;
 	memcpy((char *)rd.strtab, buf + rl, sr.strtab_len);
 	gr = (const void *)(buf + sizeof(sr));
 	cr = (const void *)(gr + sr.n_groups);
+	er = (const void *)(cr + sr.n_counters);
 
 	s->version = sr.version;
 	s->oid_len = sr.oid_len;
@@ -374,6 +471,10 @@ fms_schema_deserialize(const uint8_t *buf, uint64_t len, struct fastmib_schema *
 			counters[ci].offset = c.offset;
 		}
 	}
+	if ((rc = deserialize_events(&rd, er, sr.n_events, events)))
+		goto fail;
+	s->n_events = sr.n_events;
+	s->events = sr.n_events ? events : NULL;
 	if (ci != sr.n_counters) {
 		rc = fms_error(-EINVAL, "segment schema: groups hold %u counters, header says %u",
 			       ci, sr.n_counters);

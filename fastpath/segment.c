@@ -18,7 +18,7 @@
 
 int
 fms_layout_compute(const struct fastmib_schema *s, uint32_t n_slots,
-		   uint64_t page_size, struct fms_layout *lay)
+		   uint64_t page_size, uint32_t event_ring, struct fms_layout *lay)
 {
 	uint64_t off, cur;
 
@@ -50,6 +50,16 @@ fms_layout_compute(const struct fastmib_schema *s, uint32_t n_slots,
 		off += ALIGN_UP((nw + ns) * 8, FMS_CACHE_LINE);
 	}
 	lay->presence.len = off - lay->presence.off;
+	lay->events.off = off;
+	if (s->n_events) {
+		lay->event_ring = event_ring;
+		lay->event_counters = FMS_CACHE_LINE +
+				      ALIGN_UP(16ull * s->n_events, FMS_CACHE_LINE);
+		lay->event_stride = lay->event_counters +
+				    (uint64_t)event_ring * sizeof(struct fastmib_event_slotrec);
+		lay->events.len = (uint64_t)n_slots * lay->event_stride;
+		off += lay->events.len;
+	}
 	lay->reset.off = ALIGN_UP(off, page_size);
 	cur = lay->reset.off + sizeof(struct fms_reset);
 	for (uint32_t i = 0; i < s->n_groups; i++) {
@@ -67,7 +77,8 @@ fms_layout_compute(const struct fastmib_schema *s, uint32_t n_slots,
 void
 fms_image_init(uint8_t *base, const struct fms_layout *lay,
 	       const struct fastmib_schema *s, uint32_t n_slots,
-	       uint32_t n_eal_slots, uint64_t generation)
+	       uint32_t n_eal_slots, uint64_t generation,
+	       const struct fms_clock *clock)
 {
 	struct fms_header *h = (void *)base;
 	struct timespec ts;
@@ -97,6 +108,12 @@ fms_image_init(uint8_t *base, const struct fms_layout *lay,
 	h->shared = lay->shared;
 	h->presence = lay->presence;
 	h->reset = lay->reset;
+	h->events = lay->events;
+	h->event_stride = lay->event_stride;
+	h->event_ring = lay->event_ring;
+	h->tsc_hz = clock->tsc_hz;
+	h->ref_tsc = clock->ref_tsc;
+	h->ref_ns = clock->ref_ns;
 	/* Magic last, store-release: whoever sees it sees a complete header. */
 	uint64_t magic;
 
@@ -150,11 +167,20 @@ header_check(const char *path, const struct fms_header *h, uint64_t st_size)
 	    (rc = area_ok(path, "shared", h->shared, h->slots.off + h->slots.len, st_size)) ||
 	    (rc = area_ok(path, "presence", h->presence, h->shared.off + h->shared.len,
 			  st_size)) ||
-	    (rc = area_ok(path, "reset", h->reset, h->presence.off + h->presence.len,
+	    (rc = area_ok(path, "event", h->events, h->presence.off + h->presence.len,
+			  st_size)) ||
+	    (rc = area_ok(path, "reset", h->reset, h->events.off + h->events.len,
 			  st_size)))
 		return rc;
 	if (h->reset.off % h->page_size || h->reset.len % h->page_size)
 		return fms_error(-EINVAL, "%s: reset area not page aligned", path);
+	if (h->event_ring && (h->event_ring < FMS_EVENT_RING_MIN ||
+			      h->event_ring > FMS_EVENT_RING_MAX ||
+			      (h->event_ring & (h->event_ring - 1))))
+		return fms_error(-EINVAL, "%s: event ring of %u records is not a power of two in %u..%u",
+				 path, h->event_ring, FMS_EVENT_RING_MIN, FMS_EVENT_RING_MAX);
+	if (h->event_ring && h->tsc_hz == 0)
+		return fms_error(-EINVAL, "%s: event area without a TSC rate", path);
 	if (h->schema.len > (64u << 20))
 		return fms_error(-EINVAL, "%s: schema area of %llu bytes is implausible", path,
 				 (unsigned long long)h->schema.len);
@@ -181,10 +207,13 @@ layout_check(const char *path, const struct fms_header *h, const struct fms_layo
 	    (rc = area_eq(path, "slot", h->slots, l->slots)) ||
 	    (rc = area_eq(path, "shared", h->shared, l->shared)) ||
 	    (rc = area_eq(path, "presence", h->presence, l->presence)) ||
+	    (rc = area_eq(path, "event", h->events, l->events)) ||
 	    (rc = area_eq(path, "reset", h->reset, l->reset)))
 		return rc;
-	if (h->slot_stride != l->slot_stride || h->file_size != l->file_size)
-		return fms_error(-EINVAL, "%s: slot stride/file size disagree with the schema",
+	if (h->slot_stride != l->slot_stride || h->file_size != l->file_size ||
+	    h->event_stride != l->event_stride || h->event_ring != l->event_ring)
+		return fms_error(-EINVAL,
+				 "%s: slot stride/event ring/file size disagree with the schema",
 				 path);
 	return 0;
 }
@@ -264,7 +293,11 @@ fms_map_handle(struct fastmib_segment *seg, int fd, const char *path,
 		snprintf(why, sizeof(why), "%s", fastmib_last_error());
 		return fms_error(rc, "%s: %s", path, why);
 	}
-	if ((rc = fms_layout_compute(seg->schema, h.n_slots, h.page_size, &seg->lay)))
+	if ((seg->schema->n_events != 0) != (h.event_ring != 0))
+		return fms_error(-EINVAL, "%s: %u events but an event ring of %u records",
+				 path, seg->schema->n_events, h.event_ring);
+	if ((rc = fms_layout_compute(seg->schema, h.n_slots, h.page_size, h.event_ring,
+				     &seg->lay)))
 		return rc;
 	if ((rc = layout_check(path, &h, &seg->lay)))
 		return rc;
@@ -360,6 +393,8 @@ fastmib_info(const struct fastmib_segment *seg, struct fastmib_info *info)
 	info->n_slots = seg->n_slots;
 	info->file_size = seg->size;
 	info->retired = __atomic_load_n(&h->retired, __ATOMIC_ACQUIRE) != 0;
+	info->tsc_hz = h->tsc_hz;
+	info->event_ring = h->event_ring;
 }
 
 bool

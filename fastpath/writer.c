@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <rte_cycles.h>
 #include <rte_lcore.h>
 
 #include "layout.h"
@@ -29,6 +30,31 @@ claim_extra_slot(struct fastmib_segment *seg, unsigned lcore)
 		}
 	}
 	return -ENOSPC;
+}
+
+/* Point the writer at its slot's event block and seed its threshold PRNG. */
+static void
+writer_events_init(struct fastmib_segment *seg, struct fastmib_writer *w, uint32_t slot)
+{
+	uint64_t seed;
+
+	w->ev_threshold = FASTMIB_EVENT_RATE_MAX;
+	if (seg->schema->n_events == 0)
+		return;
+	w->ev_ring = fms_event_ring(seg, slot);
+	w->ev_head_pub = fms_event_head(seg, slot);
+	w->ev_logged = fms_event_counters(seg, slot);
+	w->ev_dropped = w->ev_logged + seg->schema->n_events;
+	w->ev_mask = seg->lay.event_ring - 1;
+	/* A slot may be reused by a new thread of the same process: continue
+	 * its record numbers so they stay unique within the slot. */
+	w->ev_head = __atomic_load_n(w->ev_head_pub, __ATOMIC_RELAXED);
+	/* splitmix64 of (TSC, slot): distinct, non-zero streams per writer. */
+	seed = rte_rdtsc() + (uint64_t)(slot + 1) * 0x9e3779b97f4a7c15ull;
+	seed = (seed ^ (seed >> 30)) * 0xbf58476d1ce4e5b9ull;
+	seed = (seed ^ (seed >> 27)) * 0x94d049bb133111ebull;
+	seed ^= seed >> 31;
+	w->ev_rng = seed ? seed : 0x2545f4914f6cdd1dull;
 }
 
 struct fastmib_writer *
@@ -72,6 +98,7 @@ fastmib_writer(struct fastmib_segment *seg)
 	w->seg = seg;
 	w->hint_limit = seg->hint_limit;
 	w->slot = (uint32_t)slot;
+	writer_events_init(seg, w, (uint32_t)slot);
 	seg->by_lcore[lcore] = w;
 	return w;
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # fastmib end to end: a DPDK application counting packets on live lcores, a
 # private snmpd on loopback, fastmib-agentx serving the segment over AgentX,
-# and real net-snmp queries against it. Leaves no process behind.
+# and real net-snmp queries against it; the event log too, with its
+# notifications caught by a private snmptrapd. Leaves no process behind.
 # Usage: scripts/demo.sh [BUILD_DIR]
 set -euo pipefail
 
@@ -27,7 +28,11 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
-port=$(/usr/bin/python3 -c 'import socket; s=socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+free_port() {
+	/usr/bin/python3 -c 'import socket; s=socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+port=$(free_port)
+trapport=$(free_port)
 sock=$work/agentx.sock
 mkdir -p "$work/persist"
 cat > "$work/snmpd.conf" <<CONF
@@ -37,7 +42,13 @@ agentXSocket $sock
 agentXPerms 0600 0700
 rocommunity public 127.0.0.1
 rwcommunity private 127.0.0.1
+trap2sink 127.0.0.1:$trapport public
 [snmp] persistentDir $work/persist
+CONF
+mkdir -p "$work/trapd"
+cat > "$work/snmptrapd.conf" <<CONF
+disableAuthorization yes
+[snmp] persistentDir $work/trapd
 CONF
 
 say() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
@@ -48,17 +59,24 @@ run() { show "$@"; "$@"; }
 export MIBS= MIBDIRS=
 snmp_opts=(-v2c -M "$mibdirs" -m "$module" 127.0.0.1:$port)
 
-say "1. a private snmpd on udp:127.0.0.1:$port with its own AgentX socket"
+say "1. a private snmptrapd on udp:127.0.0.1:$trapport, and a private snmpd on"
+say "   udp:127.0.0.1:$port with its own AgentX socket, sending notifications to it"
+trapd_cmd=(snmptrapd -f -X -On -C -c "$work/snmptrapd.conf" -Lf "$work/traps.log"
+	udp:127.0.0.1:$trapport)
+show "${trapd_cmd[@]}" "&"
+"${trapd_cmd[@]}" </dev/null >/dev/null 2>&1 &
+pids+=($!)
 snmpd_cmd=(snmpd -f -r -C -c "$work/snmpd.conf" -p "$work/snmpd.pid" -Lf "$work/snmpd.log"
 	-I -ifTable,ifXTable,inetCidrRouteTable)
 show "${snmpd_cmd[@]}" "&"
 "${snmpd_cmd[@]}" </dev/null >/dev/null 2>&1 &
 pids+=($!)
 
-say "2. the example DPDK application: 2 lcores, 2 net_null ports, 8 s of traffic"
+say "2. the example DPDK application: 2 lcores, 2 net_null ports, 8 s of traffic,"
+say "   one malformed packet in 20000 (each logs a badHeader event)"
 app_cmd=("$app" -l 0-1 --no-huge --no-pci --no-shconf --no-telemetry -m 256
 	--vdev=net_null0 --vdev=net_null1 --file-prefix "fastmib-demo-$$" --
-	--segment "$seg" --duration 8 --rate 2000000 --flows 200)
+	--segment "$seg" --duration 8 --rate 2000000 --flows 200 --bad-every 20000)
 show "${app_cmd[@]}" "&"
 "${app_cmd[@]}" </dev/null >"$work/app.log" 2>&1 &
 app_pid=$!
@@ -96,9 +114,24 @@ run snmpget -c public "${snmp_opts[@]}" epGlobalRxPkts.0
 say "   a read-only community cannot reset"
 run snmpset -c public "${snmp_opts[@]}" epResetAll.0 i 1 || true
 
-say "6. the same segment from the shell"
+say "6. the same segment from the shell, once the application has stopped"
 wait "$app_pid" || true
 tail -n 2 "$work/app.log"
 run "$stat" --rows 4 "$seg"
+
+say "7. the event log: the last records the agent copied, numbered in time order"
+say "   (read now that the log is still; during traffic rows come and go as a walk proceeds)"
+show snmptable -Cb -Ci -c public "${snmp_opts[@]}" epEventTable "| tail -n 8"
+snmptable -Cb -Ci -c public "${snmp_opts[@]}" epEventTable | tail -n 8
+run snmptable -Cb -Ci -c public "${snmp_opts[@]}" epEventStatsTable
+say "   badHeader notifications (at most 10/s: the agent's limit) caught by snmptrapd"
+badhdr='\.1\.3\.6\.1\.4\.1\.8072\.9999\.42\.4\.0\.5'   # epBadHeaderNotification
+show grep -c "'$badhdr'" "$work/traps.log"
+grep -c "$badhdr" "$work/traps.log" || true
+show grep "'$badhdr'" "$work/traps.log" "| tail -n 1 | tr '\t' '\n'"
+grep "$badhdr" "$work/traps.log" | tail -n 1 | tr '\t' '\n'
+
+show "$stat" --events "$seg" "| tail -n 6"
+"$stat" --events "$seg" | tail -n 6
 
 say "done: everything started here is stopped"

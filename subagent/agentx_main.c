@@ -44,6 +44,9 @@ struct settings {
 	const char *config;
 	long ping;              /* -1: not set */
 	long check_period;      /* -1: not set */
+	long ev_history;        /* -1: not set */
+	long notify_rate;       /* -1: not set */
+	long notify_burst;      /* -1: not set */
 	struct fastmib_agent *agent;
 };
 
@@ -61,6 +64,10 @@ usage(FILE *f)
 		"  -c, --config FILE       read settings from FILE (see below)\n"
 		"  -p, --ping SECONDS      AgentX ping interval (default 2)\n"
 		"      --check-period SEC  segment re-attach check period (default 1)\n"
+		"  -E, --event-history N   event records kept per segment (default 256)\n"
+		"      --notify-rate N     notifications per second at most (default 10,\n"
+		"                          0 = none)\n"
+		"      --notify-burst N    notifications sent at once at most (default 20)\n"
 		"      --state-dir DIR     Net-SNMP persistent and configuration directory\n"
 		"      --listen ADDR       standalone agent on ADDR (e.g. udp:127.0.0.1:1161)\n"
 		"                          instead of an AgentX subagent\n"
@@ -68,9 +75,12 @@ usage(FILE *f)
 		"  -V, --version           version\n\n"
 		"Configuration file lines (command-line options take precedence):\n"
 		"  segment PATH | agentxSocket SOCKET | listen ADDR | pingInterval N\n"
-		"  checkPeriod N | persistentDir DIR\n"
+		"  checkPeriod N | persistentDir DIR | eventHistory N | notifyRate N\n"
+		"  notifyBurst N\n"
 		"Any other line (rocommunity, rwcommunity, createUser, rouser, rwuser,\n"
-		"view, access, ...) is handed to Net-SNMP as a configuration directive.\n");
+		"view, access, trap2sink, trapsess, ...) is handed to Net-SNMP as a\n"
+		"configuration directive; in standalone mode trap2sink/trapsess lines\n"
+		"say where event notifications go.\n");
 }
 
 static void
@@ -189,6 +199,21 @@ read_settings_file(struct settings *st)
 					lineno, key, val);
 			else if (*dst < 0)
 				*dst = v;
+		} else if (!strcasecmp(key, "eventHistory") ||
+			   !strcasecmp(key, "notifyRate") ||
+			   !strcasecmp(key, "notifyBurst")) {
+			long *dst = !strcasecmp(key, "eventHistory") ? &st->ev_history
+				    : !strcasecmp(key, "notifyRate") ? &st->notify_rate
+								     : &st->notify_burst;
+
+			rc = parse_long(val, dst == &st->ev_history ? 1 : 0,
+					dst == &st->ev_history
+					? FASTMIB_AGENT_EVENT_HISTORY_MAX : 1000000, &v);
+			if (rc < 0)
+				fprintf(stderr, APP ": %s:%u: bad %s '%s'\n", st->config,
+					lineno, key, val);
+			else if (*dst < 0)
+				*dst = v;
 		} else {
 			char directive[sizeof(line) + 2];
 
@@ -200,7 +225,8 @@ read_settings_file(struct settings *st)
 	return rc;
 }
 
-enum { OPT_STATE_DIR = 256, OPT_LISTEN, OPT_CHECK_PERIOD };
+enum { OPT_STATE_DIR = 256, OPT_LISTEN, OPT_CHECK_PERIOD, OPT_NOTIFY_RATE,
+       OPT_NOTIFY_BURST };
 
 static const struct option long_opts[] = {
 	{ "foreground", no_argument, NULL, 'f' },
@@ -208,6 +234,9 @@ static const struct option long_opts[] = {
 	{ "config", required_argument, NULL, 'c' },
 	{ "ping", required_argument, NULL, 'p' },
 	{ "check-period", required_argument, NULL, OPT_CHECK_PERIOD },
+	{ "event-history", required_argument, NULL, 'E' },
+	{ "notify-rate", required_argument, NULL, OPT_NOTIFY_RATE },
+	{ "notify-burst", required_argument, NULL, OPT_NOTIFY_BURST },
 	{ "state-dir", required_argument, NULL, OPT_STATE_DIR },
 	{ "listen", required_argument, NULL, OPT_LISTEN },
 	{ "help", no_argument, NULL, 'h' },
@@ -221,7 +250,7 @@ parse_args(int argc, char **argv, struct settings *st)
 {
 	int c;
 
-	while ((c = getopt_long(argc, argv, "fx:L:D::c:p:hV", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "fx:L:D::c:p:E:hV", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'f':
 			st->foreground = true;
@@ -248,6 +277,22 @@ parse_args(int argc, char **argv, struct settings *st)
 			if (parse_long(optarg, 1, 3600,
 				       c == 'p' ? &st->ping : &st->check_period) < 0) {
 				fprintf(stderr, APP ": bad number of seconds '%s'\n", optarg);
+				return 1;
+			}
+			break;
+		case 'E':
+			if (parse_long(optarg, 1, FASTMIB_AGENT_EVENT_HISTORY_MAX,
+				       &st->ev_history) < 0) {
+				fprintf(stderr, APP ": bad event history '%s' (1..%u)\n",
+					optarg, FASTMIB_AGENT_EVENT_HISTORY_MAX);
+				return 1;
+			}
+			break;
+		case OPT_NOTIFY_RATE:
+		case OPT_NOTIFY_BURST:
+			if (parse_long(optarg, 0, 1000000, c == OPT_NOTIFY_RATE
+				       ? &st->notify_rate : &st->notify_burst) < 0) {
+				fprintf(stderr, APP ": bad number '%s'\n", optarg);
 				return 1;
 			}
 			break;
@@ -278,6 +323,20 @@ parse_args(int argc, char **argv, struct settings *st)
 		fprintf(stderr, APP ": no segment given\n");
 		usage(stderr);
 		return 1;
+	}
+	if (st->ev_history > 0)
+		fastmib_agent_set_event_history(st->agent, (unsigned int)st->ev_history);
+	if (st->notify_rate >= 0 || st->notify_burst >= 0) {
+		long rate = st->notify_rate >= 0 ? st->notify_rate : FASTMIB_AGENT_NOTIFY_RATE;
+		long burst = st->notify_burst >= 0 ? st->notify_burst
+						   : FASTMIB_AGENT_NOTIFY_BURST;
+
+		if (fastmib_agent_set_notify_limit(st->agent, (unsigned int)rate,
+						   (unsigned int)burst) < 0) {
+			fprintf(stderr, APP ": a notification rate needs a burst of "
+				"at least 1\n");
+			return 1;
+		}
 	}
 	return -1;
 }
@@ -378,7 +437,8 @@ run(struct settings *st)
 int
 main(int argc, char **argv)
 {
-	struct settings st = { .ping = -1, .check_period = -1 };
+	struct settings st = { .ping = -1, .check_period = -1, .ev_history = -1,
+			       .notify_rate = -1, .notify_burst = -1 };
 	int status;
 
 	if (fastmib_agent_create(&st.agent) < 0) {

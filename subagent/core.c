@@ -15,6 +15,7 @@
 
 #include "fastmib/fastmib.h"
 #include "core.h"
+#include "evhist.h"
 
 /* Snapshots kept per handler call, so that several varbinds of one PDU
  * naming the same group or row see one consistent snapshot. */
@@ -28,7 +29,14 @@ enum fma_kind {
 	FMA_COUNTER = 1, /* a counter of the schema */
 	FMA_RESET,       /* TruthValue reset object */
 	FMA_DISCONT,     /* TimeStamp discontinuity object */
+	FMA_EVENT,       /* event table column (R.4.1.1.C.number) */
+	FMA_EVSTAT,      /* event statistics column (R.4.2.1.C.arc) */
 };
+
+/* Records copied per fastmib_events_poll() call, and per poll at most:
+ * bounds the time one request or alarm spends copying (about 1 ms). */
+#define FMA_EV_CHUNK 256u
+#define FMA_EV_POLL_MAX 16384u
 
 struct fma_col {
 	uint32_t arc;
@@ -44,12 +52,31 @@ struct fma_group {
 	struct fma_col *cols; /* sorted by arc */
 };
 
-/* What an OID names. `group` NULL means a module-level object. */
+/* What an OID names. `group` NULL means a module-level or event object;
+ * for those, `col` is NULL and `ecol` the column arc of FMA_EVENT /
+ * FMA_EVSTAT, whose `row` is the event number / event arc. */
 struct fma_ref {
 	const struct fma_group *group;
 	const struct fma_col *col;
 	enum fma_kind kind;
 	uint32_t row;
+	uint32_t ecol;
+};
+
+/* Statistics row of one event, sorted by arc. */
+struct fma_evstat {
+	uint32_t arc;
+	uint32_t event; /* schema event index */
+};
+
+/* Event log state of one attached segment whose model has events. */
+struct fma_events {
+	struct fastmib_event_cursor *cur;
+	struct fastmib_evhist hist;
+	struct fma_evstat *by_arc;
+	uint32_t n_events;
+	bool primed;          /* the copy made at attach is done */
+	uint64_t dropped_seen; /* cursor drops already logged */
 };
 
 struct fma_snap {
@@ -79,6 +106,7 @@ struct fma_seg {
 	char last_msg[256];
 	/* named again since fastmib_agent_reload_begin() */
 	bool confirmed;
+	struct fma_events *ev;          /* NULL: no event log served */
 };
 
 struct fastmib_agent {
@@ -86,6 +114,14 @@ struct fastmib_agent {
 	struct fma_seg **segs;
 	unsigned int n_segs;
 	unsigned int alarm;
+	unsigned int ev_alarm;
+	uint32_t ev_history;
+	/* notifications */
+	unsigned int notify_rate, notify_burst;
+	struct fastmib_agent_bucket bucket;
+	uint64_t sent, suppressed, suppressed_logged;
+	uint64_t suppress_log_ns; /* monotonic time of the last such log line */
+	struct fastmib_event_rec *evbuf; /* FMA_EV_CHUNK records */
 };
 
 /* ---- schema index ---- */
@@ -269,6 +305,255 @@ enum fma_found {
 	FMA_INSTANCE = 2,
 };
 
+/* ---- event log objects (R.4) ---- */
+
+static const struct fma_evstat *
+fma_evstat_find(const struct fma_events *ev, uint64_t arc, uint32_t *pos)
+{
+	uint32_t lo = 0, hi = ev->n_events;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (ev->by_arc[mid].arc < arc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (pos)
+		*pos = lo;
+	return lo < ev->n_events && ev->by_arc[lo].arc == arc ? &ev->by_arc[lo] : NULL;
+}
+
+/* Arguments a column needs of a record: k for argument k, else 0. */
+static uint32_t
+fma_evcol_args(uint64_t col)
+{
+	return col >= FASTMIB_EVCOL_ARG1 ? (uint32_t)(col - FASTMIB_EVCOL_ARG1 + 1) : 0;
+}
+
+static bool
+fma_evcol_ok(uint64_t col)
+{
+	return col >= FASTMIB_EVCOL_NAME && col <= FASTMIB_EVCOL_LAST;
+}
+
+static bool
+fma_stcol_ok(uint64_t col)
+{
+	return col >= FASTMIB_STCOL_NAME && col <= FASTMIB_STCOL_DROPPED;
+}
+
+/* Exact lookup of suffix x[0..n) below R.4. */
+static enum fma_found
+fma_ev_resolve(const struct fma_seg *s, const uint64_t *x, size_t n,
+	       struct fma_ref *ref)
+{
+	const struct fma_events *ev = s->ev;
+	uint32_t n_args;
+
+	if (!ev || n < 3 || x[1] != 1)
+		return FMA_NO_OBJECT;
+	ref->ecol = (uint32_t)x[2];
+	if (x[0] == FASTMIB_ARC_EV_TABLE && fma_evcol_ok(x[2])) {
+		ref->kind = FMA_EVENT;
+		if (n != 4 || x[3] > FASTMIB_EVHIST_MAX_NUMBER ||
+		    !fastmib_evhist_get(&ev->hist, x[3], &n_args) ||
+		    n_args < fma_evcol_args(x[2]))
+			return FMA_NO_INSTANCE;
+		ref->row = (uint32_t)x[3];
+		return FMA_INSTANCE;
+	}
+	if (x[0] == FASTMIB_ARC_EV_STATS && fma_stcol_ok(x[2])) {
+		ref->kind = FMA_EVSTAT;
+		if (n != 4 || !fma_evstat_find(ev, x[3], NULL))
+			return FMA_NO_INSTANCE;
+		ref->row = (uint32_t)x[3];
+		return FMA_INSTANCE;
+	}
+	return FMA_NO_OBJECT;
+}
+
+/* Next event table instance after column/number suffix x[0..n) below the
+ * entry (R.4.1.1). */
+static bool
+fma_ev_next_table(const struct fma_events *ev, const uint64_t *x, size_t n,
+		  struct fma_ref *ref)
+{
+	uint64_t col = FASTMIB_EVCOL_NAME, from = 0;
+
+	if (n > 0 && x[0] >= FASTMIB_EVCOL_NAME) {
+		col = x[0];
+		/* an instance is col.number: anything at or below col.k sorts
+		 * before col.(k+1) */
+		from = n == 1 ? 0 : x[1] + 1;
+	}
+	for (; col <= FASTMIB_EVCOL_LAST; col++, from = 0) {
+		int64_t num;
+
+		if (from > FASTMIB_EVHIST_MAX_NUMBER)
+			continue;
+		num = fastmib_evhist_next(&ev->hist, from, fma_evcol_args(col));
+		if (num < 0)
+			continue;
+		ref->kind = FMA_EVENT;
+		ref->ecol = (uint32_t)col;
+		ref->row = (uint32_t)num;
+		return true;
+	}
+	return false;
+}
+
+/* Next statistics instance after suffix x[0..n) below the entry (R.4.2.1). */
+static bool
+fma_ev_next_stats(const struct fma_events *ev, const uint64_t *x, size_t n,
+		  struct fma_ref *ref)
+{
+	uint64_t col = FASTMIB_STCOL_NAME, from = 0;
+
+	if (n > 0 && x[0] >= FASTMIB_STCOL_NAME) {
+		col = x[0];
+		from = n == 1 ? 0 : x[1] + 1;
+	}
+	for (; col <= FASTMIB_STCOL_DROPPED; col++, from = 0) {
+		uint32_t pos;
+
+		fma_evstat_find(ev, from, &pos);
+		if (pos >= ev->n_events)
+			continue;
+		ref->kind = FMA_EVSTAT;
+		ref->ecol = (uint32_t)col;
+		ref->row = ev->by_arc[pos].arc;
+		return true;
+	}
+	return false;
+}
+
+/* Next instance under R.4 after suffix x[0..n) below R.4 (x NULL: first). */
+static bool
+fma_ev_next(const struct fma_seg *s, const uint64_t *x, size_t n,
+	    struct fma_ref *ref)
+{
+	const struct fma_events *ev = s->ev;
+
+	if (!ev)
+		return false;
+	memset(ref, 0, sizeof(*ref));
+	/* R.4.0 holds notification types only: no instance before R.4.1 */
+	if (n == 0 || x[0] < FASTMIB_ARC_EV_TABLE)
+		return fma_ev_next_table(ev, NULL, 0, ref) ||
+		       fma_ev_next_stats(ev, NULL, 0, ref);
+	if (x[0] == FASTMIB_ARC_EV_TABLE) {
+		if (n == 1 || x[1] < 1)
+			return fma_ev_next_table(ev, NULL, 0, ref) ||
+			       fma_ev_next_stats(ev, NULL, 0, ref);
+		if (x[1] == 1 && fma_ev_next_table(ev, x + 2, n - 2, ref))
+			return true;
+		return fma_ev_next_stats(ev, NULL, 0, ref);
+	}
+	if (x[0] == FASTMIB_ARC_EV_STATS) {
+		if (n == 1 || x[1] < 1)
+			return fma_ev_next_stats(ev, NULL, 0, ref);
+		return x[1] == 1 && fma_ev_next_stats(ev, x + 2, n - 2, ref);
+	}
+	return false;
+}
+
+static size_t
+fma_ev_oid(const struct fma_seg *s, const struct fma_ref *ref, oid *out)
+{
+	size_t n = s->root_len;
+
+	memcpy(out, s->root, n * sizeof(oid));
+	out[n++] = FASTMIB_ARC_EVENTS;
+	out[n++] = ref->kind == FMA_EVENT ? FASTMIB_ARC_EV_TABLE : FASTMIB_ARC_EV_STATS;
+	out[n++] = 1;
+	out[n++] = ref->ecol;
+	out[n++] = ref->row;
+	return n;
+}
+
+static void
+fma_set_c64(netsnmp_variable_list *vb, uint64_t v)
+{
+	struct counter64 c64 = { .high = v >> 32, .low = v & 0xffffffffu };
+
+	snmp_set_var_typed_value(vb, ASN_COUNTER64, &c64, sizeof(c64));
+}
+
+static void
+fma_set_string(netsnmp_variable_list *vb, const char *str)
+{
+	size_t len = strlen(str);
+
+	/* DisplayString: at most 255 octets */
+	snmp_set_var_typed_value(vb, ASN_OCTET_STR, str, len > 255 ? 255 : len);
+}
+
+/* Value of one event table cell: record `rec` numbered `num`. */
+static void
+fma_ev_cell(const struct fastmib_schema *sc, const struct fastmib_event_rec *rec,
+	    uint32_t col, netsnmp_variable_list *vb)
+{
+	const struct fastmib_event_schema *es = &sc->events[rec->event];
+	uint8_t dt[FASTMIB_AGENT_DATETIME_LEN];
+
+	switch (col) {
+	case FASTMIB_EVCOL_NAME:
+		fma_set_string(vb, es->name);
+		break;
+	case FASTMIB_EVCOL_ID:
+		snmp_set_var_typed_integer(vb, ASN_UNSIGNED, es->arc);
+		break;
+	case FASTMIB_EVCOL_TIME:
+		snmp_set_var_typed_value(vb, ASN_OCTET_STR, dt,
+					 fastmib_agent_date_and_time(rec->time_ns, dt));
+		break;
+	case FASTMIB_EVCOL_LCORE:
+		snmp_set_var_typed_integer(vb, ASN_UNSIGNED, rec->slot);
+		break;
+	case FASTMIB_EVCOL_LAG_CYCLES:
+		fma_set_c64(vb, rec->lag);
+		break;
+	case FASTMIB_EVCOL_LAG_NS:
+		fma_set_c64(vb, rec->lag_ns);
+		break;
+	default: /* arguments: the 64-bit value as stored (int32 sign-extended) */
+		fma_set_c64(vb, rec->args[col - FASTMIB_EVCOL_ARG1]);
+		break;
+	}
+}
+
+static int
+fma_ev_value(struct fma_seg *s, const struct fma_ref *ref, netsnmp_variable_list *vb)
+{
+	const struct fma_evstat *st;
+	const struct fastmib_event_rec *rec;
+
+	if (ref->kind == FMA_EVENT) {
+		rec = fastmib_evhist_get(&s->ev->hist, ref->row, NULL);
+		if (!rec)
+			return -ENOENT;
+		fma_ev_cell(s->schema, rec, ref->ecol, vb);
+		return 0;
+	}
+	st = fma_evstat_find(s->ev, ref->row, NULL);
+	if (!st)
+		return -ENOENT;
+	switch (ref->ecol) {
+	case FASTMIB_STCOL_NAME:
+		fma_set_string(vb, s->schema->events[st->event].name);
+		break;
+	case FASTMIB_STCOL_LOGGED:
+		fma_set_c64(vb, fastmib_event_logged(s->seg, st->event));
+		break;
+	default:
+		fma_set_c64(vb, fastmib_event_dropped(s->seg, st->event));
+		break;
+	}
+	return 0;
+}
+
 static enum fma_found
 fma_resolve(const struct fma_seg *s, const uint64_t *x, size_t n,
 	    struct fma_ref *ref)
@@ -277,6 +562,8 @@ fma_resolve(const struct fma_seg *s, const uint64_t *x, size_t n,
 	int64_t row;
 
 	memset(ref, 0, sizeof(*ref));
+	if (n >= 1 && x[0] == FASTMIB_ARC_EVENTS)
+		return fma_ev_resolve(s, x + 1, n - 1, ref);
 	if (n >= 2 && x[0] == 2 && (x[1] == 1 || x[1] == 2)) {
 		ref->kind = x[1] == 1 ? FMA_RESET : FMA_DISCONT;
 		return n == 3 && x[2] == 0 ? FMA_INSTANCE : FMA_NO_INSTANCE;
@@ -440,8 +727,13 @@ fma_next(const struct fma_seg *s, const oid *name, size_t len, bool inclusive,
 			return true;
 		return fma_next_module(NULL, 0, ref);
 	}
-	if (x[0] == 2)
-		return fma_next_module(x + 1, n - 1, ref);
+	if (x[0] == 2 && fma_next_module(x + 1, n - 1, ref))
+		return true;
+	/* R.3 is conformance: no instances, on to the event log */
+	if (x[0] < FASTMIB_ARC_EVENTS)
+		return fma_ev_next(s, NULL, 0, ref);
+	if (x[0] == FASTMIB_ARC_EVENTS)
+		return fma_ev_next(s, x + 1, n - 1, ref);
 	return false;
 first:
 	if (fma_next_objects(s, NULL, 0, ref))
@@ -455,6 +747,8 @@ fma_ref_oid(const struct fma_seg *s, const struct fma_ref *ref, oid *out)
 {
 	size_t n = s->root_len;
 
+	if (ref->kind == FMA_EVENT || ref->kind == FMA_EVSTAT)
+		return fma_ev_oid(s, ref, out);
 	memcpy(out, s->root, n * sizeof(oid));
 	if (!ref->group) {
 		out[n++] = 2;
@@ -559,6 +853,9 @@ fma_value(struct fma_seg *s, const struct fma_ref *ref, netsnmp_variable_list *v
 			fastmib_agent_timestamp(v, s->agent->start_ns,
 						netsnmp_get_agent_uptime()));
 		return 0;
+	case FMA_EVENT:
+	case FMA_EVSTAT:
+		return fma_ev_value(s, ref, vb);
 	case FMA_COUNTER:
 		break;
 	}
@@ -582,6 +879,262 @@ fma_value(struct fma_seg *s, const struct fma_ref *ref, netsnmp_variable_list *v
 	}
 	}
 	return 0;
+}
+
+/* ---- event log: copying and notifications ---- */
+
+static uint64_t
+fma_mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static const oid fma_snmp_trap_oid[] = { 1, 3, 6, 1, 6, 3, 1, 1, 4, 1, 0 };
+
+/* Add column `col` of record `num` to a notification's varbinds. */
+static void
+fma_notify_add(const struct fma_seg *s, netsnmp_variable_list **vars, uint32_t num,
+	       const struct fastmib_event_rec *rec, uint32_t col)
+{
+	netsnmp_variable_list *vb;
+	struct fma_ref ref = { .kind = FMA_EVENT, .ecol = col, .row = num };
+	oid name[MAX_OID_LEN];
+	size_t len = fma_ev_oid(s, &ref, name);
+
+	vb = snmp_varlist_add_variable(vars, name, len, ASN_NULL, NULL, 0);
+	if (vb)
+		fma_ev_cell(s->schema, rec, col, vb);
+}
+
+/*
+ * Send the NOTIFICATION-TYPE R.4.0.<arc> of record `num`: snmpTrapOID,
+ * then the OBJECTS of the generated MIB (name, time, lcore, the event's
+ * arguments), instantiated with the event number. Net-SNMP puts sysUpTime
+ * first and hands it to the master agent (AgentX), to the trap sinks of
+ * the configuration (standalone) or to snmpd's sinks (module).
+ */
+static void
+fma_notify(struct fma_seg *s, uint32_t num, const struct fastmib_event_rec *rec)
+{
+	struct fastmib_agent *a = s->agent;
+	const struct fastmib_event_schema *es = &s->schema->events[rec->event];
+	netsnmp_variable_list *vars = NULL;
+	oid trap[MAX_OID_LEN];
+	size_t n = s->root_len;
+
+	if (!fastmib_agent_bucket_take(&a->bucket, fma_mono_ns())) {
+		a->suppressed++;
+		return;
+	}
+	memcpy(trap, s->root, n * sizeof(oid));
+	trap[n++] = FASTMIB_ARC_EVENTS;
+	trap[n++] = FASTMIB_ARC_EV_NOTIFS;
+	trap[n++] = es->arc;
+	snmp_varlist_add_variable(&vars, fma_snmp_trap_oid,
+				  OID_LENGTH(fma_snmp_trap_oid), ASN_OBJECT_ID,
+				  trap, n * sizeof(oid));
+	fma_notify_add(s, &vars, num, rec, FASTMIB_EVCOL_NAME);
+	fma_notify_add(s, &vars, num, rec, FASTMIB_EVCOL_TIME);
+	fma_notify_add(s, &vars, num, rec, FASTMIB_EVCOL_LCORE);
+	for (uint32_t k = 0; k < es->n_args && k < FASTMIB_MAX_EVENT_ARGS; k++)
+		fma_notify_add(s, &vars, num, rec, FASTMIB_EVCOL_ARG1 + k);
+	send_v2trap(vars);
+	snmp_free_varbind(vars);
+	a->sent++;
+	DEBUGMSGTL(("fastmib", "%s: notification %s, event number %" PRIu32 "\n",
+		    s->path, es->name, num));
+}
+
+/*
+ * Copy the records logged since the last poll into the history, bounded
+ * by FMA_EV_POLL_MAX per call (the rest waits for the next one). The copy
+ * made at attach sends no notification: those records were logged before
+ * this agent was watching, perhaps long ago.
+ */
+static void
+fma_ev_poll(struct fma_seg *s)
+{
+	struct fma_events *ev = s->ev;
+	struct fastmib_agent *a = s->agent;
+	uint64_t restarts = ev->hist.restarts, dropped;
+	unsigned int total = 0;
+
+	while (total < FMA_EV_POLL_MAX) {
+		int got = fastmib_events_poll(s->seg, ev->cur, a->evbuf, FMA_EV_CHUNK);
+
+		if (got < 0) {
+			DEBUGMSGTL(("fastmib", "%s: event poll: %s\n", s->path,
+				    strerror(-got)));
+			break;
+		}
+		for (int i = 0; i < got; i++) {
+			const struct fastmib_event_rec *rec = &a->evbuf[i];
+			const struct fastmib_event_schema *es;
+			uint32_t num;
+
+			if (rec->event >= s->schema->n_events)
+				continue; /* not from a sound writer: skip it */
+			es = &s->schema->events[rec->event];
+			num = fastmib_evhist_push(&ev->hist, rec, es->n_args);
+			if (ev->primed && es->notify)
+				fma_notify(s, num, rec);
+		}
+		total += (unsigned int)got;
+		if ((unsigned int)got < FMA_EV_CHUNK)
+			break;
+	}
+	ev->primed = true;
+	if (ev->hist.restarts != restarts)
+		snmp_log(LOG_NOTICE, "fastmib: %s: event numbers exhausted, "
+			 "history restarts at 1\n", s->path);
+	dropped = fastmib_event_cursor_dropped(ev->cur);
+	if (dropped != ev->dropped_seen) {
+		DEBUGMSGTL(("fastmib", "%s: %" PRIu64 " event records overwritten "
+			    "before they could be copied\n", s->path,
+			    dropped - ev->dropped_seen));
+		ev->dropped_seen = dropped;
+	}
+}
+
+/* Suppressed notifications: one log line a second at most. */
+static void
+fma_log_suppressed(struct fastmib_agent *a)
+{
+	uint64_t now;
+
+	if (a->suppressed == a->suppressed_logged)
+		return;
+	now = fma_mono_ns();
+	if (a->suppress_log_ns && now - a->suppress_log_ns < 1000000000u)
+		return;
+	snmp_log(LOG_WARNING, "fastmib: %" PRIu64 " notification(s) suppressed by "
+		 "the rate limit (%u/s, burst %u); %" PRIu64 " in total\n",
+		 a->suppressed - a->suppressed_logged, a->notify_rate,
+		 a->notify_burst, a->suppressed);
+	a->suppressed_logged = a->suppressed;
+	a->suppress_log_ns = now;
+}
+
+void
+fastmib_agent_poll_events(struct fastmib_agent *agent)
+{
+	for (unsigned int i = 0; i < agent->n_segs; i++) {
+		struct fma_seg *s = agent->segs[i];
+
+		if (s->seg && s->ev)
+			fma_ev_poll(s);
+	}
+	fma_log_suppressed(agent);
+}
+
+static void
+fma_ev_alarm(unsigned int reg, void *arg)
+{
+	(void)reg;
+	fastmib_agent_poll_events(arg);
+}
+
+static void
+fma_ev_free(struct fma_seg *s)
+{
+	if (!s->ev)
+		return;
+	if (s->ev->cur)
+		fastmib_event_cursor_free(s->ev->cur);
+	fastmib_evhist_free(&s->ev->hist);
+	free(s->ev->by_arc);
+	free(s->ev);
+	s->ev = NULL;
+}
+
+static int
+fma_cmp_evstat(const void *a, const void *b)
+{
+	const struct fma_evstat *x = a, *y = b;
+
+	return (x->arc > y->arc) - (x->arc < y->arc);
+}
+
+/*
+ * Event state of a newly attached segment: statistics rows by arc, a new
+ * history (numbers from 1) and a cursor at the oldest record the rings
+ * hold, which the first poll copies without notifications.
+ */
+static int
+fma_ev_attach(struct fma_seg *s, char *why, size_t whylen)
+{
+	const struct fastmib_schema *sc = s->schema;
+	struct fma_events *ev;
+	int rc;
+
+	if (sc->n_events == 0)
+		return 0;
+	if (sc->n_events > FASTMIB_MAX_EVENTS) {
+		snprintf(why, whylen, "%u events", sc->n_events);
+		return -EPROTO;
+	}
+	ev = calloc(1, sizeof(*ev));
+	if (!ev)
+		return -ENOMEM;
+	s->ev = ev;
+	ev->by_arc = calloc(sc->n_events, sizeof(*ev->by_arc));
+	if (!ev->by_arc)
+		return -ENOMEM;
+	ev->n_events = sc->n_events;
+	for (uint32_t e = 0; e < sc->n_events; e++) {
+		const struct fastmib_event_schema *es = &sc->events[e];
+
+		if (es->arc < 1 || es->arc > FASTMIB_MAX_ARC ||
+		    es->n_args > FASTMIB_MAX_EVENT_ARGS) {
+			snprintf(why, whylen, "event %s: bad arc or arguments", es->name);
+			return -EPROTO;
+		}
+		ev->by_arc[e] = (struct fma_evstat){ es->arc, e };
+	}
+	qsort(ev->by_arc, ev->n_events, sizeof(*ev->by_arc), fma_cmp_evstat);
+	for (uint32_t e = 1; e < ev->n_events; e++) {
+		if (ev->by_arc[e].arc == ev->by_arc[e - 1].arc) {
+			snprintf(why, whylen, "event arc %u used twice",
+				 ev->by_arc[e].arc);
+			return -EPROTO;
+		}
+	}
+	rc = fastmib_evhist_init(&ev->hist, s->agent->ev_history);
+	if (rc < 0)
+		return rc;
+	rc = fastmib_event_cursor_new(s->seg, &ev->cur);
+	if (rc < 0) {
+		snprintf(why, whylen, "event cursor: %s", fastmib_last_error());
+		return rc;
+	}
+	fma_ev_poll(s);
+	return 0;
+}
+
+/* Might this request reach R.4 (so that it should see the newest records)? */
+static bool
+fma_touches_events(const struct fma_seg *s, int mode, netsnmp_request_info *requests)
+{
+	if (!s->ev || (mode != MODE_GET && mode != MODE_GETNEXT))
+		return false;
+	for (netsnmp_request_info *r = requests; r; r = r->next) {
+		const netsnmp_variable_list *vb = r->requestvb;
+
+		if (r->processed)
+			continue;
+		if (vb->name_length <= s->root_len ||
+		    netsnmp_oid_equals(vb->name, s->root_len, s->root, s->root_len) != 0)
+			continue;
+		/* a GETNEXT from R.2 or R.3 moves on into R.4 */
+		if (vb->name[s->root_len] == FASTMIB_ARC_EVENTS ||
+		    (mode == MODE_GETNEXT && vb->name[s->root_len] >= 2 &&
+		     vb->name[s->root_len] < FASTMIB_ARC_EVENTS))
+			return true;
+	}
+	return false;
 }
 
 /* ---- handler ---- */
@@ -707,6 +1260,8 @@ fma_handler(netsnmp_mib_handler *handler, netsnmp_handler_registration *reginfo,
 	/* snapshots are per request: a later request must read afresh */
 	s->n_snaps = 0;
 	s->next_snap = 0;
+	if (s->seg && fma_touches_events(s, reqinfo->mode, requests))
+		fma_ev_poll(s);
 	for (netsnmp_request_info *r = requests; r; r = r->next) {
 		if (r->processed)
 			continue;
@@ -773,6 +1328,7 @@ static void
 fma_detach(struct fma_seg *s)
 {
 	fma_unregister(s);
+	fma_ev_free(s);
 	if (s->seg)
 		fastmib_close(s->seg);
 	s->seg = NULL;
@@ -839,6 +1395,8 @@ fma_try_attach(struct fma_seg *s)
 	}
 	s->schema = fastmib_schema(s->seg);
 	rc = fma_build_index(s, why, sizeof(why));
+	if (rc == 0)
+		rc = fma_ev_attach(s, why, sizeof(why));
 	if (rc == 0 && (owner = fma_root_owner(s)) != NULL) {
 		snprintf(why, sizeof(why), "module %s: its root is already served "
 			 "for %s", s->schema->module, owner->path);
@@ -861,6 +1419,10 @@ fma_try_attach(struct fma_seg *s)
 	snmp_log(LOG_INFO, "fastmib: %s: serving %s (generation %" PRIu64 "%s)\n",
 		 s->path, s->schema->module, info.generation,
 		 s->writable ? "" : ", read-only: resets refused");
+	if (s->ev)
+		snmp_log(LOG_INFO, "fastmib: %s: event log of %u event(s), history "
+			 "of %u records, %u record(s) found\n", s->path,
+			 s->schema->n_events, s->ev->hist.cap, s->ev->hist.n);
 }
 
 void
@@ -893,8 +1455,53 @@ fma_alarm(unsigned int reg, void *arg)
 int
 fastmib_agent_create(struct fastmib_agent **agentp)
 {
-	*agentp = calloc(1, sizeof(**agentp));
-	return *agentp ? 0 : -ENOMEM;
+	struct fastmib_agent *a = calloc(1, sizeof(*a));
+
+	if (a)
+		a->evbuf = calloc(FMA_EV_CHUNK, sizeof(*a->evbuf));
+	if (!a || !a->evbuf) {
+		free(a);
+		*agentp = NULL;
+		return -ENOMEM;
+	}
+	a->ev_history = FASTMIB_AGENT_EVENT_HISTORY;
+	a->notify_rate = FASTMIB_AGENT_NOTIFY_RATE;
+	a->notify_burst = FASTMIB_AGENT_NOTIFY_BURST;
+	fastmib_agent_bucket_init(&a->bucket, a->notify_rate, a->notify_burst,
+				  fma_mono_ns());
+	*agentp = a;
+	return 0;
+}
+
+int
+fastmib_agent_set_event_history(struct fastmib_agent *agent, unsigned int n)
+{
+	if (n < 1 || n > FASTMIB_AGENT_EVENT_HISTORY_MAX)
+		return -EINVAL;
+	agent->ev_history = n;
+	return 0;
+}
+
+int
+fastmib_agent_set_notify_limit(struct fastmib_agent *agent, unsigned int per_s,
+			       unsigned int burst)
+{
+	if (per_s && !burst)
+		return -EINVAL;
+	if (per_s > 1000000u || burst > 1000000u)
+		return -EINVAL;
+	agent->notify_rate = per_s;
+	agent->notify_burst = burst;
+	fastmib_agent_bucket_init(&agent->bucket, per_s, burst, fma_mono_ns());
+	return 0;
+}
+
+void
+fastmib_agent_notify_counts(const struct fastmib_agent *agent, uint64_t *sent,
+			    uint64_t *suppressed)
+{
+	*sent = agent->sent;
+	*suppressed = agent->suppressed;
 }
 
 int
@@ -995,7 +1602,15 @@ fastmib_agent_start(struct fastmib_agent *agent, unsigned int period_s)
 	agent->alarm = snmp_alarm_register(period_s ? period_s
 					   : FASTMIB_AGENT_CHECK_PERIOD,
 					   SA_REPEAT, fma_alarm, agent);
-	return agent->alarm ? 0 : -ENOMEM;
+	if (!agent->alarm)
+		return -ENOMEM;
+	{
+		struct timeval tv = { 0, FASTMIB_AGENT_EVENT_PERIOD_MS * 1000 };
+
+		agent->ev_alarm = snmp_alarm_register_hr(tv, SA_REPEAT, fma_ev_alarm,
+							 agent);
+	}
+	return agent->ev_alarm ? 0 : -ENOMEM;
 }
 
 void
@@ -1005,8 +1620,13 @@ fastmib_agent_destroy(struct fastmib_agent *agent)
 		return;
 	if (agent->alarm)
 		snmp_alarm_unregister(agent->alarm);
+	if (agent->ev_alarm)
+		snmp_alarm_unregister(agent->ev_alarm);
+	agent->suppress_log_ns = 0; /* the last count, whenever the one before */
+	fma_log_suppressed(agent);
 	for (unsigned int i = 0; i < agent->n_segs; i++)
 		fma_seg_free(agent->segs[i]);
 	free(agent->segs);
+	free(agent->evbuf);
 	free(agent);
 }

@@ -14,6 +14,21 @@
  *   R.1.G.1.C.i1..in       table column C, 1-based indexes
  *   R.1.G.1.1001/1002.idx  row Reset / DiscontinuityTime columns
  *   R.2.1.0 / R.2.2.0      module ResetAll / DiscontinuityTime
+ *   R.4.1.1.C.N            event table column C of event number N
+ *   R.4.2.1.C.A            event statistics column C of the event of arc A
+ *   R.4.0.A                NOTIFICATION-TYPE of the event of arc A (sent,
+ *                          never served)
+ *
+ * Event log: per attached segment whose model has events, the core keeps a
+ * cursor into the segment's event rings and a history of the last N
+ * records it copied (N = fastmib_agent_set_event_history()), numbered 1, 2,
+ * 3, ... in copy order. It copies new records on every request that may
+ * reach R.4 and on a periodic alarm (FASTMIB_AGENT_EVENT_PERIOD_MS). A
+ * re-attach starts a new history (numbers from 1 again). Records of events
+ * declared `notify: true` that were copied after the attach are sent as
+ * SNMPv2 notifications through the agent (send_v2trap), at most
+ * fastmib_agent_set_notify_limit() of them; the others are counted and
+ * logged as suppressed.
  *
  * Threading: every function here, and the handler, runs in the agent's
  * single thread. The core never blocks, never exits and installs no signal
@@ -28,6 +43,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
+#include <time.h>
 
 #include "fastmib/schema.h"
 
@@ -46,6 +63,44 @@ extern "C" {
 
 /** Segment paths one set holds at most (bounds the memory of a module). */
 #define FASTMIB_AGENT_MAX_SEGMENTS 64
+
+/** Arc of the event subtree under the module root, and its parts. */
+#define FASTMIB_ARC_EVENTS        4u
+#define FASTMIB_ARC_EV_NOTIFS     0u  /**< R.4.0: notification types */
+#define FASTMIB_ARC_EV_TABLE      1u  /**< R.4.1: <p>EventTable */
+#define FASTMIB_ARC_EV_STATS      2u  /**< R.4.2: <p>EventStatsTable */
+
+/** Columns of <p>EventEntry (R.4.1.1.C). Column 1 is the index. */
+enum fastmib_agent_evcol {
+	FASTMIB_EVCOL_NUMBER = 1, /**< not-accessible */
+	FASTMIB_EVCOL_NAME = 2,
+	FASTMIB_EVCOL_ID = 3,
+	FASTMIB_EVCOL_TIME = 4,
+	FASTMIB_EVCOL_LCORE = 5,
+	FASTMIB_EVCOL_LAG_CYCLES = 6,
+	FASTMIB_EVCOL_LAG_NS = 7,
+	FASTMIB_EVCOL_ARG1 = 8,   /**< ARG1 + k - 1 is argument k (1..4) */
+	FASTMIB_EVCOL_LAST = FASTMIB_EVCOL_ARG1 + FASTMIB_MAX_EVENT_ARGS - 1,
+};
+
+/** Columns of <p>EventStatsEntry (R.4.2.1.C). Column 1 is the index. */
+enum fastmib_agent_stcol {
+	FASTMIB_STCOL_ID = 1,     /**< not-accessible */
+	FASTMIB_STCOL_NAME = 2,
+	FASTMIB_STCOL_LOGGED = 3,
+	FASTMIB_STCOL_DROPPED = 4,
+};
+
+/** Event records kept per segment unless configured otherwise. */
+#define FASTMIB_AGENT_EVENT_HISTORY     256u
+#define FASTMIB_AGENT_EVENT_HISTORY_MAX 65536u
+/** Period of the event poll alarm, milliseconds. */
+#define FASTMIB_AGENT_EVENT_PERIOD_MS   200u
+/** Default notification limit: sustained rate per second, and burst. */
+#define FASTMIB_AGENT_NOTIFY_RATE       10u
+#define FASTMIB_AGENT_NOTIFY_BURST      20u
+/** Octets of an <p>EventTime value: the DateAndTime form with a UTC offset. */
+#define FASTMIB_AGENT_DATETIME_LEN      11u
 
 struct fastmib_agent;
 
@@ -94,6 +149,29 @@ void fastmib_agent_check(struct fastmib_agent *agent);
 /** Number of segments currently attached and registered. */
 unsigned int fastmib_agent_serving(const struct fastmib_agent *agent);
 
+/**
+ * Records of the event history kept per segment (1..
+ * FASTMIB_AGENT_EVENT_HISTORY_MAX, default FASTMIB_AGENT_EVENT_HISTORY).
+ * Applies to segments attached from now on. -EINVAL when out of range.
+ */
+int fastmib_agent_set_event_history(struct fastmib_agent *agent, unsigned int n);
+
+/**
+ * Notification limit of the whole set: a token bucket of `burst`
+ * notifications refilled at `per_s` per second (0 = send none). Notifications
+ * over the limit are dropped, counted and logged at most once a second.
+ * -EINVAL for a zero burst with a non-zero rate.
+ */
+int fastmib_agent_set_notify_limit(struct fastmib_agent *agent, unsigned int per_s,
+				   unsigned int burst);
+
+/** Notifications sent and suppressed by the limit so far. */
+void fastmib_agent_notify_counts(const struct fastmib_agent *agent, uint64_t *sent,
+				 uint64_t *suppressed);
+
+/** Copy new event records of every served segment now (what the alarm does). */
+void fastmib_agent_poll_events(struct fastmib_agent *agent);
+
 /** Unregister every handler, detach every segment, free the set. */
 void fastmib_agent_destroy(struct fastmib_agent *agent);
 
@@ -135,6 +213,78 @@ fastmib_agent_timestamp(uint64_t event_ns, uint64_t start_ns, uint64_t uptime_cs
 		return 0;
 	cs = (event_ns - start_ns) / 10000000u;
 	return (uint32_t)(cs < uptime_cs ? cs : uptime_cs);
+}
+
+/**
+ * DateAndTime (RFC 2579) of `ns` since the epoch, in UTC: year (2 octets,
+ * network order), month, day, hour, minutes, seconds, deci-seconds, then
+ * direction '+' and a zero offset. Writes FASTMIB_AGENT_DATETIME_LEN octets.
+ */
+static inline size_t
+fastmib_agent_date_and_time(uint64_t ns, uint8_t *out)
+{
+	time_t sec = (time_t)(ns / 1000000000u);
+	struct tm tm;
+
+	if (!gmtime_r(&sec, &tm))
+		memset(&tm, 0, sizeof(tm));
+	out[0] = (uint8_t)((tm.tm_year + 1900) >> 8);
+	out[1] = (uint8_t)(tm.tm_year + 1900);
+	out[2] = (uint8_t)(tm.tm_mon + 1);
+	out[3] = (uint8_t)tm.tm_mday;
+	out[4] = (uint8_t)tm.tm_hour;
+	out[5] = (uint8_t)tm.tm_min;
+	/* a leap second (60) is a valid DateAndTime value */
+	out[6] = (uint8_t)tm.tm_sec;
+	out[7] = (uint8_t)(ns % 1000000000u / 100000000u);
+	out[8] = '+';
+	out[9] = 0;
+	out[10] = 0;
+	return FASTMIB_AGENT_DATETIME_LEN;
+}
+
+/**
+ * Token bucket of the notification limit, in time credit: each
+ * notification costs 1e9 / rate ns of credit, and credit accrues with
+ * time up to `burst` notifications' worth. Integer only, so the same
+ * sequence of calls always gives the same answers.
+ */
+struct fastmib_agent_bucket {
+	uint64_t cost_ns;   /**< credit one notification takes; 0 = none sent */
+	uint64_t cap_ns;    /**< most credit kept (burst * cost_ns) */
+	uint64_t credit_ns;
+	uint64_t last_ns;   /**< monotonic time of the last refill */
+};
+
+static inline void
+fastmib_agent_bucket_init(struct fastmib_agent_bucket *b, unsigned int per_s,
+			  unsigned int burst, uint64_t now_ns)
+{
+	b->cost_ns = per_s ? 1000000000u / per_s : 0;
+	if (per_s && b->cost_ns == 0)
+		b->cost_ns = 1;
+	b->cap_ns = b->cost_ns * burst;
+	b->credit_ns = b->cap_ns; /* a full burst right away */
+	b->last_ns = now_ns;
+}
+
+/** May one more notification go out at `now_ns`? Takes its credit if so. */
+static inline bool
+fastmib_agent_bucket_take(struct fastmib_agent_bucket *b, uint64_t now_ns)
+{
+	if (b->cost_ns == 0)
+		return false;
+	if (now_ns > b->last_ns) {
+		uint64_t room = b->cap_ns - b->credit_ns;
+		uint64_t add = now_ns - b->last_ns;
+
+		b->credit_ns += add < room ? add : room;
+		b->last_ns = now_ns;
+	}
+	if (b->credit_ns < b->cost_ns)
+		return false;
+	b->credit_ns -= b->cost_ns;
+	return true;
 }
 
 /**

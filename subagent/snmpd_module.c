@@ -5,6 +5,11 @@
  *
  *   dlmod          fastmib /usr/lib/x86_64-linux-gnu/fastmib/fastmib_snmpd.so
  *   fastmibSegment /run/fastmib/dataplane.seg      # after the dlmod line
+ *   fastmibEventHistory 1024                       # optional, default 256
+ *   fastmibNotifyRate 10 20                        # optional: per second, burst
+ *
+ * Event notifications go to snmpd's own trap sinks (trap2sink, trapsess).
+ * A changed fastmibEventHistory applies to segments attached afterwards.
  *
  * snmpd calls init_fastmib() when it reads the dlmod line; that registers
  * the fastmibSegment directive, so only lines after it reach this module
@@ -41,6 +46,8 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <net-snmp/net-snmp-config.h>
@@ -54,6 +61,8 @@
 #endif
 
 #define FM_TOKEN "fastmibSegment"
+#define FM_TOKEN_HISTORY "fastmibEventHistory"
+#define FM_TOKEN_NOTIFY "fastmibNotifyRate"
 
 #define FM_EXPORT __attribute__((visibility("default")))
 
@@ -105,6 +114,56 @@ fm_parse_segment(const char *token, char *line)
 		config_perror(FM_TOKEN ": too many segments for one snmpd");
 	else if (rc < 0)
 		config_perror(FM_TOKEN ": out of memory");
+}
+
+/* `fastmibEventHistory N` */
+static void
+fm_parse_history(const char *token, char *line)
+{
+	unsigned long n;
+	char extra;
+
+	(void)token;
+	if (!fm.set)
+		return;
+	if (sscanf(line, "%lu %c", &n, &extra) < 1 || n > UINT32_MAX ||
+	    fastmib_agent_set_event_history(fm.set, (unsigned int)n) < 0)
+		config_perror(FM_TOKEN_HISTORY " needs a number of records, 1..65536");
+	else if (sscanf(line, "%lu %c", &n, &extra) == 2 && extra != '#')
+		config_pwarn(FM_TOKEN_HISTORY ": text after the number ignored");
+}
+
+/* `fastmibNotifyRate PER_SECOND [BURST]` */
+static void
+fm_parse_notify(const char *token, char *line)
+{
+	unsigned long rate, burst = FASTMIB_AGENT_NOTIFY_BURST;
+
+	(void)token;
+	if (!fm.set)
+		return;
+	if (sscanf(line, "%lu %lu", &rate, &burst) < 1 || rate > 1000000 ||
+	    burst > 1000000 ||
+	    fastmib_agent_set_notify_limit(fm.set, (unsigned int)rate,
+					   (unsigned int)burst) < 0)
+		config_perror(FM_TOKEN_NOTIFY " needs a rate per second and an "
+			      "optional burst >= 1");
+}
+
+/* Lines removed in a reload go back to the defaults. */
+static void
+fm_release_history(void)
+{
+	if (fm.set)
+		fastmib_agent_set_event_history(fm.set, FASTMIB_AGENT_EVENT_HISTORY);
+}
+
+static void
+fm_release_notify(void)
+{
+	if (fm.set)
+		fastmib_agent_set_notify_limit(fm.set, FASTMIB_AGENT_NOTIFY_RATE,
+					       FASTMIB_AGENT_NOTIFY_BURST);
 }
 
 /* Called by snmpd before it re-reads its configuration. */
@@ -160,6 +219,10 @@ fm_register_directives(void)
 {
 	register_config_handler("snmpd", FM_TOKEN, fm_parse_segment,
 				fm_release_segments, "PATH");
+	register_config_handler("snmpd", FM_TOKEN_HISTORY, fm_parse_history,
+				fm_release_history, "RECORDS");
+	register_config_handler("snmpd", FM_TOKEN_NOTIFY, fm_parse_notify,
+				fm_release_notify, "PER_SECOND [BURST]");
 	snmp_register_callback(SNMP_CALLBACK_LIBRARY,
 			       SNMP_CALLBACK_POST_READ_CONFIG, fm_post_config,
 			       NULL);
@@ -172,6 +235,8 @@ fm_unregister_directives(void)
 				 SNMP_CALLBACK_POST_READ_CONFIG, fm_post_config,
 				 NULL, 1);
 	unregister_config_handler("snmpd", FM_TOKEN);
+	unregister_config_handler("snmpd", FM_TOKEN_HISTORY);
+	unregister_config_handler("snmpd", FM_TOKEN_NOTIFY);
 }
 
 static void

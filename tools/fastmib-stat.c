@@ -39,6 +39,10 @@ struct stat_opts {
 	bool json;
 	bool info;
 	bool reset;
+	bool events;              /* --events: print the event log */
+	bool follow;              /* --follow: keep printing new events */
+	const char *event_name;   /* --event NAME filter; NULL = all */
+	int max_level;            /* --level N filter; 9 = all */
 };
 
 /* Values of the rows shown for one group, taken in one pass. */
@@ -81,6 +85,12 @@ usage(FILE *f)
 		"                       table), or one table row given by its SNMP index,\n"
 		"                       dotted for several indexes (e.g. portQueue.2.3)\n"
 		"  --info               print the segment header instead of counters\n"
+		"  --events             print the event log (every record still in the rings),\n"
+		"                       merged over lcores in time order\n"
+		"  --follow             with --events: keep printing new records until\n"
+		"                       interrupted (with --json: one JSON object per line)\n"
+		"  --event NAME         with --events: only this event (model or MIB name)\n"
+		"  --level N            with --events: only events of level <= N (0..9)\n"
 		"  --help               this text\n"
 		"  --version            program version\n"
 		"\n"
@@ -597,6 +607,25 @@ pid_state(uint32_t pid)
 	return "not running";
 }
 
+static json_t *
+events_info_json(struct fastmib_segment *seg, const struct fastmib_info *info)
+{
+	const struct fastmib_schema *sc = fastmib_schema(seg);
+	json_t *list = json_array();
+
+	for (uint32_t i = 0; i < sc->n_events; i++) {
+		const struct fastmib_event_schema *e = &sc->events[i];
+
+		json_array_append_new(list, json_pack("{s:s, s:I, s:I, s:I, s:b, s:o, s:o}",
+			"name", e->name, "id", (json_int_t)e->arc,
+			"level", (json_int_t)e->level, "rate", (json_int_t)e->rate,
+			"notify", (int)e->notify, "logged", json_u64(fastmib_event_logged(seg, i)),
+			"dropped", json_u64(fastmib_event_dropped(seg, i))));
+	}
+	return json_pack("{s:I, s:o, s:o}", "ring_records", (json_int_t)info->event_ring,
+			 "tsc_hz", json_u64(info->tsc_hz), "list", list);
+}
+
 static int
 do_info(struct fastmib_segment *seg, const char *path, bool json)
 {
@@ -652,6 +681,8 @@ do_info(struct fastmib_segment *seg, const char *path, bool json)
 			       "bounded", json_u64(rs.bounded));
 		if (o == NULL)
 			return -ENOMEM;
+		if (sc->n_events)
+			json_object_set_new(o, "events", events_info_json(seg, &info));
 		return print_json(o, false);
 	}
 	printf("segment      %s\n", path);
@@ -670,6 +701,19 @@ do_info(struct fastmib_segment *seg, const char *path, bool json)
 	printf("last reset   %s\n", reset);
 	printf("read stats   %" PRIu64 " reads, %" PRIu64 " retries, %" PRIu64
 	       " bounded\n", rs.reads, rs.retries, rs.bounded);
+	if (sc->n_events == 0)
+		return 0;
+	printf("event rings  %" PRIu32 " records per lcore slot, TSC %" PRIu64 " Hz\n",
+	       info.event_ring, info.tsc_hz);
+	printf("  %-24s %4s %5s %5s %20s %20s\n", "event", "id", "level", "rate", "logged",
+	       "dropped");
+	for (uint32_t i = 0; i < sc->n_events; i++) {
+		const struct fastmib_event_schema *e = &sc->events[i];
+
+		printf("  %-24s %4" PRIu32 " %5" PRIu32 " %5" PRIu32 " %20" PRIu64 " %20" PRIu64
+		       "\n", e->name, e->arc, e->level, e->rate, fastmib_event_logged(seg, i),
+		       fastmib_event_dropped(seg, i));
+	}
 	return 0;
 }
 
@@ -833,13 +877,18 @@ parse_double(const char *s, double *v)
 static int
 parse_args(int argc, char **argv, struct stat_opts *o)
 {
-	enum { O_JSON = 256, O_WATCH, O_ROWS, O_RESET, O_INFO, O_HELP, O_VERSION };
+	enum { O_JSON = 256, O_WATCH, O_ROWS, O_RESET, O_INFO, O_HELP, O_VERSION,
+	       O_EVENTS, O_FOLLOW, O_EVENT, O_LEVEL };
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, O_JSON },
 		{ "watch", required_argument, NULL, O_WATCH },
 		{ "rows", required_argument, NULL, O_ROWS },
 		{ "reset", optional_argument, NULL, O_RESET },
 		{ "info", no_argument, NULL, O_INFO },
+		{ "events", no_argument, NULL, O_EVENTS },
+		{ "follow", no_argument, NULL, O_FOLLOW },
+		{ "event", required_argument, NULL, O_EVENT },
+		{ "level", required_argument, NULL, O_LEVEL },
 		{ "help", no_argument, NULL, O_HELP },
 		{ "version", no_argument, NULL, O_VERSION },
 		{ NULL, 0, NULL, 0 },
@@ -848,6 +897,7 @@ parse_args(int argc, char **argv, struct stat_opts *o)
 
 	memset(o, 0, sizeof(*o));
 	o->max_rows = UINT64_MAX;
+	o->max_level = FASTMIB_EVENT_RATE_MAX;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		char *end;
@@ -883,6 +933,25 @@ parse_args(int argc, char **argv, struct stat_opts *o)
 		case O_INFO:
 			o->info = true;
 			break;
+		case O_EVENTS:
+			o->events = true;
+			break;
+		case O_FOLLOW:
+			o->follow = true;
+			break;
+		case O_EVENT:
+			o->event_name = optarg;
+			break;
+		case O_LEVEL:
+			errno = 0;
+			o->max_level = (int)strtol(optarg, &end, 10);
+			if (errno || end == optarg || *end || o->max_level < 0 ||
+			    o->max_level > FASTMIB_EVENT_RATE_MAX) {
+				fprintf(stderr, "fastmib-stat: --level: '%s' is not a level "
+					"0..9\n", optarg);
+				return EXIT_USAGE;
+			}
+			break;
 		case O_HELP:
 			usage(stdout);
 			return EXIT_SUCCESS;
@@ -902,7 +971,211 @@ parse_args(int argc, char **argv, struct stat_opts *o)
 		return EXIT_USAGE;
 	}
 	o->path = argv[optind];
+	if ((o->follow || o->event_name || o->max_level < FASTMIB_EVENT_RATE_MAX) &&
+	    !o->events) {
+		fprintf(stderr, "fastmib-stat: --follow, --event and --level go with --events\n");
+		return EXIT_USAGE;
+	}
+	if (o->events && (o->watch > 0 || o->info)) {
+		fprintf(stderr, "fastmib-stat: --events excludes --watch and --info\n");
+		return EXIT_USAGE;
+	}
 	return -1;
+}
+
+/* ---- --events ---- */
+
+static void sleep_interruptible(double seconds);
+
+/* Event by model name ("burstStart") or MIB-style name ("epBurstStart"). */
+static int
+find_event(const struct fastmib_schema *sc, const char *name)
+{
+	char mib[NAME_BUF];
+
+	for (uint32_t i = 0; i < sc->n_events; i++) {
+		mib_name(mib, sizeof(mib), sc->prefix, sc->events[i].name, NULL);
+		if (strcmp(sc->events[i].name, name) == 0 || strcmp(mib, name) == 0)
+			return (int)i;
+	}
+	return -1;
+}
+
+/* UTC with nanoseconds: 2026-11-22T10:00:00.123456789Z */
+static void
+format_time_ns(uint64_t ns, char *buf, size_t len)
+{
+	time_t t = (time_t)(ns / 1000000000u);
+	struct tm tm;
+	size_t n;
+
+	gmtime_r(&t, &tm);
+	n = strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(buf + n, len - n, ".%09" PRIu64 "Z", ns % 1000000000u);
+}
+
+static void
+print_event_text(const struct fastmib_schema *sc, const struct fastmib_event_rec *r)
+{
+	const struct fastmib_event_schema *e = &sc->events[r->event];
+	char when[64];
+
+	format_time_ns(r->time_ns, when, sizeof(when));
+	printf("%s  lcore %-3" PRIu32 " %-*s L%" PRIu32 "  lag %12" PRIu64 " cyc %10"
+	       PRIu64 " ns", when, r->slot, 20, e->name, e->level, r->lag, r->lag_ns);
+	for (uint32_t k = 0; k < e->n_args; k++)
+		printf("  %s=%" PRIu64, e->args[k], r->args[k]);
+	putchar('\n');
+}
+
+static json_t *
+event_json(const struct fastmib_schema *sc, const struct fastmib_event_rec *r)
+{
+	const struct fastmib_event_schema *e = &sc->events[r->event];
+	json_t *args = json_object();
+	char when[64];
+
+	format_time_ns(r->time_ns, when, sizeof(when));
+	for (uint32_t k = 0; k < e->n_args; k++)
+		json_object_set_new(args, e->args[k], json_u64(r->args[k]));
+	return json_pack("{s:o, s:s, s:o, s:o, s:I, s:s, s:I, s:I, s:o, s:o, s:o}",
+			 "seq", json_u64(r->seq), "time", when,
+			 "time_ns", json_u64(r->time_ns), "tsc", json_u64(r->tsc),
+			 "lcore", (json_int_t)r->slot, "event", e->name,
+			 "id", (json_int_t)e->arc, "level", (json_int_t)e->level,
+			 "lag_cycles", json_u64(r->lag), "lag_ns", json_u64(r->lag_ns),
+			 "args", args);
+}
+
+#define EVENT_BATCH 256
+
+/*
+ * Copy every record available now through `cur`, printing those that pass
+ * the filters (text, JSON lines, or appended to `arr`). Returns the number
+ * of records copied, or a negative errno.
+ */
+static int
+drain_events(struct fastmib_segment *seg, struct fastmib_event_cursor *cur,
+	     const struct stat_opts *o, int only, json_t *arr)
+{
+	const struct fastmib_schema *sc = fastmib_schema(seg);
+	struct fastmib_event_rec r[EVENT_BATCH];
+	int n, total = 0;
+
+	while ((n = fastmib_events_poll(seg, cur, r, EVENT_BATCH)) > 0) {
+		total += n;
+		for (int i = 0; i < n; i++) {
+			if ((only >= 0 && r[i].event != (uint32_t)only) ||
+			    sc->events[r[i].event].level > (uint32_t)o->max_level)
+				continue;
+			if (arr)
+				json_array_append_new(arr, event_json(sc, &r[i]));
+			else if (o->json)
+				print_json(event_json(sc, &r[i]), true);
+			else
+				print_event_text(sc, &r[i]);
+		}
+		if (n < EVENT_BATCH)
+			break;
+	}
+	return n < 0 ? n : total;
+}
+
+static int
+event_filter(const struct fastmib_schema *sc, const struct stat_opts *o)
+{
+	int only = -1;
+
+	if (o->event_name && (only = find_event(sc, o->event_name)) < 0) {
+		fprintf(stderr, "fastmib-stat: no event '%s' in %s\n", o->event_name,
+			sc->module);
+		return -EINVAL;
+	}
+	return only;
+}
+
+/* Follow the log until SIGINT/SIGTERM, re-attaching a re-created segment. */
+static int
+follow_events(struct fastmib_segment **segp, struct fastmib_event_cursor *cur,
+	      const struct stat_opts *o, int only)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	while (!stop_requested) {
+		int n = drain_events(*segp, cur, o, only, NULL);
+
+		if (n < 0)
+			return n;
+		fflush(stdout);
+		if (fastmib_stale(*segp)) {
+			struct fastmib_segment *ns;
+			struct fastmib_event_cursor *nc;
+
+			if (fastmib_attach(o->path, FASTMIB_ATTACH_RDONLY, &ns) == 0) {
+				if (fastmib_event_cursor_new(ns, &nc) < 0) {
+					fastmib_close(ns);
+					return -ENOMEM;
+				}
+				fastmib_event_cursor_free(cur);
+				fastmib_close(*segp);
+				*segp = ns;
+				cur = nc;
+				if ((only = event_filter(fastmib_schema(ns), o)) == -EINVAL)
+					break;
+			}
+		}
+		if (n == 0)
+			sleep_interruptible(0.05);
+	}
+	fastmib_event_cursor_free(cur);
+	return 0;
+}
+
+/* Returns a process exit status. */
+static int
+do_events(struct fastmib_segment **segp, const struct stat_opts *o)
+{
+	const struct fastmib_schema *sc = fastmib_schema(*segp);
+	struct fastmib_event_cursor *cur;
+	json_t *arr = NULL;
+	int only, rc;
+
+	if (sc->n_events == 0) {
+		fprintf(stderr, "fastmib-stat: %s: the model %s declares no events\n", o->path,
+			sc->module);
+		return EXIT_FAILURE;
+	}
+	if ((only = event_filter(sc, o)) == -EINVAL)
+		return EXIT_USAGE;
+	if (fastmib_event_cursor_new(*segp, &cur) < 0) {
+		report_error(o->path, "events");
+		return EXIT_FAILURE;
+	}
+	if (o->follow) {
+		rc = follow_events(segp, cur, o, only);
+		if (rc < 0)
+			report_error(o->path, "events");
+		return rc < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
+	}
+	if (o->json)
+		arr = json_array();
+	rc = drain_events(*segp, cur, o, only, arr);
+	if (rc >= 0 && arr) {
+		json_t *doc = json_pack("{s:s, s:s, s:o, s:o}", "segment", o->path,
+					"module", sc->module, "events", arr,
+					"dropped", json_u64(fastmib_event_cursor_dropped(cur)));
+
+		rc = print_json(doc, false);
+	} else if (arr) {
+		json_decref(arr);
+	}
+	fastmib_event_cursor_free(cur);
+	if (rc < 0)
+		report_error(o->path, "events");
+	return rc < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
 }
 
 /* ---- main ---- */
@@ -1022,6 +1295,8 @@ main(int argc, char **argv)
 		if (rc < 0)
 			report_error(o.path, "info");
 		rc = rc < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
+	} else if (o.events) {
+		rc = do_events(&seg, &o);
 	} else if (o.watch > 0) {
 		rc = watch(&seg, &o);
 	} else {

@@ -23,7 +23,6 @@ What is measured:
               to the first GET that returns the new value (tight polling)
 """
 import argparse
-import glob
 import os
 import random
 import socket
@@ -149,11 +148,8 @@ def start_standalone(seg):
 
 
 def find_module(build):
-    for pat in ("subagent/*fastmib*.so", "snmpd/*fastmib*.so", "*/*fastmib*.so"):
-        hits = sorted(glob.glob(os.path.join(build, pat)))
-        if hits:
-            return hits[0]
-    return None
+    path = os.path.join(build, "subagent", "fastmib_snmpd.so")
+    return path if os.path.exists(path) else None
 
 
 def start_dlmod(seg, module):

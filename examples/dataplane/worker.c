@@ -15,6 +15,14 @@
  * together, and the per-burst cost of fastmib_begin()/fastmib_end() is
  * spread over up to 32 packets.
  *
+ * Event log: each receive burst re-draws the lcore's event threshold
+ * (fastmib_event_burst()) and is bracketed by burstStart/burstEnd, so the
+ * lag of burstEnd is the cycles the burst took; flowCreated/flowExpired
+ * (level 2) nest inside. These are sampled: most bursts log nothing. Every
+ * malformed packet logs badHeader with a reason code, and every flow the
+ * full table could not take logs flowTableFull (rate 9: always, and sent
+ * as SNMP notifications by the agent, which limits their rate).
+ *
  * Flush policy (shared-buffered flow counters): fastmib_end() attempts a
  * non-blocking flush every few transactions on its own; in addition the
  * worker calls fastmib_flush() on every empty poll (the queue is idle, so
@@ -36,6 +44,15 @@
 #include "app.h"
 
 #define HDR_MIN (sizeof(struct rte_ether_hdr) + sizeof(struct rte_ipv4_hdr) + 4)
+
+/* Reason codes of the badHeader event (its `reason` argument). */
+enum bad_reason {
+	BAD_NONE = 0,
+	BAD_SHORT = 1,     /* too short for Ethernet + IPv4 + ports */
+	BAD_ETHERTYPE = 2, /* not IPv4 */
+	BAD_VERSION = 3,   /* IPv4 ethertype, but not IP version 4 */
+	BAD_IHL = 4,       /* header length field out of range */
+};
 
 /* xorshift64*: small, fast, and good enough to pick synthetic traffic. */
 static inline uint64_t
@@ -111,8 +128,8 @@ gen_fill(struct worker *wk, struct rte_mbuf *m)
 	ports[1] = rte_cpu_to_be_16(g->key.dst_port);
 }
 
-/* Parse the 5-tuple; false for a packet we cannot classify. */
-static inline bool
+/* Parse the 5-tuple; BAD_NONE, or why the packet cannot be classified. */
+static inline enum bad_reason
 parse_key(const struct rte_mbuf *m, struct flow_key *key)
 {
 	const struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, const struct rte_ether_hdr *);
@@ -120,14 +137,16 @@ parse_key(const struct rte_mbuf *m, struct flow_key *key)
 	uint32_t ihl;
 	const uint16_t *l4;
 
-	if (rte_pktmbuf_data_len(m) < HDR_MIN ||
-	    eth->ether_type != rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4) ||
-	    (ip->version_ihl >> 4) != 4)
-		return false;
+	if (rte_pktmbuf_data_len(m) < HDR_MIN)
+		return BAD_SHORT;
+	if (eth->ether_type != rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4))
+		return BAD_ETHERTYPE;
+	if ((ip->version_ihl >> 4) != 4)
+		return BAD_VERSION;
 	ihl = (ip->version_ihl & 0xf) * 4u;
 	if (ihl < sizeof(*ip) ||
 	    rte_pktmbuf_data_len(m) < sizeof(*eth) + ihl + 4)
-		return false;
+		return BAD_IHL;
 	memset(key, 0, sizeof(*key));
 	key->src_ip = rte_be_to_cpu_32(ip->src_addr);
 	key->dst_ip = rte_be_to_cpu_32(ip->dst_addr);
@@ -137,7 +156,7 @@ parse_key(const struct rte_mbuf *m, struct flow_key *key)
 		key->src_port = rte_be_to_cpu_16(l4[0]);
 		key->dst_port = rte_be_to_cpu_16(l4[1]);
 	}
-	return true;
+	return BAD_NONE;
 }
 
 int
@@ -178,7 +197,8 @@ struct burst {
  * is enabled before any update lands in it), drop malformed packets.
  */
 static void
-classify(struct worker *wk, struct rte_mbuf **pkts, struct burst *b, uint64_t now)
+classify(struct worker *wk, struct fastmib_writer *w, uint16_t rx_port,
+	 struct rte_mbuf **pkts, struct burst *b, uint64_t now)
 {
 	struct fastmib_segment *seg = wk->app->seg;
 
@@ -186,10 +206,13 @@ classify(struct worker *wk, struct rte_mbuf **pkts, struct burst *b, uint64_t no
 		struct rte_mbuf *m = pkts[i];
 		uint32_t len = rte_pktmbuf_pkt_len(m), slot;
 		struct flow_key key;
+		enum bad_reason why;
 
 		b->rx_bytes += len;
-		if (!parse_key(m, &key)) {
+		why = parse_key(m, &key);
+		if (unlikely(why != BAD_NONE)) {
 			b->n_bad++;
+			ep_event_bad_header(w, rx_port, (int32_t)why);
 			rte_pktmbuf_free(m);
 			continue;
 		}
@@ -197,11 +220,14 @@ classify(struct worker *wk, struct rte_mbuf **pkts, struct burst *b, uint64_t no
 		if (slot == FLOW_NONE) {
 			slot = flow_table_insert(&wk->ft, &key, now);
 			if (slot != FLOW_NONE) {
+				uint32_t id = flow_table_id(&wk->ft, slot);
+
 				b->n_new++;
-				fastmib_row_enable(seg, EP_GROUP_FLOW,
-						   ep_flow_row(flow_table_id(&wk->ft, slot)));
+				fastmib_row_enable(seg, EP_GROUP_FLOW, ep_flow_row(id));
+				ep_event_flow_created(w, id);
 			} else {
 				b->n_full++; /* forwarded, but not accounted to a flow */
+				ep_event_flow_table_full(w, wk->ft.n_active);
 			}
 		} else {
 			flow_table_touch(&wk->ft, slot, now);
@@ -301,8 +327,10 @@ expire_flows(struct worker *wk, struct fastmib_writer *w, uint64_t now)
 		return;
 	fastmib_flush(w);
 	while ((slot = flow_table_oldest_idle(&wk->ft, now - timeout)) != FLOW_NONE) {
-		fastmib_row_disable(wk->app->seg, EP_GROUP_FLOW,
-				    ep_flow_row(flow_table_id(&wk->ft, slot)));
+		uint32_t id = flow_table_id(&wk->ft, slot);
+
+		fastmib_row_disable(wk->app->seg, EP_GROUP_FLOW, ep_flow_row(id));
+		ep_event_flow_expired(w, id, wk->ft.flows[slot].pkts);
 		flow_table_remove(&wk->ft, slot);
 		n++;
 	}
@@ -381,17 +409,20 @@ worker_main(void *arg)
 			expire_flows(wk, w, now);
 			continue;
 		}
+		fastmib_event_burst(w);
+		ep_event_burst_start(w, rx_port, b.n_rx);
 		for (uint16_t i = 0; i < b.n_rx; i++)
 			gen_fill(wk, pkts[i]);
 		b.n_fwd = b.n_bad = b.n_full = b.n_new = 0;
 		b.rx_bytes = b.tx_bytes = 0;
-		classify(wk, pkts, &b, now);
+		classify(wk, w, rx_port, pkts, &b, now);
 		b.n_sent = rte_eth_tx_burst(tx_port, wk->index, b.fwd, b.n_fwd);
 		for (uint16_t i = 0; i < b.n_sent; i++)
 			b.tx_bytes += b.len[i];
 		if (unlikely(b.n_sent < b.n_fwd))
 			rte_pktmbuf_free_bulk(&b.fwd[b.n_sent], b.n_fwd - b.n_sent);
 		count_burst(wk, w, rx_port, tx_port, &b);
+		ep_event_burst_end(w, b.n_rx, b.rx_bytes);
 		expire_flows(wk, w, now);
 	}
 	fastmib_flush(w);

@@ -32,6 +32,7 @@
 #include <stdint.h>
 
 #include <rte_branch_prediction.h>
+#include <rte_cycles.h>
 #include <rte_seqcount.h>
 
 #include "fastmib/schema.h"
@@ -51,6 +52,32 @@ struct fastmib_opts {
 	bool hugepages;           /**< back the file with hugetlbfs if available */
 	unsigned int extra_threads; /**< writer slots for non-EAL threads; 0 = 4 */
 	unsigned int hint_limit;  /**< fastmib_end() calls per flush attempt; 0 = 32 */
+	unsigned int event_ring;  /**< event records per writer slot, a power of two
+				       (16..1048576); 0 = FASTMIB_EVENT_RING */
+};
+
+/** Default event records kept per writer slot (models with events only). */
+#define FASTMIB_EVENT_RING 1024
+
+/** Highest event rate and level; also the threshold before the first burst. */
+#define FASTMIB_EVENT_RATE_MAX 9
+
+/**
+ * One record of a writer slot's event ring, in the segment: one cache line,
+ * so a record never shares a line with its neighbours' writes.
+ *
+ * `seq` is the record number (1, 2, ... per slot) while the record is
+ * complete, and 0 while its writer is replacing it. A record number is
+ * never reused, so a reader that sees the same non-zero `seq` before and
+ * after copying the other fields has copied one complete record.
+ */
+struct fastmib_event_slotrec {
+	uint64_t seq;
+	uint64_t tsc;
+	uint32_t event;           /**< index into the schema's events */
+	uint32_t pad;
+	uint64_t args[FASTMIB_MAX_EVENT_ARGS];
+	uint64_t pad2;
 };
 
 /** One buffered operation: add `operand` to the 64-bit word at `offset`. */
@@ -76,6 +103,15 @@ struct fastmib_writer {
 	uint32_t slot;             /**< writer slot in the segment */
 	uint64_t flushes;          /**< statistics: flushes applied */
 	uint64_t flush_misses;     /**< statistics: try-flushes that found the lock taken */
+	/* Event log (all NULL/0 when the model has no events). */
+	struct fastmib_event_slotrec *ev_ring; /**< this slot's ring (in the segment) */
+	uint64_t *ev_head_pub;     /**< published record number of the newest record */
+	uint64_t *ev_logged;       /**< per event: records logged by this slot */
+	uint64_t *ev_dropped;      /**< per event: records of it overwritten in this ring */
+	uint64_t ev_head;          /**< private copy of *ev_head_pub */
+	uint64_t ev_rng;           /**< xorshift64* state of the burst threshold */
+	uint32_t ev_mask;          /**< ring records - 1 */
+	uint32_t ev_threshold;     /**< 1..9: events of rate >= this are logged */
 	struct fastmib_wb_op ops[FASTMIB_WB_SIZE];
 };
 
@@ -209,6 +245,114 @@ fastmib_atomic_set(struct fastmib_writer *w, uint32_t offset, uint64_t v)
 	__atomic_store_n(p, v, __ATOMIC_RELAXED);
 }
 
+/* ---- event log: writers (inline below, fastpath/events.c) ---- */
+
+/**
+ * Is an event of `rate` (0..9) logged in the current burst of this lcore?
+ * One compare against the threshold drawn by the last fastmib_event_burst():
+ * rate 9 is always logged and rate 0 never (the threshold is 1..9), which
+ * generated code resolves at compile time.
+ * Caller: the writer's own thread only.
+ */
+static inline bool
+fastmib_event_on(const struct fastmib_writer *w, unsigned rate)
+{
+	return rate >= w->ev_threshold;
+}
+
+/** Part of fastmib_event_log(): count a record overwritten by a newer one. */
+static inline void
+fastmib_event_count_drop(struct fastmib_writer *w, uint32_t old_event)
+{
+	uint64_t *d = &w->ev_dropped[old_event];
+
+	__atomic_store_n(d, *d + 1, __ATOMIC_RELAXED);
+}
+
+/**
+ * Append one record {TSC, event_index, a0..a3} to this lcore's ring,
+ * overwriting the oldest record when the ring is full. No lock and no
+ * atomic read-modify-write: the slot has a single writer.
+ *
+ * Memory ordering (the seqcount protocol, per record):
+ *  1. relaxed store seq = 0 (record invalid), then a release fence, so the
+ *     invalidation is ordered before every field store that follows: a
+ *     reader that copies any new field and then issues an acquire fence is
+ *     guaranteed to see seq != its expected record number on re-check;
+ *  2. relaxed stores of tsc, event and args (no torn 64-bit words);
+ *  3. store-release seq = n: a reader that loads n with acquire sees all
+ *     fields of record n;
+ *  4. store-release of the slot's head = n, so a reader that reads head
+ *     with acquire finds records up to n complete (unless overwritten
+ *     since, which step 1 makes detectable).
+ * The per-event logged/dropped counters are relaxed stores of load + 1
+ * (single writer); readers may see them a little ahead of or behind the
+ * ring. Requires a model with events (the generator only emits calls then).
+ * Caller: the writer's own thread only.
+ */
+static inline void
+fastmib_event_log(struct fastmib_writer *w, uint32_t event_index, uint64_t a0,
+		  uint64_t a1, uint64_t a2, uint64_t a3)
+{
+	uint64_t n = w->ev_head + 1;
+	struct fastmib_event_slotrec *r = &w->ev_ring[n & w->ev_mask];
+	uint64_t *lg = &w->ev_logged[event_index];
+
+	if (likely(n > (uint64_t)w->ev_mask + 1))
+		fastmib_event_count_drop(w, r->event);
+	__atomic_store_n(&r->seq, 0, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	__atomic_store_n(&r->tsc, rte_rdtsc(), __ATOMIC_RELAXED);
+	__atomic_store_n(&r->event, event_index, __ATOMIC_RELAXED);
+	__atomic_store_n(&r->args[0], a0, __ATOMIC_RELAXED);
+	__atomic_store_n(&r->args[1], a1, __ATOMIC_RELAXED);
+	__atomic_store_n(&r->args[2], a2, __ATOMIC_RELAXED);
+	__atomic_store_n(&r->args[3], a3, __ATOMIC_RELAXED);
+	__atomic_store_n(&r->seq, n, __ATOMIC_RELEASE);
+	__atomic_store_n(w->ev_head_pub, n, __ATOMIC_RELEASE);
+	__atomic_store_n(lg, *lg + 1, __ATOMIC_RELAXED);
+	w->ev_head = n;
+}
+
+/**
+ * Start a burst: re-draw this lcore's threshold t in 1..9 with
+ * P(t <= r) = 5^(r-9), so an event of rate r is logged in a fraction
+ * 5^(r-9) of bursts (rate 8 in 1/5, rate 7 in 1/25, ... rate 1 in
+ * 1/390625). Uses a per-writer xorshift64* generator: a few multiplies and
+ * at most 8 compares, no memory shared with any other thread.
+ * Before the first call the threshold is 9 (only rate-9 events).
+ * Caller: the writer's own thread only.
+ */
+static inline void
+fastmib_event_burst(struct fastmib_writer *w)
+{
+	uint64_t x = w->ev_rng;
+	uint32_t u, p = 78125; /* 5^7 */
+	unsigned t = FASTMIB_EVENT_RATE_MAX;
+
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	w->ev_rng = x;
+	/* u uniform in [0, 5^8): the top 32 bits scaled by multiply-shift. */
+	u = (uint32_t)((((x * 0x2545f4914f6cdd1dull) >> 32) * 390625ull) >> 32);
+	while (u < p && t > 1) {
+		t--;
+		p /= 5;
+	}
+	w->ev_threshold = t;
+}
+
+/**
+ * Set this lcore's threshold directly (1 logs every rate 1..9, 9 only
+ * rate 9) until the next fastmib_event_burst(): for debugging and tests.
+ */
+static inline void
+fastmib_event_threshold(struct fastmib_writer *w, unsigned t)
+{
+	w->ev_threshold = t < 1 ? 1 : t > FASTMIB_EVENT_RATE_MAX ? FASTMIB_EVENT_RATE_MAX : t;
+}
+
 /* ---- row control (application, any thread) ---- */
 
 /**
@@ -289,6 +433,8 @@ struct fastmib_info {
 	uint32_t n_slots;      /**< per-lcore blocks */
 	uint64_t file_size;
 	bool retired;          /**< the creator re-created or removed the segment */
+	uint64_t tsc_hz;       /**< TSC rate of the creator (event timestamps) */
+	uint32_t event_ring;   /**< event records per slot; 0 without events */
 };
 
 void fastmib_info(const struct fastmib_segment *seg, struct fastmib_info *info);
@@ -309,6 +455,7 @@ struct fastmib_event_rec {
 	uint64_t time_ns;    /**< CLOCK_REALTIME ns, converted from tsc */
 	uint64_t lag;        /**< cycles since the closest earlier record of equal or
 				  lower level on the same slot; 0 when not in the copy */
+	uint64_t lag_ns;     /**< lag converted to ns with the segment's TSC rate */
 	uint32_t event;      /**< index into fastmib_schema()->events */
 	uint32_t slot;       /**< writer slot (lcore) that logged it */
 	uint64_t args[FASTMIB_MAX_EVENT_ARGS];

@@ -4,6 +4,7 @@
  * generated function so each one is instantiated. */
 #include "ep_stats.h"
 #include "vt_stats.h"
+#include "ev_stats.h"
 
 void compile_check(struct fastmib_writer *w);
 
@@ -25,4 +26,12 @@ compile_check(struct fastmib_writer *w)
 	vt_sessions_in_use_sub(w, 999, 1);           /* buffered gauge */
 	vt_slots_level_set(w, 1, 2, 9);              /* atomic table, set */
 	(void)vt_matrix_row(0, 0, 0);
+	fastmib_event_burst(w);
+	ev_event_cycle_start(w, 1, 2);               /* sampled, two args */
+	ev_event_step(w, UINT64_MAX, -1, 3, 4);      /* every argument type */
+	ev_event_alarm(w, INT32_MIN);                /* rate 9, notify */
+	ev_event_tick(w);                            /* no arguments */
+	ev_event_cycle_end(w, 1, 2, 3);              /* wrapped signature */
+	ev_event_disabled(w, 5);                     /* rate 0 */
+	ev_event_rare(w);
 }

@@ -20,6 +20,7 @@ EXAMPLE = SRC / "examples" / "dataplane.yaml"
 GOLDEN = SRC / "mibs" / "EXAMPLE-DATAPLANE-MIB.txt"
 BAD = sorted((HERE / "bad").glob("*.yaml"))
 GOOD = [EXAMPLE] + sorted((HERE / "models").glob("*.yaml"))
+WARN = sorted((HERE / "warn").glob("*.yaml"))
 # NET-SNMP-MIB (parent of the example's root) ships with net-snmp.
 NETSNMP_MIBS = "/usr/share/snmp/mibs"
 
@@ -29,10 +30,20 @@ def gen(*args, cwd=None):
                           text=True, cwd=cwd, timeout=60)
 
 
+# Good models that print notes (rate-0 events): exact stderr lines, with
+# the model path as passed.
+NOTES = {
+    "events.yaml": ["{path}:68:11: note: event `disabled` has rate 0: it is "
+                    "never logged and its function does nothing"],
+}
+
+
 def outputs(model, outdir):
     r = gen(model, "-o", outdir)
     assert r.returncode == 0, r.stderr
-    assert r.stderr == ""
+    expect = [n.format(path=model) for n in
+              NOTES.get(pathlib.Path(model).name, [])]
+    assert r.stderr.splitlines() == expect
     files = sorted(p.name for p in pathlib.Path(outdir).iterdir())
     assert len(files) == 3, files
     return {name: (pathlib.Path(outdir) / name).read_bytes() for name in files}
@@ -122,7 +133,8 @@ def test_golden_byte_identical_runs(model, tmp_path):
 def mib_objects(text):
     """Descriptors defined by the module (every assignment at column 0)."""
     return re.findall(r"^([a-z][A-Za-z0-9]*)\s+(?:OBJECT-TYPE|OBJECT IDENTIFIER|"
-                      r"MODULE-IDENTITY|OBJECT-GROUP|MODULE-COMPLIANCE)",
+                      r"MODULE-IDENTITY|OBJECT-GROUP|MODULE-COMPLIANCE|"
+                      r"NOTIFICATION-TYPE|NOTIFICATION-GROUP)",
                       text, re.M)
 
 
@@ -176,6 +188,29 @@ def test_mib_example_oid_layout(tmp_path):
         "epCompliance": root + ".3.1.1",
         "epFlowGroup": root + ".3.2.4",
         "epControlGroup": root + ".3.2.1000",
+        "epEventGroup": root + ".3.2.1001",
+        "epEventNotificationGroup": root + ".3.2.1002",
+        "epEvents": root + ".4",
+        "epEventNotifications": root + ".4.0",
+        "epBadHeaderNotification": root + ".4.0.5",
+        "epFlowTableFullNotification": root + ".4.0.6",
+        "epEventTable": root + ".4.1",
+        "epEventEntry": root + ".4.1.1",
+        "epEventNumber": root + ".4.1.1.1",
+        "epEventName": root + ".4.1.1.2",
+        "epEventId": root + ".4.1.1.3",
+        "epEventTime": root + ".4.1.1.4",
+        "epEventLcore": root + ".4.1.1.5",
+        "epEventLagCycles": root + ".4.1.1.6",
+        "epEventLagNs": root + ".4.1.1.7",
+        "epEventArg1": root + ".4.1.1.8",
+        "epEventArg4": root + ".4.1.1.11",
+        "epEventStatsTable": root + ".4.2",
+        "epEventStatsEntry": root + ".4.2.1",
+        "epEventStatsId": root + ".4.2.1.1",
+        "epEventStatsName": root + ".4.2.1.2",
+        "epEventStatsLogged": root + ".4.2.1.3",
+        "epEventStatsDropped": root + ".4.2.1.4",
     }
     names = list(expect)
     r = subprocess.run(["snmptranslate", "-M", f"+{BASE_MIBS}:{tmp_path}",
@@ -183,6 +218,145 @@ def test_mib_example_oid_layout(tmp_path):
                        capture_output=True, text=True,
                        env=dict(os.environ, MIBS=""), timeout=60)
     assert dict(zip(names, r.stdout.split())) == expect, r.stderr
+
+
+def translate(outdir, module, *args):
+    r = subprocess.run(["snmptranslate", "-M", f"+{BASE_MIBS}:{outdir}",
+                        "-m", module, *args], capture_output=True, text=True,
+                       env=dict(os.environ, MIBS=""), timeout=60)
+    assert r.returncode == 0, r.stderr
+    return r.stdout
+
+
+def test_mib_example_event_objects(tmp_path):
+    """Types, access and notification varbinds of the event objects, as
+    net-snmp's parser reads them."""
+    outputs(EXAMPLE, tmp_path)
+    mod = "EXAMPLE-DATAPLANE-MIB"
+    expect = {
+        "epEventNumber": ("Unsigned32", "not-accessible"),
+        "epEventName": ("OCTET STRING", "read-only"),   # DisplayString
+        "epEventId": ("Unsigned32", "read-only"),
+        "epEventTime": ("OCTET STRING", "read-only"),   # DateAndTime
+        "epEventLcore": ("Unsigned32", "read-only"),
+        "epEventLagCycles": ("Counter64", "read-only"),
+        "epEventLagNs": ("Counter64", "read-only"),
+        "epEventArg3": ("Counter64", "read-only"),
+        "epEventStatsId": ("Unsigned32", "not-accessible"),
+        "epEventStatsLogged": ("Counter64", "read-only"),
+        "epEventStatsDropped": ("Counter64", "read-only"),
+    }
+    for name, (syntax, access) in expect.items():
+        text = translate(tmp_path, mod, "-IR", "-Td", name)
+        assert re.search(r"SYNTAX\s+%s\b" % re.escape(syntax), text), (name, text)
+        assert re.search(r"MAX-ACCESS\s+%s\b" % access, text), (name, text)
+    assert "TEXTUAL CONVENTION EpUnsigned64" in translate(
+        tmp_path, mod, "-IR", "-Td", "epEventArg1")
+    assert "DateAndTime" in translate(tmp_path, mod, "-IR", "-Td", "epEventTime")
+    text = translate(tmp_path, mod, "-IR", "-Td", "epBadHeaderNotification")
+    objs = re.search(r"OBJECTS\s*\{([^}]*)\}", text).group(1).split(",")
+    assert [o.strip() for o in objs] == [
+        "epEventName", "epEventTime", "epEventLcore", "epEventArg1", "epEventArg2"]
+    text = translate(tmp_path, mod, "-IR", "-Td", "epFlowTableFullNotification")
+    objs = re.search(r"OBJECTS\s*\{([^}]*)\}", text).group(1).split(",")
+    assert [o.strip() for o in objs] == [
+        "epEventName", "epEventTime", "epEventLcore", "epEventArg1"]
+    mib = (tmp_path / f"{mod}.txt").read_text()
+    # only notify events get a NOTIFICATION-TYPE
+    assert re.findall(r"^(\w+) NOTIFICATION-TYPE", mib, re.M) == [
+        "epBadHeaderNotification", "epFlowTableFullNotification"]
+
+
+def test_mib_events_only_when_declared(tmp_path):
+    """Models without `events:` get none of the event log's output (so
+    their files are what they were before the event log existed)."""
+    for model in GOOD:
+        text = model.read_text()
+        if re.search(r"^events:", text, re.M):
+            continue
+        out = outputs(model, tmp_path / model.stem)
+        for name, data in out.items():
+            data = data.decode()
+            for word in ("EventTable", "EventStats", "Notification",
+                         "_event_", "n_events", "NOTIFICATION", "Unsigned64",
+                         "TEXTUAL-CONVENTION", "DisplayString", "DateAndTime",
+                         "Mib 4 }"):
+                assert word not in data, (model.name, name, word)
+
+
+def test_mib_events_model_without_notify(tmp_path):
+    """Events but no `notify: true`: no notification node, group or import."""
+    text = (HERE / "models" / "events.yaml").read_text()
+    text = text.replace("notify: true", "notify: false")
+    model = tmp_path / "events.yaml"
+    model.write_text(text)
+    out = outputs(model, tmp_path / "out")
+    mib = out["EVENTS-TEST-MIB.txt"].decode()
+    assert "NOTIFICATION" not in mib
+    assert "evEventNotifications" not in mib
+    assert "evEventGroup OBJECT-GROUP" in mib
+    env = dict(os.environ, SMIPATH=f"{BASE_MIBS}:{NETSNMP_MIBS}:{tmp_path / 'out'}")
+    r = subprocess.run(["smilint", "-l", "6", "-s", "-m",
+                        str(tmp_path / "out" / "EVENTS-TEST-MIB.txt")],
+                       capture_output=True, text=True, env=env, timeout=60)
+    assert (r.returncode, r.stdout, r.stderr) == (0, "", "")
+
+
+# ---- event header and schema ----
+
+def test_mib_events_header_bodies(tmp_path):
+    """Rate 9 logs unconditionally, rate 0 compiles to nothing, others test
+    the threshold; int32 is sign-extended; unused words are zero."""
+    out = outputs(HERE / "models" / "events.yaml", tmp_path)
+    h = out["ev_stats.h"].decode()
+
+    def body(fn):
+        m = re.search(r"\n%s\(([^)]*)\)\n\{\n(.*?)\n\}\n" % fn, h, re.S)
+        assert m, fn
+        return " ".join(m.group(1).split()), " ".join(m.group(2).split())
+
+    assert body("ev_event_cycle_start") == (
+        "struct fastmib_writer *w, uint32_t port, uint32_t pkts",
+        "if (fastmib_event_on(w, 5u)) fastmib_event_log(w, EV_EVENT_CYCLE_START, "
+        "port, pkts, 0, 0);")
+    assert body("ev_event_alarm") == (
+        "struct fastmib_writer *w, int32_t code",
+        "fastmib_event_log(w, EV_EVENT_ALARM, (uint64_t)(int64_t)code, 0, 0, 0);")
+    assert body("ev_event_disabled") == (
+        "struct fastmib_writer *w, uint32_t value", "(void)w; (void)value;")
+    assert body("ev_event_step")[0] == (
+        "struct fastmib_writer *w, uint64_t big, int32_t delta, uint32_t small, "
+        "uint64_t last")
+    assert "#define EV_N_EVENTS 7u" in h
+    assert "#define EV_EVENT_RARE 6u" in h
+    section = h[h.index("/* ---- event log ---- */"):]
+    assert max(len(line) for line in section.splitlines()) <= 81
+
+
+# ---- warnings ----
+
+@pytest.mark.parametrize("model", WARN, ids=[p.stem for p in WARN])
+def test_warn_model(model, tmp_path):
+    """Warnings and notes: exactly the `# expect:` diagnostics, in order,
+    exit 0, and all three outputs written."""
+    expect = re.findall(r"^# expect: (\d+:\d+) (warning|note): (.*)$",
+                        model.read_text(), re.M)
+    assert expect
+    r = gen(model.name, "-o", tmp_path, cwd=model.parent)
+    assert r.returncode == 0, r.stderr
+    lines = r.stderr.splitlines()
+    assert len(lines) == len(expect), r.stderr
+    for line, (pos, kind, text) in zip(lines, expect):
+        assert line.startswith(f"{model.name}:{pos}: {kind}: {text}"), line
+    assert len(list(tmp_path.iterdir())) == 3
+    r2 = gen("--check", model.name, cwd=model.parent)
+    assert (r2.returncode, r2.stderr) == (0, r.stderr)
+
+
+def test_warn_example_has_none(tmp_path):
+    """The example's levels and rates are consistent: no diagnostics."""
+    r = gen("--check", EXAMPLE)
+    assert (r.returncode, r.stdout, r.stderr) == (0, "", "")
 
 
 # ---- command line ----

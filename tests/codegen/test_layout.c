@@ -3,7 +3,8 @@
  * The generated schema, structs and update functions agree: schema offsets
  * and sizes equal offsetof/sizeof of the generated structs, row helpers are
  * row-major, and each update function changes exactly the struct member it
- * is named after (through the real inline primitives of fastmib.h).
+ * is named after (through the real inline primitives of fastmib.h), and
+ * each event function logs its own index and arguments at its rate.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,6 +17,7 @@
 
 #include "ep_stats.h"
 #include "vt_stats.h"
+#include "ev_stats.h"
 
 static void
 check_group(const struct fastmib_schema *s, unsigned id, const char *name,
@@ -223,15 +225,182 @@ test_buffered_offsets(void **state)
 	assert_memory_equal(a->sh, a->sh_expect, sizeof(*a->sh));
 }
 
+static void
+check_event(const struct fastmib_event_schema *e, const char *name, uint32_t arc,
+	    uint32_t level, uint32_t rate, uint32_t notify, uint32_t n_args)
+{
+	assert_string_equal(e->name, name);
+	assert_int_equal(e->arc, arc);
+	assert_int_equal(e->level, level);
+	assert_int_equal(e->rate, rate);
+	assert_int_equal(e->notify, notify);
+	assert_int_equal(e->n_args, n_args);
+}
+
+static void
+test_ev_schema(void **state)
+{
+	const struct fastmib_schema *s = &ev_schema;
+	const struct fastmib_event_schema *e = s->events;
+
+	(void)state;
+	assert_int_equal(s->n_events, 7);
+	assert_int_equal(EV_N_EVENTS, 7);
+	/* model order is the index, whatever the arcs */
+	assert_int_equal(EV_EVENT_CYCLE_START, 0);
+	assert_int_equal(EV_EVENT_STEP, 1);
+	assert_int_equal(EV_EVENT_ALARM, 2);
+	assert_int_equal(EV_EVENT_TICK, 3);
+	assert_int_equal(EV_EVENT_CYCLE_END, 4);
+	assert_int_equal(EV_EVENT_DISABLED, 5);
+	assert_int_equal(EV_EVENT_RARE, 6);
+	check_event(&e[EV_EVENT_CYCLE_START], "cycleStart", 7, 1, 5, 0, 2);
+	check_event(&e[EV_EVENT_STEP], "step", 3, 2, 3, 0, 4);
+	check_event(&e[EV_EVENT_ALARM], "alarm", 999, 0, 9, 1, 1);
+	check_event(&e[EV_EVENT_TICK], "tick", 1, 1, 9, 1, 0);
+	check_event(&e[EV_EVENT_CYCLE_END], "cycleEnd", 8, 1, 5, 0, 3);
+	check_event(&e[EV_EVENT_DISABLED], "disabled", 4, 3, 0, 0, 1);
+	check_event(&e[EV_EVENT_RARE], "rare", 2, 2, 1, 0, 0);
+	assert_string_equal(e[EV_EVENT_CYCLE_START].args[0], "port");
+	assert_string_equal(e[EV_EVENT_CYCLE_START].args[1], "pkts");
+	assert_null(e[EV_EVENT_CYCLE_START].args[2]);
+	assert_string_equal(e[EV_EVENT_STEP].args[1], "delta");
+	assert_string_equal(e[EV_EVENT_STEP].args[3], "last");
+	assert_string_equal(e[EV_EVENT_CYCLE_END].args[2], "elapsedCyclesMeasured");
+	assert_string_equal(e[EV_EVENT_ALARM].description, "Something went wrong.");
+	/* models without events leave the fields zero */
+	assert_int_equal(ep_schema.n_events, 6);
+	assert_int_equal(vt_schema.n_events, 0);
+	assert_null(vt_schema.events);
+}
+
+/* A writer with only its event ring, as libfastmib sets it up. */
+#define TEST_RING 8u
+
+struct ev_areas {
+	struct fastmib_writer *w;
+	struct fastmib_event_slotrec *ring;
+	uint64_t head_pub;
+	uint64_t logged[EV_N_EVENTS];
+	uint64_t dropped[EV_N_EVENTS];
+};
+
+static int
+ev_setup(void **state)
+{
+	struct ev_areas *a = calloc(1, sizeof(*a));
+
+	a->w = calloc(1, sizeof(*a->w));
+	a->ring = calloc(TEST_RING, sizeof(*a->ring));
+	a->w->ev_ring = a->ring;
+	a->w->ev_head_pub = &a->head_pub;
+	a->w->ev_logged = a->logged;
+	a->w->ev_dropped = a->dropped;
+	a->w->ev_mask = TEST_RING - 1;
+	*state = a;
+	return 0;
+}
+
+static int
+ev_teardown(void **state)
+{
+	struct ev_areas *a = *state;
+
+	free(a->ring);
+	free(a->w);
+	free(a);
+	return 0;
+}
+
+/* The record numbered `n` holds `event` and `args`. */
+static void
+check_rec(const struct ev_areas *a, uint64_t n, uint32_t event, uint64_t a0,
+	  uint64_t a1, uint64_t a2, uint64_t a3)
+{
+	const struct fastmib_event_slotrec *r = &a->ring[n % TEST_RING];
+
+	assert_int_equal(r->seq, n);
+	assert_int_equal(r->event, event);
+	assert_int_equal(r->args[0], a0);
+	assert_int_equal(r->args[1], a1);
+	assert_int_equal(r->args[2], a2);
+	assert_int_equal(r->args[3], a3);
+}
+
+static void
+test_event_functions_log_their_record(void **state)
+{
+	struct ev_areas *a = *state;
+	struct fastmib_writer *w = a->w;
+
+	w->ev_threshold = 1; /* a burst that logs every rate from 1 */
+	ev_event_cycle_start(w, 7, 32);
+	check_rec(a, 1, EV_EVENT_CYCLE_START, 7, 32, 0, 0);
+	ev_event_step(w, UINT64_MAX, -2, UINT32_MAX, 1ull << 40);
+	check_rec(a, 2, EV_EVENT_STEP, UINT64_MAX, (uint64_t)-2, UINT32_MAX, 1ull << 40);
+	ev_event_alarm(w, INT32_MIN);
+	check_rec(a, 3, EV_EVENT_ALARM, (uint64_t)(int64_t)INT32_MIN, 0, 0, 0);
+	ev_event_tick(w);
+	check_rec(a, 4, EV_EVENT_TICK, 0, 0, 0, 0);
+	ev_event_cycle_end(w, 1, 2, 3);
+	check_rec(a, 5, EV_EVENT_CYCLE_END, 1, 2, 3, 0);
+	ev_event_rare(w);
+	check_rec(a, 6, EV_EVENT_RARE, 0, 0, 0, 0);
+	ev_event_disabled(w, 5);  /* rate 0: never, even at threshold 1 */
+	assert_int_equal(a->head_pub, 6);
+	assert_int_equal(a->logged[EV_EVENT_DISABLED], 0);
+	assert_int_equal(a->logged[EV_EVENT_STEP], 1);
+	/* uint32 arguments are zero-extended, int32 ones sign-extended */
+	ev_event_cycle_start(w, UINT32_MAX, 0);
+	check_rec(a, 7, EV_EVENT_CYCLE_START, UINT32_MAX, 0, 0, 0);
+}
+
+static void
+test_event_rates_filter(void **state)
+{
+	struct ev_areas *a = *state;
+	struct fastmib_writer *w = a->w;
+	unsigned t;
+
+	/* for each threshold, an event is logged iff its rate >= threshold;
+	 * rate 9 always, rate 0 never */
+	for (t = 1; t <= 9; t++) {
+		uint64_t before = a->head_pub;
+
+		w->ev_threshold = t;
+		ev_event_rare(w);          /* rate 1 */
+		ev_event_step(w, 0, 0, 0, 0); /* rate 3 */
+		ev_event_cycle_start(w, 0, 0); /* rate 5 */
+		ev_event_tick(w);          /* rate 9 */
+		ev_event_disabled(w, 0);   /* rate 0 */
+		assert_int_equal(a->head_pub - before,
+				 (t <= 1) + (t <= 3) + (t <= 5) + 1);
+	}
+	assert_int_equal(a->logged[EV_EVENT_RARE], 1);
+	assert_int_equal(a->logged[EV_EVENT_STEP], 3);
+	assert_int_equal(a->logged[EV_EVENT_CYCLE_START], 5);
+	assert_int_equal(a->logged[EV_EVENT_TICK], 9);
+	assert_int_equal(a->logged[EV_EVENT_DISABLED], 0);
+	/* 18 records in a ring of 8: the 10 oldest were overwritten */
+	assert_int_equal(a->dropped[EV_EVENT_RARE] + a->dropped[EV_EVENT_STEP] +
+			 a->dropped[EV_EVENT_CYCLE_START] + a->dropped[EV_EVENT_TICK],
+			 18 - TEST_RING);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ep_schema),
 		cmocka_unit_test(test_vt_schema),
+		cmocka_unit_test(test_ev_schema),
 		cmocka_unit_test(test_row_helpers),
 		cmocka_unit_test_setup_teardown(test_updates_hit_their_member, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_buffered_offsets, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_event_functions_log_their_record,
+						ev_setup, ev_teardown),
+		cmocka_unit_test_setup_teardown(test_event_rates_filter, ev_setup,
+						ev_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -37,6 +37,23 @@ exercise(struct fastmib_segment *seg)
 		}
 		(void)fastmib_read(seg, g, s->groups[g].n_rows - 1, v);
 	}
+	/* The event log: rings, counters and names of any record returned. */
+	{
+		struct fastmib_event_cursor *cur;
+		struct fastmib_event_rec rec[8];
+
+		if (fastmib_event_cursor_new(seg, &cur) == 0) {
+			n = fastmib_events_poll(seg, cur, rec, 8);
+			for (int i = 0; i < n; i++)
+				if (rec[i].event >= s->n_events ||
+				    s->events[rec[i].event].name[0] == '\1')
+					abort();
+			(void)fastmib_event_cursor_dropped(cur);
+			fastmib_event_cursor_free(cur);
+		}
+		for (unsigned e = 0; e <= s->n_events; e++)
+			(void)(fastmib_event_logged(seg, e) + fastmib_event_dropped(seg, e));
+	}
 	/* One reset: a stuck (odd) sequence makes every reset retry for long. */
 	(void)fastmib_reset(seg, 0, 0);
 }

@@ -59,3 +59,28 @@ const struct fastmib_schema ts_schema = {
 	.n_groups = TS_N_GROUPS,
 	.groups = groups,
 };
+
+static const struct fastmib_event_schema events[TS_N_EVENTS] = {
+	[TS_EV_TOP] = { .name = "top", .description = "Level 0.", .arc = 1, .level = 0,
+			.rate = 9, .notify = 1, .n_args = 2, .args = { "a", "b" } },
+	[TS_EV_OUTER] = { .name = "outer", .description = "Level 1.", .arc = 2, .level = 1,
+			  .rate = 9, .n_args = 4, .args = { "a", "b", "c", "d" } },
+	[TS_EV_INNER] = { .name = "inner", .description = "Level 2.", .arc = 7, .level = 2,
+			  .rate = 9, .n_args = 4, .args = { "a", "b", "c", "d" } },
+	[TS_EV_SAMPLED] = { .name = "sampled", .description = "Rate 5.", .arc = 9,
+			    .level = 3, .rate = 5 },
+};
+
+const struct fastmib_schema ts_ev_schema = {
+	.version = FASTMIB_MODEL_VERSION,
+	.module = "FASTMIB-TEST-MIB",
+	.prefix = "ts",
+	.oid_len = 9,
+	.oid = { 1, 3, 6, 1, 4, 1, 8072, 9999, 77 },
+	.percore_size = 384,
+	.shared_size = 1664,
+	.n_groups = TS_N_GROUPS,
+	.groups = groups,
+	.n_events = TS_N_EVENTS,
+	.events = events,
+};

@@ -9,6 +9,16 @@
 #include "fastmib/schema.h"
 
 extern const struct fastmib_schema ts_schema;
+/* ts_schema plus events (ts_schema itself has none). */
+extern const struct fastmib_schema ts_ev_schema;
+
+enum {
+	TS_EV_TOP = 0,    /* level 0, rate 9, args a, b */
+	TS_EV_OUTER = 1,  /* level 1, rate 9, args a, b, c, d */
+	TS_EV_INNER = 2,  /* level 2, rate 9, args a, b, c, d */
+	TS_EV_SAMPLED = 3, /* level 3, rate 5, no args */
+	TS_N_EVENTS = 4,
+};
 
 enum {
 	TS_GLOBAL = 0,  /* scalar, per-core: pkts, bytes, flows (gauge32) */

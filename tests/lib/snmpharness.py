@@ -22,12 +22,14 @@ import tempfile
 import time
 
 SNMPD = shutil.which("snmpd") or "/usr/sbin/snmpd"
+SNMPTRAPD = shutil.which("snmptrapd") or "/usr/sbin/snmptrapd"
 
 # SNMPv3 users created in every configuration made here.
 V3_RW = ("fmadmin", "fmadmin-pass-1")   # rwuser ... priv
 V3_RO = ("fmreader", "fmreader-pass-1")  # rouser ... priv
 
 SYS_UPTIME = "1.3.6.1.2.1.1.3.0"
+SNMP_TRAP_OID = "1.3.6.1.6.3.1.1.4.1.0"
 
 
 class HarnessError(RuntimeError):
@@ -328,7 +330,7 @@ class Agent:
     `standalone` is true, as its own agent on a free UDP port."""
 
     def __init__(self, segments, snmpd=None, standalone=False, extra_args=(),
-                 wrapper=(), workdir=None):
+                 wrapper=(), workdir=None, extra_conf=()):
         self.dir = workdir or make_tmpdir("agent")
         self.segments = list(segments)
         self.snmpd = snmpd
@@ -343,7 +345,7 @@ class Agent:
             self.port = free_udp_port()
             self.conf = os.path.join(self.dir, "agent.conf")
             with open(self.conf, "w") as f:
-                f.write("\n".join(access_lines()) + "\n")
+                f.write("\n".join(access_lines() + list(extra_conf)) + "\n")
             self.client = Client(self.port)
         else:
             self.port = snmpd.port
@@ -457,6 +459,115 @@ class ModuleAgent:
 
     def cleanup(self):
         self.snmpd.cleanup()
+
+
+# --------------------------------------------------------------------------
+# snmptrapd
+
+class Trap:
+    """One notification as snmptrapd logged it: varbinds in order."""
+
+    def __init__(self, varbinds):
+        self.varbinds = varbinds
+        self.by_oid = {v.oid: v for v in varbinds}
+
+    @property
+    def trap_oid(self):
+        vb = self.by_oid.get(SNMP_TRAP_OID)
+        return vb.value.lstrip(".") if vb else None
+
+    def __repr__(self):
+        return "Trap(%s, %r)" % (self.trap_oid, self.varbinds[2:])
+
+
+def trap_sink_line(port):
+    """snmpd.conf / agent configuration line sending v2c notifications to a
+    receiver on loopback `port`."""
+    return "trap2sink 127.0.0.1:%d public" % port
+
+
+class Snmptrapd:
+    """A private notification receiver: snmptrapd in the foreground on a free
+    loopback port, accepting everything (disableAuthorization), logging each
+    notification as one line of tab-separated numeric varbinds."""
+
+    def __init__(self, workdir=None):
+        self.dir = workdir or make_tmpdir("trapd")
+        self.port = free_udp_port()
+        self.conf = os.path.join(self.dir, "snmptrapd.conf")
+        self.log = os.path.join(self.dir, "snmptrapd.log")
+        persist = os.path.join(self.dir, "persist")
+        os.makedirs(persist, exist_ok=True)
+        with open(self.conf, "w") as f:
+            f.write("disableAuthorization yes\n[snmp] persistentDir %s\n" % persist)
+        self.proc = None
+
+    def start(self, timeout=15):
+        logf = open(os.path.join(self.dir, "snmptrapd.out"), "a")
+        # -X: not an AgentX subagent; -On: numeric OIDs
+        self.proc = subprocess.Popen(
+            [SNMPTRAPD, "-f", "-X", "-On", "-Lf", self.log, "-C", "-c", self.conf,
+             "udp:127.0.0.1:%d" % self.port],
+            stdout=logf, stderr=subprocess.STDOUT, env=dict(os.environ, MIBS=""))
+        logf.close()
+        # It logs its version line once it listens.
+        wait_for(lambda: self.proc.poll() is not None or
+                 "NET-SNMP version" in self._read(), timeout, "snmptrapd")
+        if self.proc.poll() is not None:
+            raise HarnessError("snmptrapd exited: %s" % self._read())
+        return self
+
+    def _read(self):
+        try:
+            with open(self.log) as f:
+                return f.read()
+        except OSError:
+            return ""
+
+    def traps(self):
+        """Every notification received so far, oldest first."""
+        out = []
+        for line in self._read().splitlines():
+            if " = " not in line or not line.startswith("."):
+                continue
+            vbs = parse_varbinds("\n".join(line.split("\t")))
+            if vbs:
+                out.append(Trap(vbs))
+        return out
+
+    def wait_traps(self, n, timeout=20, pred=lambda t: True):
+        """Until at least n notifications matching pred arrived; returns them."""
+        def enough():
+            got = [t for t in self.traps() if pred(t)]
+            return got if len(got) >= n else None
+        return wait_for(enough, timeout, "%d notifications" % n, interval=0.1)
+
+    def stop(self):
+        _stop_process(self.proc)
+
+    def cleanup(self):
+        if self.proc and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def parse_hex(text):
+    """`Hex-STRING: 07 EA 0B` (or a quoted STRING) -> bytes."""
+    text = text.strip()
+    if text.startswith('"') and text.endswith('"'):
+        return text[1:-1].encode()
+    return bytes(int(b, 16) for b in text.split())
+
+
+def date_and_time(octets):
+    """DateAndTime (RFC 2579), 8 or 11 octets -> (y, mo, d, h, mi, s, ds, tz)."""
+    y = octets[0] << 8 | octets[1]
+    fields = (y,) + tuple(octets[2:8])
+    tz = None
+    if len(octets) == 11:
+        tz = (chr(octets[8]), octets[9], octets[10])
+    return fields + (tz,)
 
 
 # --------------------------------------------------------------------------

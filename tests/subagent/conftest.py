@@ -39,9 +39,13 @@ class Expectations:
         with open(path) as f:
             d = json.load(f)
         self.root = d["root"]
+        self.module = d["module"]
+        self.prefix = d["prefix"]
         self.generation = d["generation"]
         self.objects = sorted(
-            ((o["oid"], o["type"], int(o["value"])) for o in d["objects"]),
+            ((o["oid"], o["type"],
+              o["value"] if o["type"] == "STRING" else int(o["value"]))
+             for o in d["objects"]),
             key=lambda t: oid_key(t[0]))
         self.by_oid = {o: (t, v) for o, t, v in self.objects}
         self.absent = d["absent"]
@@ -95,10 +99,39 @@ class Writer:
             raise h.HarnessError("fm-writer live: %s" % self.live_proc.stderr.read())
         return Expectations(exp)
 
+    def events(self):
+        """Events mode: counters filled, then records logged on command()."""
+        exp = self._expect_path()
+        self.live_proc = subprocess.Popen(
+            [self.binary, "events", self.segment, exp,
+             "--file-prefix", self._eal_prefix()],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            text=True)
+        line = self.live_proc.stdout.readline()
+        if line.strip() != "ready":
+            raise h.HarnessError("fm-writer events: %s" % self.live_proc.stderr.read())
+        return Expectations(exp)
+
+    def command(self, cmd):
+        """Run one events-mode command; the records it logged, in order."""
+        self.live_proc.stdin.write(cmd + "\n")
+        self.live_proc.stdin.flush()
+        line = self.live_proc.stdout.readline()
+        if not line:
+            raise h.HarnessError("fm-writer %s: %s" % (cmd, self.live_proc.stderr.read()))
+        return json.loads(line)
+
     def stop_live(self):
         if self.live_proc and self.live_proc.poll() is None:
-            self.live_proc.terminate()
-            self.live_proc.wait(30)
+            if self.live_proc.stdin:
+                self.live_proc.stdin.close()  # events mode ends at end of input
+                try:
+                    self.live_proc.wait(30)
+                except subprocess.TimeoutExpired:
+                    pass
+            if self.live_proc.poll() is None:
+                self.live_proc.terminate()
+                self.live_proc.wait(30)
         self.live_proc = None
 
 
@@ -114,18 +147,28 @@ class Served:
         self.agent = None
         self.expect = None
 
-    def start(self, live=False, extra_segments=(), agent_args=(), wrapper=()):
-        self.expect = self.writer.live() if live else self.writer.fill()
+    def start(self, live=False, extra_segments=(), agent_args=(), wrapper=(),
+              events=False, trap_port=None, module_lines=()):
+        """`events`: fm-writer in events mode (see Writer.events());
+        `trap_port`: where the serving agent sends notifications;
+        `agent_args` (fastmib-agentx) and `module_lines` (snmpd.conf) are
+        the same settings for the two kinds of front end."""
+        if events:
+            self.expect = self.writer.events()
+        else:
+            self.expect = self.writer.live() if live else self.writer.fill()
         segments = [self.segment] + list(extra_segments)
+        sink = [h.trap_sink_line(trap_port)] if trap_port else []
         if self.mode == "module":
-            self.agent = h.ModuleAgent(segments)
+            self.agent = h.ModuleAgent(segments, extra_lines=list(module_lines) + sink)
             self.snmpd = self.agent.snmpd
         else:
             if self.mode == "agentx":
-                self.snmpd = h.Snmpd().start()
+                self.snmpd = h.Snmpd(extra_lines=sink).start()
             self.agent = h.Agent(segments, self.snmpd,
                                  standalone=self.mode == "standalone",
-                                 extra_args=agent_args, wrapper=wrapper)
+                                 extra_args=agent_args, wrapper=wrapper,
+                                 extra_conf=sink if self.mode == "standalone" else ())
         self.agent.start(wait_oid=self.first_oid())
         self.client = self.agent.client
         # NET-SNMP-MIB (netSnmpExperimental) comes with Debian's snmp package

@@ -11,9 +11,18 @@
  *   live: keep adding weight * k to every Counter64 of a group or row in one
  *         transaction, until SIGTERM/SIGINT; each such set of counters stays
  *         proportional to its weights in every consistent snapshot.
+ *   events: fill, print "ready", then log event records on command, one
+ *         command per line of standard input, and answer each with one JSON
+ *         line listing the records it logged in order ({"event", "arc",
+ *         "notify", "slot", "args"}); exits at "quit" or end of input. Records are
+ *         logged whatever their rate (fastmib_event_log() directly), so the
+ *         sequence is exact:
+ *           script        every event of the model in model order, three
+ *                         rounds: lcore 0, then lcore 1, then lcore 0 again
+ *           flood N NAME  N records of event NAME from lcore 0
  *
- * Usage: fm-writer fill|live SEGMENT EXPECT.json [--scale N] [--rows sparse|all]
- *                  [--file-prefix NAME]
+ * Usage: fm-writer fill|live|events SEGMENT EXPECT.json [--scale N]
+ *                  [--rows sparse|all] [--file-prefix NAME]
  */
 #include <errno.h>
 #include <getopt.h>
@@ -46,6 +55,7 @@ struct run {
 	const struct fastmib_schema *sc;
 	struct fastmib_segment *seg;
 	bool live;
+	bool events;
 	bool all_rows;
 	uint64_t scale;
 	int failed;
@@ -305,6 +315,22 @@ build_expectations(const struct run *rn)
 	if (!rn->live) {
 		expect(objs, oid_str(sc, (uint32_t[]){ 2, 1, 0 }, 3), "INTEGER", 2);
 		expect(objs, oid_str(sc, (uint32_t[]){ 2, 2, 0 }, 3), "Timeticks", 0);
+		/* event statistics: one row per event, nothing logged yet (the
+		 * event table itself is empty) */
+		for (uint32_t e = 0; e < sc->n_events; e++) {
+			char name[FASTMIB_MAX_NAME + 3];
+			uint32_t arc = sc->events[e].arc;
+
+			snprintf(name, sizeof(name), "\"%s\"", sc->events[e].name);
+			json_array_append_new(objs, json_pack(
+				"{s:s, s:s, s:s}", "oid",
+				oid_str(sc, (uint32_t[]){ 4, 2, 1, 2, arc }, 5),
+				"type", "STRING", "value", name));
+			expect(objs, oid_str(sc, (uint32_t[]){ 4, 2, 1, 3, arc }, 5),
+			       "Counter64", 0);
+			expect(objs, oid_str(sc, (uint32_t[]){ 4, 2, 1, 4, arc }, 5),
+			       "Counter64", 0);
+		}
 	}
 	fastmib_info(rn->seg, &info);
 	return json_pack("{s:s, s:s, s:s, s:I, s:o, s:o, s:o}",
@@ -332,6 +358,152 @@ write_expectations(const struct run *rn, const char *path)
 	return rc;
 }
 
+/* ---- events mode ---- */
+
+/* What one round of the script logs as argument k of event e: small
+ * values, one with the high half of 64 bits set, one negative int32
+ * sign-extended to 64 bits as the generated functions store it. */
+static uint64_t
+script_arg(uint32_t round, uint32_t e, uint32_t k)
+{
+	if (round == 1 && k == 0 && e == 0)
+		return (5ull << 32) | 77u;
+	if (round == 2 && k == 1)
+		return (uint64_t)(int64_t)-5;
+	return 1000u * (round + 1) + 10u * (e + 1) + k;
+}
+
+struct log_job {
+	const struct run *rn;
+	json_t *out;        /* array of logged records, appended in order */
+	uint32_t round;
+	uint32_t event;     /* flood: event index */
+	uint64_t count;     /* flood: records; 0: one script round */
+};
+
+static void
+log_one(const struct log_job *job, struct fastmib_writer *w, uint32_t e,
+	const uint64_t *a)
+{
+	const struct fastmib_event_schema *es = &job->rn->sc->events[e];
+	json_t *args = json_array();
+
+	fastmib_event_log(w, e, a[0], a[1], a[2], a[3]);
+	for (uint32_t k = 0; k < es->n_args; k++) {
+		char num[32];
+
+		snprintf(num, sizeof(num), "%" PRIu64, a[k]);
+		json_array_append_new(args, json_string(num));
+	}
+	json_array_append_new(job->out, json_pack("{s:s, s:i, s:b, s:i, s:o}",
+						  "event", es->name,
+						  "arc", (int)es->arc,
+						  "notify", (int)es->notify,
+						  "slot", (int)w->slot, "args", args));
+}
+
+static int
+log_job_run(void *arg)
+{
+	struct log_job *job = arg;
+	struct fastmib_writer *w = fastmib_writer(job->rn->seg);
+	uint64_t a[FASTMIB_MAX_EVENT_ARGS];
+
+	if (!w)
+		return -1;
+	if (job->count) {
+		for (uint64_t i = 0; i < job->count; i++) {
+			for (uint32_t k = 0; k < FASTMIB_MAX_EVENT_ARGS; k++)
+				a[k] = k == 0 ? i + 1 : k;
+			log_one(job, w, job->event, a);
+		}
+		return 0;
+	}
+	for (uint32_t e = 0; e < job->rn->sc->n_events; e++) {
+		for (uint32_t k = 0; k < FASTMIB_MAX_EVENT_ARGS; k++)
+			a[k] = k < job->rn->sc->events[e].n_args
+			       ? script_arg(job->round, e, k) : 0;
+		log_one(job, w, e, a);
+	}
+	return 0;
+}
+
+/* The script: rounds 0 and 2 on this (main) lcore, round 1 on the other,
+ * each finished before the next begins, so TSC order is logging order. */
+static int
+events_script(const struct run *rn, json_t *out)
+{
+	unsigned int other = rte_get_next_lcore(rte_lcore_id(), 1, 0);
+
+	for (uint32_t round = 0; round < 3; round++) {
+		struct log_job job = { .rn = rn, .out = out, .round = round };
+
+		if (round == 1) {
+			if (rte_eal_remote_launch(log_job_run, &job, other) != 0 ||
+			    rte_eal_wait_lcore(other) != 0)
+				return -1;
+		} else if (log_job_run(&job) != 0) {
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int
+events_flood(const struct run *rn, json_t *out, const char *args)
+{
+	char name[FASTMIB_MAX_NAME + 1];
+	unsigned long long n;
+
+	if (sscanf(args, "%llu %64s", &n, name) != 2)
+		return -1;
+	for (uint32_t e = 0; e < rn->sc->n_events; e++) {
+		if (strcmp(rn->sc->events[e].name, name) == 0) {
+			struct log_job job = { .rn = rn, .out = out, .event = e,
+					       .count = n };
+
+			return log_job_run(&job);
+		}
+	}
+	return -1;
+}
+
+/* Command loop of the events mode; 0 at "quit" or end of input. */
+static int
+events_loop(const struct run *rn)
+{
+	char line[256];
+
+	while (fgets(line, sizeof(line), stdin)) {
+		json_t *out = json_array();
+		int rc;
+		char *text;
+
+		line[strcspn(line, "\r\n")] = '\0';
+		if (strcmp(line, "quit") == 0) {
+			json_decref(out);
+			break;
+		}
+		if (strcmp(line, "script") == 0)
+			rc = events_script(rn, out);
+		else if (strncmp(line, "flood ", 6) == 0)
+			rc = events_flood(rn, out, line + 6);
+		else
+			rc = -1;
+		if (rc != 0) {
+			fprintf(stderr, "fm-writer: command '%s' failed\n", line);
+			json_decref(out);
+			return 1;
+		}
+		text = json_dumps(out, JSON_COMPACT);
+		printf("%s\n", text);
+		fflush(stdout);
+		free(text);
+		json_decref(out);
+	}
+	return 0;
+}
+
 /* ---- main ---- */
 
 static int
@@ -351,7 +523,7 @@ start_eal(const char *prog, const char *prefix)
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: fm-writer fill|live SEGMENT EXPECT.json "
+	fprintf(stderr, "usage: fm-writer fill|live|events SEGMENT EXPECT.json "
 		"[--scale N] [--rows sparse|all] [--file-prefix NAME]\n");
 }
 
@@ -382,11 +554,13 @@ main(int argc, char **argv)
 		}
 	}
 	if (argc - optind != 3 || (strcmp(argv[optind], "fill") &&
-				   strcmp(argv[optind], "live"))) {
+				   strcmp(argv[optind], "live") &&
+				   strcmp(argv[optind], "events"))) {
 		usage();
 		return 2;
 	}
 	rn.live = strcmp(argv[optind], "live") == 0;
+	rn.events = strcmp(argv[optind], "events") == 0;
 	if (start_eal(argv[0], prefix) < 0 || rte_lcore_count() != N_LCORES) {
 		fprintf(stderr, "fm-writer: EAL init failed\n");
 		return 1;
@@ -423,6 +597,14 @@ main(int argc, char **argv)
 		return 1;
 	if (!rn.live && write_expectations(&rn, argv[optind + 2]) != 0)
 		return 1;
+	if (rn.events) {
+		printf("ready\n");
+		fflush(stdout);
+		rc = events_loop(&rn);
+		fastmib_close(rn.seg);
+		rte_eal_cleanup();
+		return rc;
+	}
 	fastmib_close(rn.seg);
 	rte_eal_cleanup();
 	if (!rn.live) {
