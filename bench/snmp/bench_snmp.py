@@ -23,6 +23,7 @@ What is measured:
               to the first GET that returns the new value (tight polling)
 """
 import argparse
+import glob
 import os
 import random
 import socket
