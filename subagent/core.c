@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -237,19 +238,35 @@ fma_build_index(struct fma_seg *s, char *why, size_t whylen)
 	return 0;
 }
 
-static const struct fma_group *
-fma_find_group(const struct fma_seg *s, uint64_t arc, uint32_t *pos)
+/*
+ * Lower bound of `arc` among the n elements of `size` bytes at `base`,
+ * sorted by the uint32_t arc at byte `off` of each: the index of the first
+ * element whose arc is >= arc (n if none). Groups, columns and event
+ * statistics all keep such arrays, so one search serves them all.
+ */
+static uint32_t
+fma_arc_lower_bound(const void *base, uint32_t n, size_t size, size_t off, uint64_t arc)
 {
-	uint32_t lo = 0, hi = s->n_groups;
+	const unsigned char *p = base;
+	uint32_t lo = 0, hi = n;
 
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
 
-		if (s->groups[mid].arc < arc)
+		if (*(const uint32_t *)(p + (size_t)mid * size + off) < arc)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
+	return lo;
+}
+
+static const struct fma_group *
+fma_find_group(const struct fma_seg *s, uint64_t arc, uint32_t *pos)
+{
+	uint32_t lo = fma_arc_lower_bound(s->groups, s->n_groups, sizeof(*s->groups),
+					  offsetof(struct fma_group, arc), arc);
+
 	if (pos)
 		*pos = lo;
 	return lo < s->n_groups && s->groups[lo].arc == arc ? &s->groups[lo] : NULL;
@@ -258,16 +275,9 @@ fma_find_group(const struct fma_seg *s, uint64_t arc, uint32_t *pos)
 static const struct fma_col *
 fma_find_col(const struct fma_group *g, uint64_t arc, uint32_t *pos)
 {
-	uint32_t lo = 0, hi = g->n_cols;
+	uint32_t lo = fma_arc_lower_bound(g->cols, g->n_cols, sizeof(*g->cols),
+					  offsetof(struct fma_col, arc), arc);
 
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (g->cols[mid].arc < arc)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (pos)
 		*pos = lo;
 	return lo < g->n_cols && g->cols[lo].arc == arc ? &g->cols[lo] : NULL;
@@ -310,16 +320,9 @@ enum fma_found {
 static const struct fma_evstat *
 fma_evstat_find(const struct fma_events *ev, uint64_t arc, uint32_t *pos)
 {
-	uint32_t lo = 0, hi = ev->n_events;
+	uint32_t lo = fma_arc_lower_bound(ev->by_arc, ev->n_events, sizeof(*ev->by_arc),
+					  offsetof(struct fma_evstat, arc), arc);
 
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (ev->by_arc[mid].arc < arc)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (pos)
 		*pos = lo;
 	return lo < ev->n_events && ev->by_arc[lo].arc == arc ? &ev->by_arc[lo] : NULL;

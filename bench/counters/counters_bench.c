@@ -22,12 +22,12 @@
 
 #include <rte_cycles.h>
 #include <rte_eal.h>
-#include <rte_errno.h>
 #include <rte_launch.h>
 #include <rte_lcore.h>
 #include <rte_seqcount.h>
 #include <rte_spinlock.h>
 
+#include "bench_util.h"
 #include "bm_stats.h"
 
 #define N_FLOWS 1024
@@ -116,6 +116,16 @@ xorshift(uint64_t *s)
 
 /* ---- the patterns: one update of 2 global + 2 flow counters ---- */
 
+/* The plain update, for the patterns that synchronize around it. */
+static inline __attribute__((always_inline)) void
+ep_add(struct ep_stats *s, uint32_t f, uint64_t sz)
+{
+	s->total_pkts++;
+	s->total_bytes += sz;
+	s->flows[f].pkts++;
+	s->flows[f].bytes += sz;
+}
+
 static inline __attribute__((always_inline)) void
 upd_nosync(unsigned lc, uint32_t f, uint64_t sz)
 {
@@ -132,14 +142,9 @@ upd_nosync(unsigned lc, uint32_t f, uint64_t sz)
 static inline __attribute__((always_inline)) void
 upd_spinlock(unsigned lc, uint32_t f, uint64_t sz)
 {
-	struct ep_stats *s = &B->shared;
-
 	(void)lc;
 	rte_spinlock_lock(&B->shared_lock);
-	s->total_pkts++;
-	s->total_bytes += sz;
-	s->flows[f].pkts++;
-	s->flows[f].bytes += sz;
+	ep_add(&B->shared, f, sz);
 	rte_spinlock_unlock(&B->shared_lock);
 }
 
@@ -216,10 +221,7 @@ upd_percore_sl(unsigned lc, uint32_t f, uint64_t sz)
 	struct ep_stats_sl *s = &B->percore_sl[lc];
 
 	rte_spinlock_lock(&s->lock);
-	s->s.total_pkts++;
-	s->s.total_bytes += sz;
-	s->s.flows[f].pkts++;
-	s->s.flows[f].bytes += sz;
+	ep_add(&s->s, f, sz);
 	rte_spinlock_unlock(&s->lock);
 }
 
@@ -229,10 +231,7 @@ upd_percore_sc(unsigned lc, uint32_t f, uint64_t sz)
 	struct ep_stats_sc *s = &B->percore_sc[lc];
 
 	rte_seqcount_write_begin(&s->sc);
-	s->s.total_pkts++;
-	s->s.total_bytes += sz;
-	s->s.flows[f].pkts++;
-	s->s.flows[f].bytes += sz;
+	ep_add(&s->s, f, sz);
 	rte_seqcount_write_end(&s->sc);
 }
 
@@ -244,39 +243,8 @@ upd_none(unsigned lc, uint32_t f, uint64_t sz)
 	__asm__ volatile("" : : "r"(f), "r"(sz));
 }
 
-/* fastmib, generated code: one transaction per packet. */
-static inline __attribute__((always_inline)) void
-upd_fm_pc(struct fastmib_writer *w, uint32_t f, uint64_t sz)
-{
-	fastmib_begin(w);
-	bm_pc_global_pkts_add(w, 1);
-	bm_pc_global_bytes_add(w, sz);
-	bm_pc_flow_pkts_add(w, f, 1);
-	bm_pc_flow_bytes_add(w, f, sz);
-	fastmib_end(w);
-}
-
-static inline __attribute__((always_inline)) void
-upd_fm_sb(struct fastmib_writer *w, uint32_t f, uint64_t sz)
-{
-	fastmib_begin(w);
-	bm_sb_global_pkts_add(w, 1);
-	bm_sb_global_bytes_add(w, sz);
-	bm_sb_flow_pkts_add(w, f, 1);
-	bm_sb_flow_bytes_add(w, f, sz);
-	fastmib_end(w);
-}
-
-static inline __attribute__((always_inline)) void
-upd_fm_at(struct fastmib_writer *w, uint32_t f, uint64_t sz)
-{
-	bm_at_global_pkts_add(w, 1);
-	bm_at_global_bytes_add(w, sz);
-	bm_at_flow_pkts_add(w, f, 1);
-	bm_at_flow_bytes_add(w, f, sz);
-}
-
-/* Per-burst transactions: the updates alone, begin/end around the burst. */
+/* fastmib, generated code. The updates alone, outside any transaction:
+ * per-burst transactions put begin/end around the whole burst. */
 static inline __attribute__((always_inline)) void
 upd_fm_pc_nt(struct fastmib_writer *w, uint32_t f, uint64_t sz)
 {
@@ -293,6 +261,33 @@ upd_fm_sb_nt(struct fastmib_writer *w, uint32_t f, uint64_t sz)
 	bm_sb_global_bytes_add(w, sz);
 	bm_sb_flow_pkts_add(w, f, 1);
 	bm_sb_flow_bytes_add(w, f, sz);
+}
+
+/* One transaction per packet. */
+static inline __attribute__((always_inline)) void
+upd_fm_pc(struct fastmib_writer *w, uint32_t f, uint64_t sz)
+{
+	fastmib_begin(w);
+	upd_fm_pc_nt(w, f, sz);
+	fastmib_end(w);
+}
+
+static inline __attribute__((always_inline)) void
+upd_fm_sb(struct fastmib_writer *w, uint32_t f, uint64_t sz)
+{
+	fastmib_begin(w);
+	upd_fm_sb_nt(w, f, sz);
+	fastmib_end(w);
+}
+
+/* Shared-atomic counters need no transaction. */
+static inline __attribute__((always_inline)) void
+upd_fm_at(struct fastmib_writer *w, uint32_t f, uint64_t sz)
+{
+	bm_at_global_pkts_add(w, 1);
+	bm_at_global_bytes_add(w, sz);
+	bm_at_flow_pkts_add(w, f, 1);
+	bm_at_flow_bytes_add(w, f, sz);
 }
 
 /* ---- one loop per pattern, so every update is inlined ---- */
@@ -506,26 +501,6 @@ reset_state(void)
 	memset(B->wbs, 0, sizeof(B->wbs));
 }
 
-static int
-cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static double
-median(const double *v, unsigned n, double *lo, double *hi)
-{
-	double s[MAX_RUNS];
-
-	memcpy(s, v, n * sizeof(*s));
-	qsort(s, n, sizeof(*s), cmp_double);
-	*lo = s[0];
-	*hi = s[n - 1];
-	return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
-}
-
 /*
  * Iterations of domain_work() that take about `cycles` TSC cycles here.
  * The TSC ticks at a fixed rate that need not be the core clock (on this
@@ -580,7 +555,7 @@ main(int argc, char **argv)
 	unsigned n_base = 0;
 	int failed = 0;
 	const char *only = NULL;
-	double lo, hi;
+	struct bench_spread bs;
 	int ret, c;
 
 	for (int i = 1; i < argc; i++)
@@ -588,13 +563,8 @@ main(int argc, char **argv)
 			usage(argv[0]);
 			return 0;
 		}
-	ret = rte_eal_init(argc, argv);
-	if (ret < 0) {
-		fprintf(stderr, "rte_eal_init failed: %s\n", rte_strerror(rte_errno));
+	if (bench_eal_init(&argc, &argv) < 0)
 		return 1;
-	}
-	argc -= ret;
-	argv += ret;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'p': packets = strtoull(optarg, NULL, 0); break;
@@ -675,22 +645,21 @@ main(int argc, char **argv)
 		}
 	}
 
-	double m = median(base, n_base, &lo, &hi);
-	printf("  baseline (no statistics): %.0f cycles per packet (%.0f..%.0f)\n\n", m, lo, hi);
+	bs = bench_spread(base, n_base);
+	printf("  baseline (no statistics): %.0f cycles per packet (%.0f..%.0f)\n\n", bs.med,
+	       bs.lo, bs.hi);
 	printf("%-34s %10s %15s %10s %10s %9s\n", "pattern", "cycles/upd", "(min..max)",
 	       "untrimmed", "lost", "left out");
 	for (unsigned i = 0; i < N_PATTERNS; i++) {
 		struct pattern *p = &patterns[i];
-		double lmed, raw, ex, dummy;
 
 		if (only != NULL && strstr(p->name, only) == NULL)
 			continue;
-		m = median(p->over, runs, &lo, &hi);
-		raw = median(p->over_raw, runs, &dummy, &dummy);
-		lmed = median(p->lost, runs, &dummy, &dummy);
-		ex = median(p->excl, runs, &dummy, &dummy);
-		printf("%-34s %10.1f %7.1f..%-7.1f %10.1f %9.4f%% %8.2f%%\n", p->name, m, lo, hi,
-		       raw, lmed * 100.0, ex * 100.0);
+		bs = bench_spread(p->over, runs);
+		printf("%-34s %10.1f %7.1f..%-7.1f %10.1f %9.4f%% %8.2f%%\n", p->name, bs.med,
+		       bs.lo, bs.hi, bench_spread(p->over_raw, runs).med,
+		       bench_spread(p->lost, runs).med * 100.0,
+		       bench_spread(p->excl, runs).med * 100.0);
 	}
 	fastmib_close(B->seg);
 	rte_eal_cleanup();

@@ -23,6 +23,7 @@
 #include <rte_eal.h>
 #include <rte_lcore.h>
 
+#include "bench_util.h"
 #include "fastmib/fastmib.h"
 
 #define MAX_RUNS 64
@@ -135,14 +136,6 @@ timed(void (*fn)(struct fastmib_writer *, uint64_t), struct fastmib_writer *w, u
 	return rte_rdtsc_precise() - t0;
 }
 
-static int
-cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 int
 main(int argc, char **argv)
 {
@@ -198,7 +191,7 @@ main(int argc, char **argv)
 			t = timed(patterns[p].fn, w, n);
 			d[r] = ((double)t - (double)base) / (double)n;
 		}
-		qsort(d, runs, sizeof(d[0]), cmp_double);
+		qsort(d, runs, sizeof(d[0]), bench_cmp_double);
 		printf("%-40s %10.1f %8.1f..%-8.1f\n", patterns[p].name, d[runs / 2], d[0],
 		       d[runs - 1]);
 	}

@@ -22,11 +22,11 @@
 
 #include <rte_cycles.h>
 #include <rte_eal.h>
-#include <rte_errno.h>
 #include <rte_launch.h>
 #include <rte_lcore.h>
 #include <rte_pause.h>
 
+#include "bench_util.h"
 #include "bm_stats.h"
 #include "ep_stats.h"
 
@@ -50,41 +50,15 @@ struct ctx {
 
 static struct ctx *C;
 
-static int
-cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-struct stat3 {
-	double med, lo, hi;
-};
-
-static struct stat3
-summarize(const double *v, unsigned n)
-{
-	double s[MAX_RUNS];
-	struct stat3 r;
-
-	memcpy(s, v, n * sizeof(*s));
-	qsort(s, n, sizeof(*s), cmp_double);
-	r.lo = s[0];
-	r.hi = s[n - 1];
-	r.med = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
-	return r;
-}
-
 static void
-print_row(const char *what, const char *unit, struct stat3 s, const char *extra)
+print_row(const char *what, const char *unit, struct bench_spread s, const char *extra)
 {
 	printf("  %-44s %10.1f %-4s (%.1f..%.1f) %s\n", what, s.med, unit, s.lo, s.hi,
 	       extra ? extra : "");
 }
 
 /* ns per fastmib_read() of (group, row), median over runs. */
-static struct stat3
+static struct bench_spread
 time_read(struct fastmib_segment *seg, unsigned group, uint32_t row)
 {
 	uint64_t v[FASTMIB_MAX_COUNTERS];
@@ -100,11 +74,11 @@ time_read(struct fastmib_segment *seg, unsigned group, uint32_t row)
 		}
 		per[r] = (double)(rte_rdtsc_precise() - t0) * C->ns_per_cycle / C->iters;
 	}
-	return summarize(per, C->runs);
+	return bench_spread(per, C->runs);
 }
 
 /* ns per memcpy() of `bytes`, the floor any reader pays. */
-static struct stat3
+static struct bench_spread
 time_memcpy(size_t bytes)
 {
 	double per[MAX_RUNS];
@@ -119,7 +93,7 @@ time_memcpy(size_t bytes)
 		}
 		per[r] = (double)(rte_rdtsc_precise() - t0) * C->ns_per_cycle / C->iters;
 	}
-	return summarize(per, C->runs);
+	return bench_spread(per, C->runs);
 }
 
 static struct fastmib_segment *
@@ -183,6 +157,7 @@ bench_table(void)
 	const uint32_t rows = EP_FLOW_ROWS;
 	uint64_t v[FASTMIB_MAX_COUNTERS];
 	double per[MAX_RUNS], cp[MAX_RUNS];
+	struct bench_spread walk;
 	size_t bytes = (size_t)rows * EP_FLOW_ROW_SIZE;
 	char buf[64];
 
@@ -213,10 +188,11 @@ bench_table(void)
 	}
 	printf("\n-- whole flow table of the example model: %u rows x %u counters, "
 	       "shared-buffered, all present\n", rows, 2u);
-	snprintf(buf, sizeof(buf), "[%.1f ns per row]", summarize(per, C->runs).med * 1e3 / rows);
-	print_row("next_row + fastmib_read, every row", "us", summarize(per, C->runs), buf);
+	walk = bench_spread(per, C->runs);
+	snprintf(buf, sizeof(buf), "[%.1f ns per row]", walk.med * 1e3 / rows);
+	print_row("next_row + fastmib_read, every row", "us", walk, buf);
 	snprintf(buf, sizeof(buf), "[%zu B]", bytes);
-	print_row("  memcpy of the same bytes", "us", summarize(cp, C->runs), buf);
+	print_row("  memcpy of the same bytes", "us", bench_spread(cp, C->runs), buf);
 	fastmib_close(seg);
 }
 
@@ -271,6 +247,7 @@ static void
 bench_loaded_one(const char *what, int mode, unsigned group, uint32_t row)
 {
 	double per[MAX_RUNS], rpr[MAX_RUNS];
+	struct bench_spread retries;
 	uint64_t bounded = 0, torn = 0, total = 0;
 	unsigned wl = rte_get_next_lcore(-1, 1, 0);
 	char buf[96];
@@ -306,10 +283,11 @@ bench_loaded_one(const char *what, int mode, unsigned group, uint32_t row)
 		__atomic_store_n(&C->stop, 1, __ATOMIC_RELAXED);
 		rte_eal_wait_lcore(wl);
 	}
+	retries = bench_spread(rpr, C->runs);
 	snprintf(buf, sizeof(buf), "[retries/read %.2f (%.2f..%.2f), gave up %" PRIu64
-		 " of %" PRIu64 ", inconsistent %" PRIu64 "]", summarize(rpr, C->runs).med,
-		 summarize(rpr, C->runs).lo, summarize(rpr, C->runs).hi, bounded, total, torn);
-	print_row(what, "ns", summarize(per, C->runs), buf);
+		 " of %" PRIu64 ", inconsistent %" PRIu64 "]", retries.med, retries.lo,
+		 retries.hi, bounded, total, torn);
+	print_row(what, "ns", bench_spread(per, C->runs), buf);
 	C->violations += torn;
 }
 
@@ -358,20 +336,15 @@ main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct ctx ctx = { .iters = 200000, .runs = 5, .load_ms = 200 };
-	int ret, c;
+	int c;
 
 	for (int i = 1; i < argc; i++)
 		if (!strcmp(argv[i], "--help")) {
 			usage(argv[0]);
 			return 0;
 		}
-	ret = rte_eal_init(argc, argv);
-	if (ret < 0) {
-		fprintf(stderr, "rte_eal_init failed: %s\n", rte_strerror(rte_errno));
+	if (bench_eal_init(&argc, &argv) < 0)
 		return 1;
-	}
-	argc -= ret;
-	argv += ret;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
 		case 'i': ctx.iters = (unsigned)strtoul(optarg, NULL, 0); break;

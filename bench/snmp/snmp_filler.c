@@ -22,8 +22,8 @@
 #include <string.h>
 
 #include <rte_eal.h>
-#include <rte_errno.h>
 
+#include "bench_util.h"
 #include "ep_stats.h"
 
 static int
@@ -83,13 +83,8 @@ main(int argc, char **argv)
 	uint32_t rows = EP_FLOW_ROWS;
 	int ret, c;
 
-	ret = rte_eal_init(argc, argv);
-	if (ret < 0) {
-		fprintf(stderr, "rte_eal_init failed: %s\n", rte_strerror(rte_errno));
+	if (bench_eal_init(&argc, &argv) < 0)
 		return 1;
-	}
-	argc -= ret;
-	argv += ret;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		if (c != 'r')
 			return 2;

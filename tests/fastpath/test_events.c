@@ -22,47 +22,18 @@
 
 #define RING 64u
 
-struct fixture {
-	struct fastmib_segment *seg;  /* creator */
-	struct fastmib_segment *rd;   /* attached as a reader */
-	struct fastmib_writer *w;
-	char path[256];
-};
-
-static struct fixture fx;
-
 static int
 setup_schema(void **state, const struct fastmib_schema *s)
 {
+	static struct tu_fixture fx;
 	struct fastmib_opts o = { .event_ring = RING };
 
-	tu_path(fx.path, sizeof(fx.path), "events");
-	unlink(fx.path);
-	if (fastmib_create(s, fx.path, &o, &fx.seg) != 0 ||
-	    fastmib_attach(fx.path, FASTMIB_ATTACH_RDONLY, &fx.rd) != 0) {
-		fprintf(stderr, "setup: %s\n", fastmib_last_error());
-		return -1;
-	}
-	fx.w = fastmib_writer(fx.seg);
-	if (fx.w == NULL)
-		return -1;
 	*state = &fx;
-	return 0;
+	return tu_fixture_open(&fx, s, &o, FASTMIB_ATTACH_RDONLY, "events");
 }
 
 static int setup(void **state) { return setup_schema(state, &ts_ev_schema); }
 static int setup_plain(void **state) { return setup_schema(state, &ts_schema); }
-
-static int
-teardown(void **state)
-{
-	struct fixture *f = *state;
-
-	fastmib_close(f->rd);
-	fastmib_close(f->seg);
-	unlink(f->path);
-	return 0;
-}
 
 static uint64_t
 now_ns(void)
@@ -77,7 +48,7 @@ now_ns(void)
 static void
 test_initial_and_schema(void **state)
 {
-	struct fixture *f = *state;
+	struct tu_fixture *f = *state;
 	const struct fastmib_schema *s = fastmib_schema(f->rd);
 	struct fastmib_info info;
 
@@ -103,7 +74,7 @@ test_initial_and_schema(void **state)
 static void
 test_ring_wrap(void **state)
 {
-	struct fixture *f = *state;
+	struct tu_fixture *f = *state;
 	struct fastmib_event_cursor *cur, *late;
 	struct fastmib_event_rec out[RING + 8];
 	int n;
@@ -196,7 +167,7 @@ check_script(const struct fastmib_event_rec *r, uint64_t hz, uint64_t t0, uint64
 static void
 test_lag_script(void **state)
 {
-	struct fixture *f = *state;
+	struct tu_fixture *f = *state;
 	struct fastmib_event_cursor *a, *b;
 	struct fastmib_event_rec ra[SCRIPT_LEN + 1], rb[SCRIPT_LEN];
 	struct fastmib_info info;
@@ -245,7 +216,7 @@ test_lag_script(void **state)
 static void
 test_threshold_stats(void **state)
 {
-	struct fixture *f = *state;
+	struct tu_fixture *f = *state;
 	const unsigned N = 200000;
 	unsigned on[10] = {0};
 
@@ -277,7 +248,7 @@ test_threshold_stats(void **state)
 static void
 test_no_events(void **state)
 {
-	struct fixture *f = *state;
+	struct tu_fixture *f = *state;
 	struct fastmib_event_cursor *cur;
 	struct fastmib_event_rec r;
 	struct fastmib_info info;
@@ -352,7 +323,7 @@ m_level(struct fms_header *h, uint8_t *b)
 static void
 test_bad_event_segments(void **state)
 {
-	struct fixture *f = *state;
+	struct tu_fixture *f = *state;
 	struct fastmib_event_schema ev[2];
 	struct fastmib_schema s = ts_ev_schema;
 	struct fastmib_segment *seg = NULL;
@@ -385,12 +356,12 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_initial_and_schema, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_ring_wrap, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_lag_script, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_threshold_stats, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_no_events, setup_plain, teardown),
-		cmocka_unit_test_setup_teardown(test_bad_event_segments, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_initial_and_schema, setup, tu_teardown),
+		cmocka_unit_test_setup_teardown(test_ring_wrap, setup, tu_teardown),
+		cmocka_unit_test_setup_teardown(test_lag_script, setup, tu_teardown),
+		cmocka_unit_test_setup_teardown(test_threshold_stats, setup, tu_teardown),
+		cmocka_unit_test_setup_teardown(test_no_events, setup_plain, tu_teardown),
+		cmocka_unit_test_setup_teardown(test_bad_event_segments, setup, tu_teardown),
 	};
 
 	tu_eal_init("test_events", "0-1");

@@ -19,56 +19,23 @@
 #include "test_schema.h"
 #include "tutil.h"
 
-static char path_buf[256];
-
-struct fixture {
-	struct fastmib_segment *seg;  /* creator */
-	struct fastmib_segment *rd;   /* attached in this process, as a reader */
-	struct fastmib_writer *w;
-	const char *path;
-};
-
 static int
 setup_opts(void **state, unsigned hint_limit)
 {
-	static struct fixture f;
+	static struct tu_fixture f;
 	struct fastmib_opts o = { .hint_limit = hint_limit };
 
-	f.path = tu_path(path_buf, sizeof(path_buf), "unit");
-	unlink(f.path);
-	if (fastmib_create(&ts_schema, f.path, &o, &f.seg) != 0) {
-		fprintf(stderr, "create: %s\n", fastmib_last_error());
-		return -1;
-	}
-	if (fastmib_attach(f.path, 0, &f.rd) != 0) {
-		fprintf(stderr, "attach: %s\n", fastmib_last_error());
-		return -1;
-	}
-	f.w = fastmib_writer(f.seg);
-	if (f.w == NULL)
-		return -1;
 	*state = &f;
-	return 0;
+	return tu_fixture_open(&f, &ts_schema, &o, 0, "unit");
 }
 
 static int setup(void **state) { return setup_opts(state, 0); }
 static int setup_h8(void **state) { return setup_opts(state, 8); }
 
-static int
-teardown(void **state)
-{
-	struct fixture *f = *state;
-
-	fastmib_close(f->rd);
-	fastmib_close(f->seg);
-	unlink(f->path);
-	return 0;
-}
-
 static void
 test_roundtrip(void **state)
 {
-	struct fixture *f = *state;
+	struct tu_fixture *f = *state;
 	const struct fastmib_schema *s = fastmib_schema(f->rd);
 	struct fastmib_info a, b;
 
@@ -122,7 +89,7 @@ test_roundtrip(void **state)
 static int
 remote_add(void *arg)
 {
-	struct fixture *f = arg;
+	struct tu_fixture *f = arg;
 	struct fastmib_writer *w = fastmib_writer(f->seg);
 
 	if (w == NULL || w->slot != 1)
@@ -141,7 +108,7 @@ remote_add(void *arg)
 static void
 test_every_kind(void **state)
 {
-	struct fixture *f = *state;
+	struct tu_fixture *f = *state;
 	struct fastmib_writer *w = f->w;
 	uint64_t v[3];
 
@@ -201,7 +168,7 @@ test_every_kind(void **state)
 static void
 test_presence(void **state)
 {
-	struct fixture *f = *state;
+	struct tu_fixture *f = *state;
 	static const uint32_t rows[] = { 0, 63, 64, 99 };
 
 	assert_int_equal(fastmib_next_row(f->rd, TS_SESSION, 0), -ENOENT);
@@ -235,7 +202,7 @@ test_presence(void **state)
 static void
 test_recycled_row(void **state)
 {
-	struct fixture *f = *state;
+	struct tu_fixture *f = *state;
 	uint64_t v[2];
 
 	assert_int_equal(fastmib_row_enable(f->seg, TS_FLOW, 5), 0);
@@ -268,7 +235,7 @@ test_recycled_row(void **state)
 static void
 test_reset(void **state)
 {
-	struct fixture *f = *state;
+	struct tu_fixture *f = *state;
 	struct fastmib_segment *ro, *again;
 	uint64_t v[3], t0, t1;
 
@@ -334,7 +301,7 @@ test_reset(void **state)
 static void
 test_visibility(void **state)
 {
-	struct fixture *f = *state;
+	struct tu_fixture *f = *state;
 	uint64_t v[2];
 
 	assert_int_equal(f->w->hint_limit, 8);
@@ -361,7 +328,7 @@ static int lock_release;
 static int
 hold_flush_lock(void *arg)
 {
-	struct fixture *f = arg;
+	struct tu_fixture *f = arg;
 	rte_seqlock_t *l = &f->seg->shared_head->lock;
 
 	rte_seqlock_write_lock(l);
@@ -377,7 +344,7 @@ hold_flush_lock(void *arg)
 static void
 test_policy_contended(void **state)
 {
-	struct fixture *f = *state;
+	struct tu_fixture *f = *state;
 	struct fastmib_read_stats st0, st1;
 	uint64_t v[2];
 	const uint32_t h = 8;
@@ -417,7 +384,7 @@ test_policy_contended(void **state)
 static void
 test_overflow_keeps_transactions(void **state)
 {
-	struct fixture *f = *state;
+	struct tu_fixture *f = *state;
 	struct fastmib_writer *w = f->w;
 	uint64_t v[2];
 
@@ -458,7 +425,7 @@ test_overflow_keeps_transactions(void **state)
 static void
 test_stalled_writer(void **state)
 {
-	struct fixture *f = *state;
+	struct tu_fixture *f = *state;
 	struct fastmib_read_stats st;
 	uint64_t v[3];
 
@@ -483,7 +450,7 @@ test_stalled_writer(void **state)
 static void
 test_dead_resetter(void **state)
 {
-	struct fixture *f = *state;
+	struct tu_fixture *f = *state;
 	struct fms_reset *r = f->seg->reset_head;
 
 	rte_seqlock_write_lock(&r->lock); /* as a resetter would... */
@@ -500,7 +467,7 @@ test_dead_resetter(void **state)
 static void *
 thread_writer(void *arg)
 {
-	struct fixture *f = arg;
+	struct tu_fixture *f = arg;
 	struct fastmib_writer *w = fastmib_writer(f->seg);
 	intptr_t ok;
 
@@ -521,7 +488,7 @@ thread_writer(void *arg)
 static void
 test_non_eal_thread(void **state)
 {
-	struct fixture *f = *state;
+	struct tu_fixture *f = *state;
 	pthread_t t;
 	void *ok;
 	uint64_t v[2];
@@ -537,17 +504,17 @@ int
 main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_roundtrip, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_every_kind, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_presence, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_recycled_row, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_reset, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_visibility, setup_h8, teardown),
-		cmocka_unit_test_setup_teardown(test_policy_contended, setup_h8, teardown),
-		cmocka_unit_test_setup_teardown(test_overflow_keeps_transactions, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_stalled_writer, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_non_eal_thread, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_dead_resetter, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_roundtrip, setup, tu_teardown),
+		cmocka_unit_test_setup_teardown(test_every_kind, setup, tu_teardown),
+		cmocka_unit_test_setup_teardown(test_presence, setup, tu_teardown),
+		cmocka_unit_test_setup_teardown(test_recycled_row, setup, tu_teardown),
+		cmocka_unit_test_setup_teardown(test_reset, setup, tu_teardown),
+		cmocka_unit_test_setup_teardown(test_visibility, setup_h8, tu_teardown),
+		cmocka_unit_test_setup_teardown(test_policy_contended, setup_h8, tu_teardown),
+		cmocka_unit_test_setup_teardown(test_overflow_keeps_transactions, setup, tu_teardown),
+		cmocka_unit_test_setup_teardown(test_stalled_writer, setup, tu_teardown),
+		cmocka_unit_test_setup_teardown(test_non_eal_thread, setup, tu_teardown),
+		cmocka_unit_test_setup_teardown(test_dead_resetter, setup, tu_teardown),
 	};
 	int rc;
 

@@ -48,16 +48,20 @@ static const struct fastmib_group_schema groups[TS_N_GROUPS] = {
 		      .counters = flow_c },
 };
 
+/* Both test schemas have these counters; ts_ev_schema adds events. */
+#define TS_SCHEMA_COUNTERS                                        \
+	.version = FASTMIB_MODEL_VERSION,                         \
+	.module = "FASTMIB-TEST-MIB",                             \
+	.prefix = "ts",                                           \
+	.oid_len = 9,                                             \
+	.oid = { 1, 3, 6, 1, 4, 1, 8072, 9999, 77 },              \
+	.percore_size = 384,                                      \
+	.shared_size = 1664,                                      \
+	.n_groups = TS_N_GROUPS,                                  \
+	.groups = groups
+
 const struct fastmib_schema ts_schema = {
-	.version = FASTMIB_MODEL_VERSION,
-	.module = "FASTMIB-TEST-MIB",
-	.prefix = "ts",
-	.oid_len = 9,
-	.oid = { 1, 3, 6, 1, 4, 1, 8072, 9999, 77 },
-	.percore_size = 384,
-	.shared_size = 1664,
-	.n_groups = TS_N_GROUPS,
-	.groups = groups,
+	TS_SCHEMA_COUNTERS,
 };
 
 static const struct fastmib_event_schema events[TS_N_EVENTS] = {
@@ -72,15 +76,7 @@ static const struct fastmib_event_schema events[TS_N_EVENTS] = {
 };
 
 const struct fastmib_schema ts_ev_schema = {
-	.version = FASTMIB_MODEL_VERSION,
-	.module = "FASTMIB-TEST-MIB",
-	.prefix = "ts",
-	.oid_len = 9,
-	.oid = { 1, 3, 6, 1, 4, 1, 8072, 9999, 77 },
-	.percore_size = 384,
-	.shared_size = 1664,
-	.n_groups = TS_N_GROUPS,
-	.groups = groups,
+	TS_SCHEMA_COUNTERS,
 	.n_events = TS_N_EVENTS,
 	.events = events,
 };

@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -137,6 +138,25 @@ reset_round(uint64_t *before, uint64_t *after)
 	return 1;
 }
 
+/*
+ * Every row of `group` must hold its preset plus exactly what the writers
+ * added to it; each writer's per-row tally is the uint64_t array at byte
+ * `tally` of its struct worker.
+ */
+static void
+check_rows(const char *what, unsigned int group, uint32_t n_rows, size_t tally)
+{
+	for (uint32_t r = 0; r < n_rows; r++) {
+		uint64_t v[3] = { 0 }, want = tt_preset(r);
+		unsigned int l;
+
+		RTE_LCORE_FOREACH_WORKER(l)
+			want += ((const uint64_t *)((const char *)&workers[l] + tally))[r];
+		CHECK(fastmib_read_raw(seg, group, r, v) == 0 && v[0] == want && tt_consistent(v),
+		      "%s row %u: %" PRIu64 " != %" PRIu64, what, r, v[0], want);
+	}
+}
+
 int
 main(int argc, char **argv)
 {
@@ -198,24 +218,8 @@ main(int argc, char **argv)
 	CHECK(raw[0] == TT_PRESET_LOW + total, "global pkts %" PRIu64 " != %" PRIu64,
 	      raw[0], TT_PRESET_LOW + total);
 	CHECK(tt_consistent(raw), "global bytes");
-	for (uint32_t r = 0; r < TS_FLOW_ROWS; r++) {
-		uint64_t n = 0;
-
-		RTE_LCORE_FOREACH_WORKER(l)
-			n += workers[l].flow[r];
-		CHECK(fastmib_read_raw(seg, TS_FLOW, r, v) == 0 && v[0] == tt_preset(r) + n &&
-		      tt_consistent(v), "flow row %u: %" PRIu64 " != %" PRIu64, r, v[0],
-		      tt_preset(r) + n);
-	}
-	for (uint32_t r = 0; r < TT_SESSIONS; r++) {
-		uint64_t n = 0;
-
-		RTE_LCORE_FOREACH_WORKER(l)
-			n += workers[l].session[r];
-		CHECK(fastmib_read_raw(seg, TS_SESSION, r, v) == 0 && v[0] == tt_preset(r) + n &&
-		      tt_consistent(v), "session row %u: %" PRIu64 " != %" PRIu64, r, v[0],
-		      tt_preset(r) + n);
-	}
+	check_rows("flow", TS_FLOW, TS_FLOW_ROWS, offsetof(struct worker, flow));
+	check_rows("session", TS_SESSION, TT_SESSIONS, offsetof(struct worker, session));
 	CHECK(fastmib_read_raw(seg, TS_POOL, 0, v) == 0 && v[0] == total &&
 	      v[2] == (uint64_t)(1ull << 32) - 10 + total, "pool %" PRIu64 " %" PRIu64, v[0], v[2]);
 	/* The last baseline b: before <= b <= after, and read == raw - b. */

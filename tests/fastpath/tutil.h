@@ -12,6 +12,8 @@
 #include <rte_launch.h>
 #include <rte_lcore.h>
 
+#include "fastmib/fastmib.h"
+
 /*
  * rte_eal_remote_launch()/rte_eal_wait_lcore() synchronize inside the
  * (uninstrumented) EAL, invisible to ThreadSanitizer. These wrappers add
@@ -79,6 +81,43 @@ tu_path(char *buf, size_t len, const char *tag)
 {
 	snprintf(buf, len, "/dev/shm/fastmib-test-%d-%s", (int)getpid(), tag);
 	return buf;
+}
+
+/* A fresh segment, the same file attached once more as a reader would, and
+ * the creator's writer for this lcore: the state of a cmocka test. */
+struct tu_fixture {
+	struct fastmib_segment *seg;  /* creator */
+	struct fastmib_segment *rd;   /* attached in this process, as a reader */
+	struct fastmib_writer *w;
+	char path[256];
+};
+
+/* Sets up `f` on segment `tag` of this process; `o` may be NULL. */
+static inline int
+tu_fixture_open(struct tu_fixture *f, const struct fastmib_schema *s,
+		const struct fastmib_opts *o, unsigned int attach_flags, const char *tag)
+{
+	tu_path(f->path, sizeof(f->path), tag);
+	unlink(f->path);
+	if (fastmib_create(s, f->path, o, &f->seg) != 0 ||
+	    fastmib_attach(f->path, attach_flags, &f->rd) != 0) {
+		fprintf(stderr, "setup: %s\n", fastmib_last_error());
+		return -1;
+	}
+	f->w = fastmib_writer(f->seg);
+	return f->w != NULL ? 0 : -1;
+}
+
+/* cmocka teardown of a struct tu_fixture state. */
+static inline int
+tu_teardown(void **state)
+{
+	struct tu_fixture *f = *state;
+
+	fastmib_close(f->rd);
+	fastmib_close(f->seg);
+	unlink(f->path);
+	return 0;
 }
 
 #endif

@@ -84,6 +84,29 @@ def _stop_process(proc, timeout=10):
         raise HarnessError("process %d ignored SIGTERM" % proc.pid)
 
 
+def _kill_process(proc):
+    if proc is not None and proc.poll() is None:
+        proc.kill()
+        proc.wait()
+
+
+def _read_text(path):
+    """The file's text, or "" while it does not exist yet."""
+    try:
+        with open(path) as f:
+            return f.read()
+    except OSError:
+        return ""
+
+
+def shut_down(*servers):
+    """Stop, then clean up, each server that is not None, in order."""
+    for s in servers:
+        if s is not None:
+            s.stop()
+            s.cleanup()
+
+
 # --------------------------------------------------------------------------
 # net-snmp clients
 
@@ -311,16 +334,10 @@ class Snmpd:
         _stop_process(self.proc)
 
     def kill(self):
-        if self.proc and self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait()
+        _kill_process(self.proc)
 
     def read_log(self):
-        try:
-            with open(self.log) as f:
-                return f.read()
-        except OSError:
-            return ""
+        return _read_text(self.log)
 
     def cleanup(self):
         self.kill()
@@ -405,16 +422,10 @@ class Agent:
         return _stop_process(self.proc, timeout=30)
 
     def read_log(self):
-        try:
-            with open(self.log) as f:
-                return f.read()
-        except OSError:
-            return ""
+        return _read_text(self.log)
 
     def cleanup(self):
-        if self.alive():
-            self.proc.kill()
-            self.proc.wait()
+        _kill_process(self.proc)
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
@@ -530,11 +541,7 @@ class Snmptrapd:
         return self
 
     def _read(self):
-        try:
-            with open(self.log) as f:
-                return f.read()
-        except OSError:
-            return ""
+        return _read_text(self.log)
 
     def traps(self):
         """Every notification received so far, oldest first."""
@@ -558,9 +565,7 @@ class Snmptrapd:
         _stop_process(self.proc)
 
     def cleanup(self):
-        if self.proc and self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait()
+        _kill_process(self.proc)
         shutil.rmtree(self.dir, ignore_errors=True)
 
 

@@ -191,12 +191,8 @@ class Served:
 
     def close(self):
         self.writer.stop_live()
-        if self.agent:
-            self.agent.stop()
-            self.agent.cleanup()
-        if self.snmpd and self.mode != "module":
-            self.snmpd.stop()
-            self.snmpd.cleanup()
+        # in module mode the agent is the snmpd
+        h.shut_down(self.agent, self.snmpd if self.mode != "module" else None)
 
 
 @pytest.fixture(scope="module", params=MODES)

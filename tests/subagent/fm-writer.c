@@ -92,7 +92,7 @@ row_enabled(const struct run *rn, const struct fastmib_group_schema *g, uint32_t
 
 /* Amount lcore `l` adds to counter `c` of row `row` of group `g` in fill mode. */
 static uint64_t
-fill_amount(const struct run *rn, uint32_t g, uint32_t c, uint32_t row, unsigned l)
+fill_amount(const struct run *rn, uint32_t g, uint32_t c, uint32_t row, uint64_t l)
 {
 	const struct fastmib_counter_schema *cs = &rn->sc->groups[g].counters[c];
 	uint64_t base = rn->scale * (1000u * (g + 1) + 10u * (c + 1) + row % 997) +
@@ -131,25 +131,21 @@ add(struct fastmib_writer *w, const struct fastmib_group_schema *g, uint32_t row
 	}
 }
 
-static void
-fill_pass(const struct run *rn, struct fastmib_writer *w, unsigned l)
+/* Amount added to counter `c` in live pass `k`: weight c + 1 times k on
+ * every Counter64, nothing elsewhere. */
+static uint64_t
+live_amount(const struct run *rn, uint32_t g, uint32_t c, uint32_t row, uint64_t k)
 {
-	for (uint32_t g = 0; g < rn->sc->n_groups; g++) {
-		const struct fastmib_group_schema *gs = &rn->sc->groups[g];
-
-		for (uint32_t row = 0; row < gs->n_rows; row++) {
-			if (!row_enabled(rn, gs, row))
-				continue;
-			fastmib_begin(w);
-			for (uint32_t c = 0; c < gs->n_counters; c++)
-				add(w, gs, row, c, fill_amount(rn, g, c, row, l));
-			fastmib_end(w);
-		}
-	}
+	(void)row;
+	return rn->sc->groups[g].counters[c].type == FASTMIB_COUNTER64 ? (c + 1) * k : 0;
 }
 
+/* One transaction per enabled row of every group, adding amount(..., arg)
+ * to each of the row's counters; an amount of 0 is not written at all. */
 static void
-live_pass(const struct run *rn, struct fastmib_writer *w, uint64_t k)
+write_pass(const struct run *rn, struct fastmib_writer *w,
+	   uint64_t (*amount)(const struct run *, uint32_t, uint32_t, uint32_t, uint64_t),
+	   uint64_t arg)
 {
 	for (uint32_t g = 0; g < rn->sc->n_groups; g++) {
 		const struct fastmib_group_schema *gs = &rn->sc->groups[g];
@@ -158,9 +154,12 @@ live_pass(const struct run *rn, struct fastmib_writer *w, uint64_t k)
 			if (!row_enabled(rn, gs, row))
 				continue;
 			fastmib_begin(w);
-			for (uint32_t c = 0; c < gs->n_counters; c++)
-				if (gs->counters[c].type == FASTMIB_COUNTER64)
-					add(w, gs, row, c, (c + 1) * k);
+			for (uint32_t c = 0; c < gs->n_counters; c++) {
+				uint64_t n = amount(rn, g, c, row, arg);
+
+				if (n != 0)
+					add(w, gs, row, c, n);
+			}
 			fastmib_end(w);
 		}
 	}
@@ -180,12 +179,12 @@ worker(void *arg)
 		return -1;
 	}
 	if (!rn->live) {
-		fill_pass(rn, w, l);
+		write_pass(rn, w, fill_amount, l);
 		fastmib_flush(w);
 		return 0;
 	}
 	while (!stop_requested) {
-		live_pass(rn, w, l + 1);
+		write_pass(rn, w, live_amount, l + 1);
 		fastmib_flush(w);
 		/* leave CPU to the agent under test on a small machine */
 		nanosleep(&pause, NULL);

@@ -54,8 +54,7 @@ class EventServed(Served):
 
     def close(self):
         super().close()
-        self.trapd.stop()
-        self.trapd.cleanup()
+        h.shut_down(self.trapd)
 
 
 @pytest.fixture(scope="module", params=MODES)

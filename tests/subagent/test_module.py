@@ -64,9 +64,7 @@ def snmpd_with():
                        is not None, 20, "module serving")
         return s
     yield start
-    for s in started:
-        s.stop()
-        s.cleanup()
+    h.shut_down(*started)
 
 
 def test_shared_object_links_no_eal_and_exports_two_symbols():

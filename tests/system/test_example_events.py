@@ -51,13 +51,7 @@ def live(app_factory):
         assert app.wait(60) == 0, app.stderr
         yield app, snmpd.client, agent, trapd, time.monotonic() - t0
     finally:
-        if agent is not None:
-            agent.stop()
-            agent.cleanup()
-        snmpd.stop()
-        snmpd.cleanup()
-        trapd.stop()
-        trapd.cleanup()
+        h.shut_down(agent, snmpd, trapd)
 
 
 def walk_table(client, sub):

@@ -70,11 +70,7 @@ def served(app_factory):
         agent.start(wait_oid=oid("global", "rxPkts"))
         yield app, snmpd.client
     finally:
-        if agent is not None:
-            agent.stop()
-            agent.cleanup()
-        snmpd.stop()
-        snmpd.cleanup()
+        h.shut_down(agent, snmpd)
 
 
 def get_all(client, oids):

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Helpers shared by the benchmark programs: starting the EAL, and the
+ * median and spread of a figure measured over repeated runs. */
+#ifndef FASTMIB_BENCH_UTIL_H
+#define FASTMIB_BENCH_UTIL_H
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <rte_eal.h>
+#include <rte_errno.h>
+
+/*
+ * rte_eal_init(), saying why on failure. On success *argc and *argv are
+ * advanced past the EAL's arguments, so that the program's own options
+ * follow (*argv)[0] as getopt expects. Returns 0, or -1.
+ */
+static inline int
+bench_eal_init(int *argc, char ***argv)
+{
+	int ret = rte_eal_init(*argc, *argv);
+
+	if (ret < 0) {
+		fprintf(stderr, "rte_eal_init failed: %s\n", rte_strerror(rte_errno));
+		return -1;
+	}
+	*argc -= ret;
+	*argv += ret;
+	return 0;
+}
+
+static inline int
+bench_cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+struct bench_spread {
+	double med, lo, hi;
+};
+
+/*
+ * Median (the mean of the middle two for an even count), minimum and
+ * maximum of v[0..n), n >= 1. Sorts v in place: the runs' order carries
+ * no meaning once they are summarised, and no copy limits n.
+ */
+static inline struct bench_spread
+bench_spread(double *v, unsigned int n)
+{
+	struct bench_spread r;
+
+	qsort(v, n, sizeof(*v), bench_cmp_double);
+	r.lo = v[0];
+	r.hi = v[n - 1];
+	r.med = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	return r;
+}
+
+#endif
