@@ -139,7 +139,11 @@ class Server:
 
 def start_agentx(seg):
     snmpd = H.Snmpd().start()
-    agent = H.Agent([seg], snmpd=snmpd).start(wait_oid=GLOBAL_RX)
+    try:
+        agent = H.Agent([seg], snmpd=snmpd).start(wait_oid=GLOBAL_RX)
+    except H.HarnessError:
+        snmpd.cleanup()
+        raise
     return Server("agentx", snmpd.port, [agent, snmpd], 3)
 
 
@@ -158,9 +162,13 @@ def start_dlmod(seg, module):
     with open(snmpd.conf, "a") as f:
         f.write("dlmod fastmib %s\nfastmibSegment %s\n" % (module, seg))
     snmpd.start()
-    H.wait_for(lambda: snmpd.client.get([GLOBAL_RX]).varbinds and
-               snmpd.client.get([GLOBAL_RX]).varbinds[0].value is not None,
-               20, "snmpd fastmib module serving")
+    try:
+        H.wait_for(lambda: snmpd.client.get([GLOBAL_RX]).varbinds and
+                   snmpd.client.get([GLOBAL_RX]).varbinds[0].value is not None,
+                   20, "snmpd fastmib module serving")
+    except H.HarnessError:
+        snmpd.cleanup()
+        raise
     return Server("dlmod", snmpd.port, [snmpd], 3)
 
 
