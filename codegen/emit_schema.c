@@ -106,6 +106,20 @@ emit_group(const struct model *m, const struct m_group *g, struct strbuf *o)
 	free(P);
 }
 
+static const char *
+arg_type_enum(enum m_arg_type t)
+{
+	switch (t) {
+	case ARG_UINT32:
+		return "FASTMIB_ARG_UINT32";
+	case ARG_INT32:
+		return "FASTMIB_ARG_INT32";
+	case ARG_UINT64:
+		return "FASTMIB_ARG_UINT64";
+	}
+	return "0";
+}
+
 static void
 emit_events(const struct model *m, const char *P, struct strbuf *o)
 {
@@ -128,6 +142,9 @@ emit_events(const struct model *m, const char *P, struct strbuf *o)
 				sb_puts(o, j ? ", " : "");
 				put_str(o, e->args[j].name);
 			}
+			sb_puts(o, " },\n\t\t.arg_types = { ");
+			for (j = 0; j < e->n_args; j++)
+				sb_printf(o, "%s%s", j ? ", " : "", arg_type_enum(e->args[j].type));
 			sb_puts(o, " },\n");
 		}
 		sb_puts(o, "\t},\n");

@@ -55,11 +55,12 @@ struct m_revision {
 	char *description;
 };
 
-/* Argument types of an event; every argument is stored as 64 bits. */
+/* Argument types of an event; every argument is stored as 64 bits. The
+ * values are those of the schema, which readers use to show the word. */
 enum m_arg_type {
-	ARG_UINT32 = 1,
-	ARG_INT32 = 2,   /* sign-extended to 64 bits when logged */
-	ARG_UINT64 = 3,
+	ARG_UINT32 = FASTMIB_ARG_UINT32,
+	ARG_INT32 = FASTMIB_ARG_INT32,   /* sign-extended to 64 bits when logged */
+	ARG_UINT64 = FASTMIB_ARG_UINT64,
 };
 
 struct m_event_arg {

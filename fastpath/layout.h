@@ -39,7 +39,7 @@
 #include "fastmib/fastmib.h"
 
 #define FMS_MAGIC "FASTMIB" /* 8 bytes with its NUL */
-#define FMS_FORMAT 2 /* 2: event schema records, event area, TSC clock */
+#define FMS_FORMAT 3 /* 2: event schema records, event area, TSC clock; 3: event arg types */
 #define FMS_CACHE_LINE 64
 #define FMS_HEADER_SIZE 256
 #define FMS_STR_MAX 4096 /* longest string (descriptions) in a schema */
@@ -161,6 +161,7 @@ struct fms_event_rec {
 	uint32_t n_args;
 	uint32_t pad;
 	struct fms_str args[FASTMIB_MAX_EVENT_ARGS];
+	uint32_t arg_types[FASTMIB_MAX_EVENT_ARGS]; /* enum fastmib_arg_type; 0 past n_args */
 };
 
 /* Clock reference for event timestamps, taken by the creator. */

@@ -4,18 +4,25 @@
  * two-level presence bitmap. Readers only load from the segment.
  *
  * Snapshot protocol (per lcore block, or the shared area):
- *   sn = rte_seqcount_read_begin()      load-acquire of the sequence
- *   relaxed atomic loads of the row     never torn (64-bit aligned words)
+ *   sn = rte_seqcount_read_begin()      load-acquire of the sequence;
+ *                                       odd: pause, load it again
+ *   relaxed atomic loads of the row     never torn (64-bit aligned words),
+ *                                       copied whole into a local array
  *   rte_seqcount_read_retry(sn)         acquire fence, reload the sequence
  * The acquire load pairs with the writer's store-release in write_end(), so
- * a reader that starts after a transaction ended sees all of it; the fence
- * before the reload orders the data loads before it, so an unchanged even
- * sequence proves no writer was inside its section during the loads.
+ * a reader whose load returned an even value sees every store of the
+ * transactions before it; the fence before the reload orders the data
+ * loads before it, so an unchanged even sequence proves no writer was
+ * inside its section during the loads. Odd values are only waited on: no
+ * data is loaded under them, so the waiting adds no case to the argument.
  */
 #include <errno.h>
 #include <string.h>
 
 #include "layout.h"
+
+/* Attempts charged for one rte_pause() while a writer is inside its section. */
+#define FMS_READ_WAIT_COST 32
 
 static inline void
 stat_add(uint64_t *c, uint64_t n)
@@ -31,22 +38,63 @@ load_row(const uint8_t *row, const struct fastmib_group_schema *g, uint64_t *out
 					 __ATOMIC_RELAXED);
 }
 
+/* Copy `n` consecutive 64-bit words; the tightest loop a read section can have. */
+static inline void
+copy_words(const uint64_t *src, uint64_t *dst, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		dst[i] = __atomic_load_n(&src[i], __ATOMIC_RELAXED);
+}
+
 /*
- * One bounded snapshot of `row` under `sc`. Returns the number of retries,
- * or -1 if it gave up (then `out` holds the last, per-word atomic, attempt).
+ * One bounded snapshot of the `n_words` words at `row` under `sc`, into
+ * `words`. Returns the attempts it spent beyond the first, or -1 once the
+ * budget of FASTMIB_READ_MAX_TRIES attempts is gone (then `words` holds
+ * one untorn but possibly mid-transaction copy).
+ *
+ * An odd sequence means a writer is inside its section: copying the row
+ * then is wasted work, and the copy pulls the row's cache lines away from
+ * the writer, which makes its section longer. So we wait on the sequence
+ * alone (rte_pause() between loads) and copy the row the moment it turns
+ * even, when the writer has just left. Only the copy sits between the two
+ * sequence loads; picking counters out of the copy comes later.
+ *
+ * A pause costs far more than an attempt at copying a cached row (x86: a
+ * few dozen ns against ~1 ns), so each wait is charged FMS_READ_WAIT_COST
+ * attempts. A writer stuck in its section thus costs a reader at most
+ * FASTMIB_READ_MAX_TRIES / FMS_READ_WAIT_COST loads and pauses per slot,
+ * about the wall time FASTMIB_READ_MAX_TRIES copy attempts used to take.
  */
 static int
-snap(const rte_seqcount_t *sc, const uint8_t *row,
-     const struct fastmib_group_schema *g, uint64_t *out)
+snap(const rte_seqcount_t *sc, const uint64_t *row, uint32_t n_words, uint64_t *words)
 {
 	for (int t = 0; t < FASTMIB_READ_MAX_TRIES; t++) {
 		uint32_t sn = rte_seqcount_read_begin(sc);
 
-		load_row(row, g, out);
+		if (sn & 1) {
+			t += FMS_READ_WAIT_COST - 1;
+			rte_pause();
+			continue;
+		}
+		copy_words(row, words, n_words);
 		if (!rte_seqcount_read_retry(sc, sn))
 			return t;
 	}
+	copy_words(row, words, n_words);
 	return -1;
+}
+
+/* Counter i of a copied row: outside any read section, so free to be slow. */
+static inline uint64_t
+word_of(const uint64_t *words, const struct fastmib_group_schema *g, uint32_t i)
+{
+	return words[g->counters[i].offset / 8];
+}
+
+static inline const uint64_t *
+row_at(const uint8_t *base, uint64_t off)
+{
+	return (const uint64_t *)(const void *)(base + off);
 }
 
 int
@@ -55,15 +103,19 @@ fms_read_raw_row(struct fastmib_segment *seg, unsigned group, uint32_t row,
 {
 	const struct fastmib_group_schema *g = &seg->schema->groups[group];
 	uint64_t off = g->offset + (uint64_t)row * g->row_size;
-	uint64_t tmp[FASTMIB_MAX_COUNTERS];
+	uint32_t n_words = g->row_size / 8;
+	uint64_t words[FASTMIB_MAX_COUNTERS];
 	uint64_t retries = 0;
 	int busy = 0, r;
 
 	switch (g->storage) {
 	case FASTMIB_STORAGE_PER_CORE:
 		memset(values, 0, g->n_counters * sizeof(*values));
+		/* One slot at a time: a writer busy on one lcore does not make
+		 * us copy the other lcores' rows again. */
 		for (uint32_t s = 0; s < seg->n_slots; s++) {
-			r = snap(&fms_slot(seg, s)->seq, fms_slot_data(seg, s) + off, g, tmp);
+			r = snap(&fms_slot(seg, s)->seq, row_at(fms_slot_data(seg, s), off),
+				 n_words, words);
 			if (r < 0) {
 				busy = 1;
 				retries += FASTMIB_READ_MAX_TRIES - 1;
@@ -71,17 +123,19 @@ fms_read_raw_row(struct fastmib_segment *seg, unsigned group, uint32_t row,
 				retries += (uint64_t)r;
 			}
 			for (uint32_t i = 0; i < g->n_counters; i++)
-				values[i] += tmp[i];
+				values[i] += word_of(words, g, i);
 		}
 		break;
 	case FASTMIB_STORAGE_SHARED_BUFFERED:
-		r = snap(&seg->shared_head->lock.count, seg->shared + off, g, values);
+		r = snap(&seg->shared_head->lock.count, row_at(seg->shared, off), n_words, words);
 		if (r < 0) {
 			busy = 1;
 			retries += FASTMIB_READ_MAX_TRIES - 1;
 		} else {
 			retries += (uint64_t)r;
 		}
+		for (uint32_t i = 0; i < g->n_counters; i++)
+			values[i] = word_of(words, g, i);
 		break;
 	default:
 		/* Shared-atomic: each word is atomic; no group snapshot exists. */

@@ -127,9 +127,15 @@ check_event(const struct fastmib_schema *s, uint32_t i)
 	if (e->n_args > FASTMIB_MAX_EVENT_ARGS)
 		return fms_error(-EINVAL, "schema: event %s: %u args (max %u)", e->name,
 				 e->n_args, FASTMIB_MAX_EVENT_ARGS);
-	for (uint32_t k = 0; k < e->n_args; k++)
+	for (uint32_t k = 0; k < e->n_args; k++) {
 		if ((rc = check_str(e->args[k], FASTMIB_MAX_NAME, "arg name", e->name)))
 			return rc;
+		/* 0 is "not given" (stored as uint64); only a read-back schema has
+		 * to name a type, see fms_schema_deserialize(). */
+		if (e->arg_types[k] > FASTMIB_ARG_UINT64)
+			return fms_error(-EINVAL, "schema: event %s: arg %s has unknown type %u (1..3)",
+					 e->name, e->args[k], e->arg_types[k]);
+	}
 	return 0;
 }
 
@@ -222,8 +228,10 @@ serialize_events(const struct fastmib_schema *s, struct strtab *t,
 		r.rate = e->rate;
 		r.notify = e->notify;
 		r.n_args = e->n_args;
-		for (uint32_t k = 0; k < e->n_args; k++)
+		for (uint32_t k = 0; k < e->n_args; k++) {
 			r.args[k] = put_str(t, e->args[k]);
+			r.arg_types[k] = e->arg_types[k] ? e->arg_types[k] : FASTMIB_ARG_UINT64;
+		}
 		if (er)
 			er[i] = r;
 	}
@@ -331,6 +339,25 @@ get_str(const struct reader *r, struct fms_str ref, size_t max, const char *what
 	return 0;
 }
 
+/* Unlike a creator's schema, the file must name a type for every argument
+ * and nothing past them: a reader has no default to fall back on. */
+static int
+get_arg_types(const struct fms_event_rec *e, struct fastmib_event_schema *es)
+{
+	for (uint32_t k = 0; k < FASTMIB_MAX_EVENT_ARGS; k++) {
+		uint32_t t = e->arg_types[k];
+		int ok = k < e->n_args ? t >= FASTMIB_ARG_UINT32 && t <= FASTMIB_ARG_UINT64
+				       : t == 0;
+
+		if (!ok)
+			return fms_error(-EINVAL,
+					 "segment schema: event %s: argument %u of %u has unknown type %u",
+					 es->name, k + 1, e->n_args, t);
+		es->arg_types[k] = t;
+	}
+	return 0;
+}
+
 static int
 deserialize_events(const struct reader *rd, const struct fms_event_rec *er, uint32_t n,
 		   struct fastmib_event_schema *events)
@@ -352,6 +379,8 @@ deserialize_events(const struct reader *rd, const struct fms_event_rec *er, uint
 			if ((rc = get_str(rd, e.args[k], FASTMIB_MAX_NAME, "event arg name",
 					  &es->args[k])))
 				return rc;
+		if ((rc = get_arg_types(&e, es)))
+			return rc;
 		es->arc = e.arc;
 		es->level = e.level;
 		es->rate = e.rate;

@@ -607,6 +607,20 @@ pid_state(uint32_t pid)
 	return "not running";
 }
 
+static const char *
+arg_type_name(uint32_t t)
+{
+	switch (t) {
+	case FASTMIB_ARG_UINT32:
+		return "uint32";
+	case FASTMIB_ARG_INT32:
+		return "int32";
+	case FASTMIB_ARG_UINT64:
+		return "uint64";
+	}
+	return "?";
+}
+
 static json_t *
 events_info_json(struct fastmib_segment *seg, const struct fastmib_info *info)
 {
@@ -615,12 +629,16 @@ events_info_json(struct fastmib_segment *seg, const struct fastmib_info *info)
 
 	for (uint32_t i = 0; i < sc->n_events; i++) {
 		const struct fastmib_event_schema *e = &sc->events[i];
+		json_t *args = json_array();
 
-		json_array_append_new(list, json_pack("{s:s, s:I, s:I, s:I, s:b, s:o, s:o}",
+		for (uint32_t k = 0; k < e->n_args; k++)
+			json_array_append_new(args, json_pack("{s:s, s:s}", "name", e->args[k],
+							      "type", arg_type_name(e->arg_types[k])));
+		json_array_append_new(list, json_pack("{s:s, s:I, s:I, s:I, s:b, s:o, s:o, s:o}",
 			"name", e->name, "id", (json_int_t)e->arc,
 			"level", (json_int_t)e->level, "rate", (json_int_t)e->rate,
 			"notify", (int)e->notify, "logged", json_u64(fastmib_event_logged(seg, i)),
-			"dropped", json_u64(fastmib_event_dropped(seg, i))));
+			"dropped", json_u64(fastmib_event_dropped(seg, i)), "args", args));
 	}
 	return json_pack("{s:I, s:o, s:o}", "ring_records", (json_int_t)info->event_ring,
 			 "tsc_hz", json_u64(info->tsc_hz), "list", list);
@@ -705,14 +723,18 @@ do_info(struct fastmib_segment *seg, const char *path, bool json)
 		return 0;
 	printf("event rings  %" PRIu32 " records per lcore slot, TSC %" PRIu64 " Hz\n",
 	       info.event_ring, info.tsc_hz);
-	printf("  %-24s %4s %5s %5s %20s %20s\n", "event", "id", "level", "rate", "logged",
-	       "dropped");
+	printf("  %-24s %4s %5s %5s %20s %20s  %s\n", "event", "id", "level", "rate",
+	       "logged", "dropped", "args");
 	for (uint32_t i = 0; i < sc->n_events; i++) {
 		const struct fastmib_event_schema *e = &sc->events[i];
 
-		printf("  %-24s %4" PRIu32 " %5" PRIu32 " %5" PRIu32 " %20" PRIu64 " %20" PRIu64
-		       "\n", e->name, e->arc, e->level, e->rate, fastmib_event_logged(seg, i),
+		printf("  %-24s %4" PRIu32 " %5" PRIu32 " %5" PRIu32 " %20" PRIu64 " %20" PRIu64,
+		       e->name, e->arc, e->level, e->rate, fastmib_event_logged(seg, i),
 		       fastmib_event_dropped(seg, i));
+		for (uint32_t k = 0; k < e->n_args; k++)
+			printf("%s%s:%s", k ? " " : "  ", e->args[k],
+			       arg_type_name(e->arg_types[k]));
+		putchar('\n');
 	}
 	return 0;
 }
@@ -1014,6 +1036,13 @@ format_time_ns(uint64_t ns, char *buf, size_t len)
 	snprintf(buf + n, len - n, ".%09" PRIu64 "Z", ns % 1000000000u);
 }
 
+/* int32 arguments were sign-extended when logged: show the word signed. */
+static bool
+arg_signed(const struct fastmib_event_schema *e, uint32_t k)
+{
+	return e->arg_types[k] == FASTMIB_ARG_INT32;
+}
+
 static void
 print_event_text(const struct fastmib_schema *sc, const struct fastmib_event_rec *r)
 {
@@ -1023,8 +1052,12 @@ print_event_text(const struct fastmib_schema *sc, const struct fastmib_event_rec
 	format_time_ns(r->time_ns, when, sizeof(when));
 	printf("%s  lcore %-3" PRIu32 " %-*s L%" PRIu32 "  lag %12" PRIu64 " cyc %10"
 	       PRIu64 " ns", when, r->slot, 20, e->name, e->level, r->lag, r->lag_ns);
-	for (uint32_t k = 0; k < e->n_args; k++)
-		printf("  %s=%" PRIu64, e->args[k], r->args[k]);
+	for (uint32_t k = 0; k < e->n_args; k++) {
+		if (arg_signed(e, k))
+			printf("  %s=%" PRId64, e->args[k], (int64_t)r->args[k]);
+		else
+			printf("  %s=%" PRIu64, e->args[k], r->args[k]);
+	}
 	putchar('\n');
 }
 
@@ -1037,7 +1070,9 @@ event_json(const struct fastmib_schema *sc, const struct fastmib_event_rec *r)
 
 	format_time_ns(r->time_ns, when, sizeof(when));
 	for (uint32_t k = 0; k < e->n_args; k++)
-		json_object_set_new(args, e->args[k], json_u64(r->args[k]));
+		json_object_set_new(args, e->args[k],
+				    arg_signed(e, k) ? json_integer((json_int_t)(int64_t)r->args[k])
+						     : json_u64(r->args[k]));
 	return json_pack("{s:o, s:s, s:o, s:o, s:I, s:s, s:I, s:I, s:o, s:o, s:o}",
 			 "seq", json_u64(r->seq), "time", when,
 			 "time_ns", json_u64(r->time_ns), "tsc", json_u64(r->tsc),

@@ -40,6 +40,7 @@ struct ctx {
 	double ns_per_cycle;
 	int stop;               /* written by main lcore, read by the writer */
 	int writer_mode;        /* what the writer hammers, see writer_main() */
+	int stalled;            /* set by a mode-2 writer once inside its transaction */
 	uint64_t gap_cycles;    /* writer pause between transactions (packet work) */
 	struct fastmib_segment *seg;
 	uint64_t sink;          /* keeps copies and reads observable */
@@ -200,7 +201,9 @@ bench_table(void)
  * 3. Reads under maximum write load. The writer lcore runs one of:
  *   0: per-core transactions on pcGlobal + pcFlow row 7, back to back;
  *   1: shared-buffered transactions on sbGlobal + sbFlow row 7, each
- *      flushed at once (the seqlock is taken as often as possible).
+ *      flushed at once (the seqlock is taken as often as possible);
+ *   2: one per-core transaction that stays open until told to stop (a
+ *      writer preempted or stopped mid-transaction), see bench_stalled();
  * with `gap_cycles` of waiting between transactions: 0 is the worst case
  * (the writer is inside its write section nearly all the time), 1000 is
  * the packet rate of the fast-path benchmark.
@@ -214,6 +217,16 @@ writer_main(void *arg)
 	(void)arg;
 	if (w == NULL)
 		return -1;
+	if (C->writer_mode == 2) {
+		fastmib_begin(w);
+		bm_pc_global_pkts_add(w, 1);
+		__atomic_store_n(&C->stalled, 1, __ATOMIC_RELEASE);
+		while (!__atomic_load_n(&C->stop, __ATOMIC_RELAXED))
+			rte_pause();
+		bm_pc_global_bytes_add(w, 100);
+		fastmib_end(w);
+		return 0;
+	}
 	while (!__atomic_load_n(&C->stop, __ATOMIC_RELAXED)) {
 		for (unsigned i = 0; i < 64; i++, n++) {
 			if (C->gap_cycles) {
@@ -291,6 +304,45 @@ bench_loaded_one(const char *what, int mode, unsigned group, uint32_t row)
 	C->violations += torn;
 }
 
+/*
+ * 4. The price of the bound: a writer stuck inside its transaction makes
+ * every read of its rows give up. Time one such read (all attempts spent
+ * on one slot) and check that it does give up.
+ */
+static void
+bench_stalled(void)
+{
+	unsigned wl = rte_get_next_lcore(-1, 1, 0);
+	const unsigned n = 2000;
+	double per[MAX_RUNS];
+	uint64_t v[FASTMIB_MAX_COUNTERS];
+
+	C->writer_mode = 2;
+	for (unsigned k = 0; k < C->runs; k++) {
+		uint64_t t0;
+
+		__atomic_store_n(&C->stop, 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&C->stalled, 0, __ATOMIC_RELAXED);
+		rte_eal_remote_launch(writer_main, NULL, wl);
+		while (!__atomic_load_n(&C->stalled, __ATOMIC_ACQUIRE))
+			rte_pause();
+		t0 = rte_rdtsc_precise();
+		for (unsigned i = 0; i < n; i++) {
+			if (fastmib_read(C->seg, BM_GROUP_PC_GLOBAL, 0, v) != -EBUSY) {
+				fprintf(stderr, "a read of a stalled writer's row did not give up\n");
+				exit(1);
+			}
+			C->sink += v[0];
+		}
+		per[k] = (double)(rte_rdtsc_precise() - t0) * C->ns_per_cycle / 1e3 / n;
+		__atomic_store_n(&C->stop, 1, __ATOMIC_RELAXED);
+		rte_eal_wait_lcore(wl);
+	}
+	printf("\n-- writer stalled inside a transaction: every read gives up\n");
+	print_row("per-core scalar group, one bounded read", "us",
+		  bench_spread(per, C->runs), "[FASTMIB_READ_MAX_TRIES attempts]");
+}
+
 static void
 bench_loaded(void)
 {
@@ -312,6 +364,7 @@ bench_loaded(void)
 		bench_loaded_one("shared-buffered table row (flush per tx)", 1,
 				 BM_GROUP_SB_FLOW, 7);
 	}
+	bench_stalled();
 	fastmib_close(C->seg);
 	C->seg = NULL;
 }

@@ -51,6 +51,17 @@ enum fastmib_type {
 	FASTMIB_GAUGE32 = 3,   /**< Gauge32, signed sum clamped to 0..2^32-1 */
 };
 
+/**
+ * C type of an event argument. Every argument is logged as one 64-bit
+ * word; the type says how a reader shows that word: int32 arguments are
+ * sign-extended when logged, so they read back as a signed 64-bit value.
+ */
+enum fastmib_arg_type {
+	FASTMIB_ARG_UINT32 = 1, /**< uint32_t, zero-extended */
+	FASTMIB_ARG_INT32 = 2,  /**< int32_t, sign-extended */
+	FASTMIB_ARG_UINT64 = 3, /**< uint64_t */
+};
+
 /** Where and how a group's counters are stored and updated. */
 enum fastmib_storage {
 	FASTMIB_STORAGE_PER_CORE = 1,        /**< per-lcore block, seqcount */
@@ -101,6 +112,13 @@ struct fastmib_event_schema {
 	uint32_t notify;         /**< 1: also sent as an SNMP notification */
 	uint32_t n_args;
 	const char *args[FASTMIB_MAX_EVENT_ARGS]; /**< argument names */
+	/**
+	 * enum fastmib_arg_type of each of the first n_args arguments.
+	 * fastmib_create() takes 0 as FASTMIB_ARG_UINT64 (the raw word), so
+	 * schemas written without types still load; a schema read back from a
+	 * segment always has a real type here, and 0 past n_args.
+	 */
+	uint32_t arg_types[FASTMIB_MAX_EVENT_ARGS];
 };
 
 struct fastmib_schema {

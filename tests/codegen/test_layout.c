@@ -268,6 +268,14 @@ test_ev_schema(void **state)
 	assert_string_equal(e[EV_EVENT_STEP].args[3], "last");
 	assert_string_equal(e[EV_EVENT_CYCLE_END].args[2], "elapsedCyclesMeasured");
 	assert_string_equal(e[EV_EVENT_ALARM].description, "Something went wrong.");
+	/* argument types in model order, zero past the last argument */
+	assert_int_equal(e[EV_EVENT_STEP].arg_types[0], FASTMIB_ARG_UINT64);
+	assert_int_equal(e[EV_EVENT_STEP].arg_types[1], FASTMIB_ARG_INT32);
+	assert_int_equal(e[EV_EVENT_STEP].arg_types[2], FASTMIB_ARG_UINT32);
+	assert_int_equal(e[EV_EVENT_ALARM].arg_types[0], FASTMIB_ARG_INT32);
+	assert_int_equal(e[EV_EVENT_ALARM].arg_types[1], 0);
+	assert_int_equal(e[EV_EVENT_CYCLE_START].arg_types[1], FASTMIB_ARG_UINT32);
+	assert_int_equal(e[EV_EVENT_TICK].arg_types[0], 0);
 	/* models without events leave the fields zero */
 	assert_int_equal(ep_schema.n_events, 6);
 	assert_int_equal(vt_schema.n_events, 0);

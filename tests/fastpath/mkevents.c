@@ -2,8 +2,10 @@
 /*
  * Create a segment of the test model with a known event log for the
  * fastmib-stat tests: RECORDS records cycling top, outer, inner (levels
- * 0, 1, 2), record i (from 1) with args (i, 10 * i, 0, 0), logged from
- * lcore 1 with a 16-record ring, so RECORDS > 16 wraps.
+ * 0, 1, 2), record i (from 1) with args (i, 10 * i, -i, -i) where -i is
+ * the int32 sign-extended as a generated function logs it (c is int32, d
+ * uint64: the same word shows as -i and 2^64 - i), logged from lcore 1
+ * with a 16-record ring, so RECORDS > 16 wraps.
  * Usage: mkevents PATH RECORDS
  */
 #include <stdio.h>
@@ -27,7 +29,9 @@ log_main(void *arg)
 	if (w == NULL)
 		return -1;
 	for (unsigned long i = 1; i <= records; i++) {
-		fastmib_event_log(w, (uint32_t)((i - 1) % 3), i, 10 * i, 0, 0);
+		uint64_t neg = (uint64_t)(int64_t)-(int32_t)i;
+
+		fastmib_event_log(w, (uint32_t)((i - 1) % 3), i, 10 * i, neg, neg);
 		rte_delay_us_block(1);
 	}
 	return 0;

@@ -64,6 +64,14 @@ test_initial_and_schema(void **state)
 	assert_int_equal(s->events[TS_EV_OUTER].n_args, 4);
 	assert_string_equal(s->events[TS_EV_OUTER].args[3], "d");
 	assert_int_equal(s->events[TS_EV_SAMPLED].n_args, 0);
+	/* types come back as given; left out they read as uint64 */
+	assert_int_equal(s->events[TS_EV_OUTER].arg_types[0], FASTMIB_ARG_UINT32);
+	assert_int_equal(s->events[TS_EV_OUTER].arg_types[2], FASTMIB_ARG_INT32);
+	assert_int_equal(s->events[TS_EV_INNER].arg_types[3], FASTMIB_ARG_UINT64);
+	assert_int_equal(s->events[TS_EV_TOP].arg_types[0], FASTMIB_ARG_UINT64);
+	assert_int_equal(s->events[TS_EV_TOP].arg_types[1], FASTMIB_ARG_UINT64);
+	assert_int_equal(s->events[TS_EV_TOP].arg_types[2], 0);
+	assert_int_equal(s->events[TS_EV_SAMPLED].arg_types[0], 0);
 	fastmib_info(f->rd, &info);
 	assert_int_equal(info.event_ring, RING);
 	assert_true(info.tsc_hz > 0);
@@ -308,16 +316,49 @@ static void m_ring3(struct fms_header *h, uint8_t *b) { (void)b; h->event_ring =
 static void m_ring_half(struct fms_header *h, uint8_t *b) { (void)b; h->event_ring /= 2; }
 static void m_area(struct fms_header *h, uint8_t *b) { (void)b; h->events.len -= 64; }
 static void m_hz(struct fms_header *h, uint8_t *b) { (void)b; h->tsc_hz = 0; }
+/* Event records of an image; callers rehash after changing them. */
+static struct fms_event_rec *
+event_recs(struct fms_header *h, uint8_t *b)
+{
+	struct fms_schema_rec *sr = (void *)(b + h->schema.off);
+
+	return (void *)((uint8_t *)(sr + 1) + sr->n_groups * sizeof(struct fms_group_rec) +
+			sr->n_counters * sizeof(struct fms_counter_rec));
+}
+
+static void
+rehash(struct fms_header *h, uint8_t *b)
+{
+	h->schema_hash = fms_fnv1a(b + h->schema.off, h->schema.len);
+}
+
 static void
 m_level(struct fms_header *h, uint8_t *b)
 {
-	struct fms_schema_rec *sr = (void *)(b + h->schema.off);
-	struct fms_event_rec *er = (void *)((uint8_t *)(sr + 1) +
-					    sr->n_groups * sizeof(struct fms_group_rec) +
-					    sr->n_counters * sizeof(struct fms_counter_rec));
+	event_recs(h, b)[1].level = 10;
+	rehash(h, b);
+}
 
-	er[1].level = 10;
-	h->schema_hash = fms_fnv1a(b + h->schema.off, h->schema.len);
+static void
+m_argtype(struct fms_header *h, uint8_t *b)
+{
+	event_recs(h, b)[TS_EV_OUTER].arg_types[2] = 7;
+	rehash(h, b);
+}
+
+/* 0 is only "not given" in a creator's schema, never in a file. */
+static void
+m_argtype_zero(struct fms_header *h, uint8_t *b)
+{
+	event_recs(h, b)[TS_EV_INNER].arg_types[0] = 0;
+	rehash(h, b);
+}
+
+static void
+m_argtype_unused(struct fms_header *h, uint8_t *b)
+{
+	event_recs(h, b)[TS_EV_TOP].arg_types[2] = FASTMIB_ARG_INT32;
+	rehash(h, b);
 }
 
 static void
@@ -335,6 +376,9 @@ test_bad_event_segments(void **state)
 	expect_refused(f->path, m_area, "event area");
 	expect_refused(f->path, m_hz, "TSC rate");
 	expect_refused(f->path, m_level, "level 10");
+	expect_refused(f->path, m_argtype, "event outer: argument 3 of 4 has unknown type 7");
+	expect_refused(f->path, m_argtype_zero, "event inner: argument 1 of 4 has unknown type 0");
+	expect_refused(f->path, m_argtype_unused, "event top: argument 3 of 2 has unknown type 2");
 
 	snprintf(p2, sizeof(p2), "%s.2", f->path);
 	assert_int_equal(fastmib_create(&ts_ev_schema, p2, &o, &seg), -EINVAL);
@@ -349,6 +393,10 @@ test_bad_event_segments(void **state)
 	ev[1].n_args = 5;
 	assert_int_equal(fastmib_create(&s, p2, NULL, &seg), -EINVAL);
 	assert_non_null(strstr(fastmib_last_error(), "5 args"));
+	ev[1].n_args = 4;
+	ev[1].arg_types[3] = 4;
+	assert_int_equal(fastmib_create(&s, p2, NULL, &seg), -EINVAL);
+	assert_non_null(strstr(fastmib_last_error(), "event outer: arg d has unknown type 4"));
 	assert_null(seg);
 }
 

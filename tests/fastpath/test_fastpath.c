@@ -74,7 +74,7 @@ test_roundtrip(void **state)
 	}
 	fastmib_info(f->seg, &a);
 	fastmib_info(f->rd, &b);
-	assert_int_equal(a.format, 2);
+	assert_int_equal(a.format, 3);
 	assert_int_equal(a.generation, 1);
 	assert_int_equal(a.n_slots, rte_lcore_count() + 4);
 	assert_int_equal(a.writer_pid, getpid());

@@ -65,12 +65,17 @@ const struct fastmib_schema ts_schema = {
 };
 
 static const struct fastmib_event_schema events[TS_N_EVENTS] = {
+	/* top leaves its types out: they load as uint64 */
 	[TS_EV_TOP] = { .name = "top", .description = "Level 0.", .arc = 1, .level = 0,
 			.rate = 9, .notify = 1, .n_args = 2, .args = { "a", "b" } },
 	[TS_EV_OUTER] = { .name = "outer", .description = "Level 1.", .arc = 2, .level = 1,
-			  .rate = 9, .n_args = 4, .args = { "a", "b", "c", "d" } },
+			  .rate = 9, .n_args = 4, .args = { "a", "b", "c", "d" },
+			  .arg_types = { FASTMIB_ARG_UINT32, FASTMIB_ARG_UINT64,
+					 FASTMIB_ARG_INT32, FASTMIB_ARG_UINT64 } },
 	[TS_EV_INNER] = { .name = "inner", .description = "Level 2.", .arc = 7, .level = 2,
-			  .rate = 9, .n_args = 4, .args = { "a", "b", "c", "d" } },
+			  .rate = 9, .n_args = 4, .args = { "a", "b", "c", "d" },
+			  .arg_types = { FASTMIB_ARG_UINT32, FASTMIB_ARG_UINT64,
+					 FASTMIB_ARG_INT32, FASTMIB_ARG_UINT64 } },
 	[TS_EV_SAMPLED] = { .name = "sampled", .description = "Rate 5.", .arc = 9,
 			    .level = 3, .rate = 5 },
 };

@@ -13,9 +13,9 @@ extern const struct fastmib_schema ts_schema;
 extern const struct fastmib_schema ts_ev_schema;
 
 enum {
-	TS_EV_TOP = 0,    /* level 0, rate 9, args a, b */
-	TS_EV_OUTER = 1,  /* level 1, rate 9, args a, b, c, d */
-	TS_EV_INNER = 2,  /* level 2, rate 9, args a, b, c, d */
+	TS_EV_TOP = 0,    /* level 0, rate 9, args a, b (types not given) */
+	TS_EV_OUTER = 1,  /* level 1, rate 9, args a uint32, b uint64, c int32, d uint64 */
+	TS_EV_INNER = 2,  /* level 2, rate 9, args as outer */
 	TS_EV_SAMPLED = 3, /* level 3, rate 5, no args */
 	TS_N_EVENTS = 4,
 };

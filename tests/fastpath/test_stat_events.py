@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """fastmib-stat --events / --follow / --info on a segment whose event log
-is known exactly (written by mkevents: 40 records into 16-record rings)."""
+is known exactly (written by mkevents: 40 records into 16-record rings).
+Arguments c (int32) and d (uint64) of outer and inner hold the same word,
+-i sign-extended: c shows signed, d unsigned."""
 import json
 import os
 import signal
@@ -45,8 +47,11 @@ def test_events_json_exact(seg):
         i = e["seq"]
         assert e["event"] == NAMES[(i - 1) % 3]
         assert e["level"] == (i - 1) % 3
-        assert e["args"] == {"a": i, "b": 10 * i} if e["event"] == "top" else \
-            e["args"] == {"a": i, "b": 10 * i, "c": 0, "d": 0}
+        if e["event"] == "top":
+            assert e["args"] == {"a": i, "b": 10 * i}
+        else:
+            # beyond int64, unsigned values go as decimal strings
+            assert e["args"] == {"a": i, "b": 10 * i, "c": -i, "d": str(2**64 - i)}
         assert e["lcore"] == 1
     # Lag: first record has no earlier one in the copy; then each record's
     # reference is the newest earlier record of level <= its own.
@@ -78,6 +83,9 @@ def test_text(seg):
     last = out[-1]  # record 40: (40 - 1) % 3 == 0 -> top
     assert " top " in last and "a=40" in last and "b=400" in last and "lcore 1" in last
     assert " cyc " in last and " ns" in last
+    inner = out[-2]  # record 39: (39 - 1) % 3 == 2 -> inner
+    assert " inner " in inner
+    assert inner.endswith("  a=39  b=390  c=-39  d=%d" % (2**64 - 39))
 
 
 def test_info(seg):
@@ -88,8 +96,17 @@ def test_info(seg):
     assert [evs[n]["logged"] for n in NAMES] == [14, 13, 13]
     assert [evs[n]["dropped"] for n in NAMES] == [8, 8, 8]
     assert evs["sampled"]["logged"] == 0 and evs["top"]["notify"] is True
+    assert evs["outer"]["args"] == [
+        {"name": "a", "type": "uint32"}, {"name": "b", "type": "uint64"},
+        {"name": "c", "type": "int32"}, {"name": "d", "type": "uint64"}]
+    # types left out of a schema are stored as uint64
+    assert evs["top"]["args"] == [{"name": "a", "type": "uint64"},
+                                  {"name": "b", "type": "uint64"}]
+    assert evs["sampled"]["args"] == []
     text = stat(seg, "--info").stdout
     assert "event rings  16 records per lcore slot" in text
+    line = next(l for l in text.splitlines() if l.split()[:1] == ["inner"])
+    assert line.endswith("  a:uint32 b:uint64 c:int32 d:uint64")
 
 
 def test_usage_errors(seg):
