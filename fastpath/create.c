@@ -221,6 +221,7 @@ fastmib_create(const struct fastmib_schema *schema, const char *path,
 	if (seg == NULL)
 		return fms_error(-ENOMEM, "out of memory");
 	seg->creator = 1;
+	seg->self_writer = fms_self_writer;
 	seg->hint_limit = o.hint_limit;
 	seg->n_eal_slots = rte_lcore_count();
 	seg->n_slots = seg->n_eal_slots + o.extra_threads;

@@ -220,6 +220,10 @@ struct fastmib_segment {
 	uint8_t *shared;
 	struct fms_reset *reset_head;
 	struct fastmib_read_stats stats; /* relaxed atomics */
+	/* Creator only (NULL otherwise): the calling thread's writer, or NULL.
+	 * Lets the core library, which has no lcore ids, recognise a caller
+	 * that is inside its own transaction. */
+	struct fastmib_writer *(*self_writer)(struct fastmib_segment *seg);
 	int16_t slot_of_lcore[RTE_MAX_LCORE]; /* creator: EAL slot, -1 = none */
 	struct fastmib_writer *by_lcore[RTE_MAX_LCORE];
 };
@@ -313,11 +317,20 @@ fms_event_ring(const struct fastmib_segment *seg, uint32_t s)
  * Returns 0 or -EBUSY (best effort). */
 int fms_read_raw_row(struct fastmib_segment *seg, unsigned group, uint32_t row,
 		     uint64_t *values);
+/* Same, by the writer of slot `own` (FMS_NO_SLOT: none), possibly inside
+ * its own transaction: that slot is copied without waiting, since its only
+ * writer is the caller and program order makes its stores visible. */
+#define FMS_NO_SLOT UINT32_MAX
+int fms_read_raw_row_own(struct fastmib_segment *seg, unsigned group, uint32_t row,
+			 uint64_t *values, uint32_t own);
 /* Baseline row under the reset seqlock's read protocol; 0 or -EBUSY. */
 int fms_read_baseline(struct fastmib_segment *seg, unsigned group, uint32_t row,
 		      uint64_t *base);
 
 /* reset.c */
 uint64_t fms_now_ns(void);
+
+/* writer.c: the calling lcore's existing writer of `seg`, or NULL. */
+struct fastmib_writer *fms_self_writer(struct fastmib_segment *seg);
 
 #endif /* FASTMIB_LAYOUT_H */

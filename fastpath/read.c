@@ -101,6 +101,13 @@ int
 fms_read_raw_row(struct fastmib_segment *seg, unsigned group, uint32_t row,
 		 uint64_t *values)
 {
+	return fms_read_raw_row_own(seg, group, row, values, FMS_NO_SLOT);
+}
+
+int
+fms_read_raw_row_own(struct fastmib_segment *seg, unsigned group, uint32_t row,
+		     uint64_t *values, uint32_t own)
+{
 	const struct fastmib_group_schema *g = &seg->schema->groups[group];
 	uint64_t off = g->offset + (uint64_t)row * g->row_size;
 	uint32_t n_words = g->row_size / 8;
@@ -114,8 +121,13 @@ fms_read_raw_row(struct fastmib_segment *seg, unsigned group, uint32_t row,
 		/* One slot at a time: a writer busy on one lcore does not make
 		 * us copy the other lcores' rows again. */
 		for (uint32_t s = 0; s < seg->n_slots; s++) {
-			r = snap(&fms_slot(seg, s)->seq, row_at(fms_slot_data(seg, s), off),
-				 n_words, words);
+			if (s == own) {
+				copy_words(row_at(fms_slot_data(seg, s), off), words, n_words);
+				r = 0;
+			} else {
+				r = snap(&fms_slot(seg, s)->seq,
+					 row_at(fms_slot_data(seg, s), off), n_words, words);
+			}
 			if (r < 0) {
 				busy = 1;
 				retries += FASTMIB_READ_MAX_TRIES - 1;

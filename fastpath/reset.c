@@ -74,6 +74,19 @@ reset_unlock(struct fastmib_segment *seg)
 }
 
 /*
+ * Slot of the caller's own open transaction, or FMS_NO_SLOT. Waiting for
+ * that transaction to end would wait for ourselves; its stores so far
+ * precede the snapshot in program order, so taking them in is exact.
+ */
+static uint32_t
+own_tx_slot(struct fastmib_segment *seg)
+{
+	struct fastmib_writer *w = seg->self_writer ? seg->self_writer(seg) : NULL;
+
+	return w != NULL && w->in_tx ? w->slot : FMS_NO_SLOT;
+}
+
+/*
  * Store a consistent snapshot of the row as its baseline. Gauges keep a
  * zero baseline: they are state, not totals. A bounded snapshot (a writer
  * preempted mid-transaction) is not consistent, so it is never stored:
@@ -85,6 +98,7 @@ rebase_row(struct fastmib_segment *seg, unsigned group, uint32_t row, uint64_t n
 	const struct fastmib_group_schema *g = &seg->schema->groups[group];
 	uint64_t raw[FASTMIB_MAX_COUNTERS];
 	uint64_t *rec = fms_reset_row(seg, group, row);
+	uint32_t own = own_tx_slot(seg);
 
 	for (int a = 0; a < RESET_ATTEMPTS; a++) {
 		int busy;
@@ -93,7 +107,7 @@ rebase_row(struct fastmib_segment *seg, unsigned group, uint32_t row, uint64_t n
 			sched_yield();
 		if (reset_lock(seg))
 			return -EBUSY;
-		busy = fms_read_raw_row(seg, group, row, raw) != 0;
+		busy = fms_read_raw_row_own(seg, group, row, raw, own) != 0;
 		if (!busy) {
 			for (uint32_t i = 0; i < g->n_counters; i++)
 				if (g->counters[i].type != FASTMIB_GAUGE32)
@@ -215,8 +229,14 @@ fastmib_row_enable(struct fastmib_segment *seg, unsigned group, uint32_t row)
 	if ((rc = rebase_row(seg, group, row, fms_now_ns())))
 		return rc;
 	nw = seg->lay.groups[group].n_words;
-	__atomic_fetch_or(&words[row / 64], bit, __ATOMIC_RELEASE);
-	__atomic_fetch_or(&words[nw + row / 4096], 1ull << ((row / 64) % 64), __ATOMIC_RELEASE);
+	/*
+	 * Sequentially consistent, like the four operations of row_disable:
+	 * a disable that empties the word clears the summary bit and then
+	 * re-reads the word; these orders guarantee that it either sees this
+	 * row's bit or this enable sets the summary bit after its clear.
+	 */
+	__atomic_fetch_or(&words[row / 64], bit, __ATOMIC_SEQ_CST);
+	__atomic_fetch_or(&words[nw + row / 4096], 1ull << ((row / 64) % 64), __ATOMIC_SEQ_CST);
 	return 0;
 }
 
@@ -231,12 +251,16 @@ fastmib_row_disable(struct fastmib_segment *seg, unsigned group, uint32_t row)
 		return rc;
 	nw = seg->lay.groups[group].n_words;
 	sbit = 1ull << ((row / 64) % 64);
-	left = __atomic_and_fetch(&words[row / 64], ~bit, __ATOMIC_RELEASE);
+	left = __atomic_and_fetch(&words[row / 64], ~bit, __ATOMIC_SEQ_CST);
 	if (left == 0) {
-		__atomic_fetch_and(&words[nw + row / 4096], ~sbit, __ATOMIC_RELEASE);
-		/* A concurrent enable may have refilled the word meanwhile. */
-		if (__atomic_load_n(&words[row / 64], __ATOMIC_ACQUIRE))
-			__atomic_fetch_or(&words[nw + row / 4096], sbit, __ATOMIC_RELEASE);
+		__atomic_fetch_and(&words[nw + row / 4096], ~sbit, __ATOMIC_SEQ_CST);
+		/*
+		 * A concurrent enable may have refilled the word meanwhile. The
+		 * clear above must be ordered before this load (store-load
+		 * order: SEQ_CST; free on x86, where the RMWs are locked).
+		 */
+		if (__atomic_load_n(&words[row / 64], __ATOMIC_SEQ_CST))
+			__atomic_fetch_or(&words[nw + row / 4096], sbit, __ATOMIC_SEQ_CST);
 	}
 	return 0;
 }

@@ -58,6 +58,14 @@ writer_events_init(struct fastmib_segment *seg, struct fastmib_writer *w, uint32
 }
 
 struct fastmib_writer *
+fms_self_writer(struct fastmib_segment *seg)
+{
+	unsigned lcore = rte_lcore_id();
+
+	return lcore < RTE_MAX_LCORE ? seg->by_lcore[lcore] : NULL;
+}
+
+struct fastmib_writer *
 fastmib_writer(struct fastmib_segment *seg)
 {
 	unsigned lcore = rte_lcore_id();

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include <net-snmp/net-snmp-config.h>
 #include <net-snmp/net-snmp-includes.h>
@@ -104,15 +105,44 @@ parse_long(const char *s, long min, long max, long *out)
 	return 0;
 }
 
-static int
-add_segment(struct settings *st, const char *path)
+/*
+ * `path` made absolute against the start directory: a daemon moves to /
+ * before it attaches, and every re-attach check opens the path again.
+ * The file need not exist yet, so this is plain joining, not realpath().
+ * Returns a heap string, or NULL (errno set).
+ */
+static char *
+absolute_path(const char *path)
 {
-	int rc = fastmib_agent_add(st->agent, path);
+	char cwd[PATH_MAX], *abs;
+
+	if (path[0] == '/')
+		return strdup(path);
+	if (!getcwd(cwd, sizeof(cwd)))
+		return NULL;
+	abs = malloc(strlen(cwd) + strlen(path) + 2);
+	if (abs)
+		sprintf(abs, "%s/%s", strcmp(cwd, "/") ? cwd : "", path);
+	return abs;
+}
+
+static int
+add_segment(struct settings *st, const char *name)
+{
+	char *path = absolute_path(name);
+	int rc;
+
+	if (!path) {
+		fprintf(stderr, APP ": %s: %s\n", name, strerror(errno));
+		return -errno;
+	}
+	rc = fastmib_agent_add(st->agent, path);
+	free(path);
 
 	if (rc == -EEXIST)
 		return 0; /* listed twice: serve it once */
 	if (rc < 0)
-		fprintf(stderr, APP ": %s: %s\n", path, strerror(-rc));
+		fprintf(stderr, APP ": %s: %s\n", name, strerror(-rc));
 	return rc;
 }
 
@@ -351,12 +381,18 @@ configure_netsnmp(const struct settings *st)
 			snmp_enable_syslog_ident(APP, LOG_DAEMON);
 	}
 	if (st->state_dir) {
+		/* absolute: it is used after the daemon has moved to / */
+		char *dir = absolute_path(st->state_dir);
+
 		/* Both: state is written only there, and no system-wide file
 		 * changes what this agent does behind the operator's back. */
 		netsnmp_ds_set_string(NETSNMP_DS_LIBRARY_ID,
-				      NETSNMP_DS_LIB_PERSISTENT_DIR, st->state_dir);
+				      NETSNMP_DS_LIB_PERSISTENT_DIR,
+				      dir ? dir : st->state_dir);
 		netsnmp_ds_set_string(NETSNMP_DS_LIBRARY_ID,
-				      NETSNMP_DS_LIB_CONFIGURATION_DIR, st->state_dir);
+				      NETSNMP_DS_LIB_CONFIGURATION_DIR,
+				      dir ? dir : st->state_dir);
+		free(dir); /* the library keeps copies */
 	}
 	/* Serving needs no MIB files: do not load (and warn about) the
 	 * default modules, unless the operator asked for some. */

@@ -231,7 +231,8 @@ snap_group(struct fastmib_segment *seg, unsigned gi, uint64_t max_rows,
 		if (rc < 0 && rc != -EBUSY)
 			return rc;
 		gs->n_present++;
-		if (gs->n_shown >= max_rows)
+		/* --rows caps table rows; a scalar group's one row is always shown */
+		if (g->n_indexes > 0 && gs->n_shown >= max_rows)
 			continue; /* keep counting rows for the header line */
 		if (gs->n_shown == cap) {
 			uint32_t ncap = cap ? 2 * cap : 16;

@@ -358,7 +358,11 @@ fastmib_event_threshold(struct fastmib_writer *w, unsigned t)
 /**
  * Mark table row `row` (0-based, row-major over the indexes) present.
  * Enabling a row that was absent records its current value as the row's
- * reset baseline, so a recycled row starts at zero.
+ * reset baseline, so a recycled row starts at zero. A writer may call it
+ * inside its own open transaction: its updates made before the call count
+ * as the old row's, those after it as the new row's. Creator only; also
+ * returns -EBUSY when another lcore stays inside a transaction (see
+ * fastmib_reset()).
  */
 int fastmib_row_enable(struct fastmib_segment *seg, unsigned group, uint32_t row);
 int fastmib_row_disable(struct fastmib_segment *seg, unsigned group, uint32_t row);
@@ -391,7 +395,8 @@ int fastmib_read(struct fastmib_segment *seg, unsigned group, uint32_t row,
 int fastmib_read_raw(struct fastmib_segment *seg, unsigned group, uint32_t row,
 		     uint64_t *values);
 
-/** Is the row present (always true for scalar groups and `rows: all`)? */
+/** Is the row present (row 0 of a scalar group, every in-range row of a
+ * `rows: all` table; false for a bad group or row)? */
 bool fastmib_row_present(const struct fastmib_segment *seg, unsigned group,
 			 uint32_t row);
 
@@ -412,6 +417,8 @@ void fastmib_read_stats(const struct fastmib_segment *seg,
  * whole segment: record a consistent snapshot as the new baseline and the
  * current CLOCK_REALTIME as discontinuity time. Never touches counter data,
  * so no increment made after the snapshot is lost. Gauges are not reset.
+ * A writer inside its own open transaction may reset: its updates before
+ * the call fall before the snapshot.
  */
 int fastmib_reset(struct fastmib_segment *seg, int group, uint32_t row);
 

@@ -421,6 +421,35 @@ test_overflow_keeps_transactions(void **state)
 	assert_int_equal(w->n_ops, 0);
 }
 
+/*
+ * Row control and resets from inside the calling lcore's own transaction:
+ * the snapshot must not wait for that (never ending) transaction. Updates
+ * made before the call belong to the old row or the old period, those
+ * after it show up.
+ */
+static void
+test_enable_inside_own_tx(void **state)
+{
+	struct tu_fixture *f = *state;
+	uint64_t v[3];
+
+	fastmib_begin(f->w);
+	fastmib_pc_add(f->w, TS_FLOW_PKTS(3), 5); /* late update of the old flow */
+	assert_int_equal(fastmib_row_enable(f->seg, TS_FLOW, 3), 0);
+	fastmib_pc_add(f->w, TS_FLOW_PKTS(3), 7);
+	fastmib_pc_add(f->w, TS_GLOBAL_PKTS, 4);
+	assert_int_equal(fastmib_reset(f->seg, TS_GLOBAL, 0), 0);
+	fastmib_pc_add(f->w, TS_GLOBAL_PKTS, 2);
+	fastmib_end(f->w);
+	assert_int_equal(fastmib_read(f->rd, TS_FLOW, 3, v), 0);
+	assert_int_equal(v[0], 7);
+	assert_int_equal(v[1], 0);
+	assert_int_equal(fastmib_read(f->rd, TS_GLOBAL, 0, v), 0);
+	assert_int_equal(v[0], 2);
+	assert_int_equal(fastmib_read_raw(f->rd, TS_GLOBAL, 0, v), 0);
+	assert_int_equal(v[0], 6);
+}
+
 /* A writer stuck inside a transaction: reads give up, bounded. */
 static void
 test_stalled_writer(void **state)
@@ -513,6 +542,7 @@ main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_policy_contended, setup_h8, tu_teardown),
 		cmocka_unit_test_setup_teardown(test_overflow_keeps_transactions, setup, tu_teardown),
 		cmocka_unit_test_setup_teardown(test_stalled_writer, setup, tu_teardown),
+		cmocka_unit_test_setup_teardown(test_enable_inside_own_tx, setup, tu_teardown),
 		cmocka_unit_test_setup_teardown(test_non_eal_thread, setup, tu_teardown),
 		cmocka_unit_test_setup_teardown(test_dead_resetter, setup, tu_teardown),
 	};

@@ -4,13 +4,15 @@ re-created, deleted and refused segments, in all three serving modes (for
 the module, "snmpd restart" restarts the process serving the segment)."""
 import os
 import random
+import signal
 import socket
+import subprocess
 import time
 
 import pytest
 
 import snmpharness as h
-from conftest import MODES, Served
+from conftest import MODES, Served, Writer
 
 
 @pytest.fixture(scope="module", params=MODES)
@@ -159,3 +161,56 @@ def test_snmpd_restart(served):
     served.agent.wait_served(served.first_oid(), timeout=30)
     all_values_exact(served)
     assert served.agent.alive()
+
+
+def _daemon_pids(marker):
+    """Processes whose command line holds `marker` (a port no other
+    process uses): the daemon this test started."""
+    pids = []
+    for d in os.listdir("/proc"):
+        if not d.isdigit():
+            continue
+        try:
+            with open("/proc/%s/cmdline" % d, "rb") as f:
+                argv = f.read().split(b"\0")
+        except OSError:
+            continue
+        if marker.encode() in argv:
+            pids.append(int(d))
+    return pids
+
+
+def test_daemon_serves_a_segment_named_by_a_relative_path(tmp_path):
+    """A daemon leaves its start directory (for /); a segment path and a
+    state directory given relative to it must still name the same files."""
+    d = str(tmp_path)
+    os.mkdir(os.path.join(d, "state"))
+    e = Writer(os.path.join(d, "ep.seg"), d).fill()
+    conf = os.path.join(d, "agent.conf")
+    with open(conf, "w") as f:
+        f.write("\n".join(h.access_lines()) + "\n")
+    port = h.free_udp_port()
+    listen = "udp:127.0.0.1:%d" % port
+    r = subprocess.run([h.agentx_binary(), "-Lf", os.path.join(d, "agent.log"),
+                        "--state-dir", "state", "--listen", listen, "-c", conf,
+                        "ep.seg"],
+                       cwd=d, capture_output=True, text=True, timeout=30)
+    assert r.returncode == 0, r.stderr
+    pids = []
+    try:
+        h.wait_for(lambda: _daemon_pids(listen), 10, "daemon started")
+        pids = _daemon_pids(listen)
+        client = h.Client(port)
+        first = e.oid(1, 1, 1, 0)
+
+        def served():
+            got = client.get([first])
+            return got.rc == 0 and got.varbinds and \
+                got.varbinds[0].value == e.value(1, 1, 1, 0)
+        h.wait_for(served, 10, "relative segment path served by the daemon",
+                   interval=0.1)
+        # Net-SNMP keeps its state in the directory named, not in /state
+        assert os.listdir(os.path.join(d, "state"))
+    finally:
+        for pid in pids:
+            os.kill(pid, signal.SIGTERM)

@@ -117,3 +117,23 @@ def test_example_needs_a_worker_lcore(tmp_path):
                        capture_output=True, text=True, timeout=30)
     assert r.returncode == 1 and "worker lcore" in r.stderr
     assert not (tmp_path / "s").exists()
+
+
+def test_rows_limits_tables_only(segment):
+    """--rows N caps the rows shown of each table; scalar groups are not
+    tables and keep every counter, whatever N is."""
+    full = json.loads(stat(segment, "--json").stdout)["groups"]
+    scalars = {n: g["counters"] for n, g in full.items() if not g["table"]}
+    assert scalars and all(scalars.values())
+    for n in (0, 1):
+        doc = json.loads(stat(segment, "--json", "--rows", str(n)).stdout)["groups"]
+        for name, g in doc.items():
+            if g["table"]:
+                assert len(g["rows"]) == min(n, full[name]["rows_present"]), name
+                assert g["rows_present"] == full[name]["rows_present"], name
+            else:
+                assert g["counters"] == scalars[name], (n, name)
+        words = " ".join(stat(segment, "--rows", str(n)).stdout.split()) + " "
+        for counters in scalars.values():
+            for mibname, value in counters.items():
+                assert f" {mibname} = {value} " in words, (n, mibname)
