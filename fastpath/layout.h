@@ -102,9 +102,9 @@ struct fms_shared {
 
 /* Head of the reset area. */
 struct fms_reset {
-	rte_seqlock_t lock;     /* serializes resetters; readers use its seqcount */
+	rte_seqlock_t lock;     /* its seqcount: readers retry on it; owner_pid is the lock */
 	uint64_t module_ns;     /* atomic */
-	uint32_t owner_pid;     /* atomic; holder of `lock`, to recover from its death */
+	uint32_t owner_pid;     /* atomic; the resetters' lock: pid of the holder, 0 = free */
 	uint8_t pad[FMS_CACHE_LINE - 8 - 8 - 4];
 };
 _Static_assert(sizeof(struct fms_reset) == FMS_CACHE_LINE, "reset head size");

@@ -34,29 +34,32 @@ fms_now_ns(void)
 #define LOCK_ATTEMPTS 1000
 
 /*
- * Take the reset seqlock without ever blocking for good: resetters live in
- * other processes (subagent, fastmib-stat) and one may die holding the
- * lock. After LOCK_ATTEMPTS we check the recorded holder; if that process
- * is gone, one caller wins a CAS on `owner_pid` and inherits the lock (the
+ * Take the reset lock without ever blocking for good: resetters live in
+ * other processes (subagent, fastmib-stat) and one may die holding it.
+ * The lock is `owner_pid` itself, taken by a CAS from 0 to our pid, so
+ * there is no moment at which it is held without a recorded holder. After
+ * LOCK_ATTEMPTS we look at the holder; if that process is gone, one
+ * caller wins a CAS from its pid to ours and inherits the lock (the
  * sequence is left odd if the holder died inside its write section).
+ * Only the seqcount of `lock` is used here: readers retry on it.
  */
 static int
 reset_lock(struct fastmib_segment *seg)
 {
 	struct fms_reset *r = seg->reset_head;
-	uint32_t me = (uint32_t)getpid(), owner;
+	uint32_t me = (uint32_t)getpid(), owner = 0;
 
 	for (int a = 0; a < LOCK_ATTEMPTS; a++) {
-		if (rte_spinlock_trylock(&r->lock.lock)) {
-			__atomic_store_n(&r->owner_pid, me, __ATOMIC_RELAXED);
+		owner = 0;
+		if (__atomic_compare_exchange_n(&r->owner_pid, &owner, me, false,
+						__ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
 			rte_seqcount_write_begin(&r->lock.count);
 			return 0;
 		}
 		if (a >= 16)
 			sched_yield();
 	}
-	owner = __atomic_load_n(&r->owner_pid, __ATOMIC_RELAXED);
-	if (owner != 0 && owner != me && kill((pid_t)owner, 0) < 0 && errno == ESRCH &&
+	if (owner != me && kill((pid_t)owner, 0) < 0 && errno == ESRCH &&
 	    __atomic_compare_exchange_n(&r->owner_pid, &owner, me, false, __ATOMIC_ACQUIRE,
 					__ATOMIC_RELAXED)) {
 		if (!(__atomic_load_n(&r->lock.count.sn, __ATOMIC_RELAXED) & 1))
@@ -66,11 +69,12 @@ reset_lock(struct fastmib_segment *seg)
 	return fms_error(-EBUSY, "%s: the reset lock is held (by pid %u)", seg->path, owner);
 }
 
+/* The seqcount's store-release orders the baselines; then free the lock. */
 static void
 reset_unlock(struct fastmib_segment *seg)
 {
-	__atomic_store_n(&seg->reset_head->owner_pid, 0, __ATOMIC_RELAXED);
-	rte_seqlock_write_unlock(&seg->reset_head->lock);
+	rte_seqcount_write_end(&seg->reset_head->lock.count);
+	__atomic_store_n(&seg->reset_head->owner_pid, 0, __ATOMIC_RELEASE);
 }
 
 /*

@@ -482,7 +482,7 @@ test_dead_resetter(void **state)
 	struct tu_fixture *f = *state;
 	struct fms_reset *r = f->seg->reset_head;
 
-	rte_seqlock_write_lock(&r->lock); /* as a resetter would... */
+	rte_seqcount_write_begin(&r->lock.count); /* as a resetter would... */
 	r->owner_pid = (uint32_t)getpid(); /* ...that is alive */
 	assert_int_equal(fastmib_reset(f->rd, TS_GLOBAL, 0), -EBUSY);
 	assert_non_null(strstr(fastmib_last_error(), "reset lock is held"));
@@ -491,6 +491,11 @@ test_dead_resetter(void **state)
 	assert_int_equal(r->lock.count.sn % 2, 0);
 	assert_int_equal(r->owner_pid, 0);
 	assert_int_equal(fastmib_reset(f->rd, TS_GLOBAL, 0), 0);
+	/* Died after closing its write section, before releasing the lock. */
+	r->owner_pid = 0x7ffffff0;
+	assert_int_equal(fastmib_reset(f->rd, TS_GLOBAL, 0), 0);
+	assert_int_equal(r->lock.count.sn % 2, 0);
+	assert_int_equal(r->owner_pid, 0);
 }
 
 static void *
