@@ -49,7 +49,10 @@ class Expectations:
             key=lambda t: oid_key(t[0]))
         self.by_oid = {o: (t, v) for o, t, v in self.objects}
         self.absent = d["absent"]
+        # sets read as one snapshot: values stay proportional to the weights
         self.invariants = [[(o, w) for o, w in s] for s in d["invariants"]]
+        # shared-atomic sets: each counter on its own, never going backwards
+        self.monotonic = [[(o, w) for o, w in s] for s in d["monotonic"]]
 
     def oid(self, *suffix):
         return self.root + "." + ".".join(str(x) for x in suffix)

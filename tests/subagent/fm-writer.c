@@ -9,8 +9,11 @@
  *   fill: add known amounts once, flush, write the expectations, exit; the
  *         segment stays (until unlinked) for the agent to serve.
  *   live: keep adding weight * k to every Counter64 of a group or row in one
- *         transaction, until SIGTERM/SIGINT; each such set of counters stays
- *         proportional to its weights in every consistent snapshot.
+ *         transaction, until SIGTERM/SIGINT; in per-core and shared-buffered
+ *         storage each such set ("invariants") stays proportional to its
+ *         weights in every snapshot. Shared-atomic storage promises each
+ *         counter alone, not a group snapshot, so its sets ("monotonic")
+ *         only never go backwards.
  *   events: fill, print "ready", then log event records on command, one
  *         command per line of standard input, and answer each with one JSON
  *         line listing the records it logged in order ({"event", "arc",
@@ -270,6 +273,7 @@ build_expectations(const struct run *rn)
 {
 	const struct fastmib_schema *sc = rn->sc;
 	json_t *objs = json_array(), *absent = json_array(), *inv = json_array();
+	json_t *mono = json_array();
 	uint32_t sfx[16];
 	struct fastmib_info info;
 
@@ -300,7 +304,9 @@ build_expectations(const struct run *rn)
 						"[s, i]", oid, (json_int_t)(c + 1)));
 			}
 			if (json_array_size(set) >= 2 && row < 4096)
-				json_array_append_new(inv, set);
+				json_array_append_new(gs->storage ==
+						      FASTMIB_STORAGE_SHARED_ATOMIC ?
+						      mono : inv, set);
 			else
 				json_decref(set);
 			if (rn->live)
@@ -332,11 +338,12 @@ build_expectations(const struct run *rn)
 		}
 	}
 	fastmib_info(rn->seg, &info);
-	return json_pack("{s:s, s:s, s:s, s:I, s:o, s:o, s:o}",
+	return json_pack("{s:s, s:s, s:s, s:I, s:o, s:o, s:o, s:o}",
 			 "module", sc->module, "prefix", sc->prefix,
 			 "root", oid_str(sc, NULL, 0),
 			 "generation", (json_int_t)info.generation,
-			 "objects", objs, "absent", absent, "invariants", inv);
+			 "objects", objs, "absent", absent, "invariants", inv,
+			 "monotonic", mono);
 }
 
 static int
