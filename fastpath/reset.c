@@ -28,36 +28,67 @@ fms_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-/* Snapshot attempts of one reset before giving up with -EBUSY. */
-#define RESET_ATTEMPTS 100
-/* Lock attempts (yielding between) before looking at the holder. */
-#define LOCK_ATTEMPTS 1000
+/*
+ * How long one row's reset waits for a writer preempted inside its
+ * transaction, or for another resetter, before giving up with -EBUSY.
+ * The wait is in time, not in attempts: on an overcommitted machine a
+ * preempted writer is off its CPU for whole scheduler slices (ms), and
+ * yielding on another CPU does not bring it back any sooner. Enabling a
+ * row may happen on the fast path (a new flow), so it waits much less.
+ */
+#define RESET_PATIENCE_NS 50000000ull
+#define ENABLE_PATIENCE_NS 1000000ull
+
+static uint64_t
+mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Between attempts: yield at first, then sleep so that a writer preempted
+ * on this CPU gets it back. */
+static void
+backoff(unsigned attempt)
+{
+	static const struct timespec nap = { 0, 50000 };
+
+	if (attempt < 64)
+		sched_yield();
+	else
+		nanosleep(&nap, NULL);
+}
 
 /*
  * Take the reset lock without ever blocking for good: resetters live in
  * other processes (subagent, fastmib-stat) and one may die holding it.
  * The lock is `owner_pid` itself, taken by a CAS from 0 to our pid, so
- * there is no moment at which it is held without a recorded holder. After
- * LOCK_ATTEMPTS we look at the holder; if that process is gone, one
- * caller wins a CAS from its pid to ours and inherits the lock (the
- * sequence is left odd if the holder died inside its write section).
- * Only the seqcount of `lock` is used here: readers retry on it.
+ * there is no moment at which it is held without a recorded holder. Once
+ * `deadline` (CLOCK_MONOTONIC ns) has passed we look at the holder; if
+ * that process is gone, one caller wins a CAS from its pid to ours and
+ * inherits the lock (the sequence is left odd if the holder died inside
+ * its write section). Only the seqcount of `lock` is used here: readers
+ * retry on it.
  */
 static int
-reset_lock(struct fastmib_segment *seg)
+reset_lock(struct fastmib_segment *seg, uint64_t deadline)
 {
 	struct fms_reset *r = seg->reset_head;
 	uint32_t me = (uint32_t)getpid(), owner = 0;
 
-	for (int a = 0; a < LOCK_ATTEMPTS; a++) {
+	for (unsigned a = 0;; a++) {
 		owner = 0;
 		if (__atomic_compare_exchange_n(&r->owner_pid, &owner, me, false,
 						__ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
 			rte_seqcount_write_begin(&r->lock.count);
 			return 0;
 		}
+		if (a >= 16 && mono_ns() > deadline)
+			break;
 		if (a >= 16)
-			sched_yield();
+			backoff(a - 16);
 	}
 	if (owner != me && kill((pid_t)owner, 0) < 0 && errno == ESRCH &&
 	    __atomic_compare_exchange_n(&r->owner_pid, &owner, me, false, __ATOMIC_ACQUIRE,
@@ -94,22 +125,27 @@ own_tx_slot(struct fastmib_segment *seg)
  * Store a consistent snapshot of the row as its baseline. Gauges keep a
  * zero baseline: they are state, not totals. A bounded snapshot (a writer
  * preempted mid-transaction) is not consistent, so it is never stored:
- * we drop the lock, yield so the writer can finish, and try again.
+ * we drop the lock, back off so the writer can finish, and try again for
+ * up to `patience_ns`.
  */
 static int
-rebase_row(struct fastmib_segment *seg, unsigned group, uint32_t row, uint64_t now)
+rebase_row(struct fastmib_segment *seg, unsigned group, uint32_t row, uint64_t now,
+	   uint64_t patience_ns)
 {
 	const struct fastmib_group_schema *g = &seg->schema->groups[group];
 	uint64_t raw[FASTMIB_MAX_COUNTERS];
 	uint64_t *rec = fms_reset_row(seg, group, row);
 	uint32_t own = own_tx_slot(seg);
+	uint64_t deadline = mono_ns() + patience_ns;
 
-	for (int a = 0; a < RESET_ATTEMPTS; a++) {
+	for (unsigned a = 0;; a++) {
 		int busy;
 
+		if (a && mono_ns() > deadline)
+			break;
 		if (a)
-			sched_yield();
-		if (reset_lock(seg))
+			backoff(a - 1);
+		if (reset_lock(seg, deadline))
 			return -EBUSY;
 		busy = fms_read_raw_row_own(seg, group, row, raw, own) != 0;
 		if (!busy) {
@@ -126,9 +162,15 @@ rebase_row(struct fastmib_segment *seg, unsigned group, uint32_t row, uint64_t n
 			 "reset not done", g->name, row);
 }
 
-/* Every present row (absent rows get a fresh baseline when enabled). */
+/*
+ * Every present row (absent rows get a fresh baseline when enabled). Once
+ * a row has waited out its patience, `*patience_ns` drops to 0: a writer
+ * stuck in a per-core transaction blocks every row of its groups, and a
+ * large table must not multiply the wait.
+ */
 static int
-reset_group(struct fastmib_segment *seg, unsigned group, uint64_t now)
+reset_group(struct fastmib_segment *seg, unsigned group, uint64_t now,
+	    uint64_t *patience_ns)
 {
 	const struct fastmib_group_schema *g = &seg->schema->groups[group];
 	int rc = 0;
@@ -136,8 +178,10 @@ reset_group(struct fastmib_segment *seg, unsigned group, uint64_t now)
 	for (int64_t r = fastmib_next_row(seg, group, 0); r >= 0;
 	     r = (uint64_t)r + 1 < g->n_rows ? fastmib_next_row(seg, group, (uint32_t)r + 1)
 					    : -ENOENT)
-		if (rebase_row(seg, group, (uint32_t)r, now))
+		if (rebase_row(seg, group, (uint32_t)r, now, *patience_ns)) {
 			rc = -EBUSY;
+			*patience_ns = 0;
+		}
 	if (rc == 0)
 		__atomic_store_n(fms_reset_group(seg, group), now, __ATOMIC_RELAXED);
 	return rc;
@@ -147,7 +191,7 @@ int
 fastmib_reset(struct fastmib_segment *seg, int group, uint32_t row)
 {
 	const struct fastmib_group_schema *g;
-	uint64_t now = fms_now_ns();
+	uint64_t now = fms_now_ns(), patience = RESET_PATIENCE_NS;
 
 	if (!seg->reset_writable)
 		return fms_error(-EPERM, "%s: attached read-only, cannot reset", seg->path);
@@ -157,7 +201,7 @@ fastmib_reset(struct fastmib_segment *seg, int group, uint32_t row)
 		int rc = 0;
 
 		for (unsigned i = 0; i < seg->schema->n_groups; i++)
-			if (reset_group(seg, i, now))
+			if (reset_group(seg, i, now, &patience))
 				rc = -EBUSY;
 		if (rc)
 			return fms_error(rc, "module reset incomplete: a writer stayed inside a transaction");
@@ -166,13 +210,13 @@ fastmib_reset(struct fastmib_segment *seg, int group, uint32_t row)
 	}
 	g = &seg->schema->groups[group];
 	if (g->n_indexes == 0)
-		return reset_group(seg, (unsigned)group, now);
+		return reset_group(seg, (unsigned)group, now, &patience);
 	if (row >= g->n_rows)
 		return fms_error(-EINVAL, "group %s: row %u out of range (%u rows)", g->name,
 				 row, g->n_rows);
 	if (!fastmib_row_present(seg, (unsigned)group, row))
 		return fms_error(-ENOENT, "group %s: row %u is not present", g->name, row);
-	return rebase_row(seg, (unsigned)group, row, now);
+	return rebase_row(seg, (unsigned)group, row, now, patience);
 }
 
 uint64_t
@@ -230,7 +274,7 @@ fastmib_row_enable(struct fastmib_segment *seg, unsigned group, uint32_t row)
 		return 0;
 	/* Baseline first, then the bit (release): whoever sees the row
 	 * present also sees its fresh baseline, so a recycled row reads 0. */
-	if ((rc = rebase_row(seg, group, row, fms_now_ns())))
+	if ((rc = rebase_row(seg, group, row, fms_now_ns(), ENABLE_PATIENCE_NS)))
 		return rc;
 	nw = seg->lay.groups[group].n_words;
 	/*

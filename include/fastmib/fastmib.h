@@ -361,8 +361,8 @@ fastmib_event_threshold(struct fastmib_writer *w, unsigned t)
  * reset baseline, so a recycled row starts at zero. A writer may call it
  * inside its own open transaction: its updates made before the call count
  * as the old row's, those after it as the new row's. Creator only; also
- * returns -EBUSY when another lcore stays inside a transaction (see
- * fastmib_reset()).
+ * returns -EBUSY when another lcore stays inside a transaction for 1 ms
+ * (see fastmib_reset()).
  */
 int fastmib_row_enable(struct fastmib_segment *seg, unsigned group, uint32_t row);
 int fastmib_row_disable(struct fastmib_segment *seg, unsigned group, uint32_t row);
@@ -418,7 +418,10 @@ void fastmib_read_stats(const struct fastmib_segment *seg,
  * current CLOCK_REALTIME as discontinuity time. Never touches counter data,
  * so no increment made after the snapshot is lost. Gauges are not reset.
  * A writer inside its own open transaction may reset: its updates before
- * the call fall before the snapshot.
+ * the call fall before the snapshot. Waits up to 50 ms for a writer that
+ * is inside a transaction (or another resetter), then returns -EBUSY and
+ * changes nothing for that row; a group or module reset then stops
+ * waiting for the rows left.
  */
 int fastmib_reset(struct fastmib_segment *seg, int group, uint32_t row);
 

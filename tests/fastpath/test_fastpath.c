@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 #include <cmocka.h>
 
 #include <rte_launch.h>
@@ -475,6 +476,65 @@ test_stalled_writer(void **state)
 	assert_int_equal(v[0], 1);
 }
 
+static uint64_t
+mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/*
+ * A reset waits out a writer inside its transaction for its whole
+ * patience (50 ms), then changes nothing; a module reset stops waiting
+ * after the first row that timed out instead of waiting again per row.
+ */
+static void
+test_reset_patience(void **state)
+{
+	struct tu_fixture *f = *state;
+	struct fastmib_read_stats st0, st1, st2;
+	uint64_t v[3], t0, single, module;
+
+	for (uint32_t r = 0; r < TS_FLOW_ROWS; r++)
+		assert_int_equal(fastmib_row_enable(f->seg, TS_FLOW, r), 0);
+	fastmib_begin(f->w);
+	fastmib_pc_add(f->w, TS_GLOBAL_PKTS, 5);
+	fastmib_end(f->w);
+	fastmib_begin(f->w); /* and stays open */
+	fastmib_pc_add(f->w, TS_GLOBAL_PKTS, 1);
+
+	fastmib_read_stats(f->rd, &st0);
+	t0 = mono_ms();
+	assert_int_equal(fastmib_reset(f->rd, TS_GLOBAL, 0), -EBUSY);
+	assert_true(mono_ms() - t0 >= 50);
+	assert_non_null(strstr(fastmib_last_error(), "stayed inside a transaction"));
+	assert_int_equal(fastmib_discontinuity(f->rd, TS_GLOBAL, 0), 0);
+	fastmib_read_stats(f->rd, &st1);
+	single = st1.bounded - st0.bounded;
+	assert_true(single >= 2);
+
+	assert_int_equal(fastmib_reset(f->rd, -1, 0), -EBUSY);
+	assert_non_null(strstr(fastmib_last_error(), "module reset incomplete"));
+	fastmib_read_stats(f->rd, &st2);
+	module = st2.bounded - st1.bounded;
+	/*
+	 * The global row waits as long as above; each of the 4 port and 15
+	 * flow rows (per-core, blocked by the same slot) is tried once. An
+	 * attempt takes at least one 50 us sleep after the first 64 yields,
+	 * so the global row makes at most 1 + 64 + 1000 attempts: waiting 50
+	 * ms per row would take far more.
+	 */
+	assert_true(module <= 1 + 64 + 1000 + TS_PORT_ROWS + TS_FLOW_ROWS);
+	assert_int_equal(fastmib_discontinuity(f->rd, -1, 0), 0);
+
+	fastmib_end(f->w);
+	assert_int_equal(fastmib_reset(f->rd, TS_GLOBAL, 0), 0);
+	assert_int_equal(fastmib_read(f->rd, TS_GLOBAL, 0, v), 0);
+	assert_int_equal(v[0], 0);
+}
+
 /* A resetter that died holding the reset lock does not block resets forever. */
 static void
 test_dead_resetter(void **state)
@@ -550,6 +610,7 @@ main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_enable_inside_own_tx, setup, tu_teardown),
 		cmocka_unit_test_setup_teardown(test_non_eal_thread, setup, tu_teardown),
 		cmocka_unit_test_setup_teardown(test_dead_resetter, setup, tu_teardown),
+		cmocka_unit_test_setup_teardown(test_reset_patience, setup, tu_teardown),
 	};
 	int rc;
 
