@@ -4,6 +4,8 @@
 # and real net-snmp queries against it; the event log too, with its
 # notifications caught by a private snmptrapd. Leaves no process behind.
 # Usage: scripts/demo.sh [BUILD_DIR]
+# FASTMIB_BASE_MIBS names the base MIB directory when it is not
+# BUILD_DIR/base-mibs (the CMake cache variable of the same name).
 set -euo pipefail
 
 build=$(cd "${1:-build}" && pwd)
@@ -11,7 +13,7 @@ src=$(cd "$(dirname "$0")/.." && pwd)
 app=$build/examples/fastmib-example
 agent=$build/subagent/fastmib-agentx
 stat=$build/tools/fastmib-stat
-mibdirs=$build/base-mibs:$src/mibs:/usr/share/snmp/mibs
+mibdirs=${FASTMIB_BASE_MIBS:-$build/base-mibs}:$src/mibs:/usr/share/snmp/mibs
 module=EXAMPLE-DATAPLANE-MIB
 
 for bin in "$app" "$agent" "$stat"; do
