@@ -22,6 +22,10 @@
  * naming the same group or row see one consistent snapshot. */
 #define FMA_SNAP_SLOTS 8
 
+/* Resets done in the ACTION phase of the SET in progress, remembered so
+ * that UNDO can tell which varbinds changed something. */
+#define FMA_SET_DONE_MAX 64
+
 /* Longest OID suffix under the root that names an object instance:
  * 1.G.1.C.i1..i4. */
 #define FMA_MAX_SUFFIX (4 + FASTMIB_MAX_INDEXES)
@@ -108,6 +112,10 @@ struct fma_seg {
 	/* named again since fastmib_agent_reload_begin() */
 	bool confirmed;
 	struct fma_events *ev;          /* NULL: no event log served */
+	/* resets of the SET in progress (snmpd runs one SET at a time) */
+	struct { int group; uint32_t row; } set_done[FMA_SET_DONE_MAX];
+	unsigned int n_set_done;
+	bool set_done_overflow;
 };
 
 struct fastmib_agent {
@@ -1228,27 +1236,65 @@ fma_set_check(const struct fma_seg *s, const netsnmp_variable_list *vb)
 	return SNMP_ERR_NOERROR;
 }
 
-/* COMMIT: true(1) resets; false(2) is accepted and does nothing. */
+/*
+ * ACTION: true(1) resets; false(2) is accepted and does nothing. The reset
+ * is done here, not in COMMIT: an AgentX subagent runs COMMIT on the
+ * master's CleanupSet, whose outcome is never reported, so a reset that
+ * fails there would be answered noError. A failure here is reported as
+ * commitFailed and snmpd runs UNDO for the PDU's other varbinds.
+ */
 static int
-fma_set_commit(struct fma_seg *s, const netsnmp_variable_list *vb)
+fma_set_action(struct fma_seg *s, const netsnmp_variable_list *vb)
 {
 	uint64_t x[FMA_MAX_SUFFIX + 1];
 	size_t n = fma_suffix(s, vb, x);
 	struct fma_ref ref;
-	int rc;
+	int rc, group;
 
 	if (*vb->val.integer != 1)
 		return SNMP_ERR_NOERROR;
 	if (fma_resolve(s, x, n, &ref) != FMA_INSTANCE || ref.kind != FMA_RESET)
 		return SNMP_ERR_COMMITFAILED;
-	rc = fastmib_reset(s->seg, ref.group ? (int)ref.group->id : -1, ref.row);
+	group = ref.group ? (int)ref.group->id : -1;
+	rc = fastmib_reset(s->seg, group, ref.row);
 	if (rc < 0) {
 		snmp_log(LOG_ERR, "fastmib: %s: reset failed: %s\n", s->path,
 			 fastmib_last_error());
 		return SNMP_ERR_COMMITFAILED;
 	}
+	if (s->n_set_done < FMA_SET_DONE_MAX) {
+		s->set_done[s->n_set_done].group = group;
+		s->set_done[s->n_set_done++].row = ref.row;
+	} else {
+		s->set_done_overflow = true;
+	}
 	DEBUGMSGTL(("fastmib", "%s: reset %s row %" PRIu32 "\n", s->path,
 		    ref.group ? ref.group->gs->name : "(all)", ref.row));
+	return SNMP_ERR_NOERROR;
+}
+
+/*
+ * UNDO (another varbind failed in ACTION): a baseline once replaced cannot
+ * be taken back without losing what was counted meanwhile, so a varbind
+ * whose reset was done answers undoFailed; the others have nothing to undo.
+ */
+static int
+fma_set_undo(struct fma_seg *s, const netsnmp_variable_list *vb)
+{
+	uint64_t x[FMA_MAX_SUFFIX + 1];
+	size_t n = fma_suffix(s, vb, x);
+	struct fma_ref ref;
+	int group;
+
+	if (*vb->val.integer != 1 ||
+	    fma_resolve(s, x, n, &ref) != FMA_INSTANCE || ref.kind != FMA_RESET)
+		return SNMP_ERR_NOERROR;
+	if (s->set_done_overflow)
+		return SNMP_ERR_UNDOFAILED;
+	group = ref.group ? (int)ref.group->id : -1;
+	for (unsigned int i = 0; i < s->n_set_done; i++)
+		if (s->set_done[i].group == group && s->set_done[i].row == ref.row)
+			return SNMP_ERR_UNDOFAILED;
 	return SNMP_ERR_NOERROR;
 }
 
@@ -1289,14 +1335,31 @@ fma_handler(netsnmp_mib_handler *handler, netsnmp_handler_registration *reginfo,
 			if (err != SNMP_ERR_NOERROR)
 				netsnmp_set_request_error(reqinfo, r, err);
 			break;
-		case MODE_SET_COMMIT:
-			err = fma_set_commit(s, r->requestvb);
+		case MODE_SET_ACTION:
+			err = fma_set_action(s, r->requestvb);
 			if (err != SNMP_ERR_NOERROR)
 				netsnmp_set_request_error(reqinfo, r, err);
 			break;
-		default: /* RESERVE2, ACTION, FREE, UNDO: nothing to hold or undo */
+		case MODE_SET_UNDO:
+			err = fma_set_undo(s, r->requestvb);
+			if (err != SNMP_ERR_NOERROR)
+				netsnmp_set_request_error(reqinfo, r, err);
+			break;
+		default: /* RESERVE2, COMMIT, FREE: nothing held */
 			break;
 		}
+	}
+	/* a SET starts with RESERVE1 and ends with COMMIT, FREE or UNDO */
+	switch (reqinfo->mode) {
+	case MODE_SET_RESERVE1:
+	case MODE_SET_COMMIT:
+	case MODE_SET_FREE:
+	case MODE_SET_UNDO:
+		s->n_set_done = 0;
+		s->set_done_overflow = false;
+		break;
+	default:
+		break;
 	}
 	return SNMP_ERR_NOERROR;
 }

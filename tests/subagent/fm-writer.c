@@ -23,6 +23,11 @@
  *           script        every event of the model in model order, three
  *                         rounds: lcore 0, then lcore 1, then lcore 0 again
  *           flood N NAME  N records of event NAME from lcore 0
+ *           stall         lcore 0 opens a transaction, adds 1 to the first
+ *                         counter of the first per-core scalar group and
+ *                         leaves it open, as a writer preempted or dead
+ *                         mid-transaction would (answers [])
+ *           release       ... and closes it (answers [])
  *
  * Usage: fm-writer fill|live|events SEGMENT EXPECT.json [--scale N]
  *                  [--rows sparse|all] [--file-prefix NAME]
@@ -474,6 +479,31 @@ events_flood(const struct run *rn, json_t *out, const char *args)
 	return -1;
 }
 
+/* stall / release: one transaction of the main lcore left open. */
+static int
+stall(const struct run *rn, bool open)
+{
+	struct fastmib_writer *w = fastmib_writer(rn->seg);
+
+	if (!w || (w->in_tx != 0) == open)
+		return -1;
+	if (!open) {
+		fastmib_end(w);
+		fastmib_flush(w);
+		return 0;
+	}
+	for (uint32_t g = 0; g < rn->sc->n_groups; g++) {
+		const struct fastmib_group_schema *gs = &rn->sc->groups[g];
+
+		if (gs->n_indexes == 0 && gs->storage == FASTMIB_STORAGE_PER_CORE) {
+			fastmib_begin(w);
+			add(w, gs, 0, 0, 1);
+			return 0;
+		}
+	}
+	return -1;
+}
+
 /* Command loop of the events mode; 0 at "quit" or end of input. */
 static int
 events_loop(const struct run *rn)
@@ -494,6 +524,8 @@ events_loop(const struct run *rn)
 			rc = events_script(rn, out);
 		else if (strncmp(line, "flood ", 6) == 0)
 			rc = events_flood(rn, out, line + 6);
+		else if (strcmp(line, "stall") == 0 || strcmp(line, "release") == 0)
+			rc = stall(rn, line[0] == 's');
 		else
 			rc = -1;
 		if (rc != 0) {

@@ -1,0 +1,67 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""A writer lcore stuck inside a transaction, in each serving mode: the
+agent still answers every request (bounded reads, best-effort values for
+the rows the stuck lcore blocks), a reset it cannot take consistently is
+refused with commitFailed and changes nothing, rows the lcore does not
+block reset as usual, and everything is exact again once the transaction
+ends."""
+import pytest
+
+from conftest import MODES, Served
+
+
+@pytest.fixture(scope="module", params=MODES)
+def served(request, tmp_path_factory):
+    s = Served(request.param, str(tmp_path_factory.mktemp("stalled")))
+    try:
+        yield s.start(events=True)
+    finally:
+        s.close()
+
+
+def get(served, oids):
+    r = served.client.get(oids)
+    assert r.rc == 0, r
+    return [vb.value for vb in r.varbinds]
+
+
+def test_stuck_writer_is_answered_and_refuses_only_what_it_blocks(served):
+    e = served.expect
+    rx = e.oid(1, 1, 1, 0)                      # epGlobalRxPkts.0 (per-core)
+    tx = e.oid(1, 1, 3, 0)
+    created = e.oid(1, 5, 2, 0)                 # epFlowStateFlowsCreated.0 (atomic)
+    global_reset, global_disc = e.oid(1, 1, 1001, 0), e.oid(1, 1, 1002, 0)
+    state_reset = e.oid(1, 5, 1001, 0)
+    walk = served.client.bulkwalk(e.root, reps=50)
+    assert walk.rc == 0, walk
+    assert served.writer.command("stall") == []
+
+    # Reads: answered, the stuck transaction's +1 seen or not (best effort).
+    assert get(served, [rx])[0] in (e.value(1, 1, 1, 0), e.value(1, 1, 1, 0) + 1)
+    assert get(served, [tx, created]) == [e.value(1, 1, 3, 0), e.value(1, 5, 2, 0)]
+    stalled_walk = served.client.bulkwalk(e.root, reps=50)
+    assert stalled_walk.rc == 0, stalled_walk
+    assert [vb.oid for vb in stalled_walk.varbinds] == [vb.oid for vb in walk.varbinds]
+
+    # The per-core scalar group cannot be snapshotted: refused, unchanged.
+    r = served.client.set(global_reset, "i", 1)
+    assert r.rc != 0 and r.error == "commitFailed", r
+    assert get(served, [tx, global_disc]) == [e.value(1, 1, 3, 0), 0]
+    # A shared-atomic group does not depend on the stuck lcore.
+    r = served.client.set(state_reset, "i", 1)
+    assert r.rc == 0, r
+    assert get(served, [created]) == [0]
+    # Both in one PDU: the first reset is done and cannot be taken back
+    # when the second fails, which SNMP calls undoFailed.
+    r = served.client.run("snmpset", [state_reset, "i", "1", global_reset, "i", "1"],
+                          who="rw")
+    assert r.error == "undoFailed", r
+    assert get(served, [tx, global_disc]) == [e.value(1, 1, 3, 0), 0]
+
+    # Transaction over: exact again, and the reset goes through.
+    assert served.writer.command("release") == []
+    assert get(served, [rx, tx]) == [e.value(1, 1, 1, 0) + 1, e.value(1, 1, 3, 0)]
+    r = served.client.set(global_reset, "i", 1)
+    assert r.rc == 0, r
+    assert get(served, [rx, tx]) == [0, 0]
+    assert get(served, [global_disc])[0] > 0
