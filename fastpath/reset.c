@@ -12,6 +12,7 @@
  */
 #include <errno.h>
 #include <sched.h>
+#include <stdlib.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <unistd.h>
@@ -122,101 +123,224 @@ own_tx_slot(struct fastmib_segment *seg)
 }
 
 /*
- * Store a consistent snapshot of the row as its baseline. Gauges keep a
- * zero baseline: they are state, not totals. A bounded snapshot (a writer
- * preempted mid-transaction) is not consistent, so it is never stored:
- * we drop the lock, back off so the writer can finish, and try again for
- * up to `patience_ns`.
+ * A consistent raw snapshot of one row, waiting up to `patience_ns` for a
+ * writer inside its transaction. A bounded snapshot (a writer preempted
+ * mid-transaction) is not consistent, so it is never used: we back off so
+ * the writer can finish, and try again.
  */
 static int
-rebase_row(struct fastmib_segment *seg, unsigned group, uint32_t row, uint64_t now,
-	   uint64_t patience_ns)
+snap_row(struct fastmib_segment *seg, unsigned group, uint32_t row, uint64_t *raw,
+	 uint64_t patience_ns)
 {
-	const struct fastmib_group_schema *g = &seg->schema->groups[group];
-	uint64_t raw[FASTMIB_MAX_COUNTERS];
-	uint64_t *rec = fms_reset_row(seg, group, row);
 	uint32_t own = own_tx_slot(seg);
 	uint64_t deadline = mono_ns() + patience_ns;
 
 	for (unsigned a = 0;; a++) {
-		int busy;
-
-		if (a && mono_ns() > deadline)
-			break;
-		if (a)
-			backoff(a - 1);
-		if (reset_lock(seg, deadline))
-			return -EBUSY;
-		busy = fms_read_raw_row_own(seg, group, row, raw, own) != 0;
-		if (!busy) {
-			for (uint32_t i = 0; i < g->n_counters; i++)
-				if (g->counters[i].type != FASTMIB_GAUGE32)
-					__atomic_store_n(&rec[1 + i], raw[i], __ATOMIC_RELAXED);
-			__atomic_store_n(&rec[0], now, __ATOMIC_RELAXED);
-		}
-		reset_unlock(seg);
-		if (!busy)
+		if (fms_read_raw_row_own(seg, group, row, raw, own) == 0)
 			return 0;
+		if (mono_ns() > deadline)
+			break;
+		backoff(a);
 	}
 	return fms_error(-EBUSY, "group %s row %u: a writer stayed inside a transaction; "
-			 "reset not done", g->name, row);
+			 "reset not done", seg->schema->groups[group].name, row);
 }
 
 /*
- * Every present row (absent rows get a fresh baseline when enabled). Once
- * a row has waited out its patience, `*patience_ns` drops to 0: a writer
- * stuck in a per-core transaction blocks every row of its groups, and a
- * large table must not multiply the wait.
+ * Store `raw` as the row's baseline and `now` as its discontinuity time, in
+ * one write section of the reset seqlock. Gauges keep a zero baseline: they
+ * are state, not totals. Unless `force`, the store is skipped when the
+ * row's time is no longer `seen`: another reset or a re-enable stored a
+ * baseline since our snapshot, and a concurrent reset has then taken place.
  */
 static int
-reset_group(struct fastmib_segment *seg, unsigned group, uint64_t now,
-	    uint64_t *patience_ns)
+store_row(struct fastmib_segment *seg, unsigned group, uint32_t row, const uint64_t *raw,
+	  uint64_t now, uint64_t seen, bool force)
 {
 	const struct fastmib_group_schema *g = &seg->schema->groups[group];
+	uint64_t *rec = fms_reset_row(seg, group, row);
+
+	if (reset_lock(seg, mono_ns() + RESET_PATIENCE_NS))
+		return -EBUSY;
+	if (force || __atomic_load_n(&rec[0], __ATOMIC_RELAXED) == seen) {
+		for (uint32_t i = 0; i < g->n_counters; i++)
+			if (g->counters[i].type != FASTMIB_GAUGE32)
+				__atomic_store_n(&rec[1 + i], raw[i], __ATOMIC_RELAXED);
+		__atomic_store_n(&rec[0], now, __ATOMIC_RELAXED);
+	}
+	reset_unlock(seg);
+	return 0;
+}
+
+/* Snapshot and store at once: the baseline of a row being enabled. */
+static int
+rebase_row(struct fastmib_segment *seg, unsigned group, uint32_t row, uint64_t now,
+	   uint64_t patience_ns)
+{
+	uint64_t raw[FASTMIB_MAX_COUNTERS];
+	int rc = snap_row(seg, group, row, raw, patience_ns);
+
+	return rc ? rc : store_row(seg, group, row, raw, now, 0, true);
+}
+
+/* One row of a plan; its raw snapshot is plan->values[off ...]. */
+struct plan_row {
+	uint32_t group;
+	uint32_t row;
+	uint64_t seen;   /* the row's discontinuity time when snapshotted */
+	size_t off;
+};
+
+struct fastmib_reset_plan {
+	struct fastmib_segment *seg;
+	int group;              /* -1: the whole segment */
+	uint64_t now;           /* discontinuity time the commit stores */
+	struct plan_row *rows;
+	size_t n_rows, cap_rows;
+	uint64_t *values;
+	size_t n_values, cap_values;
+};
+
+void
+fastmib_reset_abort(struct fastmib_reset_plan *plan)
+{
+	if (!plan)
+		return;
+	free(plan->rows);
+	free(plan->values);
+	free(plan);
+}
+
+/* Snapshot one row into the plan. */
+static int
+plan_row(struct fastmib_reset_plan *p, unsigned group, uint32_t row)
+{
+	uint32_t n = p->seg->schema->groups[group].n_counters;
+	uint64_t seen = __atomic_load_n(fms_reset_row(p->seg, group, row), __ATOMIC_RELAXED);
+	int rc;
+
+	if (p->n_rows == p->cap_rows) {
+		size_t cap = p->cap_rows ? 2 * p->cap_rows : 16;
+		struct plan_row *r = realloc(p->rows, cap * sizeof(*r));
+
+		if (!r)
+			return fms_error(-ENOMEM, "reset: out of memory");
+		p->rows = r;
+		p->cap_rows = cap;
+	}
+	if (p->n_values + n > p->cap_values) {
+		size_t cap = p->cap_values ? 2 * p->cap_values : 64;
+		uint64_t *v;
+
+		while (cap < p->n_values + n)
+			cap *= 2;
+		v = realloc(p->values, cap * sizeof(*v));
+		if (!v)
+			return fms_error(-ENOMEM, "reset: out of memory");
+		p->values = v;
+		p->cap_values = cap;
+	}
+	/* `seen` before the snapshot: a store after it changes the time */
+	rc = snap_row(p->seg, group, row, p->values + p->n_values, RESET_PATIENCE_NS);
+	if (rc)
+		return rc;
+	p->rows[p->n_rows++] = (struct plan_row){ group, row, seen, p->n_values };
+	p->n_values += n;
+	return 0;
+}
+
+/* Every present row of a group (absent rows get a fresh baseline when
+ * enabled). */
+static int
+plan_group(struct fastmib_reset_plan *p, unsigned group)
+{
+	const struct fastmib_group_schema *g = &p->seg->schema->groups[group];
+
+	for (int64_t r = fastmib_next_row(p->seg, group, 0); r >= 0;
+	     r = (uint64_t)r + 1 < g->n_rows ? fastmib_next_row(p->seg, group, (uint32_t)r + 1)
+					    : -ENOENT) {
+		int rc = plan_row(p, group, (uint32_t)r);
+
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+int
+fastmib_reset_prepare(struct fastmib_segment *seg, int group, uint32_t row,
+		      struct fastmib_reset_plan **plan)
+{
+	const struct fastmib_group_schema *g = NULL;
+	struct fastmib_reset_plan *p;
 	int rc = 0;
 
-	for (int64_t r = fastmib_next_row(seg, group, 0); r >= 0;
-	     r = (uint64_t)r + 1 < g->n_rows ? fastmib_next_row(seg, group, (uint32_t)r + 1)
-					    : -ENOENT)
-		if (rebase_row(seg, group, (uint32_t)r, now, *patience_ns)) {
-			rc = -EBUSY;
-			*patience_ns = 0;
-		}
-	if (rc == 0)
-		__atomic_store_n(fms_reset_group(seg, group), now, __ATOMIC_RELAXED);
+	*plan = NULL;
+	if (!seg->reset_writable)
+		return fms_error(-EPERM, "%s: attached read-only, cannot reset", seg->path);
+	if (group >= 0 && (unsigned)group >= seg->schema->n_groups)
+		return fms_error(-EINVAL, "group %d does not exist", group);
+	if (group >= 0 && (g = &seg->schema->groups[group])->n_indexes > 0) {
+		if (row >= g->n_rows)
+			return fms_error(-EINVAL, "group %s: row %u out of range (%u rows)",
+					 g->name, row, g->n_rows);
+		if (!fastmib_row_present(seg, (unsigned)group, row))
+			return fms_error(-ENOENT, "group %s: row %u is not present", g->name,
+					 row);
+	}
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return fms_error(-ENOMEM, "reset: out of memory");
+	p->seg = seg;
+	p->group = group;
+	p->now = fms_now_ns();
+	if (group < 0) {
+		for (unsigned i = 0; i < seg->schema->n_groups && rc == 0; i++)
+			rc = plan_group(p, i);
+	} else if (g->n_indexes == 0) {
+		rc = plan_group(p, (unsigned)group);
+	} else {
+		rc = plan_row(p, (unsigned)group, row);
+	}
+	if (rc) {
+		fastmib_reset_abort(p);
+		return rc;
+	}
+	*plan = p;
+	return 0;
+}
+
+int
+fastmib_reset_commit(struct fastmib_reset_plan *plan)
+{
+	struct fastmib_segment *seg = plan->seg;
+	int rc = 0;
+
+	for (size_t i = 0; i < plan->n_rows && rc == 0; i++) {
+		const struct plan_row *r = &plan->rows[i];
+
+		rc = store_row(seg, r->group, r->row, plan->values + r->off, plan->now,
+			       r->seen, false);
+	}
+	if (rc == 0 && plan->group < 0) {
+		for (unsigned i = 0; i < seg->schema->n_groups; i++)
+			__atomic_store_n(fms_reset_group(seg, i), plan->now, __ATOMIC_RELAXED);
+		__atomic_store_n(&seg->reset_head->module_ns, plan->now, __ATOMIC_RELAXED);
+	} else if (rc == 0 && seg->schema->groups[plan->group].n_indexes == 0) {
+		__atomic_store_n(fms_reset_group(seg, (unsigned)plan->group), plan->now,
+				 __ATOMIC_RELAXED);
+	}
+	fastmib_reset_abort(plan);
 	return rc;
 }
 
 int
 fastmib_reset(struct fastmib_segment *seg, int group, uint32_t row)
 {
-	const struct fastmib_group_schema *g;
-	uint64_t now = fms_now_ns(), patience = RESET_PATIENCE_NS;
+	struct fastmib_reset_plan *plan;
+	int rc = fastmib_reset_prepare(seg, group, row, &plan);
 
-	if (!seg->reset_writable)
-		return fms_error(-EPERM, "%s: attached read-only, cannot reset", seg->path);
-	if (group >= 0 && (unsigned)group >= seg->schema->n_groups)
-		return fms_error(-EINVAL, "group %d does not exist", group);
-	if (group < 0) {
-		int rc = 0;
-
-		for (unsigned i = 0; i < seg->schema->n_groups; i++)
-			if (reset_group(seg, i, now, &patience))
-				rc = -EBUSY;
-		if (rc)
-			return fms_error(rc, "module reset incomplete: a writer stayed inside a transaction");
-		__atomic_store_n(&seg->reset_head->module_ns, now, __ATOMIC_RELAXED);
-		return 0;
-	}
-	g = &seg->schema->groups[group];
-	if (g->n_indexes == 0)
-		return reset_group(seg, (unsigned)group, now, &patience);
-	if (row >= g->n_rows)
-		return fms_error(-EINVAL, "group %s: row %u out of range (%u rows)", g->name,
-				 row, g->n_rows);
-	if (!fastmib_row_present(seg, (unsigned)group, row))
-		return fms_error(-ENOENT, "group %s: row %u is not present", g->name, row);
-	return rebase_row(seg, (unsigned)group, row, now, patience);
+	return rc ? rc : fastmib_reset_commit(plan);
 }
 
 uint64_t

@@ -22,10 +22,6 @@
  * naming the same group or row see one consistent snapshot. */
 #define FMA_SNAP_SLOTS 8
 
-/* Resets done in the ACTION phase of the SET in progress, remembered so
- * that UNDO can tell which varbinds changed something. */
-#define FMA_SET_DONE_MAX 64
-
 /* Longest OID suffix under the root that names an object instance:
  * 1.G.1.C.i1..i4. */
 #define FMA_MAX_SUFFIX (4 + FASTMIB_MAX_INDEXES)
@@ -112,10 +108,9 @@ struct fma_seg {
 	/* named again since fastmib_agent_reload_begin() */
 	bool confirmed;
 	struct fma_events *ev;          /* NULL: no event log served */
-	/* resets of the SET in progress (snmpd runs one SET at a time) */
-	struct { int group; uint32_t row; } set_done[FMA_SET_DONE_MAX];
-	unsigned int n_set_done;
-	bool set_done_overflow;
+	/* resets prepared by the SET in progress (snmpd runs one at a time) */
+	struct fastmib_reset_plan **plans;
+	unsigned int n_plans, cap_plans;
 };
 
 struct fastmib_agent {
@@ -1237,65 +1232,59 @@ fma_set_check(const struct fma_seg *s, const netsnmp_variable_list *vb)
 }
 
 /*
- * ACTION: true(1) resets; false(2) is accepted and does nothing. The reset
- * is done here, not in COMMIT: an AgentX subagent runs COMMIT on the
- * master's CleanupSet, whose outcome is never reported, so a reset that
- * fails there would be answered noError. A failure here is reported as
- * commitFailed and snmpd runs UNDO for the PDU's other varbinds.
+ * ACTION: for true(1), take the reset's snapshots (false(2) is accepted and
+ * does nothing). Everything that can fail fails here, where a failure is
+ * answered commitFailed in every front end and no varbind has changed
+ * anything yet; COMMIT then stores the baselines and cannot fail. (An
+ * AgentX subagent runs COMMIT on the master's CleanupSet, whose outcome is
+ * never reported: failing there would be answered noError.)
  */
 static int
 fma_set_action(struct fma_seg *s, const netsnmp_variable_list *vb)
 {
 	uint64_t x[FMA_MAX_SUFFIX + 1];
 	size_t n = fma_suffix(s, vb, x);
+	struct fastmib_reset_plan *plan;
 	struct fma_ref ref;
-	int rc, group;
 
 	if (*vb->val.integer != 1)
 		return SNMP_ERR_NOERROR;
 	if (fma_resolve(s, x, n, &ref) != FMA_INSTANCE || ref.kind != FMA_RESET)
 		return SNMP_ERR_COMMITFAILED;
-	group = ref.group ? (int)ref.group->id : -1;
-	rc = fastmib_reset(s->seg, group, ref.row);
-	if (rc < 0) {
+	if (s->n_plans == s->cap_plans) {
+		unsigned int cap = s->cap_plans ? 2 * s->cap_plans : 8;
+		struct fastmib_reset_plan **p = realloc(s->plans, cap * sizeof(*p));
+
+		if (!p)
+			return SNMP_ERR_RESOURCEUNAVAILABLE;
+		s->plans = p;
+		s->cap_plans = cap;
+	}
+	if (fastmib_reset_prepare(s->seg, ref.group ? (int)ref.group->id : -1, ref.row,
+				  &plan) < 0) {
 		snmp_log(LOG_ERR, "fastmib: %s: reset failed: %s\n", s->path,
 			 fastmib_last_error());
 		return SNMP_ERR_COMMITFAILED;
 	}
-	if (s->n_set_done < FMA_SET_DONE_MAX) {
-		s->set_done[s->n_set_done].group = group;
-		s->set_done[s->n_set_done++].row = ref.row;
-	} else {
-		s->set_done_overflow = true;
-	}
-	DEBUGMSGTL(("fastmib", "%s: reset %s row %" PRIu32 "\n", s->path,
+	s->plans[s->n_plans++] = plan;
+	DEBUGMSGTL(("fastmib", "%s: reset %s row %" PRIu32 " prepared\n", s->path,
 		    ref.group ? ref.group->gs->name : "(all)", ref.row));
 	return SNMP_ERR_NOERROR;
 }
 
-/*
- * UNDO (another varbind failed in ACTION): a baseline once replaced cannot
- * be taken back without losing what was counted meanwhile, so a varbind
- * whose reset was done answers undoFailed; the others have nothing to undo.
- */
-static int
-fma_set_undo(struct fma_seg *s, const netsnmp_variable_list *vb)
+/* COMMIT stores the prepared resets (once per handler call, not per
+ * varbind); UNDO and FREE drop them. */
+static void
+fma_set_finish(struct fma_seg *s, bool commit)
 {
-	uint64_t x[FMA_MAX_SUFFIX + 1];
-	size_t n = fma_suffix(s, vb, x);
-	struct fma_ref ref;
-	int group;
-
-	if (*vb->val.integer != 1 ||
-	    fma_resolve(s, x, n, &ref) != FMA_INSTANCE || ref.kind != FMA_RESET)
-		return SNMP_ERR_NOERROR;
-	if (s->set_done_overflow)
-		return SNMP_ERR_UNDOFAILED;
-	group = ref.group ? (int)ref.group->id : -1;
-	for (unsigned int i = 0; i < s->n_set_done; i++)
-		if (s->set_done[i].group == group && s->set_done[i].row == ref.row)
-			return SNMP_ERR_UNDOFAILED;
-	return SNMP_ERR_NOERROR;
+	for (unsigned int i = 0; i < s->n_plans; i++) {
+		if (!commit)
+			fastmib_reset_abort(s->plans[i]);
+		else if (fastmib_reset_commit(s->plans[i]) < 0)
+			snmp_log(LOG_ERR, "fastmib: %s: reset failed: %s\n", s->path,
+				 fastmib_last_error());
+	}
+	s->n_plans = 0;
 }
 
 static int
@@ -1340,27 +1329,17 @@ fma_handler(netsnmp_mib_handler *handler, netsnmp_handler_registration *reginfo,
 			if (err != SNMP_ERR_NOERROR)
 				netsnmp_set_request_error(reqinfo, r, err);
 			break;
-		case MODE_SET_UNDO:
-			err = fma_set_undo(s, r->requestvb);
-			if (err != SNMP_ERR_NOERROR)
-				netsnmp_set_request_error(reqinfo, r, err);
-			break;
-		default: /* RESERVE2, COMMIT, FREE: nothing held */
+		default: /* RESERVE2, COMMIT, FREE, UNDO: per call, below */
 			break;
 		}
 	}
-	/* a SET starts with RESERVE1 and ends with COMMIT, FREE or UNDO */
-	switch (reqinfo->mode) {
-	case MODE_SET_RESERVE1:
-	case MODE_SET_COMMIT:
-	case MODE_SET_FREE:
-	case MODE_SET_UNDO:
-		s->n_set_done = 0;
-		s->set_done_overflow = false;
-		break;
-	default:
-		break;
-	}
+	/* a SET starts with RESERVE1 (drop what an aborted one left) and ends
+	 * with COMMIT, FREE or UNDO */
+	if (reqinfo->mode == MODE_SET_COMMIT)
+		fma_set_finish(s, true);
+	else if (reqinfo->mode == MODE_SET_RESERVE1 || reqinfo->mode == MODE_SET_FREE ||
+		 reqinfo->mode == MODE_SET_UNDO)
+		fma_set_finish(s, false);
 	return SNMP_ERR_NOERROR;
 }
 
@@ -1394,6 +1373,7 @@ static void
 fma_detach(struct fma_seg *s)
 {
 	fma_unregister(s);
+	fma_set_finish(s, false); /* a SET cut short by the detach */
 	fma_ev_free(s);
 	if (s->seg)
 		fastmib_close(s->seg);
@@ -1606,6 +1586,7 @@ static void
 fma_seg_free(struct fma_seg *s)
 {
 	fma_detach(s);
+	free(s->plans);
 	free(s->path);
 	free(s);
 }

@@ -418,12 +418,37 @@ void fastmib_read_stats(const struct fastmib_segment *seg,
  * current CLOCK_REALTIME as discontinuity time. Never touches counter data,
  * so no increment made after the snapshot is lost. Gauges are not reset.
  * A writer inside its own open transaction may reset: its updates before
- * the call fall before the snapshot. Waits up to 50 ms for a writer that
- * is inside a transaction (or another resetter), then returns -EBUSY and
- * changes nothing for that row; a group or module reset then stops
- * waiting for the rows left.
+ * the call fall before the snapshot. Waits up to 50 ms per row for a writer
+ * that is inside a transaction, then returns -EBUSY and changes nothing.
+ * The same as fastmib_reset_prepare() followed by fastmib_reset_commit().
  */
 int fastmib_reset(struct fastmib_segment *seg, int group, uint32_t row);
+
+/** A reset whose snapshots are taken but not yet stored. */
+struct fastmib_reset_plan;
+
+/**
+ * First half of a reset, for callers that must know it will succeed
+ * before making it visible (an SNMP SET of several varbinds): take the
+ * consistent snapshots of every row concerned, store nothing. The part
+ * that can fail (-EBUSY after the 50 ms patience, -EPERM, -EINVAL,
+ * -ENOENT, -ENOMEM) fails here, leaving `*plan` NULL. The snapshot instant
+ * is the reset instant: increments made after it count after the reset.
+ */
+int fastmib_reset_prepare(struct fastmib_segment *seg, int group, uint32_t row,
+			  struct fastmib_reset_plan **plan);
+
+/**
+ * Store the plan's baselines and discontinuity times, then free it. A row
+ * whose baseline another reset (or a re-enable) replaced since the plan's
+ * snapshot keeps that newer one. Fails only if the reset lock stays held
+ * by a live process for 50 ms (-EBUSY; rows stored so far stay). Call it
+ * from the thread that prepared the plan, or after synchronising with it.
+ */
+int fastmib_reset_commit(struct fastmib_reset_plan *plan);
+
+/** Drop a prepared reset without storing anything; NULL is ignored. */
+void fastmib_reset_abort(struct fastmib_reset_plan *plan);
 
 /**
  * Discontinuity time in ns since the epoch (CLOCK_REALTIME) of the module

@@ -2,9 +2,9 @@
 """A writer lcore stuck inside a transaction, in each serving mode: the
 agent still answers every request (bounded reads, best-effort values for
 the rows the stuck lcore blocks), a reset it cannot take consistently is
-refused with commitFailed and changes nothing, rows the lcore does not
-block reset as usual, and everything is exact again once the transaction
-ends."""
+refused with commitFailed and changes nothing, not even the other resets
+of its PDU, rows the lcore does not block reset as usual, and everything
+is exact again once the transaction ends."""
 import pytest
 
 from conftest import MODES, Served
@@ -43,20 +43,21 @@ def test_stuck_writer_is_answered_and_refuses_only_what_it_blocks(served):
     assert stalled_walk.rc == 0, stalled_walk
     assert [vb.oid for vb in stalled_walk.varbinds] == [vb.oid for vb in walk.varbinds]
 
-    # The per-core scalar group cannot be snapshotted: refused, unchanged.
+    # The per-core scalar group cannot be snapshotted: refused, unchanged,
+    # and so is a PDU with another reset that alone would succeed.
     r = served.client.set(global_reset, "i", 1)
     assert r.rc != 0 and r.error == "commitFailed", r
-    assert get(served, [tx, global_disc]) == [e.value(1, 1, 3, 0), 0]
+    r = served.client.run("snmpset", [state_reset, "i", "1", global_reset, "i", "1"],
+                          who="rw")
+    assert r.error == "commitFailed", r
+    r = served.client.set(e.oid(2, 1, 0), "i", 1)  # epResetAll.0
+    assert r.rc != 0 and r.error == "commitFailed", r
+    assert get(served, [tx, global_disc, created, e.oid(2, 2, 0)]) == \
+        [e.value(1, 1, 3, 0), 0, e.value(1, 5, 2, 0), 0]
     # A shared-atomic group does not depend on the stuck lcore.
     r = served.client.set(state_reset, "i", 1)
     assert r.rc == 0, r
     assert get(served, [created]) == [0]
-    # Both in one PDU: the first reset is done and cannot be taken back
-    # when the second fails, which SNMP calls undoFailed.
-    r = served.client.run("snmpset", [state_reset, "i", "1", global_reset, "i", "1"],
-                          who="rw")
-    assert r.error == "undoFailed", r
-    assert get(served, [tx, global_disc]) == [e.value(1, 1, 3, 0), 0]
 
     # Transaction over: exact again, and the reset goes through.
     assert served.writer.command("release") == []
