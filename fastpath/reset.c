@@ -20,13 +20,19 @@
 
 #include "layout.h"
 
-uint64_t
-fms_now_ns(void)
+static uint64_t
+clock_ns(clockid_t clock)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_REALTIME, &ts);
+	clock_gettime(clock, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t
+fms_now_ns(void)
+{
+	return clock_ns(CLOCK_REALTIME);
 }
 
 /*
@@ -40,13 +46,11 @@ fms_now_ns(void)
 #define RESET_PATIENCE_NS 50000000ull
 #define ENABLE_PATIENCE_NS 1000000ull
 
+/* Deadlines: immune to clock steps. */
 static uint64_t
 mono_ns(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	return clock_ns(CLOCK_MONOTONIC);
 }
 
 /* Between attempts: yield at first, then sleep so that a writer preempted
