@@ -818,6 +818,47 @@ parse_target(const struct fastmib_schema *sc, const char *t, int *group,
 	return 0;
 }
 
+/*
+ * A table as a whole: every row present now, all or nothing. Every row's
+ * snapshot is taken first (a writer stuck mid-transaction makes that fail
+ * with nothing stored), then all are stored. Returns rows reset or < 0.
+ */
+static int64_t
+reset_table(struct fastmib_segment *seg, const struct fastmib_group_schema *g, int group)
+{
+	struct fastmib_reset_plan **plans = NULL, *p;
+	size_t n = 0, cap = 0;
+	int rc = 0;
+
+	for (int64_t r = next_row(seg, g, group, 0); r >= 0 && rc == 0;
+	     r = next_row(seg, g, group, (uint32_t)r + 1)) {
+		if (n == cap) {
+			struct fastmib_reset_plan **more;
+
+			cap = cap ? 2 * cap : 64;
+			more = realloc(plans, cap * sizeof(*more));
+			if (!more) {
+				rc = -ENOMEM;
+				break;
+			}
+			plans = more;
+		}
+		rc = fastmib_reset_prepare(seg, group, (uint32_t)r, &p);
+		if (rc == -ENOENT) /* disabled meanwhile */
+			rc = 0;
+		else if (rc == 0)
+			plans[n++] = p;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (rc < 0)
+			fastmib_reset_abort(plans[i]);
+		else if (fastmib_reset_commit(plans[i]) < 0)
+			rc = -EBUSY;
+	}
+	free(plans);
+	return rc < 0 ? rc : (int64_t)n;
+}
+
 /* Returns a process exit status. */
 static int
 do_reset(struct fastmib_segment *seg, const char *path, const char *target,
@@ -825,7 +866,8 @@ do_reset(struct fastmib_segment *seg, const char *path, const char *target,
 {
 	const struct fastmib_schema *sc = fastmib_schema(seg);
 	int group, rc;
-	uint32_t row, n = 0;
+	uint32_t row;
+	int64_t n;
 	bool has_row;
 
 	if (target == NULL) {
@@ -845,25 +887,15 @@ do_reset(struct fastmib_segment *seg, const char *path, const char *target,
 		rc = fastmib_reset(seg, group, row);
 		if (rc < 0)
 			goto fail;
-		n = 1;
-	} else {
-		/* A table as a whole: every row present now. */
-		for (int64_t r = next_row(seg, g, group, 0); r >= 0;
-		     r = next_row(seg, g, group, (uint32_t)r + 1)) {
-			rc = fastmib_reset(seg, group, (uint32_t)r);
-			if (rc == -ENOENT)
-				continue;
-			if (rc < 0)
-				goto fail;
-			n++;
-		}
-	}
-	if (!quiet) {
-		if (g->n_indexes == 0 || has_row)
+		if (!quiet)
 			printf("reset %s: %s\n", path, target);
-		else
-			printf("reset %s: %s, %" PRIu32 " row(s)\n", path, target, n);
+		return 0;
 	}
+	n = reset_table(seg, g, group);
+	if (n < 0)
+		goto fail;
+	if (!quiet)
+		printf("reset %s: %s, %" PRId64 " row(s)\n", path, target, n);
 	return 0;
 fail:
 	report_error(path, "reset");

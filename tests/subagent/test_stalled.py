@@ -5,6 +5,10 @@ the rows the stuck lcore blocks), a reset it cannot take consistently is
 refused with commitFailed and changes nothing, not even the other resets
 of its PDU, rows the lcore does not block reset as usual, and everything
 is exact again once the transaction ends."""
+import json
+import os
+import subprocess
+
 import pytest
 
 from conftest import MODES, Served
@@ -66,3 +70,31 @@ def test_stuck_writer_is_answered_and_refuses_only_what_it_blocks(served):
     assert r.rc == 0, r
     assert get(served, [rx, tx]) == [0, 0]
     assert get(served, [global_disc])[0] > 0
+
+
+def stat(served, *args):
+    return subprocess.run([os.environ["FASTMIB_STAT"], served.segment, *args],
+                          capture_output=True, text=True, timeout=60)
+
+
+def test_stat_table_reset_is_all_or_nothing(served):
+    before = json.loads(stat(served, "--json").stdout)["groups"]["portQueue"]
+    assert before["rows"]
+    assert served.writer.command("stall") == []
+    try:
+        # every portQueue row (per-core) is blocked: none is reset
+        r = stat(served, "--reset", "portQueue")
+        assert r.returncode == 1 and "stayed inside a transaction" in r.stderr, r
+        after = json.loads(stat(served, "--json").stdout)["groups"]["portQueue"]
+        assert after == before
+        # flow rows (shared-buffered) do not depend on the stuck lcore
+        r = stat(served, "--reset", "flow")
+        assert r.returncode == 0 and " row(s)" in r.stdout, r
+        flows = json.loads(stat(served, "--json").stdout)["groups"]["flow"]["rows"]
+        assert flows and all(set(f["counters"].values()) == {0} for f in flows)
+    finally:
+        assert served.writer.command("release") == []
+    r = stat(served, "--reset", "portQueue")
+    assert r.returncode == 0, r
+    rows = json.loads(stat(served, "--json").stdout)["groups"]["portQueue"]["rows"]
+    assert all(set(q["counters"].values()) == {0} for q in rows)
