@@ -22,6 +22,18 @@
  * naming the same group or row see one consistent snapshot. */
 #define FMA_SNAP_SLOTS 8
 
+/*
+ * A bounded read (-EBUSY: a writer inside its transaction for the whole
+ * FASTMIB_READ_MAX_TRIES) is read again for up to FMA_BUSY_PATIENCE_NS: a
+ * writer preempted mid-transaction on a busy machine is back within a
+ * scheduler slice, and a consistent answer is worth the wait. A writer
+ * still inside after that is taken as stuck: for FMA_STUCK_HOLDOFF_NS the
+ * segment's bounded reads are answered at once with best-effort values, so
+ * a stuck lcore costs a walk one wait, not one per row.
+ */
+#define FMA_BUSY_PATIENCE_NS 50000000ull
+#define FMA_STUCK_HOLDOFF_NS 1000000000ull
+
 /* Longest OID suffix under the root that names an object instance:
  * 1.G.1.C.i1..i4. */
 #define FMA_MAX_SUFFIX (4 + FASTMIB_MAX_INDEXES)
@@ -108,6 +120,7 @@ struct fma_seg {
 	/* named again since fastmib_agent_reload_begin() */
 	bool confirmed;
 	struct fma_events *ev;          /* NULL: no event log served */
+	uint64_t stuck_until;           /* CLOCK_MONOTONIC ns; see FMA_STUCK_HOLDOFF_NS */
 	/* resets prepared by the SET in progress (snmpd runs one at a time) */
 	struct fastmib_reset_plan **plans;
 	unsigned int n_plans, cap_plans;
@@ -783,6 +796,38 @@ fma_ref_oid(const struct fma_seg *s, const struct fma_ref *ref, oid *out)
 
 /* ---- values ---- */
 
+static uint64_t
+fma_clock_ns(clockid_t clock)
+{
+	struct timespec ts;
+
+	clock_gettime(clock, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* fastmib_read(), waiting out a writer that is only preempted. */
+static int
+fma_read(struct fma_seg *s, unsigned int group, uint32_t row, uint64_t *values)
+{
+	static const struct timespec nap = { 0, 20000 };
+	int rc = fastmib_read(s->seg, group, row, values);
+	uint64_t now, deadline;
+
+	if (rc != -EBUSY || (now = fma_clock_ns(CLOCK_MONOTONIC)) < s->stuck_until)
+		return rc;
+	for (deadline = now + FMA_BUSY_PATIENCE_NS; rc == -EBUSY && now < deadline;
+	     now = fma_clock_ns(CLOCK_MONOTONIC)) {
+		nanosleep(&nap, NULL);
+		rc = fastmib_read(s->seg, group, row, values);
+	}
+	if (rc == -EBUSY) {
+		s->stuck_until = now + FMA_STUCK_HOLDOFF_NS;
+		snmp_log(LOG_WARNING, "fastmib: %s: a writer stays inside a transaction; "
+			 "best-effort values for the next second\n", s->path);
+	}
+	return rc;
+}
+
 static const struct fma_snap *
 fma_snapshot(struct fma_seg *s, const struct fma_group *g, uint32_t row)
 {
@@ -797,21 +842,12 @@ fma_snapshot(struct fma_seg *s, const struct fma_group *g, uint32_t row)
 		s->n_snaps++;
 	sn->group = g;
 	sn->row = row;
-	sn->rc = fastmib_read(s->seg, g->id, row, sn->values);
+	sn->rc = fma_read(s, g->id, row, sn->values);
 	if (sn->rc == -EBUSY)
 		DEBUGMSGTL(("fastmib", "%s: group %s row %" PRIu32
 			    ": writer stalled, best-effort values\n",
 			    s->path, g->gs->name, row));
 	return sn;
-}
-
-static uint64_t
-fma_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 /*
@@ -826,7 +862,7 @@ static uint64_t
 fma_agent_start_ns(void)
 {
 	const struct timeval *tv = netsnmp_get_agent_starttime();
-	uint64_t now = fma_now_ns();
+	uint64_t now = fma_clock_ns(CLOCK_REALTIME);
 	uint64_t up = (uint64_t)netsnmp_get_agent_uptime() * 10000000u;
 
 	if (tv) {
@@ -889,15 +925,6 @@ fma_value(struct fma_seg *s, const struct fma_ref *ref, netsnmp_variable_list *v
 
 /* ---- event log: copying and notifications ---- */
 
-static uint64_t
-fma_mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 static const oid fma_snmp_trap_oid[] = { 1, 3, 6, 1, 6, 3, 1, 1, 4, 1, 0 };
 
 /* Add column `col` of record `num` to a notification's varbinds. */
@@ -931,7 +958,7 @@ fma_notify(struct fma_seg *s, uint32_t num, const struct fastmib_event_rec *rec)
 	oid trap[MAX_OID_LEN];
 	size_t n = s->root_len;
 
-	if (!fastmib_agent_bucket_take(&a->bucket, fma_mono_ns())) {
+	if (!fastmib_agent_bucket_take(&a->bucket, fma_clock_ns(CLOCK_MONOTONIC))) {
 		a->suppressed++;
 		return;
 	}
@@ -1013,7 +1040,7 @@ fma_log_suppressed(struct fastmib_agent *a)
 
 	if (a->suppressed == a->suppressed_logged)
 		return;
-	now = fma_mono_ns();
+	now = fma_clock_ns(CLOCK_MONOTONIC);
 	if (a->suppress_log_ns && now - a->suppress_log_ns < 1000000000u)
 		return;
 	snmp_log(LOG_WARNING, "fastmib: %" PRIu64 " notification(s) suppressed by "
@@ -1514,7 +1541,7 @@ fastmib_agent_create(struct fastmib_agent **agentp)
 	a->notify_rate = FASTMIB_AGENT_NOTIFY_RATE;
 	a->notify_burst = FASTMIB_AGENT_NOTIFY_BURST;
 	fastmib_agent_bucket_init(&a->bucket, a->notify_rate, a->notify_burst,
-				  fma_mono_ns());
+				  fma_clock_ns(CLOCK_MONOTONIC));
 	*agentp = a;
 	return 0;
 }
@@ -1538,7 +1565,7 @@ fastmib_agent_set_notify_limit(struct fastmib_agent *agent, unsigned int per_s,
 		return -EINVAL;
 	agent->notify_rate = per_s;
 	agent->notify_burst = burst;
-	fastmib_agent_bucket_init(&agent->bucket, per_s, burst, fma_mono_ns());
+	fastmib_agent_bucket_init(&agent->bucket, per_s, burst, fma_clock_ns(CLOCK_MONOTONIC));
 	return 0;
 }
 

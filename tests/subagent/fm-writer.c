@@ -28,6 +28,12 @@
  *                         leaves it open, as a writer preempted or dead
  *                         mid-transaction would (answers [])
  *           release       ... and closes it (answers [])
+ *           blink MS      for MS milliseconds, lcore 1 repeats: open a
+ *                         transaction, add 1 to the first Counter64 of
+ *                         that group, sleep 200 us, add 2 to the second,
+ *                         close it, sleep 100 us: a writer preempted
+ *                         mid-transaction most of the time (answers [] at
+ *                         once; "join" answers [] when it is over)
  *
  * Usage: fm-writer fill|live|events SEGMENT EXPECT.json [--scale N]
  *                  [--rows sparse|all] [--file-prefix NAME]
@@ -479,11 +485,23 @@ events_flood(const struct run *rn, json_t *out, const char *args)
 	return -1;
 }
 
+/* The first per-core scalar group, or NULL. */
+static const struct fastmib_group_schema *
+first_per_core_scalar(const struct run *rn)
+{
+	for (uint32_t g = 0; g < rn->sc->n_groups; g++)
+		if (rn->sc->groups[g].n_indexes == 0 &&
+		    rn->sc->groups[g].storage == FASTMIB_STORAGE_PER_CORE)
+			return &rn->sc->groups[g];
+	return NULL;
+}
+
 /* stall / release: one transaction of the main lcore left open. */
 static int
 stall(const struct run *rn, bool open)
 {
 	struct fastmib_writer *w = fastmib_writer(rn->seg);
+	const struct fastmib_group_schema *gs;
 
 	if (!w || (w->in_tx != 0) == open)
 		return -1;
@@ -492,16 +510,71 @@ stall(const struct run *rn, bool open)
 		fastmib_flush(w);
 		return 0;
 	}
-	for (uint32_t g = 0; g < rn->sc->n_groups; g++) {
-		const struct fastmib_group_schema *gs = &rn->sc->groups[g];
+	gs = first_per_core_scalar(rn);
+	if (!gs)
+		return -1;
+	fastmib_begin(w);
+	add(w, gs, 0, 0, 1);
+	return 0;
+}
 
-		if (gs->n_indexes == 0 && gs->storage == FASTMIB_STORAGE_PER_CORE) {
-			fastmib_begin(w);
-			add(w, gs, 0, 0, 1);
-			return 0;
-		}
+struct blink_job {
+	const struct run *rn;
+	uint64_t ms;
+	bool running;
+};
+
+static uint64_t
+mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+static int
+blink_run(void *arg)
+{
+	const struct blink_job *job = arg;
+	const struct fastmib_group_schema *gs = first_per_core_scalar(job->rn);
+	struct fastmib_writer *w = fastmib_writer(job->rn->seg);
+	const struct timespec hold = { 0, 200000 }, gap = { 0, 100000 };
+	uint32_t c[2], n = 0;
+
+	for (uint32_t i = 0; gs && i < gs->n_counters && n < 2; i++)
+		if (gs->counters[i].type == FASTMIB_COUNTER64)
+			c[n++] = i;
+	if (!w || n < 2)
+		return -1;
+	for (uint64_t end = mono_ms() + job->ms; mono_ms() < end;) {
+		fastmib_begin(w);
+		add(w, gs, 0, c[0], 1);
+		nanosleep(&hold, NULL);
+		add(w, gs, 0, c[1], 2);
+		fastmib_end(w);
+		nanosleep(&gap, NULL);
 	}
-	return -1;
+	return 0;
+}
+
+static int
+blink(const struct run *rn, const char *cmd)
+{
+	static struct blink_job job;
+	unsigned int other = rte_get_next_lcore(rte_lcore_id(), 1, 0);
+	unsigned long long ms;
+
+	if (strcmp(cmd, "join") == 0) {
+		if (!job.running)
+			return -1;
+		job.running = false;
+		return rte_eal_wait_lcore(other) == 0 ? 0 : -1;
+	}
+	if (job.running || sscanf(cmd, "blink %llu", &ms) != 1)
+		return -1;
+	job = (struct blink_job){ .rn = rn, .ms = ms, .running = true };
+	return rte_eal_remote_launch(blink_run, &job, other) == 0 ? 0 : -1;
 }
 
 /* Command loop of the events mode; 0 at "quit" or end of input. */
@@ -526,6 +599,8 @@ events_loop(const struct run *rn)
 			rc = events_flood(rn, out, line + 6);
 		else if (strcmp(line, "stall") == 0 || strcmp(line, "release") == 0)
 			rc = stall(rn, line[0] == 's');
+		else if (strncmp(line, "blink ", 6) == 0 || strcmp(line, "join") == 0)
+			rc = blink(rn, line);
 		else
 			rc = -1;
 		if (rc != 0) {

@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""A writer lcore stuck inside a transaction, in each serving mode: the
-agent still answers every request (bounded reads, best-effort values for
+"""A writer lcore preempted, or stuck, inside a transaction, in each
+serving mode. Preempted (back within milliseconds): the agent waits for
+it, so every answer is still one consistent snapshot. Stuck: the agent
+still answers every request (bounded reads, best-effort values for
 the rows the stuck lcore blocks), a reset it cannot take consistently is
 refused with commitFailed and changes nothing, not even the other resets
 of its PDU, rows the lcore does not block reset as usual, and everything
@@ -8,6 +10,7 @@ is exact again once the transaction ends."""
 import json
 import os
 import subprocess
+import time
 
 import pytest
 
@@ -29,6 +32,29 @@ def get(served, oids):
     return [vb.value for vb in r.varbinds]
 
 
+def test_preempted_writer_is_waited_for(served):
+    # First in the file: a stuck writer (below) makes the agent stop
+    # waiting for a second.
+    e = served.expect
+    pkts, octets = e.oid(1, 1, 1, 0), e.oid(1, 1, 2, 0)
+    p0, o0 = get(served, [pkts, octets])
+    # lcore 1 spends 2/3 of its time inside a transaction that adds 1 to
+    # rxPkts, waits 200 us, then adds 2 to rxBytes
+    assert served.writer.command("blink 2500") == []
+    reads = 0
+    try:
+        end = time.monotonic() + 1.5
+        while time.monotonic() < end:
+            p, o = get(served, [pkts, octets])
+            assert o - o0 == 2 * (p - p0), (p - p0, o - o0, served.agent.read_log())
+            reads += 1
+    finally:
+        assert served.writer.command("join") == []
+    p, o = get(served, [pkts, octets])
+    assert p - p0 > 100 and o - o0 == 2 * (p - p0)
+    assert reads > 10
+
+
 def test_stuck_writer_is_answered_and_refuses_only_what_it_blocks(served):
     e = served.expect
     rx = e.oid(1, 1, 1, 0)                      # epGlobalRxPkts.0 (per-core)
@@ -38,10 +64,11 @@ def test_stuck_writer_is_answered_and_refuses_only_what_it_blocks(served):
     state_reset = e.oid(1, 5, 1001, 0)
     walk = served.client.bulkwalk(e.root, reps=50)
     assert walk.rc == 0, walk
+    rx0 = get(served, [rx])[0]  # the test above added to it
     assert served.writer.command("stall") == []
 
     # Reads: answered, the stuck transaction's +1 seen or not (best effort).
-    assert get(served, [rx])[0] in (e.value(1, 1, 1, 0), e.value(1, 1, 1, 0) + 1)
+    assert get(served, [rx])[0] in (rx0, rx0 + 1)
     assert get(served, [tx, created]) == [e.value(1, 1, 3, 0), e.value(1, 5, 2, 0)]
     stalled_walk = served.client.bulkwalk(e.root, reps=50)
     assert stalled_walk.rc == 0, stalled_walk
@@ -65,7 +92,7 @@ def test_stuck_writer_is_answered_and_refuses_only_what_it_blocks(served):
 
     # Transaction over: exact again, and the reset goes through.
     assert served.writer.command("release") == []
-    assert get(served, [rx, tx]) == [e.value(1, 1, 1, 0) + 1, e.value(1, 1, 3, 0)]
+    assert get(served, [rx, tx]) == [rx0 + 1, e.value(1, 1, 3, 0)]
     r = served.client.set(global_reset, "i", 1)
     assert r.rc == 0, r
     assert get(served, [rx, tx]) == [0, 0]
