@@ -198,19 +198,20 @@ class Served:
         h.shut_down(self.agent, self.snmpd if self.mode != "module" else None)
 
 
-@pytest.fixture(scope="module", params=MODES)
-def served(request, tmp_path_factory):
-    s = Served(request.param, str(tmp_path_factory.mktemp(request.param)))
+def serve(mode, tmp_path_factory, **start_args):
+    """Body of a fixture: one segment served in `mode` (Served.start())."""
+    s = Served(mode, str(tmp_path_factory.mktemp(mode)))
     try:
-        yield s.start()
+        yield s.start(**start_args)
     finally:
         s.close()
+
+
+@pytest.fixture(scope="module", params=MODES)
+def served(request, tmp_path_factory):
+    yield from serve(request.param, tmp_path_factory)
 
 
 @pytest.fixture(scope="module")
 def served_agentx(tmp_path_factory):
-    s = Served("agentx", str(tmp_path_factory.mktemp("agentx")))
-    try:
-        yield s.start()
-    finally:
-        s.close()
+    yield from serve("agentx", tmp_path_factory)

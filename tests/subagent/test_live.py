@@ -5,16 +5,12 @@ all three serving modes."""
 import pytest
 
 import snmpharness as h
-from conftest import MODES, Served
+from conftest import MODES, serve
 
 
 @pytest.fixture(scope="module", params=MODES)
 def live(request, tmp_path_factory):
-    s = Served(request.param, str(tmp_path_factory.mktemp("live")))
-    try:
-        yield s.start(live=True)
-    finally:
-        s.close()
+    yield from serve(request.param, tmp_path_factory, live=True)
 
 
 def read_sets(live, sets):

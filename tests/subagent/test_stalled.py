@@ -14,16 +14,12 @@ import time
 
 import pytest
 
-from conftest import MODES, Served
+from conftest import MODES, serve
 
 
 @pytest.fixture(scope="module", params=MODES)
 def served(request, tmp_path_factory):
-    s = Served(request.param, str(tmp_path_factory.mktemp("stalled")))
-    try:
-        yield s.start(events=True)
-    finally:
-        s.close()
+    yield from serve(request.param, tmp_path_factory, events=True)
 
 
 def get(served, oids):
