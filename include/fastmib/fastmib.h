@@ -443,7 +443,8 @@ int fastmib_reset_prepare(struct fastmib_segment *seg, int group, uint32_t row,
  * whose baseline another reset (or a re-enable) replaced since the plan's
  * snapshot keeps that newer one. Fails only if the reset lock stays held
  * by a live process for 50 ms (-EBUSY; rows stored so far stay). Call it
- * from the thread that prepared the plan, or after synchronising with it.
+ * from the thread that prepared the plan, or after synchronising with it,
+ * and before fastmib_close() of the handle it was prepared on.
  */
 int fastmib_reset_commit(struct fastmib_reset_plan *plan);
 
