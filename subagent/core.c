@@ -14,25 +14,13 @@
 #include <net-snmp/net-snmp-includes.h>
 #include <net-snmp/agent/net-snmp-agent-includes.h>
 
-#include "fastmib/fastmib.h"
+#include "fastmib/reader.h"
 #include "core.h"
 #include "evhist.h"
 
 /* Snapshots kept per handler call, so that several varbinds of one PDU
  * naming the same group or row see one consistent snapshot. */
 #define FMA_SNAP_SLOTS 8
-
-/*
- * A bounded read (-EBUSY: a writer inside its transaction for the whole
- * FASTMIB_READ_MAX_TRIES) is read again for up to FMA_BUSY_PATIENCE_NS: a
- * writer preempted mid-transaction on a busy machine is back within a
- * scheduler slice, and a consistent answer is worth the wait. A writer
- * still inside after that is taken as stuck: for FMA_STUCK_HOLDOFF_NS the
- * segment's bounded reads are answered at once with best-effort values, so
- * a stuck lcore costs a walk one wait, not one per row.
- */
-#define FMA_BUSY_PATIENCE_NS 50000000ull
-#define FMA_STUCK_HOLDOFF_NS 1000000000ull
 
 /* Longest OID suffix under the root that names an object instance:
  * 1.G.1.C.i1..i4. */
@@ -120,7 +108,8 @@ struct fma_seg {
 	/* named again since fastmib_agent_reload_begin() */
 	bool confirmed;
 	struct fma_events *ev;          /* NULL: no event log served */
-	uint64_t stuck_until;           /* CLOCK_MONOTONIC ns; see FMA_STUCK_HOLDOFF_NS */
+	uint64_t stuck_logged;          /* CLOCK_MONOTONIC ns until which a stuck writer
+					   is not logged again */
 	/* resets prepared by the SET in progress (snmpd runs one at a time) */
 	struct fastmib_reset_plan **plans;
 	unsigned int n_plans, cap_plans;
@@ -805,23 +794,16 @@ fma_clock_ns(clockid_t clock)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* fastmib_read(), waiting out a writer that is only preempted. */
+/* fastmib_read(), which waits out a writer that is only preempted (see
+ * reader.h); a writer it takes as stuck is logged once per hold-off. */
 static int
 fma_read(struct fma_seg *s, unsigned int group, uint32_t row, uint64_t *values)
 {
-	static const struct timespec nap = { 0, 20000 };
 	int rc = fastmib_read(s->seg, group, row, values);
-	uint64_t now, deadline;
+	uint64_t now;
 
-	if (rc != -EBUSY || (now = fma_clock_ns(CLOCK_MONOTONIC)) < s->stuck_until)
-		return rc;
-	for (deadline = now + FMA_BUSY_PATIENCE_NS; rc == -EBUSY && now < deadline;
-	     now = fma_clock_ns(CLOCK_MONOTONIC)) {
-		nanosleep(&nap, NULL);
-		rc = fastmib_read(s->seg, group, row, values);
-	}
-	if (rc == -EBUSY) {
-		s->stuck_until = now + FMA_STUCK_HOLDOFF_NS;
+	if (rc == -EBUSY && (now = fma_clock_ns(CLOCK_MONOTONIC)) >= s->stuck_logged) {
+		s->stuck_logged = now + FASTMIB_READ_HOLDOFF_NS;
 		snmp_log(LOG_WARNING, "fastmib: %s: a writer stays inside a transaction; "
 			 "best-effort values for the next second\n", s->path);
 	}

@@ -19,7 +19,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "fastmib/fastmib.h"
+#include "fastmib/reader.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -22,7 +22,7 @@
 
 #include <jansson.h>
 
-#include "fastmib/fastmib.h"
+#include "fastmib/reader.h"
 
 #ifndef FASTMIB_VERSION_STRING
 #define FASTMIB_VERSION_STRING "unknown"

@@ -1,7 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file
- * libfastmib: fast-path counters in a self-describing shared-memory segment.
+ * libfastmib: the writer. Fast-path counters of a DPDK application in a
+ * self-describing shared-memory segment.
+ *
+ * This is what a DPDK application links (with the generated
+ * `<prefix>_stats.h` of its model). The reader API, which an application
+ * may use as well, is <fastmib/reader.h>, included here.
  *
  * Writers are DPDK lcores (EAL threads, or non-EAL threads after
  * rte_thread_register()). Each writer owns one `struct fastmib_writer`,
@@ -9,9 +14,9 @@
  * Generated `<prefix>_<group>_<counter>_add()` functions call the inline
  * primitives below with offsets that are compile-time constants.
  *
- * Readers (the subagent, fastmib-stat, tests) are any thread of any process
+ * Readers (the agent, fastmib-stat, tests) are any thread of any process
  * that attached the segment; they never write counter data and never block
- * a writer.
+ * a writer. They link libfastmib_reader only, which needs no DPDK runtime.
  *
  * Storage kinds, as seen by a writer:
  *  - per-core: plain load + relaxed atomic store into the lcore's own block,
@@ -35,6 +40,7 @@
 #include <rte_cycles.h>
 #include <rte_seqcount.h>
 
+#include "fastmib/reader.h"
 #include "fastmib/schema.h"
 
 #ifdef __cplusplus
@@ -43,8 +49,6 @@ extern "C" {
 
 /** Operations one write buffer holds. A transaction must not exceed it. */
 #define FASTMIB_WB_SIZE 512
-
-struct fastmib_segment;
 
 /** Options of fastmib_create(); NULL or zero fields mean the defaults. */
 struct fastmib_opts {
@@ -58,9 +62,6 @@ struct fastmib_opts {
 
 /** Default event records kept per writer slot (models with events only). */
 #define FASTMIB_EVENT_RING 1024
-
-/** Highest event rate and level; also the threshold before the first burst. */
-#define FASTMIB_EVENT_RATE_MAX 9
 
 /**
  * One record of a writer slot's event ring, in the segment: one cache line,
@@ -115,7 +116,7 @@ struct fastmib_writer {
 	struct fastmib_wb_op ops[FASTMIB_WB_SIZE];
 };
 
-/* ---- segment life cycle (slow path, fastpath/segment.c) ---- */
+/* ---- segment creation (slow path, fastpath/writer/create.c) ---- */
 
 /**
  * Create (or re-create) the segment at `path` for `schema`, sized for the
@@ -125,26 +126,7 @@ struct fastmib_writer {
 int fastmib_create(const struct fastmib_schema *schema, const char *path,
 		   const struct fastmib_opts *opts, struct fastmib_segment **segp);
 
-/** fastmib_attach() flags. */
-#define FASTMIB_ATTACH_RDONLY 0x1 /**< map everything read-only (no reset) */
-
-/**
- * Map an existing segment. Counter data are always mapped read-only; the
- * reset-baseline area is writable unless FASTMIB_ATTACH_RDONLY. Validates
- * every header field and schema offset against the file size.
- */
-int fastmib_attach(const char *path, int flags, struct fastmib_segment **segp);
-
-/** Unmap; a creator also flushes every writer of this process first. */
-void fastmib_close(struct fastmib_segment *seg);
-
-/** The schema of the segment (for an attached segment, read from it). */
-const struct fastmib_schema *fastmib_schema(const struct fastmib_segment *seg);
-
-/** Message of the last failed call made by this thread. */
-const char *fastmib_last_error(void);
-
-/* ---- writers (fastpath/writer.c and inline below) ---- */
+/* ---- writers (fastpath/writer/writer.c, flush.c and inline below) ---- */
 
 /**
  * The calling lcore's writer, created on first use. NULL (and a message in
@@ -245,7 +227,7 @@ fastmib_atomic_set(struct fastmib_writer *w, uint32_t offset, uint64_t v)
 	__atomic_store_n(p, v, __ATOMIC_RELAXED);
 }
 
-/* ---- event log: writers (inline below, fastpath/events.c) ---- */
+/* ---- event log: writers (inline below) ---- */
 
 /**
  * Is an event of `rate` (0..9) logged in the current burst of this lcore?
@@ -353,7 +335,7 @@ fastmib_event_threshold(struct fastmib_writer *w, unsigned t)
 	w->ev_threshold = t < 1 ? 1 : t > FASTMIB_EVENT_RATE_MAX ? FASTMIB_EVENT_RATE_MAX : t;
 }
 
-/* ---- row control (application, any thread) ---- */
+/* ---- row control (fastpath/writer/rows.c; application, any thread) ---- */
 
 /**
  * Mark table row `row` (0-based, row-major over the indexes) present.
@@ -366,160 +348,6 @@ fastmib_event_threshold(struct fastmib_writer *w, unsigned t)
  */
 int fastmib_row_enable(struct fastmib_segment *seg, unsigned group, uint32_t row);
 int fastmib_row_disable(struct fastmib_segment *seg, unsigned group, uint32_t row);
-
-/* ---- readers (fastpath/read.c) ---- */
-
-/** Snapshot reads give up on one lcore block after this many attempts. */
-#define FASTMIB_READ_MAX_TRIES 4096
-
-/** Reader-side statistics of one attached segment handle. */
-struct fastmib_read_stats {
-	uint64_t reads;     /**< snapshots taken */
-	uint64_t retries;   /**< extra attempts caused by concurrent writes */
-	uint64_t bounded;   /**< snapshots that gave up (writer stalled) */
-};
-
-/**
- * Read one consistent snapshot of a scalar group (row 0) or of one table
- * row: the sum over lcores minus the reset baseline, one uint64_t per
- * counter in schema order (gauges as two's-complement signed sums).
- * Returns 0, -ENOENT for an absent row, -EINVAL for a bad group/row, or
- * -EBUSY when a writer kept its sequence number odd for
- * FASTMIB_READ_MAX_TRIES attempts: `values` then holds a best-effort
- * (per-counter atomic, possibly mid-transaction) result.
- */
-int fastmib_read(struct fastmib_segment *seg, unsigned group, uint32_t row,
-		 uint64_t *values);
-
-/** Same as fastmib_read() without subtracting the reset baseline. */
-int fastmib_read_raw(struct fastmib_segment *seg, unsigned group, uint32_t row,
-		     uint64_t *values);
-
-/** Is the row present (row 0 of a scalar group, every in-range row of a
- * `rows: all` table; false for a bad group or row)? */
-bool fastmib_row_present(const struct fastmib_segment *seg, unsigned group,
-			 uint32_t row);
-
-/**
- * First present row >= `row` of a table group, or -ENOENT. O(1) amortized
- * (two-level presence bitmap).
- */
-int64_t fastmib_next_row(const struct fastmib_segment *seg, unsigned group,
-			 uint32_t row);
-
-void fastmib_read_stats(const struct fastmib_segment *seg,
-			struct fastmib_read_stats *st);
-
-/* ---- reset (fastpath/reset.c; any process with a writable attach) ---- */
-
-/**
- * Reset a scalar group (row ignored), one table row, or (group < 0) the
- * whole segment: record a consistent snapshot as the new baseline and the
- * current CLOCK_REALTIME as discontinuity time. Never touches counter data,
- * so no increment made after the snapshot is lost. Gauges are not reset.
- * A writer inside its own open transaction may reset: its updates before
- * the call fall before the snapshot. Waits up to 50 ms per row for a writer
- * that is inside a transaction, then returns -EBUSY and changes nothing.
- * The same as fastmib_reset_prepare() followed by fastmib_reset_commit().
- */
-int fastmib_reset(struct fastmib_segment *seg, int group, uint32_t row);
-
-/** A reset whose snapshots are taken but not yet stored. */
-struct fastmib_reset_plan;
-
-/**
- * First half of a reset, for callers that must know it will succeed
- * before making it visible (an SNMP SET of several varbinds): take the
- * consistent snapshots of every row concerned, store nothing. The part
- * that can fail (-EBUSY after the 50 ms patience, -EPERM, -EINVAL,
- * -ENOENT, -ENOMEM) fails here, leaving `*plan` NULL. The snapshot instant
- * is the reset instant: increments made after it count after the reset.
- */
-int fastmib_reset_prepare(struct fastmib_segment *seg, int group, uint32_t row,
-			  struct fastmib_reset_plan **plan);
-
-/**
- * Store the plan's baselines and discontinuity times, then free it. A row
- * whose baseline another reset (or a re-enable) replaced since the plan's
- * snapshot keeps that newer one. Fails only if the reset lock stays held
- * by a live process for 50 ms (-EBUSY; rows stored so far stay). Call it
- * from the thread that prepared the plan, or after synchronising with it,
- * and before fastmib_close() of the handle it was prepared on.
- */
-int fastmib_reset_commit(struct fastmib_reset_plan *plan);
-
-/** Drop a prepared reset without storing anything; NULL is ignored. */
-void fastmib_reset_abort(struct fastmib_reset_plan *plan);
-
-/**
- * Discontinuity time in ns since the epoch (CLOCK_REALTIME) of the module
- * (group < 0), of a scalar group, or of a table row; 0 when never reset.
- */
-uint64_t fastmib_discontinuity(const struct fastmib_segment *seg, int group,
-			       uint32_t row);
-
-/* ---- header information (fastmib-stat --info, subagent re-attach) ---- */
-
-struct fastmib_info {
-	uint32_t format;       /**< segment format version */
-	uint64_t schema_hash;
-	uint64_t generation;
-	uint64_t created_ns;   /**< CLOCK_REALTIME at creation */
-	uint32_t writer_pid;
-	uint32_t n_slots;      /**< per-lcore blocks */
-	uint64_t file_size;
-	bool retired;          /**< the creator re-created or removed the segment */
-	uint64_t tsc_hz;       /**< TSC rate of the creator (event timestamps) */
-	uint32_t event_ring;   /**< event records per slot; 0 without events */
-};
-
-void fastmib_info(const struct fastmib_segment *seg, struct fastmib_info *info);
-
-/**
- * Has the segment at the attached path been replaced or removed since this
- * handle attached (different inode, retired header)? Readers poll this and
- * re-attach.
- */
-bool fastmib_stale(const struct fastmib_segment *seg);
-
-/* ---- event log: readers (fastpath/events.c) ---- */
-
-/** One event record as copied out of a lcore's ring by a reader. */
-struct fastmib_event_rec {
-	uint64_t seq;        /**< record number within its slot, from 1, monotonic */
-	uint64_t tsc;        /**< TSC when logged */
-	uint64_t time_ns;    /**< CLOCK_REALTIME ns, converted from tsc */
-	uint64_t lag;        /**< cycles since the closest earlier record of equal or
-				  lower level on the same slot; 0 when not in the copy */
-	uint64_t lag_ns;     /**< lag converted to ns with the segment's TSC rate */
-	uint32_t event;      /**< index into fastmib_schema()->events */
-	uint32_t slot;       /**< writer slot (lcore) that logged it */
-	uint64_t args[FASTMIB_MAX_EVENT_ARGS];
-};
-
-struct fastmib_event_cursor;
-
-/** A reader position in every slot's ring, starting at the oldest record kept. */
-int fastmib_event_cursor_new(struct fastmib_segment *seg,
-			     struct fastmib_event_cursor **curp);
-void fastmib_event_cursor_free(struct fastmib_event_cursor *cur);
-
-/**
- * Copy up to `max` records logged since the cursor's position, merged over
- * slots in TSC order, and advance the cursor past them. Never returns a
- * torn record. Returns the number copied (0 when none) or a negative errno.
- */
-int fastmib_events_poll(struct fastmib_segment *seg, struct fastmib_event_cursor *cur,
-			struct fastmib_event_rec *out, unsigned int max);
-
-/** Records overwritten in the rings before this cursor could copy them. */
-uint64_t fastmib_event_cursor_dropped(const struct fastmib_event_cursor *cur);
-
-/** Records of event `event` logged so far, summed over slots. */
-uint64_t fastmib_event_logged(const struct fastmib_segment *seg, unsigned int event);
-
-/** Records of event `event` overwritten in the rings by newer ones. */
-uint64_t fastmib_event_dropped(const struct fastmib_segment *seg, unsigned int event);
 
 #ifdef __cplusplus
 }

@@ -43,6 +43,8 @@ extern "C" {
 #define FASTMIB_MAX_AREA      (1ull << 30) /**< bytes per storage area */
 #define FASTMIB_MAX_EVENTS    256      /**< events per model */
 #define FASTMIB_MAX_EVENT_ARGS 4       /**< integer arguments per event */
+/** Highest event rate and level; also the threshold before the first burst. */
+#define FASTMIB_EVENT_RATE_MAX 9
 
 /** SNMP type a counter is reported as. */
 enum fastmib_type {

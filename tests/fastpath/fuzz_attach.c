@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "fastmib/fastmib.h"
+#include "fastmib/reader.h"
 
 static char path[64];
 

@@ -16,7 +16,7 @@
 #include <cmocka.h>
 
 #include "fastmib/fastmib.h"
-#include "layout.h"
+#include "handle.h"
 #include "test_schema.h"
 #include "tutil.h"
 

@@ -16,7 +16,7 @@
 #include <rte_lcore.h>
 
 #include "fastmib/fastmib.h"
-#include "layout.h"
+#include "handle.h"
 #include "test_schema.h"
 #include "tutil.h"
 
@@ -75,7 +75,7 @@ test_roundtrip(void **state)
 	}
 	fastmib_info(f->seg, &a);
 	fastmib_info(f->rd, &b);
-	assert_int_equal(a.format, 3);
+	assert_int_equal(a.format, 4);
 	assert_int_equal(a.generation, 1);
 	assert_int_equal(a.n_slots, rte_lcore_count() + 4);
 	assert_int_equal(a.writer_pid, getpid());
@@ -363,6 +363,7 @@ test_policy_contended(void **state)
 	}
 	assert_int_equal(f->w->flushes, 0);
 	assert_int_equal(f->w->flush_misses, 3 * h); /* calls h .. 4h-1 */
+	fastmib_set_read_patience(f->rd, 0); /* the bounded attempts alone */
 	fastmib_read_stats(f->rd, &st0);
 	assert_int_equal(fastmib_read(f->rd, TS_SESSION, 2, v), -EBUSY);
 	fastmib_read_stats(f->rd, &st1);
@@ -459,10 +460,11 @@ test_stalled_writer(void **state)
 	struct fastmib_read_stats st;
 	uint64_t v[3];
 
+	fastmib_set_read_patience(f->rd, 0); /* the bounded attempts alone */
 	fastmib_begin(f->w);
 	fastmib_pc_add(f->w, TS_GLOBAL_PKTS, 1);
 	assert_int_equal(fastmib_read(f->rd, TS_GLOBAL, 0, v), -EBUSY);
-	assert_non_null(strstr(fastmib_last_error(), "busy"));
+	assert_non_null(strstr(fastmib_last_error(), "inside its transaction"));
 	assert_int_equal(v[0], 1); /* best effort */
 	fastmib_read_stats(f->rd, &st);
 	assert_int_equal(st.bounded, 1);
@@ -474,6 +476,100 @@ test_stalled_writer(void **state)
 	fastmib_end(f->w);
 	assert_int_equal(fastmib_read(f->rd, TS_GLOBAL, 0, v), 0);
 	assert_int_equal(v[0], 1);
+}
+
+/* Lcore 1's writer: opens a transaction, adds to pkts, then either naps
+ * `nap_ms` (a writer preempted mid-transaction) or, with nap_ms 0, waits
+ * for `tx_release`; then adds to bytes and closes it. */
+static int tx_state; /* 1: inside; 2: released */
+static unsigned tx_nap_ms;
+
+static int
+hold_transaction(void *arg)
+{
+	struct tu_fixture *f = arg;
+	struct fastmib_writer *w = fastmib_writer(f->seg);
+	struct timespec nap = { 0, (long)tx_nap_ms * 1000000 };
+
+	if (w == NULL)
+		return -1;
+	fastmib_begin(w);
+	fastmib_pc_add(w, TS_GLOBAL_PKTS, 1);
+	__atomic_store_n(&tx_state, 1, __ATOMIC_RELEASE);
+	if (tx_nap_ms)
+		nanosleep(&nap, NULL);
+	else
+		while (__atomic_load_n(&tx_state, __ATOMIC_ACQUIRE) != 2)
+			rte_pause();
+	fastmib_pc_add(w, TS_GLOBAL_BYTES, 100);
+	fastmib_end(w);
+	return 0;
+}
+
+static void
+start_holder(struct tu_fixture *f, unsigned nap_ms)
+{
+	tx_nap_ms = nap_ms;
+	__atomic_store_n(&tx_state, 0, __ATOMIC_RELAXED);
+	assert_int_equal(tu_launch(hold_transaction, f, 1), 0);
+	while (__atomic_load_n(&tx_state, __ATOMIC_ACQUIRE) != 1)
+		rte_pause();
+}
+
+/*
+ * The reader waits out a writer preempted inside its transaction: with its
+ * default patience the read sees the whole transaction; with none it gives
+ * up at once with the transaction half applied (the negative control).
+ */
+static void
+test_read_waits_for_preempted_writer(void **state)
+{
+	struct tu_fixture *f = *state;
+	uint64_t v[3];
+
+	start_holder(f, 20);
+	assert_int_equal(fastmib_read(f->rd, TS_GLOBAL, 0, v), 0);
+	assert_int_equal(v[0], 1);
+	assert_int_equal(v[1], 100);
+	assert_int_equal(tu_wait(1), 0);
+
+	fastmib_set_read_patience(f->rd, 0);
+	start_holder(f, 20);
+	assert_int_equal(fastmib_read(f->rd, TS_GLOBAL, 0, v), -EBUSY);
+	assert_int_equal(v[0], 2);
+	assert_int_equal(v[1], 100);
+	assert_int_equal(tu_wait(1), 0);
+}
+
+/*
+ * A writer that stays inside: the read gives up after its patience, and
+ * for the hold-off after that, reads of the handle give up after their
+ * bounded attempts alone (one snapshot each), so a stuck lcore costs a
+ * walk one wait, not one per row.
+ */
+static void
+test_read_stuck_writer_holdoff(void **state)
+{
+	struct tu_fixture *f = *state;
+	struct fastmib_read_stats st0, st1, st2;
+	uint64_t v[3];
+
+	fastmib_set_read_patience(f->rd, 2000000); /* 2 ms, to keep the test short */
+	start_holder(f, 0);
+	fastmib_read_stats(f->rd, &st0);
+	assert_int_equal(fastmib_read(f->rd, TS_GLOBAL, 0, v), -EBUSY);
+	fastmib_read_stats(f->rd, &st1);
+	assert_true(st1.reads - st0.reads > 1); /* it did try again */
+	for (int i = 0; i < 100; i++)
+		assert_int_equal(fastmib_read(f->rd, TS_GLOBAL, 0, v), -EBUSY);
+	fastmib_read_stats(f->rd, &st2);
+	assert_int_equal(st2.reads - st1.reads, 100);
+	assert_int_equal(st2.bounded - st1.bounded, 100);
+	__atomic_store_n(&tx_state, 2, __ATOMIC_RELEASE);
+	assert_int_equal(tu_wait(1), 0);
+	assert_int_equal(fastmib_read(f->rd, TS_GLOBAL, 0, v), 0);
+	assert_int_equal(v[0], 1);
+	assert_int_equal(v[1], 100);
 }
 
 static uint64_t
@@ -680,6 +776,9 @@ main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_non_eal_thread, setup, tu_teardown),
 		cmocka_unit_test_setup_teardown(test_dead_resetter, setup, tu_teardown),
 		cmocka_unit_test_setup_teardown(test_reset_patience, setup, tu_teardown),
+		cmocka_unit_test_setup_teardown(test_read_waits_for_preempted_writer, setup,
+						tu_teardown),
+		cmocka_unit_test_setup_teardown(test_read_stuck_writer_holdoff, setup, tu_teardown),
 		cmocka_unit_test_setup_teardown(test_reset_plan, setup, tu_teardown),
 	};
 	int rc;

@@ -14,7 +14,7 @@
 #include <cmocka.h>
 
 #include "fastmib/fastmib.h"
-#include "layout.h"
+#include "handle.h"
 #include "test_schema.h"
 #include "tutil.h"
 
@@ -87,9 +87,9 @@ test_bad_files(void **state)
 	} while (0)
 
 	MUTATE(h->magic[0] = 'X', -EINVAL, "magic");
-	MUTATE(h->format = FMS_FORMAT + 1, -EPROTONOSUPPORT, "format version 4");
+	MUTATE(h->format = FMS_FORMAT + 1, -EPROTONOSUPPORT, "format version 5, this library reads version 4");
 	/* format 2 had no event argument types */
-	MUTATE(h->format = 2, -EPROTONOSUPPORT, "format version 2, this library reads version 3");
+	MUTATE(h->format = 2, -EPROTONOSUPPORT, "format version 2, this library reads version 4");
 	MUTATE(h->header_size = 128, -EINVAL, "header size");
 	MUTATE(h->file_size += 64, -EINVAL, "file size");
 	MUTATE(h->n_slots = 0, -EINVAL, "slots");

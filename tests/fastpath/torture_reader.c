@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Reader process of the torture test. Links only fastmib_core (no EAL),
+ * Reader process of the torture test. Links only fastmib_reader (no EAL),
  * attaches by path, and checks every snapshot: transactions never half
  * seen, no torn words, counters never go backwards, and baselines written
  * by its own concurrent resets are consistent.

@@ -6,13 +6,14 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <sys/syscall.h>
 #include <string.h>
 #include <unistd.h>
 
 #include <rte_cycles.h>
 #include <rte_lcore.h>
 
-#include "layout.h"
+#include "writers.h"
 
 /* Claim an extra slot for a registered non-EAL thread: CAS on the owner
  * word, so concurrent first calls of different threads never collide. */
@@ -58,17 +59,10 @@ writer_events_init(struct fastmib_segment *seg, struct fastmib_writer *w, uint32
 }
 
 struct fastmib_writer *
-fms_self_writer(struct fastmib_segment *seg)
-{
-	unsigned lcore = rte_lcore_id();
-
-	return lcore < RTE_MAX_LCORE ? seg->by_lcore[lcore] : NULL;
-}
-
-struct fastmib_writer *
 fastmib_writer(struct fastmib_segment *seg)
 {
 	unsigned lcore = rte_lcore_id();
+	struct fms_writers *ws;
 	struct fastmib_writer *w;
 	int slot;
 
@@ -76,19 +70,20 @@ fastmib_writer(struct fastmib_segment *seg)
 		fms_error(-EINVAL, "fastmib_writer: NULL segment");
 		return NULL;
 	}
-	if (!seg->creator) {
+	if (!seg->creator || seg->writers == NULL) {
 		fms_error(-EPERM, "%s: only the creating process has writers", seg->path);
 		return NULL;
 	}
+	ws = seg->writers;
 	if (lcore == LCORE_ID_ANY || lcore >= RTE_MAX_LCORE) {
 		fms_error(-EINVAL, "fastmib_writer: this thread has no lcore id; "
 			  "call rte_thread_register() first");
 		return NULL;
 	}
 	/* Only this lcore's thread writes by_lcore[lcore]. */
-	if (seg->by_lcore[lcore])
-		return seg->by_lcore[lcore];
-	slot = seg->slot_of_lcore[lcore];
+	if (ws->by_lcore[lcore])
+		return ws->by_lcore[lcore];
+	slot = ws->slot_of_lcore[lcore];
 	if (slot < 0 && (slot = claim_extra_slot(seg, lcore)) < 0) {
 		fms_error(-ENOSPC, "%s: all %u extra writer slots are taken; raise "
 			  "fastmib_opts.extra_threads", seg->path,
@@ -104,9 +99,34 @@ fastmib_writer(struct fastmib_segment *seg)
 	w->shared = seg->shared;
 	w->seq = &fms_slot(seg, (uint32_t)slot)->seq;
 	w->seg = seg;
-	w->hint_limit = seg->hint_limit;
+	w->hint_limit = ws->hint_limit;
 	w->slot = (uint32_t)slot;
 	writer_events_init(seg, w, (uint32_t)slot);
-	seg->by_lcore[lcore] = w;
+	/* Before the writer's first transaction: a reset made by this thread
+	 * inside its own transaction finds its slot by this tid. */
+	__atomic_store_n(&fms_slot(seg, (uint32_t)slot)->owner_tid, (uint32_t)syscall(SYS_gettid),
+			 __ATOMIC_RELAXED);
+	ws->by_lcore[lcore] = w;
 	return w;
+}
+
+void
+fms_writers_close(struct fastmib_segment *seg)
+{
+	struct fms_writers *ws = seg->writers;
+
+	for (unsigned i = 0; i < RTE_MAX_LCORE; i++) {
+		struct fastmib_writer *w = ws->by_lcore[i];
+
+		if (w == NULL)
+			continue;
+		fastmib_flush(w);
+		for (unsigned j = i + 1; j < RTE_MAX_LCORE; j++)
+			if (ws->by_lcore[j] == w)
+				ws->by_lcore[j] = NULL;
+		free(w);
+	}
+	free(ws);
+	seg->writers = NULL;
+	seg->close_writers = NULL;
 }

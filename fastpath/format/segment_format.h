@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Private: the on-file format of a fastmib segment and the in-process
- * segment handle. Nothing here is part of the public API.
+ * Private: the on-file format of a fastmib segment, the one owner of its
+ * layout rules. Writers build files to it (fastpath/writer/create.c),
+ * readers validate files against it (fastpath/reader/attach.c). Nothing
+ * here is part of the public API.
  *
  * File layout (every offset is from the start of the file):
  *
@@ -26,20 +28,20 @@
  * ring size), so
  * fastmib_attach() recomputes it and requires the header to agree.
  */
-#ifndef FASTMIB_LAYOUT_H
-#define FASTMIB_LAYOUT_H
+#ifndef FASTMIB_SEGMENT_FORMAT_H
+#define FASTMIB_SEGMENT_FORMAT_H
 
 #include <stdarg.h>
 #include <stdint.h>
 #include <sys/types.h>
 
-#include <rte_lcore.h>
 #include <rte_seqlock.h>
 
 #include "fastmib/fastmib.h"
 
 #define FMS_MAGIC "FASTMIB" /* 8 bytes with its NUL */
-#define FMS_FORMAT 3 /* 2: event schema records, event area, TSC clock; 3: event arg types */
+#define FMS_FORMAT 4 /* 2: event schema records, event area, TSC clock; 3: event arg types;
+		       4: slot owner thread */
 #define FMS_CACHE_LINE 64
 #define FMS_HEADER_SIZE 256
 #define FMS_STR_MAX 4096 /* longest string (descriptions) in a schema */
@@ -90,7 +92,10 @@ struct fms_slot {
 	rte_seqcount_t seq;
 	uint32_t owner;         /* atomic; lcore id + 1, 0 = free */
 	uint32_t owner_pid;
-	uint8_t pad[FMS_CACHE_LINE - 12];
+	uint32_t owner_tid;     /* atomic; thread that took the slot's writer, 0 = none yet.
+				   A reset or row enable made by this thread inside its own
+				   transaction copies the slot instead of waiting for itself. */
+	uint8_t pad[FMS_CACHE_LINE - 16];
 };
 _Static_assert(sizeof(struct fms_slot) == FMS_CACHE_LINE, "slot size");
 
@@ -200,38 +205,10 @@ struct fms_layout {
 	struct fms_group_layout *groups; /* n_groups entries, heap */
 };
 
-/* The in-process handle behind struct fastmib_segment. */
-struct fastmib_segment {
-	char *path;
-	dev_t dev;
-	ino_t ino;
-	uint8_t *base;
-	size_t size;
-	int creator;
-	int reset_writable;
-	uint32_t n_slots;
-	uint32_t n_eal_slots;
-	uint32_t hint_limit;
-	struct fms_layout lay;
-	struct fastmib_schema *schema; /* heap, rebuilt from the file */
-	struct fms_header *hdr;
-	uint8_t *slots;
-	struct fms_shared *shared_head;
-	uint8_t *shared;
-	struct fms_reset *reset_head;
-	struct fastmib_read_stats stats; /* relaxed atomics */
-	/* Creator only (NULL otherwise): the calling thread's writer, or NULL.
-	 * Lets the core library, which has no lcore ids, recognise a caller
-	 * that is inside its own transaction. */
-	struct fastmib_writer *(*self_writer)(struct fastmib_segment *seg);
-	int16_t slot_of_lcore[RTE_MAX_LCORE]; /* creator: EAL slot, -1 = none */
-	struct fastmib_writer *by_lcore[RTE_MAX_LCORE];
-};
-
-/* error.c */
+/* error.c: set this thread's message; returns err. */
 int fms_error(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* schema_io.c */
+/* schema_check.c, schema_io.c */
 int fms_schema_check(const struct fastmib_schema *s);
 uint64_t fms_schema_serialized_len(const struct fastmib_schema *s);
 void fms_schema_serialize(const struct fastmib_schema *s, uint8_t *buf);
@@ -240,97 +217,13 @@ int fms_schema_deserialize(const uint8_t *buf, uint64_t len,
 void fms_schema_free(struct fastmib_schema *s);
 uint64_t fms_fnv1a(const uint8_t *p, uint64_t len);
 
-/* segment.c */
+/* layout.c: the layout is a pure function of these inputs. */
 int fms_layout_compute(const struct fastmib_schema *s, uint32_t n_slots,
 		       uint64_t page_size, uint32_t event_ring, struct fms_layout *lay);
+/* Write a fresh image (zero-filled file of lay->file_size bytes). */
 void fms_image_init(uint8_t *base, const struct fms_layout *lay,
 		    const struct fastmib_schema *s, uint32_t n_slots,
 		    uint32_t n_eal_slots, uint64_t generation,
 		    const struct fms_clock *clock);
-int fms_map_handle(struct fastmib_segment *seg, int fd, const char *path,
-		   int writable_all, int writable_reset);
 
-/* Addresses inside a mapped segment. */
-static inline struct fms_slot *
-fms_slot(const struct fastmib_segment *seg, uint32_t s)
-{
-	return (struct fms_slot *)(void *)(seg->slots + (uint64_t)s * seg->lay.slot_stride);
-}
-
-static inline uint8_t *
-fms_slot_data(const struct fastmib_segment *seg, uint32_t s)
-{
-	return (uint8_t *)fms_slot(seg, s) + FMS_CACHE_LINE;
-}
-
-static inline uint64_t *
-fms_presence(const struct fastmib_segment *seg, unsigned group)
-{
-	uint64_t off = seg->lay.groups[group].presence;
-
-	return off ? (uint64_t *)(void *)(seg->base + off) : NULL;
-}
-
-/* Reset block of a group: [0] group time, then per row 1 + n_counters words. */
-static inline uint64_t *
-fms_reset_group(const struct fastmib_segment *seg, unsigned group)
-{
-	return (uint64_t *)(void *)(seg->base + seg->lay.groups[group].reset);
-}
-
-static inline uint64_t *
-fms_reset_row(const struct fastmib_segment *seg, unsigned group, uint32_t row)
-{
-	const struct fastmib_group_schema *g = &seg->schema->groups[group];
-
-	return fms_reset_group(seg, group) + 1 + (uint64_t)row * (1 + g->n_counters);
-}
-
-/* A slot's event block: head line, counters, ring (models with events). */
-static inline uint8_t *
-fms_event_block(const struct fastmib_segment *seg, uint32_t s)
-{
-	return seg->base + seg->lay.events.off + (uint64_t)s * seg->lay.event_stride;
-}
-
-static inline uint64_t *
-fms_event_head(const struct fastmib_segment *seg, uint32_t s)
-{
-	return (uint64_t *)(void *)fms_event_block(seg, s);
-}
-
-/* logged[n_events] then dropped[n_events] */
-static inline uint64_t *
-fms_event_counters(const struct fastmib_segment *seg, uint32_t s)
-{
-	return (uint64_t *)(void *)(fms_event_block(seg, s) + FMS_CACHE_LINE);
-}
-
-static inline struct fastmib_event_slotrec *
-fms_event_ring(const struct fastmib_segment *seg, uint32_t s)
-{
-	return (struct fastmib_event_slotrec *)(void *)(fms_event_block(seg, s) +
-							 seg->lay.event_counters);
-}
-
-/* read.c: one raw snapshot (sum over lcores), without baseline or checks.
- * Returns 0 or -EBUSY (best effort). */
-int fms_read_raw_row(struct fastmib_segment *seg, unsigned group, uint32_t row,
-		     uint64_t *values);
-/* Same, by the writer of slot `own` (FMS_NO_SLOT: none), possibly inside
- * its own transaction: that slot is copied without waiting, since its only
- * writer is the caller and program order makes its stores visible. */
-#define FMS_NO_SLOT UINT32_MAX
-int fms_read_raw_row_own(struct fastmib_segment *seg, unsigned group, uint32_t row,
-			 uint64_t *values, uint32_t own);
-/* Baseline row under the reset seqlock's read protocol; 0 or -EBUSY. */
-int fms_read_baseline(struct fastmib_segment *seg, unsigned group, uint32_t row,
-		      uint64_t *base);
-
-/* reset.c */
-uint64_t fms_now_ns(void);
-
-/* writer.c: the calling lcore's existing writer of `seg`, or NULL. */
-struct fastmib_writer *fms_self_writer(struct fastmib_segment *seg);
-
-#endif /* FASTMIB_LAYOUT_H */
+#endif /* FASTMIB_SEGMENT_FORMAT_H */

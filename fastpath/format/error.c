@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <stdio.h>
 
-#include "layout.h"
+#include "segment_format.h"
 
 /* Per thread, so concurrent callers never see each other's messages. */
 static __thread char fms_errbuf[512];

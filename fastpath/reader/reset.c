@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Reset baselines and row presence. Nothing here writes counter data:
+ * Reset baselines. Nothing here writes counter data:
  * a reset stores, in the reset area, a consistent snapshot that readers
  * subtract, so the fast path is neither stopped nor slowed, and every
  * increment made after the snapshot shows up in later reads.
@@ -18,7 +18,7 @@
 #include <unistd.h>
 #include <time.h>
 
-#include "layout.h"
+#include "handle.h"
 
 static uint64_t
 clock_ns(clockid_t clock)
@@ -40,15 +40,15 @@ fms_now_ns(void)
  * transaction, or for another resetter, before giving up with -EBUSY.
  * The wait is in time, not in attempts: on an overcommitted machine a
  * preempted writer is off its CPU for whole scheduler slices (ms), and
- * yielding on another CPU does not bring it back any sooner. Enabling a
- * row may happen on the fast path (a new flow), so it waits much less.
+ * yielding on another CPU does not bring it back any sooner. (Enabling a
+ * row may happen on the fast path, so fastmib_row_enable() passes its own,
+ * much shorter patience to fms_rebase_row().)
  */
 #define RESET_PATIENCE_NS 50000000ull
-#define ENABLE_PATIENCE_NS 1000000ull
 
 /* Deadlines: immune to clock steps. */
-static uint64_t
-mono_ns(void)
+uint64_t
+fms_mono_ns(void)
 {
 	return clock_ns(CLOCK_MONOTONIC);
 }
@@ -90,7 +90,7 @@ reset_lock(struct fastmib_segment *seg, uint64_t deadline)
 			rte_seqcount_write_begin(&r->lock.count);
 			return 0;
 		}
-		if (a >= 16 && mono_ns() > deadline)
+		if (a >= 16 && fms_mono_ns() > deadline)
 			break;
 		if (a >= 16)
 			backoff(a - 16);
@@ -114,19 +114,6 @@ reset_unlock(struct fastmib_segment *seg)
 }
 
 /*
- * Slot of the caller's own open transaction, or FMS_NO_SLOT. Waiting for
- * that transaction to end would wait for ourselves; its stores so far
- * precede the snapshot in program order, so taking them in is exact.
- */
-static uint32_t
-own_tx_slot(struct fastmib_segment *seg)
-{
-	struct fastmib_writer *w = seg->self_writer ? seg->self_writer(seg) : NULL;
-
-	return w != NULL && w->in_tx ? w->slot : FMS_NO_SLOT;
-}
-
-/*
  * A consistent raw snapshot of one row, waiting up to `patience_ns` for a
  * writer inside its transaction. A bounded snapshot (a writer preempted
  * mid-transaction) is not consistent, so it is never used: we back off so
@@ -136,13 +123,16 @@ static int
 snap_row(struct fastmib_segment *seg, unsigned group, uint32_t row, uint64_t *raw,
 	 uint64_t patience_ns)
 {
-	uint32_t own = own_tx_slot(seg);
-	uint64_t deadline = mono_ns() + patience_ns;
+	/* The caller's own slot, should it be inside its own transaction:
+	 * waiting for it would wait for ourselves, and its stores so far
+	 * precede the snapshot in program order, so taking them in is exact. */
+	uint32_t own = fms_own_slot(seg);
+	uint64_t deadline = fms_mono_ns() + patience_ns;
 
 	for (unsigned a = 0;; a++) {
 		if (fms_read_raw_row_own(seg, group, row, raw, own) == 0)
 			return 0;
-		if (mono_ns() > deadline)
+		if (fms_mono_ns() > deadline)
 			break;
 		backoff(a);
 	}
@@ -164,7 +154,7 @@ store_row(struct fastmib_segment *seg, unsigned group, uint32_t row, const uint6
 	const struct fastmib_group_schema *g = &seg->schema->groups[group];
 	uint64_t *rec = fms_reset_row(seg, group, row);
 
-	if (reset_lock(seg, mono_ns() + RESET_PATIENCE_NS))
+	if (reset_lock(seg, fms_mono_ns() + RESET_PATIENCE_NS))
 		return -EBUSY;
 	if (force || __atomic_load_n(&rec[0], __ATOMIC_RELAXED) == seen) {
 		for (uint32_t i = 0; i < g->n_counters; i++)
@@ -177,8 +167,8 @@ store_row(struct fastmib_segment *seg, unsigned group, uint32_t row, const uint6
 }
 
 /* Snapshot and store at once: the baseline of a row being enabled. */
-static int
-rebase_row(struct fastmib_segment *seg, unsigned group, uint32_t row, uint64_t now,
+int
+fms_rebase_row(struct fastmib_segment *seg, unsigned group, uint32_t row, uint64_t now,
 	   uint64_t patience_ns)
 {
 	uint64_t raw[FASTMIB_MAX_COUNTERS];
@@ -362,81 +352,4 @@ fastmib_discontinuity(const struct fastmib_segment *seg, int group, uint32_t row
 	if (row >= g->n_rows)
 		return 0;
 	return __atomic_load_n(fms_reset_row(seg, (unsigned)group, row), __ATOMIC_RELAXED);
-}
-
-/* ---- presence ---- */
-
-static int
-presence_args(struct fastmib_segment *seg, unsigned group, uint32_t row,
-	      uint64_t **words)
-{
-	const struct fastmib_group_schema *g;
-
-	if (group >= seg->schema->n_groups)
-		return fms_error(-EINVAL, "group %u does not exist", group);
-	g = &seg->schema->groups[group];
-	if (g->n_indexes == 0)
-		return fms_error(-EINVAL, "group %s is scalar: it has no rows", g->name);
-	if (row >= g->n_rows)
-		return fms_error(-EINVAL, "group %s: row %u out of range (%u rows)", g->name,
-				 row, g->n_rows);
-	if (g->all_rows)
-		return fms_error(-EPERM, "group %s has `rows: all`: rows cannot be toggled",
-				 g->name);
-	if (!seg->creator)
-		return fms_error(-EPERM, "%s: only the creating process toggles rows", seg->path);
-	*words = fms_presence(seg, group);
-	return 0;
-}
-
-int
-fastmib_row_enable(struct fastmib_segment *seg, unsigned group, uint32_t row)
-{
-	uint64_t *words, bit = 1ull << (row % 64);
-	uint64_t nw;
-	int rc = presence_args(seg, group, row, &words);
-
-	if (rc)
-		return rc;
-	if (__atomic_load_n(&words[row / 64], __ATOMIC_ACQUIRE) & bit)
-		return 0;
-	/* Baseline first, then the bit (release): whoever sees the row
-	 * present also sees its fresh baseline, so a recycled row reads 0. */
-	if ((rc = rebase_row(seg, group, row, fms_now_ns(), ENABLE_PATIENCE_NS)))
-		return rc;
-	nw = seg->lay.groups[group].n_words;
-	/*
-	 * Sequentially consistent, like the four operations of row_disable:
-	 * a disable that empties the word clears the summary bit and then
-	 * re-reads the word; these orders guarantee that it either sees this
-	 * row's bit or this enable sets the summary bit after its clear.
-	 */
-	__atomic_fetch_or(&words[row / 64], bit, __ATOMIC_SEQ_CST);
-	__atomic_fetch_or(&words[nw + row / 4096], 1ull << ((row / 64) % 64), __ATOMIC_SEQ_CST);
-	return 0;
-}
-
-int
-fastmib_row_disable(struct fastmib_segment *seg, unsigned group, uint32_t row)
-{
-	uint64_t *words, bit = 1ull << (row % 64), sbit, left;
-	uint64_t nw;
-	int rc = presence_args(seg, group, row, &words);
-
-	if (rc)
-		return rc;
-	nw = seg->lay.groups[group].n_words;
-	sbit = 1ull << ((row / 64) % 64);
-	left = __atomic_and_fetch(&words[row / 64], ~bit, __ATOMIC_SEQ_CST);
-	if (left == 0) {
-		__atomic_fetch_and(&words[nw + row / 4096], ~sbit, __ATOMIC_SEQ_CST);
-		/*
-		 * A concurrent enable may have refilled the word meanwhile. The
-		 * clear above must be ordered before this load (store-load
-		 * order: SEQ_CST; free on x86, where the RMWs are locked).
-		 */
-		if (__atomic_load_n(&words[row / 64], __ATOMIC_SEQ_CST))
-			__atomic_fetch_or(&words[nw + row / 4096], sbit, __ATOMIC_SEQ_CST);
-	}
-	return 0;
 }

@@ -11,7 +11,7 @@
  */
 #include <string.h>
 
-#include "layout.h"
+#include "writers.h"
 
 static inline rte_seqlock_t *
 flush_lock(const struct fastmib_writer *w)

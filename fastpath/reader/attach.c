@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Segment layout, image initialisation, attach/validate, close, info and
- * staleness. No EAL calls here: readers link this without starting EAL.
+ * Attach: validate a segment file as untrusted input and map it; close,
+ * info and staleness. No EAL calls here: readers link this without
+ * starting EAL.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -12,114 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "layout.h"
-
-#define ALIGN_UP(x, a) (((x) + (a) - 1) / (a) * (a))
-
-int
-fms_layout_compute(const struct fastmib_schema *s, uint32_t n_slots,
-		   uint64_t page_size, uint32_t event_ring, struct fms_layout *lay)
-{
-	uint64_t off, cur;
-
-	memset(lay, 0, sizeof(*lay));
-	lay->groups = calloc(s->n_groups, sizeof(*lay->groups));
-	if (lay->groups == NULL)
-		return fms_error(-ENOMEM, "out of memory");
-	lay->page_size = page_size;
-	lay->schema_len = fms_schema_serialized_len(s);
-	off = FMS_HEADER_SIZE;
-	lay->schema = (struct fms_area){ off, lay->schema_len };
-	off += lay->schema_len;
-	lay->slot_stride = FMS_CACHE_LINE + ALIGN_UP(s->percore_size, FMS_CACHE_LINE);
-	lay->slots = (struct fms_area){ off, (uint64_t)n_slots * lay->slot_stride };
-	off += lay->slots.len;
-	lay->shared = (struct fms_area){ off, FMS_CACHE_LINE + s->shared_size };
-	off += lay->shared.len;
-	lay->presence.off = off;
-	for (uint32_t i = 0; i < s->n_groups; i++) {
-		const struct fastmib_group_schema *g = &s->groups[i];
-		uint64_t nw, ns;
-
-		if (g->n_indexes == 0 || g->all_rows)
-			continue;
-		nw = (g->n_rows + 63) / 64;
-		ns = (nw + 63) / 64;
-		lay->groups[i].presence = off;
-		lay->groups[i].n_words = nw;
-		off += ALIGN_UP((nw + ns) * 8, FMS_CACHE_LINE);
-	}
-	lay->presence.len = off - lay->presence.off;
-	lay->events.off = off;
-	if (s->n_events) {
-		lay->event_ring = event_ring;
-		lay->event_counters = FMS_CACHE_LINE +
-				      ALIGN_UP(16ull * s->n_events, FMS_CACHE_LINE);
-		lay->event_stride = lay->event_counters +
-				    (uint64_t)event_ring * sizeof(struct fastmib_event_slotrec);
-		lay->events.len = (uint64_t)n_slots * lay->event_stride;
-		off += lay->events.len;
-	}
-	lay->reset.off = ALIGN_UP(off, page_size);
-	cur = lay->reset.off + sizeof(struct fms_reset);
-	for (uint32_t i = 0; i < s->n_groups; i++) {
-		const struct fastmib_group_schema *g = &s->groups[i];
-
-		lay->groups[i].reset = cur;
-		cur += ALIGN_UP(8 + (uint64_t)g->n_rows * (1 + g->n_counters) * 8,
-				FMS_CACHE_LINE);
-	}
-	lay->reset.len = ALIGN_UP(cur - lay->reset.off, page_size);
-	lay->file_size = lay->reset.off + lay->reset.len;
-	return 0;
-}
-
-void
-fms_image_init(uint8_t *base, const struct fms_layout *lay,
-	       const struct fastmib_schema *s, uint32_t n_slots,
-	       uint32_t n_eal_slots, uint64_t generation,
-	       const struct fms_clock *clock)
-{
-	struct fms_header *h = (void *)base;
-	struct timespec ts;
-
-	/* The file is fresh (zero-filled); only non-zero state is written. */
-	fms_schema_serialize(s, base + lay->schema.off);
-	for (uint32_t i = 0; i < n_slots; i++)
-		rte_seqcount_init(&((struct fms_slot *)(void *)(base + lay->slots.off +
-								 i * lay->slot_stride))->seq);
-	rte_seqlock_init(&((struct fms_shared *)(void *)(base + lay->shared.off))->lock);
-	rte_seqlock_init(&((struct fms_reset *)(void *)(base + lay->reset.off))->lock);
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	h->format = FMS_FORMAT;
-	h->header_size = FMS_HEADER_SIZE;
-	h->schema_hash = fms_fnv1a(base + lay->schema.off, lay->schema.len);
-	h->generation = generation;
-	h->created_ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-	h->writer_pid = (uint32_t)getpid();
-	h->n_slots = n_slots;
-	h->n_eal_slots = n_eal_slots;
-	h->file_size = lay->file_size;
-	h->slot_stride = lay->slot_stride;
-	h->page_size = lay->page_size;
-	h->schema = lay->schema;
-	h->slots = lay->slots;
-	h->shared = lay->shared;
-	h->presence = lay->presence;
-	h->reset = lay->reset;
-	h->events = lay->events;
-	h->event_stride = lay->event_stride;
-	h->event_ring = lay->event_ring;
-	h->tsc_hz = clock->tsc_hz;
-	h->ref_tsc = clock->ref_tsc;
-	h->ref_ns = clock->ref_ns;
-	/* Magic last, store-release: whoever sees it sees a complete header. */
-	uint64_t magic;
-
-	memcpy(&magic, FMS_MAGIC, sizeof(magic));
-	__atomic_store_n((uint64_t *)(void *)h->magic, magic, __ATOMIC_RELEASE);
-}
+#include "handle.h"
 
 static int
 area_ok(const char *path, const char *name, struct fms_area a, uint64_t lo,
@@ -227,12 +121,11 @@ handle_finish(struct fastmib_segment *seg)
 	seg->shared_head = (void *)(seg->base + seg->lay.shared.off);
 	seg->shared = seg->base + seg->lay.shared.off + FMS_CACHE_LINE;
 	seg->reset_head = (void *)(seg->base + seg->lay.reset.off);
-	for (unsigned i = 0; i < RTE_MAX_LCORE; i++)
-		seg->slot_of_lcore[i] = -1;
+	seg->read_patience_ns = FASTMIB_READ_PATIENCE_NS;
 }
 
-static void
-handle_free(struct fastmib_segment *seg)
+void
+fms_handle_free(struct fastmib_segment *seg)
 {
 	if (seg == NULL)
 		return;
@@ -347,7 +240,7 @@ fastmib_attach(const char *path, int flags, struct fastmib_segment **segp)
 	rc = fms_map_handle(seg, fd, path, 0, !rdonly);
 	close(fd);
 	if (rc) {
-		handle_free(seg);
+		fms_handle_free(seg);
 		return rc;
 	}
 	*segp = seg;
@@ -359,19 +252,11 @@ fastmib_close(struct fastmib_segment *seg)
 {
 	if (seg == NULL)
 		return;
-	/* Writers exist only in the creator; their threads must have stopped. */
-	for (unsigned i = 0; i < RTE_MAX_LCORE; i++) {
-		struct fastmib_writer *w = seg->by_lcore[i];
-
-		if (w == NULL)
-			continue;
-		fastmib_flush(w);
-		for (unsigned j = i + 1; j < RTE_MAX_LCORE; j++)
-			if (seg->by_lcore[j] == w)
-				seg->by_lcore[j] = NULL;
-		free(w);
-	}
-	handle_free(seg);
+	/* A creator's writers flush before the mapping goes; their threads
+	 * must have stopped. */
+	if (seg->close_writers)
+		seg->close_writers(seg);
+	fms_handle_free(seg);
 }
 
 const struct fastmib_schema *

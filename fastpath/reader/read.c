@@ -18,8 +18,11 @@
  */
 #include <errno.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
 
-#include "layout.h"
+#include "handle.h"
 
 /* Attempts charged for one rte_pause() while a writer is inside its section. */
 #define FMS_READ_WAIT_COST 32
@@ -102,6 +105,60 @@ fms_read_raw_row(struct fastmib_segment *seg, unsigned group, uint32_t row,
 		 uint64_t *values)
 {
 	return fms_read_raw_row_own(seg, group, row, values, FMS_NO_SLOT);
+}
+
+uint32_t
+fms_own_slot(const struct fastmib_segment *seg)
+{
+	uint32_t pid, tid;
+
+	if (!seg->creator)
+		return FMS_NO_SLOT;
+	pid = (uint32_t)getpid();
+	tid = (uint32_t)syscall(SYS_gettid);
+	for (uint32_t s = 0; s < seg->n_slots; s++) {
+		const struct fms_slot *sl = fms_slot(seg, s);
+
+		if (__atomic_load_n(&sl->owner_tid, __ATOMIC_RELAXED) == tid &&
+		    __atomic_load_n(&sl->owner_pid, __ATOMIC_RELAXED) == pid)
+			return s;
+	}
+	return FMS_NO_SLOT;
+}
+
+/*
+ * fms_read_raw_row() with the handle's patience (see fastmib_read() for
+ * the rule). Only the rare bounded case pays for any of this: it looks up
+ * the caller's own slot (a writer reading inside its own transaction must
+ * not wait for itself), then naps and reads again until the deadline.
+ */
+static int
+read_row_patiently(struct fastmib_segment *seg, unsigned group, uint32_t row,
+		   uint64_t *values)
+{
+	static const struct timespec nap = { 0, 20000 };
+	int rc = fms_read_raw_row(seg, group, row, values);
+	uint32_t own;
+	uint64_t now, deadline;
+
+	if (rc != -EBUSY)
+		return rc;
+	own = fms_own_slot(seg);
+	if (own != FMS_NO_SLOT && (rc = fms_read_raw_row_own(seg, group, row, values, own)) == 0)
+		return 0;
+	now = fms_mono_ns();
+	if (seg->read_patience_ns == 0 ||
+	    now < __atomic_load_n(&seg->stuck_until, __ATOMIC_RELAXED))
+		return rc;
+	for (deadline = now + seg->read_patience_ns; rc == -EBUSY && now < deadline;
+	     now = fms_mono_ns()) {
+		nanosleep(&nap, NULL);
+		rc = fms_read_raw_row_own(seg, group, row, values, own);
+	}
+	if (rc == -EBUSY)
+		__atomic_store_n(&seg->stuck_until, now + FASTMIB_READ_HOLDOFF_NS,
+				 __ATOMIC_RELAXED);
+	return rc;
 }
 
 int
@@ -210,10 +267,10 @@ fastmib_read_raw(struct fastmib_segment *seg, unsigned group, uint32_t row,
 
 	if (rc)
 		return rc;
-	rc = fms_read_raw_row(seg, group, row, values);
+	rc = read_row_patiently(seg, group, row, values);
 	if (rc)
-		fms_error(rc, "group %s: a writer stayed inside its transaction for %d read attempts",
-			  seg->schema->groups[group].name, FASTMIB_READ_MAX_TRIES);
+		fms_error(rc, "%s: group %s: a writer stays inside its transaction; "
+			  "best-effort values", seg->path, seg->schema->groups[group].name);
 	return rc;
 }
 
@@ -235,18 +292,24 @@ fastmib_read(struct fastmib_segment *seg, unsigned group, uint32_t row,
 		return rc;
 	g = &seg->schema->groups[group];
 	rb = fms_read_baseline(seg, group, row, base);
-	rc = fms_read_raw_row(seg, group, row, values);
+	rc = read_row_patiently(seg, group, row, values);
 	for (uint32_t i = 0; i < g->n_counters; i++)
 		if (g->counters[i].type != FASTMIB_GAUGE32)
 			values[i] -= base[i];
 	if (rc || rb) {
 		if (rb && !rc)
 			stat_add(&seg->stats.bounded, 1);
-		return fms_error(-EBUSY, "group %s: %s stayed busy for %d read attempts",
-				 g->name, rc ? "a writer" : "a reset",
-				 FASTMIB_READ_MAX_TRIES);
+		return fms_error(-EBUSY, "%s: group %s: %s; best-effort values", seg->path,
+				 g->name, rc ? "a writer stays inside its transaction" :
+				 "a reset stayed busy");
 	}
 	return 0;
+}
+
+void
+fastmib_set_read_patience(struct fastmib_segment *seg, uint64_t ns)
+{
+	seg->read_patience_ns = ns;
 }
 
 void

@@ -19,7 +19,7 @@
 #include <rte_lcore.h>
 #include <rte_log.h>
 
-#include "layout.h"
+#include "writers.h"
 
 #define DEFAULT_MODE 0640
 #define DEFAULT_EXTRA 4
@@ -177,7 +177,7 @@ build_file(struct fastmib_segment *seg, const struct fastmib_schema *schema,
 	rc = fms_map_handle(seg, fd, path, 1, 1);
 	close(fd);
 	if (rc == 0)
-		memcpy(seg->slot_of_lcore, slot_of_lcore, sizeof(slot_of_lcore));
+		memcpy(seg->writers->slot_of_lcore, slot_of_lcore, sizeof(slot_of_lcore));
 	return rc;
 fail:
 	unlink(tmp);
@@ -221,8 +221,13 @@ fastmib_create(const struct fastmib_schema *schema, const char *path,
 	if (seg == NULL)
 		return fms_error(-ENOMEM, "out of memory");
 	seg->creator = 1;
-	seg->self_writer = fms_self_writer;
-	seg->hint_limit = o.hint_limit;
+	seg->writers = calloc(1, sizeof(*seg->writers));
+	if (seg->writers == NULL) {
+		free(seg);
+		return fms_error(-ENOMEM, "out of memory");
+	}
+	seg->close_writers = fms_writers_close;
+	seg->writers->hint_limit = o.hint_limit;
 	seg->n_eal_slots = rte_lcore_count();
 	seg->n_slots = seg->n_eal_slots + o.extra_threads;
 	if ((rc = old_generation(path, &gen, &old_fd)))

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "layout.h"
+#include "handle.h"
 
 #define N_LEVELS (FASTMIB_EVENT_RATE_MAX + 1)
 

@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Private to libfastmib_reader and libfastmib: the in-process handle behind
+ * struct fastmib_segment, addresses inside a mapped segment, and the
+ * reader functions the writer library builds on. No DPDK library calls:
+ * readers link this without starting EAL.
+ */
+#ifndef FASTMIB_READER_HANDLE_H
+#define FASTMIB_READER_HANDLE_H
+
+#include <sys/types.h>
+
+#include "segment_format.h"
+
+struct fms_writers; /* the creator's writers: fastpath/writer/writers.h */
+
+/* The in-process handle behind struct fastmib_segment. */
+struct fastmib_segment {
+	char *path;
+	dev_t dev;
+	ino_t ino;
+	uint8_t *base;
+	size_t size;
+	int creator;
+	int reset_writable;
+	uint32_t n_slots;
+	uint32_t n_eal_slots;
+	struct fms_layout lay;
+	struct fastmib_schema *schema; /* heap, rebuilt from the file */
+	struct fms_header *hdr;
+	uint8_t *slots;
+	struct fms_shared *shared_head;
+	uint8_t *shared;
+	struct fms_reset *reset_head;
+	struct fastmib_read_stats stats; /* relaxed atomics */
+	uint64_t read_patience_ns;       /* fastmib_set_read_patience() */
+	uint64_t stuck_until;            /* atomic; CLOCK_MONOTONIC ns, see fastmib_read() */
+	/*
+	 * Creator only (NULL otherwise): the writer library's per-process
+	 * writers, and the function fastmib_close() calls to flush and free
+	 * them before the mapping goes. The reader side never looks inside.
+	 */
+	struct fms_writers *writers;
+	void (*close_writers)(struct fastmib_segment *seg);
+};
+
+/* attach.c */
+int fms_map_handle(struct fastmib_segment *seg, int fd, const char *path,
+		   int writable_all, int writable_reset);
+/* Unmap and free a handle whose writers (if any) are gone. */
+void fms_handle_free(struct fastmib_segment *seg);
+
+/* Addresses inside a mapped segment. */
+static inline struct fms_slot *
+fms_slot(const struct fastmib_segment *seg, uint32_t s)
+{
+	return (struct fms_slot *)(void *)(seg->slots + (uint64_t)s * seg->lay.slot_stride);
+}
+
+static inline uint8_t *
+fms_slot_data(const struct fastmib_segment *seg, uint32_t s)
+{
+	return (uint8_t *)fms_slot(seg, s) + FMS_CACHE_LINE;
+}
+
+static inline uint64_t *
+fms_presence(const struct fastmib_segment *seg, unsigned group)
+{
+	uint64_t off = seg->lay.groups[group].presence;
+
+	return off ? (uint64_t *)(void *)(seg->base + off) : NULL;
+}
+
+/* Reset block of a group: [0] group time, then per row 1 + n_counters words. */
+static inline uint64_t *
+fms_reset_group(const struct fastmib_segment *seg, unsigned group)
+{
+	return (uint64_t *)(void *)(seg->base + seg->lay.groups[group].reset);
+}
+
+static inline uint64_t *
+fms_reset_row(const struct fastmib_segment *seg, unsigned group, uint32_t row)
+{
+	const struct fastmib_group_schema *g = &seg->schema->groups[group];
+
+	return fms_reset_group(seg, group) + 1 + (uint64_t)row * (1 + g->n_counters);
+}
+
+/* A slot's event block: head line, counters, ring (models with events). */
+static inline uint8_t *
+fms_event_block(const struct fastmib_segment *seg, uint32_t s)
+{
+	return seg->base + seg->lay.events.off + (uint64_t)s * seg->lay.event_stride;
+}
+
+static inline uint64_t *
+fms_event_head(const struct fastmib_segment *seg, uint32_t s)
+{
+	return (uint64_t *)(void *)fms_event_block(seg, s);
+}
+
+/* logged[n_events] then dropped[n_events] */
+static inline uint64_t *
+fms_event_counters(const struct fastmib_segment *seg, uint32_t s)
+{
+	return (uint64_t *)(void *)(fms_event_block(seg, s) + FMS_CACHE_LINE);
+}
+
+static inline struct fastmib_event_slotrec *
+fms_event_ring(const struct fastmib_segment *seg, uint32_t s)
+{
+	return (struct fastmib_event_slotrec *)(void *)(fms_event_block(seg, s) +
+							 seg->lay.event_counters);
+}
+
+/* read.c: one raw snapshot (sum over lcores), without baseline or checks.
+ * Returns 0 or -EBUSY (best effort). */
+int fms_read_raw_row(struct fastmib_segment *seg, unsigned group, uint32_t row,
+		     uint64_t *values);
+/* Same, by the writer of slot `own` (FMS_NO_SLOT: none), possibly inside
+ * its own transaction: that slot is copied without waiting, since its only
+ * writer is the caller and program order makes its stores visible. */
+#define FMS_NO_SLOT UINT32_MAX
+int fms_read_raw_row_own(struct fastmib_segment *seg, unsigned group, uint32_t row,
+			 uint64_t *values, uint32_t own);
+/* Baseline row under the reset seqlock's read protocol; 0 or -EBUSY. */
+int fms_read_baseline(struct fastmib_segment *seg, unsigned group, uint32_t row,
+		      uint64_t *base);
+
+/* Slot whose writer is the calling thread (fms_slot.owner_tid), or
+ * FMS_NO_SLOT; creator handles only. */
+uint32_t fms_own_slot(const struct fastmib_segment *seg);
+
+/* reset.c */
+uint64_t fms_now_ns(void);
+uint64_t fms_mono_ns(void);
+/* Store a fresh baseline (the row's current value) and discontinuity time
+ * `now` for one row, waiting up to `patience_ns` for a writer inside its
+ * transaction; 0, -EBUSY or -EPERM. */
+int fms_rebase_row(struct fastmib_segment *seg, unsigned group, uint32_t row,
+		   uint64_t now, uint64_t patience_ns);
+
+#endif /* FASTMIB_READER_HANDLE_H */

@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Row presence of `rows: present` tables: the creator enables a row when
+ * the thing it counts appears (a flow, a session) and disables it when it
+ * goes. Presence is a two-level bitmap in the segment (a bit per row, and
+ * a summary bit per 64-row word), so readers find the next present row in
+ * O(1) amortized.
+ */
+#include <errno.h>
+
+#include "writers.h"
+
+/* Enabling a row may happen on the fast path (a new flow): it waits this
+ * long at most for a writer inside its transaction. */
+#define ENABLE_PATIENCE_NS 1000000ull
+
+static int
+presence_args(struct fastmib_segment *seg, unsigned group, uint32_t row,
+	      uint64_t **words)
+{
+	const struct fastmib_group_schema *g;
+
+	if (group >= seg->schema->n_groups)
+		return fms_error(-EINVAL, "group %u does not exist", group);
+	g = &seg->schema->groups[group];
+	if (g->n_indexes == 0)
+		return fms_error(-EINVAL, "group %s is scalar: it has no rows", g->name);
+	if (row >= g->n_rows)
+		return fms_error(-EINVAL, "group %s: row %u out of range (%u rows)", g->name,
+				 row, g->n_rows);
+	if (g->all_rows)
+		return fms_error(-EPERM, "group %s has `rows: all`: rows cannot be toggled",
+				 g->name);
+	if (!seg->creator)
+		return fms_error(-EPERM, "%s: only the creating process toggles rows", seg->path);
+	*words = fms_presence(seg, group);
+	return 0;
+}
+
+int
+fastmib_row_enable(struct fastmib_segment *seg, unsigned group, uint32_t row)
+{
+	uint64_t *words, bit = 1ull << (row % 64);
+	uint64_t nw;
+	int rc = presence_args(seg, group, row, &words);
+
+	if (rc)
+		return rc;
+	if (__atomic_load_n(&words[row / 64], __ATOMIC_ACQUIRE) & bit)
+		return 0;
+	/* Baseline first, then the bit (release): whoever sees the row
+	 * present also sees its fresh baseline, so a recycled row reads 0. */
+	if ((rc = fms_rebase_row(seg, group, row, fms_now_ns(), ENABLE_PATIENCE_NS)))
+		return rc;
+	nw = seg->lay.groups[group].n_words;
+	/*
+	 * Sequentially consistent, like the four operations of row_disable:
+	 * a disable that empties the word clears the summary bit and then
+	 * re-reads the word; these orders guarantee that it either sees this
+	 * row's bit or this enable sets the summary bit after its clear.
+	 */
+	__atomic_fetch_or(&words[row / 64], bit, __ATOMIC_SEQ_CST);
+	__atomic_fetch_or(&words[nw + row / 4096], 1ull << ((row / 64) % 64), __ATOMIC_SEQ_CST);
+	return 0;
+}
+
+int
+fastmib_row_disable(struct fastmib_segment *seg, unsigned group, uint32_t row)
+{
+	uint64_t *words, bit = 1ull << (row % 64), sbit, left;
+	uint64_t nw;
+	int rc = presence_args(seg, group, row, &words);
+
+	if (rc)
+		return rc;
+	nw = seg->lay.groups[group].n_words;
+	sbit = 1ull << ((row / 64) % 64);
+	left = __atomic_and_fetch(&words[row / 64], ~bit, __ATOMIC_SEQ_CST);
+	if (left == 0) {
+		__atomic_fetch_and(&words[nw + row / 4096], ~sbit, __ATOMIC_SEQ_CST);
+		/*
+		 * A concurrent enable may have refilled the word meanwhile. The
+		 * clear above must be ordered before this load (store-load
+		 * order: SEQ_CST; free on x86, where the RMWs are locked).
+		 */
+		if (__atomic_load_n(&words[row / 64], __ATOMIC_SEQ_CST))
+			__atomic_fetch_or(&words[nw + row / 4096], sbit, __ATOMIC_SEQ_CST);
+	}
+	return 0;
+}

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Private to libfastmib: the creator's per-process writer state, hung off
+ * its segment handle (struct fastmib_segment.writers). EAL lcore ids live
+ * here and nowhere on the reader side.
+ */
+#ifndef FASTMIB_WRITER_WRITERS_H
+#define FASTMIB_WRITER_WRITERS_H
+
+#include <rte_lcore.h>
+
+#include "handle.h"
+
+struct fms_writers {
+	uint32_t hint_limit;                           /* fastmib_opts.hint_limit */
+	int16_t slot_of_lcore[RTE_MAX_LCORE];          /* EAL slot, -1 = none */
+	struct fastmib_writer *by_lcore[RTE_MAX_LCORE]; /* written by that lcore only */
+};
+
+/* writer.c: the close_writers hook of a creator's handle. Flushes and
+ * frees every writer of this process. */
+void fms_writers_close(struct fastmib_segment *seg);
+
+#endif /* FASTMIB_WRITER_WRITERS_H */

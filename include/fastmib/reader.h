@@ -1,0 +1,240 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/**
+ * @file
+ * libfastmib_reader: read, reset and follow the event log of a fastmib
+ * segment from any process.
+ *
+ * This is what the SNMP agent, the snmpd module and fastmib-stat link. It
+ * links no DPDK library and starts no EAL: a reader maps the segment file,
+ * validates it as untrusted input (every header field, schema record and
+ * offset against the file size) and then only loads from counter data.
+ * Readers never make a writer wait: snapshots retry under the writers'
+ * sequence numbers (see fastmib_read() for how long).
+ *
+ * The writer side (fastmib_create(), the inline update API) is
+ * <fastmib/fastmib.h>, which includes this header.
+ *
+ * All functions returning int return 0 or a negative errno value;
+ * fastmib_last_error() then holds a message for humans that names the
+ * segment path and the field concerned.
+ */
+#ifndef FASTMIB_READER_H
+#define FASTMIB_READER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fastmib/schema.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** A mapped segment: created by a writer, or attached by a reader. */
+struct fastmib_segment;
+
+/* ---- attach (fastpath/reader/attach.c) ---- */
+
+/** fastmib_attach() flags. */
+#define FASTMIB_ATTACH_RDONLY 0x1 /**< map everything read-only (no reset) */
+
+/**
+ * Map an existing segment. Counter data are always mapped read-only; the
+ * reset-baseline area is writable unless FASTMIB_ATTACH_RDONLY. Validates
+ * every header field and schema offset against the file size.
+ */
+int fastmib_attach(const char *path, int flags, struct fastmib_segment **segp);
+
+/** Unmap; a creator also flushes every writer of this process first.
+ * NULL is ignored. */
+void fastmib_close(struct fastmib_segment *seg);
+
+/** The schema of the segment (for an attached segment, read from it). */
+const struct fastmib_schema *fastmib_schema(const struct fastmib_segment *seg);
+
+/** Message of the last failed call made by this thread. */
+const char *fastmib_last_error(void);
+
+/* ---- snapshots (fastpath/reader/read.c) ---- */
+
+/** Snapshot reads give up on one lcore block after this many attempts. */
+#define FASTMIB_READ_MAX_TRIES 4096
+
+/** Reader-side statistics of one attached segment handle. */
+struct fastmib_read_stats {
+	uint64_t reads;     /**< snapshots taken */
+	uint64_t retries;   /**< extra attempts caused by concurrent writes */
+	uint64_t bounded;   /**< snapshots that gave up (writer stalled) */
+};
+
+/** Default of fastmib_set_read_patience(): 50 ms. */
+#define FASTMIB_READ_PATIENCE_NS 50000000ull
+/** After a wait that ran out, reads of the handle answer at once for 1 s. */
+#define FASTMIB_READ_HOLDOFF_NS 1000000000ull
+
+/**
+ * Read one consistent snapshot of a scalar group (row 0) or of one table
+ * row: the sum over lcores minus the reset baseline, one uint64_t per
+ * counter in schema order (gauges as two's-complement signed sums).
+ *
+ * A writer inside its transaction is waited for. A snapshot attempt gives
+ * up on a lcore block after FASTMIB_READ_MAX_TRIES loads of an odd
+ * sequence number (a few microseconds); the read is then tried again,
+ * sleeping 20 us in between, for up to the handle's patience (default
+ * FASTMIB_READ_PATIENCE_NS): a writer preempted mid-transaction on a busy
+ * host is back within a scheduler slice, and a consistent answer is worth
+ * that wait. A writer still inside is taken as stuck: the read returns
+ * -EBUSY with best-effort values (each counter atomic, the transaction
+ * possibly half applied), and for the next FASTMIB_READ_HOLDOFF_NS every
+ * read of this handle that meets a writer inside returns so at once, so a
+ * stuck lcore costs a walk of a table one wait, not one per row.
+ *
+ * Returns 0, -ENOENT for an absent row, -EINVAL for a bad group/row, or
+ * -EBUSY as above. Caller: any thread; one handle may be shared.
+ */
+int fastmib_read(struct fastmib_segment *seg, unsigned group, uint32_t row,
+		 uint64_t *values);
+
+/** Same as fastmib_read() without subtracting the reset baseline. */
+int fastmib_read_raw(struct fastmib_segment *seg, unsigned group, uint32_t row,
+		     uint64_t *values);
+
+/** Is the row present (row 0 of a scalar group, every in-range row of a
+ * `rows: all` table; false for a bad group or row)? */
+bool fastmib_row_present(const struct fastmib_segment *seg, unsigned group,
+			 uint32_t row);
+
+/**
+ * First present row >= `row` of a table group, or -ENOENT. O(1) amortized
+ * (two-level presence bitmap).
+ */
+int64_t fastmib_next_row(const struct fastmib_segment *seg, unsigned group,
+			 uint32_t row);
+
+void fastmib_read_stats(const struct fastmib_segment *seg,
+			struct fastmib_read_stats *st);
+
+/**
+ * How long reads of this handle wait for a writer inside its transaction
+ * (see fastmib_read()); 0 returns -EBUSY after the bounded attempts, at
+ * once. For a shell tool that would rather show best-effort values now.
+ */
+void fastmib_set_read_patience(struct fastmib_segment *seg, uint64_t ns);
+
+/* ---- reset (fastpath/reader/reset.c; any process with a writable attach) ---- */
+
+/**
+ * Reset a scalar group (row ignored), one table row, or (group < 0) the
+ * whole segment: record a consistent snapshot as the new baseline and the
+ * current CLOCK_REALTIME as discontinuity time. Never touches counter data,
+ * so no increment made after the snapshot is lost. Gauges are not reset.
+ * A writer inside its own open transaction may reset: its updates before
+ * the call fall before the snapshot. Waits up to 50 ms per row for a writer
+ * that is inside a transaction, then returns -EBUSY and changes nothing.
+ * The same as fastmib_reset_prepare() followed by fastmib_reset_commit().
+ */
+int fastmib_reset(struct fastmib_segment *seg, int group, uint32_t row);
+
+/** A reset whose snapshots are taken but not yet stored. */
+struct fastmib_reset_plan;
+
+/**
+ * First half of a reset, for callers that must know it will succeed
+ * before making it visible (an SNMP SET of several varbinds): take the
+ * consistent snapshots of every row concerned, store nothing. The part
+ * that can fail (-EBUSY after the 50 ms patience, -EPERM, -EINVAL,
+ * -ENOENT, -ENOMEM) fails here, leaving `*plan` NULL. The snapshot instant
+ * is the reset instant: increments made after it count after the reset.
+ */
+int fastmib_reset_prepare(struct fastmib_segment *seg, int group, uint32_t row,
+			  struct fastmib_reset_plan **plan);
+
+/**
+ * Store the plan's baselines and discontinuity times, then free it. A row
+ * whose baseline another reset (or a re-enable) replaced since the plan's
+ * snapshot keeps that newer one. Fails only if the reset lock stays held
+ * by a live process for 50 ms (-EBUSY; rows stored so far stay). Call it
+ * from the thread that prepared the plan, or after synchronising with it,
+ * and before fastmib_close() of the handle it was prepared on.
+ */
+int fastmib_reset_commit(struct fastmib_reset_plan *plan);
+
+/** Drop a prepared reset without storing anything; NULL is ignored. */
+void fastmib_reset_abort(struct fastmib_reset_plan *plan);
+
+/**
+ * Discontinuity time in ns since the epoch (CLOCK_REALTIME) of the module
+ * (group < 0), of a scalar group, or of a table row; 0 when never reset.
+ */
+uint64_t fastmib_discontinuity(const struct fastmib_segment *seg, int group,
+			       uint32_t row);
+
+/* ---- header information (fastmib-stat --info, subagent re-attach) ---- */
+
+struct fastmib_info {
+	uint32_t format;       /**< segment format version */
+	uint64_t schema_hash;
+	uint64_t generation;
+	uint64_t created_ns;   /**< CLOCK_REALTIME at creation */
+	uint32_t writer_pid;
+	uint32_t n_slots;      /**< per-lcore blocks */
+	uint64_t file_size;
+	bool retired;          /**< the creator re-created or removed the segment */
+	uint64_t tsc_hz;       /**< TSC rate of the creator (event timestamps) */
+	uint32_t event_ring;   /**< event records per slot; 0 without events */
+};
+
+void fastmib_info(const struct fastmib_segment *seg, struct fastmib_info *info);
+
+/**
+ * Has the segment at the attached path been replaced or removed since this
+ * handle attached (different inode, retired header)? Readers poll this and
+ * re-attach.
+ */
+bool fastmib_stale(const struct fastmib_segment *seg);
+
+/* ---- event log (fastpath/reader/events.c) ---- */
+
+/** One event record as copied out of a lcore's ring by a reader. */
+struct fastmib_event_rec {
+	uint64_t seq;        /**< record number within its slot, from 1, monotonic */
+	uint64_t tsc;        /**< TSC when logged */
+	uint64_t time_ns;    /**< CLOCK_REALTIME ns, converted from tsc */
+	uint64_t lag;        /**< cycles since the closest earlier record of equal or
+				  lower level on the same slot; 0 when not in the copy */
+	uint64_t lag_ns;     /**< lag converted to ns with the segment's TSC rate */
+	uint32_t event;      /**< index into fastmib_schema()->events */
+	uint32_t slot;       /**< writer slot (lcore) that logged it */
+	uint64_t args[FASTMIB_MAX_EVENT_ARGS];
+};
+
+struct fastmib_event_cursor;
+
+/** A reader position in every slot's ring, starting at the oldest record kept. */
+int fastmib_event_cursor_new(struct fastmib_segment *seg,
+			     struct fastmib_event_cursor **curp);
+void fastmib_event_cursor_free(struct fastmib_event_cursor *cur);
+
+/**
+ * Copy up to `max` records logged since the cursor's position, merged over
+ * slots in TSC order, and advance the cursor past them. Never returns a
+ * torn record. Returns the number copied (0 when none) or a negative errno.
+ */
+int fastmib_events_poll(struct fastmib_segment *seg, struct fastmib_event_cursor *cur,
+			struct fastmib_event_rec *out, unsigned int max);
+
+/** Records overwritten in the rings before this cursor could copy them. */
+uint64_t fastmib_event_cursor_dropped(const struct fastmib_event_cursor *cur);
+
+/** Records of event `event` logged so far, summed over slots. */
+uint64_t fastmib_event_logged(const struct fastmib_segment *seg, unsigned int event);
+
+/** Records of event `event` overwritten in the rings by newer ones. */
+uint64_t fastmib_event_dropped(const struct fastmib_segment *seg, unsigned int event);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* FASTMIB_READER_H */
