@@ -589,7 +589,7 @@ fma_resolve(const struct fma_seg *s, const uint64_t *x, size_t n,
 	if (n < 4 || x[2] != 1 || !(ref->col = fma_find_col(g, x[3], NULL)))
 		return FMA_NO_OBJECT;
 	ref->kind = ref->col->kind;
-	row = fastmib_agent_row_of(g->gs, x + 4, n - 4);
+	row = fastmib_row_of_index(g->gs, x + 4, n - 4);
 	if (row < 0 || !fma_present(s, g, (uint32_t)row))
 		return FMA_NO_INSTANCE;
 	ref->row = (uint32_t)row;
@@ -776,7 +776,7 @@ fma_ref_oid(const struct fma_seg *s, const struct fma_ref *ref, oid *out)
 	{
 		uint32_t idx[FASTMIB_MAX_INDEXES];
 
-		fastmib_agent_index_of(ref->group->gs, ref->row, idx);
+		fastmib_index_of_row(ref->group->gs, ref->row, idx);
 		for (uint32_t k = 0; k < ref->group->gs->n_indexes; k++)
 			out[n++] = idx[k];
 	}

@@ -34,7 +34,7 @@
  * single thread. The core never blocks, never exits and installs no signal
  * handler, so it can live inside snmpd.
  *
- * The pure helpers below (value conversion, index arithmetic) are inline so
+ * The pure helpers below (value conversion, OID order of rows) are inline so
  * that unit tests can check them without an agent.
  */
 #ifndef FASTMIB_AGENT_CORE_H
@@ -285,38 +285,6 @@ fastmib_agent_bucket_take(struct fastmib_agent_bucket *b, uint64_t now_ns)
 		return false;
 	b->credit_ns -= b->cost_ns;
 	return true;
-}
-
-/**
- * Row number (0-based, row-major, last index fastest) of exact SNMP index
- * values `idx[0..n)` (1-based), or -1 when `n` does not match the table or
- * an index is out of range.
- */
-static inline int64_t
-fastmib_agent_row_of(const struct fastmib_group_schema *g, const uint64_t *idx,
-		     size_t n)
-{
-	uint64_t row = 0;
-
-	if (n != g->n_indexes)
-		return -1;
-	for (size_t k = 0; k < n; k++) {
-		if (idx[k] < 1 || idx[k] > g->indexes[k].max)
-			return -1;
-		row = row * g->indexes[k].max + (idx[k] - 1);
-	}
-	return (int64_t)row;
-}
-
-/** SNMP index values (1-based) of row `row`, into idx[0..n_indexes). */
-static inline void
-fastmib_agent_index_of(const struct fastmib_group_schema *g, uint32_t row,
-		       uint32_t *idx)
-{
-	for (uint32_t k = g->n_indexes; k-- > 0;) {
-		idx[k] = row % g->indexes[k].max + 1;
-		row /= g->indexes[k].max;
-	}
 }
 
 /**

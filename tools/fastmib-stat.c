@@ -174,16 +174,6 @@ type_name(uint32_t type)
 	}
 }
 
-/* SNMP index values (1-based) of a 0-based row, row-major, last fastest. */
-static void
-row_to_index(const struct fastmib_group_schema *g, uint32_t row, uint32_t *idx)
-{
-	for (uint32_t k = g->n_indexes; k-- > 0;) {
-		idx[k] = row % g->indexes[k].max + 1;
-		row /= g->indexes[k].max;
-	}
-}
-
 /* Next present row >= row, or -1; the same walk the subagent does. */
 static int64_t
 next_row(struct fastmib_segment *seg, const struct fastmib_group_schema *g,
@@ -420,7 +410,7 @@ print_table_group(const struct fastmib_schema *sc,
 		const uint64_t *v = &gs->vals[(size_t)r * nc];
 		const uint64_t *pv = prev ? prev_row_vals(prev, nc, gs->rows[r]) : NULL;
 
-		row_to_index(g, gs->rows[r], idx);
+		fastmib_index_of_row(g, gs->rows[r], idx);
 		printf(" ");
 		for (uint32_t k = 0; k < ni; k++)
 			printf(" %*" PRIu32, width[k], idx[k]);
@@ -536,7 +526,7 @@ json_group(const struct fastmib_schema *sc, const struct fastmib_group_schema *g
 	for (uint32_t r = 0; r < gs->n_shown; r++) {
 		json_t *row = json_object(), *ix = json_array();
 
-		row_to_index(g, gs->rows[r], idx);
+		fastmib_index_of_row(g, gs->rows[r], idx);
 		for (uint32_t k = 0; k < g->n_indexes; k++)
 			json_array_append_new(ix, json_integer(idx[k]));
 		json_object_set_new(row, "row", json_integer(gs->rows[r]));

@@ -22,6 +22,7 @@
 #ifndef FASTMIB_SCHEMA_H
 #define FASTMIB_SCHEMA_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -136,6 +137,45 @@ struct fastmib_schema {
 	uint32_t n_events;       /**< 0 when the model declares no events */
 	const struct fastmib_event_schema *events;
 };
+
+/* ---- rows of a table (the one owner of row <-> index arithmetic) ---- */
+
+/*
+ * A table's rows are numbered 0 .. n_rows-1, row-major over its indexes,
+ * the last index varying fastest; SNMP index k of a row runs 1..max[k].
+ * Row numbers order rows exactly like their index OIDs, since every index
+ * is one sub-identifier.
+ */
+
+/**
+ * Row number of the SNMP index values `idx[0..n)` (1-based), or -1 when
+ * `n` is not the table's number of indexes or a value is out of range.
+ */
+static inline int64_t
+fastmib_row_of_index(const struct fastmib_group_schema *g, const uint64_t *idx,
+		     size_t n)
+{
+	uint64_t row = 0;
+
+	if (n != g->n_indexes)
+		return -1;
+	for (size_t k = 0; k < n; k++) {
+		if (idx[k] < 1 || idx[k] > g->indexes[k].max)
+			return -1;
+		row = row * g->indexes[k].max + (idx[k] - 1);
+	}
+	return (int64_t)row;
+}
+
+/** SNMP index values (1-based) of row `row`, into idx[0..n_indexes). */
+static inline void
+fastmib_index_of_row(const struct fastmib_group_schema *g, uint32_t row, uint32_t *idx)
+{
+	for (uint32_t k = g->n_indexes; k-- > 0;) {
+		idx[k] = row % g->indexes[k].max + 1;
+		row /= g->indexes[k].max;
+	}
+}
 
 #ifdef __cplusplus
 }

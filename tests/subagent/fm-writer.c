@@ -261,6 +261,7 @@ static size_t
 instance(const struct fastmib_group_schema *gs, uint32_t arc, uint32_t row,
 	 uint32_t *sfx)
 {
+	uint32_t idx[FASTMIB_MAX_INDEXES];
 	size_t n = 0;
 
 	sfx[n++] = 1;
@@ -272,10 +273,9 @@ instance(const struct fastmib_group_schema *gs, uint32_t arc, uint32_t row,
 	}
 	sfx[n++] = 1;
 	sfx[n++] = arc;
-	for (uint32_t k = gs->n_indexes, r = row; k-- > 0;) {
-		sfx[n + k] = r % gs->indexes[k].max + 1;
-		r /= gs->indexes[k].max;
-	}
+	fastmib_index_of_row(gs, row, idx);
+	for (uint32_t k = 0; k < gs->n_indexes; k++)
+		sfx[n + k] = idx[k];
 	return n + gs->n_indexes;
 }
 

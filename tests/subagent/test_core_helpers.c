@@ -70,16 +70,16 @@ test_row_of_and_index_of_are_inverse(void **state)
 	for (uint32_t row = 0; row < table3.n_rows; row++) {
 		uint64_t w[3];
 
-		fastmib_agent_index_of(&table3, row, idx);
+		fastmib_index_of_row(&table3, row, idx);
 		for (int k = 0; k < 3; k++)
 			w[k] = idx[k];
-		assert_int_equal(fastmib_agent_row_of(&table3, w, 3), row);
+		assert_int_equal(fastmib_row_of_index(&table3, w, 3), row);
 	}
-	fastmib_agent_index_of(&table3, 23, idx);
+	fastmib_index_of_row(&table3, 23, idx);
 	assert_int_equal(idx[0], 3);
 	assert_int_equal(idx[1], 4);
 	assert_int_equal(idx[2], 2);
-	fastmib_agent_index_of(&table3, 9, idx); /* 1*8 + 0*2 + 1 */
+	fastmib_index_of_row(&table3, 9, idx); /* 1*8 + 0*2 + 1 */
 	assert_int_equal(idx[0], 2);
 	assert_int_equal(idx[1], 1);
 	assert_int_equal(idx[2], 2);
@@ -89,10 +89,10 @@ static void
 test_row_of_rejects(void **state)
 {
 	(void)state;
-	assert_int_equal(fastmib_agent_row_of(&table3, (uint64_t[]){ 1, 1 }, 2), -1);
-	assert_int_equal(fastmib_agent_row_of(&table3, (uint64_t[]){ 0, 1, 1 }, 3), -1);
-	assert_int_equal(fastmib_agent_row_of(&table3, (uint64_t[]){ 1, 5, 1 }, 3), -1);
-	assert_int_equal(fastmib_agent_row_of(&table3, (uint64_t[]){ 1, 1, 1, 1 }, 4),
+	assert_int_equal(fastmib_row_of_index(&table3, (uint64_t[]){ 1, 1 }, 2), -1);
+	assert_int_equal(fastmib_row_of_index(&table3, (uint64_t[]){ 0, 1, 1 }, 3), -1);
+	assert_int_equal(fastmib_row_of_index(&table3, (uint64_t[]){ 1, 5, 1 }, 3), -1);
+	assert_int_equal(fastmib_row_of_index(&table3, (uint64_t[]){ 1, 1, 1, 1 }, 4),
 			 -1);
 }
 
@@ -105,7 +105,7 @@ row_after_brute(const uint64_t *sfx, size_t n)
 	for (uint32_t row = 0; row < table3.n_rows; row++) {
 		int cmp = 0;
 
-		fastmib_agent_index_of(&table3, row, idx);
+		fastmib_index_of_row(&table3, row, idx);
 		for (size_t k = 0; k < 3 && k < n && cmp == 0; k++)
 			cmp = idx[k] < sfx[k] ? -1 : idx[k] > sfx[k];
 		if (cmp == 0)
