@@ -106,8 +106,9 @@ bool fastmib_row_present(const struct fastmib_segment *seg, unsigned group,
 			 uint32_t row);
 
 /**
- * First present row >= `row` of a table group, or -ENOENT. O(1) amortized
- * (two-level presence bitmap).
+ * First present row >= `row` (as fastmib_row_present() sees rows: every
+ * row of a `rows: all` table, row 0 of a scalar group), -ENOENT when none
+ * is, -EINVAL for a bad group. O(1) amortized (two-level presence bitmap).
  */
 int64_t fastmib_next_row(const struct fastmib_segment *seg, unsigned group,
 			 uint32_t row);
