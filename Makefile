@@ -4,7 +4,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: all deps configure build demo test bench clean
+.PHONY: all deps configure build demo test bench package clean
 
 all: build
 
@@ -26,5 +26,15 @@ test: build
 bench: build
 	@scripts/bench.sh $(BUILD)
 
+# Debian packages fastmib and fastmib-dev (Release, installed under /usr),
+# built in a tree of their own: $(PACKAGE_BUILD)/packages/*.deb
+PACKAGE_BUILD ?= build-package
+package: deps
+	@cmake -S . -B $(PACKAGE_BUILD) -DCMAKE_BUILD_TYPE=Release \
+		-DCMAKE_INSTALL_PREFIX=/usr -DFASTMIB_BASE_MIBS=$(abspath $(BUILD))/base-mibs >/dev/null
+	@cmake --build $(PACKAGE_BUILD) -j $(JOBS)
+	@cd $(PACKAGE_BUILD) && cpack -G DEB -B $(abspath $(PACKAGE_BUILD))/packages
+	@ls -l $(PACKAGE_BUILD)/packages/*.deb
+
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) $(PACKAGE_BUILD)

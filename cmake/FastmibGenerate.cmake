@@ -3,7 +3,8 @@
 # Runs fastmib-gen on MODEL whenever the model or the generator changes and
 # defines TARGET, a static library holding the generated schema, with
 # OUTDIR on its include path for <prefix>_stats.h. Link TARGET into the
-# application (it brings the fastmib headers along).
+# application: it brings the fastmib headers along (and, from an installed
+# package, the writer library fastmib::fastmib).
 #
 # TARGET gets the properties FASTMIB_PREFIX, FASTMIB_MODULE (the SMI module
 # name) and FASTMIB_MIB (path of the generated MIB file), for tests and
@@ -31,13 +32,19 @@ function(fastmib_generate target model outdir)
                         "(write them as block-style `name:` and `prefix:` lines under `module:`)")
   endif()
 
+  # The generator of this source tree, or the installed one that the
+  # package configuration imported (fastmib::fastmib-gen); the generated
+  # code needs the fastmib headers, and, installed, the writer library.
   if(TARGET fastmib-gen)
     set(_gen $<TARGET_FILE:fastmib-gen>)
     set(_gen_dep fastmib-gen)
+    set(_link fastmib_headers)
+  elseif(TARGET fastmib::fastmib-gen)
+    set(_gen $<TARGET_FILE:fastmib::fastmib-gen>)
+    set(_gen_dep fastmib::fastmib-gen)
+    set(_link fastmib::fastmib)
   else()
-    find_program(FASTMIB_GEN fastmib-gen REQUIRED)
-    set(_gen ${FASTMIB_GEN})
-    set(_gen_dep ${FASTMIB_GEN})
+    message(FATAL_ERROR "fastmib_generate: no fastmib-gen (use find_package(fastmib))")
   endif()
 
   set(_outputs ${outdir}/${_prefix}_stats.h ${outdir}/${_prefix}_schema.c
@@ -50,7 +57,7 @@ function(fastmib_generate target model outdir)
     VERBATIM)
   add_library(${target} STATIC ${outdir}/${_prefix}_schema.c ${outdir}/${_prefix}_stats.h)
   target_include_directories(${target} PUBLIC ${outdir})
-  target_link_libraries(${target} PUBLIC fastmib_headers)
+  target_link_libraries(${target} PUBLIC ${_link})
   set_target_properties(${target} PROPERTIES
     POSITION_INDEPENDENT_CODE ON
     FASTMIB_PREFIX "${_prefix}"

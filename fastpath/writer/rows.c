@@ -40,7 +40,7 @@ presence_args(struct fastmib_segment *seg, unsigned group, uint32_t row,
 int
 fastmib_row_enable(struct fastmib_segment *seg, unsigned group, uint32_t row)
 {
-	uint64_t *words, bit = 1ull << (row % 64);
+	uint64_t *words = NULL, bit = 1ull << (row % 64);
 	uint64_t nw;
 	int rc = presence_args(seg, group, row, &words);
 
@@ -67,7 +67,7 @@ fastmib_row_enable(struct fastmib_segment *seg, unsigned group, uint32_t row)
 int
 fastmib_row_disable(struct fastmib_segment *seg, unsigned group, uint32_t row)
 {
-	uint64_t *words, bit = 1ull << (row % 64), sbit, left;
+	uint64_t *words = NULL, bit = 1ull << (row % 64), sbit, left;
 	uint64_t nw;
 	int rc = presence_args(seg, group, row, &words);
 
