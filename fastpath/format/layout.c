@@ -62,8 +62,7 @@ fms_layout_compute(const struct fastmib_schema *s, uint32_t n_slots,
 		const struct fastmib_group_schema *g = &s->groups[i];
 
 		lay->groups[i].reset = cur;
-		cur += ALIGN_UP(8 + (uint64_t)g->n_rows * (1 + g->n_counters) * 8,
-				FMS_CACHE_LINE);
+		cur += ALIGN_UP(8 + (uint64_t)g->n_rows * fms_rec_words(g) * 8, FMS_CACHE_LINE);
 	}
 	lay->reset.len = ALIGN_UP(cur - lay->reset.off, page_size);
 	lay->file_size = lay->reset.off + lay->reset.len;
@@ -86,6 +85,7 @@ fms_image_init(uint8_t *base, const struct fms_layout *lay,
 								 i * lay->slot_stride))->seq);
 	rte_seqlock_init(&((struct fms_shared *)(void *)(base + lay->shared.off))->lock);
 	rte_seqlock_init(&((struct fms_reset *)(void *)(base + lay->reset.off))->lock);
+	rte_seqcount_init(&((struct fms_reset *)(void *)(base + lay->reset.off))->enable_seq);
 
 	clock_gettime(CLOCK_REALTIME, &ts);
 	h->format = FMS_FORMAT;

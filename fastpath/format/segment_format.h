@@ -20,9 +20,11 @@
  *               line holding the slot's published head, then per event a
  *               logged counter, then per event a dropped counter (padded to
  *               a cache line), then event_ring records of one cache line
- *   reset       page aligned (mapped writable separately): reset seqlock
- *               and module time, then per group a block of group time
- *               and per row [time, baseline per counter]
+ *   reset       page aligned (mapped writable separately): reset seqlock,
+ *               module time, enable seqcount and epoch (struct fms_reset),
+ *               then per group a block of group time and per row a record
+ *               (fms_rec_words(): reset half, and enable half for
+ *               `rows: present` tables)
  *
  * The layout is a pure function of (schema, n_slots, page size, event
  * ring size), so
@@ -40,8 +42,8 @@
 #include "fastmib/fastmib.h"
 
 #define FMS_MAGIC "FASTMIB" /* 8 bytes with its NUL */
-#define FMS_FORMAT 4 /* 2: event schema records, event area, TSC clock; 3: event arg types;
-		       4: slot owner thread */
+#define FMS_FORMAT 5 /* 2: event schema records, event area, TSC clock; 3: event arg types;
+		       4: slot owner thread; 5: reset and enable halves of baselines */
 #define FMS_CACHE_LINE 64
 #define FMS_HEADER_SIZE 256
 #define FMS_STR_MAX 4096 /* longest string (descriptions) in a schema */
@@ -105,14 +107,52 @@ struct fms_shared {
 	uint8_t pad[FMS_CACHE_LINE - sizeof(rte_seqlock_t)];
 };
 
-/* Head of the reset area. */
+/*
+ * Head of the reset area. Two kinds of writers store baselines, and they
+ * never wait for each other:
+ *  - resetters (any process with a writable attach) serialize on
+ *    `owner_pid` and store the reset half of row records, the group and
+ *    module times inside write sections of `lock`'s seqcount;
+ *  - the creator, enabling a recycled row, stores the row's enable half
+ *    inside write sections of `enable_seq` (its threads serialize on a
+ *    lock of their own process), and never touches `owner_pid`: a resetter
+ *    frozen while it holds the lock cannot stall a lcore.
+ * Both halves carry an epoch drawn from `epoch` before their snapshot was
+ * taken; readers subtract the baseline of the newer epoch, so the order
+ * of the snapshots decides, not the order of the stores.
+ */
 struct fms_reset {
 	rte_seqlock_t lock;     /* its seqcount: readers retry on it; owner_pid is the lock */
 	uint64_t module_ns;     /* atomic */
 	uint32_t owner_pid;     /* atomic; the resetters' lock: pid of the holder, 0 = free */
-	uint8_t pad[FMS_CACHE_LINE - 8 - 8 - 4];
+	rte_seqcount_t enable_seq; /* the creator's row enables */
+	uint64_t epoch;         /* atomic; fetch_add by every snapshot that becomes a baseline */
+	uint8_t pad[FMS_CACHE_LINE - 8 - 8 - 4 - 4 - 8];
 };
 _Static_assert(sizeof(struct fms_reset) == FMS_CACHE_LINE, "reset head size");
+
+/*
+ * Words of a row's record in a group's reset block: the reset half
+ * [epoch, time, baseline per counter], then, for groups whose rows are
+ * enabled and disabled (`rows: present`), the enable half of the same
+ * shape. Times are CLOCK_REALTIME ns; epoch 0 means "never stored".
+ */
+#define FMS_REC_EPOCH 0
+#define FMS_REC_TIME 1
+#define FMS_REC_BASE 2
+static inline uint64_t
+fms_rec_half_words(uint32_t n_counters)
+{
+	return FMS_REC_BASE + (uint64_t)n_counters;
+}
+
+static inline uint64_t
+fms_rec_words(const struct fastmib_group_schema *g)
+{
+	int halves = g->n_indexes > 0 && !g->all_rows ? 2 : 1;
+
+	return halves * fms_rec_half_words(g->n_counters);
+}
 
 /* Serialized schema: strings are (offset, length) into the string table
  * that follows the counter records; each ends with a NUL at off + len. */
@@ -190,7 +230,7 @@ struct fms_counter_rec {
 struct fms_group_layout {
 	uint64_t presence;      /* 0 when the group has no bitmap */
 	uint64_t n_words;       /* row bitmap words; summary words follow */
-	uint64_t reset;         /* group time, then rows of (1 + n_counters) words */
+	uint64_t reset;         /* group time, then rows of fms_rec_words() words */
 };
 
 struct fms_layout {

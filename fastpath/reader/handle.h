@@ -71,7 +71,7 @@ fms_presence(const struct fastmib_segment *seg, unsigned group)
 	return off ? (uint64_t *)(void *)(seg->base + off) : NULL;
 }
 
-/* Reset block of a group: [0] group time, then per row 1 + n_counters words. */
+/* Reset block of a group: [0] group time, then per row fms_rec_words(). */
 static inline uint64_t *
 fms_reset_group(const struct fastmib_segment *seg, unsigned group)
 {
@@ -83,7 +83,7 @@ fms_reset_row(const struct fastmib_segment *seg, unsigned group, uint32_t row)
 {
 	const struct fastmib_group_schema *g = &seg->schema->groups[group];
 
-	return fms_reset_group(seg, group) + 1 + (uint64_t)row * (1 + g->n_counters);
+	return fms_reset_group(seg, group) + 1 + (uint64_t)row * fms_rec_words(g);
 }
 
 /* A slot's event block: head line, counters, ring (models with events). */
@@ -123,9 +123,11 @@ int fms_read_raw_row(struct fastmib_segment *seg, unsigned group, uint32_t row,
 #define FMS_NO_SLOT UINT32_MAX
 int fms_read_raw_row_own(struct fastmib_segment *seg, unsigned group, uint32_t row,
 			 uint64_t *values, uint32_t own);
-/* Baseline row under the reset seqlock's read protocol; 0 or -EBUSY. */
+/* The baseline of one row (the half of the newer epoch) and, if `time` is
+ * not NULL, its discontinuity time (the later of the two halves' times),
+ * under the read protocol of both seqcounts; 0 or -EBUSY. */
 int fms_read_baseline(struct fastmib_segment *seg, unsigned group, uint32_t row,
-		      uint64_t *base);
+		      uint64_t *base, uint64_t *time);
 
 /* Slot whose writer is the calling thread (fms_slot.owner_tid), or
  * FMS_NO_SLOT; creator handles only. */
@@ -134,10 +136,11 @@ uint32_t fms_own_slot(const struct fastmib_segment *seg);
 /* reset.c */
 uint64_t fms_now_ns(void);
 uint64_t fms_mono_ns(void);
-/* Store a fresh baseline (the row's current value) and discontinuity time
- * `now` for one row, waiting up to `patience_ns` for a writer inside its
- * transaction; 0, -EBUSY or -EPERM. */
-int fms_rebase_row(struct fastmib_segment *seg, unsigned group, uint32_t row,
-		   uint64_t now, uint64_t patience_ns);
+/* The snapshot of a row that becomes a baseline: draws an epoch from the
+ * reset head first (so the snapshot is newer than every baseline whose
+ * epoch is lower), then waits up to `patience_ns` for a writer inside its
+ * transaction, never for the caller's own one. 0, or -EBUSY (message set). */
+int fms_snap_baseline(struct fastmib_segment *seg, unsigned group, uint32_t row,
+		      uint64_t patience_ns, uint64_t *epoch, uint64_t *raw);
 
 #endif /* FASTMIB_READER_HANDLE_H */

@@ -219,21 +219,43 @@ fms_read_raw_row_own(struct fastmib_segment *seg, unsigned group, uint32_t row,
 	return busy ? -EBUSY : 0;
 }
 
+/*
+ * Both halves of a row record are copied under the read protocol of the
+ * two seqcounts that guard them (resetters': the reset seqlock's; the
+ * creator's: enable_seq), then the half of the newer epoch is the
+ * baseline. Gauges have a zero baseline in both halves.
+ */
 int
 fms_read_baseline(struct fastmib_segment *seg, unsigned group, uint32_t row,
-		  uint64_t *base)
+		  uint64_t *base, uint64_t *time)
 {
 	const struct fastmib_group_schema *g = &seg->schema->groups[group];
-	const rte_seqcount_t *sc = &seg->reset_head->lock.count;
-	const uint64_t *rec = fms_reset_row(seg, group, row) + 1;
+	const rte_seqcount_t *rs = &seg->reset_head->lock.count;
+	const rte_seqcount_t *es = &seg->reset_head->enable_seq;
+	const uint64_t *rec = fms_reset_row(seg, group, row);
+	uint64_t half = fms_rec_half_words(g->n_counters);
+	uint64_t words = fms_rec_words(g);
+	uint64_t copy[2 * (FMS_REC_BASE + FASTMIB_MAX_COUNTERS)];
 
 	for (int t = 0; t < FASTMIB_READ_MAX_TRIES; t++) {
-		uint32_t sn = rte_seqcount_read_begin(sc);
+		uint32_t rsn = rte_seqcount_read_begin(rs);
+		uint32_t esn = rte_seqcount_read_begin(es);
+		const uint64_t *pick;
 
-		for (uint32_t i = 0; i < g->n_counters; i++)
-			base[i] = __atomic_load_n(&rec[i], __ATOMIC_RELAXED);
-		if (!rte_seqcount_read_retry(sc, sn))
-			return 0;
+		for (uint64_t i = 0; i < words; i++)
+			copy[i] = __atomic_load_n(&rec[i], __ATOMIC_RELAXED);
+		if (rte_seqcount_read_retry(rs, rsn) || rte_seqcount_read_retry(es, esn))
+			continue;
+		pick = copy;
+		if (words > half && copy[half + FMS_REC_EPOCH] > copy[FMS_REC_EPOCH])
+			pick = copy + half;
+		memcpy(base, pick + FMS_REC_BASE, g->n_counters * sizeof(*base));
+		if (time) {
+			*time = copy[FMS_REC_TIME];
+			if (words > half && copy[half + FMS_REC_TIME] > *time)
+				*time = copy[half + FMS_REC_TIME];
+		}
+		return 0;
 	}
 	return -EBUSY;
 }
@@ -291,7 +313,7 @@ fastmib_read(struct fastmib_segment *seg, unsigned group, uint32_t row,
 	if (rc)
 		return rc;
 	g = &seg->schema->groups[group];
-	rb = fms_read_baseline(seg, group, row, base);
+	rb = fms_read_baseline(seg, group, row, base, NULL);
 	rc = read_row_patiently(seg, group, row, values);
 	for (uint32_t i = 0; i < g->n_counters; i++)
 		if (g->counters[i].type != FASTMIB_GAUGE32)

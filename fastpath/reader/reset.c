@@ -42,7 +42,7 @@ fms_now_ns(void)
  * preempted writer is off its CPU for whole scheduler slices (ms), and
  * yielding on another CPU does not bring it back any sooner. (Enabling a
  * row may happen on the fast path, so fastmib_row_enable() passes its own,
- * much shorter patience to fms_rebase_row().)
+ * much shorter patience to fms_snap_baseline().)
  */
 #define RESET_PATIENCE_NS 50000000ull
 
@@ -68,14 +68,15 @@ backoff(unsigned attempt)
 
 /*
  * Take the reset lock without ever blocking for good: resetters live in
- * other processes (subagent, fastmib-stat) and one may die holding it.
- * The lock is `owner_pid` itself, taken by a CAS from 0 to our pid, so
- * there is no moment at which it is held without a recorded holder. Once
+ * other processes (agent, fastmib-stat) and one may die holding it. The
+ * lock is `owner_pid` itself, taken by a CAS from 0 to our pid, so there
+ * is no moment at which it is held without a recorded holder. Once
  * `deadline` (CLOCK_MONOTONIC ns) has passed we look at the holder; if
  * that process is gone, one caller wins a CAS from its pid to ours and
- * inherits the lock (the sequence is left odd if the holder died inside
- * its write section). Only the seqcount of `lock` is used here: readers
- * retry on it.
+ * inherits the lock. A holder that died inside a row's write section left
+ * the sequence odd: it is made even again (that row keeps what the holder
+ * managed to store, and readers stop retrying on it).
+ * Only resetters take this lock; the creator's row enables never do.
  */
 static int
 reset_lock(struct fastmib_segment *seg, uint64_t deadline)
@@ -86,10 +87,8 @@ reset_lock(struct fastmib_segment *seg, uint64_t deadline)
 	for (unsigned a = 0;; a++) {
 		owner = 0;
 		if (__atomic_compare_exchange_n(&r->owner_pid, &owner, me, false,
-						__ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
-			rte_seqcount_write_begin(&r->lock.count);
+						__ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
 			return 0;
-		}
 		if (a >= 16 && fms_mono_ns() > deadline)
 			break;
 		if (a >= 16)
@@ -98,30 +97,31 @@ reset_lock(struct fastmib_segment *seg, uint64_t deadline)
 	if (owner != me && kill((pid_t)owner, 0) < 0 && errno == ESRCH &&
 	    __atomic_compare_exchange_n(&r->owner_pid, &owner, me, false, __ATOMIC_ACQUIRE,
 					__ATOMIC_RELAXED)) {
-		if (!(__atomic_load_n(&r->lock.count.sn, __ATOMIC_RELAXED) & 1))
-			rte_seqcount_write_begin(&r->lock.count);
+		if (__atomic_load_n(&r->lock.count.sn, __ATOMIC_RELAXED) & 1)
+			rte_seqcount_write_end(&r->lock.count);
 		return 0;
 	}
 	return fms_error(-EBUSY, "%s: the reset lock is held (by pid %u)", seg->path, owner);
 }
 
-/* The seqcount's store-release orders the baselines; then free the lock. */
 static void
 reset_unlock(struct fastmib_segment *seg)
 {
-	rte_seqcount_write_end(&seg->reset_head->lock.count);
 	__atomic_store_n(&seg->reset_head->owner_pid, 0, __ATOMIC_RELEASE);
 }
 
 /*
- * A consistent raw snapshot of one row, waiting up to `patience_ns` for a
- * writer inside its transaction. A bounded snapshot (a writer preempted
- * mid-transaction) is not consistent, so it is never used: we back off so
- * the writer can finish, and try again.
+ * A consistent raw snapshot of one row that will become a baseline. The
+ * epoch is drawn first (a relaxed fetch_add suffices: the snapshot's
+ * loads come after it in program order and, for the order between two
+ * snapshotters, only the atomicity of the counter matters), so a baseline
+ * whose snapshot started later always carries the higher epoch. A bounded
+ * snapshot (a writer preempted mid-transaction) is not consistent, so it
+ * is never used: we back off so the writer can finish, and try again.
  */
-static int
-snap_row(struct fastmib_segment *seg, unsigned group, uint32_t row, uint64_t *raw,
-	 uint64_t patience_ns)
+int
+fms_snap_baseline(struct fastmib_segment *seg, unsigned group, uint32_t row,
+		  uint64_t patience_ns, uint64_t *epoch, uint64_t *raw)
 {
 	/* The caller's own slot, should it be inside its own transaction:
 	 * waiting for it would wait for ourselves, and its stores so far
@@ -129,6 +129,7 @@ snap_row(struct fastmib_segment *seg, unsigned group, uint32_t row, uint64_t *ra
 	uint32_t own = fms_own_slot(seg);
 	uint64_t deadline = fms_mono_ns() + patience_ns;
 
+	*epoch = __atomic_add_fetch(&seg->reset_head->epoch, 1, __ATOMIC_RELAXED);
 	for (unsigned a = 0;; a++) {
 		if (fms_read_raw_row_own(seg, group, row, raw, own) == 0)
 			return 0;
@@ -141,47 +142,36 @@ snap_row(struct fastmib_segment *seg, unsigned group, uint32_t row, uint64_t *ra
 }
 
 /*
- * Store `raw` as the row's baseline and `now` as its discontinuity time, in
- * one write section of the reset seqlock. Gauges keep a zero baseline: they
- * are state, not totals. Unless `force`, the store is skipped when the
- * row's time is no longer `seen`: another reset or a re-enable stored a
- * baseline since our snapshot, and a concurrent reset has then taken place.
+ * Store `raw` as the reset half of the row's record, with discontinuity
+ * time `now`, in one write section of the reset seqlock; the caller holds
+ * the reset lock. Gauges keep a zero baseline: they are state, not totals.
+ * The store is skipped when the record already holds a newer epoch:
+ * another reset whose snapshot came after ours has stored since.
  */
-static int
+static void
 store_row(struct fastmib_segment *seg, unsigned group, uint32_t row, const uint64_t *raw,
-	  uint64_t now, uint64_t seen, bool force)
+	  uint64_t epoch, uint64_t now)
 {
 	const struct fastmib_group_schema *g = &seg->schema->groups[group];
+	rte_seqcount_t *sc = &seg->reset_head->lock.count;
 	uint64_t *rec = fms_reset_row(seg, group, row);
 
-	if (reset_lock(seg, fms_mono_ns() + RESET_PATIENCE_NS))
-		return -EBUSY;
-	if (force || __atomic_load_n(&rec[0], __ATOMIC_RELAXED) == seen) {
-		for (uint32_t i = 0; i < g->n_counters; i++)
-			if (g->counters[i].type != FASTMIB_GAUGE32)
-				__atomic_store_n(&rec[1 + i], raw[i], __ATOMIC_RELAXED);
-		__atomic_store_n(&rec[0], now, __ATOMIC_RELAXED);
-	}
-	reset_unlock(seg);
-	return 0;
-}
-
-/* Snapshot and store at once: the baseline of a row being enabled. */
-int
-fms_rebase_row(struct fastmib_segment *seg, unsigned group, uint32_t row, uint64_t now,
-	   uint64_t patience_ns)
-{
-	uint64_t raw[FASTMIB_MAX_COUNTERS];
-	int rc = snap_row(seg, group, row, raw, patience_ns);
-
-	return rc ? rc : store_row(seg, group, row, raw, now, 0, true);
+	if (__atomic_load_n(&rec[FMS_REC_EPOCH], __ATOMIC_RELAXED) > epoch)
+		return;
+	rte_seqcount_write_begin(sc);
+	for (uint32_t i = 0; i < g->n_counters; i++)
+		if (g->counters[i].type != FASTMIB_GAUGE32)
+			__atomic_store_n(&rec[FMS_REC_BASE + i], raw[i], __ATOMIC_RELAXED);
+	__atomic_store_n(&rec[FMS_REC_TIME], now, __ATOMIC_RELAXED);
+	__atomic_store_n(&rec[FMS_REC_EPOCH], epoch, __ATOMIC_RELAXED);
+	rte_seqcount_write_end(sc);
 }
 
 /* One row of a plan; its raw snapshot is plan->values[off ...]. */
 struct plan_row {
 	uint32_t group;
 	uint32_t row;
-	uint64_t seen;   /* the row's discontinuity time when snapshotted */
+	uint64_t epoch;  /* drawn just before the snapshot */
 	size_t off;
 };
 
@@ -210,7 +200,7 @@ static int
 plan_row(struct fastmib_reset_plan *p, unsigned group, uint32_t row)
 {
 	uint32_t n = p->seg->schema->groups[group].n_counters;
-	uint64_t seen = __atomic_load_n(fms_reset_row(p->seg, group, row), __ATOMIC_RELAXED);
+	uint64_t epoch;
 	int rc;
 
 	if (p->n_rows == p->cap_rows) {
@@ -234,11 +224,11 @@ plan_row(struct fastmib_reset_plan *p, unsigned group, uint32_t row)
 		p->values = v;
 		p->cap_values = cap;
 	}
-	/* `seen` before the snapshot: a store after it changes the time */
-	rc = snap_row(p->seg, group, row, p->values + p->n_values, RESET_PATIENCE_NS);
+	rc = fms_snap_baseline(p->seg, group, row, RESET_PATIENCE_NS, &epoch,
+			       p->values + p->n_values);
 	if (rc)
 		return rc;
-	p->rows[p->n_rows++] = (struct plan_row){ group, row, seen, p->n_values };
+	p->rows[p->n_rows++] = (struct plan_row){ group, row, epoch, p->n_values };
 	p->n_values += n;
 	return 0;
 }
@@ -304,28 +294,55 @@ fastmib_reset_prepare(struct fastmib_segment *seg, int group, uint32_t row,
 	return 0;
 }
 
-int
-fastmib_reset_commit(struct fastmib_reset_plan *plan)
+/* Store one plan; the caller holds the reset lock. */
+static void
+store_plan(const struct fastmib_reset_plan *plan)
 {
 	struct fastmib_segment *seg = plan->seg;
-	int rc = 0;
+	rte_seqcount_t *sc = &seg->reset_head->lock.count;
 
-	for (size_t i = 0; i < plan->n_rows && rc == 0; i++) {
+	for (size_t i = 0; i < plan->n_rows; i++) {
 		const struct plan_row *r = &plan->rows[i];
 
-		rc = store_row(seg, r->group, r->row, plan->values + r->off, plan->now,
-			       r->seen, false);
+		store_row(seg, r->group, r->row, plan->values + r->off, r->epoch, plan->now);
 	}
-	if (rc == 0 && plan->group < 0) {
+	rte_seqcount_write_begin(sc);
+	if (plan->group < 0) {
 		for (unsigned i = 0; i < seg->schema->n_groups; i++)
 			__atomic_store_n(fms_reset_group(seg, i), plan->now, __ATOMIC_RELAXED);
 		__atomic_store_n(&seg->reset_head->module_ns, plan->now, __ATOMIC_RELAXED);
-	} else if (rc == 0 && seg->schema->groups[plan->group].n_indexes == 0) {
+	} else if (seg->schema->groups[plan->group].n_indexes == 0) {
 		__atomic_store_n(fms_reset_group(seg, (unsigned)plan->group), plan->now,
 				 __ATOMIC_RELAXED);
 	}
-	fastmib_reset_abort(plan);
+	rte_seqcount_write_end(sc);
+}
+
+int
+fastmib_reset_commit_all(struct fastmib_reset_plan **plans, size_t n)
+{
+	struct fastmib_segment *seg = n ? plans[0]->seg : NULL;
+	int rc = 0;
+
+	for (size_t i = 1; i < n; i++)
+		if (plans[i]->seg != seg)
+			rc = fms_error(-EINVAL, "fastmib_reset_commit_all: plans of two segments");
+	if (rc == 0 && n)
+		rc = reset_lock(seg, fms_mono_ns() + RESET_PATIENCE_NS);
+	if (rc == 0 && n) {
+		for (size_t i = 0; i < n; i++)
+			store_plan(plans[i]);
+		reset_unlock(seg);
+	}
+	for (size_t i = 0; i < n; i++)
+		fastmib_reset_abort(plans[i]);
 	return rc;
+}
+
+int
+fastmib_reset_commit(struct fastmib_reset_plan *plan)
+{
+	return fastmib_reset_commit_all(&plan, 1);
 }
 
 int
@@ -341,6 +358,7 @@ uint64_t
 fastmib_discontinuity(const struct fastmib_segment *seg, int group, uint32_t row)
 {
 	const struct fastmib_group_schema *g;
+	uint64_t base[FASTMIB_MAX_COUNTERS], time;
 
 	if (group < 0)
 		return __atomic_load_n(&seg->reset_head->module_ns, __ATOMIC_RELAXED);
@@ -351,5 +369,9 @@ fastmib_discontinuity(const struct fastmib_segment *seg, int group, uint32_t row
 		return __atomic_load_n(fms_reset_group(seg, (unsigned)group), __ATOMIC_RELAXED);
 	if (row >= g->n_rows)
 		return 0;
-	return __atomic_load_n(fms_reset_row(seg, (unsigned)group, row), __ATOMIC_RELAXED);
+	/* The reader's own handle is not changed: only its statistics are. */
+	if (fms_read_baseline((struct fastmib_segment *)(uintptr_t)seg, (unsigned)group, row,
+			      base, &time) < 0)
+		return 0;
+	return time;
 }

@@ -227,6 +227,7 @@ fastmib_create(const struct fastmib_schema *schema, const char *path,
 		return fms_error(-ENOMEM, "out of memory");
 	}
 	seg->close_writers = fms_writers_close;
+	rte_spinlock_init(&seg->writers->enable_lock);
 	seg->writers->hint_limit = o.hint_limit;
 	seg->n_eal_slots = rte_lcore_count();
 	seg->n_slots = seg->n_eal_slots + o.extra_threads;

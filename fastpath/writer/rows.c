@@ -8,11 +8,44 @@
  */
 #include <errno.h>
 
+#include <rte_spinlock.h>
+
 #include "writers.h"
 
 /* Enabling a row may happen on the fast path (a new flow): it waits this
  * long at most for a writer inside its transaction. */
 #define ENABLE_PATIENCE_NS 1000000ull
+
+/*
+ * Store the enable half of a row's record: its current value as the
+ * baseline of the row that starts now. Threads of this process serialize
+ * on a spinlock of their own (private memory, so no other process can
+ * hold it); the write section of enable_seq has that one writer at a time.
+ * No resetter is waited for: their stores go to the other half, and the
+ * reader takes the half whose snapshot was taken later.
+ */
+static int
+store_enable_baseline(struct fastmib_segment *seg, unsigned group, uint32_t row)
+{
+	const struct fastmib_group_schema *g = &seg->schema->groups[group];
+	uint64_t *half = fms_reset_row(seg, group, row) + fms_rec_half_words(g->n_counters);
+	rte_seqcount_t *sc = &seg->reset_head->enable_seq;
+	uint64_t raw[FASTMIB_MAX_COUNTERS], epoch;
+	int rc = fms_snap_baseline(seg, group, row, ENABLE_PATIENCE_NS, &epoch, raw);
+
+	if (rc)
+		return rc;
+	rte_spinlock_lock(&seg->writers->enable_lock);
+	rte_seqcount_write_begin(sc);
+	for (uint32_t i = 0; i < g->n_counters; i++)
+		if (g->counters[i].type != FASTMIB_GAUGE32)
+			__atomic_store_n(&half[FMS_REC_BASE + i], raw[i], __ATOMIC_RELAXED);
+	__atomic_store_n(&half[FMS_REC_TIME], fms_now_ns(), __ATOMIC_RELAXED);
+	__atomic_store_n(&half[FMS_REC_EPOCH], epoch, __ATOMIC_RELAXED);
+	rte_seqcount_write_end(sc);
+	rte_spinlock_unlock(&seg->writers->enable_lock);
+	return 0;
+}
 
 static int
 presence_args(struct fastmib_segment *seg, unsigned group, uint32_t row,
@@ -50,7 +83,7 @@ fastmib_row_enable(struct fastmib_segment *seg, unsigned group, uint32_t row)
 		return 0;
 	/* Baseline first, then the bit (release): whoever sees the row
 	 * present also sees its fresh baseline, so a recycled row reads 0. */
-	if ((rc = fms_rebase_row(seg, group, row, fms_now_ns(), ENABLE_PATIENCE_NS)))
+	if ((rc = store_enable_baseline(seg, group, row)))
 		return rc;
 	nw = seg->lay.groups[group].n_words;
 	/*

@@ -8,11 +8,13 @@
 #define FASTMIB_WRITER_WRITERS_H
 
 #include <rte_lcore.h>
+#include <rte_spinlock.h>
 
 #include "handle.h"
 
 struct fms_writers {
 	uint32_t hint_limit;                           /* fastmib_opts.hint_limit */
+	rte_spinlock_t enable_lock;                    /* serializes row enables */
 	int16_t slot_of_lcore[RTE_MAX_LCORE];          /* EAL slot, -1 = none */
 	struct fastmib_writer *by_lcore[RTE_MAX_LCORE]; /* written by that lcore only */
 };

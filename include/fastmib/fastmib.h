@@ -344,7 +344,11 @@ fastmib_event_threshold(struct fastmib_writer *w, unsigned t)
  * inside its own open transaction: its updates made before the call count
  * as the old row's, those after it as the new row's. Creator only; also
  * returns -EBUSY when another lcore stays inside a transaction for 1 ms
- * (see fastmib_reset()).
+ * (see fastmib_reset()). Never waits on another process: a resetter that
+ * holds the reset lock, even one frozen mid-reset, does not delay it (its
+ * baseline goes to a half of the row's record that resetters never write,
+ * and the snapshot taken later wins). Threads of this process enabling
+ * rows at once serialize briefly on a lock of the process's own.
  */
 int fastmib_row_enable(struct fastmib_segment *seg, unsigned group, uint32_t row);
 int fastmib_row_disable(struct fastmib_segment *seg, unsigned group, uint32_t row);

@@ -152,14 +152,22 @@ int fastmib_reset_prepare(struct fastmib_segment *seg, int group, uint32_t row,
 			  struct fastmib_reset_plan **plan);
 
 /**
- * Store the plan's baselines and discontinuity times, then free it. A row
- * whose baseline another reset (or a re-enable) replaced since the plan's
- * snapshot keeps that newer one. Fails only if the reset lock stays held
- * by a live process for 50 ms (-EBUSY; rows stored so far stay). Call it
- * from the thread that prepared the plan, or after synchronising with it,
- * and before fastmib_close() of the handle it was prepared on.
+ * Store the plan's baselines and discontinuity times, then free it. All or
+ * nothing: the resetters' lock is taken first, and if another live
+ * process keeps it for 50 ms the call fails with -EBUSY and stores
+ * nothing. A row whose baseline another reset (or a re-enable) with a
+ * later snapshot replaced keeps that newer one. Call it from the thread
+ * that prepared the plan, or after synchronising with it, and before
+ * fastmib_close() of the handle it was prepared on.
  */
 int fastmib_reset_commit(struct fastmib_reset_plan *plan);
+
+/**
+ * fastmib_reset_commit() of several plans of one segment under one hold
+ * of the lock: every plan is stored, or (-EBUSY, -EINVAL for plans of
+ * two segments) none. Frees every plan either way.
+ */
+int fastmib_reset_commit_all(struct fastmib_reset_plan **plans, size_t n);
 
 /** Drop a prepared reset without storing anything; NULL is ignored. */
 void fastmib_reset_abort(struct fastmib_reset_plan *plan);

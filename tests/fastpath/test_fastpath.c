@@ -75,7 +75,7 @@ test_roundtrip(void **state)
 	}
 	fastmib_info(f->seg, &a);
 	fastmib_info(f->rd, &b);
-	assert_int_equal(a.format, 4);
+	assert_int_equal(a.format, FMS_FORMAT);
 	assert_int_equal(a.generation, 1);
 	assert_int_equal(a.n_slots, rte_lcore_count() + 4);
 	assert_int_equal(a.writer_pid, getpid());
@@ -231,6 +231,69 @@ test_recycled_row(void **state)
 	assert_int_equal(fastmib_row_enable(f->seg, TS_FLOW, 5), 0);
 	assert_int_equal(fastmib_read(f->rd, TS_FLOW, 5, v), 0);
 	assert_int_equal(v[0], 2);
+}
+
+/*
+ * A resetter holding the reset lock (frozen mid-reset, say) never delays
+ * the creator: a row enable does not take that lock, and the recycled row
+ * still reads 0. Resets meanwhile fail with -EBUSY and store nothing.
+ */
+static void
+test_enable_beside_held_reset_lock(void **state)
+{
+	struct tu_fixture *f = *state;
+	struct fms_reset *r = f->seg->reset_head;
+	uint64_t v[2], disc;
+
+	assert_int_equal(fastmib_row_enable(f->seg, TS_FLOW, 7), 0);
+	fastmib_pc_add(f->w, TS_FLOW_PKTS(7), 10);
+	assert_int_equal(fastmib_reset(f->rd, TS_FLOW, 7), 0);
+	disc = fastmib_discontinuity(f->rd, TS_FLOW, 7);
+	fastmib_pc_add(f->w, TS_FLOW_PKTS(7), 4);
+
+	__atomic_store_n(&r->owner_pid, (uint32_t)getpid(), __ATOMIC_RELEASE); /* alive */
+	assert_int_equal(fastmib_reset(f->rd, TS_FLOW, 7), -EBUSY);
+	assert_int_equal(fastmib_discontinuity(f->rd, TS_FLOW, 7), disc);
+	assert_int_equal(fastmib_read(f->rd, TS_FLOW, 7, v), 0);
+	assert_int_equal(v[0], 4); /* nothing stored */
+
+	assert_int_equal(fastmib_row_disable(f->seg, TS_FLOW, 7), 0);
+	fastmib_pc_add(f->w, TS_FLOW_PKTS(7), 100); /* late update to a dead row */
+	assert_int_equal(fastmib_row_enable(f->seg, TS_FLOW, 7), 0);
+	assert_int_equal(fastmib_read(f->rd, TS_FLOW, 7, v), 0);
+	assert_int_equal(v[0], 0);
+	assert_true(fastmib_discontinuity(f->rd, TS_FLOW, 7) >= disc);
+	__atomic_store_n(&r->owner_pid, 0, __ATOMIC_RELEASE);
+}
+
+/*
+ * Baselines follow the order of their snapshots, not of their stores: a
+ * reset prepared before a row was recycled and committed after it leaves
+ * the recycled row's baseline in place; one prepared after it wins.
+ */
+static void
+test_baseline_order(void **state)
+{
+	struct tu_fixture *f = *state;
+	struct fastmib_reset_plan *p;
+	uint64_t v[2];
+
+	assert_int_equal(fastmib_row_enable(f->seg, TS_FLOW, 8), 0);
+	fastmib_pc_add(f->w, TS_FLOW_PKTS(8), 50);
+	assert_int_equal(fastmib_reset_prepare(f->rd, TS_FLOW, 8, &p), 0); /* at 50 */
+	assert_int_equal(fastmib_row_disable(f->seg, TS_FLOW, 8), 0);
+	fastmib_pc_add(f->w, TS_FLOW_PKTS(8), 7);
+	assert_int_equal(fastmib_row_enable(f->seg, TS_FLOW, 8), 0); /* at 57 */
+	fastmib_pc_add(f->w, TS_FLOW_PKTS(8), 3);
+	assert_int_equal(fastmib_reset_commit(p), 0);
+	assert_int_equal(fastmib_read(f->rd, TS_FLOW, 8, v), 0);
+	assert_int_equal(v[0], 3); /* the enable's baseline (57), not the reset's (50) */
+
+	assert_int_equal(fastmib_reset_prepare(f->rd, TS_FLOW, 8, &p), 0); /* at 60 */
+	fastmib_pc_add(f->w, TS_FLOW_PKTS(8), 1);
+	assert_int_equal(fastmib_reset_commit(p), 0);
+	assert_int_equal(fastmib_read(f->rd, TS_FLOW, 8, v), 0);
+	assert_int_equal(v[0], 1);
 }
 
 static void
@@ -780,6 +843,9 @@ main(int argc, char **argv)
 						tu_teardown),
 		cmocka_unit_test_setup_teardown(test_read_stuck_writer_holdoff, setup, tu_teardown),
 		cmocka_unit_test_setup_teardown(test_reset_plan, setup, tu_teardown),
+		cmocka_unit_test_setup_teardown(test_enable_beside_held_reset_lock, setup,
+						tu_teardown),
+		cmocka_unit_test_setup_teardown(test_baseline_order, setup, tu_teardown),
 	};
 	int rc;
 

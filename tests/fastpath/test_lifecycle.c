@@ -5,6 +5,7 @@
  * the generation and makes old handles stale.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -64,6 +65,7 @@ expect_bad(const uint8_t *buf, size_t len, int err, const char *msg)
 static void
 test_bad_files(void **state)
 {
+	char msg[128];
 	struct fastmib_segment *seg = NULL;
 	uint8_t *c;
 	struct fms_header *h;
@@ -87,9 +89,13 @@ test_bad_files(void **state)
 	} while (0)
 
 	MUTATE(h->magic[0] = 'X', -EINVAL, "magic");
-	MUTATE(h->format = FMS_FORMAT + 1, -EPROTONOSUPPORT, "format version 5, this library reads version 4");
+	snprintf(msg, sizeof(msg), "format version %u, this library reads version %u",
+		 FMS_FORMAT + 1, FMS_FORMAT);
+	MUTATE(h->format = FMS_FORMAT + 1, -EPROTONOSUPPORT, msg);
 	/* format 2 had no event argument types */
-	MUTATE(h->format = 2, -EPROTONOSUPPORT, "format version 2, this library reads version 4");
+	snprintf(msg, sizeof(msg), "format version 2, this library reads version %u",
+		 FMS_FORMAT);
+	MUTATE(h->format = 2, -EPROTONOSUPPORT, msg);
 	MUTATE(h->header_size = 128, -EINVAL, "header size");
 	MUTATE(h->file_size += 64, -EINVAL, "file size");
 	MUTATE(h->n_slots = 0, -EINVAL, "slots");
