@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "guard.h"
 #include "handle.h"
 
 static int
@@ -131,16 +133,86 @@ fms_handle_free(struct fastmib_segment *seg)
 		return;
 	if (seg->base)
 		munmap(seg->base, seg->size);
+	if (seg->fd >= 0)
+		close(seg->fd);
 	free(seg->lay.groups);
 	fms_schema_free(seg->schema);
 	free(seg->path);
 	free(seg);
 }
 
+static const char *
+file_kind(mode_t m)
+{
+	return S_ISFIFO(m) ? "a FIFO" : S_ISDIR(m) ? "a directory" : S_ISCHR(m) ? "a device" :
+	       S_ISBLK(m) ? "a device" : S_ISSOCK(m) ? "a socket" : "not a regular file";
+}
+
+int
+fms_check_trusted(const char *path, const struct stat *st, const char *what)
+{
+	uid_t me = geteuid(), dir_owner = (uid_t)-1;
+	char *dup = strdup(path);
+	struct stat dst;
+
+	if (dup == NULL)
+		return fms_error(-ENOMEM, "out of memory");
+	/* The owner of the directory that holds the file, when nobody else
+	 * can put files there: an application's own runtime directory. */
+	if (stat(dirname(dup), &dst) == 0 && S_ISDIR(dst.st_mode) &&
+	    !(dst.st_mode & (S_IWGRP | S_IWOTH)))
+		dir_owner = dst.st_uid;
+	free(dup);
+	if (st->st_uid != 0 && st->st_uid != me && st->st_uid != dir_owner)
+		return fms_error(-EPERM, "%s: %s owned by uid %u, neither root, this process "
+				 "(uid %u) nor the owner of its directory; refused", path, what,
+				 (unsigned)st->st_uid, (unsigned)me);
+	if (st->st_mode & S_IWOTH)
+		return fms_error(-EPERM, "%s: %s writable by every user (mode %03o); refused",
+				 path, what, (unsigned)(st->st_mode & 0777));
+	return 0;
+}
+
+int
+fms_open_segment(const char *path, int oflags, int *fdp)
+{
+	struct stat st;
+	int fd, rc;
+
+	*fdp = -1;
+	/* O_NONBLOCK: a FIFO at the path would block open() until a writer
+	 * came; O_NOFOLLOW: a link could point the reader (or, for the
+	 * creator, the retire flag) at another file. */
+	fd = open(path, oflags | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == ELOOP)
+			return fms_error(-ELOOP, "%s: is a symbolic link; segments are opened "
+					 "by their own path only", path);
+		return fms_error(-errno, "%s: cannot open: %s", path, strerror(errno));
+	}
+	if (fstat(fd, &st) < 0) {
+		rc = fms_error(-errno, "%s: fstat: %s", path, strerror(errno));
+		close(fd);
+		return rc;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return fms_error(-EINVAL, "%s: %s, not a segment file; refused", path,
+				 file_kind(st.st_mode));
+	}
+	if ((rc = fms_check_trusted(path, &st, "segment file"))) {
+		close(fd);
+		return rc;
+	}
+	*fdp = fd;
+	return 0;
+}
+
 /*
  * Validate the open file and map it. `writable_all` (creator) maps the
  * whole file read-write; otherwise counter data stay read-only and only
- * the reset area is made writable when `writable_reset`.
+ * the reset area is made writable when `writable_reset`. On success the
+ * handle keeps `fd`; on failure the caller still owns it.
  */
 int
 fms_map_handle(struct fastmib_segment *seg, int fd, const char *path,
@@ -207,6 +279,10 @@ fms_map_handle(struct fastmib_segment *seg, int fd, const char *path,
 		return fms_error(-errno, "%s: cannot map the reset area writable: %s", path,
 				 strerror(errno));
 	seg->reset_writable = writable_all || writable_reset;
+	if ((rc = fms_guard_install()) < 0)
+		return fms_error(rc, "%s: cannot install the SIGBUS handler: %s", path,
+				 strerror(-rc));
+	seg->fd = fd;
 	seg->dev = st.st_dev;
 	seg->ino = st.st_ino;
 	seg->n_slots = h.n_slots;
@@ -227,19 +303,21 @@ fastmib_attach(const char *path, int flags, struct fastmib_segment **segp)
 
 	if (path == NULL || segp == NULL || (flags & ~FASTMIB_ATTACH_RDONLY))
 		return fms_error(-EINVAL, "fastmib_attach: bad arguments");
-	fd = open(path, (rdonly ? O_RDONLY : O_RDWR) | O_CLOEXEC);
-	if (fd < 0)
-		return fms_error(-errno, "%s: cannot open: %s%s", path, strerror(errno),
-				 errno == EACCES && !rdonly ?
-				 " (try FASTMIB_ATTACH_RDONLY)" : "");
+	rc = fms_open_segment(path, rdonly ? O_RDONLY : O_RDWR, &fd);
+	if (rc == -EACCES && !rdonly)
+		return fms_error(rc, "%s: cannot open for resets: %s (try FASTMIB_ATTACH_RDONLY)",
+				 path, strerror(-rc));
+	if (rc)
+		return rc;
 	seg = calloc(1, sizeof(*seg));
 	if (seg == NULL) {
 		close(fd);
 		return fms_error(-ENOMEM, "out of memory");
 	}
+	seg->fd = -1;
 	rc = fms_map_handle(seg, fd, path, 0, !rdonly);
-	close(fd);
 	if (rc) {
+		close(fd);
 		fms_handle_free(seg);
 		return rc;
 	}
@@ -265,8 +343,8 @@ fastmib_schema(const struct fastmib_segment *seg)
 	return seg->schema;
 }
 
-void
-fastmib_info(const struct fastmib_segment *seg, struct fastmib_info *info)
+static int
+read_info(const struct fastmib_segment *seg, struct fastmib_info *info)
 {
 	const struct fms_header *h = seg->hdr;
 
@@ -280,16 +358,44 @@ fastmib_info(const struct fastmib_segment *seg, struct fastmib_info *info)
 	info->retired = __atomic_load_n(&h->retired, __ATOMIC_ACQUIRE) != 0;
 	info->tsc_hz = h->tsc_hz;
 	info->event_ring = h->event_ring;
+	return 0;
+}
+
+void
+fastmib_info(const struct fastmib_segment *seg, struct fastmib_info *info)
+{
+	int rc;
+
+	memset(info, 0, sizeof(*info));
+	if (fms_faulted(seg))
+		return;
+	FMS_GUARDED(seg, rc, read_info(seg, info), -EIO);
+	(void)rc;
+}
+
+static int
+retired(const struct fastmib_segment *seg)
+{
+	return __atomic_load_n(&seg->hdr->retired, __ATOMIC_ACQUIRE) != 0;
 }
 
 bool
 fastmib_stale(const struct fastmib_segment *seg)
 {
 	struct stat st;
+	int gone;
 
-	if (__atomic_load_n(&seg->hdr->retired, __ATOMIC_ACQUIRE))
+	if (fms_faulted(seg))
 		return true;
-	if (stat(seg->path, &st) < 0)
+	/* Shrunk in place: every access past the new end would fault. */
+	if (fstat(seg->fd, &st) < 0 || (uint64_t)st.st_size < seg->size)
+		return true;
+	FMS_GUARDED(seg, gone, retired(seg), 1);
+	if (gone)
+		return true;
+	/* Replaced or removed at the path (lstat: a link put there is a
+	 * replacement too, which the next attach refuses). */
+	if (lstat(seg->path, &st) < 0)
 		return true;
 	return st.st_dev != seg->dev || st.st_ino != seg->ino;
 }

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "guard.h"
 #include "handle.h"
 
 #define N_LEVELS (FASTMIB_EVENT_RATE_MAX + 1)
@@ -41,8 +42,8 @@ load_head(const struct fastmib_segment *seg, uint32_t s)
 	return __atomic_load_n(fms_event_head(seg, s), __ATOMIC_ACQUIRE);
 }
 
-int
-fastmib_event_cursor_new(struct fastmib_segment *seg, struct fastmib_event_cursor **curp)
+static int
+fastmib_event_cursor_new_mapped(struct fastmib_segment *seg, struct fastmib_event_cursor **curp)
 {
 	struct fastmib_event_cursor *c;
 	uint32_t n, ring;
@@ -208,8 +209,8 @@ pick_slot(const struct fastmib_event_cursor *c)
 	return best;
 }
 
-int
-fastmib_events_poll(struct fastmib_segment *seg, struct fastmib_event_cursor *cur,
+static int
+fastmib_events_poll_mapped(struct fastmib_segment *seg, struct fastmib_event_cursor *cur,
 		    struct fastmib_event_rec *out, unsigned int max)
 {
 	unsigned int got = 0, limit;
@@ -261,14 +262,59 @@ sum_counter(const struct fastmib_segment *seg, unsigned int event, unsigned int 
 	return sum;
 }
 
+static uint64_t
+fastmib_event_logged_mapped(const struct fastmib_segment *seg, unsigned int event)
+{
+	return sum_counter(seg, event, 0);
+}
+
+static uint64_t
+fastmib_event_dropped_mapped(const struct fastmib_segment *seg, unsigned int event)
+{
+	return sum_counter(seg, event, 1);
+}
+
+int
+fastmib_event_cursor_new(struct fastmib_segment *seg, struct fastmib_event_cursor **curp)
+{
+	int r;
+
+	if (fms_faulted(seg))
+		return fms_faulted_error(seg);
+	FMS_GUARDED(seg, r, fastmib_event_cursor_new_mapped(seg, curp), -EIO);
+	return r;
+}
+
+int
+fastmib_events_poll(struct fastmib_segment *seg, struct fastmib_event_cursor *cur,
+		    struct fastmib_event_rec *out, unsigned int max)
+{
+	int r;
+
+	if (fms_faulted(seg))
+		return fms_faulted_error(seg);
+	FMS_GUARDED(seg, r, fastmib_events_poll_mapped(seg, cur, out, max), -EIO);
+	return r;
+}
+
 uint64_t
 fastmib_event_logged(const struct fastmib_segment *seg, unsigned int event)
 {
-	return sum_counter(seg, event, 0);
+	uint64_t r;
+
+	if (fms_faulted(seg))
+		return 0;
+	FMS_GUARDED(seg, r, fastmib_event_logged_mapped(seg, event), 0);
+	return r;
 }
 
 uint64_t
 fastmib_event_dropped(const struct fastmib_segment *seg, unsigned int event)
 {
-	return sum_counter(seg, event, 1);
+	uint64_t r;
+
+	if (fms_faulted(seg))
+		return 0;
+	FMS_GUARDED(seg, r, fastmib_event_dropped_mapped(seg, event), 0);
+	return r;
 }

@@ -8,6 +8,7 @@
 #ifndef FASTMIB_READER_HANDLE_H
 #define FASTMIB_READER_HANDLE_H
 
+#include <stdbool.h>
 #include <sys/types.h>
 
 #include "segment_format.h"
@@ -35,6 +36,8 @@ struct fastmib_segment {
 	struct fastmib_read_stats stats; /* relaxed atomics */
 	uint64_t read_patience_ns;       /* fastmib_set_read_patience() */
 	uint64_t stuck_until;            /* atomic; CLOCK_MONOTONIC ns, see fastmib_read() */
+	int fd;                          /* the file, kept open: size and liveness checks */
+	int faulted;                     /* atomic; a guarded access faulted (guard.h) */
 	/*
 	 * Creator only (NULL otherwise): the writer library's per-process
 	 * writers, and the function fastmib_close() calls to flush and free
@@ -45,6 +48,17 @@ struct fastmib_segment {
 };
 
 /* attach.c */
+/* Open a segment path for `oflags` (O_RDONLY or O_RDWR) without following
+ * a link or blocking, and only a regular file of a trusted owner that not
+ * every user can write (fms_check_trusted()); 0 and *fdp, or -errno with a
+ * message naming the path and the reason. */
+int fms_open_segment(const char *path, int oflags, int *fdp);
+/* Owner and mode checks of a file or directory the programs rely on: owned
+ * by root, by the caller's effective uid or by the owner of the directory
+ * holding it (when that directory is writable by its owner only), and not
+ * writable by every user. `what` names it in the message. */
+struct stat;
+int fms_check_trusted(const char *path, const struct stat *st, const char *what);
 int fms_map_handle(struct fastmib_segment *seg, int fd, const char *path,
 		   int writable_all, int writable_reset);
 /* Unmap and free a handle whose writers (if any) are gone. */

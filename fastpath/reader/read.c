@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "guard.h"
 #include "handle.h"
 
 /* Attempts charged for one rte_pause() while a writer is inside its section. */
@@ -281,8 +282,8 @@ check_row(const struct fastmib_segment *seg, unsigned group, uint32_t *row)
 	return 0;
 }
 
-int
-fastmib_read_raw(struct fastmib_segment *seg, unsigned group, uint32_t row,
+static int
+fastmib_read_raw_mapped(struct fastmib_segment *seg, unsigned group, uint32_t row,
 		 uint64_t *values)
 {
 	int rc = check_row(seg, group, &row);
@@ -302,8 +303,8 @@ fastmib_read_raw(struct fastmib_segment *seg, unsigned group, uint32_t row,
  * resetter's), so every counter read afterwards is >= its baseline modulo
  * 2^64 and the unsigned difference never goes "negative".
  */
-int
-fastmib_read(struct fastmib_segment *seg, unsigned group, uint32_t row,
+static int
+fastmib_read_mapped(struct fastmib_segment *seg, unsigned group, uint32_t row,
 	     uint64_t *values)
 {
 	uint64_t base[FASTMIB_MAX_COUNTERS];
@@ -344,8 +345,8 @@ fastmib_read_stats(const struct fastmib_segment *seg, struct fastmib_read_stats 
 
 /* ---- presence ---- */
 
-bool
-fastmib_row_present(const struct fastmib_segment *seg, unsigned group, uint32_t row)
+static bool
+fastmib_row_present_mapped(const struct fastmib_segment *seg, unsigned group, uint32_t row)
 {
 	const struct fastmib_group_schema *g;
 	const uint64_t *words;
@@ -370,8 +371,8 @@ in_range(const struct fastmib_group_schema *g, uint64_t row)
 	return row < g->n_rows ? (int64_t)row : -ENOENT;
 }
 
-int64_t
-fastmib_next_row(const struct fastmib_segment *seg, unsigned group, uint32_t row)
+static int64_t
+fastmib_next_row_mapped(const struct fastmib_segment *seg, unsigned group, uint32_t row)
 {
 	const struct fastmib_group_schema *g;
 	const uint64_t *words, *summary;
@@ -413,4 +414,48 @@ fastmib_next_row(const struct fastmib_segment *seg, unsigned group, uint32_t row
 		next = w + 1;
 	}
 	return -ENOENT;
+}
+
+int
+fastmib_read_raw(struct fastmib_segment *seg, unsigned group, uint32_t row, uint64_t *values)
+{
+	int r;
+
+	if (fms_faulted(seg))
+		return fms_faulted_error(seg);
+	FMS_GUARDED(seg, r, fastmib_read_raw_mapped(seg, group, row, values), -EIO);
+	return r;
+}
+
+int
+fastmib_read(struct fastmib_segment *seg, unsigned group, uint32_t row, uint64_t *values)
+{
+	int r;
+
+	if (fms_faulted(seg))
+		return fms_faulted_error(seg);
+	FMS_GUARDED(seg, r, fastmib_read_mapped(seg, group, row, values), -EIO);
+	return r;
+}
+
+bool
+fastmib_row_present(const struct fastmib_segment *seg, unsigned group, uint32_t row)
+{
+	bool r;
+
+	if (fms_faulted(seg))
+		return false;
+	FMS_GUARDED(seg, r, fastmib_row_present_mapped(seg, group, row), false);
+	return r;
+}
+
+int64_t
+fastmib_next_row(const struct fastmib_segment *seg, unsigned group, uint32_t row)
+{
+	int64_t r;
+
+	if (fms_faulted(seg))
+		return -EIO;
+	FMS_GUARDED(seg, r, fastmib_next_row_mapped(seg, group, row), -EIO);
+	return r;
 }

@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include <time.h>
 
+#include "guard.h"
 #include "handle.h"
 
 static uint64_t
@@ -104,10 +105,11 @@ reset_lock(struct fastmib_segment *seg, uint64_t deadline)
 	return fms_error(-EBUSY, "%s: the reset lock is held (by pid %u)", seg->path, owner);
 }
 
-static void
+static int
 reset_unlock(struct fastmib_segment *seg)
 {
 	__atomic_store_n(&seg->reset_head->owner_pid, 0, __ATOMIC_RELEASE);
+	return 0;
 }
 
 /*
@@ -224,8 +226,8 @@ plan_row(struct fastmib_reset_plan *p, unsigned group, uint32_t row)
 		p->values = v;
 		p->cap_values = cap;
 	}
-	rc = fms_snap_baseline(p->seg, group, row, RESET_PATIENCE_NS, &epoch,
-			       p->values + p->n_values);
+	FMS_GUARDED(p->seg, rc, fms_snap_baseline(p->seg, group, row, RESET_PATIENCE_NS,
+						  &epoch, p->values + p->n_values), -EIO);
 	if (rc)
 		return rc;
 	p->rows[p->n_rows++] = (struct plan_row){ group, row, epoch, p->n_values };
@@ -260,6 +262,8 @@ fastmib_reset_prepare(struct fastmib_segment *seg, int group, uint32_t row,
 	int rc = 0;
 
 	*plan = NULL;
+	if (fms_faulted(seg))
+		return fms_faulted_error(seg);
 	if (!seg->reset_writable)
 		return fms_error(-EPERM, "%s: attached read-only, cannot reset", seg->path);
 	if (group >= 0 && (unsigned)group >= seg->schema->n_groups)
@@ -318,6 +322,14 @@ store_plan(const struct fastmib_reset_plan *plan)
 	rte_seqcount_write_end(sc);
 }
 
+static int
+store_plans(struct fastmib_reset_plan **plans, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		store_plan(plans[i]);
+	return 0;
+}
+
 int
 fastmib_reset_commit_all(struct fastmib_reset_plan **plans, size_t n)
 {
@@ -327,12 +339,16 @@ fastmib_reset_commit_all(struct fastmib_reset_plan **plans, size_t n)
 	for (size_t i = 1; i < n; i++)
 		if (plans[i]->seg != seg)
 			rc = fms_error(-EINVAL, "fastmib_reset_commit_all: plans of two segments");
+	if (rc == 0 && n && fms_faulted(seg))
+		rc = fms_faulted_error(seg);
 	if (rc == 0 && n)
-		rc = reset_lock(seg, fms_mono_ns() + RESET_PATIENCE_NS);
+		FMS_GUARDED(seg, rc, reset_lock(seg, fms_mono_ns() + RESET_PATIENCE_NS), -EIO);
 	if (rc == 0 && n) {
-		for (size_t i = 0; i < n; i++)
-			store_plan(plans[i]);
-		reset_unlock(seg);
+		int unlocked;
+
+		FMS_GUARDED(seg, rc, store_plans(plans, n), -EIO);
+		FMS_GUARDED(seg, unlocked, reset_unlock(seg), -EIO);
+		(void)unlocked; /* a lock in a file that shrank is gone with it */
 	}
 	for (size_t i = 0; i < n; i++)
 		fastmib_reset_abort(plans[i]);
@@ -354,8 +370,8 @@ fastmib_reset(struct fastmib_segment *seg, int group, uint32_t row)
 	return rc ? rc : fastmib_reset_commit(plan);
 }
 
-uint64_t
-fastmib_discontinuity(const struct fastmib_segment *seg, int group, uint32_t row)
+static uint64_t
+fastmib_discontinuity_mapped(const struct fastmib_segment *seg, int group, uint32_t row)
 {
 	const struct fastmib_group_schema *g;
 	uint64_t base[FASTMIB_MAX_COUNTERS], time;
@@ -374,4 +390,15 @@ fastmib_discontinuity(const struct fastmib_segment *seg, int group, uint32_t row
 			      base, &time) < 0)
 		return 0;
 	return time;
+}
+
+uint64_t
+fastmib_discontinuity(const struct fastmib_segment *seg, int group, uint32_t row)
+{
+	uint64_t r;
+
+	if (fms_faulted(seg))
+		return 0;
+	FMS_GUARDED(seg, r, fastmib_discontinuity_mapped(seg, group, row), 0);
+	return r;
 }

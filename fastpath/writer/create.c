@@ -55,17 +55,23 @@ old_generation(const char *path, uint64_t *gen, int *old_fd)
 {
 	struct fms_header h;
 	struct stat st;
-	int fd;
+	int fd, rc;
 
 	*gen = 0;
 	*old_fd = -1;
-	fd = open(path, O_RDWR | O_CLOEXEC);
-	if (fd < 0 && errno == EACCES)
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return errno == ENOENT ? 0 :
-		       fms_error(-errno, "%s: cannot open existing file: %s", path,
-				 strerror(errno));
+	/* The same checks as a reader's: a link, a FIFO or a file of another
+	 * user at the path is refused, never followed, opened or retired. */
+	rc = fms_open_segment(path, O_RDWR, &fd);
+	if (rc == -EACCES)
+		rc = fms_open_segment(path, O_RDONLY, &fd);
+	if (rc == -ENOENT)
+		return 0;
+	if (rc) {
+		char why[512];
+
+		snprintf(why, sizeof(why), "%s", fastmib_last_error());
+		return fms_error(-EEXIST, "%s; remove it first (re-creating: %s)", why, path);
+	}
 	if (fstat(fd, &st) == 0 && st.st_size == 0) {
 		close(fd);
 		return 0;
@@ -144,9 +150,23 @@ build_file(struct fastmib_segment *seg, const struct fastmib_schema *schema,
 		free(lay.groups);
 		return rc;
 	}
-	if (fchmod(fd, mode) < 0 || ftruncate(fd, (off_t)lay.file_size) < 0) {
-		rc = fms_error(-errno, "%s: cannot size the file to %llu bytes: %s", tmp,
-			       (unsigned long long)lay.file_size, strerror(errno));
+	if (fchmod(fd, mode) < 0) {
+		rc = fms_error(-errno, "%s: chmod: %s", tmp, strerror(errno));
+		goto fail;
+	}
+	/*
+	 * Allocate every page now: a sparse file on a full tmpfs would map
+	 * fine and then kill the application with SIGBUS at its first store
+	 * to a page that cannot be allocated. posix_fallocate() turns that
+	 * into this error. (A file system without fallocate falls back to a
+	 * sparse file.)
+	 */
+	rc = posix_fallocate(fd, 0, (off_t)lay.file_size);
+	if (rc == EOPNOTSUPP || rc == ENOSYS)
+		rc = ftruncate(fd, (off_t)lay.file_size) < 0 ? errno : 0;
+	if (rc) {
+		rc = fms_error(-rc, "%s: cannot allocate the segment (%llu bytes): %s", path,
+			       (unsigned long long)lay.file_size, strerror(rc));
 		goto fail;
 	}
 	base = mmap(NULL, lay.file_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
@@ -175,9 +195,10 @@ build_file(struct fastmib_segment *seg, const struct fastmib_schema *schema,
 	}
 	/* Map through the validating path: the creator reads what readers read. */
 	rc = fms_map_handle(seg, fd, path, 1, 1);
-	close(fd);
 	if (rc == 0)
 		memcpy(seg->writers->slot_of_lcore, slot_of_lcore, sizeof(slot_of_lcore));
+	else
+		close(fd);
 	return rc;
 fail:
 	unlink(tmp);
@@ -220,6 +241,7 @@ fastmib_create(const struct fastmib_schema *schema, const char *path,
 	seg = calloc(1, sizeof(*seg));
 	if (seg == NULL)
 		return fms_error(-ENOMEM, "out of memory");
+	seg->fd = -1;
 	seg->creator = 1;
 	seg->writers = calloc(1, sizeof(*seg->writers));
 	if (seg->writers == NULL) {
