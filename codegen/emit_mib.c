@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * <MODULE-NAME>.txt, an SMIv2 module. Layout (docs/mib-layout.md):
+ * <MODULE-NAME>.txt, an SMIv2 module. Layout (<fastmib/oidmap.h>, docs/mib-layout.md):
  *   R        <prefix>Mib MODULE-IDENTITY
  *   R.1      <prefix>Objects; group G at R.1.G
  *   R.2      <prefix>Control: ResetAll (1), DiscontinuityTime (2)
@@ -15,14 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fastmib/oidmap.h"
 #include "names.h"
-
-#define ARC_RESET          1001u
-#define ARC_DISCONTINUITY  1002u
-#define ARC_INDEX_BASE     1010u  /* index k (1-based) at 1010 + k */
-#define ARC_CONTROL_GROUP  1000u  /* under <prefix>Groups, above group arcs */
-#define ARC_EVENT_GROUP    1001u
-#define ARC_EVENT_NOTIFICATION_GROUP 1002u
 
 #define INDENT "        "
 #define WIDTH  72
@@ -239,11 +233,15 @@ emit_identity(const struct mn *n, const struct parent *par, struct strbuf *o)
 	for (i = par->len; i < m->oid_len; i++)
 		sb_printf(o, " %u", m->oid[i]);
 	sb_puts(o, " }\n\n");
-	sb_printf(o, "%s OBJECT IDENTIFIER ::= { %s 1 }\n", n->objects, n->root);
-	sb_printf(o, "%s OBJECT IDENTIFIER ::= { %s 2 }\n", n->control, n->root);
-	sb_printf(o, "%s OBJECT IDENTIFIER ::= { %s 3 }\n", n->conformance, n->root);
+	sb_printf(o, "%s OBJECT IDENTIFIER ::= { %s %u }\n", n->objects, n->root,
+		  FASTMIB_ARC_OBJECTS);
+	sb_printf(o, "%s OBJECT IDENTIFIER ::= { %s %u }\n", n->control, n->root,
+		  FASTMIB_ARC_CONTROL);
+	sb_printf(o, "%s OBJECT IDENTIFIER ::= { %s %u }\n", n->conformance, n->root,
+		  FASTMIB_ARC_CONFORMANCE);
 	if (m->n_events)
-		sb_printf(o, "%s OBJECT IDENTIFIER ::= { %s 4 }\n", n->events, n->root);
+		sb_printf(o, "%s OBJECT IDENTIFIER ::= { %s %u }\n", n->events, n->root,
+			  FASTMIB_ARC_EVENTS);
 	sb_puts(o, "\n");
 }
 
@@ -337,7 +335,7 @@ emit_reset_disc(const struct mn *n, const struct m_group *g, const char *parent,
 	sb_printf(o, "%s OBJECT-TYPE\n    SYNTAX       TruthValue\n"
 		     "    MAX-ACCESS   read-write\n    STATUS       current\n", reset);
 	put_description(o, t.data);
-	sb_printf(o, "    ::= { %s %u }\n\n", parent, ARC_RESET);
+	sb_printf(o, "    ::= { %s %u }\n\n", parent, FASTMIB_ARC_RESET);
 
 	sb_free(&t);
 	sb_init(&t);
@@ -349,7 +347,7 @@ emit_reset_disc(const struct mn *n, const struct m_group *g, const char *parent,
 	sb_printf(o, "%s OBJECT-TYPE\n    SYNTAX       TimeStamp\n"
 		     "    MAX-ACCESS   read-only\n    STATUS       current\n", disc);
 	put_description(o, t.data);
-	sb_printf(o, "    ::= { %s %u }\n\n", parent, ARC_DISCONTINUITY);
+	sb_printf(o, "    ::= { %s %u }\n\n", parent, FASTMIB_ARC_DISCONT);
 	sb_free(&t);
 	free(reset);
 	free(disc);
@@ -410,7 +408,7 @@ emit_table_group(const struct mn *n, const struct m_group *g, struct strbuf *o)
 	sb_puts(o, "    INDEX        { ");
 	for (i = 0; i < g->n_indexes; i++)
 		sb_printf(o, "%s%s", i ? ", " : "", idx[i]);
-	sb_printf(o, " }\n    ::= { %s 1 }\n\n", table);
+	sb_printf(o, " }\n    ::= { %s %u }\n\n", table, FASTMIB_ARC_ENTRY);
 
 	sb_printf(o, "%s ::= SEQUENCE {\n", type);
 	for (i = 0; i < g->n_counters; i++) {
@@ -436,7 +434,7 @@ emit_table_group(const struct mn *n, const struct m_group *g, struct strbuf *o)
 			     "    MAX-ACCESS   not-accessible\n    STATUS       current\n",
 			  idx[i], g->indexes[i].max);
 		put_description(o, t.data);
-		sb_printf(o, "    ::= { %s %u }\n\n", entry, ARC_INDEX_BASE + i + 1);
+		sb_printf(o, "    ::= { %s %u }\n\n", entry, FASTMIB_ARC_INDEX_FIRST + i);
 		sb_free(&t);
 		free(idx[i]);
 	}
@@ -462,7 +460,7 @@ emit_control(const struct mn *n, struct strbuf *o)
 			   "count from zero. Gauges are not reset. A reset records the "
 			   "current values as a baseline and never stops the counting. "
 			   "Reading this object always returns false(2).");
-	sb_printf(o, "    ::= { %s 1 }\n\n", n->control);
+	sb_printf(o, "    ::= { %s %u }\n\n", n->control, FASTMIB_ARC_RESET_ALL);
 	sb_printf(o, "%s OBJECT-TYPE\n    SYNTAX       TimeStamp\n"
 		     "    MAX-ACCESS   read-only\n    STATUS       current\n", disc);
 	{
@@ -477,7 +475,7 @@ emit_control(const struct mn *n, struct strbuf *o)
 		put_description(o, t.data);
 		sb_free(&t);
 	}
-	sb_printf(o, "    ::= { %s 2 }\n\n", n->control);
+	sb_printf(o, "    ::= { %s %u }\n\n", n->control, FASTMIB_ARC_MODULE_DISCONT);
 	free(all);
 	free(disc);
 }
@@ -559,7 +557,8 @@ emit_event_notifications(const struct mn *n, struct strbuf *o)
 	char *arg = desc(n->p, "EventArg", NULL, NULL);
 	uint32_t i, j;
 
-	sb_printf(o, "%s OBJECT IDENTIFIER ::= { %s 0 }\n\n", node, n->events);
+	sb_printf(o, "%s OBJECT IDENTIFIER ::= { %s %u }\n\n", node, n->events,
+		  FASTMIB_ARC_EV_NOTIFS);
 	for (i = 0; i < m->n_events; i++) {
 		const struct m_event *e = &m->events[i];
 		struct strbuf t;
@@ -649,46 +648,52 @@ emit_event_table(const struct mn *n, const char *u64, struct strbuf *o)
 			   "last records the agent copied (256 unless configured "
 			   "otherwise); a record overwritten in its ring before the "
 			   "agent copied it never appears.");
-	sb_printf(o, "    ::= { %s 1 }\n\n", n->events);
+	sb_printf(o, "    ::= { %s %u }\n\n", n->events, FASTMIB_ARC_EV_TABLE);
 
 	sb_printf(o, "%s OBJECT-TYPE\n    SYNTAX       %s\n"
 		     "    MAX-ACCESS   not-accessible\n    STATUS       current\n",
 		  entry, type);
 	put_description(o, "One record of the event log.");
-	sb_printf(o, "    INDEX        { %s }\n    ::= { %s 1 }\n\n", c[0], table);
+	sb_printf(o, "    INDEX        { %s }\n    ::= { %s %u }\n\n", c[0], table,
+		  FASTMIB_ARC_ENTRY);
 	put_sequence(n, o, type, cols, syntax, 11);
 
 	put_object(o, c[0], "Unsigned32 (1..4294967295)", NULL, "not-accessible",
 		   "The number the agent gave this record: 1 for the first record "
 		   "it copied, then one more for each record, in time order. "
-		   "Numbers are never reused while the agent runs.", entry, 1);
+		   "Numbers are never reused while the agent runs.", entry,
+		   FASTMIB_EVCOL_NUMBER);
 	put_object(o, c[1], "DisplayString", NULL, "read-only",
-		   "The name of the event, as in the model.", entry, 2);
+		   "The name of the event, as in the model.", entry, FASTMIB_EVCOL_NAME);
 	sb_init(&t);
 	sb_printf(&t, "The id of the event: its index in %s. The events of this "
 		      "module are ", stats);
 	put_event_ids(n->m, &t);
 	sb_puts(&t, ".");
-	put_object(o, c[2], "Unsigned32 (1..999)", NULL, "read-only", t.data, entry, 3);
+	put_object(o, c[2], "Unsigned32 (1..999)", NULL, "read-only", t.data, entry,
+		   FASTMIB_EVCOL_ID);
 	sb_free(&t);
 	put_object(o, c[3], "DateAndTime", NULL, "read-only",
 		   "When the event was logged: the time stamp counter value of the "
 		   "record converted to wall-clock time, in UTC: the 11-octet "
-		   "form with direction '+' and a zero offset from UTC.", entry, 4);
+		   "form with direction '+' and a zero offset from UTC.", entry,
+		   FASTMIB_EVCOL_TIME);
 	put_object(o, c[4], "Unsigned32", NULL, "read-only",
 		   "The writer slot (one per lcore or registered thread) whose "
-		   "ring held the record.", entry, 5);
+		   "ring held the record.", entry, FASTMIB_EVCOL_LCORE);
 	sb_init(&t);
 	sb_printf(&t, "The lag of the record: time stamp counter cycles since the "
 		      "closest earlier record of the same writer slot whose event "
 		      "has an equal or lower level. 0 when that record was not "
 		      "available to the agent (overwritten, or logged before the "
 		      "agent started copying).");
-	put_object(o, c[5], u64, "cycles", "read-only", t.data, entry, 6);
+	put_object(o, c[5], u64, "cycles", "read-only", t.data, entry,
+		   FASTMIB_EVCOL_LAG_CYCLES);
 	sb_free(&t);
 	sb_init(&t);
 	sb_printf(&t, "The lag of the record (see %s) in nanoseconds.", c[5]);
-	put_object(o, c[6], u64, "nanoseconds", "read-only", t.data, entry, 7);
+	put_object(o, c[6], u64, "nanoseconds", "read-only", t.data, entry,
+		   FASTMIB_EVCOL_LAG_NS);
 	sb_free(&t);
 	for (i = 0; i < FASTMIB_MAX_EVENT_ARGS; i++) {
 		sb_init(&t);
@@ -698,7 +703,8 @@ emit_event_table(const struct mn *n, const char *u64, struct strbuf *o)
 			      "64-bit value (-1 reads 18446744073709551615). A "
 			      "record of an event with fewer arguments has no "
 			      "instance of this column.", i + 1);
-		put_object(o, c[7 + i], u64, NULL, "read-only", t.data, entry, 8 + i);
+		put_object(o, c[7 + i], u64, NULL, "read-only", t.data, entry,
+			   FASTMIB_EVCOL_ARG1 + i);
 		sb_free(&t);
 	}
 	for (i = 0; i < 11; i++)
@@ -737,12 +743,13 @@ emit_event_stats(const struct mn *n, struct strbuf *o)
 		  table, type);
 	put_description(o, "Per event of the model: records logged and records "
 			   "dropped, summed over every lcore.");
-	sb_printf(o, "    ::= { %s 2 }\n\n", n->events);
+	sb_printf(o, "    ::= { %s %u }\n\n", n->events, FASTMIB_ARC_EV_STATS);
 	sb_printf(o, "%s OBJECT-TYPE\n    SYNTAX       %s\n"
 		     "    MAX-ACCESS   not-accessible\n    STATUS       current\n",
 		  entry, type);
 	put_description(o, "The statistics of one event.");
-	sb_printf(o, "    INDEX        { %s }\n    ::= { %s 1 }\n\n", c[0], table);
+	sb_printf(o, "    INDEX        { %s }\n    ::= { %s %u }\n\n", c[0], table,
+		  FASTMIB_ARC_ENTRY);
 	put_sequence(n, o, type, cols, syntax, 4);
 
 	sb_init(&t);
@@ -750,19 +757,21 @@ emit_event_stats(const struct mn *n, struct strbuf *o)
 	put_event_ids(n->m, &t);
 	sb_puts(&t, ".");
 	put_object(o, c[0], "Unsigned32 (1..999)", NULL, "not-accessible", t.data,
-		   entry, 1);
+		   entry, FASTMIB_STCOL_ID);
 	sb_free(&t);
 	put_object(o, c[1], "DisplayString", NULL, "read-only",
-		   "The name of the event, as in the model.", entry, 2);
+		   "The name of the event, as in the model.", entry, FASTMIB_STCOL_NAME);
 	sb_init(&t);
 	sb_printf(&t, "Records of this event written into the rings.%s", disc);
-	put_object(o, c[2], "Counter64", NULL, "read-only", t.data, entry, 3);
+	put_object(o, c[2], "Counter64", NULL, "read-only", t.data, entry,
+		   FASTMIB_STCOL_LOGGED);
 	sb_free(&t);
 	sb_init(&t);
 	sb_printf(&t, "Records of this event overwritten in the rings by newer "
 		      "records: the ring of a busy lcore keeps only its latest "
 		      "records.%s", disc);
-	put_object(o, c[3], "Counter64", NULL, "read-only", t.data, entry, 4);
+	put_object(o, c[3], "Counter64", NULL, "read-only", t.data, entry,
+		   FASTMIB_STCOL_DROPPED);
 	sb_free(&t);
 	for (i = 0; i < 4; i++)
 		free(c[i]);
@@ -803,7 +812,7 @@ emit_event_groups(const struct mn *n, struct strbuf *o)
 	}
 	sb_puts(o, "\n    }\n    STATUS       current\n");
 	put_description(o, "The event log: recent records and per-event statistics.");
-	sb_printf(o, "    ::= { %s %u }\n\n", n->groups, ARC_EVENT_GROUP);
+	sb_printf(o, "    ::= { %s %u }\n\n", n->groups, FASTMIB_ARC_EVENT_GROUP);
 	free(s);
 	if (!uses_notify(m))
 		return;
@@ -821,7 +830,8 @@ emit_event_groups(const struct mn *n, struct strbuf *o)
 	sb_puts(o, "\n    }\n    STATUS       current\n");
 	put_description(o, "The notifications sent for events the model marks "
 			   "with notify.");
-	sb_printf(o, "    ::= { %s %u }\n\n", n->groups, ARC_EVENT_NOTIFICATION_GROUP);
+	sb_printf(o, "    ::= { %s %u }\n\n", n->groups,
+		  FASTMIB_ARC_EVENT_NOTIFICATION_GROUP);
 	free(s);
 }
 
@@ -856,8 +866,10 @@ emit_conformance(const struct mn *n, struct strbuf *o)
 	uint32_t gi;
 
 	sb_puts(o, "-- Conformance\n\n");
-	sb_printf(o, "%s OBJECT IDENTIFIER ::= { %s 1 }\n", n->compliances, n->conformance);
-	sb_printf(o, "%s OBJECT IDENTIFIER ::= { %s 2 }\n\n", n->groups, n->conformance);
+	sb_printf(o, "%s OBJECT IDENTIFIER ::= { %s %u }\n", n->compliances, n->conformance,
+		  FASTMIB_ARC_COMPLIANCES);
+	sb_printf(o, "%s OBJECT IDENTIFIER ::= { %s %u }\n\n", n->groups, n->conformance,
+		  FASTMIB_ARC_CONF_GROUPS);
 
 	sb_printf(o, "%s MODULE-COMPLIANCE\n    STATUS       current\n", compliance);
 	put_description(o, "The compliance statement for agents that implement "
@@ -882,7 +894,7 @@ emit_conformance(const struct mn *n, struct strbuf *o)
 		sb_printf(o, ",\n" INDENT "  %s", s);
 		free(s);
 	}
-	sb_printf(o, "\n    }\n    ::= { %s 1 }\n\n", n->compliances);
+	sb_printf(o, "\n    }\n    ::= { %s %u }\n\n", n->compliances, FASTMIB_ARC_COMPLIANCE);
 
 	for (gi = 0; gi < m->n_groups; gi++) {
 		const struct m_group *g = &m->groups[gi];
@@ -907,7 +919,7 @@ emit_conformance(const struct mn *n, struct strbuf *o)
 			     INDENT "  %s\n    }\n    STATUS       current\n",
 			  cgroup, all, disc);
 		put_description(o, "The module-wide reset and discontinuity objects.");
-		sb_printf(o, "    ::= { %s %u }\n\n", n->groups, ARC_CONTROL_GROUP);
+		sb_printf(o, "    ::= { %s %u }\n\n", n->groups, FASTMIB_ARC_CONTROL_GROUP);
 		free(all);
 		free(disc);
 	}

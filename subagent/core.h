@@ -7,17 +7,9 @@
  * The core owns a set of segment paths. For each attached segment it
  * registers one raw Net-SNMP handler at the module root R and answers
  * GET / GETNEXT (GETBULK arrives as GETNEXT repetitions) and SET of the
- * reset objects, following the OID layout of docs/mib-layout.md:
- *
- *   R.1.G.C.0              scalar counter C of scalar group G
- *   R.1.G.1001.0 / .1002.0 group Reset / DiscontinuityTime
- *   R.1.G.1.C.i1..in       table column C, 1-based indexes
- *   R.1.G.1.1001/1002.idx  row Reset / DiscontinuityTime columns
- *   R.2.1.0 / R.2.2.0      module ResetAll / DiscontinuityTime
- *   R.4.1.1.C.N            event table column C of event number N
- *   R.4.2.1.C.A            event statistics column C of the event of arc A
- *   R.4.0.A                NOTIFICATION-TYPE of the event of arc A (sent,
- *                          never served)
+ * reset objects, following the OID layout of <fastmib/oidmap.h> (see also
+ * docs/mib-layout.md); the NOTIFICATION-TYPEs under R.4.0 are sent, never
+ * served.
  *
  * Event log: per attached segment whose model has events, the core keeps a
  * cursor into the segment's event rings and a history of the last N
@@ -34,8 +26,8 @@
  * single thread. The core never blocks, never exits and installs no signal
  * handler, so it can live inside snmpd.
  *
- * The pure helpers below (value conversion, OID order of rows) are inline so
- * that unit tests can check them without an agent.
+ * The pure helpers below (value conversion, time stamps, the notification
+ * limit) are inline so that unit tests can check them without an agent.
  */
 #ifndef FASTMIB_AGENT_CORE_H
 #define FASTMIB_AGENT_CORE_H
@@ -46,50 +38,15 @@
 #include <string.h>
 #include <time.h>
 
-#include "fastmib/schema.h"
-
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/** Arcs of the per-group objects that follow the counters. */
-#define FASTMIB_ARC_RESET        1001u
-#define FASTMIB_ARC_DISCONT      1002u
-/** First arc of the (not-accessible) index columns of a table entry. */
-#define FASTMIB_ARC_INDEX_FIRST  1011u
 
 /** Default period of the re-attach check, seconds. */
 #define FASTMIB_AGENT_CHECK_PERIOD 1
 
 /** Segment paths one set holds at most (bounds the memory of a module). */
 #define FASTMIB_AGENT_MAX_SEGMENTS 64
-
-/** Arc of the event subtree under the module root, and its parts. */
-#define FASTMIB_ARC_EVENTS        4u
-#define FASTMIB_ARC_EV_NOTIFS     0u  /**< R.4.0: notification types */
-#define FASTMIB_ARC_EV_TABLE      1u  /**< R.4.1: <p>EventTable */
-#define FASTMIB_ARC_EV_STATS      2u  /**< R.4.2: <p>EventStatsTable */
-
-/** Columns of <p>EventEntry (R.4.1.1.C). Column 1 is the index. */
-enum fastmib_agent_evcol {
-	FASTMIB_EVCOL_NUMBER = 1, /**< not-accessible */
-	FASTMIB_EVCOL_NAME = 2,
-	FASTMIB_EVCOL_ID = 3,
-	FASTMIB_EVCOL_TIME = 4,
-	FASTMIB_EVCOL_LCORE = 5,
-	FASTMIB_EVCOL_LAG_CYCLES = 6,
-	FASTMIB_EVCOL_LAG_NS = 7,
-	FASTMIB_EVCOL_ARG1 = 8,   /**< ARG1 + k - 1 is argument k (1..4) */
-	FASTMIB_EVCOL_LAST = FASTMIB_EVCOL_ARG1 + FASTMIB_MAX_EVENT_ARGS - 1,
-};
-
-/** Columns of <p>EventStatsEntry (R.4.2.1.C). Column 1 is the index. */
-enum fastmib_agent_stcol {
-	FASTMIB_STCOL_ID = 1,     /**< not-accessible */
-	FASTMIB_STCOL_NAME = 2,
-	FASTMIB_STCOL_LOGGED = 3,
-	FASTMIB_STCOL_DROPPED = 4,
-};
 
 /** Event records kept per segment unless configured otherwise. */
 #define FASTMIB_AGENT_EVENT_HISTORY     256u
@@ -285,40 +242,6 @@ fastmib_agent_bucket_take(struct fastmib_agent_bucket *b, uint64_t now_ns)
 		return false;
 	b->credit_ns -= b->cost_ns;
 	return true;
-}
-
-/**
- * Smallest row whose index OID is lexicographically greater than the index
- * suffix `sfx[0..n)` (any length, any values), or -1 when none is. Rows
- * are ordered like their OIDs because every index has a fixed width of one
- * sub-identifier, so the answer is a lower bound in row space.
- */
-static inline int64_t
-fastmib_agent_row_after(const struct fastmib_group_schema *g,
-			const uint64_t *sfx, size_t n)
-{
-	uint64_t prefix = 0; /* row number of the indexes matched so far */
-
-	for (uint32_t k = 0; k < g->n_indexes; k++) {
-		uint64_t max = g->indexes[k].max;
-		uint64_t stride = 1;
-
-		for (uint32_t j = k + 1; j < g->n_indexes; j++)
-			stride *= g->indexes[j].max;
-		if (k >= n) /* shorter suffix: every completion is greater */
-			return (int64_t)(prefix * max * stride);
-		if (sfx[k] < 1)
-			return (int64_t)(prefix * max * stride);
-		if (sfx[k] > max) {
-			/* past this subtree: first row of the next prefix */
-			uint64_t row = (prefix + 1) * max * stride;
-
-			return row < g->n_rows ? (int64_t)row : -1;
-		}
-		prefix = prefix * max + (sfx[k] - 1);
-	}
-	/* the suffix names a row (or something inside it): the next row */
-	return prefix + 1 < g->n_rows ? (int64_t)(prefix + 1) : -1;
 }
 
 #ifdef __cplusplus

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Unit tests of the pure parts of the serving core: value conversion,
- * TimeStamp arithmetic and the index <-> row mapping that GETNEXT relies on.
+ * TimeStamp arithmetic and the index <-> row mapping. The row lower bound
+ * that GETNEXT relies on is tested with the OID map (tests/format).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -11,6 +12,7 @@
 #include <cmocka.h>
 
 #include "core.h"
+#include "fastmib/schema.h"
 
 /* A 3 x 4 x 2 table: rows are numbered with the last index fastest. */
 static const struct fastmib_group_schema table3 = {
@@ -96,58 +98,6 @@ test_row_of_rejects(void **state)
 			 -1);
 }
 
-/* Reference: the first row whose index OID sorts after `sfx`, by brute force. */
-static int64_t
-row_after_brute(const uint64_t *sfx, size_t n)
-{
-	uint32_t idx[FASTMIB_MAX_INDEXES];
-
-	for (uint32_t row = 0; row < table3.n_rows; row++) {
-		int cmp = 0;
-
-		fastmib_index_of_row(&table3, row, idx);
-		for (size_t k = 0; k < 3 && k < n && cmp == 0; k++)
-			cmp = idx[k] < sfx[k] ? -1 : idx[k] > sfx[k];
-		if (cmp == 0)
-			cmp = 3 > n ? 1 : -1; /* a prefix sorts first */
-		if (cmp > 0)
-			return row;
-	}
-	return -1;
-}
-
-static void
-test_row_after_matches_oid_order(void **state)
-{
-	uint64_t sfx[4];
-	unsigned checked = 0;
-
-	(void)state;
-	/* every suffix of length 0..4 with arcs 0..5 */
-	for (size_t n = 0; n <= 4; n++) {
-		unsigned total = 1;
-
-		for (size_t k = 0; k < n; k++)
-			total *= 6;
-		for (unsigned v = 0; v < total; v++) {
-			unsigned x = v;
-
-			for (size_t k = 0; k < n; k++, x /= 6)
-				sfx[k] = x % 6;
-			assert_int_equal(fastmib_agent_row_after(&table3, sfx, n),
-					 row_after_brute(sfx, n));
-			checked++;
-		}
-	}
-	assert_int_equal(checked, 1 + 6 + 36 + 216 + 1296);
-	/* huge arcs do not overflow */
-	sfx[0] = UINT64_MAX;
-	assert_int_equal(fastmib_agent_row_after(&table3, sfx, 1), -1);
-	sfx[0] = 2;
-	sfx[1] = UINT64_MAX;
-	assert_int_equal(fastmib_agent_row_after(&table3, sfx, 2), 16);
-}
-
 static void
 test_date_and_time(void **state)
 {
@@ -211,7 +161,6 @@ main(void)
 		cmocka_unit_test(test_timestamp),
 		cmocka_unit_test(test_row_of_and_index_of_are_inverse),
 		cmocka_unit_test(test_row_of_rejects),
-		cmocka_unit_test(test_row_after_matches_oid_order),
 		cmocka_unit_test(test_date_and_time),
 		cmocka_unit_test(test_bucket_burst_then_rate),
 	};

@@ -1,0 +1,337 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The segment set of the serving core: configured paths, attach and
+ * re-attach, one handler registration per attached segment, and the life
+ * cycle of the set (create, reload, start, periodic check, destroy).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core_priv.h"
+
+/* ---- attach / register ---- */
+
+static void
+fma_log_failure(struct fma_seg *s, int rc, const char *msg)
+{
+	if (rc == s->last_rc && strcmp(msg, s->last_msg) == 0)
+		return;
+	s->last_rc = rc;
+	snprintf(s->last_msg, sizeof(s->last_msg), "%s", msg);
+	if (rc == -ENOENT)
+		snmp_log(LOG_WARNING, "fastmib: %s: segment absent, waiting for it\n",
+			 s->path);
+	else
+		snmp_log(LOG_ERR, "fastmib: %s: segment refused (%s), retrying\n",
+			 s->path, msg);
+}
+
+static void
+fma_unregister(struct fma_seg *s)
+{
+	if (s->reg) {
+		netsnmp_unregister_handler(s->reg);
+		s->reg = NULL;
+	}
+}
+
+static void
+fma_detach(struct fma_seg *s)
+{
+	fma_unregister(s);
+	fma_set_abort(s); /* a SET cut short by the detach */
+	fma_ev_free(s);
+	if (s->seg)
+		fastmib_close(s->seg);
+	s->seg = NULL;
+	s->schema = NULL;
+	fastmib_oidmap_free(s->map);
+	s->map = NULL;
+	fma_snaps_free(s);
+}
+
+/* Two registrations where one root is a prefix of the other would split
+ * the OID space between two segments: only the first is served. */
+static const struct fma_seg *
+fma_root_owner(const struct fma_seg *s)
+{
+	const struct fastmib_agent *a = s->agent;
+
+	for (unsigned int i = 0; i < a->n_segs; i++) {
+		const struct fma_seg *o = a->segs[i];
+		size_t n = o->root_len < s->root_len ? o->root_len : s->root_len;
+
+		if (o == s || !o->reg)
+			continue;
+		if (netsnmp_oid_equals(o->root, n, s->root, n) == 0)
+			return o;
+	}
+	return NULL;
+}
+
+static int
+fma_register(struct fma_seg *s)
+{
+	netsnmp_handler_registration *reg;
+	int rc;
+
+	reg = netsnmp_create_handler_registration(s->schema->module, fma_handler,
+						  s->root, s->root_len,
+						  HANDLER_CAN_RWRITE);
+	if (!reg)
+		return -ENOMEM;
+	reg->handler->myvoid = s; /* no data_free: the core owns `s` */
+	rc = netsnmp_register_handler(reg);
+	if (rc != MIB_REGISTERED_OK)
+		return -EADDRINUSE;
+	s->reg = reg;
+	return 0;
+}
+
+/*
+ * What serving the attached segment needs: its OID map (which also refuses
+ * what the layout cannot express: a segment is data from another process
+ * and is not trusted blindly), snapshot slots, its root and event state.
+ */
+static int
+fma_prepare(struct fma_seg *s, char *why, size_t whylen)
+{
+	const struct fastmib_schema *sc = s->schema;
+	int rc;
+
+	rc = fastmib_oidmap_new(sc, &s->map, why, whylen);
+	if (rc < 0)
+		return rc;
+	rc = fma_snaps_init(s);
+	if (rc < 0)
+		return rc;
+	fma_rows_init(s);
+	s->root_len = sc->oid_len; /* at most FASTMIB_MAX_OID_LEN: the map checked */
+	for (uint32_t i = 0; i < sc->oid_len; i++)
+		s->root[i] = sc->oid[i];
+	return fma_ev_attach(s, why, whylen);
+}
+
+static void
+fma_try_attach(struct fma_seg *s)
+{
+	struct fastmib_info info;
+	char why[256] = "";
+	const struct fma_seg *owner;
+	int rc;
+
+	rc = fastmib_attach(s->path, 0, &s->seg);
+	s->writable = true;
+	if (rc == -EACCES || rc == -EPERM || rc == -EROFS) {
+		rc = fastmib_attach(s->path, FASTMIB_ATTACH_RDONLY, &s->seg);
+		s->writable = false;
+	}
+	if (rc < 0) {
+		s->seg = NULL;
+		fma_log_failure(s, rc, fastmib_last_error());
+		return;
+	}
+	s->schema = fastmib_schema(s->seg);
+	rc = fma_prepare(s, why, sizeof(why));
+	if (rc == 0 && (owner = fma_root_owner(s)) != NULL) {
+		snprintf(why, sizeof(why), "module %s: its root is already served "
+			 "for %s", s->schema->module, owner->path);
+		rc = -EADDRINUSE;
+	}
+	if (rc == 0) {
+		rc = fma_register(s);
+		if (rc < 0)
+			snprintf(why, sizeof(why), "module %s: cannot register its root",
+				 s->schema->module);
+	}
+	if (rc < 0) {
+		fma_log_failure(s, rc, why[0] ? why : strerror(-rc));
+		fma_detach(s);
+		return;
+	}
+	fastmib_info(s->seg, &info);
+	s->last_rc = 0;
+	s->last_msg[0] = '\0';
+	snmp_log(LOG_INFO, "fastmib: %s: serving %s (generation %" PRIu64 "%s)\n",
+		 s->path, s->schema->module, info.generation,
+		 s->writable ? "" : ", read-only: resets refused");
+	if (s->ev)
+		snmp_log(LOG_INFO, "fastmib: %s: event log of %u event(s), history "
+			 "of %u records, %u record(s) found\n", s->path,
+			 s->schema->n_events, s->ev->hist.cap, s->ev->hist.n);
+}
+
+void
+fastmib_agent_check(struct fastmib_agent *agent)
+{
+	for (unsigned int i = 0; i < agent->n_segs; i++) {
+		struct fma_seg *s = agent->segs[i];
+
+		if (s->seg && fastmib_stale(s->seg)) {
+			snmp_log(LOG_INFO, "fastmib: %s: segment replaced or removed\n",
+				 s->path);
+			fma_detach(s);
+		}
+	}
+	/* after every detach, so that a root freed this round can be taken */
+	for (unsigned int i = 0; i < agent->n_segs; i++)
+		if (!agent->segs[i]->seg)
+			fma_try_attach(agent->segs[i]);
+}
+
+static void
+fma_alarm(unsigned int reg, void *arg)
+{
+	(void)reg;
+	fastmib_agent_check(arg);
+}
+
+/* ---- set life cycle ---- */
+
+int
+fastmib_agent_create(struct fastmib_agent **agentp)
+{
+	struct fastmib_agent *a = calloc(1, sizeof(*a));
+
+	if (a)
+		a->evbuf = calloc(FMA_EV_CHUNK, sizeof(*a->evbuf));
+	if (!a || !a->evbuf) {
+		free(a);
+		*agentp = NULL;
+		return -ENOMEM;
+	}
+	a->ev_history = FASTMIB_AGENT_EVENT_HISTORY;
+	a->notify_rate = FASTMIB_AGENT_NOTIFY_RATE;
+	a->notify_burst = FASTMIB_AGENT_NOTIFY_BURST;
+	fastmib_agent_bucket_init(&a->bucket, a->notify_rate, a->notify_burst,
+				  fma_clock_ns(CLOCK_MONOTONIC));
+	*agentp = a;
+	return 0;
+}
+
+int
+fastmib_agent_add(struct fastmib_agent *agent, const char *path)
+{
+	struct fma_seg **segs, *s;
+
+	for (unsigned int i = 0; i < agent->n_segs; i++) {
+		struct fma_seg *o = agent->segs[i];
+
+		if (strcmp(o->path, path) == 0) {
+			if (o->confirmed)
+				return -EEXIST;
+			o->confirmed = true; /* named again in a reload */
+			return 0;
+		}
+	}
+	if (agent->n_segs >= FASTMIB_AGENT_MAX_SEGMENTS)
+		return -ENOSPC;
+	segs = realloc(agent->segs, (agent->n_segs + 1) * sizeof(*segs));
+	if (!segs)
+		return -ENOMEM;
+	agent->segs = segs;
+	s = calloc(1, sizeof(*s));
+	if (!s || !(s->path = strdup(path))) {
+		free(s);
+		return -ENOMEM;
+	}
+	s->agent = agent;
+	s->confirmed = true;
+	agent->segs[agent->n_segs++] = s;
+	return 0;
+}
+
+static void
+fma_seg_free(struct fma_seg *s)
+{
+	fma_detach(s);
+	free(s->plans);
+	free(s->path);
+	free(s);
+}
+
+void
+fastmib_agent_reload_begin(struct fastmib_agent *agent)
+{
+	for (unsigned int i = 0; i < agent->n_segs; i++)
+		agent->segs[i]->confirmed = false;
+}
+
+unsigned int
+fastmib_agent_reload_end(struct fastmib_agent *agent)
+{
+	unsigned int kept = 0, dropped = 0;
+
+	for (unsigned int i = 0; i < agent->n_segs; i++) {
+		struct fma_seg *s = agent->segs[i];
+
+		if (s->confirmed) {
+			agent->segs[kept++] = s;
+			continue;
+		}
+		snmp_log(LOG_INFO, "fastmib: %s: no longer configured, not served\n",
+			 s->path);
+		fma_seg_free(s);
+		dropped++;
+	}
+	agent->n_segs = kept;
+	/* a root given up just now may be taken by a segment that waited */
+	if (agent->alarm)
+		fastmib_agent_check(agent);
+	return dropped;
+}
+
+unsigned int
+fastmib_agent_count(const struct fastmib_agent *agent)
+{
+	return agent->n_segs;
+}
+
+unsigned int
+fastmib_agent_serving(const struct fastmib_agent *agent)
+{
+	unsigned int n = 0;
+
+	for (unsigned int i = 0; i < agent->n_segs; i++)
+		n += agent->segs[i]->reg != NULL;
+	return n;
+}
+
+int
+fastmib_agent_start(struct fastmib_agent *agent, unsigned int period_s)
+{
+	struct timeval ev_period = { 0, FASTMIB_AGENT_EVENT_PERIOD_MS * 1000 };
+
+	if (agent->alarm)
+		return -EALREADY;
+	/* TimeStamps are agent uptimes: taken relative to the agent's start */
+	agent->start_ns = fma_agent_start_ns();
+	fastmib_agent_check(agent);
+	agent->alarm = snmp_alarm_register(period_s ? period_s
+					   : FASTMIB_AGENT_CHECK_PERIOD,
+					   SA_REPEAT, fma_alarm, agent);
+	if (!agent->alarm)
+		return -ENOMEM;
+	agent->ev_alarm = snmp_alarm_register_hr(ev_period, SA_REPEAT, fma_ev_alarm, agent);
+	return agent->ev_alarm ? 0 : -ENOMEM;
+}
+
+void
+fastmib_agent_destroy(struct fastmib_agent *agent)
+{
+	if (!agent)
+		return;
+	if (agent->alarm)
+		snmp_alarm_unregister(agent->alarm);
+	if (agent->ev_alarm)
+		snmp_alarm_unregister(agent->ev_alarm);
+	agent->suppress_log_ns = 0; /* the last count, whenever the one before */
+	fma_log_suppressed(agent);
+	for (unsigned int i = 0; i < agent->n_segs; i++)
+		fma_seg_free(agent->segs[i]);
+	free(agent->segs);
+	free(agent->evbuf);
+	free(agent);
+}

@@ -1,0 +1,207 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The Net-SNMP handler of a segment: GET, GETNEXT (GETBULK arrives as
+ * GETNEXT repetitions) and the dispatch of SET phases. Which object an OID
+ * names, and which instance follows it, is the OID map's answer; this file
+ * gives the map its view of the segment (present rows, event records).
+ */
+#include <string.h>
+
+#include "core_priv.h"
+
+/* ---- the segment as the OID map sees it ---- */
+
+static int64_t
+fma_rows_next_row(void *ctx, unsigned int group, uint32_t row)
+{
+	const struct fma_seg *s = ctx;
+	int64_t r = fastmib_next_row(s->seg, group, row);
+
+	return r < 0 ? -1 : r;
+}
+
+static bool
+fma_rows_present(void *ctx, unsigned int group, uint32_t row)
+{
+	const struct fma_seg *s = ctx;
+
+	return fastmib_row_present(s->seg, group, row);
+}
+
+static int64_t
+fma_rows_next_event(void *ctx, uint64_t from, uint32_t min_args)
+{
+	const struct fma_seg *s = ctx;
+
+	return s->ev ? fastmib_evhist_next(&s->ev->hist, from, min_args) : -1;
+}
+
+static bool
+fma_rows_event(void *ctx, uint64_t num, uint32_t *n_args)
+{
+	const struct fma_seg *s = ctx;
+
+	return s->ev && fastmib_evhist_get(&s->ev->hist, num, n_args) != NULL;
+}
+
+void
+fma_rows_init(struct fma_seg *s)
+{
+	s->rows = (struct fastmib_oid_rows){
+		.ctx = s,
+		.next_row = fma_rows_next_row,
+		.row_present = fma_rows_present,
+		.next_event = fma_rows_next_event,
+		.event = fma_rows_event,
+	};
+}
+
+/* ---- OIDs ---- */
+
+/*
+ * Where `name` stands relative to the root R: -1 before R or a prefix of
+ * it (every instance follows), 1 past everything below R, 0 below R, with
+ * the suffix in x[0..*n). Only FASTMIB_OID_MAX_SUFFIX + 1 arcs are kept:
+ * no instance is longer, so the rest changes no answer.
+ */
+static int
+fma_place(const struct fma_seg *s, const oid *name, size_t len, uint64_t *x, size_t *n)
+{
+	size_t common = len < s->root_len ? len : s->root_len;
+
+	*n = 0;
+	for (size_t i = 0; i < common; i++)
+		if (name[i] != s->root[i])
+			return name[i] < s->root[i] ? -1 : 1;
+	if (len <= s->root_len)
+		return -1;
+	*n = len - s->root_len;
+	if (*n > FASTMIB_OID_MAX_SUFFIX + 1)
+		*n = FASTMIB_OID_MAX_SUFFIX + 1;
+	for (size_t i = 0; i < *n; i++)
+		x[i] = name[s->root_len + i];
+	return 0;
+}
+
+enum fastmib_oid_found
+fma_lookup(const struct fma_seg *s, const netsnmp_variable_list *vb,
+	   struct fastmib_oid_ref *ref)
+{
+	uint64_t x[FASTMIB_OID_MAX_SUFFIX + 1];
+	size_t n;
+
+	if (fma_place(s, vb->name, vb->name_length, x, &n) != 0)
+		n = 0; /* not below R: names nothing */
+	return fastmib_oidmap_resolve(s->map, &s->rows, x, n, ref);
+}
+
+/* ---- requests ---- */
+
+static void
+fma_get(struct fma_seg *s, netsnmp_agent_request_info *reqinfo, netsnmp_request_info *r)
+{
+	struct fastmib_oid_ref ref;
+
+	switch (fma_lookup(s, r->requestvb, &ref)) {
+	case FASTMIB_OID_INSTANCE:
+		if (fma_value(s, &ref, r->requestvb) == 0)
+			return;
+		/* the row went away meanwhile */
+		__attribute__((fallthrough));
+	case FASTMIB_OID_NO_INSTANCE:
+		netsnmp_set_request_error(reqinfo, r, SNMP_NOSUCHINSTANCE);
+		return;
+	case FASTMIB_OID_NO_OBJECT:
+		netsnmp_set_request_error(reqinfo, r, SNMP_NOSUCHOBJECT);
+		return;
+	}
+}
+
+static void
+fma_getnext(struct fma_seg *s, netsnmp_request_info *r)
+{
+	const netsnmp_variable_list *vb = r->requestvb;
+	uint64_t x[FASTMIB_OID_MAX_SUFFIX + 1];
+	bool inclusive = r->inclusive;
+	struct fastmib_oid_ref ref;
+	size_t n;
+
+	if (fma_place(s, vb->name, vb->name_length, x, &n) > 0)
+		return; /* unanswered: the agent moves on past R */
+	/* Bounded: a row found present may vanish before it is read; then
+	 * look again after it. */
+	for (int tries = 0; tries < 64; tries++) {
+		if (!fastmib_oidmap_next(s->map, &s->rows, x, n, inclusive, &ref))
+			return;
+		n = fastmib_oidmap_suffix(s->map, &ref, x);
+		inclusive = false;
+		if (fma_value(s, &ref, r->requestvb) == 0) {
+			oid name[MAX_OID_LEN];
+
+			memcpy(name, s->root, s->root_len * sizeof(oid));
+			for (size_t i = 0; i < n; i++)
+				name[s->root_len + i] = (oid)x[i];
+			snmp_set_var_objid(r->requestvb, name, s->root_len + n);
+			return;
+		}
+	}
+}
+
+/* Might this request reach R.4 (so that it should see the newest records)? */
+static bool
+fma_touches_events(const struct fma_seg *s, int mode, netsnmp_request_info *requests)
+{
+	if (!s->ev || (mode != MODE_GET && mode != MODE_GETNEXT))
+		return false;
+	for (netsnmp_request_info *r = requests; r; r = r->next) {
+		const netsnmp_variable_list *vb = r->requestvb;
+		uint64_t x[FASTMIB_OID_MAX_SUFFIX + 1];
+		size_t n;
+
+		if (r->processed)
+			continue;
+		if (fma_place(s, vb->name, vb->name_length, x, &n) == 0 &&
+		    fastmib_oidmap_reaches_events(s->map, x, n, mode == MODE_GETNEXT))
+			return true;
+	}
+	return false;
+}
+
+int
+fma_handler(netsnmp_mib_handler *handler, netsnmp_handler_registration *reginfo,
+	    netsnmp_agent_request_info *reqinfo, netsnmp_request_info *requests)
+{
+	struct fma_seg *s = handler->myvoid;
+
+	(void)reginfo;
+	/* snapshots are per request: a later request must read afresh */
+	fma_snaps_forget(s);
+	if (s->seg && fma_touches_events(s, reqinfo->mode, requests))
+		fma_ev_poll(s);
+	for (netsnmp_request_info *r = requests; r; r = r->next) {
+		if (r->processed)
+			continue;
+		if (!s->seg) {
+			/* not attached: nothing here for GET, move on for GETNEXT */
+			if (reqinfo->mode == MODE_GET)
+				netsnmp_set_request_error(reqinfo, r, SNMP_NOSUCHOBJECT);
+			else if (reqinfo->mode == MODE_SET_RESERVE1)
+				netsnmp_set_request_error(reqinfo, r,
+							  SNMP_ERR_RESOURCEUNAVAILABLE);
+			continue;
+		}
+		switch (reqinfo->mode) {
+		case MODE_GET:
+			fma_get(s, reqinfo, r);
+			break;
+		case MODE_GETNEXT:
+			fma_getnext(s, r);
+			break;
+		default:
+			fma_set_varbind(s, reqinfo, r);
+			break;
+		}
+	}
+	fma_set_end(s, reqinfo->mode);
+	return SNMP_ERR_NOERROR;
+}
