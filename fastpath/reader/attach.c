@@ -358,6 +358,7 @@ read_info(const struct fastmib_segment *seg, struct fastmib_info *info)
 	info->retired = __atomic_load_n(&h->retired, __ATOMIC_ACQUIRE) != 0;
 	info->tsc_hz = h->tsc_hz;
 	info->event_ring = h->event_ring;
+	info->writer_running = fastmib_writer_running(seg);
 	return 0;
 }
 
@@ -398,4 +399,16 @@ fastmib_stale(const struct fastmib_segment *seg)
 	if (lstat(seg->path, &st) < 0)
 		return true;
 	return st.st_dev != seg->dev || st.st_ino != seg->ino;
+}
+
+/* The creator holds a write lock on byte 0 while it lives (create.c);
+ * asking whether a read lock would conflict tests it without taking it. */
+bool
+fastmib_writer_running(const struct fastmib_segment *seg)
+{
+	struct flock fl = { .l_type = F_RDLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 1 };
+
+	if (seg->fd < 0 || fcntl(seg->fd, F_OFD_GETLK, &fl) < 0)
+		return false;
+	return fl.l_type != F_UNLCK;
 }

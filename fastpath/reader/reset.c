@@ -371,25 +371,35 @@ fastmib_reset(struct fastmib_segment *seg, int group, uint32_t row)
 }
 
 static uint64_t
-fastmib_discontinuity_mapped(const struct fastmib_segment *seg, int group, uint32_t row)
+latest_stored(const struct fastmib_segment *seg, int group, uint32_t row)
 {
 	const struct fastmib_group_schema *g;
 	uint64_t base[FASTMIB_MAX_COUNTERS], time;
 
 	if (group < 0)
 		return __atomic_load_n(&seg->reset_head->module_ns, __ATOMIC_RELAXED);
-	if ((unsigned)group >= seg->schema->n_groups)
-		return 0;
 	g = &seg->schema->groups[group];
 	if (g->n_indexes == 0)
 		return __atomic_load_n(fms_reset_group(seg, (unsigned)group), __ATOMIC_RELAXED);
-	if (row >= g->n_rows)
-		return 0;
 	/* The reader's own handle is not changed: only its statistics are. */
 	if (fms_read_baseline((struct fastmib_segment *)(uintptr_t)seg, (unsigned)group, row,
 			      base, &time) < 0)
 		return 0;
 	return time;
+}
+
+static uint64_t
+fastmib_discontinuity_mapped(const struct fastmib_segment *seg, int group, uint32_t row)
+{
+	uint64_t t;
+
+	if (group >= 0 && (unsigned)group >= seg->schema->n_groups)
+		return 0;
+	if (group >= 0 && seg->schema->groups[group].n_indexes > 0 &&
+	    row >= seg->schema->groups[group].n_rows)
+		return 0;
+	t = latest_stored(seg, group, row);
+	return t > seg->hdr->created_ns ? t : seg->hdr->created_ns;
 }
 
 uint64_t

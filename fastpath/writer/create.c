@@ -125,6 +125,24 @@ clock_ref(struct fms_clock *c)
 	}
 }
 
+/*
+ * The writer's liveness, as readers see it (fastmib_writer_running()): an
+ * open-file-description lock on the first byte of the file, held through
+ * the handle's descriptor. The kernel drops it when the process dies
+ * (however it dies) or closes the segment, with no heartbeat to miss, no
+ * pid that could be reused and nothing that depends on PID namespaces.
+ */
+static int
+hold_liveness_lock(struct fastmib_segment *seg)
+{
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 1 };
+
+	if (fcntl(seg->fd, F_OFD_SETLK, &fl) < 0)
+		return fms_error(-errno, "%s: cannot take the liveness lock: %s", seg->path,
+				 strerror(errno));
+	return 0;
+}
+
 static int
 build_file(struct fastmib_segment *seg, const struct fastmib_schema *schema,
 	   const char *path, unsigned mode, uint64_t page_size, uint64_t generation,
@@ -195,11 +213,12 @@ build_file(struct fastmib_segment *seg, const struct fastmib_schema *schema,
 	}
 	/* Map through the validating path: the creator reads what readers read. */
 	rc = fms_map_handle(seg, fd, path, 1, 1);
-	if (rc == 0)
-		memcpy(seg->writers->slot_of_lcore, slot_of_lcore, sizeof(slot_of_lcore));
-	else
+	if (rc) {
 		close(fd);
-	return rc;
+		return rc;
+	}
+	memcpy(seg->writers->slot_of_lcore, slot_of_lcore, sizeof(slot_of_lcore));
+	return hold_liveness_lock(seg);
 fail:
 	unlink(tmp);
 	close(fd);

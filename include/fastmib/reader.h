@@ -174,7 +174,10 @@ void fastmib_reset_abort(struct fastmib_reset_plan *plan);
 
 /**
  * Discontinuity time in ns since the epoch (CLOCK_REALTIME) of the module
- * (group < 0), of a scalar group, or of a table row; 0 when never reset.
+ * (group < 0), of a scalar group, or of a table row: its last reset, or
+ * the re-enable of a recycled row, or, when later, the creation of the
+ * segment (a re-created segment counts from zero again, so every object
+ * of it has a new discontinuity). 0 for a bad group or row.
  */
 uint64_t fastmib_discontinuity(const struct fastmib_segment *seg, int group,
 			       uint32_t row);
@@ -192,6 +195,7 @@ struct fastmib_info {
 	bool retired;          /**< the creator re-created or removed the segment */
 	uint64_t tsc_hz;       /**< TSC rate of the creator (event timestamps) */
 	uint32_t event_ring;   /**< event records per slot; 0 without events */
+	bool writer_running;   /**< fastmib_writer_running() */
 };
 
 void fastmib_info(const struct fastmib_segment *seg, struct fastmib_info *info);
@@ -202,6 +206,14 @@ void fastmib_info(const struct fastmib_segment *seg, struct fastmib_info *info);
  * re-attach.
  */
 bool fastmib_stale(const struct fastmib_segment *seg);
+
+/**
+ * Is the process that created the segment still running with it open?
+ * False once it exited (however it died) or closed the segment: the
+ * counters then are history, still readable. Exact and immediate: the
+ * creator holds a lock on the file that the kernel releases with it.
+ */
+bool fastmib_writer_running(const struct fastmib_segment *seg);
 
 /* ---- event log (fastpath/reader/events.c) ---- */
 

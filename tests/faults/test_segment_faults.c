@@ -271,6 +271,73 @@ test_full_tmpfs(void **state)
 	rmdir(dir);
 }
 
+/*
+ * The writer dies (SIGKILL): readers see it gone at once, and its counters
+ * stay readable as history. Re-created at the same path, the segment's
+ * discontinuity times all move to its creation.
+ */
+static void
+test_writer_death_and_recreation(void **state)
+{
+	struct fastmib_segment *rd, *again, *seg;
+	struct fastmib_info info;
+	char p[300], ready;
+	int pipefd[2], status;
+	uint64_t v[3], before;
+	pid_t pid;
+
+	(void)state;
+	snprintf(p, sizeof(p), "%s.live", path);
+	unlink(p);
+	assert_int_equal(pipe(pipefd), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct fastmib_writer *w;
+
+		if (fastmib_create(&ts_schema, p, NULL, &seg) != 0)
+			_exit(1);
+		w = fastmib_writer(seg);
+		fastmib_begin(w);
+		fastmib_pc_add(w, TS_GLOBAL_PKTS, 7);
+		fastmib_end(w);
+		if (write(pipefd[1], "k", 1) != 1)
+			_exit(2);
+		pause();
+		_exit(0);
+	}
+	close(pipefd[1]);
+	assert_int_equal(read(pipefd[0], &ready, 1), 1); /* the child is counting */
+	close(pipefd[0]);
+	assert_int_equal(fastmib_attach(p, 0, &rd), 0);
+	assert_true(fastmib_writer_running(rd));
+	fastmib_info(rd, &info);
+	assert_true(info.writer_running);
+	before = fastmib_discontinuity(rd, TS_GLOBAL, 0);
+	assert_int_equal(before, info.created_ns);
+
+	kill(pid, SIGKILL);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_false(fastmib_writer_running(rd));
+	assert_int_equal(fastmib_read(rd, TS_GLOBAL, 0, v), 0); /* history */
+	assert_int_equal(v[0], 7);
+	assert_false(fastmib_stale(rd));
+
+	/* a new writer at the same path: a new segment, a new discontinuity */
+	assert_int_equal(fastmib_create(&ts_schema, p, NULL, &seg), 0);
+	assert_true(fastmib_stale(rd));
+	assert_int_equal(fastmib_attach(p, 0, &again), 0);
+	assert_true(fastmib_writer_running(again));
+	assert_true(fastmib_discontinuity(again, TS_GLOBAL, 0) > before);
+	assert_true(fastmib_discontinuity(again, -1, 0) > before);
+	assert_true(fastmib_discontinuity(again, TS_FLOW, 3) > before);
+	fastmib_close(seg); /* the creator closing is the writer going too */
+	assert_false(fastmib_writer_running(again));
+	fastmib_close(again);
+	fastmib_close(rd);
+	unlink(p);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -281,6 +348,7 @@ main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_fifo_link_owner_mode, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_create_over_fifo_or_link, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_full_tmpfs, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_writer_death_and_recreation, setup, teardown),
 	};
 	int rc;
 
