@@ -247,7 +247,7 @@ static void
 fma_seg_free(struct fma_seg *s)
 {
 	fma_detach(s);
-	free(s->plans);
+	free(s->targets);
 	free(s->path);
 	free(s);
 }

@@ -424,6 +424,10 @@ run(struct settings *st)
 		snmp_log(LOG_ERR, APP ": cannot become a daemon\n");
 		return 1;
 	}
+	/* The agent library would open an SMUX listener (TCP *:199) for a
+	 * process running as root: nothing but the configured address may
+	 * listen. */
+	add_to_init_list("-smux");
 	init_agent(APP);
 	if (st->listen) {
 		init_vacm_config_tokens();

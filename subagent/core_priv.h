@@ -56,6 +56,13 @@ struct fma_snap {
 	uint64_t *values;
 };
 
+/* What one reset varbind of a SET names (set.c). */
+struct fma_target {
+	int group;
+	uint32_t row;
+	netsnmp_request_info *request; /* the first varbind that named it */
+};
+
 /* One configured segment path, attached or not. */
 struct fma_seg {
 	struct fastmib_agent *agent;
@@ -80,9 +87,11 @@ struct fma_seg {
 	struct fma_events *ev;          /* NULL: no event log served */
 	uint64_t stuck_logged;          /* CLOCK_MONOTONIC ns until which a stuck writer
 					   is not logged again */
-	/* resets prepared by the SET in progress (snmpd runs one at a time) */
-	struct fastmib_reset_plan **plans;
-	unsigned int n_plans, cap_plans;
+	/* reset targets of the SET in progress (snmpd runs one at a time) */
+	struct fma_target *targets;
+	unsigned int n_targets, cap_targets;
+	netsnmp_request_info *all_target; /* the varbind of a ResetAll, if any */
+	bool set_stored;                  /* its resets were stored in ACTION */
 };
 
 struct fastmib_agent {
@@ -148,13 +157,15 @@ void fma_ev_alarm(unsigned int reg, void *arg);
 
 /* ---- set.c ---- */
 
-/* One varbind of a SET in `reqinfo->mode` (RESERVE1 checks, ACTION prepares). */
+/* One varbind of a SET in `reqinfo->mode` (RESERVE1 checks it, ACTION
+ * notes its target). */
 void fma_set_varbind(struct fma_seg *s, netsnmp_agent_request_info *reqinfo,
 		     netsnmp_request_info *r);
-/* After every varbind of a handler call: COMMIT stores the prepared resets,
- * RESERVE1, FREE and UNDO drop them. */
-void fma_set_end(struct fma_seg *s, int mode);
-/* Drop the prepared resets (a SET cut short by a detach). */
+/* After every varbind of a handler call: ACTION resets the targets, all or
+ * none (errors go on `requests`); the other modes end the SET. */
+void fma_set_end(struct fma_seg *s, netsnmp_agent_request_info *reqinfo,
+		 netsnmp_request_info *requests);
+/* Forget a SET in progress (cut short by a detach). */
 void fma_set_abort(struct fma_seg *s);
 
 #endif /* FASTMIB_AGENT_CORE_PRIV_H */

@@ -202,6 +202,7 @@ fma_handler(netsnmp_mib_handler *handler, netsnmp_handler_registration *reginfo,
 			break;
 		}
 	}
-	fma_set_end(s, reqinfo->mode);
+	if (s->seg)
+		fma_set_end(s, reqinfo, requests);
 	return SNMP_ERR_NOERROR;
 }

@@ -1,10 +1,27 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * SET of the reset objects (TruthValue: true(1) resets, false(2) does
- * nothing), in Net-SNMP's phases: RESERVE1 checks, ACTION prepares the
- * resets, COMMIT stores them, FREE and UNDO drop them. Only snmpd's access
- * control decides who may SET; this file only decides what a SET means.
+ * nothing), in Net-SNMP's phases. Only snmpd's access control decides who
+ * may SET; this file only decides what a SET means.
+ *
+ *   RESERVE1  every check of every varbind (RFC 3416 4.2.5 order)
+ *   ACTION    each varbind names a target: the module, a scalar group or
+ *             a table row. Targets are coalesced (a repeated one counts
+ *             once; ResetAll covers all), so the work of a PDU is bounded
+ *             by what it resets, not by how many varbinds say so. After
+ *             the last varbind the targets' snapshots are taken and stored
+ *             under one hold of the reset lock: all of them or none.
+ *   COMMIT    nothing is left to do
+ *   UNDO      a reset stored in ACTION cannot be taken back: undoFailed
+ *
+ * Everything that can fail therefore fails in ACTION, where a failure is
+ * answered commitFailed in every front end (an AgentX subagent runs
+ * COMMIT on the master's CleanupSet, whose outcome is never reported, so a
+ * store that failed there would be answered noError). A PDU that also
+ * sets objects of another registration, which then fail, gets undoFailed:
+ * the resets of this one have happened.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 
@@ -30,42 +47,50 @@ fma_set_check(const struct fma_seg *s, const netsnmp_variable_list *vb)
 	return SNMP_ERR_NOERROR;
 }
 
-/*
- * ACTION: for true(1), take the reset's snapshots (false(2) is accepted and
- * does nothing). Everything that can fail fails here, where a failure is
- * answered commitFailed in every front end and no varbind has changed
- * anything yet; COMMIT then stores the baselines and cannot fail. (An
- * AgentX subagent runs COMMIT on the master's CleanupSet, whose outcome is
- * never reported: failing there would be answered noError.)
- */
+/* Add a target unless one already in the list covers it. */
 static int
-fma_set_action(struct fma_seg *s, const netsnmp_variable_list *vb)
+fma_target_add(struct fma_seg *s, int group, uint32_t row, netsnmp_request_info *r)
 {
-	struct fastmib_reset_plan *plan;
+	struct fma_target *t;
+
+	if (s->all_target)
+		return 0; /* ResetAll covers everything */
+	if (group < 0) {
+		s->all_target = r;
+		s->n_targets = 0;
+		return 0;
+	}
+	for (unsigned int i = 0; i < s->n_targets; i++)
+		if (s->targets[i].group == group && s->targets[i].row == row)
+			return 0;
+	if (s->n_targets == s->cap_targets) {
+		unsigned int cap = s->cap_targets ? 2 * s->cap_targets : 8;
+
+		t = realloc(s->targets, cap * sizeof(*t));
+		if (!t)
+			return -ENOMEM;
+		s->targets = t;
+		s->cap_targets = cap;
+	}
+	s->targets[s->n_targets++] = (struct fma_target){ group, row, r };
+	return 0;
+}
+
+/* ACTION of one varbind: for true(1), note its target (false(2) is
+ * accepted and does nothing). */
+static int
+fma_set_action(struct fma_seg *s, netsnmp_request_info *r)
+{
+	const netsnmp_variable_list *vb = r->requestvb;
 	struct fastmib_oid_ref ref;
 
 	if (*vb->val.integer != 1)
 		return SNMP_ERR_NOERROR;
 	if (fma_lookup(s, vb, &ref) != FASTMIB_OID_INSTANCE || ref.kind != FASTMIB_OID_RESET)
 		return SNMP_ERR_COMMITFAILED;
-	if (s->n_plans == s->cap_plans) {
-		unsigned int cap = s->cap_plans ? 2 * s->cap_plans : 8;
-		struct fastmib_reset_plan **p = realloc(s->plans, cap * sizeof(*p));
-
-		if (!p)
-			return SNMP_ERR_RESOURCEUNAVAILABLE;
-		s->plans = p;
-		s->cap_plans = cap;
-	}
-	/* group -1: ResetAll */
-	if (fastmib_reset_prepare(s->seg, ref.group, ref.row, &plan) < 0) {
-		snmp_log(LOG_ERR, "fastmib: %s: reset failed: %s\n", s->path,
-			 fastmib_last_error());
-		return SNMP_ERR_COMMITFAILED;
-	}
-	s->plans[s->n_plans++] = plan;
-	DEBUGMSGTL(("fastmib", "%s: reset %s row %" PRIu32 " prepared\n", s->path,
-		    ref.group >= 0 ? s->schema->groups[ref.group].name : "(all)", ref.row));
+	/* ref.group -1: ResetAll */
+	if (fma_target_add(s, ref.group, ref.row, r) < 0)
+		return SNMP_ERR_RESOURCEUNAVAILABLE;
 	return SNMP_ERR_NOERROR;
 }
 
@@ -80,7 +105,7 @@ fma_set_varbind(struct fma_seg *s, netsnmp_agent_request_info *reqinfo,
 		err = fma_set_check(s, r->requestvb);
 		break;
 	case MODE_SET_ACTION:
-		err = fma_set_action(s, r->requestvb);
+		err = fma_set_action(s, r);
 		break;
 	default: /* RESERVE2, COMMIT, FREE, UNDO: per call, in fma_set_end() */
 		return;
@@ -89,34 +114,102 @@ fma_set_varbind(struct fma_seg *s, netsnmp_agent_request_info *reqinfo,
 		netsnmp_set_request_error(reqinfo, r, err);
 }
 
-/* COMMIT stores the prepared resets (once per handler call, not per
- * varbind); anything else drops them. */
 static void
-fma_set_finish(struct fma_seg *s, bool commit)
+fma_targets_clear(struct fma_seg *s)
 {
-	for (unsigned int i = 0; i < s->n_plans; i++) {
-		if (!commit)
-			fastmib_reset_abort(s->plans[i]);
-		else if (fastmib_reset_commit(s->plans[i]) < 0)
-			snmp_log(LOG_ERR, "fastmib: %s: reset failed: %s\n", s->path,
-				 fastmib_last_error());
+	s->n_targets = 0;
+	s->all_target = NULL;
+}
+
+static void
+fma_reset_failed(struct fma_seg *s, netsnmp_agent_request_info *reqinfo,
+		 netsnmp_request_info *r, const char *what)
+{
+	snmp_log(LOG_ERR, "fastmib: %s: reset %s: %s\n", s->path, what, fastmib_last_error());
+	netsnmp_set_request_error(reqinfo, r, SNMP_ERR_COMMITFAILED);
+}
+
+/*
+ * After the last varbind of ACTION: snapshots of every target, then one
+ * commit of them all. The first failure is answered on the varbind that
+ * named its target; nothing is stored then.
+ */
+static void
+fma_set_apply(struct fma_seg *s, netsnmp_agent_request_info *reqinfo)
+{
+	unsigned int n = s->all_target ? 1 : s->n_targets, done = 0;
+	struct fastmib_reset_plan **plans;
+	netsnmp_request_info *first;
+
+	if (n == 0)
+		return;
+	first = s->all_target ? s->all_target : s->targets[0].request;
+	plans = calloc(n, sizeof(*plans));
+	if (!plans) {
+		netsnmp_set_request_error(reqinfo, first, SNMP_ERR_RESOURCEUNAVAILABLE);
+		return;
 	}
-	s->n_plans = 0;
+	for (; done < n; done++) {
+		int group = s->all_target ? -1 : s->targets[done].group;
+		uint32_t row = s->all_target ? 0 : s->targets[done].row;
+
+		if (fastmib_reset_prepare(s->seg, group, row, &plans[done]) < 0) {
+			fma_reset_failed(s, reqinfo, s->all_target ? s->all_target :
+				       s->targets[done].request, "not done");
+			break;
+		}
+	}
+	if (done < n) {
+		for (unsigned int i = 0; i < done; i++)
+			fastmib_reset_abort(plans[i]);
+	} else if (fastmib_reset_commit_all(plans, n) < 0) {
+		fma_reset_failed(s, reqinfo, first, "not stored");
+	} else {
+		s->set_stored = true;
+		DEBUGMSGTL(("fastmib", "%s: %u reset target(s) stored\n", s->path, n));
+	}
+	free(plans);
 }
 
 void
-fma_set_end(struct fma_seg *s, int mode)
+fma_set_end(struct fma_seg *s, netsnmp_agent_request_info *reqinfo,
+	    netsnmp_request_info *requests)
 {
-	/* a SET starts with RESERVE1 (drop what an aborted one left) and ends
-	 * with COMMIT, FREE or UNDO */
-	if (mode == MODE_SET_COMMIT)
-		fma_set_finish(s, true);
-	else if (mode == MODE_SET_RESERVE1 || mode == MODE_SET_FREE || mode == MODE_SET_UNDO)
-		fma_set_finish(s, false);
+	switch (reqinfo->mode) {
+	case MODE_SET_RESERVE1: /* a new SET: forget what an aborted one left */
+		fma_targets_clear(s);
+		s->set_stored = false;
+		break;
+	case MODE_SET_ACTION:
+		fma_set_apply(s, reqinfo);
+		fma_targets_clear(s);
+		break;
+	case MODE_SET_UNDO:
+		if (s->set_stored) {
+			for (netsnmp_request_info *r = requests; r; r = r->next)
+				if (r->requestvb->type == ASN_INTEGER &&
+				    *r->requestvb->val.integer == 1) {
+					netsnmp_set_request_error(reqinfo, r,
+								  SNMP_ERR_UNDOFAILED);
+					break;
+				}
+			snmp_log(LOG_WARNING, "fastmib: %s: a SET failed after its resets "
+				 "were stored; they stay (undoFailed)\n", s->path);
+		}
+		s->set_stored = false;
+		break;
+	case MODE_SET_COMMIT:
+	case MODE_SET_FREE:
+		s->set_stored = false;
+		break;
+	default:
+		break;
+	}
 }
 
 void
 fma_set_abort(struct fma_seg *s)
 {
-	fma_set_finish(s, false);
+	fma_targets_clear(s);
+	s->set_stored = false;
 }

@@ -151,15 +151,16 @@ class Served:
         self.expect = None
 
     def start(self, live=False, extra_segments=(), agent_args=(), wrapper=(),
-              events=False, trap_port=None, module_lines=()):
+              events=False, trap_port=None, module_lines=(), rows="sparse"):
         """`events`: fm-writer in events mode (see Writer.events());
         `trap_port`: where the serving agent sends notifications;
+        `rows`: fm-writer's `--rows` (sparse, or all rows of every table);
         `agent_args` (fastmib-agentx) and `module_lines` (snmpd.conf) are
         the same settings for the two kinds of front end."""
         if events:
             self.expect = self.writer.events()
         else:
-            self.expect = self.writer.live() if live else self.writer.fill()
+            self.expect = self.writer.live() if live else self.writer.fill(rows=rows)
         segments = [self.segment] + list(extra_segments)
         sink = [h.trap_sink_line(trap_port)] if trap_port else []
         if self.mode == "module":
