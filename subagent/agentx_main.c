@@ -19,6 +19,7 @@
 #include <net-snmp/net-snmp-includes.h>
 #include <net-snmp/agent/net-snmp-agent-includes.h>
 
+#include "agentx_size.h"
 #include "core.h"
 
 #ifndef FASTMIB_VERSION
@@ -435,6 +436,7 @@ run(struct settings *st)
 		init_system_mib();  /* sysUpTime, the reference of TimeStamps */
 		init_sysORTable();
 	} else {
+		fastmib_agentx_limit_responses();
 		/* init_agent() reset the AgentX defaults; a short ping lets the
 		 * subagent notice a restarted snmpd within seconds. */
 		netsnmp_ds_set_int(NETSNMP_DS_APPLICATION_ID,
