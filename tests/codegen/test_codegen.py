@@ -128,6 +128,57 @@ def test_golden_byte_identical_runs(model, tmp_path):
         assert str(SRC).encode() not in data
 
 
+# ---- generated names ----
+
+def listed_names(model):
+    """`fastmib-gen --names`: {namespace: set of names}."""
+    r = gen("--names", model)
+    assert r.returncode == 0, r.stderr
+    out = {}
+    for line in r.stdout.splitlines():
+        space, name, owner = line.split("\t")
+        assert owner, line
+        out.setdefault(space, set()).add(name)
+    return out
+
+
+def defined_names(files):
+    """Names the generated files define, by namespace."""
+    mib = next(v.decode() for k, v in files.items() if k.endswith(".txt"))
+    c = "\n".join(v.decode() for k, v in files.items() if not k.endswith(".txt"))
+    return {
+        "mib": set(mib_objects(mib)),
+        "mib-type": set(re.findall(r"^(\w+) ::= (?:SEQUENCE|TEXTUAL-CONVENTION)",
+                                   mib, re.M)),
+        "c-macro": set(re.findall(r"^#define (\w+)", c, re.M)),
+        "c-tag": set(re.findall(r"^struct (\w+) \{", c, re.M)),
+        "c-identifier": set(re.findall(r"^([a-z]\w*)\(", c, re.M)) |
+                        set(re.findall(r"^(?:extern |static )?const struct "
+                                       r"fastmib_\w+ (\w+)(?:\[\])?(?: =|;)", c, re.M)),
+    }
+
+
+@pytest.mark.parametrize("model", GOOD, ids=[p.stem for p in GOOD])
+def test_names_listed_cover_outputs(model, tmp_path):
+    """Every name the outputs define is in `--names`, the list the
+    collision check walks: a name emitted but not listed could clash
+    unnoticed."""
+    listed = listed_names(model)
+    defined = defined_names(outputs(model, tmp_path))
+    assert defined["mib"] and defined["c-macro"] and defined["c-identifier"]
+    for space, names in defined.items():
+        assert names <= listed.get(space, set()), (space, names - listed[space])
+
+
+def test_names_example_mib_exact(tmp_path):
+    """The example uses every MIB feature: its MIB defines exactly the
+    listed MIB names."""
+    listed = listed_names(EXAMPLE)
+    defined = defined_names(outputs(EXAMPLE, tmp_path))
+    for space in ("mib", "mib-type"):
+        assert defined[space] == listed[space], space
+
+
 # ---- MIB tooling ----
 
 def mib_objects(text):
