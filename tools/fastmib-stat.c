@@ -22,6 +22,7 @@
 
 #include <jansson.h>
 
+#include "fastmib/names.h"
 #include "fastmib/reader.h"
 
 #ifndef FASTMIB_VERSION_STRING
@@ -111,19 +112,7 @@ report_error(const char *path, const char *what)
 	fprintf(stderr, "%s\n", msg ? msg : "unknown error");
 }
 
-/* ---- names and values ---- */
-
-/* `<prefix><Part1><Part2>`: SMI descriptor style, parts capitalised. */
-static void
-mib_name(char *buf, size_t len, const char *prefix, const char *a, const char *b)
-{
-	int n = snprintf(buf, len, "%s%c%s", prefix, toupper((unsigned char)a[0]),
-			 a[0] ? a + 1 : "");
-
-	if (b != NULL && n >= 0 && (size_t)n < len)
-		snprintf(buf + n, len - n, "%c%s", toupper((unsigned char)b[0]),
-			 b[0] ? b + 1 : "");
-}
+/* ---- values ---- */
 
 /* The value SNMP reports for a raw snapshot word of a counter of `type`. */
 static uint64_t
@@ -324,7 +313,8 @@ print_scalar_group(const struct fastmib_schema *sc,
 	const uint64_t *pv = prev ? prev_row_vals(prev, g->n_counters, 0) : NULL;
 
 	for (uint32_t c = 0; c < g->n_counters; c++) {
-		mib_name(name, sizeof(name), sc->prefix, g->name, g->counters[c].name);
+		fastmib_name(name, sizeof(name), FASTMIB_MIB_COUNTER,
+			     sc->prefix, g->name, g->counters[c].name);
 		if (strlen(name) > width)
 			width = strlen(name);
 	}
@@ -335,7 +325,8 @@ print_scalar_group(const struct fastmib_schema *sc,
 		const struct fastmib_counter_schema *cs = &g->counters[c];
 		double rate;
 
-		mib_name(name, sizeof(name), sc->prefix, g->name, cs->name);
+		fastmib_name(name, sizeof(name), FASTMIB_MIB_COUNTER,
+			     sc->prefix, g->name, cs->name);
 		printf("  %-*s = %" PRIu64, (int)width, name, gs->vals[c]);
 		if (pv != NULL && rate_of(cs->type, pv[c], gs->vals[c], dt, &rate))
 			printf("  (%.0f/s)", rate);
@@ -379,13 +370,15 @@ print_table_group(const struct fastmib_schema *sc,
 		return;
 
 	for (uint32_t k = 0; k < ni; k++) {
-		mib_name(name, sizeof(name), sc->prefix, g->name, g->indexes[k].name);
+		fastmib_name(name, sizeof(name), FASTMIB_MIB_INDEX,
+			     sc->prefix, g->name, g->indexes[k].name);
 		width[k] = (int)strlen(name);
 		if (digits(g->indexes[k].max) > width[k])
 			width[k] = digits(g->indexes[k].max);
 	}
 	for (uint32_t c = 0; c < nc; c++) {
-		mib_name(name, sizeof(name), sc->prefix, g->name, g->counters[c].name);
+		fastmib_name(name, sizeof(name), FASTMIB_MIB_COUNTER,
+			     sc->prefix, g->name, g->counters[c].name);
 		width[ni + c] = (int)strlen(name);
 		for (uint32_t r = 0; r < gs->n_shown; r++) {
 			int d = digits(gs->vals[(size_t)r * nc + c]);
@@ -397,11 +390,13 @@ print_table_group(const struct fastmib_schema *sc,
 
 	printf(" ");
 	for (uint32_t k = 0; k < ni; k++) {
-		mib_name(name, sizeof(name), sc->prefix, g->name, g->indexes[k].name);
+		fastmib_name(name, sizeof(name), FASTMIB_MIB_INDEX,
+			     sc->prefix, g->name, g->indexes[k].name);
 		printf(" %*s", width[k], name);
 	}
 	for (uint32_t c = 0; c < nc; c++) {
-		mib_name(name, sizeof(name), sc->prefix, g->name, g->counters[c].name);
+		fastmib_name(name, sizeof(name), FASTMIB_MIB_COUNTER,
+			     sc->prefix, g->name, g->counters[c].name);
 		printf(" %*s", width[ni + c], name);
 	}
 	printf("\n");
@@ -480,7 +475,8 @@ json_counters(const struct fastmib_schema *sc,
 	char name[NAME_BUF];
 
 	for (uint32_t c = 0; c < g->n_counters; c++) {
-		mib_name(name, sizeof(name), sc->prefix, g->name, g->counters[c].name);
+		fastmib_name(name, sizeof(name), FASTMIB_MIB_COUNTER,
+			     sc->prefix, g->name, g->counters[c].name);
 		json_object_set_new(o, name, json_u64(v[c]));
 	}
 	return o;
@@ -496,14 +492,16 @@ json_group(const struct fastmib_schema *sc, const struct fastmib_group_schema *g
 	json_t *types = json_object();
 
 	for (uint32_t c = 0; c < g->n_counters; c++) {
-		mib_name(name, sizeof(name), sc->prefix, g->name, g->counters[c].name);
+		fastmib_name(name, sizeof(name), FASTMIB_MIB_COUNTER,
+			     sc->prefix, g->name, g->counters[c].name);
 		json_object_set_new(types, name, json_string(type_name(g->counters[c].type)));
 	}
 	json_object_set_new(o, "storage", json_string(storage_name(g->storage)));
 	json_object_set_new(o, "table", json_boolean(g->n_indexes > 0));
 	json_object_set_new(o, "types", types);
 	if (g->n_indexes == 0) {
-		mib_name(name, sizeof(name), sc->prefix, g->name, NULL);
+		fastmib_name(name, sizeof(name), FASTMIB_MIB_SCALAR_NODE,
+			     sc->prefix, g->name, NULL);
 		json_object_set_new(o, "mib", json_string(name));
 		json_object_set_new(o, "counters",
 				    gs->n_shown ? json_counters(sc, g, gs->vals) :
@@ -514,10 +512,11 @@ json_group(const struct fastmib_schema *sc, const struct fastmib_group_schema *g
 	json_t *idx_names = json_array(), *rows = json_array();
 	uint32_t idx[FASTMIB_MAX_INDEXES];
 
-	mib_name(name, sizeof(name), sc->prefix, g->name, "table");
+	fastmib_name(name, sizeof(name), FASTMIB_MIB_TABLE, sc->prefix, g->name, NULL);
 	json_object_set_new(o, "mib", json_string(name));
 	for (uint32_t k = 0; k < g->n_indexes; k++) {
-		mib_name(name, sizeof(name), sc->prefix, g->name, g->indexes[k].name);
+		fastmib_name(name, sizeof(name), FASTMIB_MIB_INDEX,
+			     sc->prefix, g->name, g->indexes[k].name);
 		json_array_append_new(idx_names, json_string(name));
 	}
 	json_object_set_new(o, "indexes", idx_names);
@@ -743,7 +742,7 @@ find_group(const struct fastmib_schema *sc, const char *name, size_t len)
 
 		if (strlen(g) == len && strncmp(g, name, len) == 0)
 			return (int)i;
-		mib_name(mib, sizeof(mib), sc->prefix, g, NULL);
+		fastmib_name_mib_style(mib, sizeof(mib), sc->prefix, g, NULL);
 		if (strlen(mib) == len && strncmp(mib, name, len) == 0)
 			return (int)i;
 	}
@@ -1039,7 +1038,7 @@ find_event(const struct fastmib_schema *sc, const char *name)
 	char mib[NAME_BUF];
 
 	for (uint32_t i = 0; i < sc->n_events; i++) {
-		mib_name(mib, sizeof(mib), sc->prefix, sc->events[i].name, NULL);
+		fastmib_name_mib_style(mib, sizeof(mib), sc->prefix, sc->events[i].name, NULL);
 		if (strcmp(sc->events[i].name, name) == 0 || strcmp(mib, name) == 0)
 			return (int)i;
 	}
