@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Model loading: the YAML document, its top level and the data layout.
+ * Model loading: the YAML document and its top level; then the schema of
+ * the model, its generated names and its event rates are checked.
  * Checks go on after an error where that cannot cascade, so a user sees
  * every independent mistake in one run.
  */
@@ -12,45 +13,6 @@
 #include <string.h>
 
 #include "strbuf.h"
-
-/* ---- layout ---- */
-
-static uint64_t
-align64(uint64_t v)
-{
-	return (v + 63) & ~(uint64_t)63;
-}
-
-/* Offsets per the data layout contract of schema.h, groups in model order. */
-static void
-layout(struct loader *c, struct model *m)
-{
-	uint64_t end[2] = { 0, 0 };
-	uint32_t gi, ki;
-
-	for (gi = 0; gi < m->n_groups; gi++) {
-		struct m_group *g = &m->groups[gi];
-		int a = storage_is_shared(g->storage);
-
-		for (ki = 0; ki < g->n_counters; ki++)
-			g->counters[ki].offset = 8 * ki;
-		g->row_size = 8 * g->n_counters;
-		g->offset = align64(end[a]);
-		end[a] = g->offset + (uint64_t)g->n_rows * g->row_size;
-		if (align64(end[a]) > FASTMIB_MAX_AREA) {
-			err_at(c, g->name_at, "group `%s` makes the %s storage area "
-					      "%llu bytes; the limit is %llu",
-			       g->name, a ? "shared" : "per-core",
-			       (unsigned long long)align64(end[a]),
-			       (unsigned long long)FASTMIB_MAX_AREA);
-			return;
-		}
-	}
-	m->percore_size = align64(end[0]);
-	m->shared_size = align64(end[1]);
-}
-
-/* ---- entry point ---- */
 
 static void
 parse_root(struct loader *c, yaml_node_t *root, struct model *m)
@@ -76,10 +38,11 @@ parse_root(struct loader *c, yaml_node_t *root, struct model *m)
 		parse_groups(c, v[GROUPS], m);
 	if (v[EVENTS])
 		parse_events(c, v[EVENTS], m);
-	if (c->errors == 0 && m->prefix)
-		check_names(c, m);
+	/* Each stage needs a whole model from the one before. */
 	if (c->errors == 0)
-		layout(c, m);
+		build_schema(c, m);
+	if (c->errors == 0)
+		check_names(c, m);
 	if (c->errors == 0)
 		check_event_rates(c, m);
 }
@@ -168,6 +131,8 @@ model_free(struct model *m)
 		free(m->revisions[i].description);
 	free(m->revisions);
 	free(m->groups);
+	schema_free(m);
+	free(m->oid_text);
 	free(m->source);
 	free(m->module);
 	free(m->prefix);

@@ -15,6 +15,7 @@ event_free(struct m_event *e)
 
 	for (i = 0; i < e->n_args; i++)
 		free(e->args[i].name);
+	free(e->args);
 	free(e->name);
 	free(e->description);
 	memset(e, 0, sizeof(*e));
@@ -42,31 +43,23 @@ arg_name_reserved(const char *name)
 }
 
 static bool
-parse_event_arg(struct loader *c, yaml_node_t *an, struct m_event *e,
-		struct m_event_arg *a)
+parse_event_arg(struct loader *c, yaml_node_t *an, struct m_event_arg *a)
 {
 	static const struct key keys[] = { { "name", true }, { "type", true } };
 	yaml_node_t *v[2];
-	size_t t, j;
+	size_t t;
 
 	if (!get_keys(c, an, "event argument", keys, 2, v))
 		return false;
 	a->at = mark_of(an);
 	if (v[0] && (a->name = get_name(c, v[0], "name")) != NULL) {
+		a->name_at = mark_of(v[0]);
 		if (arg_name_reserved(a->name)) {
 			err(c, v[0], "argument `name` `%s` is reserved: the generated "
 				     "function uses `w`, `fastmib_*` and `*_t` names",
 			    a->name);
 			free(a->name);
 			a->name = NULL;
-		}
-		for (j = 0; a->name && j < e->n_args; j++) {
-			if (strcmp(e->args[j].name, a->name) == 0) {
-				err(c, v[0], "duplicate argument `name` `%s` in event",
-				    a->name);
-				free(a->name);
-				a->name = NULL;
-			}
 		}
 	}
 	if (v[1] && get_enum(c, v[1], "argument type", arg_type_names, 3, &t))
@@ -85,37 +78,42 @@ parse_event(struct loader *c, yaml_node_t *en, struct m_event *e)
 	};
 	yaml_node_t *v[N];
 	yaml_node_item_t *items;
-	uint64_t u;
 	size_t n, i;
-	bool ok = true;
+	bool ok = true, have_arc = false, have_level = false, have_rate = false;
 
 	if (!get_keys(c, en, "event", keys, N, v))
 		return false;
 	e->at = mark_of(en);
-	e->level = e->rate = UINT32_MAX;
 	if (v[NAME]) {
 		e->name = get_name(c, v[NAME], "name");
 		e->name_at = mark_of(v[NAME]);
 	}
-	if (v[OID] && get_uint(c, v[OID], "oid", 1, FASTMIB_MAX_ARC, &u))
-		e->arc = (uint32_t)u;
-	if (v[LEVEL] && get_uint(c, v[LEVEL], "level", 0, 9, &u))
-		e->level = (uint32_t)u;
-	if (v[RATE] && get_uint(c, v[RATE], "rate", 0, 9, &u)) {
-		e->rate = (uint32_t)u;
+	if (v[OID]) {
+		e->arc_at = mark_of(v[OID]);
+		have_arc = get_u32(c, v[OID], "oid", &e->arc);
+	}
+	if (v[LEVEL]) {
+		e->level_at = mark_of(v[LEVEL]);
+		have_level = get_u32(c, v[LEVEL], "level", &e->level);
+	}
+	if (v[RATE]) {
 		e->rate_at = mark_of(v[RATE]);
+		have_rate = get_u32(c, v[RATE], "rate", &e->rate);
 	}
 	if (v[DESCR])
 		e->description = get_text(c, v[DESCR], "description", GEN_MAX_DESCRIPTION);
 	if (v[NOTIFY])
 		ok = get_bool(c, v[NOTIFY], "notify", &e->notify);
 	if (v[ARGS]) {
-		items = get_seq(c, v[ARGS], "args", 1, FASTMIB_MAX_EVENT_ARGS, &n);
+		e->args_at = mark_of(v[ARGS]);
+		/* At least one when given; at most is the schema's rule. */
+		items = get_seq(c, v[ARGS], "args", 1, SIZE_MAX, &n);
 		ok = ok && items != NULL;
+		e->args = xcalloc(n ? n : 1, sizeof(*e->args));
 		for (i = 0; i < n; i++) {
 			struct m_event_arg *a = &e->args[e->n_args];
 
-			if (!parse_event_arg(c, node_get(c, items[i]), e, a)) {
+			if (!parse_event_arg(c, node_get(c, items[i]), a)) {
 				free(a->name);
 				memset(a, 0, sizeof(*a));
 				ok = false;
@@ -124,17 +122,18 @@ parse_event(struct loader *c, yaml_node_t *en, struct m_event *e)
 			e->n_args++;
 		}
 	}
-	return ok && e->name && e->arc && e->level <= 9 && e->rate <= 9 &&
-	       e->description;
+	return ok && e->name && have_arc && have_level && have_rate && e->description;
 }
 
 void
 parse_events(struct loader *c, yaml_node_t *seq, struct model *m)
 {
 	yaml_node_item_t *items;
-	size_t n, i, j;
+	size_t n, i;
 
-	items = get_seq(c, seq, "events", 1, FASTMIB_MAX_EVENTS, &n);
+	m->events_at = mark_of(seq);
+	/* At least one when given; at most is the schema's rule. */
+	items = get_seq(c, seq, "events", 1, SIZE_MAX, &n);
 	m->events = xcalloc(n ? n : 1, sizeof(*m->events));
 	for (i = 0; i < n; i++) {
 		struct m_event *e = &m->events[m->n_events];
@@ -142,16 +141,6 @@ parse_events(struct loader *c, yaml_node_t *seq, struct model *m)
 		if (!parse_event(c, node_get(c, items[i]), e)) {
 			event_free(e);
 			continue;
-		}
-		for (j = 0; j < m->n_events; j++) {
-			if (strcmp(m->events[j].name, e->name) == 0)
-				err_at(c, e->name_at, "duplicate event name `%s` "
-						      "(first at line %u)",
-				       e->name, m->events[j].name_at.line);
-			if (m->events[j].arc == e->arc)
-				err_at(c, e->at, "duplicate event oid %u (`%s` at "
-						 "line %u has it)",
-				       e->arc, m->events[j].name, m->events[j].at.line);
 		}
 		m->n_events++;
 	}

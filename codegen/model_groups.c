@@ -25,6 +25,7 @@ group_free(struct m_group *g)
 		counter_free(&g->counters[j]);
 	for (j = 0; j < g->n_indexes; j++)
 		free(g->indexes[j].name);
+	free(g->indexes);
 	free(g->counters);
 	free(g->name);
 	free(g->description);
@@ -49,16 +50,40 @@ storage_is_shared(enum fastmib_storage s)
 	return s != FASTMIB_STORAGE_PER_CORE;
 }
 
+static bool
+parse_index(struct loader *c, yaml_node_t *in, struct m_index *x)
+{
+	static const struct key keys[] = { { "name", true }, { "max", true } };
+	yaml_node_t *v[2];
+	bool have_max = false;
+
+	if (!get_keys(c, in, "index", keys, 2, v))
+		return false;
+	x->at = mark_of(in);
+	if (v[0] && (x->name = get_name(c, v[0], "name")) != NULL) {
+		x->name_at = mark_of(v[0]);
+		if (strcmp(x->name, "w") == 0 || strcmp(x->name, "n") == 0) {
+			err(c, v[0], "index `name` `%s` is reserved for a parameter "
+				     "of the generated functions", x->name);
+			free(x->name);
+			x->name = NULL;
+		}
+	}
+	if (v[1]) {
+		x->max_at = mark_of(v[1]);
+		have_max = get_u32(c, v[1], "max", &x->max);
+	}
+	return x->name && have_max;
+}
+
 static void
 parse_table(struct loader *c, yaml_node_t *t, struct m_group *g)
 {
 	static const struct key keys[] = { { "indexes", true }, { "rows", false } };
-	static const struct key ikeys[] = { { "name", true }, { "max", true } };
 	static const char *const rows_names[] = { "present", "all" };
 	yaml_node_item_t *items;
 	yaml_node_t *v[2];
-	uint64_t rows = 1;
-	size_t n, i, j, r;
+	size_t n, i, r;
 
 	g->table = true;
 	g->all_rows = false;
@@ -68,53 +93,21 @@ parse_table(struct loader *c, yaml_node_t *t, struct m_group *g)
 		g->all_rows = r == 1;
 	if (!v[0])
 		return;
-	items = get_seq(c, v[0], "indexes", 1, FASTMIB_MAX_INDEXES, &n);
+	g->indexes_at = mark_of(v[0]);
+	/* At least one (a table without indexes is a scalar group); the
+	 * schema's limit is checked with the rest of the schema. */
+	items = get_seq(c, v[0], "indexes", 1, SIZE_MAX, &n);
+	g->indexes = xcalloc(n ? n : 1, sizeof(*g->indexes));
 	for (i = 0; i < n; i++) {
-		yaml_node_t *in = node_get(c, items[i]);
 		struct m_index *x = &g->indexes[g->n_indexes];
-		yaml_node_t *iv[2];
-		uint64_t max = 0;
 
-		if (!get_keys(c, in, "index", ikeys, 2, iv))
-			continue;
-		x->at = mark_of(in);
-		if (iv[0] && (x->name = get_name(c, iv[0], "name")) != NULL) {
-			if (strcmp(x->name, "w") == 0 || strcmp(x->name, "n") == 0) {
-				err(c, iv[0], "index `name` `%s` is reserved for a parameter "
-					      "of the generated functions", x->name);
-				free(x->name);
-				x->name = NULL;
-			}
-			for (j = 0; x->name && j < g->n_indexes; j++) {
-				if (strcmp(g->indexes[j].name, x->name) == 0) {
-					err(c, iv[0], "duplicate index `name` `%s` in table",
-					    x->name);
-					free(x->name);
-					x->name = NULL;
-				}
-			}
-		}
-		if (iv[1] && get_uint(c, iv[1], "max", 1, FASTMIB_MAX_ROWS, &max))
-			x->max = (uint32_t)max;
-		if (!x->name || !x->max) {
+		if (!parse_index(c, node_get(c, items[i]), x)) {
 			free(x->name);
-			x->name = NULL;
-			rows = 0;
+			memset(x, 0, sizeof(*x));
 			continue;
-		}
-		rows *= max;
-		if (rows > FASTMIB_MAX_ROWS) {
-			err(c, v[0], "table has more than %u rows (product of the index "
-				     "`max` values); the limit is %u",
-			    FASTMIB_MAX_ROWS, FASTMIB_MAX_ROWS);
-			free(x->name);
-			x->name = NULL;
-			rows = 0;
-			break;
 		}
 		g->n_indexes++;
 	}
-	g->n_rows = (uint32_t)rows;
 }
 
 static bool
@@ -127,9 +120,8 @@ parse_counter(struct loader *c, yaml_node_t *cn, struct m_group *g,
 		{ "units", false }, { "description", true }, { "set", false },
 	};
 	yaml_node_t *v[N];
-	uint64_t arc = 0;
 	size_t t = 0;
-	bool ok = true;
+	bool ok = true, have_arc = false;
 
 	if (!get_keys(c, cn, "counter", keys, N, v))
 		return false;
@@ -138,12 +130,18 @@ parse_counter(struct loader *c, yaml_node_t *cn, struct m_group *g,
 		k->name = get_name(c, v[NAME], "name");
 		k->name_at = mark_of(v[NAME]);
 	}
-	if (v[OID] && get_uint(c, v[OID], "oid", 1, FASTMIB_MAX_ARC, &arc))
-		k->arc = (uint32_t)arc;
+	if (v[OID]) {
+		k->arc_at = mark_of(v[OID]);
+		have_arc = get_u32(c, v[OID], "oid", &k->arc);
+	}
 	if (v[TYPE] && get_enum(c, v[TYPE], "type", type_names, 3, &t))
 		k->type = type_values[t];
-	k->units = v[UNITS] ? get_text(c, v[UNITS], "units", FASTMIB_MAX_UNITS)
-			    : xstrdup("");
+	if (v[UNITS]) {
+		k->units_at = mark_of(v[UNITS]);
+		k->units = get_text(c, v[UNITS], "units", GEN_MAX_DESCRIPTION);
+	} else {
+		k->units = xstrdup("");
+	}
 	if (v[DESCR])
 		k->description = get_text(c, v[DESCR], "description", GEN_MAX_DESCRIPTION);
 	if (v[SET]) {
@@ -158,7 +156,7 @@ parse_counter(struct loader *c, yaml_node_t *cn, struct m_group *g,
 			ok = false;
 		}
 	}
-	return ok && k->name && k->arc && k->type && k->units && k->description;
+	return ok && k->name && have_arc && k->type && k->units && k->description;
 }
 
 static bool
@@ -171,21 +169,21 @@ parse_group(struct loader *c, yaml_node_t *gn, struct m_group *g)
 	};
 	yaml_node_t *v[N];
 	yaml_node_item_t *items;
-	uint64_t arc = 0;
-	size_t s, n, i, j;
-	bool ok = true;
+	size_t s, n, i;
+	bool ok = true, have_arc = false;
 
 	if (!get_keys(c, gn, "group", keys, N, v))
 		return false;
 	g->at = mark_of(gn);
-	g->n_rows = 1;
 	g->all_rows = true;
 	if (v[NAME]) {
 		g->name = get_name(c, v[NAME], "name");
 		g->name_at = mark_of(v[NAME]);
 	}
-	if (v[OID] && get_uint(c, v[OID], "oid", 1, FASTMIB_MAX_ARC, &arc))
-		g->arc = (uint32_t)arc;
+	if (v[OID]) {
+		g->arc_at = mark_of(v[OID]);
+		have_arc = get_u32(c, v[OID], "oid", &g->arc);
+	}
 	if (v[STORAGE] && get_enum(c, v[STORAGE], "storage", storage_names, 3, &s))
 		g->storage = storage_values[s];
 	if (v[DESCR])
@@ -198,10 +196,12 @@ parse_group(struct loader *c, yaml_node_t *gn, struct m_group *g)
 	}
 	if (!v[COUNTERS])
 		return false;
-	items = get_seq(c, v[COUNTERS], "counters", 1, FASTMIB_MAX_COUNTERS, &n);
-	if (!items)
+	g->counters_at = mark_of(v[COUNTERS]);
+	/* How many is the schema's rule, checked with the rest of it. */
+	items = get_seq(c, v[COUNTERS], "counters", 0, SIZE_MAX, &n);
+	if (v[COUNTERS]->type != YAML_SEQUENCE_NODE)
 		return false;
-	g->counters = xcalloc(n, sizeof(*g->counters));
+	g->counters = xcalloc(n ? n : 1, sizeof(*g->counters));
 	for (i = 0; i < n; i++) {
 		struct m_counter *k = &g->counters[g->n_counters];
 
@@ -210,49 +210,26 @@ parse_group(struct loader *c, yaml_node_t *gn, struct m_group *g)
 			ok = false;
 			continue;
 		}
-		for (j = 0; j < g->n_counters; j++) {
-			if (strcmp(g->counters[j].name, k->name) == 0) {
-				err_at(c, k->name_at, "duplicate counter name `%s` in "
-						      "group (first at line %u)",
-				       k->name, g->counters[j].name_at.line);
-				ok = false;
-			}
-			if (g->counters[j].arc == k->arc) {
-				err_at(c, k->at, "duplicate counter oid %u in group "
-						 "(`%s` at line %u has it)",
-				       k->arc, g->counters[j].name, g->counters[j].at.line);
-				ok = false;
-			}
-		}
 		g->n_counters++;
 	}
-	return ok && g->name && g->arc && g->storage && g->description;
+	return ok && g->name && have_arc && g->storage && g->description;
 }
 
 void
 parse_groups(struct loader *c, yaml_node_t *seq, struct model *m)
 {
 	yaml_node_item_t *items;
-	size_t n, i, j;
+	size_t n, i;
 
-	items = get_seq(c, seq, "groups", 1, FASTMIB_MAX_GROUPS, &n);
-	m->groups = xcalloc(n, sizeof(*m->groups));
+	m->groups_at = mark_of(seq);
+	items = get_seq(c, seq, "groups", 0, SIZE_MAX, &n);
+	m->groups = xcalloc(n ? n : 1, sizeof(*m->groups));
 	for (i = 0; i < n; i++) {
 		struct m_group *g = &m->groups[m->n_groups];
 
 		if (!parse_group(c, node_get(c, items[i]), g)) {
 			group_free(g);
 			continue;
-		}
-		for (j = 0; j < m->n_groups; j++) {
-			if (strcmp(m->groups[j].name, g->name) == 0)
-				err_at(c, g->name_at, "duplicate group name `%s` "
-						      "(first at line %u)",
-				       g->name, m->groups[j].name_at.line);
-			if (m->groups[j].arc == g->arc)
-				err_at(c, g->at, "duplicate group oid %u (`%s` at "
-						 "line %u has it)",
-				       g->arc, m->groups[j].name, m->groups[j].at.line);
 		}
 		m->n_groups++;
 	}

@@ -18,6 +18,11 @@ void parse_events(struct loader *c, yaml_node_t *seq, struct model *m);
 void event_free(struct m_event *e);
 void check_event_rates(struct loader *c, const struct model *m);
 
+/* model_schema.c: the schema of a model that parsed, laid out and checked;
+ * its faults are errors at their YAML positions. */
+void build_schema(struct loader *c, struct model *m);
+void schema_free(struct model *m);
+
 /* gen_names.c: every generated name fits its limit and is unique (in its
  * namespace). */
 void check_names(struct loader *c, struct model *m);

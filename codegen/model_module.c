@@ -9,6 +9,10 @@
 #include "names.h"
 #include "strbuf.h"
 
+/*
+ * Dotted decimal arcs, each < 2^32. How many and which values is the
+ * schema's rule: arcs beyond the array are counted, not stored.
+ */
 static bool
 parse_oid(const char *s, struct model *m)
 {
@@ -23,16 +27,15 @@ parse_oid(const char *s, struct model *m)
 			if (v > UINT32_MAX)
 				return false;
 		}
-		if (m->oid_len == FASTMIB_MAX_OID_LEN)
-			return false;
-		m->oid[m->oid_len++] = (uint32_t)v;
+		if (m->oid_len < FASTMIB_MAX_OID_LEN)
+			m->oid[m->oid_len] = (uint32_t)v;
+		if (m->oid_len < UINT32_MAX)
+			m->oid_len++;
 		if (*s == '\0')
 			break;
 		if (*s++ != '.')
 			return false;
 	}
-	if (m->oid_len < 2 || m->oid[0] > 2 || (m->oid[0] < 2 && m->oid[1] > 39))
-		return false;
 	return true;
 }
 
@@ -129,13 +132,11 @@ parse_module(struct loader *c, yaml_node_t *mod, struct model *m)
 	if (v[NAME] && want_scalar(c, v[NAME], "name", "a module name")) {
 		const char *s = scalar(v[NAME]);
 
+		m->module_at = mark_of(v[NAME]);
 		if (!name_is_module(s))
 			err(c, v[NAME], "module `name` `%s` is not a valid SMI module "
 					"name: uppercase first letter, then letters, digits "
 					"and single hyphens, not ending in a hyphen", s);
-		else if (strlen(s) > FASTMIB_MAX_NAME)
-			err(c, v[NAME], "module `name` `%s` is longer than %d characters",
-			    s, FASTMIB_MAX_NAME);
 		else
 			m->module = xstrdup(s);
 	}
@@ -152,6 +153,8 @@ parse_module(struct loader *c, yaml_node_t *mod, struct model *m)
 			m->prefix = xstrdup(s);
 	}
 	if (v[OID] && want_scalar(c, v[OID], "oid", "a dotted OID")) {
+		m->oid_at = mark_of(v[OID]);
+		m->oid_text = xstrdup(scalar(v[OID]));
 		if (!parse_oid(scalar(v[OID]), m))
 			err(c, v[OID], "module `oid` `%s` must be a dotted numeric OID "
 				       "of 2..%d arcs, such as 1.3.6.1.4.1.8072.9999.42",

@@ -232,6 +232,34 @@ range:
 }
 
 bool
+get_u32(struct loader *c, yaml_node_t *n, const char *field, uint32_t *out)
+{
+	const char *s;
+	uint64_t v = 0;
+
+	if (!want_scalar(c, n, field, "an integer"))
+		return false;
+	s = scalar(n);
+	if (!is_plain(n) || !*s || (s[0] == '0' && s[1]))
+		goto bad;
+	for (; *s; s++) {
+		if (!isdigit((unsigned char)*s))
+			goto bad;
+		v = v * 10 + (uint64_t)(*s - '0');
+		if (v > UINT32_MAX) {
+			err(c, n, "`%s` must be a decimal integer below 2^32, not `%s`", field,
+			    scalar(n));
+			return false;
+		}
+	}
+	*out = (uint32_t)v;
+	return true;
+bad:
+	err(c, n, "`%s` must be a decimal integer, not `%s`", field, scalar(n));
+	return false;
+}
+
+bool
 get_bool(struct loader *c, yaml_node_t *n, const char *field, bool *out)
 {
 	if (!want_scalar(c, n, field, "a boolean"))
@@ -263,11 +291,6 @@ get_name(struct loader *c, yaml_node_t *n, const char *field)
 		err(c, n, "`%s` `%s` is not a valid name: it must start with a "
 			  "lowercase letter and hold only ASCII letters and digits",
 		    field, s);
-		return NULL;
-	}
-	if (strlen(s) > FASTMIB_MAX_NAME) {
-		err(c, n, "`%s` `%s` is longer than %d characters", field, s,
-		    FASTMIB_MAX_NAME);
 		return NULL;
 	}
 	snake = name_snake(s);

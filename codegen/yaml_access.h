@@ -59,6 +59,9 @@ char *get_text(struct loader *c, yaml_node_t *n, const char *field, size_t max_l
 /* A plain decimal integer in lo..hi. */
 bool get_uint(struct loader *c, yaml_node_t *n, const char *field, uint64_t lo,
 	      uint64_t hi, uint64_t *out);
+/* A plain decimal integer that fits a 32-bit field; its range is the
+ * schema's rule (fastmib_schema_check()). */
+bool get_u32(struct loader *c, yaml_node_t *n, const char *field, uint32_t *out);
 bool get_bool(struct loader *c, yaml_node_t *n, const char *field, bool *out);
 /* A model name (group, counter, index, event, argument). */
 char *get_name(struct loader *c, yaml_node_t *n, const char *field);

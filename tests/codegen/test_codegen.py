@@ -104,6 +104,24 @@ def test_errors_several_reported_in_one_run(tmp_path):
     assert "unknown type `counter16`" in r.stderr
 
 
+def test_errors_schema_faults_all_reported(tmp_path):
+    """The schema rules (fastmib_schema_check) report every independent
+    fault of a model in one run, in file order, each at its node."""
+    model = tmp_path / "three.yaml"
+    text = (HERE / "bad" / "duplicate-group-oid.yaml").read_text()
+    text = text.replace("{ name: d, oid: 1,", "{ name: d, oid: 1000,")
+    text = text.replace("description: A counter. }",
+                        "units: packets per second over the last minute, description: A counter. }")
+    model.write_text(text)
+    r = gen("--check", model.name, cwd=tmp_path)
+    assert r.returncode == 2
+    assert r.stderr.splitlines() == [
+        "three.yaml:18:52: error: `units` is 39 characters long; the limit is 32",
+        "three.yaml:19:5: error: duplicate group oid 1 (`g` at line 13 has it)",
+        "three.yaml:24:25: error: `oid` must be in 1..999, not 1000",
+    ]
+
+
 # ---- golden and determinism ----
 
 def test_golden_example_mib(tmp_path):
