@@ -257,6 +257,10 @@ int fms_schema_deserialize(const uint8_t *buf, uint64_t len,
 			   struct fastmib_schema **out);
 void fms_schema_free(struct fastmib_schema *s);
 uint64_t fms_fnv1a(const uint8_t *p, uint64_t len);
+/* A valid schema whose hash field, when given, is its hash; *hash gets
+ * its hash. -EINVAL (a broken rule) or -ESTALE, with a message naming
+ * `path`. */
+int fms_schema_identity(const struct fastmib_schema *s, const char *path, uint64_t *hash);
 
 /* layout.c: the layout is a pure function of these inputs. */
 int fms_layout_compute(const struct fastmib_schema *s, uint32_t n_slots,

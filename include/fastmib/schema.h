@@ -145,7 +145,30 @@ struct fastmib_schema {
 	const struct fastmib_group_schema *groups;
 	uint32_t n_events;       /**< 0 when the model declares no events */
 	const struct fastmib_event_schema *events;
+	/**
+	 * Identity: fastmib_schema_hash() of this schema, as fastmib-gen
+	 * writes it into <prefix>_schema.c; 0 = not given (hand-written
+	 * schemas). fastmib_create() refuses a schema whose hash is given and
+	 * is not the hash of what the schema describes (an edited struct, or
+	 * one compiled from two versions of a model). A schema read back from
+	 * a segment has the segment's schema hash here.
+	 */
+	uint64_t hash;
 };
+
+/* ---- identity (fastpath/format/schema_io.c) ---- */
+
+/**
+ * The identity of a schema: the FNV-1a 64 hash of its serialized form,
+ * the value a segment created from it records in its header
+ * (fastmib_info().schema_hash). Any change of the model (a counter, an
+ * arc, a description, the layout) changes it. The `hash` field itself is
+ * not part of what is hashed.
+ *
+ * Returns 0 when the schema breaks a rule of fastmib_schema_check() (the
+ * message is in fastmib_last_error()) or memory runs out.
+ */
+uint64_t fastmib_schema_hash(const struct fastmib_schema *schema);
 
 /* ---- validation (fastpath/format/schema_check.c) ---- */
 
