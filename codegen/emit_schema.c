@@ -159,6 +159,22 @@ emit_events(const struct fastmib_schema *s, struct strbuf *o)
 	free(n_events);
 }
 
+/* A schema.c compiled with the header of another model or version would
+ * mix two layouts: refuse to build it. */
+static void
+emit_same_model(const struct fastmib_schema *s, struct strbuf *o)
+{
+	char *static_assert = gen_name(FASTMIB_C_STATIC_ASSERT, s->prefix, NULL, NULL);
+	char *hash = gen_name(FASTMIB_C_SCHEMA_HASH, s->prefix, NULL, NULL);
+
+	sb_printf(o, "\n%s(%s == 0x%016llxull,\n"
+		     "\t\"%s_schema.c and %s_stats.h come from different models: "
+		     "regenerate both\");\n",
+		  static_assert, hash, (unsigned long long)s->hash, s->prefix, s->prefix);
+	free(static_assert);
+	free(hash);
+}
+
 void
 emit_schema(const struct model *m, struct strbuf *o)
 {
@@ -202,7 +218,8 @@ emit_schema(const struct model *m, struct strbuf *o)
 		free(n_events);
 		free(events);
 	}
-	sb_puts(o, "};\n");
+	sb_printf(o, "\t.hash = 0x%016llxull,\n};\n", (unsigned long long)s->hash);
+	emit_same_model(s, o);
 	free(schema);
 	free(groups);
 	free(percore);

@@ -385,6 +385,7 @@ build_schema(struct loader *c, struct model *m)
 	}
 	m->percore_size = m->schema.percore_size;
 	m->shared_size = m->schema.shared_size;
+	m->schema.hash = fastmib_schema_hash(&m->schema);
 }
 
 void
