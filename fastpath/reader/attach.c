@@ -334,11 +334,13 @@ fastmib_attach_checked(const char *path, int flags, uint64_t expected_hash,
 
 	if ((rc = fastmib_attach(path, flags, &seg)))
 		return rc;
-	if (expected_hash != 0 && seg->hdr->schema_hash != expected_hash) {
+	/* The schema's private copy holds the hash the header had at attach:
+	 * no access to the mapping. */
+	if (expected_hash != 0 && seg->schema->hash != expected_hash) {
 		rc = fms_error(-ESTALE,
 			       "%s: schema 0x%016llx (%s) differs from the compiled schema "
 			       "0x%016llx%s%s%s; regenerate the code or re-create the segment",
-			       path, (unsigned long long)seg->hdr->schema_hash, seg->schema->module,
+			       path, (unsigned long long)seg->schema->hash, seg->schema->module,
 			       (unsigned long long)expected_hash, expected_module ? " (" : "",
 			       expected_module ? expected_module : "", expected_module ? ")" : "");
 		fastmib_close(seg);
