@@ -56,6 +56,41 @@ emit_prologue(const struct model *m, const struct hnames *h, struct strbuf *o)
 	sb_printf(o, "extern const struct fastmib_schema %s_schema;\n\n", h->p);
 }
 
+/*
+ * The schema's identity and create/attach wrappers that check it, so that
+ * code compiled with this header never runs on a schema.c or a segment of
+ * another model or version.
+ */
+static void
+emit_identity(const struct model *m, struct strbuf *o)
+{
+	const char *p = m->prefix;
+	char *hash = gen_name(FASTMIB_C_SCHEMA_HASH, p, NULL, NULL);
+	char *schema = gen_name(FASTMIB_C_SCHEMA, p, NULL, NULL);
+	char *create = gen_name(FASTMIB_C_CREATE, p, NULL, NULL);
+	char *attach = gen_name(FASTMIB_C_ATTACH, p, NULL, NULL);
+
+	sb_printf(o, "/* Identity of the schema: its fastmib_schema_hash(), which a segment\n"
+		     " * created from it records. Any change of the model changes it. */\n"
+		     "#define %s 0x%016llxull\n\n", hash, (unsigned long long)m->schema.hash);
+	sb_printf(o, "/* fastmib_create() and fastmib_attach() for code compiled with this\n"
+		     " * header: when %s or the segment comes from another model or\n"
+		     " * version, they fail with -ESTALE and a message naming both schema\n"
+		     " * hashes. */\n", schema);
+	sb_printf(o, "static inline int\n%s(const char *path, const struct fastmib_opts *opts,\n"
+		     "\tstruct fastmib_segment **segp)\n{\n"
+		     "\treturn fastmib_create_checked(&%s, %s, path, opts, segp);\n}\n\n",
+		  create, schema, hash);
+	sb_printf(o, "static inline int\n%s(const char *path, int flags, "
+		     "struct fastmib_segment **segp)\n{\n"
+		     "\treturn fastmib_attach_checked(path, flags, %s,\n\t\t\"%s\", segp);\n}\n\n",
+		  attach, hash, m->module);
+	free(hash);
+	free(schema);
+	free(create);
+	free(attach);
+}
+
 static void
 emit_constants(const struct model *m, const struct hnames *h, struct strbuf *o)
 {
@@ -510,6 +545,7 @@ emit_header(const struct model *m, struct strbuf *o)
 	struct hnames h = { m->prefix, name_upper(m->prefix) };
 
 	emit_prologue(m, &h, o);
+	emit_identity(m, o);
 	emit_constants(m, &h, o);
 	emit_structs(m, &h, o);
 	emit_functions(m, &h, o);

@@ -86,12 +86,6 @@ struct mn {
 	char *events;
 };
 
-static char *
-desc(const char *p, const char *a, const char *b, const char *c)
-{
-	return name_join(p, a, b, c, NULL);
-}
-
 static void
 put_description(struct strbuf *o, const char *text)
 {
@@ -285,9 +279,9 @@ static void
 emit_counter(const struct mn *n, const struct m_group *g,
 	     const struct m_counter *k, const char *parent, struct strbuf *o)
 {
-	char *name = desc(n->p, g->name, k->name, NULL);
-	char *gdisc = desc(n->p, g->name, "DiscontinuityTime", NULL);
-	char *mdisc = desc(n->p, "DiscontinuityTime", NULL, NULL);
+	char *name = gen_name(FASTMIB_MIB_COUNTER, n->p, g->name, k->name);
+	char *gdisc = gen_name(FASTMIB_MIB_GROUP_DISCONTINUITY, n->p, g->name, NULL);
+	char *mdisc = gen_name(FASTMIB_MIB_DISCONTINUITY, n->p, NULL, NULL);
 	struct strbuf text;
 
 	sb_init(&text);
@@ -321,9 +315,9 @@ static void
 emit_reset_disc(const struct mn *n, const struct m_group *g, const char *parent,
 		struct strbuf *o)
 {
-	char *reset = desc(n->p, g->name, "Reset", NULL);
-	char *disc = desc(n->p, g->name, "DiscontinuityTime", NULL);
-	char *all = desc(n->p, "ResetAll", NULL, NULL);
+	char *reset = gen_name(FASTMIB_MIB_RESET, n->p, g->name, NULL);
+	char *disc = gen_name(FASTMIB_MIB_GROUP_DISCONTINUITY, n->p, g->name, NULL);
+	char *all = gen_name(FASTMIB_MIB_RESET_ALL, n->p, NULL, NULL);
 	struct strbuf t;
 
 	sb_init(&t);
@@ -357,7 +351,7 @@ emit_reset_disc(const struct mn *n, const struct m_group *g, const char *parent,
 static void
 emit_scalar_group(const struct mn *n, const struct m_group *g, struct strbuf *o)
 {
-	char *node = desc(n->p, g->name, NULL, NULL);
+	char *node = gen_name(FASTMIB_MIB_SCALAR_NODE, n->p, g->name, NULL);
 	const struct m_counter **v = sorted_counters(g);
 	uint32_t i;
 
@@ -373,18 +367,18 @@ emit_scalar_group(const struct mn *n, const struct m_group *g, struct strbuf *o)
 static void
 emit_table_group(const struct mn *n, const struct m_group *g, struct strbuf *o)
 {
-	char *table = desc(n->p, g->name, "Table", NULL);
-	char *entry = desc(n->p, g->name, "Entry", NULL);
-	char *type = name_join("", n->p, g->name, "Entry", NULL);
-	char *reset = desc(n->p, g->name, "Reset", NULL);
-	char *disc = desc(n->p, g->name, "DiscontinuityTime", NULL);
+	char *table = gen_name(FASTMIB_MIB_TABLE, n->p, g->name, NULL);
+	char *entry = gen_name(FASTMIB_MIB_ENTRY, n->p, g->name, NULL);
+	char *type = gen_name(FASTMIB_MIB_TYPE_ENTRY, n->p, g->name, NULL);
+	char *reset = gen_name(FASTMIB_MIB_RESET, n->p, g->name, NULL);
+	char *disc = gen_name(FASTMIB_MIB_GROUP_DISCONTINUITY, n->p, g->name, NULL);
 	const struct m_counter **v = sorted_counters(g);
 	char *idx[FASTMIB_MAX_INDEXES];
 	struct strbuf t;
 	uint32_t i;
 
 	for (i = 0; i < g->n_indexes; i++)
-		idx[i] = desc(n->p, g->name, g->indexes[i].name, NULL);
+		idx[i] = gen_name(FASTMIB_MIB_INDEX, n->p, g->name, g->indexes[i].name);
 
 	sb_printf(o, "-- Group %s (%s storage, table)\n\n", g->name,
 		  storage_name(g->storage));
@@ -412,7 +406,7 @@ emit_table_group(const struct mn *n, const struct m_group *g, struct strbuf *o)
 
 	sb_printf(o, "%s ::= SEQUENCE {\n", type);
 	for (i = 0; i < g->n_counters; i++) {
-		char *col = desc(n->p, g->name, v[i]->name, NULL);
+		char *col = gen_name(FASTMIB_MIB_COUNTER, n->p, g->name, v[i]->name);
 
 		sb_printf(o, "    %-*s %s,\n", 40, col, smi_type(v[i]->type));
 		free(col);
@@ -449,8 +443,8 @@ emit_table_group(const struct mn *n, const struct m_group *g, struct strbuf *o)
 static void
 emit_control(const struct mn *n, struct strbuf *o)
 {
-	char *all = desc(n->p, "ResetAll", NULL, NULL);
-	char *disc = desc(n->p, "DiscontinuityTime", NULL, NULL);
+	char *all = gen_name(FASTMIB_MIB_RESET_ALL, n->p, NULL, NULL);
+	char *disc = gen_name(FASTMIB_MIB_DISCONTINUITY, n->p, NULL, NULL);
 
 	sb_puts(o, "-- Module-wide control\n\n");
 	sb_printf(o, "%s OBJECT-TYPE\n    SYNTAX       TruthValue\n"
@@ -497,10 +491,12 @@ put_object(struct strbuf *o, const char *name, const char *syntax,
 }
 
 /* Accessible columns of the two event tables, in OID order. */
-static const char *const event_objects[] = {
-	"EventName", "EventId", "EventTime", "EventLcore", "EventLagCycles",
-	"EventLagNs", "EventArg1", "EventArg2", "EventArg3", "EventArg4",
-	"EventStatsName", "EventStatsLogged", "EventStatsDropped",
+static const enum fastmib_name_role event_objects[] = {
+	FASTMIB_MIB_EVENT_NAME, FASTMIB_MIB_EVENT_ID, FASTMIB_MIB_EVENT_TIME,
+	FASTMIB_MIB_EVENT_LCORE, FASTMIB_MIB_EVENT_LAG_CYCLES, FASTMIB_MIB_EVENT_LAG_NS,
+	FASTMIB_MIB_EVENT_ARG1, FASTMIB_MIB_EVENT_ARG2, FASTMIB_MIB_EVENT_ARG3,
+	FASTMIB_MIB_EVENT_ARG4, FASTMIB_MIB_EVENT_STATS_NAME,
+	FASTMIB_MIB_EVENT_STATS_LOGGED, FASTMIB_MIB_EVENT_STATS_DROPPED,
 };
 
 /* "1 burstStart, 2 burstEnd, ..." in arc order. */
@@ -519,7 +515,7 @@ put_event_ids(const struct model *m, struct strbuf *t)
 static void
 emit_event_tc(const struct mn *n, struct strbuf *o)
 {
-	char *tc = name_join("", n->p, "Unsigned64", NULL);
+	char *tc = gen_name(FASTMIB_MIB_TYPE_UNSIGNED64, n->p, NULL, NULL);
 
 	sb_printf(o, "%s ::= TEXTUAL-CONVENTION\n    DISPLAY-HINT \"d\"\n"
 		     "    STATUS       current\n", tc);
@@ -535,13 +531,13 @@ emit_event_tc(const struct mn *n, struct strbuf *o)
 
 /* "epEventArg1 is port (uint32), epEventArg2 is ..." */
 static void
-put_arg_types(const char *arg, const struct m_event *e, struct strbuf *t)
+put_arg_types(char *const *arg, const struct m_event *e, struct strbuf *t)
 {
 	static const char *const label[] = { "?", "uint32", "int32", "uint64" };
 	uint32_t j;
 
 	for (j = 0; j < e->n_args; j++)
-		sb_printf(t, "%s%s%u is %s (%s)", j ? ", " : "", arg, j + 1,
+		sb_printf(t, "%s%s is %s (%s)", j ? ", " : "", arg[j],
 			  e->args[j].name, label[e->args[j].type]);
 }
 
@@ -549,13 +545,16 @@ static void
 emit_event_notifications(const struct mn *n, struct strbuf *o)
 {
 	const struct model *m = n->m;
-	char *node = desc(n->p, "EventNotifications", NULL, NULL);
-	char *name = desc(n->p, "EventName", NULL, NULL);
-	char *time = desc(n->p, "EventTime", NULL, NULL);
-	char *lcore = desc(n->p, "EventLcore", NULL, NULL);
-	char *table = desc(n->p, "EventTable", NULL, NULL);
-	char *arg = desc(n->p, "EventArg", NULL, NULL);
+	char *node = gen_name(FASTMIB_MIB_EVENT_NOTIFICATIONS, n->p, NULL, NULL);
+	char *name = gen_name(FASTMIB_MIB_EVENT_NAME, n->p, NULL, NULL);
+	char *time = gen_name(FASTMIB_MIB_EVENT_TIME, n->p, NULL, NULL);
+	char *lcore = gen_name(FASTMIB_MIB_EVENT_LCORE, n->p, NULL, NULL);
+	char *table = gen_name(FASTMIB_MIB_EVENT_TABLE, n->p, NULL, NULL);
+	char *arg[FASTMIB_MAX_EVENT_ARGS];
 	uint32_t i, j;
+
+	for (j = 0; j < FASTMIB_MAX_EVENT_ARGS; j++)
+		arg[j] = gen_name(FASTMIB_MIB_EVENT_ARG1 + j, n->p, NULL, NULL);
 
 	sb_printf(o, "%s OBJECT IDENTIFIER ::= { %s %u }\n\n", node, n->events,
 		  FASTMIB_ARC_EV_NOTIFS);
@@ -566,12 +565,12 @@ emit_event_notifications(const struct mn *n, struct strbuf *o)
 
 		if (!e->notify)
 			continue;
-		nt = desc(n->p, e->name, "Notification", NULL);
+		nt = gen_name(FASTMIB_MIB_NOTIFICATION, n->p, e->name, NULL);
 		sb_printf(o, "%s NOTIFICATION-TYPE\n    OBJECTS      {\n"
 			     INDENT "  %s,\n" INDENT "  %s,\n" INDENT "  %s",
 			  nt, name, time, lcore);
 		for (j = 0; j < e->n_args; j++)
-			sb_printf(o, ",\n" INDENT "  %s%u", arg, j + 1);
+			sb_printf(o, ",\n" INDENT "  %s", arg[j]);
 		sb_puts(o, "\n    }\n    STATUS       current\n");
 		sb_init(&t);
 		sb_printf(&t, "%s\nSent when the fast path logs event %s (id %u); the "
@@ -594,19 +593,20 @@ emit_event_notifications(const struct mn *n, struct strbuf *o)
 	free(time);
 	free(lcore);
 	free(table);
-	free(arg);
+	for (j = 0; j < FASTMIB_MAX_EVENT_ARGS; j++)
+		free(arg[j]);
 }
 
 /* SEQUENCE { ... } of a table type; `cols` and `syntax` in column order. */
 static void
 put_sequence(const struct mn *n, struct strbuf *o, const char *type,
-	     const char *const *cols, const char *const *syntax, size_t n_cols)
+	     const enum fastmib_name_role *cols, const char *const *syntax, size_t n_cols)
 {
 	size_t i;
 
 	sb_printf(o, "%s ::= SEQUENCE {\n", type);
 	for (i = 0; i < n_cols; i++) {
-		char *c = desc(n->p, cols[i], NULL, NULL);
+		char *c = gen_name(cols[i], n->p, NULL, NULL);
 
 		sb_printf(o, "    %-*s %s%s\n", 40, c, syntax[i], i + 1 < n_cols ? "," : "");
 		free(c);
@@ -617,25 +617,27 @@ put_sequence(const struct mn *n, struct strbuf *o, const char *type,
 static void
 emit_event_table(const struct mn *n, const char *u64, struct strbuf *o)
 {
-	static const char *const cols[] = {
-		"EventNumber", "EventName", "EventId", "EventTime", "EventLcore",
-		"EventLagCycles", "EventLagNs", "EventArg1", "EventArg2",
-		"EventArg3", "EventArg4",
+	static const enum fastmib_name_role cols[] = {
+		FASTMIB_MIB_EVENT_NUMBER, FASTMIB_MIB_EVENT_NAME, FASTMIB_MIB_EVENT_ID,
+		FASTMIB_MIB_EVENT_TIME, FASTMIB_MIB_EVENT_LCORE,
+		FASTMIB_MIB_EVENT_LAG_CYCLES, FASTMIB_MIB_EVENT_LAG_NS,
+		FASTMIB_MIB_EVENT_ARG1, FASTMIB_MIB_EVENT_ARG2,
+		FASTMIB_MIB_EVENT_ARG3, FASTMIB_MIB_EVENT_ARG4,
 	};
 	const char *syntax[] = {
 		"Unsigned32", "DisplayString", "Unsigned32", "DateAndTime",
 		"Unsigned32", u64, u64, u64, u64, u64, u64,
 	};
-	char *table = desc(n->p, "EventTable", NULL, NULL);
-	char *entry = desc(n->p, "EventEntry", NULL, NULL);
-	char *type = name_join("", n->p, "EventEntry", NULL);
-	char *stats = desc(n->p, "EventStatsTable", NULL, NULL);
+	char *table = gen_name(FASTMIB_MIB_EVENT_TABLE, n->p, NULL, NULL);
+	char *entry = gen_name(FASTMIB_MIB_EVENT_ENTRY, n->p, NULL, NULL);
+	char *type = gen_name(FASTMIB_MIB_TYPE_EVENT_ENTRY, n->p, NULL, NULL);
+	char *stats = gen_name(FASTMIB_MIB_EVENT_STATS_TABLE, n->p, NULL, NULL);
 	char *c[11];
 	struct strbuf t;
 	unsigned i;
 
 	for (i = 0; i < 11; i++)
-		c[i] = desc(n->p, cols[i], NULL, NULL);
+		c[i] = gen_name(cols[i], n->p, NULL, NULL);
 
 	sb_printf(o, "%s OBJECT-TYPE\n    SYNTAX       SEQUENCE OF %s\n"
 		     "    MAX-ACCESS   not-accessible\n    STATUS       current\n",
@@ -718,9 +720,9 @@ emit_event_table(const struct mn *n, const char *u64, struct strbuf *o)
 static void
 emit_event_stats(const struct mn *n, struct strbuf *o)
 {
-	static const char *const cols[] = {
-		"EventStatsId", "EventStatsName", "EventStatsLogged",
-		"EventStatsDropped",
+	static const enum fastmib_name_role cols[] = {
+		FASTMIB_MIB_EVENT_STATS_ID, FASTMIB_MIB_EVENT_STATS_NAME,
+		FASTMIB_MIB_EVENT_STATS_LOGGED, FASTMIB_MIB_EVENT_STATS_DROPPED,
 	};
 	static const char *const syntax[] = {
 		"Unsigned32", "DisplayString", "Counter64", "Counter64",
@@ -729,15 +731,15 @@ emit_event_stats(const struct mn *n, struct strbuf *o)
 		" Discontinuities in the value of this counter occur at "
 		"re-initialization of the management system and when the fast "
 		"path re-creates its segment.";
-	char *table = desc(n->p, "EventStatsTable", NULL, NULL);
-	char *entry = desc(n->p, "EventStatsEntry", NULL, NULL);
-	char *type = name_join("", n->p, "EventStatsEntry", NULL);
+	char *table = gen_name(FASTMIB_MIB_EVENT_STATS_TABLE, n->p, NULL, NULL);
+	char *entry = gen_name(FASTMIB_MIB_EVENT_STATS_ENTRY, n->p, NULL, NULL);
+	char *type = gen_name(FASTMIB_MIB_TYPE_EVENT_STATS_ENTRY, n->p, NULL, NULL);
 	char *c[4];
 	struct strbuf t;
 	unsigned i;
 
 	for (i = 0; i < 4; i++)
-		c[i] = desc(n->p, cols[i], NULL, NULL);
+		c[i] = gen_name(cols[i], n->p, NULL, NULL);
 	sb_printf(o, "%s OBJECT-TYPE\n    SYNTAX       SEQUENCE OF %s\n"
 		     "    MAX-ACCESS   not-accessible\n    STATUS       current\n",
 		  table, type);
@@ -783,7 +785,7 @@ emit_event_stats(const struct mn *n, struct strbuf *o)
 static void
 emit_events(const struct mn *n, struct strbuf *o)
 {
-	char *u64 = name_join("", n->p, "Unsigned64", NULL);
+	char *u64 = gen_name(FASTMIB_MIB_TYPE_UNSIGNED64, n->p, NULL, NULL);
 
 	sb_puts(o, "-- Event log\n\n");
 	emit_event_tc(n, o);
@@ -799,13 +801,13 @@ static void
 emit_event_groups(const struct mn *n, struct strbuf *o)
 {
 	const struct model *m = n->m;
-	char *s = desc(n->p, "EventGroup", NULL, NULL);
+	char *s = gen_name(FASTMIB_MIB_EVENT_GROUP, n->p, NULL, NULL);
 	size_t i;
 	uint32_t k = 0;
 
 	sb_printf(o, "%s OBJECT-GROUP\n    OBJECTS {\n", s);
 	for (i = 0; i < sizeof(event_objects) / sizeof(event_objects[0]); i++) {
-		char *c = desc(n->p, event_objects[i], NULL, NULL);
+		char *c = gen_name(event_objects[i], n->p, NULL, NULL);
 
 		sb_printf(o, "%s" INDENT "  %s", i ? ",\n" : "", c);
 		free(c);
@@ -816,14 +818,14 @@ emit_event_groups(const struct mn *n, struct strbuf *o)
 	free(s);
 	if (!uses_notify(m))
 		return;
-	s = desc(n->p, "EventNotificationGroup", NULL, NULL);
+	s = gen_name(FASTMIB_MIB_EVENT_NOTIFICATION_GROUP, n->p, NULL, NULL);
 	sb_printf(o, "%s NOTIFICATION-GROUP\n    NOTIFICATIONS {\n", s);
 	for (i = 0; i < m->n_events; i++) {
 		char *nt;
 
 		if (!m->events[i].notify)
 			continue;
-		nt = desc(n->p, m->events[i].name, "Notification", NULL);
+		nt = gen_name(FASTMIB_MIB_NOTIFICATION, n->p, m->events[i].name, NULL);
 		sb_printf(o, "%s" INDENT "  %s", k++ ? ",\n" : "", nt);
 		free(nt);
 	}
@@ -844,14 +846,14 @@ put_group_objects(const struct mn *n, const struct m_group *g, struct strbuf *o)
 	uint32_t i;
 
 	for (i = 0; i < g->n_counters; i++) {
-		s = desc(n->p, g->name, v[i]->name, NULL);
+		s = gen_name(FASTMIB_MIB_COUNTER, n->p, g->name, v[i]->name);
 		sb_printf(o, "%s" INDENT "  %s", i ? ",\n" : "", s);
 		free(s);
 	}
-	s = desc(n->p, g->name, "Reset", NULL);
+	s = gen_name(FASTMIB_MIB_RESET, n->p, g->name, NULL);
 	sb_printf(o, ",\n" INDENT "  %s", s);
 	free(s);
-	s = desc(n->p, g->name, "DiscontinuityTime", NULL);
+	s = gen_name(FASTMIB_MIB_GROUP_DISCONTINUITY, n->p, g->name, NULL);
 	sb_printf(o, ",\n" INDENT "  %s", s);
 	free(s);
 	free(v);
@@ -861,8 +863,8 @@ static void
 emit_conformance(const struct mn *n, struct strbuf *o)
 {
 	const struct model *m = n->m;
-	char *cgroup = desc(n->p, "ControlGroup", NULL, NULL);
-	char *compliance = desc(n->p, "Compliance", NULL, NULL);
+	char *cgroup = gen_name(FASTMIB_MIB_CONTROL_GROUP, n->p, NULL, NULL);
+	char *compliance = gen_name(FASTMIB_MIB_COMPLIANCE, n->p, NULL, NULL);
 	uint32_t gi;
 
 	sb_puts(o, "-- Conformance\n\n");
@@ -877,19 +879,19 @@ emit_conformance(const struct mn *n, struct strbuf *o)
 	sb_printf(o, "    MODULE       -- this module\n    MANDATORY-GROUPS {\n"
 		     INDENT "  %s", cgroup);
 	for (gi = 0; gi < m->n_groups; gi++) {
-		char *s = desc(n->p, m->groups[gi].name, "Group", NULL);
+		char *s = gen_name(FASTMIB_MIB_OBJECT_GROUP, n->p, m->groups[gi].name, NULL);
 
 		sb_printf(o, ",\n" INDENT "  %s", s);
 		free(s);
 	}
 	if (m->n_events) {
-		char *s = desc(n->p, "EventGroup", NULL, NULL);
+		char *s = gen_name(FASTMIB_MIB_EVENT_GROUP, n->p, NULL, NULL);
 
 		sb_printf(o, ",\n" INDENT "  %s", s);
 		free(s);
 	}
 	if (uses_notify(m)) {
-		char *s = desc(n->p, "EventNotificationGroup", NULL, NULL);
+		char *s = gen_name(FASTMIB_MIB_EVENT_NOTIFICATION_GROUP, n->p, NULL, NULL);
 
 		sb_printf(o, ",\n" INDENT "  %s", s);
 		free(s);
@@ -898,7 +900,7 @@ emit_conformance(const struct mn *n, struct strbuf *o)
 
 	for (gi = 0; gi < m->n_groups; gi++) {
 		const struct m_group *g = &m->groups[gi];
-		char *s = desc(n->p, g->name, "Group", NULL);
+		char *s = gen_name(FASTMIB_MIB_OBJECT_GROUP, n->p, g->name, NULL);
 		struct strbuf t;
 
 		sb_printf(o, "%s OBJECT-GROUP\n    OBJECTS {\n", s);
@@ -912,8 +914,8 @@ emit_conformance(const struct mn *n, struct strbuf *o)
 		free(s);
 	}
 	{
-		char *all = desc(n->p, "ResetAll", NULL, NULL);
-		char *disc = desc(n->p, "DiscontinuityTime", NULL, NULL);
+		char *all = gen_name(FASTMIB_MIB_RESET_ALL, n->p, NULL, NULL);
+		char *disc = gen_name(FASTMIB_MIB_DISCONTINUITY, n->p, NULL, NULL);
 
 		sb_printf(o, "%s OBJECT-GROUP\n    OBJECTS {\n" INDENT "  %s,\n"
 			     INDENT "  %s\n    }\n    STATUS       current\n",
@@ -936,13 +938,13 @@ emit_mib(const struct model *m, struct strbuf *o)
 	struct mn n = { .m = m, .p = m->prefix };
 	uint32_t gi;
 
-	n.root = desc(m->prefix, "Mib", NULL, NULL);
-	n.objects = desc(m->prefix, "Objects", NULL, NULL);
-	n.control = desc(m->prefix, "Control", NULL, NULL);
-	n.conformance = desc(m->prefix, "Conformance", NULL, NULL);
-	n.compliances = desc(m->prefix, "Compliances", NULL, NULL);
-	n.groups = desc(m->prefix, "Groups", NULL, NULL);
-	n.events = desc(m->prefix, "Events", NULL, NULL);
+	n.root = gen_name(FASTMIB_MIB_ROOT, m->prefix, NULL, NULL);
+	n.objects = gen_name(FASTMIB_MIB_OBJECTS, m->prefix, NULL, NULL);
+	n.control = gen_name(FASTMIB_MIB_CONTROL, m->prefix, NULL, NULL);
+	n.conformance = gen_name(FASTMIB_MIB_CONFORMANCE, m->prefix, NULL, NULL);
+	n.compliances = gen_name(FASTMIB_MIB_COMPLIANCES, m->prefix, NULL, NULL);
+	n.groups = gen_name(FASTMIB_MIB_GROUPS, m->prefix, NULL, NULL);
+	n.events = gen_name(FASTMIB_MIB_EVENTS, m->prefix, NULL, NULL);
 
 	sb_printf(o, "-- %s: generated by fastmib-gen from %s.\n"
 		     "-- Edit the model and regenerate; do not edit this file.\n\n"

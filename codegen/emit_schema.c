@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* <prefix>_schema.c: the schema libfastmib copies into the segment. Offsets
- * and sizes refer to the header's macros, so the header's static
- * assertions cover the schema as well. */
+/* <prefix>_schema.c: the schema libfastmib copies into the segment, emitted
+ * from the schema the format library checked and laid out. Offsets and
+ * sizes refer to the header's macros, so the header's static assertions
+ * cover the schema as well. */
 #include "emit.h"
 
 #include <stdlib.h>
@@ -9,7 +10,7 @@
 #include "names.h"
 
 static const char *
-type_enum(enum fastmib_type t)
+type_enum(uint32_t t)
 {
 	switch (t) {
 	case FASTMIB_COUNTER64:
@@ -23,7 +24,7 @@ type_enum(enum fastmib_type t)
 }
 
 static const char *
-storage_enum(enum fastmib_storage s)
+storage_enum(uint32_t s)
 {
 	switch (s) {
 	case FASTMIB_STORAGE_PER_CORE:
@@ -45,15 +46,13 @@ put_str(struct strbuf *o, const char *s)
 }
 
 static void
-emit_counters(const struct model *m, const struct m_group *g, struct strbuf *o)
+emit_counters(const char *p, const struct fastmib_group_schema *g, struct strbuf *o)
 {
-	char *gs = name_snake(g->name);
-	uint32_t ki;
+	char *array = gen_name(FASTMIB_C_COUNTERS, p, g->name, NULL);
 
-	sb_printf(o, "static const struct fastmib_counter_schema %s_%s_counters[] = {\n",
-		  m->prefix, gs);
-	for (ki = 0; ki < g->n_counters; ki++) {
-		const struct m_counter *k = &g->counters[ki];
+	sb_printf(o, "static const struct fastmib_counter_schema %s[] = {\n", array);
+	for (uint32_t ki = 0; ki < g->n_counters; ki++) {
+		const struct fastmib_counter_schema *k = &g->counters[ki];
 
 		sb_puts(o, "\t{\n\t\t.name = ");
 		put_str(o, k->name);
@@ -65,15 +64,16 @@ emit_counters(const struct model *m, const struct m_group *g, struct strbuf *o)
 			  k->arc, type_enum(k->type), k->offset);
 	}
 	sb_puts(o, "};\n\n");
-	free(gs);
+	free(array);
 }
 
 static void
-emit_group(const struct model *m, const struct m_group *g, struct strbuf *o)
+emit_group(const char *p, const struct fastmib_group_schema *g, struct strbuf *o)
 {
-	char *gs = name_snake(g->name), *gu = name_upper(g->name);
-	char *P = name_upper(m->prefix);
-	uint32_t xi;
+	char *rows = gen_name(FASTMIB_C_ROWS, p, g->name, NULL);
+	char *row_size = gen_name(FASTMIB_C_ROW_SIZE, p, g->name, NULL);
+	char *offset = gen_name(FASTMIB_C_OFFSET, p, g->name, NULL);
+	char *counters = gen_name(FASTMIB_C_COUNTERS, p, g->name, NULL);
 
 	sb_puts(o, "\t{\n\t\t.name = ");
 	put_str(o, g->name);
@@ -81,53 +81,56 @@ emit_group(const struct model *m, const struct m_group *g, struct strbuf *o)
 	put_str(o, g->description);
 	sb_printf(o, ",\n\t\t.arc = %uu,\n\t\t.storage = %s,\n\t\t.n_indexes = %uu,\n"
 		     "\t\t.all_rows = %uu,\n",
-		  g->arc, storage_enum(g->storage), g->n_indexes, g->table && g->all_rows ? 1u : 0u);
+		  g->arc, storage_enum(g->storage), g->n_indexes, g->all_rows);
 	if (g->n_indexes) {
 		sb_puts(o, "\t\t.indexes = {\n");
-		for (xi = 0; xi < g->n_indexes; xi++) {
-			char *xu = name_upper(g->indexes[xi].name);
+		for (uint32_t xi = 0; xi < g->n_indexes; xi++) {
+			char *max = gen_name(FASTMIB_C_INDEX_MAX, p, g->name, g->indexes[xi].name);
 
 			sb_puts(o, "\t\t\t{ ");
 			put_str(o, g->indexes[xi].name);
-			sb_printf(o, ", %s_%s_%s_MAX },\n", P, gu, xu);
-			free(xu);
+			sb_printf(o, ", %s },\n", max);
+			free(max);
 		}
 		sb_puts(o, "\t\t},\n");
-	}
-	if (g->table)
-		sb_printf(o, "\t\t.n_rows = %s_%s_ROWS,\n", P, gu);
-	else
+		sb_printf(o, "\t\t.n_rows = %s,\n", rows);
+	} else {
 		sb_puts(o, "\t\t.n_rows = 1u,\n");
-	sb_printf(o, "\t\t.row_size = %s_%s_ROW_SIZE,\n\t\t.offset = %s_%s_OFFSET,\n"
-		     "\t\t.n_counters = %uu,\n\t\t.counters = %s_%s_counters,\n\t},\n",
-		  P, gu, P, gu, g->n_counters, m->prefix, gs);
-	free(gs);
-	free(gu);
-	free(P);
+	}
+	sb_printf(o, "\t\t.row_size = %s,\n\t\t.offset = %s,\n"
+		     "\t\t.n_counters = %uu,\n\t\t.counters = %s,\n\t},\n",
+		  row_size, offset, g->n_counters, counters);
+	free(rows);
+	free(row_size);
+	free(offset);
+	free(counters);
 }
 
 static const char *
-arg_type_enum(enum m_arg_type t)
+arg_type_enum(uint32_t t)
 {
 	switch (t) {
-	case ARG_UINT32:
+	case FASTMIB_ARG_UINT32:
 		return "FASTMIB_ARG_UINT32";
-	case ARG_INT32:
+	case FASTMIB_ARG_INT32:
 		return "FASTMIB_ARG_INT32";
-	case ARG_UINT64:
+	case FASTMIB_ARG_UINT64:
 		return "FASTMIB_ARG_UINT64";
 	}
 	return "0";
 }
 
 static void
-emit_events(const struct model *m, const char *P, struct strbuf *o)
+emit_events(const struct fastmib_schema *s, struct strbuf *o)
 {
-	uint32_t i, j;
+	const char *p = s->prefix;
+	char *events = gen_name(FASTMIB_C_EVENTS, p, NULL, NULL);
+	char *static_assert = gen_name(FASTMIB_C_STATIC_ASSERT, p, NULL, NULL);
+	char *n_events = gen_name(FASTMIB_C_N_EVENTS, p, NULL, NULL);
 
-	sb_printf(o, "static const struct fastmib_event_schema %s_events[] = {\n", m->prefix);
-	for (i = 0; i < m->n_events; i++) {
-		const struct m_event *e = &m->events[i];
+	sb_printf(o, "static const struct fastmib_event_schema %s[] = {\n", events);
+	for (uint32_t i = 0; i < s->n_events; i++) {
+		const struct fastmib_event_schema *e = &s->events[i];
 
 		sb_puts(o, "\t{\n\t\t.name = ");
 		put_str(o, e->name);
@@ -135,58 +138,90 @@ emit_events(const struct model *m, const char *P, struct strbuf *o)
 		put_str(o, e->description);
 		sb_printf(o, ",\n\t\t.arc = %uu,\n\t\t.level = %uu,\n\t\t.rate = %uu,\n"
 			     "\t\t.notify = %uu,\n\t\t.n_args = %uu,\n",
-			  e->arc, e->level, e->rate, e->notify ? 1u : 0u, e->n_args);
+			  e->arc, e->level, e->rate, e->notify, e->n_args);
 		if (e->n_args) {
 			sb_puts(o, "\t\t.args = { ");
-			for (j = 0; j < e->n_args; j++) {
+			for (uint32_t j = 0; j < e->n_args; j++) {
 				sb_puts(o, j ? ", " : "");
-				put_str(o, e->args[j].name);
+				put_str(o, e->args[j]);
 			}
 			sb_puts(o, " },\n\t\t.arg_types = { ");
-			for (j = 0; j < e->n_args; j++)
-				sb_printf(o, "%s%s", j ? ", " : "", arg_type_enum(e->args[j].type));
+			for (uint32_t j = 0; j < e->n_args; j++)
+				sb_printf(o, "%s%s", j ? ", " : "", arg_type_enum(e->arg_types[j]));
 			sb_puts(o, " },\n");
 		}
 		sb_puts(o, "\t},\n");
 	}
-	sb_printf(o, "};\n\n%s_STATIC_ASSERT(sizeof(%s_events) / sizeof(%s_events[0]) == "
-		     "%s_N_EVENTS,\n\t\"event count\");\n\n", P, m->prefix, m->prefix, P);
+	sb_printf(o, "};\n\n%s(sizeof(%s) / sizeof(%s[0]) == %s,\n\t\"event count\");\n\n",
+		  static_assert, events, events, n_events);
+	free(events);
+	free(static_assert);
+	free(n_events);
+}
+
+/* A schema.c compiled with the header of another model or version would
+ * mix two layouts: refuse to build it. */
+static void
+emit_same_model(const struct fastmib_schema *s, struct strbuf *o)
+{
+	char *static_assert = gen_name(FASTMIB_C_STATIC_ASSERT, s->prefix, NULL, NULL);
+	char *hash = gen_name(FASTMIB_C_SCHEMA_HASH, s->prefix, NULL, NULL);
+
+	sb_printf(o, "\n%s(%s == 0x%016llxull,\n"
+		     "\t\"%s_schema.c and %s_stats.h come from different models: "
+		     "regenerate both\");\n",
+		  static_assert, hash, (unsigned long long)s->hash, s->prefix, s->prefix);
+	free(static_assert);
+	free(hash);
 }
 
 void
 emit_schema(const struct model *m, struct strbuf *o)
 {
-	char *P = name_upper(m->prefix);
-	uint32_t gi, i;
+	const struct fastmib_schema *s = &m->schema;
+	const char *p = s->prefix;
+	char *schema = gen_name(FASTMIB_C_SCHEMA, p, NULL, NULL);
+	char *groups = gen_name(FASTMIB_C_GROUPS, p, NULL, NULL);
+	char *percore = gen_name(FASTMIB_C_PERCORE_SIZE, p, NULL, NULL);
+	char *shared = gen_name(FASTMIB_C_SHARED_SIZE, p, NULL, NULL);
 
 	sb_printf(o, "/* %s_schema.c: schema of %s, generated by fastmib-gen from %s.\n"
 		     " * Edit the model and regenerate; do not edit this file. */\n"
 		     "#include \"%s_stats.h\"\n\n",
-		  m->prefix, m->module, m->source, m->prefix);
-	for (gi = 0; gi < m->n_groups; gi++)
-		emit_counters(m, &m->groups[gi], o);
-	sb_printf(o, "static const struct fastmib_group_schema %s_groups[] = {\n", m->prefix);
-	for (gi = 0; gi < m->n_groups; gi++)
-		emit_group(m, &m->groups[gi], o);
+		  p, s->module, m->source, p);
+	for (uint32_t gi = 0; gi < s->n_groups; gi++)
+		emit_counters(p, &s->groups[gi], o);
+	sb_printf(o, "static const struct fastmib_group_schema %s[] = {\n", groups);
+	for (uint32_t gi = 0; gi < s->n_groups; gi++)
+		emit_group(p, &s->groups[gi], o);
 	sb_puts(o, "};\n\n");
-	if (m->n_events)
-		emit_events(m, P, o);
+	if (s->n_events)
+		emit_events(s, o);
 
-	sb_printf(o, "const struct fastmib_schema %s_schema = {\n"
-		     "\t.version = FASTMIB_MODEL_VERSION,\n\t.module = ", m->prefix);
-	put_str(o, m->module);
+	sb_printf(o, "const struct fastmib_schema %s = {\n"
+		     "\t.version = FASTMIB_MODEL_VERSION,\n\t.module = ", schema);
+	put_str(o, s->module);
 	sb_puts(o, ",\n\t.prefix = ");
-	put_str(o, m->prefix);
-	sb_printf(o, ",\n\t.oid_len = %uu,\n\t.oid = { ", m->oid_len);
-	for (i = 0; i < m->oid_len; i++)
-		sb_printf(o, "%s%uu", i ? ", " : "", m->oid[i]);
-	sb_printf(o, " },\n\t.percore_size = %s_PERCORE_SIZE,\n"
-		     "\t.shared_size = %s_SHARED_SIZE,\n"
-		     "\t.n_groups = %uu,\n\t.groups = %s_groups,\n",
-		  P, P, m->n_groups, m->prefix);
-	if (m->n_events)
-		sb_printf(o, "\t.n_events = %s_N_EVENTS,\n\t.events = %s_events,\n",
-			  P, m->prefix);
-	sb_puts(o, "};\n");
-	free(P);
+	put_str(o, s->prefix);
+	sb_printf(o, ",\n\t.oid_len = %uu,\n\t.oid = { ", s->oid_len);
+	for (uint32_t i = 0; i < s->oid_len; i++)
+		sb_printf(o, "%s%uu", i ? ", " : "", s->oid[i]);
+	sb_printf(o, " },\n\t.percore_size = %s,\n"
+		     "\t.shared_size = %s,\n"
+		     "\t.n_groups = %uu,\n\t.groups = %s,\n",
+		  percore, shared, s->n_groups, groups);
+	if (s->n_events) {
+		char *n_events = gen_name(FASTMIB_C_N_EVENTS, p, NULL, NULL);
+		char *events = gen_name(FASTMIB_C_EVENTS, p, NULL, NULL);
+
+		sb_printf(o, "\t.n_events = %s,\n\t.events = %s,\n", n_events, events);
+		free(n_events);
+		free(events);
+	}
+	sb_printf(o, "\t.hash = 0x%016llxull,\n};\n", (unsigned long long)s->hash);
+	emit_same_model(s, o);
+	free(schema);
+	free(groups);
+	free(percore);
+	free(shared);
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "emit.h"
+#include "gen_names.h"
 #include "model.h"
 #include "output.h"
 #include "strbuf.h"
@@ -23,12 +24,15 @@ usage(FILE *f)
 {
 	fputs("usage: fastmib-gen MODEL.yaml -o DIR\n"
 	      "       fastmib-gen --check MODEL.yaml\n"
+	      "       fastmib-gen --names MODEL.yaml\n"
 	      "\n"
 	      "Generate <prefix>_stats.h, <prefix>_schema.c and <MODULE-NAME>.txt\n"
 	      "from a fastmib counter model (see docs/model.md).\n"
 	      "\n"
 	      "  -o, --output DIR  write the generated files into DIR (created if needed)\n"
 	      "  -c, --check       validate the model only; write nothing\n"
+	      "  -n, --names       validate, then list every name the outputs define\n"
+	      "                    (namespace, name, model object); write nothing\n"
 	      "  -h, --help        show this help\n"
 	      "  -V, --version     show the version\n"
 	      "\n"
@@ -77,21 +81,25 @@ main(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "check", no_argument, NULL, 'c' },
+		{ "names", no_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *outdir = NULL;
 	struct model m;
-	int check = 0, c, rc;
+	int check = 0, list = 0, c, rc;
 
-	while ((c = getopt_long(argc, argv, "o:chV", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:cnhV", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			outdir = optarg;
 			break;
 		case 'c':
 			check = 1;
+			break;
+		case 'n':
+			list = 1;
 			break;
 		case 'h':
 			usage(stdout);
@@ -105,12 +113,14 @@ main(int argc, char **argv)
 			return 1;
 		}
 	}
-	if (optind != argc - 1 || (!check && !outdir) || (check && outdir)) {
+	if (optind != argc - 1 || check + list + (outdir != NULL) != 1) {
 		usage(stderr);
 		return 1;
 	}
 	rc = model_load(argv[optind], &m);
-	if (rc == 0 && !check)
+	if (rc == 0 && list)
+		print_names(&m, stdout);
+	else if (rc == 0 && outdir)
 		rc = generate(&m, outdir);
 	model_free(&m);
 	return rc;

@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The counter model: YAML parsing, validation and data layout. */
+/*
+ * The counter model: what the YAML file says (names, texts, arcs, shapes,
+ * with their positions in the file for messages), and the fastmib schema
+ * built from it, which the format library checks and lays out.
+ */
 #ifndef FASTMIB_GEN_MODEL_H
 #define FASTMIB_GEN_MODEL_H
 
@@ -21,15 +25,16 @@ struct m_counter {
 	uint32_t arc;
 	enum fastmib_type type;
 	bool set;           /* generate a _set function */
-	uint32_t offset;    /* within the row: 8 * model position */
+	uint32_t offset;    /* within the row, from the schema's layout */
 	struct mark at;     /* the counter's mapping */
-	struct mark name_at;
+	struct mark name_at, arc_at, units_at;
 };
 
 struct m_index {
 	char *name;
 	uint32_t max;
-	struct mark at;
+	struct mark at;     /* the index's mapping */
+	struct mark name_at, max_at;
 };
 
 struct m_group {
@@ -40,14 +45,14 @@ struct m_group {
 	bool table;
 	bool all_rows;
 	uint32_t n_indexes;
-	struct m_index indexes[FASTMIB_MAX_INDEXES];
-	uint32_t n_rows;
+	struct m_index *indexes;
+	uint32_t n_rows;    /* from the schema, like row_size and offset */
 	uint32_t row_size;
 	uint64_t offset;    /* within its storage area */
 	uint32_t n_counters;
 	struct m_counter *counters;
-	struct mark at;
-	struct mark name_at;
+	struct mark at;     /* the group's mapping */
+	struct mark name_at, arc_at, indexes_at, counters_at;
 };
 
 struct m_revision {
@@ -66,7 +71,8 @@ enum m_arg_type {
 struct m_event_arg {
 	char *name;
 	enum m_arg_type type;
-	struct mark at;
+	struct mark at;     /* the argument's mapping */
+	struct mark name_at;
 };
 
 struct m_event {
@@ -77,19 +83,18 @@ struct m_event {
 	uint32_t rate;      /* 0..9 */
 	bool notify;
 	uint32_t n_args;
-	struct m_event_arg args[FASTMIB_MAX_EVENT_ARGS];
-	struct mark at;
-	struct mark name_at;
-	struct mark rate_at;
+	struct m_event_arg *args;
+	struct mark at;     /* the event's mapping */
+	struct mark name_at, arc_at, level_at, rate_at, args_at;
 };
 
 struct model {
 	char *source;       /* model file name without directories */
 	char *module;
 	char *prefix;
-	struct mark prefix_at;
-	uint32_t oid_len;
+	uint32_t oid_len;   /* arcs written, even beyond the oid array */
 	uint32_t oid[FASTMIB_MAX_OID_LEN];
+	char *oid_text;     /* as written */
 	char *organization;
 	char *contact;
 	char *description;
@@ -101,6 +106,13 @@ struct model {
 	struct m_event *events;  /* model order: the event index */
 	uint64_t percore_size;
 	uint64_t shared_size;
+	struct mark module_at, prefix_at, oid_at, groups_at, events_at; /* values */
+
+	/* The schema of the model: names and texts point into the model. */
+	struct fastmib_schema schema;
+	struct fastmib_group_schema *schema_groups;
+	struct fastmib_counter_schema *schema_counters; /* all groups' */
+	struct fastmib_event_schema *schema_events;
 };
 
 /* Generator limit beyond schema.h: one description must fit a C string

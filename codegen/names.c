@@ -2,7 +2,6 @@
 #include "names.h"
 
 #include <ctype.h>
-#include <stdarg.h>
 #include <string.h>
 
 #include "strbuf.h"
@@ -76,51 +75,32 @@ name_is_c_keyword(const char *snake)
 	return false;
 }
 
-static char *
-convert(const char *s, bool upper)
-{
-	struct strbuf sb;
-
-	sb_init(&sb);
-	sb_puts(&sb, "");
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (isupper(c))
-			sb_putc(&sb, '_');
-		sb_putc(&sb, (char)(upper ? toupper(c) : tolower(c)));
-	}
-	return sb.data;
-}
-
 char *
 name_snake(const char *s)
 {
-	return convert(s, false);
+	size_t n = fastmib_name_snake(NULL, 0, s);
+	char *r = xmalloc(n + 1);
+
+	fastmib_name_snake(r, n + 1, s);
+	return r;
 }
 
 char *
 name_upper(const char *s)
 {
-	return convert(s, true);
+	size_t n = fastmib_name_upper(NULL, 0, s);
+	char *r = xmalloc(n + 1);
+
+	fastmib_name_upper(r, n + 1, s);
+	return r;
 }
 
 char *
-name_join(const char *first, ...)
+gen_name(enum fastmib_name_role role, const char *prefix, const char *a, const char *b)
 {
-	struct strbuf sb;
-	const char *part;
-	va_list ap;
+	size_t n = fastmib_name(NULL, 0, role, prefix, a, b);
+	char *r = xmalloc(n + 1);
 
-	sb_init(&sb);
-	sb_puts(&sb, first);
-	va_start(ap, first);
-	while ((part = va_arg(ap, const char *)) != NULL) {
-		if (*part) {
-			sb_putc(&sb, (char)toupper((unsigned char)part[0]));
-			sb_puts(&sb, part + 1);
-		}
-	}
-	va_end(ap);
-	return sb.data;
+	fastmib_name(r, n + 1, role, prefix, a, b);
+	return r;
 }

@@ -570,7 +570,9 @@ run(struct app *app)
 		rc = ports_init(app, pools);
 	if (rc < 0)
 		return rc;
-	rc = fastmib_create(&ep_schema, app->cfg.segment, NULL, &app->seg);
+	/* ep_create(): fastmib_create() that refuses an ep_schema of another
+	 * version of the model than the ep_stats.h this code was built with. */
+	rc = ep_create(app->cfg.segment, NULL, &app->seg);
 	if (rc < 0) {
 		fprintf(stderr, "%s: %s\n", app->cfg.segment, fastmib_last_error());
 		return rc;

@@ -1,161 +1,722 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Schema validation: the rules every schema obeys, whether it was compiled
- * into a writer by fastmib-gen or read back from a segment file by a
- * reader (where it is untrusted input).
+ * Schema validation: every rule a schema obeys (include/fastmib/schema.h),
+ * whether fastmib-gen built it from a model (and reports faults at the
+ * model's YAML positions), it was compiled into a writer, or a reader read
+ * it back from a segment file (where it is untrusted input). A fault
+ * carries its object, field and numbers as data, so each caller can word
+ * it for its audience; the message here speaks in schema terms.
+ *
+ * Each object is checked alone first; an object whose name or arc is
+ * broken is left out of the duplicate checks, one whose shape is broken
+ * out of the overlap and area checks, so one mistake gives one fault.
  */
 #include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "segment_format.h"
 
-static int
-check_str(const char *s, size_t max, const char *what, const char *owner)
+struct checker {
+	const struct fastmib_schema *s;
+	fastmib_schema_fault_fn *fn;
+	void *arg;
+	int error;          /* of the first fault; 0 while there is none */
+	bool stop;
+	bool group_ok[FASTMIB_MAX_GROUPS];  /* every field: its place in an area counts */
+	bool group_id_ok[FASTMIB_MAX_GROUPS]; /* name and arc: compared with others' */
+	bool event_id_ok[FASTMIB_MAX_EVENTS];
+};
+
+/* Report *f worded by fmt; true when checking must stop. */
+static bool __attribute__((format(printf, 3, 4)))
+report(struct checker *k, struct fastmib_schema_fault *f, const char *fmt, ...)
 {
-	if (s == NULL)
-		return fms_error(-EINVAL, "schema: %s of %s is missing", what, owner);
-	if (strnlen(s, max + 1) > max)
-		return fms_error(-EINVAL, "schema: %s of %s is longer than %zu bytes",
-				 what, owner, max);
-	return 0;
+	va_list ap;
+
+	f->error = -EINVAL;
+	va_start(ap, fmt);
+	vsnprintf(f->message, sizeof(f->message), fmt, ap);
+	va_end(ap);
+	if (k->error == 0) {
+		k->error = f->error;
+		fms_error(f->error, "schema: %s", f->message);
+	}
+	if (k->fn == NULL || k->fn(k->arg, f) != 0)
+		k->stop = true;
+	return k->stop;
 }
 
-static int
-check_group(const struct fastmib_schema *s, const struct fastmib_group_schema *g)
+/* A string field: present and at most `max` bytes. */
+static bool
+check_str(struct checker *k, struct fastmib_schema_fault f, const char *str,
+	  size_t max, const char *owner, const char *what)
 {
-	uint64_t rows = 1, area;
-	int rc;
+	size_t n;
 
-	if ((rc = check_str(g->name, FASTMIB_MAX_NAME, "name", "a group")) ||
-	    (rc = check_str(g->description, FMS_STR_MAX, "description", g->name)))
-		return rc;
-	if (g->storage < FASTMIB_STORAGE_PER_CORE ||
-	    g->storage > FASTMIB_STORAGE_SHARED_ATOMIC)
-		return fms_error(-EINVAL, "schema: group %s: bad storage %u", g->name,
-				 g->storage);
-	if (g->n_indexes > FASTMIB_MAX_INDEXES)
-		return fms_error(-EINVAL, "schema: group %s: %u indexes (max %u)",
-				 g->name, g->n_indexes, FASTMIB_MAX_INDEXES);
-	if (g->all_rows > 1 || (g->n_indexes == 0 && g->all_rows))
-		return fms_error(-EINVAL, "schema: group %s: bad all_rows %u", g->name,
-				 g->all_rows);
-	for (uint32_t i = 0; i < g->n_indexes; i++) {
-		if ((rc = check_str(g->indexes[i].name, FASTMIB_MAX_NAME, "index name",
-				    g->name)))
-			return rc;
-		if (g->indexes[i].max == 0 || g->indexes[i].max > FASTMIB_MAX_ROWS)
-			return fms_error(-EINVAL, "schema: group %s: index %s max %u out of range",
-					 g->name, g->indexes[i].name, g->indexes[i].max);
-		rows *= g->indexes[i].max;
-		if (rows > FASTMIB_MAX_ROWS)
-			return fms_error(-EINVAL, "schema: group %s: more than %u rows",
-					 g->name, FASTMIB_MAX_ROWS);
+	if (str == NULL) {
+		f.problem = FASTMIB_BAD_MISSING;
+		report(k, &f, "%s: %s is missing", owner, what);
+		return false;
 	}
-	if (g->n_rows != rows)
-		return fms_error(-EINVAL, "schema: group %s: n_rows %u, indexes give %llu",
-				 g->name, g->n_rows, (unsigned long long)rows);
-	if (g->n_counters == 0 || g->n_counters > FASTMIB_MAX_COUNTERS ||
-	    g->counters == NULL)
-		return fms_error(-EINVAL, "schema: group %s: %u counters (1..%u)",
-				 g->name, g->n_counters, FASTMIB_MAX_COUNTERS);
-	if (g->row_size == 0 || g->row_size % 8 ||
-	    g->row_size > 8u * FASTMIB_MAX_COUNTERS)
-		return fms_error(-EINVAL, "schema: group %s: bad row_size %u", g->name,
-				 g->row_size);
+	n = strnlen(str, max + 1);
+	if (n > max) {
+		f.problem = FASTMIB_BAD_LENGTH;
+		f.value = strlen(str);
+		f.hi = max;
+		report(k, &f, "%s: %s is %llu bytes long; the limit is %zu", owner, what,
+		       (unsigned long long)f.value, max);
+		return false;
+	}
+	return true;
+}
+
+/* A number field in lo..hi. */
+static bool
+check_range(struct checker *k, struct fastmib_schema_fault f, uint64_t v, uint64_t lo,
+	    uint64_t hi, const char *owner, const char *what)
+{
+	if (v >= lo && v <= hi)
+		return true;
+	f.problem = FASTMIB_BAD_RANGE;
+	f.value = v;
+	f.lo = lo;
+	f.hi = hi;
+	report(k, &f, "%s: %s %llu out of range %llu..%llu", owner, what,
+	       (unsigned long long)v, (unsigned long long)lo, (unsigned long long)hi);
+	return false;
+}
+
+/* A count of entries in lo..hi. */
+static bool
+check_count(struct checker *k, struct fastmib_schema_fault f, uint64_t n, uint64_t lo,
+	    uint64_t hi, const char *owner, const char *what)
+{
+	if (n >= lo && n <= hi)
+		return true;
+	f.problem = FASTMIB_BAD_COUNT;
+	f.value = n;
+	f.lo = lo;
+	f.hi = hi;
+	report(k, &f, "%s: %llu %s (%llu..%llu)", owner, (unsigned long long)n, what,
+	       (unsigned long long)lo, (unsigned long long)hi);
+	return false;
+}
+
+/* ---- duplicates ---- */
+
+struct named {
+	const char *name;
+	uint32_t pos;
+};
+
+static int
+cmp_named(const void *a, const void *b)
+{
+	const struct named *x = a, *y = b;
+	int r = strcmp(x->name, y->name);
+
+	return r ? r : (x->pos > y->pos) - (x->pos < y->pos);
+}
+
+/*
+ * first[i] = 1 + position of the first object named like object i when
+ * that is an earlier one, else 0. names[i] NULL leaves object i out.
+ * n <= 256: every list of names in a schema is that short.
+ */
+static void
+same_names(const char *const *names, uint32_t n, uint16_t *first)
+{
+	struct named v[256];
+	uint32_t m = 0;
+
+	memset(first, 0, n * sizeof(*first));
+	for (uint32_t i = 0; i < n; i++)
+		if (names[i])
+			v[m++] = (struct named){ names[i], i };
+	qsort(v, m, sizeof(*v), cmp_named);
+	for (uint32_t i = 1, run = 0; i < m; i++) {
+		if (strcmp(v[i].name, v[run].name) != 0)
+			run = i;
+		else
+			first[v[i].pos] = (uint16_t)(v[run].pos + 1);
+	}
+}
+
+/* Same for arcs 1..FASTMIB_MAX_ARC (0 leaves an object out). */
+static void
+same_arcs(const uint32_t *arcs, uint32_t n, uint16_t *first)
+{
+	uint16_t seen[FASTMIB_MAX_ARC + 1] = { 0 };
+
+	for (uint32_t i = 0; i < n; i++) {
+		first[i] = 0;
+		if (arcs[i] == 0 || arcs[i] > FASTMIB_MAX_ARC)
+			continue;
+		if (seen[arcs[i]])
+			first[i] = seen[arcs[i]];
+		else
+			seen[arcs[i]] = (uint16_t)(i + 1);
+	}
+}
+
+/* ---- groups ---- */
+
+static bool
+check_index(struct checker *k, uint32_t gi, uint32_t xi, const char *gname)
+{
+	const struct fastmib_index_schema *x = &k->s->groups[gi].indexes[xi];
+	struct fastmib_schema_fault f = { .object = FASTMIB_OBJ_INDEX, .group = gi,
+					  .index = xi };
+	char owner[FASTMIB_MAX_NAME + 32];
+
+	snprintf(owner, sizeof(owner), "group %s: index %u", gname, xi + 1);
+	f.field = FASTMIB_FIELD_NAME;
+	if (!check_str(k, f, x->name, FASTMIB_MAX_NAME, owner, "name"))
+		return false;
+	snprintf(owner, sizeof(owner), "group %s: index %s", gname, x->name);
+	f.field = FASTMIB_FIELD_MAX;
+	return check_range(k, f, x->max, 1, FASTMIB_MAX_ROWS, owner, "max");
+}
+
+/* Indexes, all_rows and n_rows: the rows of the group. */
+static bool
+check_rows(struct checker *k, uint32_t gi, const char *gname, const char *owner)
+{
+	const struct fastmib_group_schema *g = &k->s->groups[gi];
+	struct fastmib_schema_fault f = { .object = FASTMIB_OBJ_GROUP, .group = gi };
+	const char *names[FASTMIB_MAX_INDEXES];
+	uint16_t first[FASTMIB_MAX_INDEXES];
+	uint64_t rows = 1;
+	bool ok = true;
+
+	f.field = FASTMIB_FIELD_INDEXES;
+	if (!check_count(k, f, g->n_indexes, 0, FASTMIB_MAX_INDEXES, owner, "indexes"))
+		return false;
+	f.field = FASTMIB_FIELD_ALL_ROWS;
+	if (!check_range(k, f, g->all_rows, 0, g->n_indexes ? 1 : 0, owner, "all_rows"))
+		return false;
+	for (uint32_t xi = 0; xi < g->n_indexes && !k->stop; xi++) {
+		names[xi] = NULL;
+		if (check_index(k, gi, xi, gname))
+			names[xi] = g->indexes[xi].name;
+		else
+			ok = false;
+	}
+	if (!ok || k->stop)
+		return false;
+	same_names(names, g->n_indexes, first);
+	for (uint32_t xi = 0; xi < g->n_indexes; xi++) {
+		struct fastmib_schema_fault d = { .object = FASTMIB_OBJ_INDEX, .group = gi,
+						  .index = xi, .field = FASTMIB_FIELD_NAME,
+						  .problem = FASTMIB_BAD_DUPLICATE };
+
+		if (!first[xi])
+			continue;
+		d.first = first[xi] - 1u;
+		report(k, &d, "%s: indexes %u and %u share the name %s", owner, d.first + 1,
+		       xi + 1, names[xi]);
+		return false;
+	}
+	for (uint32_t xi = 0; xi < g->n_indexes; xi++) {
+		rows *= g->indexes[xi].max;
+		if (rows > FASTMIB_MAX_ROWS) {
+			f.field = FASTMIB_FIELD_INDEXES;
+			f.problem = FASTMIB_BAD_RANGE;
+			f.value = rows;
+			f.lo = 1;
+			f.hi = FASTMIB_MAX_ROWS;
+			report(k, &f, "%s: table has more than %u rows (product of the index maxes)",
+			       owner, FASTMIB_MAX_ROWS);
+			return false;
+		}
+	}
+	if (g->n_rows != rows) {
+		f.field = FASTMIB_FIELD_N_ROWS;
+		f.problem = FASTMIB_BAD_LAYOUT;
+		f.value = g->n_rows;
+		f.lo = f.hi = rows;
+		report(k, &f, "%s: n_rows %u, indexes give %llu", owner, g->n_rows,
+		       (unsigned long long)rows);
+		return false;
+	}
+	return true;
+}
+
+static bool
+check_counter(struct checker *k, uint32_t gi, uint32_t ci, const char *gname)
+{
+	const struct fastmib_group_schema *g = &k->s->groups[gi];
+	const struct fastmib_counter_schema *c = &g->counters[ci];
+	struct fastmib_schema_fault f = { .object = FASTMIB_OBJ_COUNTER, .group = gi,
+					  .counter = ci };
+	char owner[2 * FASTMIB_MAX_NAME + 32];
+
+	snprintf(owner, sizeof(owner), "group %s: counter %u", gname, ci + 1);
+	f.field = FASTMIB_FIELD_NAME;
+	if (!check_str(k, f, c->name, FASTMIB_MAX_NAME, owner, "name"))
+		return false;
+	snprintf(owner, sizeof(owner), "counter %s.%s", gname, c->name);
+	f.field = FASTMIB_FIELD_UNITS;
+	if (!check_str(k, f, c->units, FASTMIB_MAX_UNITS, owner, "units"))
+		return false;
+	f.field = FASTMIB_FIELD_DESCRIPTION;
+	if (!check_str(k, f, c->description, FASTMIB_MAX_TEXT, owner, "description"))
+		return false;
+	f.field = FASTMIB_FIELD_ARC;
+	if (!check_range(k, f, c->arc, 1, FASTMIB_MAX_ARC, owner, "arc"))
+		return false;
+	f.field = FASTMIB_FIELD_TYPE;
+	if (!check_range(k, f, c->type, FASTMIB_COUNTER64, FASTMIB_GAUGE32, owner, "type"))
+		return false;
+	if (c->offset % 8 || c->offset >= g->row_size) {
+		f.field = FASTMIB_FIELD_OFFSET;
+		f.problem = FASTMIB_BAD_LAYOUT;
+		f.value = c->offset;
+		report(k, &f, "%s: offset %u not an aligned word within the %u-byte row",
+		       owner, c->offset, g->row_size);
+		return false;
+	}
+	return true;
+}
+
+/* Names, arcs and offsets of the counters of one group are distinct. */
+static bool
+check_counters_distinct(struct checker *k, uint32_t gi, const char *gname)
+{
+	const struct fastmib_group_schema *g = &k->s->groups[gi];
+	const char *names[FASTMIB_MAX_COUNTERS];
+	uint32_t arcs[FASTMIB_MAX_COUNTERS], words[FASTMIB_MAX_COUNTERS];
+	uint16_t first[3][FASTMIB_MAX_COUNTERS];
+	bool ok = true;
+
+	for (uint32_t ci = 0; ci < g->n_counters; ci++) {
+		names[ci] = g->counters[ci].name;
+		arcs[ci] = g->counters[ci].arc;
+		words[ci] = g->counters[ci].offset / 8 + 1; /* < 257: checked */
+	}
+	same_names(names, g->n_counters, first[0]);
+	same_arcs(arcs, g->n_counters, first[1]);
+	same_arcs(words, g->n_counters, first[2]);
+	for (uint32_t ci = 0; ci < g->n_counters && !k->stop; ci++) {
+		const struct fastmib_counter_schema *c = &g->counters[ci];
+		struct fastmib_schema_fault f = { .object = FASTMIB_OBJ_COUNTER, .group = gi,
+						  .counter = ci,
+						  .problem = FASTMIB_BAD_DUPLICATE };
+
+		if (first[0][ci]) {
+			f.field = FASTMIB_FIELD_NAME;
+			f.first = first[0][ci] - 1u;
+			report(k, &f, "group %s: counters %u and %u share the name %s", gname,
+			       f.first + 1, ci + 1, c->name);
+			ok = false;
+		}
+		if (first[1][ci] && !k->stop) {
+			f.field = FASTMIB_FIELD_ARC;
+			f.first = first[1][ci] - 1u;
+			f.value = c->arc;
+			report(k, &f, "counters %s.%s and %s.%s share arc %u", gname,
+			       g->counters[f.first].name, gname, c->name, c->arc);
+			ok = false;
+		}
+		if (first[2][ci] && !k->stop) {
+			f.field = FASTMIB_FIELD_OFFSET;
+			f.first = first[2][ci] - 1u;
+			f.value = c->offset;
+			report(k, &f, "counters %s.%s and %s.%s share offset %u", gname,
+			       g->counters[f.first].name, gname, c->name, c->offset);
+			ok = false;
+		}
+	}
+	return ok;
+}
+
+static bool
+check_group(struct checker *k, uint32_t gi)
+{
+	const struct fastmib_schema *s = k->s;
+	const struct fastmib_group_schema *g = &s->groups[gi];
+	struct fastmib_schema_fault f = { .object = FASTMIB_OBJ_GROUP, .group = gi };
+	char owner[FASTMIB_MAX_NAME + 16];
+	uint64_t area;
+	bool ok = true;
+
+	snprintf(owner, sizeof(owner), "group %u", gi + 1);
+	f.field = FASTMIB_FIELD_NAME;
+	if (!check_str(k, f, g->name, FASTMIB_MAX_NAME, owner, "name"))
+		return false;
+	snprintf(owner, sizeof(owner), "group %s", g->name);
+	f.field = FASTMIB_FIELD_DESCRIPTION;
+	if (!check_str(k, f, g->description, FASTMIB_MAX_TEXT, owner, "description"))
+		return false;
+	f.field = FASTMIB_FIELD_ARC;
+	if (!check_range(k, f, g->arc, 1, FASTMIB_MAX_ARC, owner, "arc"))
+		return false;
+	k->group_id_ok[gi] = true;
+	f.field = FASTMIB_FIELD_STORAGE;
+	if (!check_range(k, f, g->storage, FASTMIB_STORAGE_PER_CORE,
+			 FASTMIB_STORAGE_SHARED_ATOMIC, owner, "storage"))
+		return false;
+	if (!check_rows(k, gi, g->name, owner))
+		return false;
+	f.field = FASTMIB_FIELD_COUNTERS;
+	if (g->counters == NULL && g->n_counters) {
+		f.problem = FASTMIB_BAD_MISSING;
+		report(k, &f, "%s: counters are missing", owner);
+		return false;
+	}
+	if (!check_count(k, f, g->n_counters, 1, FASTMIB_MAX_COUNTERS, owner, "counters"))
+		return false;
+	if (g->row_size == 0 || g->row_size % 8 || g->row_size > 8u * FASTMIB_MAX_COUNTERS) {
+		f.field = FASTMIB_FIELD_ROW_SIZE;
+		f.problem = FASTMIB_BAD_LAYOUT;
+		f.value = g->row_size;
+		report(k, &f, "%s: bad row_size %u (a multiple of 8, at most %u)", owner,
+		       g->row_size, 8u * FASTMIB_MAX_COUNTERS);
+		return false;
+	}
+	for (uint32_t ci = 0; ci < g->n_counters && !k->stop; ci++)
+		ok &= check_counter(k, gi, ci, g->name);
+	if (!ok || k->stop || !check_counters_distinct(k, gi, g->name))
+		return false;
 	area = g->storage == FASTMIB_STORAGE_PER_CORE ? s->percore_size : s->shared_size;
 	if (g->offset % FMS_CACHE_LINE || g->offset > area ||
-	    (uint64_t)g->n_rows * g->row_size > area - g->offset)
-		return fms_error(-EINVAL,
-				 "schema: group %s: offset %llu + %u rows x %u bytes outside its %llu-byte area",
-				 g->name, (unsigned long long)g->offset, g->n_rows,
-				 g->row_size, (unsigned long long)area);
-	for (uint32_t i = 0; i < g->n_counters; i++) {
-		const struct fastmib_counter_schema *c = &g->counters[i];
-
-		if ((rc = check_str(c->name, FASTMIB_MAX_NAME, "counter name", g->name)) ||
-		    (rc = check_str(c->units, FASTMIB_MAX_UNITS, "units", c->name)) ||
-		    (rc = check_str(c->description, FMS_STR_MAX, "description", c->name)))
-			return rc;
-		if (c->type < FASTMIB_COUNTER64 || c->type > FASTMIB_GAUGE32)
-			return fms_error(-EINVAL, "schema: counter %s.%s: bad type %u",
-					 g->name, c->name, c->type);
-		if (c->offset % 8 || c->offset >= g->row_size)
-			return fms_error(-EINVAL,
-					 "schema: counter %s.%s: offset %u not an aligned word within the %u-byte row",
-					 g->name, c->name, c->offset, g->row_size);
+	    (uint64_t)g->n_rows * g->row_size > area - g->offset) {
+		f.field = FASTMIB_FIELD_OFFSET;
+		f.problem = FASTMIB_BAD_LAYOUT;
+		f.value = g->offset;
+		report(k, &f, "%s: offset %llu + %u rows x %u bytes outside its %llu-byte area "
+			      "or not on a cache line", owner, (unsigned long long)g->offset,
+		       g->n_rows, g->row_size, (unsigned long long)area);
+		return false;
 	}
-	return 0;
+	return true;
 }
 
 static int
-check_event(const struct fastmib_schema *s, uint32_t i)
+cmp_offset(const void *a, const void *b)
 {
-	const struct fastmib_event_schema *e = &s->events[i];
+	const struct fastmib_group_schema *x = *(const struct fastmib_group_schema *const *)a;
+	const struct fastmib_group_schema *y = *(const struct fastmib_group_schema *const *)b;
+
+	if (x->offset != y->offset)
+		return x->offset < y->offset ? -1 : 1;
+	return (x > y) - (x < y); /* schema order: the later group is the one at fault */
+}
+
+/*
+ * The groups of one area (`shared`: the shared area, else the per-core
+ * one) do not overlap, and none ends beyond FASTMIB_MAX_AREA.
+ */
+static void
+check_area(struct checker *k, bool shared)
+{
+	const struct fastmib_schema *s = k->s;
+	const struct fastmib_group_schema *v[FASTMIB_MAX_GROUPS];
+	uint64_t size = shared ? s->shared_size : s->percore_size;
+	const char *label = shared ? "shared" : "per-core";
+	struct fastmib_schema_fault f = {
+		.field = shared ? FASTMIB_FIELD_SHARED_SIZE : FASTMIB_FIELD_PERCORE_SIZE,
+	};
+	uint32_t n = 0;
+
+	for (uint32_t gi = 0; gi < s->n_groups; gi++) {
+		const struct fastmib_group_schema *g = &s->groups[gi];
+		uint64_t end = g->offset + (uint64_t)g->n_rows * g->row_size;
+
+		if (!k->group_ok[gi] || (g->storage != FASTMIB_STORAGE_PER_CORE) != shared)
+			continue;
+		v[n++] = g;
+		if (end > FASTMIB_MAX_AREA) {
+			f.object = FASTMIB_OBJ_GROUP;
+			f.group = gi;
+			f.problem = FASTMIB_BAD_AREA;
+			f.value = (end + FMS_CACHE_LINE - 1) / FMS_CACHE_LINE * FMS_CACHE_LINE;
+			f.hi = FASTMIB_MAX_AREA;
+			report(k, &f, "group %s makes the %s area %llu bytes; the limit is %llu",
+			       g->name, label, (unsigned long long)f.value,
+			       (unsigned long long)FASTMIB_MAX_AREA);
+			return;
+		}
+	}
+	if (size > FASTMIB_MAX_AREA) {
+		f.problem = FASTMIB_BAD_RANGE;
+		f.value = size;
+		f.hi = FASTMIB_MAX_AREA;
+		report(k, &f, "%s area of %llu bytes; the limit is %llu", label,
+		       (unsigned long long)size, (unsigned long long)FASTMIB_MAX_AREA);
+		return;
+	}
+	qsort(v, n, sizeof(*v), cmp_offset);
+	for (uint32_t i = 1; i < n; i++) {
+		const struct fastmib_group_schema *a = v[i - 1], *b = v[i];
+
+		if (a->offset + (uint64_t)a->n_rows * a->row_size > b->offset) {
+			f.object = FASTMIB_OBJ_GROUP;
+			f.group = (uint32_t)(b - s->groups);
+			f.field = FASTMIB_FIELD_OFFSET;
+			f.problem = FASTMIB_BAD_LAYOUT;
+			f.value = b->offset;
+			report(k, &f, "groups %s and %s overlap in the %s area", a->name,
+			       b->name, label);
+			return;
+		}
+	}
+}
+
+static void
+check_groups(struct checker *k)
+{
+	const struct fastmib_schema *s = k->s;
+	const char *names[FASTMIB_MAX_GROUPS];
+	uint32_t arcs[FASTMIB_MAX_GROUPS];
+	uint16_t first_name[FASTMIB_MAX_GROUPS], first_arc[FASTMIB_MAX_GROUPS];
+
+	for (uint32_t gi = 0; gi < s->n_groups && !k->stop; gi++) {
+		k->group_ok[gi] = check_group(k, gi);
+		names[gi] = k->group_id_ok[gi] ? s->groups[gi].name : NULL;
+		arcs[gi] = k->group_id_ok[gi] ? s->groups[gi].arc : 0;
+	}
+	if (k->stop)
+		return;
+	same_names(names, s->n_groups, first_name);
+	same_arcs(arcs, s->n_groups, first_arc);
+	for (uint32_t gi = 0; gi < s->n_groups && !k->stop; gi++) {
+		struct fastmib_schema_fault f = { .object = FASTMIB_OBJ_GROUP, .group = gi,
+						  .problem = FASTMIB_BAD_DUPLICATE };
+
+		if (first_name[gi]) {
+			f.field = FASTMIB_FIELD_NAME;
+			f.first = first_name[gi] - 1u;
+			report(k, &f, "groups %u and %u share the name %s", f.first + 1, gi + 1,
+			       names[gi]);
+		}
+		if (first_arc[gi] && !k->stop) {
+			f.field = FASTMIB_FIELD_ARC;
+			f.first = first_arc[gi] - 1u;
+			f.value = arcs[gi];
+			report(k, &f, "groups %s and %s share arc %u", s->groups[f.first].name,
+			       names[gi], arcs[gi]);
+		}
+	}
+}
+
+/* ---- events ---- */
+
+static bool
+check_arg(struct checker *k, uint32_t ei, uint32_t ai, const char *ename)
+{
+	const struct fastmib_event_schema *e = &k->s->events[ei];
+	struct fastmib_schema_fault f = { .object = FASTMIB_OBJ_ARG, .event = ei, .arg = ai };
+	char owner[2 * FASTMIB_MAX_NAME + 32];
+
+	snprintf(owner, sizeof(owner), "event %s: arg %u", ename, ai + 1);
+	f.field = FASTMIB_FIELD_NAME;
+	if (!check_str(k, f, e->args[ai], FASTMIB_MAX_NAME, owner, "name"))
+		return false;
+	snprintf(owner, sizeof(owner), "event %s: arg %s", ename, e->args[ai]);
+	/* 0 is "not given" (stored as uint64); only a read-back schema has to
+	 * name a type, see fms_schema_deserialize(). */
+	f.field = FASTMIB_FIELD_TYPE;
+	return check_range(k, f, e->arg_types[ai], 0, FASTMIB_ARG_UINT64, owner, "type");
+}
+
+static bool
+check_event(struct checker *k, uint32_t ei)
+{
+	const struct fastmib_event_schema *e = &k->s->events[ei];
+	struct fastmib_schema_fault f = { .object = FASTMIB_OBJ_EVENT, .event = ei };
+	const char *names[FASTMIB_MAX_EVENT_ARGS];
+	uint16_t first[FASTMIB_MAX_EVENT_ARGS];
+	char owner[FASTMIB_MAX_NAME + 16];
+	bool ok = true;
+
+	snprintf(owner, sizeof(owner), "event %u", ei + 1);
+	f.field = FASTMIB_FIELD_NAME;
+	if (!check_str(k, f, e->name, FASTMIB_MAX_NAME, owner, "name"))
+		return false;
+	snprintf(owner, sizeof(owner), "event %s", e->name);
+	f.field = FASTMIB_FIELD_DESCRIPTION;
+	if (!check_str(k, f, e->description, FASTMIB_MAX_TEXT, owner, "description"))
+		return false;
+	f.field = FASTMIB_FIELD_ARC;
+	if (!check_range(k, f, e->arc, 1, FASTMIB_MAX_ARC, owner, "arc"))
+		return false;
+	k->event_id_ok[ei] = true;
+	f.field = FASTMIB_FIELD_LEVEL;
+	if (!check_range(k, f, e->level, 0, FASTMIB_EVENT_RATE_MAX, owner, "level"))
+		return false;
+	f.field = FASTMIB_FIELD_RATE;
+	if (!check_range(k, f, e->rate, 0, FASTMIB_EVENT_RATE_MAX, owner, "rate"))
+		return false;
+	f.field = FASTMIB_FIELD_NOTIFY;
+	if (!check_range(k, f, e->notify, 0, 1, owner, "notify"))
+		return false;
+	f.field = FASTMIB_FIELD_ARGS;
+	if (!check_count(k, f, e->n_args, 0, FASTMIB_MAX_EVENT_ARGS, owner, "args"))
+		return false;
+	for (uint32_t ai = 0; ai < e->n_args && !k->stop; ai++) {
+		names[ai] = NULL;
+		if (check_arg(k, ei, ai, e->name))
+			names[ai] = e->args[ai];
+		else
+			ok = false;
+	}
+	if (!ok || k->stop)
+		return false;
+	same_names(names, e->n_args, first);
+	for (uint32_t ai = 0; ai < e->n_args; ai++) {
+		struct fastmib_schema_fault d = { .object = FASTMIB_OBJ_ARG, .event = ei,
+						  .arg = ai, .field = FASTMIB_FIELD_NAME,
+						  .problem = FASTMIB_BAD_DUPLICATE };
+
+		if (!first[ai])
+			continue;
+		d.first = first[ai] - 1u;
+		report(k, &d, "%s: args %u and %u share the name %s", owner, d.first + 1,
+		       ai + 1, names[ai]);
+		return false;
+	}
+	return true;
+}
+
+static void
+check_events(struct checker *k)
+{
+	const struct fastmib_schema *s = k->s;
+	const char *names[FASTMIB_MAX_EVENTS];
+	uint32_t arcs[FASTMIB_MAX_EVENTS];
+	uint16_t first_name[FASTMIB_MAX_EVENTS], first_arc[FASTMIB_MAX_EVENTS];
+
+	for (uint32_t ei = 0; ei < s->n_events && !k->stop; ei++) {
+		check_event(k, ei);
+		names[ei] = k->event_id_ok[ei] ? s->events[ei].name : NULL;
+		arcs[ei] = k->event_id_ok[ei] ? s->events[ei].arc : 0;
+	}
+	if (k->stop)
+		return;
+	same_names(names, s->n_events, first_name);
+	same_arcs(arcs, s->n_events, first_arc);
+	for (uint32_t ei = 0; ei < s->n_events && !k->stop; ei++) {
+		struct fastmib_schema_fault f = { .object = FASTMIB_OBJ_EVENT, .event = ei,
+						  .problem = FASTMIB_BAD_DUPLICATE };
+
+		if (first_name[ei]) {
+			f.field = FASTMIB_FIELD_NAME;
+			f.first = first_name[ei] - 1u;
+			report(k, &f, "events %u and %u share the name %s", f.first + 1, ei + 1,
+			       names[ei]);
+		}
+		if (first_arc[ei] && !k->stop) {
+			f.field = FASTMIB_FIELD_ARC;
+			f.first = first_arc[ei] - 1u;
+			f.value = arcs[ei];
+			report(k, &f, "events %s and %s share arc %u", s->events[f.first].name,
+			       names[ei], arcs[ei]);
+		}
+	}
+}
+
+/* ---- the module ---- */
+
+/*
+ * Module-level fields; false when groups and events are not to be
+ * checked: they cannot be read, or their offsets would be judged against
+ * broken area sizes.
+ */
+static bool
+check_module(struct checker *k)
+{
+	const struct fastmib_schema *s = k->s;
+	struct fastmib_schema_fault f = { .object = FASTMIB_OBJ_SCHEMA };
+	const char *owner = "module";
+	bool ok = true;
+
+	f.field = FASTMIB_FIELD_VERSION;
+	if (s->version != FASTMIB_MODEL_VERSION) {
+		f.problem = FASTMIB_BAD_RANGE;
+		f.value = s->version;
+		f.lo = f.hi = FASTMIB_MODEL_VERSION;
+		report(k, &f, "model version %u, expected %u", s->version,
+		       FASTMIB_MODEL_VERSION);
+		return false;
+	}
+	f.field = FASTMIB_FIELD_MODULE;
+	check_str(k, f, s->module, FASTMIB_MAX_NAME, owner, "module name");
+	f.field = FASTMIB_FIELD_PREFIX;
+	if (!k->stop)
+		check_str(k, f, s->prefix, FASTMIB_MAX_NAME, owner, "prefix");
+	f.field = FASTMIB_FIELD_OID;
+	if (!k->stop && check_count(k, f, s->oid_len, 2, FASTMIB_MAX_OID_LEN, owner,
+				    "arcs in the root OID") &&
+	    (s->oid[0] > 2 || (s->oid[0] < 2 && s->oid[1] > 39))) {
+		f.problem = FASTMIB_BAD_RANGE;
+		f.value = s->oid[0] > 2 ? s->oid[0] : s->oid[1];
+		report(k, &f, "module: root OID %u.%u...: the first arc must be 0..2, "
+			      "the second 0..39 under 0 and 1", s->oid[0], s->oid[1]);
+	}
+	if (!k->stop && (s->percore_size % FMS_CACHE_LINE || s->shared_size % FMS_CACHE_LINE)) {
+		f.field = s->percore_size % FMS_CACHE_LINE ? FASTMIB_FIELD_PERCORE_SIZE
+							   : FASTMIB_FIELD_SHARED_SIZE;
+		f.problem = FASTMIB_BAD_LAYOUT;
+		f.value = s->percore_size % FMS_CACHE_LINE ? s->percore_size : s->shared_size;
+		report(k, &f, "area sizes %llu (per-core) and %llu (shared) must be "
+			      "cache-line multiples", (unsigned long long)s->percore_size,
+		       (unsigned long long)s->shared_size);
+		ok = false;
+	}
+	f.field = FASTMIB_FIELD_GROUPS;
+	if (!k->stop && s->groups == NULL && s->n_groups) {
+		f.problem = FASTMIB_BAD_MISSING;
+		report(k, &f, "module: groups are missing");
+		return false;
+	}
+	if (k->stop || !check_count(k, f, s->n_groups, 1, FASTMIB_MAX_GROUPS, owner, "groups"))
+		return false;
+	f.field = FASTMIB_FIELD_EVENTS;
+	if (!k->stop && s->events == NULL && s->n_events) {
+		f.problem = FASTMIB_BAD_MISSING;
+		report(k, &f, "module: events are missing");
+		return false;
+	}
+	if (k->stop || !check_count(k, f, s->n_events, 0, FASTMIB_MAX_EVENTS, owner, "events"))
+		return false;
+	return ok && !k->stop;
+}
+
+int
+fastmib_schema_check(const struct fastmib_schema *s, fastmib_schema_fault_fn *fn, void *arg)
+{
+	struct checker *k;
 	int rc;
 
-	if ((rc = check_str(e->name, FASTMIB_MAX_NAME, "name", "an event")) ||
-	    (rc = check_str(e->description, FMS_STR_MAX, "description", e->name)))
-		return rc;
-	if (e->arc == 0 || e->arc > FASTMIB_MAX_ARC)
-		return fms_error(-EINVAL, "schema: event %s: arc %u (1..%u)", e->name, e->arc,
-				 FASTMIB_MAX_ARC);
-	for (uint32_t k = 0; k < i; k++)
-		if (s->events[k].arc == e->arc)
-			return fms_error(-EINVAL, "schema: events %s and %s share arc %u",
-					 s->events[k].name, e->name, e->arc);
-	if (e->level > FASTMIB_EVENT_RATE_MAX || e->rate > FASTMIB_EVENT_RATE_MAX ||
-	    e->notify > 1)
-		return fms_error(-EINVAL, "schema: event %s: level %u / rate %u (0..9) or notify %u (0..1) out of range",
-				 e->name, e->level, e->rate, e->notify);
-	if (e->n_args > FASTMIB_MAX_EVENT_ARGS)
-		return fms_error(-EINVAL, "schema: event %s: %u args (max %u)", e->name,
-				 e->n_args, FASTMIB_MAX_EVENT_ARGS);
-	for (uint32_t k = 0; k < e->n_args; k++) {
-		if ((rc = check_str(e->args[k], FASTMIB_MAX_NAME, "arg name", e->name)))
-			return rc;
-		/* 0 is "not given" (stored as uint64); only a read-back schema has
-		 * to name a type, see fms_schema_deserialize(). */
-		if (e->arg_types[k] > FASTMIB_ARG_UINT64)
-			return fms_error(-EINVAL, "schema: event %s: arg %s has unknown type %u (1..3)",
-					 e->name, e->args[k], e->arg_types[k]);
+	if (s == NULL)
+		return fms_error(-EINVAL, "schema: NULL");
+	k = calloc(1, sizeof(*k));
+	if (k == NULL)
+		return fms_error(-ENOMEM, "schema: out of memory");
+	k->s = s;
+	k->fn = fn;
+	k->arg = arg;
+	if (check_module(k)) {
+		check_groups(k);
+		if (!k->stop)
+			check_events(k);
+		if (!k->stop)
+			check_area(k, false);
+		if (!k->stop)
+			check_area(k, true);
 	}
-	return 0;
+	rc = k->error;
+	free(k);
+	return rc;
 }
 
 int
 fms_schema_check(const struct fastmib_schema *s)
 {
-	int rc;
-
-	if (s == NULL)
-		return fms_error(-EINVAL, "schema: NULL");
-	if (s->version != FASTMIB_MODEL_VERSION)
-		return fms_error(-EINVAL, "schema: model version %u, expected %u",
-				 s->version, FASTMIB_MODEL_VERSION);
-	if ((rc = check_str(s->module, FASTMIB_MAX_NAME, "module name", "the schema")) ||
-	    (rc = check_str(s->prefix, FASTMIB_MAX_NAME, "prefix", "the schema")))
-		return rc;
-	if (s->oid_len == 0 || s->oid_len > FASTMIB_MAX_OID_LEN)
-		return fms_error(-EINVAL, "schema: OID length %u (1..%u)", s->oid_len,
-				 FASTMIB_MAX_OID_LEN);
-	if (s->percore_size % FMS_CACHE_LINE || s->percore_size > FASTMIB_MAX_AREA ||
-	    s->shared_size % FMS_CACHE_LINE || s->shared_size > FASTMIB_MAX_AREA)
-		return fms_error(-EINVAL,
-				 "schema: area sizes %llu/%llu must be cache-line multiples <= %llu",
-				 (unsigned long long)s->percore_size,
-				 (unsigned long long)s->shared_size,
-				 (unsigned long long)FASTMIB_MAX_AREA);
-	if (s->n_groups == 0 || s->n_groups > FASTMIB_MAX_GROUPS || s->groups == NULL)
-		return fms_error(-EINVAL, "schema: %u groups (1..%u)", s->n_groups,
-				 FASTMIB_MAX_GROUPS);
-	for (uint32_t i = 0; i < s->n_groups; i++)
-		if ((rc = check_group(s, &s->groups[i])))
-			return rc;
-	if (s->n_events > FASTMIB_MAX_EVENTS || (s->n_events && s->events == NULL))
-		return fms_error(-EINVAL, "schema: %u events (0..%u)", s->n_events,
-				 FASTMIB_MAX_EVENTS);
-	for (uint32_t i = 0; i < s->n_events; i++)
-		if ((rc = check_event(s, i)))
-			return rc;
-	return 0;
+	return fastmib_schema_check(s, NULL, NULL);
 }

@@ -164,6 +164,57 @@ fms_schema_serialize(const struct fastmib_schema *s, uint8_t *buf)
 	serialize(s, buf);
 }
 
+/* The hash of a checked schema; 0 when memory runs out. */
+static uint64_t
+hash_of(const struct fastmib_schema *s)
+{
+	uint64_t len, h;
+	uint8_t *buf;
+
+	/* Zero-filled like the schema area of a new segment, padding included. */
+	len = fms_schema_serialized_len(s);
+	buf = calloc(1, len);
+	if (buf == NULL) {
+		fms_error(-ENOMEM, "schema hash: out of memory");
+		return 0;
+	}
+	fms_schema_serialize(s, buf);
+	h = fms_fnv1a(buf, len);
+	free(buf);
+	return h;
+}
+
+uint64_t
+fastmib_schema_hash(const struct fastmib_schema *s)
+{
+	return fms_schema_check(s) ? 0 : hash_of(s);
+}
+
+int
+fms_schema_identity(const struct fastmib_schema *s, const char *path, uint64_t *hash)
+{
+	int rc = fms_schema_check(s);
+
+	if (rc) {
+		char why[512];
+
+		/* The message is about to be rewritten: copy it first. */
+		snprintf(why, sizeof(why), "%s", fastmib_last_error());
+		return fms_error(rc, "%s: %s", path, why);
+	}
+	*hash = hash_of(s);
+	if (*hash == 0)
+		return fms_error(-ENOMEM, "%s: out of memory", path);
+	if (s->hash != 0 && s->hash != *hash)
+		return fms_error(-ESTALE,
+				 "%s: the schema of %s says it is 0x%016llx but describes 0x%016llx: "
+				 "it was edited, or mixes two versions of the model; regenerate "
+				 "%s_schema.c",
+				 path, s->module, (unsigned long long)s->hash,
+				 (unsigned long long)*hash, s->prefix);
+	return 0;
+}
+
 /* ---- deserialization ---- */
 
 struct reader {
@@ -366,6 +417,8 @@ fms_schema_deserialize(const uint8_t *buf, uint64_t len, struct fastmib_schema *
 		rc = fms_error(rc, "segment %s", why);
 		goto fail;
 	}
+	/* The bytes it came from are its serialized form: their hash is its identity. */
+	s->hash = fms_fnv1a(buf, len);
 	*out = s;
 	return 0;
 fail:

@@ -46,7 +46,7 @@
 		       4: slot owner thread; 5: reset and enable halves of baselines */
 #define FMS_CACHE_LINE 64
 #define FMS_HEADER_SIZE 256
-#define FMS_STR_MAX 4096 /* longest string (descriptions) in a schema */
+#define FMS_STR_MAX FASTMIB_MAX_TEXT /* longest string (descriptions) in a schema */
 #define FMS_MAX_SLOTS 1024 /* writer slots per segment */
 #define FMS_EVENT_RING_MIN 16
 #define FMS_EVENT_RING_MAX (1u << 20)
@@ -248,14 +248,19 @@ struct fms_layout {
 /* error.c: set this thread's message; returns err. */
 int fms_error(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* schema_check.c, schema_io.c */
+/* schema_check.c: fastmib_schema_check() stopping at the first fault. */
 int fms_schema_check(const struct fastmib_schema *s);
+/* schema_io.c */
 uint64_t fms_schema_serialized_len(const struct fastmib_schema *s);
 void fms_schema_serialize(const struct fastmib_schema *s, uint8_t *buf);
 int fms_schema_deserialize(const uint8_t *buf, uint64_t len,
 			   struct fastmib_schema **out);
 void fms_schema_free(struct fastmib_schema *s);
 uint64_t fms_fnv1a(const uint8_t *p, uint64_t len);
+/* A valid schema whose hash field, when given, is its hash; *hash gets
+ * its hash. -EINVAL (a broken rule) or -ESTALE, with a message naming
+ * `path`. */
+int fms_schema_identity(const struct fastmib_schema *s, const char *path, uint64_t *hash);
 
 /* layout.c: the layout is a pure function of these inputs. */
 int fms_layout_compute(const struct fastmib_schema *s, uint32_t n_slots,

@@ -325,6 +325,31 @@ fastmib_attach(const char *path, int flags, struct fastmib_segment **segp)
 	return 0;
 }
 
+int
+fastmib_attach_checked(const char *path, int flags, uint64_t expected_hash,
+		       const char *expected_module, struct fastmib_segment **segp)
+{
+	struct fastmib_segment *seg;
+	int rc;
+
+	if ((rc = fastmib_attach(path, flags, &seg)))
+		return rc;
+	/* The schema's private copy holds the hash the header had at attach:
+	 * no access to the mapping. */
+	if (expected_hash != 0 && seg->schema->hash != expected_hash) {
+		rc = fms_error(-ESTALE,
+			       "%s: schema 0x%016llx (%s) differs from the compiled schema "
+			       "0x%016llx%s%s%s; regenerate the code or re-create the segment",
+			       path, (unsigned long long)seg->schema->hash, seg->schema->module,
+			       (unsigned long long)expected_hash, expected_module ? " (" : "",
+			       expected_module ? expected_module : "", expected_module ? ")" : "");
+		fastmib_close(seg);
+		return rc;
+	}
+	*segp = seg;
+	return 0;
+}
+
 void
 fastmib_close(struct fastmib_segment *seg)
 {

@@ -230,15 +230,31 @@ int
 fastmib_create(const struct fastmib_schema *schema, const char *path,
 	       const struct fastmib_opts *opts, struct fastmib_segment **segp)
 {
+	return fastmib_create_checked(schema, 0, path, opts, segp);
+}
+
+int
+fastmib_create_checked(const struct fastmib_schema *schema, uint64_t expected_hash,
+		       const char *path, const struct fastmib_opts *opts,
+		       struct fastmib_segment **segp)
+{
 	struct fastmib_opts o = opts ? *opts : (struct fastmib_opts){0};
 	struct fastmib_segment *seg;
-	uint64_t gen;
+	uint64_t gen, hash;
 	int rc, old_fd;
 
 	if (schema == NULL || path == NULL || segp == NULL)
 		return fms_error(-EINVAL, "fastmib_create: bad arguments");
-	if ((rc = fms_schema_check(schema)))
+	if ((rc = fms_schema_identity(schema, path, &hash)))
 		return rc;
+	if (expected_hash != 0 && hash != expected_hash)
+		return fms_error(-ESTALE,
+				 "%s: schema 0x%016llx (%s) differs from the compiled schema "
+				 "0x%016llx: %s_schema.c and %s_stats.h come from different "
+				 "models or versions; regenerate both and rebuild",
+				 path, (unsigned long long)hash, schema->module,
+				 (unsigned long long)expected_hash, schema->prefix,
+				 schema->prefix);
 	if (o.mode == 0)
 		o.mode = DEFAULT_MODE;
 	if (o.extra_threads == 0)

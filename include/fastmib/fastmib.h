@@ -126,6 +126,21 @@ struct fastmib_writer {
 int fastmib_create(const struct fastmib_schema *schema, const char *path,
 		   const struct fastmib_opts *opts, struct fastmib_segment **segp);
 
+/**
+ * fastmib_create(), for code compiled against one model: also refuses,
+ * with -ESTALE and a message naming both schema hashes, a schema whose
+ * hash (fastmib_schema_hash()) is not `expected_hash`, i.e. a
+ * <prefix>_schema.c of another model or version than the
+ * <prefix>_stats.h the calling code was compiled with. A generated
+ * `<prefix>_create(path, opts, segp)` passes its `<PREFIX>_SCHEMA_HASH`.
+ * `expected_hash` 0 checks nothing more than fastmib_create(), which
+ * itself refuses (-ESTALE) a schema whose `hash` field is given and is
+ * not the hash of what it describes.
+ */
+int fastmib_create_checked(const struct fastmib_schema *schema, uint64_t expected_hash,
+			   const char *path, const struct fastmib_opts *opts,
+			   struct fastmib_segment **segp);
+
 /* ---- writers (fastpath/writer/writer.c, flush.c and inline below) ---- */
 
 /**

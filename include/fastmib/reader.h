@@ -46,6 +46,18 @@ struct fastmib_segment;
  */
 int fastmib_attach(const char *path, int flags, struct fastmib_segment **segp);
 
+/**
+ * fastmib_attach(), for code compiled against one model: refuses, with
+ * -ESTALE and a message naming the segment and both schema hashes (and
+ * module names), a segment whose schema hash is not `expected_hash`,
+ * i.e. one created from another model or another version of it. A
+ * generated `<prefix>_attach(path, flags, segp)` passes its
+ * `<PREFIX>_SCHEMA_HASH` and module name. `expected_hash` 0 checks
+ * nothing; `expected_module` may be NULL.
+ */
+int fastmib_attach_checked(const char *path, int flags, uint64_t expected_hash,
+			   const char *expected_module, struct fastmib_segment **segp);
+
 /** Unmap; a creator also flushes every writer of this process first.
  * NULL is ignored. */
 void fastmib_close(struct fastmib_segment *seg);

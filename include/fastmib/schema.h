@@ -17,7 +17,15 @@
  *  - `offset` of a group is relative to the start of its storage area:
  *    the per-lcore data area for FASTMIB_STORAGE_PER_CORE groups, the shared
  *    data area for the two shared storage kinds;
- *  - every group starts on a cache line (64 bytes).
+ *  - every group starts on a cache line (64 bytes);
+ *  - no two counters share a word: the counters of a row are distinct
+ *    words and the groups of an area do not overlap;
+ *  - each area is a whole number of cache lines, at most FASTMIB_MAX_AREA.
+ *
+ * fastmib_schema_check() enforces every rule a schema obeys (these and
+ * the limits, ranges and uniqueness rules below), for all its users: the
+ * generator, fastmib_create() and readers of segment files.
+ * fastmib_schema_lay_out() computes the layout fastmib-gen gives a model.
  */
 #ifndef FASTMIB_SCHEMA_H
 #define FASTMIB_SCHEMA_H
@@ -32,8 +40,9 @@ extern "C" {
 /** Model format version understood by this library (`fastmib: 1`). */
 #define FASTMIB_MODEL_VERSION 1
 
-/* Limits of one model; fastmib-gen rejects models beyond them. */
+/* Limits of one model; fastmib_schema_check() rejects schemas beyond them. */
 #define FASTMIB_MAX_NAME      64       /**< identifier length, SMI limit */
+#define FASTMIB_MAX_TEXT      4096     /**< description length */
 #define FASTMIB_MAX_UNITS     32       /**< UNITS string length */
 #define FASTMIB_MAX_OID_LEN   32       /**< sub-identifiers in the module root */
 #define FASTMIB_MAX_GROUPS    256      /**< groups per model */
@@ -136,7 +145,146 @@ struct fastmib_schema {
 	const struct fastmib_group_schema *groups;
 	uint32_t n_events;       /**< 0 when the model declares no events */
 	const struct fastmib_event_schema *events;
+	/**
+	 * Identity: fastmib_schema_hash() of this schema, as fastmib-gen
+	 * writes it into <prefix>_schema.c; 0 = not given (hand-written
+	 * schemas). fastmib_create() refuses a schema whose hash is given and
+	 * is not the hash of what the schema describes (an edited struct, or
+	 * one compiled from two versions of a model). A schema read back from
+	 * a segment has the segment's schema hash here.
+	 */
+	uint64_t hash;
 };
+
+/* ---- identity (fastpath/format/schema_io.c) ---- */
+
+/**
+ * The identity of a schema: the FNV-1a 64 hash of its serialized form,
+ * the value a segment created from it records in its header
+ * (fastmib_info().schema_hash). Any change of the model (a counter, an
+ * arc, a description, the layout) changes it. The `hash` field itself is
+ * not part of what is hashed.
+ *
+ * Returns 0 when the schema breaks a rule of fastmib_schema_check() (the
+ * message is in fastmib_last_error()) or memory runs out.
+ */
+uint64_t fastmib_schema_hash(const struct fastmib_schema *schema);
+
+/* ---- validation (fastpath/format/schema_check.c) ---- */
+
+/**
+ * Rules: names, descriptions and units are non-NULL and within
+ * FASTMIB_MAX_NAME, FASTMIB_MAX_TEXT and FASTMIB_MAX_UNITS bytes; the
+ * module root has 2..FASTMIB_MAX_OID_LEN arcs, the first 0..2, the second
+ * 0..39 under 0 and 1; 1..FASTMIB_MAX_GROUPS groups, each with
+ * 1..FASTMIB_MAX_COUNTERS counters and 0..FASTMIB_MAX_INDEXES indexes of
+ * max 1..FASTMIB_MAX_ROWS (product at most FASTMIB_MAX_ROWS = n_rows);
+ * group, counter and event arcs 1..FASTMIB_MAX_ARC, unique among groups,
+ * within a group and among events; names unique among groups, within a
+ * group (counters, and indexes), among events and within an event's
+ * arguments; types, storage kinds, levels, rates and argument types in
+ * range; offsets and sizes per the data layout contract above.
+ */
+
+/** The object a fault is about; which of the positions of the fault apply. */
+enum fastmib_schema_object {
+	FASTMIB_OBJ_SCHEMA = 0,  /**< the module-level fields */
+	FASTMIB_OBJ_GROUP,       /**< group `group` */
+	FASTMIB_OBJ_COUNTER,     /**< counter `counter` of group `group` */
+	FASTMIB_OBJ_INDEX,       /**< index `index` of group `group` */
+	FASTMIB_OBJ_EVENT,       /**< event `event` */
+	FASTMIB_OBJ_ARG,         /**< argument `arg` of event `event` */
+};
+
+/** The field of the object a fault is about. */
+enum fastmib_schema_field {
+	FASTMIB_FIELD_VERSION = 1,   /**< the schema's version */
+	FASTMIB_FIELD_MODULE,        /**< the module name */
+	FASTMIB_FIELD_PREFIX,
+	FASTMIB_FIELD_OID,           /**< the module root: oid_len, oid */
+	FASTMIB_FIELD_PERCORE_SIZE,
+	FASTMIB_FIELD_SHARED_SIZE,
+	FASTMIB_FIELD_GROUPS,        /**< n_groups, groups */
+	FASTMIB_FIELD_EVENTS,        /**< n_events, events */
+	FASTMIB_FIELD_NAME,          /**< of the object */
+	FASTMIB_FIELD_DESCRIPTION,
+	FASTMIB_FIELD_ARC,
+	FASTMIB_FIELD_STORAGE,
+	FASTMIB_FIELD_INDEXES,       /**< n_indexes, and the rows they make */
+	FASTMIB_FIELD_ALL_ROWS,
+	FASTMIB_FIELD_MAX,           /**< of an index */
+	FASTMIB_FIELD_N_ROWS,
+	FASTMIB_FIELD_COUNTERS,      /**< n_counters, counters */
+	FASTMIB_FIELD_ROW_SIZE,
+	FASTMIB_FIELD_OFFSET,        /**< of a group or a counter */
+	FASTMIB_FIELD_UNITS,
+	FASTMIB_FIELD_TYPE,          /**< of a counter or an argument */
+	FASTMIB_FIELD_LEVEL,
+	FASTMIB_FIELD_RATE,
+	FASTMIB_FIELD_NOTIFY,
+	FASTMIB_FIELD_ARGS,          /**< n_args */
+};
+
+/** What is wrong with the field. */
+enum fastmib_schema_problem {
+	FASTMIB_BAD_MISSING = 1, /**< a NULL string or array */
+	FASTMIB_BAD_LENGTH,      /**< a string of `value` bytes; the limit is `hi` */
+	FASTMIB_BAD_RANGE,       /**< a number `value` outside `lo`..`hi` */
+	FASTMIB_BAD_COUNT,       /**< `value` entries, not `lo`..`hi` */
+	FASTMIB_BAD_DUPLICATE,   /**< the name, arc or offset of the earlier object `first` */
+	FASTMIB_BAD_LAYOUT,      /**< an offset or size against the data layout contract */
+	FASTMIB_BAD_AREA,        /**< the group ends at `value`, beyond the area limit `hi`;
+				      field: FASTMIB_FIELD_PERCORE_SIZE or _SHARED_SIZE */
+};
+
+/** One broken rule, where it is, and the whole story in words. */
+struct fastmib_schema_fault {
+	int error;                         /**< negative errno: -EINVAL */
+	enum fastmib_schema_object object;
+	enum fastmib_schema_field field;
+	enum fastmib_schema_problem problem;
+	uint32_t group;                    /**< position in groups (group, counter, index) */
+	uint32_t counter;                  /**< position in the group's counters */
+	uint32_t index;                    /**< position in the group's indexes */
+	uint32_t event;                    /**< position in events (event, argument) */
+	uint32_t arg;                      /**< position in the event's arguments */
+	uint32_t first;                    /**< duplicates: position of the earlier object
+					        of the same kind (and parent) */
+	uint64_t value, lo, hi;            /**< the number at fault and its bounds */
+	char message[256];                 /**< e.g. "counter global.rxPkts: arc 1000
+					        out of range 1..999" */
+};
+
+/** Called once per fault; return non-zero to stop checking. */
+typedef int fastmib_schema_fault_fn(void *arg, const struct fastmib_schema_fault *fault);
+
+/**
+ * Check `schema` against every rule above. Without `fn`, stop at the
+ * first fault. With `fn`, call it for every fault until it returns
+ * non-zero; a fault that would follow from an earlier one is not
+ * reported (once a group's shape is wrong, say, its offsets are not
+ * checked). Either way the first fault's message is what
+ * fastmib_last_error() returns.
+ *
+ * Returns 0 when the schema obeys every rule, else the first fault's
+ * error (-EINVAL).
+ */
+int fastmib_schema_check(const struct fastmib_schema *schema,
+			 fastmib_schema_fault_fn *fn, void *arg);
+
+/**
+ * The data layout fastmib-gen gives a model (one the contract above
+ * allows): counter i at byte 8 * i of its row, in declared order; rows of
+ * 8 bytes per counter; each group on the next cache line of its storage
+ * area, in schema order; each area rounded up to a cache line.
+ *
+ * Sets the offset of every counter, row_size and offset of every group,
+ * percore_size and shared_size, from n_counters, n_rows and storage.
+ * `schema->groups` and each group's `counters` must point to writable
+ * arrays: the caller built them. Sizes are not limited here;
+ * fastmib_schema_check() then says whether they fit.
+ */
+void fastmib_schema_lay_out(struct fastmib_schema *schema);
 
 /* ---- rows of a table (the one owner of row <-> index arithmetic) ---- */
 

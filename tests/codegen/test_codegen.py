@@ -104,6 +104,24 @@ def test_errors_several_reported_in_one_run(tmp_path):
     assert "unknown type `counter16`" in r.stderr
 
 
+def test_errors_schema_faults_all_reported(tmp_path):
+    """The schema rules (fastmib_schema_check) report every independent
+    fault of a model in one run, in file order, each at its node."""
+    model = tmp_path / "three.yaml"
+    text = (HERE / "bad" / "duplicate-group-oid.yaml").read_text()
+    text = text.replace("{ name: d, oid: 1,", "{ name: d, oid: 1000,")
+    text = text.replace("description: A counter. }",
+                        "units: packets per second over the last minute, description: A counter. }")
+    model.write_text(text)
+    r = gen("--check", model.name, cwd=tmp_path)
+    assert r.returncode == 2
+    assert r.stderr.splitlines() == [
+        "three.yaml:18:52: error: `units` is 39 characters long; the limit is 32",
+        "three.yaml:19:5: error: duplicate group oid 1 (`g` at line 13 has it)",
+        "three.yaml:24:25: error: `oid` must be in 1..999, not 1000",
+    ]
+
+
 # ---- golden and determinism ----
 
 def test_golden_example_mib(tmp_path):
@@ -126,6 +144,58 @@ def test_golden_byte_identical_runs(model, tmp_path):
     for data in a.values():
         assert str(tmp_path).encode() not in data
         assert str(SRC).encode() not in data
+
+
+# ---- generated names ----
+
+def listed_names(model):
+    """`fastmib-gen --names`: {namespace: set of names}."""
+    r = gen("--names", model)
+    assert r.returncode == 0, r.stderr
+    out = {}
+    for line in r.stdout.splitlines():
+        space, name, owner = line.split("\t")
+        assert owner, line
+        out.setdefault(space, set()).add(name)
+    return out
+
+
+def defined_names(files):
+    """Names the generated files define, by namespace."""
+    mib = next(v.decode() for k, v in files.items() if k.endswith(".txt"))
+    c = "\n".join(v.decode() for k, v in files.items() if not k.endswith(".txt"))
+    return {
+        "mib": set(mib_objects(mib)),
+        "mib-type": set(re.findall(r"^(\w+) ::= (?:SEQUENCE|TEXTUAL-CONVENTION)",
+                                   mib, re.M)),
+        "c-macro": set(re.findall(r"^#define (\w+)", c, re.M)),
+        "c-tag": set(re.findall(r"^struct (\w+) \{", c, re.M)),
+        "c-identifier": set(re.findall(r"^([a-z]\w*)\(", c, re.M)) |
+                        set(re.findall(r"^(?:extern |static )?const struct "
+                                       r"fastmib_\w+ (\w+)(?:\[\])?(?: =|;)", c, re.M)),
+    }
+
+
+@pytest.mark.parametrize("model", GOOD, ids=[p.stem for p in GOOD])
+def test_names_listed_cover_outputs(model, tmp_path):
+    """Every name the outputs define is in `--names`, the list the
+    collision check walks: a name emitted but not listed could clash
+    unnoticed."""
+    listed = listed_names(model)
+    defined = defined_names(outputs(model, tmp_path))
+    assert defined["mib"] and defined["c-macro"] and defined["c-identifier"]
+    for space, names in defined.items():
+        assert names <= listed.get(space, set()), (space, names - listed[space])
+
+
+def test_names_example_exact(tmp_path):
+    """The example uses every feature (tables, both areas, notifications):
+    its outputs define exactly the listed names."""
+    listed = listed_names(EXAMPLE)
+    defined = defined_names(outputs(EXAMPLE, tmp_path))
+    assert set(defined) == set(listed)
+    for space in listed:
+        assert defined[space] == listed[space], space
 
 
 # ---- MIB tooling ----

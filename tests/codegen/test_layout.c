@@ -116,6 +116,22 @@ test_vt_schema(void **state)
 	assert_int_equal(s->oid[6], 99999);
 }
 
+/* The hash the generator wrote is what the library computes from the
+ * compiled schema, and the schema struct carries it too. */
+static void
+test_schema_hashes(void **state)
+{
+	(void)state;
+	assert_int_not_equal(EP_SCHEMA_HASH, 0);
+	assert_int_equal(fastmib_schema_hash(&ep_schema), EP_SCHEMA_HASH);
+	assert_int_equal(ep_schema.hash, EP_SCHEMA_HASH);
+	assert_int_equal(fastmib_schema_hash(&vt_schema), VT_SCHEMA_HASH);
+	assert_int_equal(vt_schema.hash, VT_SCHEMA_HASH);
+	assert_int_equal(fastmib_schema_hash(&ev_schema), EV_SCHEMA_HASH);
+	assert_int_equal(ev_schema.hash, EV_SCHEMA_HASH);
+	assert_int_not_equal(EP_SCHEMA_HASH, VT_SCHEMA_HASH);
+}
+
 static void
 test_row_helpers(void **state)
 {
@@ -402,6 +418,7 @@ main(void)
 		cmocka_unit_test(test_ep_schema),
 		cmocka_unit_test(test_vt_schema),
 		cmocka_unit_test(test_ev_schema),
+		cmocka_unit_test(test_schema_hashes),
 		cmocka_unit_test(test_row_helpers),
 		cmocka_unit_test_setup_teardown(test_updates_hit_their_member, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_buffered_offsets, setup, teardown),

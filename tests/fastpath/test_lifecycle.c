@@ -125,7 +125,7 @@ test_bad_files(void **state)
 		SMUTATE(cr[0].name.off = 1u << 30, "outside the string table");
 		SMUTATE(sr->n_groups = 300, "out of range");
 		SMUTATE(gr[TS_FLOW].n_rows = 16, "n_rows 16");
-		SMUTATE(gr[TS_GLOBAL].storage = 9, "bad storage");
+		SMUTATE(gr[TS_GLOBAL].storage = 9, "group global: storage 9 out of range 1..3");
 		SMUTATE(gr[TS_GLOBAL].n_counters = 4, "counter range");
 		SMUTATE(sr->version = 7, "model version 7");
 	}

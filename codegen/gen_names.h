@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Every name the generator emits for a model, in one enumeration. How
+ * each name is spelled is <fastmib/names.h>'s business; which object of
+ * the model has which names is this enumeration's.
+ */
+#ifndef FASTMIB_GEN_GEN_NAMES_H
+#define FASTMIB_GEN_GEN_NAMES_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "fastmib/names.h"
+#include "model.h"
+#include "strbuf.h"
+
+/* The module, or the model object a generated name belongs to. */
+struct name_owner {
+	enum { OWNER_MODULE, OWNER_GROUP, OWNER_INDEX, OWNER_COUNTER, OWNER_EVENT } kind;
+	uint32_t group;     /* OWNER_GROUP, OWNER_INDEX, OWNER_COUNTER */
+	uint32_t item;      /* index, counter or event position */
+};
+
+typedef void gen_name_fn(void *arg, enum fastmib_name_role role, const char *name,
+			 const struct name_owner *owner);
+
+/*
+ * Call fn once per generated name of `m`: the module's names, then per
+ * group its own, its indexes' and its counters', then the event log's and
+ * per event its own. Names emitted only in some outputs (struct
+ * <p>_shared without shared groups, say) are listed all the same: they
+ * are reserved.
+ */
+void model_names(const struct model *m, gen_name_fn *fn, void *arg);
+
+/* "counter `rxPkts` of group `port`", "the module"... */
+void owner_describe(const struct model *m, const struct name_owner *o, struct strbuf *out);
+/* Where the owner is in the model file, for messages. */
+struct mark owner_mark(const struct model *m, const struct name_owner *o);
+
+/* `fastmib-gen --names`: one line per name: namespace, name, owner. */
+void print_names(const struct model *m, FILE *f);
+
+#endif

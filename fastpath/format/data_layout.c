@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The data layout fastmib-gen gives a model (include/fastmib/schema.h):
+ * the one place that decides where a model's counters live. The generated
+ * header's offsets and structs, and the schema it describes, come from it.
+ */
+#include "segment_format.h"
+
+static uint64_t
+cache_lines(uint64_t bytes)
+{
+	return (bytes + FMS_CACHE_LINE - 1) / FMS_CACHE_LINE * FMS_CACHE_LINE;
+}
+
+void
+fastmib_schema_lay_out(struct fastmib_schema *s)
+{
+	uint64_t end[2] = { 0, 0 }; /* per-core, shared */
+
+	for (uint32_t gi = 0; gi < s->n_groups; gi++) {
+		/* The caller built these arrays: they are writable. */
+		struct fastmib_group_schema *g = (struct fastmib_group_schema *)&s->groups[gi];
+		struct fastmib_counter_schema *c = (struct fastmib_counter_schema *)g->counters;
+		int area = g->storage != FASTMIB_STORAGE_PER_CORE;
+
+		for (uint32_t ci = 0; ci < g->n_counters; ci++)
+			c[ci].offset = 8 * ci;
+		g->row_size = 8 * g->n_counters;
+		g->offset = cache_lines(end[area]);
+		end[area] = g->offset + (uint64_t)g->n_rows * g->row_size;
+	}
+	s->percore_size = cache_lines(end[0]);
+	s->shared_size = cache_lines(end[1]);
+}

@@ -1,0 +1,175 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* fastmib-stat's command line. */
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "stat.h"
+
+#ifndef FASTMIB_VERSION_STRING
+#define FASTMIB_VERSION_STRING "unknown"
+#endif
+
+static void
+usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: fastmib-stat SEGMENT [OPTIONS]\n"
+		"Print the counters of a fastmib shared-memory segment.\n"
+		"\n"
+		"  --json               one JSON document instead of text\n"
+		"  --watch SECONDS      redraw every SECONDS with per-second rates,\n"
+		"                       until interrupted (with --json: one document per line)\n"
+		"  --rows N             show at most N rows of each table\n"
+		"  --reset [GROUP[.ROW]]  reset the whole segment, one group (every row of a\n"
+		"                       table), or one table row given by its SNMP index,\n"
+		"                       dotted for several indexes (e.g. portQueue.2.3)\n"
+		"  --info               print the segment header instead of counters\n"
+		"  --events             print the event log (every record still in the rings),\n"
+		"                       merged over lcores in time order\n"
+		"  --follow             with --events: keep printing new records until\n"
+		"                       interrupted (with --json: one JSON object per line)\n"
+		"  --event NAME         with --events: only this event (model or MIB name)\n"
+		"  --level N            with --events: only events of level <= N (0..9)\n"
+		"  --help               this text\n"
+		"  --version            program version\n"
+		"\n"
+		"Exit status: 0 success, 1 segment error, 2 usage error.\n");
+}
+
+/* Does `s` look like a reset target (GROUP or GROUP.1.2) rather than a path? */
+static bool
+looks_like_target(const char *s)
+{
+	struct stat st;
+
+	if (!isalpha((unsigned char)s[0]))
+		return false;
+	for (const char *p = s; *p; p++)
+		if (!isalnum((unsigned char)*p) && *p != '.')
+			return false;
+	return stat(s, &st) != 0; /* an existing file is the segment */
+}
+
+static int
+parse_double(const char *s, double *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtod(s, &end);
+	return (errno || end == s || *end || !(*v > 0) || *v > 86400) ? -EINVAL : 0;
+}
+
+/* Returns -1 to continue, or an exit status. */
+int
+parse_args(int argc, char **argv, struct stat_opts *o)
+{
+	enum { O_JSON = 256, O_WATCH, O_ROWS, O_RESET, O_INFO, O_HELP, O_VERSION,
+	       O_EVENTS, O_FOLLOW, O_EVENT, O_LEVEL };
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, O_JSON },
+		{ "watch", required_argument, NULL, O_WATCH },
+		{ "rows", required_argument, NULL, O_ROWS },
+		{ "reset", optional_argument, NULL, O_RESET },
+		{ "info", no_argument, NULL, O_INFO },
+		{ "events", no_argument, NULL, O_EVENTS },
+		{ "follow", no_argument, NULL, O_FOLLOW },
+		{ "event", required_argument, NULL, O_EVENT },
+		{ "level", required_argument, NULL, O_LEVEL },
+		{ "help", no_argument, NULL, O_HELP },
+		{ "version", no_argument, NULL, O_VERSION },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->max_rows = UINT64_MAX;
+	o->max_level = FASTMIB_EVENT_RATE_MAX;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		char *end;
+
+		switch (c) {
+		case O_JSON:
+			o->json = true;
+			break;
+		case O_WATCH:
+			if (parse_double(optarg, &o->watch) < 0) {
+				fprintf(stderr, "fastmib-stat: --watch: '%s' is not a "
+					"number of seconds in (0, 86400]\n", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case O_ROWS:
+			errno = 0;
+			o->max_rows = strtoull(optarg, &end, 10);
+			if (errno || end == optarg || *end || optarg[0] == '-') {
+				fprintf(stderr, "fastmib-stat: --rows: '%s' is not a "
+					"row count\n", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case O_RESET:
+			o->reset = true;
+			o->reset_target = optarg;
+			/* Also accept "--reset GROUP" (separate word). */
+			if (optarg == NULL && optind < argc &&
+			    looks_like_target(argv[optind]))
+				o->reset_target = argv[optind++];
+			break;
+		case O_INFO:
+			o->info = true;
+			break;
+		case O_EVENTS:
+			o->events = true;
+			break;
+		case O_FOLLOW:
+			o->follow = true;
+			break;
+		case O_EVENT:
+			o->event_name = optarg;
+			break;
+		case O_LEVEL:
+			errno = 0;
+			o->max_level = (int)strtol(optarg, &end, 10);
+			if (errno || end == optarg || *end || o->max_level < 0 ||
+			    o->max_level > FASTMIB_EVENT_RATE_MAX) {
+				fprintf(stderr, "fastmib-stat: --level: '%s' is not a level "
+					"0..9\n", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case O_HELP:
+			usage(stdout);
+			return EXIT_SUCCESS;
+		case O_VERSION:
+			printf("fastmib-stat %s\n", FASTMIB_VERSION_STRING);
+			return EXIT_SUCCESS;
+		default:
+			fprintf(stderr, "fastmib-stat: unknown or incomplete option '%s'\n"
+				"Try 'fastmib-stat --help'.\n", argv[optind - 1]);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind != argc - 1) {
+		fprintf(stderr, "fastmib-stat: %s\n", optind == argc ?
+			"missing SEGMENT argument" : "more than one SEGMENT given");
+		fprintf(stderr, "Try 'fastmib-stat --help'.\n");
+		return EXIT_USAGE;
+	}
+	o->path = argv[optind];
+	if ((o->follow || o->event_name || o->max_level < FASTMIB_EVENT_RATE_MAX) &&
+	    !o->events) {
+		fprintf(stderr, "fastmib-stat: --follow, --event and --level go with --events\n");
+		return EXIT_USAGE;
+	}
+	if (o->events && (o->watch > 0 || o->info)) {
+		fprintf(stderr, "fastmib-stat: --events excludes --watch and --info\n");
+		return EXIT_USAGE;
+	}
+	return -1;
+}

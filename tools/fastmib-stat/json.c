@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The counters as one JSON document (jansson). */
+#include <errno.h>
+#include <inttypes.h>
+
+#include "stat.h"
+
+static const char *
+storage_name(uint32_t storage)
+{
+	switch (storage) {
+	case FASTMIB_STORAGE_PER_CORE:
+		return "per-core";
+	case FASTMIB_STORAGE_SHARED_BUFFERED:
+		return "shared-buffered";
+	case FASTMIB_STORAGE_SHARED_ATOMIC:
+		return "shared-atomic";
+	default:
+		return "unknown";
+	}
+}
+
+static const char *
+type_name(uint32_t type)
+{
+	switch (type) {
+	case FASTMIB_COUNTER64:
+		return "counter64";
+	case FASTMIB_COUNTER32:
+		return "counter32";
+	case FASTMIB_GAUGE32:
+		return "gauge32";
+	default:
+		return "unknown";
+	}
+}
+
+/* jansson integers are signed 64-bit; larger Counter64 values go as strings. */
+json_t *
+json_u64(uint64_t v)
+{
+	char buf[24];
+
+	if (v <= INT64_MAX)
+		return json_integer((json_int_t)v);
+	snprintf(buf, sizeof(buf), "%" PRIu64, v);
+	return json_string(buf);
+}
+
+static json_t *
+json_counters(const struct fastmib_schema *sc,
+	      const struct fastmib_group_schema *g, const uint64_t *v)
+{
+	json_t *o = json_object();
+	char name[NAME_BUF];
+
+	for (uint32_t c = 0; c < g->n_counters; c++) {
+		fastmib_name(name, sizeof(name), FASTMIB_MIB_COUNTER,
+			     sc->prefix, g->name, g->counters[c].name);
+		json_object_set_new(o, name, json_u64(v[c]));
+	}
+	return o;
+}
+
+static json_t *
+json_group(const struct fastmib_schema *sc, const struct fastmib_group_schema *g,
+	   const struct group_snap *gs)
+{
+	json_t *o = json_object();
+	char name[NAME_BUF];
+
+	json_t *types = json_object();
+
+	for (uint32_t c = 0; c < g->n_counters; c++) {
+		fastmib_name(name, sizeof(name), FASTMIB_MIB_COUNTER,
+			     sc->prefix, g->name, g->counters[c].name);
+		json_object_set_new(types, name, json_string(type_name(g->counters[c].type)));
+	}
+	json_object_set_new(o, "storage", json_string(storage_name(g->storage)));
+	json_object_set_new(o, "table", json_boolean(g->n_indexes > 0));
+	json_object_set_new(o, "types", types);
+	if (g->n_indexes == 0) {
+		fastmib_name(name, sizeof(name), FASTMIB_MIB_SCALAR_NODE,
+			     sc->prefix, g->name, NULL);
+		json_object_set_new(o, "mib", json_string(name));
+		json_object_set_new(o, "counters",
+				    gs->n_shown ? json_counters(sc, g, gs->vals) :
+						  json_object());
+		return o;
+	}
+
+	json_t *idx_names = json_array(), *rows = json_array();
+	uint32_t idx[FASTMIB_MAX_INDEXES];
+
+	fastmib_name(name, sizeof(name), FASTMIB_MIB_TABLE, sc->prefix, g->name, NULL);
+	json_object_set_new(o, "mib", json_string(name));
+	for (uint32_t k = 0; k < g->n_indexes; k++) {
+		fastmib_name(name, sizeof(name), FASTMIB_MIB_INDEX,
+			     sc->prefix, g->name, g->indexes[k].name);
+		json_array_append_new(idx_names, json_string(name));
+	}
+	json_object_set_new(o, "indexes", idx_names);
+	json_object_set_new(o, "rows_max", json_integer(g->n_rows));
+	json_object_set_new(o, "rows_present", json_integer((json_int_t)gs->n_present));
+	for (uint32_t r = 0; r < gs->n_shown; r++) {
+		json_t *row = json_object(), *ix = json_array();
+
+		fastmib_index_of_row(g, gs->rows[r], idx);
+		for (uint32_t k = 0; k < g->n_indexes; k++)
+			json_array_append_new(ix, json_integer(idx[k]));
+		json_object_set_new(row, "row", json_integer(gs->rows[r]));
+		json_object_set_new(row, "index", ix);
+		json_object_set_new(row, "counters",
+				    json_counters(sc, g, &gs->vals[(size_t)r * g->n_counters]));
+		json_array_append_new(rows, row);
+	}
+	json_object_set_new(o, "rows", rows);
+	return o;
+}
+
+json_t *
+json_doc(struct fastmib_segment *seg, const char *path, const struct snap *s)
+{
+	const struct fastmib_schema *sc = fastmib_schema(seg);
+	struct fastmib_info info;
+	json_t *doc = json_object(), *groups = json_object();
+
+	fastmib_info(seg, &info);
+	json_object_set_new(doc, "module", json_string(sc->module));
+	json_object_set_new(doc, "prefix", json_string(sc->prefix));
+	json_object_set_new(doc, "segment", json_string(path));
+	json_object_set_new(doc, "generation", json_u64(info.generation));
+	json_object_set_new(doc, "time", json_real((double)s->wall.tv_sec +
+						   (double)s->wall.tv_nsec / 1e9));
+	for (uint32_t i = 0; i < sc->n_groups; i++)
+		json_object_set_new(groups, sc->groups[i].name,
+				    json_group(sc, &sc->groups[i], &s->g[i]));
+	json_object_set_new(doc, "groups", groups);
+	return doc;
+}
+
+int
+print_json(json_t *doc, bool compact)
+{
+	size_t flags = compact ? JSON_COMPACT : JSON_INDENT(2);
+	int rc = json_dumpf(doc, stdout, flags);
+
+	json_decref(doc);
+	putchar('\n');
+	return rc == 0 ? 0 : -EIO;
+}

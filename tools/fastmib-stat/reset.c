@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* --reset: the whole segment, a group, or one table row. */
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stat.h"
+
+/* Group by model name ("portQueue") or MIB descriptor ("epPortQueue"). */
+static int
+find_group(const struct fastmib_schema *sc, const char *name, size_t len)
+{
+	char mib[NAME_BUF];
+
+	for (uint32_t i = 0; i < sc->n_groups; i++) {
+		const char *g = sc->groups[i].name;
+
+		if (strlen(g) == len && strncmp(g, name, len) == 0)
+			return (int)i;
+		fastmib_name_mib_style(mib, sizeof(mib), sc->prefix, g, NULL);
+		if (strlen(mib) == len && strncmp(mib, name, len) == 0)
+			return (int)i;
+	}
+	return -1;
+}
+
+/*
+ * Parse "GROUP" or "GROUP.I1[.I2...]" (SNMP 1-based indexes) into a group
+ * number and a 0-based row; *has_row tells whether a row was given.
+ */
+static int
+parse_target(const struct fastmib_schema *sc, const char *t, int *group,
+	     uint32_t *row, bool *has_row)
+{
+	const char *dot = strchr(t, '.');
+	size_t len = dot ? (size_t)(dot - t) : strlen(t);
+	const struct fastmib_group_schema *g;
+	uint32_t k = 0;
+	uint64_t r = 0;
+
+	*group = find_group(sc, t, len);
+	if (*group < 0) {
+		fprintf(stderr, "fastmib-stat: no group '%.*s' in %s\n", (int)len, t,
+			sc->module);
+		return -EINVAL;
+	}
+	g = &sc->groups[*group];
+	*has_row = dot != NULL;
+	*row = 0;
+	if (!dot)
+		return 0;
+	if (g->n_indexes == 0) {
+		fprintf(stderr, "fastmib-stat: '%s' is a scalar group: no row index\n",
+			g->name);
+		return -EINVAL;
+	}
+	for (const char *p = dot; *p == '.'; k++) {
+		char *end;
+		unsigned long v;
+
+		errno = 0;
+		v = strtoul(p + 1, &end, 10);
+		if (k == g->n_indexes || end == p + 1 || !isdigit((unsigned char)p[1]) ||
+		    errno || v < 1 || v > g->indexes[k].max || (*end && *end != '.')) {
+			fprintf(stderr, "fastmib-stat: bad row '%s': %s takes %" PRIu32
+				" index value(s)", t, g->name, g->n_indexes);
+			for (uint32_t i = 0; i < g->n_indexes; i++)
+				fprintf(stderr, "%s %s 1..%" PRIu32, i ? "," : ":",
+					g->indexes[i].name, g->indexes[i].max);
+			fprintf(stderr, "\n");
+			return -EINVAL;
+		}
+		r = r * g->indexes[k].max + (v - 1);
+		p = end;
+	}
+	if (k != g->n_indexes) {
+		fprintf(stderr, "fastmib-stat: bad row '%s': %s takes %" PRIu32
+			" index value(s)\n", t, g->name, g->n_indexes);
+		return -EINVAL;
+	}
+	*row = (uint32_t)r;
+	return 0;
+}
+
+/*
+ * A table as a whole: every row present now, all or nothing. Every row's
+ * snapshot is taken first (a writer stuck mid-transaction makes that fail
+ * with nothing stored), then all are stored. Returns rows reset or < 0.
+ */
+static int64_t
+reset_table(struct fastmib_segment *seg, const struct fastmib_group_schema *g, int group)
+{
+	struct fastmib_reset_plan **plans = NULL, *p;
+	size_t n = 0, cap = 0;
+	int rc = 0;
+
+	for (int64_t r = next_row(seg, g, group, 0); r >= 0 && rc == 0;
+	     r = next_row(seg, g, group, (uint32_t)r + 1)) {
+		if (n == cap) {
+			struct fastmib_reset_plan **more;
+
+			cap = cap ? 2 * cap : 64;
+			more = realloc(plans, cap * sizeof(*more));
+			if (!more) {
+				rc = -ENOMEM;
+				break;
+			}
+			plans = more;
+		}
+		rc = fastmib_reset_prepare(seg, group, (uint32_t)r, &p);
+		if (rc == -ENOENT) /* disabled meanwhile */
+			rc = 0;
+		else if (rc == 0)
+			plans[n++] = p;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (rc < 0)
+			fastmib_reset_abort(plans[i]);
+		else if (fastmib_reset_commit(plans[i]) < 0)
+			rc = -EBUSY;
+	}
+	free(plans);
+	return rc < 0 ? rc : (int64_t)n;
+}
+
+/* Returns a process exit status. */
+int
+do_reset(struct fastmib_segment *seg, const char *path, const char *target,
+	 bool quiet)
+{
+	const struct fastmib_schema *sc = fastmib_schema(seg);
+	int group, rc;
+	uint32_t row;
+	int64_t n;
+	bool has_row;
+
+	if (target == NULL) {
+		rc = fastmib_reset(seg, -1, 0);
+		if (rc < 0)
+			goto fail;
+		if (!quiet)
+			printf("reset %s: all counters\n", path);
+		return 0;
+	}
+	if (parse_target(sc, target, &group, &row, &has_row) < 0)
+		return EXIT_USAGE;
+
+	const struct fastmib_group_schema *g = &sc->groups[group];
+
+	if (g->n_indexes == 0 || has_row) {
+		rc = fastmib_reset(seg, group, row);
+		if (rc < 0)
+			goto fail;
+		if (!quiet)
+			printf("reset %s: %s\n", path, target);
+		return 0;
+	}
+	n = reset_table(seg, g, group);
+	if (n < 0)
+		goto fail;
+	if (!quiet)
+		printf("reset %s: %s, %" PRId64 " row(s)\n", path, target, n);
+	return 0;
+fail:
+	report_error(path, "reset");
+	return EXIT_FAILURE;
+}

@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Private to fastmib-stat: its options, snapshots of a segment's counters
+ * and the parts of the program, one concern a file.
+ */
+#ifndef FASTMIB_STAT_H
+#define FASTMIB_STAT_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <time.h>
+
+#include <jansson.h>
+
+#include "fastmib/names.h"
+#include "fastmib/reader.h"
+
+#define EXIT_USAGE 2
+/* A MIB name made of the prefix and two model names, with room to spare. */
+#define NAME_BUF (3 * FASTMIB_MAX_NAME + 8)
+
+struct stat_opts {
+	const char *path;
+	const char *reset_target; /* NULL: whole segment */
+	double watch;             /* seconds; 0 = print once */
+	uint64_t max_rows;        /* rows shown per table; UINT64_MAX = all */
+	bool json;
+	bool info;
+	bool reset;
+	bool events;              /* --events: print the event log */
+	bool follow;              /* --follow: keep printing new events */
+	const char *event_name;   /* --event NAME filter; NULL = all */
+	int max_level;            /* --level N filter; 9 = all */
+};
+
+/* Values of the rows shown for one group, taken in one pass. */
+struct group_snap {
+	uint64_t n_present; /* rows present in the table (all, not just shown) */
+	uint32_t n_shown;
+	uint32_t *rows;     /* 0-based row numbers, ascending */
+	uint64_t *vals;     /* n_shown x n_counters reported values */
+	uint32_t n_bounded; /* rows read best-effort (writer stalled) */
+};
+
+struct snap {
+	uint32_t n_groups;
+	struct group_snap *g;
+	struct timespec at;   /* CLOCK_MONOTONIC, for rates */
+	struct timespec wall; /* CLOCK_REALTIME, for the JSON "time" */
+};
+
+/* main.c: "fastmib-stat: PATH: [WHAT: ]message of the last failed call". */
+void report_error(const char *path, const char *what);
+
+/* args.c: -1 to go on, or the exit status. */
+int parse_args(int argc, char **argv, struct stat_opts *o);
+
+/* snapshot.c */
+int64_t next_row(struct fastmib_segment *seg, const struct fastmib_group_schema *g,
+		 unsigned gi, uint32_t row);
+int snap_take(struct fastmib_segment *seg, uint64_t max_rows, struct snap *s);
+void snap_free(struct snap *s);
+const uint64_t *prev_row_vals(const struct group_snap *p, uint32_t n_counters,
+			      uint32_t row);
+bool rate_of(uint32_t type, uint64_t prev, uint64_t cur, double dt, double *rate);
+
+/* text.c: the counters as tables; with `prev`, counters per second. */
+void print_text(struct fastmib_segment *seg, const char *path, const struct snap *s,
+		const struct snap *prev);
+
+/* json.c */
+json_t *json_u64(uint64_t v);
+json_t *json_doc(struct fastmib_segment *seg, const char *path, const struct snap *s);
+/* Print and free `doc`: indented, or one line when `compact`. */
+int print_json(json_t *doc, bool compact);
+
+/* watch.c: --watch, and what every loop until a signal needs. */
+extern volatile sig_atomic_t stop_requested;
+void stop_on_signals(void);
+void sleep_interruptible(double seconds);
+int watch(struct fastmib_segment **segp, const struct stat_opts *o);
+
+/* info.c, reset.c, events.c: exit statuses, except do_info (< 0: error). */
+int do_info(struct fastmib_segment *seg, const char *path, bool json);
+int do_reset(struct fastmib_segment *seg, const char *path, const char *target, bool quiet);
+int do_events(struct fastmib_segment **segp, const struct stat_opts *o);
+
+#endif
