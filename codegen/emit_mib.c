@@ -3,7 +3,7 @@
  * <MODULE-NAME>.txt, an SMIv2 module. Layout (<fastmib/oidmap.h>, docs/mib-layout.md):
  *   R        <prefix>Mib MODULE-IDENTITY
  *   R.1      <prefix>Objects; group G at R.1.G
- *   R.2      <prefix>Control: ResetAll (1), DiscontinuityTime (2)
+ *   R.2      <prefix>Control: ResetAll (1), DiscontinuityTime (2), WriterStatus (3)
  *   R.3      <prefix>Conformance: compliances (1), groups (2)
  *   R.4      <prefix>Events (models with events): notifications (0),
  *            event table (1), event statistics table (2)
@@ -334,10 +334,12 @@ emit_reset_disc(const struct mn *n, const struct m_group *g, const char *parent,
 	sb_free(&t);
 	sb_init(&t);
 	sb_printf(&t, "The value of sysUpTime on the most recent occasion at which "
-		      "the counters of %s suffered a discontinuity, through %s or "
-		      "%s. Zero if no such discontinuity has occurred since the last "
+		      "the counters of %s suffered a discontinuity, through %s, "
+		      "%s, %sor a new writer starting them from zero. Zero if no "
+		      "such discontinuity has occurred since the last "
 		      "re-initialization of the local management subsystem.",
-		  g->table ? "this row" : "this group", reset, all);
+		  g->table ? "this row" : "this group", reset, all,
+		  g->table && !g->all_rows ? "the row appearing again, " : "");
 	sb_printf(o, "%s OBJECT-TYPE\n    SYNTAX       TimeStamp\n"
 		     "    MAX-ACCESS   read-only\n    STATUS       current\n", disc);
 	put_description(o, t.data);
@@ -445,6 +447,7 @@ emit_control(const struct mn *n, struct strbuf *o)
 {
 	char *all = gen_name(FASTMIB_MIB_RESET_ALL, n->p, NULL, NULL);
 	char *disc = gen_name(FASTMIB_MIB_DISCONTINUITY, n->p, NULL, NULL);
+	char *status = gen_name(FASTMIB_MIB_WRITER_STATUS, n->p, NULL, NULL);
 
 	sb_puts(o, "-- Module-wide control\n\n");
 	sb_printf(o, "%s OBJECT-TYPE\n    SYNTAX       TruthValue\n"
@@ -463,15 +466,27 @@ emit_control(const struct mn *n, struct strbuf *o)
 		sb_init(&t);
 		sb_printf(&t, "The value of sysUpTime on the most recent occasion at "
 			      "which every counter of this module suffered a "
-			      "discontinuity through %s. Zero if no such discontinuity "
+			      "discontinuity, through %s or a new writer starting "
+			      "them from zero. Zero if no such discontinuity "
 			      "has occurred since the last re-initialization of the "
 			      "local management subsystem.", all);
 		put_description(o, t.data);
 		sb_free(&t);
 	}
 	sb_printf(o, "    ::= { %s %u }\n\n", n->control, FASTMIB_ARC_MODULE_DISCONT);
+	sb_printf(o, "%s OBJECT-TYPE\n    SYNTAX       INTEGER { running(1), gone(2) }\n"
+		     "    MAX-ACCESS   read-only\n    STATUS       current\n", status);
+	put_description(o, "Whether the process that writes these counters is running: "
+			   "running(1) while it lives with its counters open, gone(2) "
+			   "once it has exited (however it ended) or closed them, within "
+			   "two seconds. The counters of a writer that is gone stay "
+			   "readable: they are its last values, no longer growing. A new "
+			   "writer starts the counters again from zero, which every "
+			   "DiscontinuityTime object of this module shows.");
+	sb_printf(o, "    ::= { %s %u }\n\n", n->control, FASTMIB_ARC_WRITER_STATUS);
 	free(all);
 	free(disc);
+	free(status);
 }
 
 /* ---- event log (R.4) ---- */
@@ -916,14 +931,17 @@ emit_conformance(const struct mn *n, struct strbuf *o)
 	{
 		char *all = gen_name(FASTMIB_MIB_RESET_ALL, n->p, NULL, NULL);
 		char *disc = gen_name(FASTMIB_MIB_DISCONTINUITY, n->p, NULL, NULL);
+		char *status = gen_name(FASTMIB_MIB_WRITER_STATUS, n->p, NULL, NULL);
 
 		sb_printf(o, "%s OBJECT-GROUP\n    OBJECTS {\n" INDENT "  %s,\n"
-			     INDENT "  %s\n    }\n    STATUS       current\n",
-			  cgroup, all, disc);
-		put_description(o, "The module-wide reset and discontinuity objects.");
+			     INDENT "  %s,\n" INDENT "  %s\n    }\n    STATUS       current\n",
+			  cgroup, all, disc, status);
+		put_description(o, "The module-wide reset, discontinuity and writer "
+				   "status objects.");
 		sb_printf(o, "    ::= { %s %u }\n\n", n->groups, FASTMIB_ARC_CONTROL_GROUP);
 		free(all);
 		free(disc);
+		free(status);
 	}
 	if (m->n_events)
 		emit_event_groups(n, o);

@@ -216,6 +216,12 @@ fma_value(struct fma_seg *s, const struct fastmib_oid_ref *ref, netsnmp_variable
 			fastmib_agent_timestamp(v, s->agent->start_ns,
 						netsnmp_get_agent_uptime()));
 		return 0;
+	case FASTMIB_OID_WRITER_STATUS:
+		/* running(1), gone(2): the creator's lock on the file, which the
+		 * kernel drops when the writer dies (reader.h) */
+		snmp_set_var_typed_integer(vb, ASN_INTEGER,
+					   fastmib_writer_running(s->seg) ? 1 : 2);
+		return 0;
 	case FASTMIB_OID_EVENT:
 		return fma_event_value(s, ref, vb);
 	case FASTMIB_OID_EVSTAT:

@@ -39,6 +39,7 @@ static const struct rule rules[FASTMIB_N_NAME_ROLES] = {
 	[FASTMIB_MIB_CONFORMANCE] = M("Conformance"),
 	[FASTMIB_MIB_RESET_ALL] = M("ResetAll"),
 	[FASTMIB_MIB_DISCONTINUITY] = M("DiscontinuityTime"),
+	[FASTMIB_MIB_WRITER_STATUS] = M("WriterStatus"),
 	[FASTMIB_MIB_COMPLIANCES] = M("Compliances"),
 	[FASTMIB_MIB_GROUPS] = M("Groups"),
 	[FASTMIB_MIB_COMPLIANCE] = M("Compliance"),

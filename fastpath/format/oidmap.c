@@ -64,6 +64,7 @@ struct fastmib_oidmap {
 static const struct om_col om_module_objects[] = {
 	{ FASTMIB_ARC_RESET_ALL, FASTMIB_OID_RESET, 0 },
 	{ FASTMIB_ARC_MODULE_DISCONT, FASTMIB_OID_DISCONT, 0 },
+	{ FASTMIB_ARC_WRITER_STATUS, FASTMIB_OID_WRITER_STATUS, 0 },
 };
 #define OM_N_MODULE_OBJECTS \
 	((uint32_t)(sizeof(om_module_objects) / sizeof(om_module_objects[0])))

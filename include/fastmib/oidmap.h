@@ -12,6 +12,7 @@
  *   R.1.G.1.1001 / .1002     row Reset / DiscontinuityTime columns
  *   R.1.G.1.(1010+k)         index k = 1..4 (not-accessible)
  *   R.2.1.0 / R.2.2.0        module ResetAll / DiscontinuityTime
+ *   R.2.3.0                  module WriterStatus
  *   R.3                      conformance (no instances)
  *   R.4.0.A                  NOTIFICATION-TYPE of the event of arc A
  *   R.4.1.1.C.N              event table column C of event number N
@@ -56,9 +57,10 @@ extern "C" {
 /** Index column k (0-based) of a table entry is FASTMIB_ARC_INDEX_FIRST + k. */
 #define FASTMIB_ARC_INDEX_FIRST 1011u
 
-/* Module-wide objects under R.2. R.2.3 is kept for <p>WriterStatus. */
+/* Module-wide objects under R.2. */
 #define FASTMIB_ARC_RESET_ALL      1u /**< R.2.1 <p>ResetAll */
 #define FASTMIB_ARC_MODULE_DISCONT 2u /**< R.2.2 <p>DiscontinuityTime */
+#define FASTMIB_ARC_WRITER_STATUS  3u /**< R.2.3 <p>WriterStatus */
 
 /* Conformance, R.3: compliances at R.3.1, groups at R.3.2. */
 #define FASTMIB_ARC_COMPLIANCES 1u
@@ -105,6 +107,7 @@ enum fastmib_oid_kind {
 	FASTMIB_OID_DISCONT,     /**< TimeStamp: of a group or row, or of the module */
 	FASTMIB_OID_EVENT,       /**< cell of <p>EventTable */
 	FASTMIB_OID_EVSTAT,      /**< cell of <p>EventStatsTable */
+	FASTMIB_OID_WRITER_STATUS, /**< <p>WriterStatus: running(1), gone(2) */
 };
 
 /** A reference to an object instance. */

@@ -117,3 +117,33 @@ def test_standalone_listens_only_where_configured(standalone):
     assert len(mine) == 1, mine
     assert mine[0].split()[0] == "udp"
     assert "127.0.0.1:%d" % standalone.agent.port in mine[0]
+
+
+@pytest.fixture(scope="module", params=serving.MODES)
+def served_live(request, tmp_path_factory):
+    """A writer that keeps counting until it is stopped."""
+    yield from serving.serve(request.param, tmp_path_factory, live=True)
+
+
+def test_writer_status_follows_the_writer(served_live):
+    s = served_live
+    e = s.expect
+    status, rx = e.oid(2, 3, 0), e.oid(1, 1, 1, 0)
+    assert read(s, [status]) == [1]                           # running(1)
+    s.writer.live_proc.kill()                                 # SIGKILL: no goodbye
+    s.writer.live_proc.wait(10)
+    h.wait_for(lambda: read(s, [status]) == [2], 2, "gone(2) within 2 s")
+    last = read(s, [rx])[0]
+    assert last > 0 and read(s, [rx]) == [last]               # history, not an error
+
+
+def test_recreated_segment_advances_every_discontinuity(served):
+    e = served.expect
+    discs = [e.oid(2, 2, 0), e.oid(1, 1, 1002, 0), e.oid(1, 5, 1002, 0),
+             e.oid(1, 4, 1, 1002, 1)]
+    status = e.oid(2, 3, 0)
+    assert read(served, [status]) == [2]        # the fill writer has exited
+    before = read(served, discs)
+    served.refill(97)                           # a new writer, a new segment
+    after = read(served, discs)
+    assert all(a > b for a, b in zip(after, before)), (before, after)

@@ -331,6 +331,10 @@ build_expectations(const struct run *rn)
 	if (!rn->live) {
 		expect(objs, oid_str(sc, (uint32_t[]){ 2, 1, 0 }, 3), "INTEGER", 2);
 		expect(objs, oid_str(sc, (uint32_t[]){ 2, 2, 0 }, 3), "Timeticks", 0);
+		/* WriterStatus: fill mode exits once it has written this file,
+		 * gone(2); events mode stays, running(1) */
+		expect(objs, oid_str(sc, (uint32_t[]){ 2, 3, 0 }, 3), "INTEGER",
+		       rn->events ? 1 : 2);
 		/* event statistics: one row per event, nothing logged yet (the
 		 * event table itself is empty) */
 		for (uint32_t e = 0; e < sc->n_events; e++) {

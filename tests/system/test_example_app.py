@@ -161,7 +161,7 @@ def test_info_and_recreate(app_factory):
     info = json.loads(stat(first.segment, "--info", "--json").stdout)
     assert info["module"] == "EXAMPLE-DATAPLANE-MIB"
     assert info["writer_pid"] == first.proc.pid
-    assert info["writer"] == "not running"
+    assert info["writer"] == "gone"
     assert info["generation"] >= 1 and info["lcore_slots"] >= 2
     assert info["file_size"] == first.segment.stat().st_size
     assert info["read_stats"]["reads"] > 0
@@ -174,7 +174,7 @@ def test_info_and_recreate(app_factory):
     assert stat_json(second.segment)["groups"]["global"]["counters"][
         "epGlobalRxPkts"] == 2000
     text = stat(second.segment, "--info").stdout
-    assert re.search(rf"^writer pid +{second.proc.pid} \(not running\)$", text, re.M)
+    assert re.search(rf"^writer pid +{second.proc.pid} \(gone\)$", text, re.M)
 
 
 def test_live_watch_and_signal_shutdown(app_factory):
@@ -184,7 +184,7 @@ def test_live_watch_and_signal_shutdown(app_factory):
                        "50", "--quiet"]).start()
     app.wait_for_segment()
     info = json.loads(stat(app.segment, "--info", "--json").stdout)
-    assert info["writer"] == "alive" and info["writer_pid"] == app.proc.pid
+    assert info["writer"] == "running" and info["writer_pid"] == app.proc.pid
 
     w = subprocess.Popen([STAT, str(app.segment), "--watch",
                           "0.2", "--json"], stdout=subprocess.PIPE, text=True)

@@ -2,7 +2,6 @@
 /* --info: the segment header, its model and the readers' statistics. */
 #include <errno.h>
 #include <inttypes.h>
-#include <signal.h>
 #include <string.h>
 #include <time.h>
 
@@ -22,15 +21,11 @@ format_time(uint64_t ns, char *buf, size_t len)
 	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-/* kill(pid, 0): EPERM still proves the process exists. */
+/* The writer's status as <prefix>WriterStatus reports it. */
 static const char *
-pid_state(uint32_t pid)
+writer_state(const struct fastmib_info *info)
 {
-	if (pid == 0)
-		return "unknown";
-	if (kill((pid_t)pid, 0) == 0 || errno == EPERM)
-		return "alive";
-	return "not running";
+	return info->writer_running ? "running" : "gone";
 }
 
 static const char *
@@ -114,7 +109,7 @@ do_info(struct fastmib_segment *seg, const char *path, bool json)
 			       "created_ns", json_u64(info.created_ns),
 			       "created", created,
 			       "writer_pid", (json_int_t)info.writer_pid,
-			       "writer", pid_state(info.writer_pid),
+			       "writer", writer_state(&info),
 			       "lcore_slots", (json_int_t)info.n_slots,
 			       "file_size", json_u64(info.file_size),
 			       "groups", (json_int_t)sc->n_groups,
@@ -135,8 +130,7 @@ do_info(struct fastmib_segment *seg, const char *path, bool json)
 	printf("generation   %" PRIu64 "\n", info.generation);
 	printf("schema hash  0x%016" PRIx64 "\n", info.schema_hash);
 	printf("created      %s\n", created);
-	printf("writer pid   %" PRIu32 " (%s)\n", info.writer_pid,
-	       pid_state(info.writer_pid));
+	printf("writer pid   %" PRIu32 " (%s)\n", info.writer_pid, writer_state(&info));
 	printf("lcore slots  %" PRIu32 "\n", info.n_slots);
 	printf("file size    %" PRIu64 " bytes\n", info.file_size);
 	printf("groups       %" PRIu32 " (%" PRIu32 " scalar, %" PRIu32 " table)\n",

@@ -130,6 +130,7 @@ json_doc(struct fastmib_segment *seg, const char *path, const struct snap *s)
 	json_object_set_new(doc, "prefix", json_string(sc->prefix));
 	json_object_set_new(doc, "segment", json_string(path));
 	json_object_set_new(doc, "generation", json_u64(info.generation));
+	json_object_set_new(doc, "writer", json_string(info.writer_running ? "running" : "gone"));
 	json_object_set_new(doc, "time", json_real((double)s->wall.tv_sec +
 						   (double)s->wall.tv_nsec / 1e9));
 	for (uint32_t i = 0; i < sc->n_groups; i++)

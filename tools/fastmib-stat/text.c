@@ -139,7 +139,8 @@ print_text(struct fastmib_segment *seg, const char *path, const struct snap *s,
 	if (prev != NULL)
 		dt = (double)(s->at.tv_sec - prev->at.tv_sec) +
 		     (double)(s->at.tv_nsec - prev->at.tv_nsec) / 1e9;
-	printf("%s  %s  generation %" PRIu64 "\n", sc->module, path, info.generation);
+	printf("%s  %s  generation %" PRIu64 "  writer %s\n", sc->module, path,
+	       info.generation, info.writer_running ? "running" : "gone");
 	for (uint32_t i = 0; i < sc->n_groups; i++) {
 		const struct fastmib_group_schema *g = &sc->groups[i];
 		const struct group_snap *pg = prev ? &prev->g[i] : NULL;
