@@ -290,7 +290,7 @@ emit_update(const struct m_group *g, const struct m_counter *k,
 		sb_free(&sig);
 		sb_printf(&sig, "%s_%s_%s_%s(struct fastmib_writer *w,\n\t", h->p, gs, ks, op);
 		put_index_params(g, &sig, 0);
-		sb_puts(&sig, ", uint64_t n)");
+		sb_printf(&sig, "%suint64_t n)", g->n_indexes ? ", " : "");
 	}
 	sb_printf(o, "static inline void\n%s\n{\n", sig.data);
 	sb_free(&sig);
