@@ -64,8 +64,9 @@ base=$(count run_none "per core seqcount")
 printf "%-52s %8s  %s\n" "pattern" "instr/upd" "cycles/upd, median (min..max)"
 while IFS='|' read -r fn name; do
 	n=$(count "$fn" "$name")
-	cyc=$(awk -F'\t' -v name="$name" '$1 == name { printf "%.1f (%.1f..%.1f)", $2, $3, $4 }' \
-		"$tmp/cycles" 2>/dev/null || true)
+	cyc=$(awk -F'\t' -v name="$name" '$1 == name {
+		printf "%.1f (%.1f..%.1f)", $2, $3, $4
+		if ($6 > 0) printf ", %.1f %% lost", $6 }' "$tmp/cycles" 2>/dev/null || true)
 	awk -v n="$n" -v b="$base" -v p="$packets" -v name="$name" -v cyc="$cyc" \
 		'BEGIN { printf "%-52s %8.2f  %s\n", name, (n - b) / p / 4, cyc }'
 done <"$tmp/list"

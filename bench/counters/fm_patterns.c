@@ -34,6 +34,7 @@ pc_calls(struct fastmib_writer *w, uint32_t f, uint64_t sz)
 	bp_pc_flow_bytes_add(w, f, sz);
 }
 
+#ifndef FASTMIB_PORTABLE_ADD /* only per-core adds differ between the builds */
 static inline __attribute__((always_inline)) void
 sb_calls(struct fastmib_writer *w, uint32_t f, uint64_t sz)
 {
@@ -51,6 +52,7 @@ at_calls(struct fastmib_writer *w, uint32_t f, uint64_t sz)
 	ba_at_flow_pkts_add(w, f, 1);
 	ba_at_flow_bytes_add(w, f, sz);
 }
+#endif
 
 /* The transaction form: scalars on the transaction, the flow through a row
  * handle (its address computed once for both counters). */
@@ -65,6 +67,7 @@ pc_tx(struct bp_tx *tx, uint32_t f, uint64_t sz)
 	bp_pc_flow_ref_bytes_add(r, sz);
 }
 
+#ifndef FASTMIB_PORTABLE_ADD
 static inline __attribute__((always_inline)) void
 sb_tx(struct bs_tx *tx, uint32_t f, uint64_t sz)
 {
@@ -99,6 +102,7 @@ mixed_tx(struct bm_tx *tx, uint32_t f, uint64_t sz)
 	bm_pc_flow_ref_pkts_add(r, 1);
 	bm_pc_flow_ref_bytes_add(r, sz);
 }
+#endif
 
 /* ---- one loop per pattern ---- */
 
@@ -129,7 +133,7 @@ DEFINE_FM(fm_pc_calls, FM_PC, NOTHING,
 	  ({ fastmib_begin(w); pc_calls(w, f, sz); fastmib_end(w); }), NOTHING, NOTHING)
 DEFINE_FM(fm_pc_calls_b, FM_PC, fastmib_begin(w), pc_calls(w, f, sz),
 	  ({ fastmib_end(w); fastmib_begin(w); }), fastmib_end(w))
-#ifndef FASTMIB_PORTABLE_ADD /* only per-core adds differ between the builds */
+#ifndef FASTMIB_PORTABLE_ADD
 DEFINE_FM(fm_sb_calls, FM_SB, NOTHING,
 	  ({ fastmib_begin(w); sb_calls(w, f, sz); fastmib_end(w); }), NOTHING, NOTHING)
 DEFINE_FM(fm_sb_calls_b, FM_SB, fastmib_begin(w), sb_calls(w, f, sz),
