@@ -470,8 +470,11 @@ emit_tx_model(const struct model *m, const struct hnames *h, struct strbuf *o)
 
 /* What a counter update of this storage kind does, for comments. */
 static const char *
-tx_update_contract(enum fastmib_storage s)
+tx_update_contract(enum fastmib_storage s, const char *op)
 {
+	if (s == FASTMIB_STORAGE_SHARED_ATOMIC && strcmp(op, "set") == 0)
+		return "relaxed atomic store (fastmib_word_atomic_set()), atomic per "
+		       "counter only";
 	switch (s) {
 	case FASTMIB_STORAGE_PER_CORE:
 		return "fastmib_word_add() on this lcore's block, published with the "
@@ -535,7 +538,7 @@ emit_tx_scalar_update(const struct m_group *g, const struct m_counter *k,
 	sb_printf(&first, "struct %s_tx *tx", h->p);
 	sb_printf(&t, "%s.%s %s n: %s. Caller: the transaction's thread, before "
 		      "%s_tx_end().", g->name, k->name, op_verb(op),
-		  tx_update_contract(g->storage), h->p);
+		  tx_update_contract(g->storage, op), h->p);
 	sb_puts(o, "/* ");
 	wrap_text(o, t.data, " * ", 76, 0);
 	sb_puts(o, " */\n");
@@ -660,7 +663,7 @@ emit_tx_row_update(const struct m_group *g, const struct m_counter *k,
 	sb_init(&t);
 	sb_printf(&t, "%s.%s %s n in the handle's row: %s. Caller: the transaction's "
 		      "thread, before %s_tx_end().", g->name, k->name, op_verb(op),
-		  tx_update_contract(g->storage), h->p);
+		  tx_update_contract(g->storage, op), h->p);
 	sb_puts(o, "/* ");
 	wrap_text(o, t.data, " * ", 76, 0);
 	sb_printf(o, " */\nstatic inline void\n%s_%s_ref_%s_%s(struct %s_%s_ref r, uint64_t n)\n{\n",
