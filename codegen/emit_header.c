@@ -105,7 +105,9 @@ emit_constants(const struct model *m, const struct hnames *h, struct strbuf *o)
 		free(gu);
 	}
 	sb_puts(o, "\n/* Layout: byte offsets of groups within their storage area, bytes per\n"
-		   " * row, and table sizes (SNMP index k runs 1..MAX, C index 0..MAX-1). */\n");
+		   " * row, and table sizes (SNMP index k runs 1..MAX, C index 0..MAX-1).\n"
+		   " * Where ROW_SIZE is a power of two, the functions below write\n"
+		   " * row * ROW_SIZE as a shift. */\n");
 	for (gi = 0; gi < m->n_groups; gi++) {
 		const struct m_group *g = &m->groups[gi];
 		char *gu = name_upper(g->name);
@@ -277,6 +279,28 @@ emit_row_helper(const struct m_group *g, const struct hnames *h, struct strbuf *
 	free(gu);
 }
 
+/*
+ * Byte offset of row `row` (a C expression) within its group, row *
+ * ROW_SIZE: a shift when the row size is a power of two. Compilers fold
+ * `row * 16 + OFFSET` into `(row + OFFSET / 16) * 16`, an add more before
+ * the access; after a shift, OFFSET stays a displacement of the access.
+ */
+static void
+put_row_bytes(struct strbuf *o, const struct hnames *h, const struct m_group *g,
+	      const char *row)
+{
+	char *gu = name_upper(g->name);
+	unsigned shift = 0;
+
+	while ((1u << shift) < g->row_size)
+		shift++;
+	if ((1u << shift) == g->row_size)
+		sb_printf(o, "((size_t)%s << %u)", row, shift);
+	else
+		sb_printf(o, "(size_t)%s * %s_%s_ROW_SIZE", row, h->P, gu);
+	free(gu);
+}
+
 static void
 emit_update(const struct m_group *g, const struct m_counter *k,
 	    const struct hnames *h, struct strbuf *o, const char *op)
@@ -301,7 +325,7 @@ emit_update(const struct m_group *g, const struct m_counter *k,
 		sb_free(&sig);
 		sb_printf(&sig, "%s_%s_%s_%s(struct fastmib_writer *w,\n\t", h->p, gs, ks, op);
 		put_index_params(g, &sig, 0);
-		sb_puts(&sig, ", uint64_t n)");
+		sb_printf(&sig, "%suint64_t n)", g->n_indexes ? ", " : "");
 	}
 	sb_printf(o, "static inline void\n%s\n{\n", sig.data);
 	sb_free(&sig);
@@ -313,8 +337,10 @@ emit_update(const struct m_group *g, const struct m_counter *k,
 			sb_printf(o, "%s%s", xi ? ", " : "", xs);
 			free(xs);
 		}
-		sb_printf(o, ");\n\n\t%s(w, %s_%s_OFFSET + row * %s_%s_ROW_SIZE + %uu,\n\t\t%s);\n",
-			  fn, h->P, gu, h->P, gu, k->offset, arg);
+		/* size_t arithmetic: the constants fold into one displacement */
+		sb_printf(o, ");\n\n\t%s(w, %s_%s_OFFSET + ", fn, h->P, gu);
+		put_row_bytes(o, h, g, "row");
+		sb_printf(o, " + %uu,\n\t\t%s);\n", k->offset, arg);
 	} else {
 		sb_printf(o, "\t%s(w, %s_%s_OFFSET + %uu, %s);\n", fn, h->P, gu,
 			  k->offset, arg);
@@ -355,6 +381,381 @@ emit_functions(const struct model *m, const struct hnames *h, struct strbuf *o)
 				emit_update(g, k, h, o, "sub");
 			if (k->set)
 				emit_update(g, k, h, o, "set");
+		}
+	}
+}
+
+/* ---- the transaction form: <prefix>_tx_begin(), row handles ---- */
+
+/* FASTMIB_TX_* kinds of the model's transactions: only the bookkeeping
+ * its storage kinds need (shared-atomic groups need none). */
+static void
+put_tx_kinds(const struct model *m, struct strbuf *o)
+{
+	bool percore = false, buffered = false;
+	uint32_t gi;
+
+	for (gi = 0; gi < m->n_groups; gi++) {
+		percore |= m->groups[gi].storage == FASTMIB_STORAGE_PER_CORE;
+		buffered |= m->groups[gi].storage == FASTMIB_STORAGE_SHARED_BUFFERED;
+	}
+	if (percore && buffered)
+		sb_puts(o, "FASTMIB_TX_PERCORE | FASTMIB_TX_BUFFERED");
+	else if (percore)
+		sb_puts(o, "FASTMIB_TX_PERCORE");
+	else if (buffered)
+		sb_puts(o, "FASTMIB_TX_BUFFERED");
+	else
+		sb_puts(o, "0u");
+}
+
+/*
+ * A parameter or local name for functions that also take the group's
+ * indexes: `base`, or `base_` when an index has that name (the model
+ * reserves only `w` and `n`; a snake_case index never ends in `_`).
+ */
+static char *
+free_name(const struct m_group *g, const char *base)
+{
+	size_t len = strlen(base);
+	char *s = xmalloc(len + 2);
+	uint32_t xi;
+
+	memcpy(s, base, len + 1);
+	for (xi = 0; xi < g->n_indexes; xi++) {
+		char *xs = name_snake(g->indexes[xi].name);
+		int same = strcmp(xs, base) == 0;
+
+		free(xs);
+		if (same) {
+			s[len] = '_';
+			s[len + 1] = '\0';
+			break;
+		}
+	}
+	return s;
+}
+
+/* "a, b": the index parameters as call arguments. */
+static void
+put_index_args(const struct m_group *g, struct strbuf *o)
+{
+	uint32_t xi;
+
+	for (xi = 0; xi < g->n_indexes; xi++) {
+		char *xs = name_snake(g->indexes[xi].name);
+
+		sb_printf(o, "%s%s", xi ? ", " : "", xs);
+		free(xs);
+	}
+}
+
+/* "static inline RET\nNAME(FIRST, uint32_t a, ..., LAST)\n", the parameters
+ * after FIRST on a line of their own when one line would exceed 80. */
+static void
+put_signature(struct strbuf *o, const char *ret, const char *name, const char *first,
+	      const struct m_group *g, const char *last)
+{
+	struct strbuf sig;
+
+	sb_init(&sig);
+	sb_printf(&sig, "%s(%s", name, first);
+	put_index_params(g, &sig, 1);
+	sb_printf(&sig, "%s%s)", last ? ", " : "", last ? last : "");
+	if (sig.len > 80) {
+		sb_free(&sig);
+		sb_printf(&sig, "%s(%s,\n\t", name, first);
+		put_index_params(g, &sig, 0);
+		if (last)
+			sb_printf(&sig, "%s%s", g->n_indexes ? ", " : "", last);
+		sb_puts(&sig, ")");
+	}
+	sb_printf(o, "static inline %s\n%s\n", ret, sig.data);
+	sb_free(&sig);
+}
+
+static void
+emit_tx_model(const struct model *m, const struct hnames *h, struct strbuf *o)
+{
+	sb_printf(o, "/* ---- transactions: the fast form ---- */\n\n"
+		     "/* A transaction of this model on one lcore: a value on the caller's\n"
+		     " * stack that holds the lcore's block addresses, so each update below is\n"
+		     " * one add (per-core), one buffer entry (shared-buffered) or one atomic\n"
+		     " * add (shared-atomic) at a constant offset. t.w is the lcore's writer,\n"
+		     " * for event calls and fastmib_flush(). */\n"
+		     "struct %s_tx {\n\tstruct fastmib_tx t;\n};\n\n", h->p);
+	sb_printf(o, "/* Open a transaction on this lcore with the bookkeeping this model's\n"
+		     " * storage kinds need (fastmib_tx_begin(): the seqcount write section\n"
+		     " * for per-core groups, buffer marks for shared-buffered ones). Updates\n"
+		     " * of one scalar group or table row made until %s_tx_end() are read\n"
+		     " * all or nothing. Transactions do not nest. Caller: the writer's own\n"
+		     " * thread (the lcore of fastmib_writer()). */\n"
+		     "static inline struct %s_tx\n%s_tx_begin(struct fastmib_writer *w)\n{\n"
+		     "\tstruct %s_tx tx;\n\n\ttx.t = fastmib_tx_begin(w, ",
+		  h->p, h->p, h->p, h->p);
+	put_tx_kinds(m, o);
+	sb_puts(o, ");\n\treturn tx;\n}\n\n");
+	sb_printf(o, "/* Close the transaction (fastmib_tx_end(): the store-release of the\n"
+		     " * even sequence number publishes every per-core update before it;\n"
+		     " * buffered updates become flushable, with a flush attempted every\n"
+		     " * hint_limit ends). Caller: the thread that opened it. */\n"
+		     "static inline void\n%s_tx_end(struct %s_tx *tx)\n{\n"
+		     "\tfastmib_tx_end(&tx->t);\n}\n\n", h->p, h->p);
+}
+
+/* What a counter update of this storage kind does, for comments. */
+static const char *
+tx_update_contract(enum fastmib_storage s, const char *op)
+{
+	if (s == FASTMIB_STORAGE_SHARED_ATOMIC && strcmp(op, "set") == 0)
+		return "relaxed atomic store (fastmib_word_atomic_set()), atomic per "
+		       "counter only";
+	switch (s) {
+	case FASTMIB_STORAGE_PER_CORE:
+		return "fastmib_word_add() on this lcore's block, published with the "
+		       "rest of the transaction by its seqcount";
+	case FASTMIB_STORAGE_SHARED_BUFFERED:
+		return "buffered (fastmib_wb_add()), applied by a flush with the rest "
+		       "of the transaction";
+	case FASTMIB_STORAGE_SHARED_ATOMIC:
+		return "relaxed atomic add (fastmib_word_atomic_add()), atomic per "
+		       "counter only";
+	}
+	return "?";
+}
+
+/*
+ * The statement that updates counter `k` (byte `off` of the row), for
+ * operation `op`: `row` is the per-core or shared-atomic row pointer, or
+ * `w` and `base` the writer and byte offset of a buffered row.
+ */
+static void
+put_tx_update(struct strbuf *o, enum fastmib_storage s, const char *op, uint32_t off,
+	      const char *row, const char *w, const char *base)
+{
+	const char *arg = strcmp(op, "sub") == 0 ? "(uint64_t)0 - n" : "n";
+
+	switch (s) {
+	case FASTMIB_STORAGE_PER_CORE:
+		sb_printf(o, "\tfastmib_word_add(&%s[%u], %s);\n", row, off / 8, arg);
+		break;
+	case FASTMIB_STORAGE_SHARED_BUFFERED:
+		sb_printf(o, "\tfastmib_wb_add(%s, %s + %uu, %s);\n", w, base, off, arg);
+		break;
+	case FASTMIB_STORAGE_SHARED_ATOMIC:
+		sb_printf(o, "\tfastmib_word_atomic_%s(&%s[%u], %s);\n",
+			  strcmp(op, "set") == 0 ? "set" : "add", row, off / 8, arg);
+		break;
+	}
+}
+
+static const char *
+op_verb(const char *op)
+{
+	return strcmp(op, "sub") == 0 ? "-=" : strcmp(op, "set") == 0 ? "=" : "+=";
+}
+
+/* The update functions of counter `k` of a scalar group: on the
+ * transaction, at a constant offset from its block address. */
+static void
+emit_tx_scalar_update(const struct m_group *g, const struct m_counter *k,
+		      const struct hnames *h, struct strbuf *o, const char *op)
+{
+	char *gs = name_snake(g->name), *gu = name_upper(g->name);
+	char *ks = name_snake(k->name);
+	struct strbuf fn, first, t, base;
+
+	sb_init(&fn);
+	sb_init(&first);
+	sb_init(&t);
+	sb_init(&base);
+	sb_printf(&fn, "%s_tx_%s_%s_%s", h->p, gs, ks, op);
+	sb_printf(&first, "struct %s_tx *tx", h->p);
+	sb_printf(&t, "%s.%s %s n: %s. Caller: the transaction's thread, before "
+		      "%s_tx_end().", g->name, k->name, op_verb(op),
+		  tx_update_contract(g->storage, op), h->p);
+	sb_puts(o, "/* ");
+	wrap_text(o, t.data, " * ", 76, 0);
+	sb_puts(o, " */\n");
+	put_signature(o, "void", fn.data, first.data, g, "uint64_t n");
+	sb_puts(o, "{\n");
+	sb_printf(&base, "%s_%s_OFFSET", h->P, gu);
+	if (g->storage == FASTMIB_STORAGE_SHARED_BUFFERED) {
+		put_tx_update(o, g->storage, op, k->offset, NULL, "tx->t.w", base.data);
+	} else {
+		struct strbuf call;
+		const char *arg = strcmp(op, "sub") == 0 ? "(uint64_t)0 - n" : "n";
+
+		sb_init(&call);
+		if (g->storage == FASTMIB_STORAGE_PER_CORE)
+			sb_puts(&call, "\tfastmib_word_add(fastmib_tx_pc(");
+		else
+			sb_printf(&call, "\tfastmib_word_atomic_%s(fastmib_tx_shared(",
+				  strcmp(op, "set") == 0 ? "set" : "add");
+		sb_printf(&call, "&tx->t, %s + %uu),", base.data, k->offset);
+		/* one line when it fits in 80 columns (a tab counts 8) */
+		sb_printf(o, "%s%s%s);\n", call.data,
+			  call.len + 7 + 1 + strlen(arg) + 2 > 80 ? "\n\t\t" : " ", arg);
+		sb_free(&call);
+	}
+	sb_puts(o, "}\n\n");
+	sb_free(&fn);
+	sb_free(&first);
+	sb_free(&t);
+	sb_free(&base);
+	free(gs);
+	free(gu);
+	free(ks);
+}
+
+/* The row handle of a table group: its struct and ep_tx_<group>(). */
+static void
+emit_tx_ref(const struct m_group *g, const struct hnames *h, struct strbuf *o)
+{
+	char *gs = name_snake(g->name), *gu = name_upper(g->name);
+	char *txp = free_name(g, "tx"), *rv = free_name(g, "r");
+	int buffered = g->storage == FASTMIB_STORAGE_SHARED_BUFFERED;
+	struct strbuf fn, first, ret, t;
+
+	sb_init(&t);
+	if (g->storage == FASTMIB_STORAGE_PER_CORE)
+		sb_printf(&t, "A row of %s in this lcore's per-core block, from %s_tx_%s(): "
+			      "`row` points at the row, so each counter update is one add at "
+			      "a constant displacement.", g->name, h->p, gs);
+	else if (buffered)
+		sb_printf(&t, "A row of %s, from %s_tx_%s(): the writer and the row's byte "
+			      "offset in the shared area, for buffered updates.",
+			  g->name, h->p, gs);
+	else
+		sb_printf(&t, "A row of %s in the shared area, from %s_tx_%s(): `row` points "
+			      "at the row, for atomic updates at constant displacements.",
+			  g->name, h->p, gs);
+	sb_printf(&t, " Valid until %s_tx_end() of its transaction, on that "
+		      "transaction's thread.", h->p);
+	sb_puts(o, "/* ");
+	wrap_text(o, t.data, " * ", 76, 0);
+	sb_printf(o, " */\nstruct %s_%s_ref {\n", h->p, gs);
+	if (buffered)
+		sb_puts(o, "\tstruct fastmib_writer *w;\n\tsize_t offset;\n");
+	else
+		sb_puts(o, "\tuint64_t *row;\n");
+	sb_puts(o, "};\n\n");
+	sb_free(&t);
+
+	sb_init(&t);
+	sb_puts(&t, "The handle of row (");
+	put_index_args(g, &t);
+	sb_printf(&t, ") of %s (0-based indexes): the row's address is computed once "
+		      "here. No memory access, no ordering. Caller: the transaction's "
+		      "thread.", g->name);
+	sb_puts(o, "/* ");
+	wrap_text(o, t.data, " * ", 76, 0);
+	sb_puts(o, " */\n");
+	sb_free(&t);
+	sb_init(&fn);
+	sb_init(&first);
+	sb_init(&ret);
+	sb_printf(&fn, "%s_tx_%s", h->p, gs);
+	sb_printf(&first, "struct %s_tx *%s", h->p, txp);
+	sb_printf(&ret, "struct %s_%s_ref", h->p, gs);
+	put_signature(o, ret.data, fn.data, first.data, g, NULL);
+	sb_printf(o, "{\n\tstruct %s_%s_ref %s;\n\n", h->p, gs, rv);
+	if (buffered) {
+		sb_printf(o, "\t%s.w = %s->t.w;\n\t%s.offset = %s_%s_OFFSET +\n\t\t",
+			  rv, txp, rv, h->P, gu);
+	} else {
+		sb_printf(o, "\t%s.row = fastmib_tx_%s(&%s->t, %s_%s_OFFSET +\n\t\t",
+			  rv, g->storage == FASTMIB_STORAGE_PER_CORE ? "pc" : "shared", txp,
+			  h->P, gu);
+	}
+	sb_init(&t);
+	sb_printf(&t, "%s_%s_row(", h->p, gs);
+	put_index_args(g, &t);
+	sb_puts(&t, ")");
+	put_row_bytes(o, h, g, t.data);
+	sb_free(&t);
+	sb_puts(o, buffered ? ";\n" : ");\n");
+	sb_printf(o, "\treturn %s;\n}\n\n", rv);
+	sb_free(&fn);
+	sb_free(&first);
+	sb_free(&ret);
+	free(txp);
+	free(rv);
+	free(gs);
+	free(gu);
+}
+
+/* Counter `k` of a table row: through a handle, and on the transaction
+ * with the indexes (a handle made and used at once). */
+static void
+emit_tx_row_update(const struct m_group *g, const struct m_counter *k,
+		   const struct hnames *h, struct strbuf *o, const char *op)
+{
+	char *gs = name_snake(g->name), *ks = name_snake(k->name);
+	char *txp = free_name(g, "tx");
+	struct strbuf fn, first, t;
+
+	sb_init(&t);
+	sb_printf(&t, "%s.%s %s n in the handle's row: %s. Caller: the transaction's "
+		      "thread, before %s_tx_end().", g->name, k->name, op_verb(op),
+		  tx_update_contract(g->storage, op), h->p);
+	sb_puts(o, "/* ");
+	wrap_text(o, t.data, " * ", 76, 0);
+	sb_printf(o, " */\nstatic inline void\n%s_%s_ref_%s_%s(struct %s_%s_ref r, uint64_t n)\n{\n",
+		  h->p, gs, ks, op, h->p, gs);
+	sb_free(&t);
+	put_tx_update(o, g->storage, op, k->offset, "r.row", "r.w", "r.offset");
+	sb_puts(o, "}\n\n");
+
+	sb_init(&t);
+	sb_printf(&t, "%s.%s %s n in row (", g->name, k->name, op_verb(op));
+	put_index_args(g, &t);
+	sb_printf(&t, "): %s_%s_ref_%s_%s() on %s_tx_%s(); same contract.",
+		  h->p, gs, ks, op, h->p, gs);
+	sb_puts(o, "/* ");
+	wrap_text(o, t.data, " * ", 76, 0);
+	sb_puts(o, " */\n");
+	sb_free(&t);
+	sb_init(&fn);
+	sb_init(&first);
+	sb_printf(&fn, "%s_tx_%s_%s_%s", h->p, gs, ks, op);
+	sb_printf(&first, "struct %s_tx *%s", h->p, txp);
+	put_signature(o, "void", fn.data, first.data, g, "uint64_t n");
+	sb_printf(o, "{\n\t%s_%s_ref_%s_%s(%s_tx_%s(%s, ", h->p, gs, ks, op, h->p, gs, txp);
+	put_index_args(g, o);
+	sb_puts(o, "), n);\n}\n\n");
+	sb_free(&fn);
+	sb_free(&first);
+	free(txp);
+	free(gs);
+	free(ks);
+}
+
+static void
+emit_tx_functions(const struct model *m, const struct hnames *h, struct strbuf *o)
+{
+	static const char *const ops[] = { "add", "sub", "set" };
+	uint32_t gi, ki, oi;
+
+	emit_tx_model(m, h, o);
+	for (gi = 0; gi < m->n_groups; gi++) {
+		const struct m_group *g = &m->groups[gi];
+
+		sb_printf(o, "/* ---- group %s: %s%s, transaction form ---- */\n\n", g->name,
+			  storage_name(g->storage), g->table ? " table" : "");
+		if (g->table)
+			emit_tx_ref(g, h, o);
+		for (ki = 0; ki < g->n_counters; ki++) {
+			const struct m_counter *k = &g->counters[ki];
+
+			for (oi = 0; oi < 3; oi++) {
+				if ((oi == 1 && k->type != FASTMIB_GAUGE32) || (oi == 2 && !k->set))
+					continue;
+				if (g->table)
+					emit_tx_row_update(g, k, h, o, ops[oi]);
+				else
+					emit_tx_scalar_update(g, k, h, o, ops[oi]);
+			}
 		}
 	}
 }
@@ -549,6 +950,7 @@ emit_header(const struct model *m, struct strbuf *o)
 	emit_constants(m, &h, o);
 	emit_structs(m, &h, o);
 	emit_functions(m, &h, o);
+	emit_tx_functions(m, &h, o);
 	emit_events(m, &h, o);
 	sb_printf(o, "#ifdef __cplusplus\n}\n#endif\n\n#endif /* %s_STATS_H */\n", h.P);
 	free(h.P);

@@ -23,6 +23,7 @@ static const enum fastmib_name_role module_roles[] = {
 	FASTMIB_C_PERCORE_SIZE, FASTMIB_C_SHARED_SIZE, FASTMIB_C_SCHEMA_HASH,
 	FASTMIB_C_SCHEMA, FASTMIB_C_GROUPS, FASTMIB_C_CREATE, FASTMIB_C_ATTACH,
 	FASTMIB_C_PERCORE_STRUCT, FASTMIB_C_SHARED_STRUCT,
+	FASTMIB_C_TX_STRUCT, FASTMIB_C_TX_BEGIN, FASTMIB_C_TX_END,
 };
 
 /* The event log's names, in models with events. */
@@ -44,7 +45,7 @@ static const enum fastmib_name_role event_log_roles[] = {
 
 static const enum fastmib_name_role table_roles[] = {
 	FASTMIB_MIB_TABLE, FASTMIB_MIB_ENTRY, FASTMIB_MIB_TYPE_ENTRY,
-	FASTMIB_C_ROWS, FASTMIB_C_ROW_FN,
+	FASTMIB_C_ROWS, FASTMIB_C_ROW_FN, FASTMIB_C_TX_ROW_FN, FASTMIB_C_REF_STRUCT,
 };
 
 static const enum fastmib_name_role group_roles[] = {
@@ -107,10 +108,21 @@ model_names(const struct model *m, gen_name_fn *fn, void *arg)
 
 			name(&w, FASTMIB_MIB_COUNTER, g->name, k->name, ko);
 			name(&w, FASTMIB_C_ADD, g->name, k->name, ko);
-			if (k->type == FASTMIB_GAUGE32)
+			name(&w, FASTMIB_C_TX_ADD, g->name, k->name, ko);
+			if (g->table)
+				name(&w, FASTMIB_C_REF_ADD, g->name, k->name, ko);
+			if (k->type == FASTMIB_GAUGE32) {
 				name(&w, FASTMIB_C_SUB, g->name, k->name, ko);
-			if (k->set)
+				name(&w, FASTMIB_C_TX_SUB, g->name, k->name, ko);
+				if (g->table)
+					name(&w, FASTMIB_C_REF_SUB, g->name, k->name, ko);
+			}
+			if (k->set) {
 				name(&w, FASTMIB_C_SET, g->name, k->name, ko);
+				name(&w, FASTMIB_C_TX_SET, g->name, k->name, ko);
+				if (g->table)
+					name(&w, FASTMIB_C_REF_SET, g->name, k->name, ko);
+			}
 		}
 	}
 	if (m->n_events == 0)

@@ -3,39 +3,70 @@
 # (repeatable where TSC cycles are not): each pattern's packet loop is run
 # under valgrind with collection on only inside that loop, and compared
 # with the no-statistics loop. One lcore, so no contention is involved.
+# Then, unless CYCLES_RUNS=0, the same patterns natively on 2 lcores
+# (CYCLES_LCORES), CYCLES_RUNS runs of 1,000,000 packets each: TSC cycles
+# per update, median and min..max, in the same table.
 # Usage: bench/counters/callgrind.sh BUILD_DIR [PACKETS]
 set -euo pipefail
 bin="$1/bench/counters/fastmib-bench-counters"
 packets=${2:-6400}
+cycles_runs=${CYCLES_RUNS:-5}
+cycles_lcores=${CYCLES_LCORES:-0-1}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+eal=(--no-huge --no-pci --no-shconf --no-telemetry -m 256 --file-prefix "fastmib-cg-$$")
 
 # Instructions executed inside function $1 with only pattern $2 selected.
 count() {
 	valgrind --tool=callgrind --callgrind-out-file="$tmp/out" --toggle-collect="$1" \
-		"$bin" -l 0 --no-huge --no-pci --no-shconf --no-telemetry -m 256 \
-		--file-prefix "fastmib-cg-$$" -- --packets "$packets" --runs 1 --work 250 \
+		"$bin" -l 0 "${eal[@]}" -- --packets "$packets" --runs 1 --work 250 \
 		--only "$2" >/dev/null 2>&1
 	callgrind_annotate "$tmp/out" 2>/dev/null | awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1 }'
 }
 
-base=$(count run_none "per core seqcount")
-printf "%-34s %s\n" "pattern" "instructions/update"
-while IFS='|' read -r fn name; do
-	n=$(count "$fn" "$name")
-	awk -v n="$n" -v b="$base" -v p="$packets" -v name="$name" \
-		'BEGIN { printf "%-34s %6.2f\n", name, (n - b) / p / 4 }'
-done <<'LIST'
+# function|pattern name, in the program's order
+cat >"$tmp/list" <<'LIST'
 run_nosync|shared non-synchronized
 run_spinlock|shared spinlock
 run_atomic|shared atomics
 run_buffered|shared buffered (chapter)
 run_percore|per core
 run_percore_sl|per core spinlock
+run_percore_sl_b|per core spinlock, lock/burst
 run_percore_sc|per core seqcount
-run_fm_pc|fastmib per-core
-run_fm_sb|fastmib shared-buffered
-run_fm_at|fastmib shared-atomic
-run_fm_pc_b|fastmib per-core, tx/burst
-run_fm_sb_b|fastmib shared-buffered, tx/burst
+run_percore_sc_b|per core seqcount, tx/burst
+run_fm_pc_calls_x86|fastmib per-core, calls
+run_fm_pc_calls_b_x86|fastmib per-core, calls, tx/burst
+run_fm_pc_tx_x86|fastmib per-core, tx form
+run_fm_pc_tx_b_x86|fastmib per-core, tx form, tx/burst
+run_fm_sb_calls_x86|fastmib shared-buffered, calls
+run_fm_sb_calls_b_x86|fastmib shared-buffered, calls, tx/burst
+run_fm_sb_tx_x86|fastmib shared-buffered, tx form
+run_fm_sb_tx_b_x86|fastmib shared-buffered, tx form, tx/burst
+run_fm_at_calls_x86|fastmib shared-atomic, calls
+run_fm_at_tx_x86|fastmib shared-atomic, tx form
+run_fm_at_tx_b_x86|fastmib shared-atomic, tx form, tx/burst
+run_fm_mixed_tx_x86|fastmib per-core in mixed model, tx form
+run_fm_mixed_tx_b_x86|fastmib per-core in mixed model, tx form, tx/burst
+run_fm_pc_calls_portable|fastmib per-core, calls, portable
+run_fm_pc_calls_b_portable|fastmib per-core, calls, portable, tx/burst
+run_fm_pc_tx_portable|fastmib per-core, tx form, portable
+run_fm_pc_tx_b_portable|fastmib per-core, tx form, portable, tx/burst
 LIST
+
+if [ "$cycles_runs" != 0 ]; then
+	"$bin" -l "$cycles_lcores" "${eal[@]}" -- --runs "$cycles_runs" --tsv >"$tmp/cycles" 2>&1 ||
+		{ cat "$tmp/cycles" >&2; exit 1; }
+	grep -E '^  (worker|domain|baseline)' "$tmp/cycles" || true
+fi
+
+base=$(count run_none "per core seqcount")
+printf "%-52s %8s  %s\n" "pattern" "instr/upd" "cycles/upd, median (min..max)"
+while IFS='|' read -r fn name; do
+	n=$(count "$fn" "$name")
+	cyc=$(awk -F'\t' -v name="$name" '$1 == name {
+		printf "%.1f (%.1f..%.1f)", $2, $3, $4
+		if ($6 > 0) printf ", %.1f %% lost", $6 }' "$tmp/cycles" 2>/dev/null || true)
+	awk -v n="$n" -v b="$base" -v p="$packets" -v name="$name" -v cyc="$cyc" \
+		'BEGIN { printf "%-52s %8.2f  %s\n", name, (n - b) / p / 4, cyc }'
+done <"$tmp/list"

@@ -7,7 +7,7 @@
  * against a no-statistics baseline measured in the same runs.
  *
  *   fastmib-bench-counters [EAL options] -- [--packets N] [--runs R] [--work N]
- *                                           [--only TEXT]
+ *                                           [--only TEXT] [--tsv]
  *
  * Reports, per pattern, the median (and min..max over runs) overhead in TSC
  * cycles per counter update, and the fraction of lost global updates.
@@ -20,99 +20,19 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <rte_cycles.h>
 #include <rte_eal.h>
-#include <rte_launch.h>
-#include <rte_lcore.h>
-#include <rte_seqcount.h>
-#include <rte_spinlock.h>
 
 #include "bench_util.h"
+#include "counters_bench.h"
+#include "bp_stats.h"
+#include "bs_stats.h"
+#include "ba_stats.h"
 #include "bm_stats.h"
 
-#define N_FLOWS 1024
-#define BURST 32
-#define UPDATES_PER_PKT 4
 #define MAX_RUNS 64
+#define MAX_PATTERNS 64
 
-/* ---- the chapter's data model ---- */
-
-struct flow_ctr {
-	uint64_t pkts;
-	uint64_t bytes;
-};
-
-struct ep_stats {
-	struct flow_ctr flows[N_FLOWS];
-	uint64_t total_pkts;
-	uint64_t total_bytes;
-} __rte_cache_aligned;
-
-struct ep_stats_sc {
-	rte_seqcount_t sc;
-	struct ep_stats s;
-} __rte_cache_aligned;
-
-struct ep_stats_sl {
-	rte_spinlock_t lock;
-	struct ep_stats s;
-} __rte_cache_aligned;
-
-/* Chapter-style per-lcore write buffer of (counter address, operand). */
-#define WB_SIZE 1024
-#define WB_SOFT (WB_SIZE / 2)
-#define WB_HINTS 64
-
-struct wb_op {
-	uint64_t *counter;
-	uint64_t operand;
-};
-
-struct wb {
-	uint32_t n;
-	uint32_t hints;
-	struct wb_op ops[WB_SIZE];
-} __rte_cache_aligned;
-
-/* Everything the patterns update; per-lcore arrays indexed by lcore id. */
-struct bench {
-	struct ep_stats shared;
-	rte_spinlock_t shared_lock __rte_cache_aligned;
-	struct ep_stats percore[RTE_MAX_LCORE];
-	struct ep_stats_sl percore_sl[RTE_MAX_LCORE];
-	struct ep_stats_sc percore_sc[RTE_MAX_LCORE];
-	struct wb wbs[RTE_MAX_LCORE];
-	struct fastmib_segment *seg;
-	uint64_t packets;
-	unsigned int work;
-	unsigned int n_workers;
-	uint64_t cycles[RTE_MAX_LCORE]; /* per run, per lcore */
-	uint32_t *bursts[RTE_MAX_LCORE]; /* per run, per lcore: cycles of each burst */
-};
-
-static struct bench *B;
-
-/* A dependent multiply-add chain (~4 core cycles per iteration), no memory. */
-static inline __attribute__((always_inline)) uint64_t
-domain_work(uint64_t x, unsigned int n)
-{
-	for (unsigned int i = 0; i < n; i++) {
-		x = x * 6364136223846793005ull + 1442695040888963407ull;
-		__asm__ volatile("" : "+r"(x));
-	}
-	return x;
-}
-
-static inline uint64_t
-xorshift(uint64_t *s)
-{
-	uint64_t x = *s;
-
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	return *s = x;
-}
+struct bench *B;
 
 /* ---- the patterns: one update of 2 global + 2 flow counters ---- */
 
@@ -235,6 +155,19 @@ upd_percore_sc(unsigned lc, uint32_t f, uint64_t sz)
 	rte_seqcount_write_end(&s->sc);
 }
 
+/* Inside a lock or write section held for the whole burst. */
+static inline __attribute__((always_inline)) void
+upd_percore_sl_nt(unsigned lc, uint32_t f, uint64_t sz)
+{
+	ep_add(&B->percore_sl[lc].s, f, sz);
+}
+
+static inline __attribute__((always_inline)) void
+upd_percore_sc_nt(unsigned lc, uint32_t f, uint64_t sz)
+{
+	ep_add(&B->percore_sc[lc].s, f, sz);
+}
+
 static inline __attribute__((always_inline)) void
 upd_none(unsigned lc, uint32_t f, uint64_t sz)
 {
@@ -243,140 +176,47 @@ upd_none(unsigned lc, uint32_t f, uint64_t sz)
 	__asm__ volatile("" : : "r"(f), "r"(sz));
 }
 
-/* fastmib, generated code. The updates alone, outside any transaction:
- * per-burst transactions put begin/end around the whole burst. */
-static inline __attribute__((always_inline)) void
-upd_fm_pc_nt(struct fastmib_writer *w, uint32_t f, uint64_t sz)
-{
-	bm_pc_global_pkts_add(w, 1);
-	bm_pc_global_bytes_add(w, sz);
-	bm_pc_flow_pkts_add(w, f, 1);
-	bm_pc_flow_bytes_add(w, f, sz);
-}
-
-static inline __attribute__((always_inline)) void
-upd_fm_sb_nt(struct fastmib_writer *w, uint32_t f, uint64_t sz)
-{
-	bm_sb_global_pkts_add(w, 1);
-	bm_sb_global_bytes_add(w, sz);
-	bm_sb_flow_pkts_add(w, f, 1);
-	bm_sb_flow_bytes_add(w, f, sz);
-}
-
-/* One transaction per packet. */
-static inline __attribute__((always_inline)) void
-upd_fm_pc(struct fastmib_writer *w, uint32_t f, uint64_t sz)
-{
-	fastmib_begin(w);
-	upd_fm_pc_nt(w, f, sz);
-	fastmib_end(w);
-}
-
-static inline __attribute__((always_inline)) void
-upd_fm_sb(struct fastmib_writer *w, uint32_t f, uint64_t sz)
-{
-	fastmib_begin(w);
-	upd_fm_sb_nt(w, f, sz);
-	fastmib_end(w);
-}
-
-/* Shared-atomic counters need no transaction. */
-static inline __attribute__((always_inline)) void
-upd_fm_at(struct fastmib_writer *w, uint32_t f, uint64_t sz)
-{
-	bm_at_global_pkts_add(w, 1);
-	bm_at_global_bytes_add(w, sz);
-	bm_at_flow_pkts_add(w, f, 1);
-	bm_at_flow_bytes_add(w, f, sz);
-}
-
 /* ---- one loop per pattern, so every update is inlined ---- */
 
-static unsigned int
-worker_index(void)
-{
-	return rte_lcore_index(rte_lcore_id());
-}
-
-#define PKT_LOOP(BODY, BURST_END)                                             \
-	do {                                                                  \
-		unsigned int lc = rte_lcore_id();                             \
-		unsigned int wi = worker_index();                             \
-		uint64_t rng = 0x9e3779b97f4a7c15ull * (wi + 1);              \
-		uint64_t x = wi;                                              \
-		const uint64_t n_pkts = B->packets;                           \
-		const unsigned int work = B->work;                            \
-		const unsigned int nw = B->n_workers;                         \
-		const uint32_t my_flows = N_FLOWS / nw;                       \
-		uint32_t *bt = B->bursts[lc];                                 \
-		uint64_t t0 = rte_rdtsc_precise(), tb = t0;                   \
-		for (uint64_t p = 0; p < n_pkts; p += BURST) {                \
-			for (unsigned int k = 0; k < BURST; k++) {            \
-				uint64_t r = xorshift(&rng);                  \
-				uint32_t f = (uint32_t)(r % my_flows) * nw + wi; \
-				uint64_t sz = 64 + (r >> 54);                 \
-				x = domain_work(x, work);                     \
-				BODY;                                         \
-			}                                                     \
-			BURST_END;                                            \
-			uint64_t te = rte_rdtsc();                            \
-			bt[p / BURST] = (uint32_t)(te - tb);                  \
-			tb = te;                                              \
-		}                                                             \
-		B->cycles[lc] = rte_rdtsc_precise() - t0;                     \
-		__asm__ volatile("" : : "r"(x));                              \
-		(void)lc;                                                     \
-	} while (0)
-
-#define DEFINE_PLAIN(name, fn, burst_end, post)                               \
+#define DEFINE_PLAIN(name, PRE, fn, BURST_END, POST)                          \
 	static int run_##name(void *arg)                                      \
 	{                                                                     \
 		(void)arg;                                                    \
-		PKT_LOOP(fn(lc, f, sz), burst_end);                           \
-		post;                                                         \
+		PRE;                                                          \
+		PKT_LOOP(fn(lc, f, sz), BURST_END);                           \
+		POST;                                                         \
 		return 0;                                                     \
 	}
 
-#define DEFINE_FM(name, fn, pre, burst_end, post)                             \
-	static int run_##name(void *arg)                                      \
-	{                                                                     \
-		struct fastmib_writer *w = fastmib_writer(B->seg);            \
-		(void)arg;                                                    \
-		if (w == NULL)                                                \
-			return -1;                                            \
-		pre;                                                          \
-		PKT_LOOP(fn(w, f, sz), burst_end);                            \
-		post;                                                         \
-		fastmib_flush(w);                                             \
-		return 0;                                                     \
-	}
+#define NOTHING (void)0
 
-DEFINE_PLAIN(none, upd_none, (void)0, (void)0)
-DEFINE_PLAIN(nosync, upd_nosync, (void)0, (void)0)
-DEFINE_PLAIN(spinlock, upd_spinlock, (void)0, (void)0)
-DEFINE_PLAIN(atomic, upd_atomic, (void)0, (void)0)
+DEFINE_PLAIN(none, NOTHING, upd_none, NOTHING, NOTHING)
+DEFINE_PLAIN(nosync, NOTHING, upd_nosync, NOTHING, NOTHING)
+DEFINE_PLAIN(spinlock, NOTHING, upd_spinlock, NOTHING, NOTHING)
+DEFINE_PLAIN(atomic, NOTHING, upd_atomic, NOTHING, NOTHING)
 /* The chapter's hint: one call per burst, a try-flush every WB_HINTS
  * bursts; whatever is still buffered at the end is applied (not timed). */
-DEFINE_PLAIN(buffered, upd_buffered,
+DEFINE_PLAIN(buffered, NOTHING, upd_buffered,
 	     ({ struct wb *wb = &B->wbs[lc];
 		if (++wb->hints >= WB_HINTS) wb_apply(wb, 0); }),
 	     wb_apply(&B->wbs[rte_lcore_id()], 1))
-DEFINE_PLAIN(percore, upd_percore, (void)0, (void)0)
-DEFINE_PLAIN(percore_sl, upd_percore_sl, (void)0, (void)0)
-DEFINE_PLAIN(percore_sc, upd_percore_sc, (void)0, (void)0)
-DEFINE_FM(fm_pc, upd_fm_pc, (void)0, (void)0, (void)0)
-DEFINE_FM(fm_sb, upd_fm_sb, (void)0, (void)0, (void)0)
-DEFINE_FM(fm_at, upd_fm_at, (void)0, (void)0, (void)0)
-/* One transaction per burst of 32 packets. */
-DEFINE_FM(fm_pc_b, upd_fm_pc_nt, fastmib_begin(w),
-	  ({ fastmib_end(w); fastmib_begin(w); }), fastmib_end(w))
-DEFINE_FM(fm_sb_b, upd_fm_sb_nt, fastmib_begin(w),
-	  ({ fastmib_end(w); fastmib_begin(w); }), fastmib_end(w))
+DEFINE_PLAIN(percore, NOTHING, upd_percore, NOTHING, NOTHING)
+DEFINE_PLAIN(percore_sl, NOTHING, upd_percore_sl, NOTHING, NOTHING)
+DEFINE_PLAIN(percore_sc, NOTHING, upd_percore_sc, NOTHING, NOTHING)
+/* The same two per-core patterns with the lock or the write section taken
+ * once per burst of 32 packets. */
+DEFINE_PLAIN(percore_sl_b, rte_spinlock_lock(&B->percore_sl[rte_lcore_id()].lock),
+	     upd_percore_sl_nt,
+	     ({ rte_spinlock_unlock(&B->percore_sl[lc].lock);
+		rte_spinlock_lock(&B->percore_sl[lc].lock); }),
+	     rte_spinlock_unlock(&B->percore_sl[rte_lcore_id()].lock))
+DEFINE_PLAIN(percore_sc_b, rte_seqcount_write_begin(&B->percore_sc[rte_lcore_id()].sc),
+	     upd_percore_sc_nt,
+	     ({ rte_seqcount_write_end(&B->percore_sc[lc].sc);
+		rte_seqcount_write_begin(&B->percore_sc[lc].sc); }),
+	     rte_seqcount_write_end(&B->percore_sc[rte_lcore_id()].sc))
 
 /* ---- lost-update accounting ---- */
-
-enum total_src { T_NONE, T_SHARED, T_PERCORE, T_PERCORE_SL, T_PERCORE_SC,
-		 T_FM_PC, T_FM_SB, T_FM_AT };
 
 static uint64_t
 total_pkts(enum total_src src)
@@ -399,11 +239,13 @@ total_pkts(enum total_src src)
 		}
 		return sum;
 	case T_FM_PC:
-		return fastmib_read_raw(B->seg, BM_GROUP_PC_GLOBAL, 0, v) ? 0 : v[0];
+		return fastmib_read_raw(B->seg[FM_PC], BP_GROUP_PC_GLOBAL, 0, v) ? 0 : v[0];
 	case T_FM_SB:
-		return fastmib_read_raw(B->seg, BM_GROUP_SB_GLOBAL, 0, v) ? 0 : v[0];
+		return fastmib_read_raw(B->seg[FM_SB], BS_GROUP_SB_GLOBAL, 0, v) ? 0 : v[0];
 	case T_FM_AT:
-		return fastmib_read_raw(B->seg, BM_GROUP_AT_GLOBAL, 0, v) ? 0 : v[0];
+		return fastmib_read_raw(B->seg[FM_AT], BA_GROUP_AT_GLOBAL, 0, v) ? 0 : v[0];
+	case T_FM_MIXED:
+		return fastmib_read_raw(B->seg[FM_MIXED], BM_GROUP_PC_GLOBAL, 0, v) ? 0 : v[0];
 	}
 	return 0;
 }
@@ -417,23 +259,54 @@ struct pattern {
 	double excl[MAX_RUNS]; /* fraction of bursts left out of `over` */
 	double lost[MAX_RUNS];
 	int racy; /* loses updates by design */
+	int selected;
 };
 
-static struct pattern patterns[] = {
-	{ .name = "shared non-synchronized", .fn = run_nosync, .src = T_SHARED, .racy = 1 },
-	{ .name = "shared spinlock", .fn = run_spinlock, .src = T_SHARED },
-	{ .name = "shared atomics", .fn = run_atomic, .src = T_SHARED },
-	{ .name = "shared buffered (chapter)", .fn = run_buffered, .src = T_SHARED },
-	{ .name = "per core", .fn = run_percore, .src = T_PERCORE },
-	{ .name = "per core spinlock", .fn = run_percore_sl, .src = T_PERCORE_SL },
-	{ .name = "per core seqcount", .fn = run_percore_sc, .src = T_PERCORE_SC },
-	{ .name = "fastmib per-core", .fn = run_fm_pc, .src = T_FM_PC },
-	{ .name = "fastmib shared-buffered", .fn = run_fm_sb, .src = T_FM_SB },
-	{ .name = "fastmib shared-atomic", .fn = run_fm_at, .src = T_FM_AT },
-	{ .name = "fastmib per-core, tx/burst", .fn = run_fm_pc_b, .src = T_FM_PC },
-	{ .name = "fastmib shared-buffered, tx/burst", .fn = run_fm_sb_b, .src = T_FM_SB },
+/* The chapter's hand-written patterns; the generated ones follow, from
+ * fm_patterns.c (both builds). */
+static const struct pattern_def hand_written[] = {
+	{ "shared non-synchronized", run_nosync, T_SHARED },
+	{ "shared spinlock", run_spinlock, T_SHARED },
+	{ "shared atomics", run_atomic, T_SHARED },
+	{ "shared buffered (chapter)", run_buffered, T_SHARED },
+	{ "per core", run_percore, T_PERCORE },
+	{ "per core spinlock", run_percore_sl, T_PERCORE_SL },
+	{ "per core spinlock, lock/burst", run_percore_sl_b, T_PERCORE_SL },
+	{ "per core seqcount", run_percore_sc, T_PERCORE_SC },
+	{ "per core seqcount, tx/burst", run_percore_sc_b, T_PERCORE_SC },
+	{ NULL, NULL, T_NONE },
 };
-#define N_PATTERNS (sizeof(patterns) / sizeof(patterns[0]))
+
+static struct pattern patterns[MAX_PATTERNS];
+static unsigned n_patterns;
+
+static void
+add_patterns(const struct pattern_def *d)
+{
+	for (; d->name != NULL && n_patterns < MAX_PATTERNS; d++) {
+		struct pattern *p = &patterns[n_patterns++];
+
+		p->name = d->name;
+		p->fn = d->fn;
+		p->src = d->src;
+		p->racy = d->fn == run_nosync;
+	}
+}
+
+/* --only TEXT: the pattern named TEXT if there is one, else every pattern
+ * whose name contains TEXT (all without --only). */
+static void
+select_patterns(const char *only)
+{
+	int exact = 0;
+
+	for (unsigned i = 0; only != NULL && i < n_patterns; i++)
+		exact |= strcmp(patterns[i].name, only) == 0;
+	for (unsigned i = 0; i < n_patterns; i++)
+		patterns[i].selected = only == NULL ||
+			(exact ? strcmp(patterns[i].name, only) == 0 :
+				 strstr(patterns[i].name, only) != NULL);
+}
 
 struct run_result {
 	double raw;      /* cycles per packet, whole run */
@@ -529,12 +402,31 @@ static void
 usage(const char *prog)
 {
 	printf("usage: %s [EAL options] -- [--packets N] [--runs R] [--work N] [--only TEXT]\n"
+	       "                              [--tsv]\n"
 	       "  --packets N  packets per worker lcore and run (default 1000000)\n"
 	       "  --runs R     repetitions, median and spread reported (default 5)\n"
 	       "  --work N     domain-work iterations per packet (default: as many as take\n"
 	       "               1000 TSC cycles, measured at start)\n"
-	       "  --only TEXT  run only the patterns whose name contains TEXT\n",
+	       "  --only TEXT  run only the pattern named TEXT, or if none is, the patterns\n"
+	       "               whose name contains TEXT\n"
+	       "  --tsv        print the results as tab-separated values (name, median,\n"
+	       "               min, max, untrimmed median, lost %%, left out %%)\n",
 	       prog);
+}
+
+static int
+create_segment(enum fm_model m, const struct fastmib_schema *schema)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/dev/shm/fastmib-bench-%d-%s", (int)getpid(),
+		 schema->prefix);
+	if (fastmib_create(schema, path, NULL, &B->seg[m]) < 0) {
+		fprintf(stderr, "fastmib_create: %s\n", fastmib_last_error());
+		return -1;
+	}
+	unlink(path); /* mapped; the file itself is not needed */
+	return 0;
 }
 
 int
@@ -545,18 +437,18 @@ main(int argc, char **argv)
 		{ "runs", required_argument, NULL, 'r' },
 		{ "work", required_argument, NULL, 'w' },
 		{ "only", required_argument, NULL, 'o' },
+		{ "tsv", no_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	uint64_t packets = 1000000;
 	unsigned runs = 5, work = 0;
-	char path[64];
-	static double base[MAX_RUNS * 16];
+	static double base[MAX_RUNS * MAX_PATTERNS];
 	unsigned n_base = 0;
-	int failed = 0;
+	int failed = 0, tsv = 0;
 	const char *only = NULL;
 	struct bench_spread bs;
-	int ret, c;
+	int c;
 
 	for (int i = 1; i < argc; i++)
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
@@ -571,6 +463,7 @@ main(int argc, char **argv)
 		case 'r': runs = (unsigned)atoi(optarg); break;
 		case 'w': work = (unsigned)atoi(optarg); break;
 		case 'o': only = optarg; break;
+		case 't': tsv = 1; break;
 		default: usage("fastmib-bench-counters"); return 2;
 		}
 	}
@@ -581,6 +474,10 @@ main(int argc, char **argv)
 	packets -= packets % BURST;
 	if (work == 0)
 		work = calibrate_work(1000);
+	add_patterns(hand_written);
+	add_patterns(fm_patterns_x86);
+	add_patterns(fm_patterns_portable);
+	select_patterns(only);
 
 	B = aligned_alloc(64, (sizeof(*B) + 63) & ~(size_t)63);
 	if (B == NULL)
@@ -599,14 +496,9 @@ main(int argc, char **argv)
 				return 1;
 		}
 	}
-
-	snprintf(path, sizeof(path), "/dev/shm/fastmib-bench-%d", (int)getpid());
-	ret = fastmib_create(&bm_schema, path, NULL, &B->seg);
-	if (ret < 0) {
-		fprintf(stderr, "fastmib_create: %s\n", fastmib_last_error());
+	if (create_segment(FM_PC, &bp_schema) < 0 || create_segment(FM_SB, &bs_schema) < 0 ||
+	    create_segment(FM_AT, &ba_schema) < 0 || create_segment(FM_MIXED, &bm_schema) < 0)
 		return 1;
-	}
-	unlink(path); /* mapped; the file itself is not needed */
 
 	printf("fastmib fast-path counter benchmark\n"
 	       "  worker lcores %u, packets per lcore %" PRIu64 ", runs %u, "
@@ -618,12 +510,12 @@ main(int argc, char **argv)
 	/* Each pattern run is paired with a baseline run just before it, so
 	 * slow drifts of the machine (other load, frequency) cancel out. */
 	for (unsigned r = 0; r < runs; r++) {
-		for (unsigned i = 0; i < N_PATTERNS; i++) {
+		for (unsigned i = 0; i < n_patterns; i++) {
 			struct pattern *p = &patterns[i];
 			struct run_result b, x;
 			uint64_t before, after;
 
-			if (only != NULL && strstr(p->name, only) == NULL)
+			if (!p->selected)
 				continue;
 			b = run_once(run_none);
 			base[n_base++] = b.trimmed;
@@ -645,23 +537,35 @@ main(int argc, char **argv)
 		}
 	}
 
+	if (n_base == 0) {
+		fprintf(stderr, "no pattern matches --only %s\n", only);
+		return 2;
+	}
 	bs = bench_spread(base, n_base);
 	printf("  baseline (no statistics): %.0f cycles per packet (%.0f..%.0f)\n\n", bs.med,
 	       bs.lo, bs.hi);
-	printf("%-34s %10s %15s %10s %10s %9s\n", "pattern", "cycles/upd", "(min..max)",
-	       "untrimmed", "lost", "left out");
-	for (unsigned i = 0; i < N_PATTERNS; i++) {
+	if (!tsv)
+		printf("%-52s %10s %15s %10s %10s %9s\n", "pattern", "cycles/upd", "(min..max)",
+		       "untrimmed", "lost", "left out");
+	for (unsigned i = 0; i < n_patterns; i++) {
 		struct pattern *p = &patterns[i];
+		double untrimmed, lost, excl;
 
-		if (only != NULL && strstr(p->name, only) == NULL)
+		if (!p->selected)
 			continue;
 		bs = bench_spread(p->over, runs);
-		printf("%-34s %10.1f %7.1f..%-7.1f %10.1f %9.4f%% %8.2f%%\n", p->name, bs.med,
-		       bs.lo, bs.hi, bench_spread(p->over_raw, runs).med,
-		       bench_spread(p->lost, runs).med * 100.0,
-		       bench_spread(p->excl, runs).med * 100.0);
+		untrimmed = bench_spread(p->over_raw, runs).med;
+		lost = bench_spread(p->lost, runs).med * 100.0;
+		excl = bench_spread(p->excl, runs).med * 100.0;
+		if (tsv)
+			printf("%s\t%.1f\t%.1f\t%.1f\t%.1f\t%.4f\t%.2f\n", p->name, bs.med, bs.lo,
+			       bs.hi, untrimmed, lost, excl);
+		else
+			printf("%-52s %10.1f %7.1f..%-7.1f %10.1f %9.4f%% %8.2f%%\n", p->name,
+			       bs.med, bs.lo, bs.hi, untrimmed, lost, excl);
 	}
-	fastmib_close(B->seg);
+	for (unsigned m = 0; m < FM_N_MODELS; m++)
+		fastmib_close(B->seg[m]);
 	rte_eal_cleanup();
 	return failed;
 }

@@ -22,15 +22,17 @@ struct rule {
 	unsigned char style;
 	unsigned char parts;     /* model names used: 0, a, or a and b */
 	const char *word;        /* C only: fixed word after the prefix, or NULL */
+	const char *infix;       /* C only: fixed word between a and b, or NULL */
 	const char *suffix;      /* fixed last part, or NULL */
 };
 
-#define M(sfx) { FASTMIB_NS_MIB, MIB, 0, NULL, sfx }
-#define G(n, sfx) { FASTMIB_NS_MIB, MIB, n, NULL, sfx }
-#define T(n, sfx) { FASTMIB_NS_MIB_TYPE, MIB_TYPE, n, NULL, sfx }
-#define CM(n, word, sfx) { FASTMIB_NS_C_MACRO, C_UPPER, n, word, sfx }
-#define CO(n, word, sfx) { FASTMIB_NS_C_ORDINARY, C_LOWER, n, word, sfx }
-#define CT(n, sfx) { FASTMIB_NS_C_TAG, C_LOWER, n, NULL, sfx }
+#define M(sfx) { FASTMIB_NS_MIB, MIB, 0, NULL, NULL, sfx }
+#define G(n, sfx) { FASTMIB_NS_MIB, MIB, n, NULL, NULL, sfx }
+#define T(n, sfx) { FASTMIB_NS_MIB_TYPE, MIB_TYPE, n, NULL, NULL, sfx }
+#define CM(n, word, sfx) { FASTMIB_NS_C_MACRO, C_UPPER, n, word, NULL, sfx }
+#define CO(n, word, sfx) { FASTMIB_NS_C_ORDINARY, C_LOWER, n, word, NULL, sfx }
+#define COI(infix, sfx) { FASTMIB_NS_C_ORDINARY, C_LOWER, 2, NULL, infix, sfx }
+#define CT(n, sfx) { FASTMIB_NS_C_TAG, C_LOWER, n, NULL, NULL, sfx }
 
 static const struct rule rules[FASTMIB_N_NAME_ROLES] = {
 	[FASTMIB_MIB_ROOT] = M("Mib"),
@@ -97,6 +99,9 @@ static const struct rule rules[FASTMIB_N_NAME_ROLES] = {
 	[FASTMIB_C_ATTACH] = CO(0, NULL, "attach"),
 	[FASTMIB_C_PERCORE_STRUCT] = CT(0, "percore"),
 	[FASTMIB_C_SHARED_STRUCT] = CT(0, "shared"),
+	[FASTMIB_C_TX_STRUCT] = CT(0, "tx"),
+	[FASTMIB_C_TX_BEGIN] = CO(0, NULL, "tx_begin"),
+	[FASTMIB_C_TX_END] = CO(0, NULL, "tx_end"),
 
 	[FASTMIB_C_GROUP_ID] = CM(1, "GROUP", NULL),
 	[FASTMIB_C_OFFSET] = CM(1, NULL, "OFFSET"),
@@ -109,6 +114,14 @@ static const struct rule rules[FASTMIB_N_NAME_ROLES] = {
 	[FASTMIB_C_ADD] = CO(2, NULL, "add"),
 	[FASTMIB_C_SUB] = CO(2, NULL, "sub"),
 	[FASTMIB_C_SET] = CO(2, NULL, "set"),
+	[FASTMIB_C_TX_ROW_FN] = CO(1, "tx", NULL),
+	[FASTMIB_C_REF_STRUCT] = CT(1, "ref"),
+	[FASTMIB_C_TX_ADD] = CO(2, "tx", "add"),
+	[FASTMIB_C_TX_SUB] = CO(2, "tx", "sub"),
+	[FASTMIB_C_TX_SET] = CO(2, "tx", "set"),
+	[FASTMIB_C_REF_ADD] = COI("ref", "add"),
+	[FASTMIB_C_REF_SUB] = COI("ref", "sub"),
+	[FASTMIB_C_REF_SET] = COI("ref", "set"),
 
 	[FASTMIB_C_EVENT_ID] = CM(1, "EVENT", NULL),
 	[FASTMIB_C_EVENT_FN] = CO(1, "event", NULL),
@@ -204,6 +217,10 @@ fastmib_name(char *buf, size_t len, enum fastmib_name_role role, const char *pre
 		put_str(&o, r->word);
 	}
 	for (unsigned i = 0; i < r->parts; i++) {
+		if (i == 1 && r->infix) {
+			put(&o, '_');
+			put_str(&o, r->infix);
+		}
 		put(&o, '_');
 		put_words(&o, parts[i], upper);
 	}

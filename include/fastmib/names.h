@@ -109,6 +109,9 @@ enum fastmib_name_role {
 	FASTMIB_C_ATTACH,             /**< p_attach(), fastmib_attach() for this schema */
 	FASTMIB_C_PERCORE_STRUCT,     /**< struct p_percore */
 	FASTMIB_C_SHARED_STRUCT,      /**< struct p_shared */
+	FASTMIB_C_TX_STRUCT,          /**< struct p_tx, the model's transaction */
+	FASTMIB_C_TX_BEGIN,           /**< p_tx_begin() */
+	FASTMIB_C_TX_END,             /**< p_tx_end() */
 	/* ---- C names of a group (a = group) ---- */
 	FASTMIB_C_GROUP_ID,           /**< macro P_GROUP_G */
 	FASTMIB_C_OFFSET,             /**< macro P_G_OFFSET */
@@ -121,6 +124,14 @@ enum fastmib_name_role {
 	FASTMIB_C_ADD,                /**< p_g_c_add() (a = group, b = counter) */
 	FASTMIB_C_SUB,                /**< p_g_c_sub() (a = group, b = counter): gauges */
 	FASTMIB_C_SET,                /**< p_g_c_set() (a = group, b = counter): `set: true` */
+	FASTMIB_C_TX_ROW_FN,          /**< p_tx_g(), a table's row handle */
+	FASTMIB_C_REF_STRUCT,         /**< struct p_g_ref, that handle */
+	FASTMIB_C_TX_ADD,             /**< p_tx_g_c_add() (a = group, b = counter) */
+	FASTMIB_C_TX_SUB,             /**< p_tx_g_c_sub(): gauges */
+	FASTMIB_C_TX_SET,             /**< p_tx_g_c_set(): `set: true` */
+	FASTMIB_C_REF_ADD,            /**< p_g_ref_c_add() (a = group, b = counter): tables */
+	FASTMIB_C_REF_SUB,            /**< p_g_ref_c_sub(): gauges of tables */
+	FASTMIB_C_REF_SET,            /**< p_g_ref_c_set(): `set: true` in tables */
 	/* ---- C names of an event (a = event) ---- */
 	FASTMIB_C_EVENT_ID,           /**< macro P_EVENT_E: the event's index */
 	FASTMIB_C_EVENT_FN,           /**< p_event_e(), its log function */

@@ -241,6 +241,63 @@ test_buffered_offsets(void **state)
 	assert_memory_equal(a->sh, a->sh_expect, sizeof(*a->sh));
 }
 
+/* The transaction form changes the same members as the calls on the
+ * writer: through the transaction, row handles, and the write buffer. */
+static void
+test_tx_form_hits_its_member(void **state)
+{
+	struct areas *a = *state;
+	struct fastmib_writer *w = a->w;
+	rte_seqcount_t seq = RTE_SEQCOUNT_INITIALIZER;
+	struct ep_tx tx;
+	struct ep_port_queue_ref pq;
+	struct ep_flow_ref fl;
+
+	w->seq = &seq;
+	w->hint_limit = 1000; /* no flush: this writer has no segment */
+	tx = ep_tx_begin(w);
+	assert_int_equal(seq.sn, 1);
+	assert_int_equal(w->in_tx, 1);
+	ep_tx_global_rx_bytes_add(&tx, 1500);
+	a->pc_expect->global.rx_bytes = 1500;
+	ep_tx_global_mbuf_alloc_fails_add(&tx, 2);
+	a->pc_expect->global.mbuf_alloc_fails = 2;
+	ep_tx_port_rx_errors_add(&tx, 2, 5);
+	a->pc_expect->port[2].rx_errors = 5;
+	pq = ep_tx_port_queue(&tx, 3, 7);
+	ep_port_queue_ref_bytes_add(pq, 64);
+	ep_port_queue_ref_pkts_add(pq, 1);
+	a->pc_expect->port_queue[3 * 8 + 7].bytes = 64;
+	a->pc_expect->port_queue[3 * 8 + 7].pkts = 1;
+	ep_tx_port_queue_pkts_add(&tx, 1, 0, 1);
+	ep_tx_port_queue_pkts_add(&tx, 1, 0, 1);
+	a->pc_expect->port_queue[8].pkts = 2;
+	assert_memory_equal(a->pc, a->pc_expect, sizeof(*a->pc));
+
+	ep_tx_flow_state_active_flows_add(&tx, 3);
+	ep_tx_flow_state_active_flows_sub(&tx, 5);
+	a->sh_expect->flow_state.active_flows = (uint64_t)0 - 2;
+	ep_tx_errors_flow_table_full_add(&tx, 9);
+	a->sh_expect->errors.flow_table_full = 9;
+	assert_memory_equal(a->sh, a->sh_expect, sizeof(*a->sh));
+	ep_tx_flow_state_active_flows_set(&tx, 7);
+	a->sh_expect->flow_state.active_flows = 7;
+
+	fl = ep_tx_flow(&tx, 9);
+	ep_flow_ref_bytes_add(fl, 100);
+	ep_tx_flow_pkts_add(&tx, 65535, 1);
+	assert_int_equal(w->n_ops, 2);
+	assert_int_equal(w->ops[0].offset, offsetof(struct ep_shared, flow[9].bytes));
+	assert_int_equal(w->ops[0].operand, 100);
+	assert_int_equal(w->ops[1].offset, offsetof(struct ep_shared, flow[65535].pkts));
+	assert_int_equal(w->ops[1].operand, 1);
+	ep_tx_end(&tx);
+	assert_int_equal(seq.sn, 2);
+	assert_int_equal(w->in_tx, 0);
+	/* nothing buffered reaches the shared area before a flush */
+	assert_memory_equal(a->sh, a->sh_expect, sizeof(*a->sh));
+}
+
 static void
 check_event(const struct fastmib_event_schema *e, const char *name, uint32_t arc,
 	    uint32_t level, uint32_t rate, uint32_t notify, uint32_t n_args)
@@ -422,6 +479,7 @@ main(void)
 		cmocka_unit_test(test_row_helpers),
 		cmocka_unit_test_setup_teardown(test_updates_hit_their_member, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_buffered_offsets, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_tx_form_hits_its_member, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_event_functions_log_their_record,
 						ev_setup, ev_teardown),
 		cmocka_unit_test_setup_teardown(test_event_rates_filter, ev_setup,
