@@ -37,10 +37,10 @@ fma_unregister(struct fma_seg *s)
 	}
 }
 
+/* Everything of an attached segment but its registration. */
 static void
-fma_detach(struct fma_seg *s)
+fma_release(struct fma_seg *s)
 {
-	fma_unregister(s);
 	fma_set_abort(s); /* a SET cut short by the detach */
 	fma_ev_free(s);
 	if (s->seg)
@@ -50,6 +50,13 @@ fma_detach(struct fma_seg *s)
 	fastmib_oidmap_free(s->map);
 	s->map = NULL;
 	fma_snaps_free(s);
+}
+
+static void
+fma_detach(struct fma_seg *s)
+{
+	fma_unregister(s);
+	fma_release(s);
 }
 
 /* Two registrations where one root is a prefix of the other would split
@@ -114,14 +121,23 @@ fma_prepare(struct fma_seg *s, char *why, size_t whylen)
 	return fma_ev_attach(s, why, whylen);
 }
 
+/*
+ * Attach the segment at the path and serve it. A root still registered
+ * from the segment served before (kept while the file was broken, see
+ * fastmib_agent_check()) is reused when the new segment has the same one.
+ */
 static void
 fma_try_attach(struct fma_seg *s)
 {
+	netsnmp_handler_registration *kept = s->reg;
+	oid kept_root[MAX_OID_LEN];
+	size_t kept_len = s->root_len;
 	struct fastmib_info info;
 	char why[256] = "";
 	const struct fma_seg *owner;
 	int rc;
 
+	memcpy(kept_root, s->root, sizeof(kept_root));
 	rc = fastmib_attach(s->path, 0, &s->seg);
 	s->writable = true;
 	if (rc == -EACCES || rc == -EPERM || rc == -EROFS) {
@@ -131,16 +147,26 @@ fma_try_attach(struct fma_seg *s)
 	if (rc < 0) {
 		s->seg = NULL;
 		fma_log_failure(s, rc, fastmib_last_error());
+		/* gone from the path: nothing is served there any more */
+		if (rc == -ENOENT)
+			fma_unregister(s);
 		return;
 	}
 	s->schema = fastmib_schema(s->seg);
 	rc = fma_prepare(s, why, sizeof(why));
-	if (rc == 0 && (owner = fma_root_owner(s)) != NULL) {
+	if (kept && (rc < 0 || s->root_len != kept_len ||
+		     netsnmp_oid_equals(s->root, s->root_len, kept_root, kept_len) != 0)) {
+		/* another model now: the old root goes */
+		s->reg = kept;
+		fma_unregister(s);
+		kept = NULL;
+	}
+	if (rc == 0 && !kept && (owner = fma_root_owner(s)) != NULL) {
 		snprintf(why, sizeof(why), "module %s: its root is already served "
 			 "for %s", s->schema->module, owner->path);
 		rc = -EADDRINUSE;
 	}
-	if (rc == 0) {
+	if (rc == 0 && !kept) {
 		rc = fma_register(s);
 		if (rc < 0)
 			snprintf(why, sizeof(why), "module %s: cannot register its root",
@@ -163,6 +189,14 @@ fma_try_attach(struct fma_seg *s)
 			 s->schema->n_events, s->ev->hist.cap, s->ev->hist.n);
 }
 
+/*
+ * Re-attach what changed. A segment replaced at its path is attached
+ * again at once; one removed stops being served. One that is still there
+ * but broken (truncated, corrupted: refused by attach) keeps its root
+ * registered, unattached: GETNEXTs into it answer genErr rather than
+ * walks silently skipping it, until a valid segment appears at the path
+ * or the path is empty.
+ */
 void
 fastmib_agent_check(struct fastmib_agent *agent)
 {
@@ -170,12 +204,12 @@ fastmib_agent_check(struct fastmib_agent *agent)
 		struct fma_seg *s = agent->segs[i];
 
 		if (s->seg && fastmib_stale(s->seg)) {
-			snmp_log(LOG_INFO, "fastmib: %s: segment replaced or removed\n",
-				 s->path);
-			fma_detach(s);
+			snmp_log(LOG_INFO, "fastmib: %s: segment replaced, removed or "
+				 "truncated\n", s->path);
+			fma_release(s);
 		}
 	}
-	/* after every detach, so that a root freed this round can be taken */
+	/* after every release, so that a root freed this round can be taken */
 	for (unsigned int i = 0; i < agent->n_segs; i++)
 		if (!agent->segs[i]->seg)
 			fma_try_attach(agent->segs[i]);

@@ -5,6 +5,7 @@
  * names, and which instance follows it, is the OID map's answer; this file
  * gives the map its view of the segment (present rows, event records).
  */
+#include <errno.h>
 #include <string.h>
 
 #include "core_priv.h"
@@ -102,10 +103,17 @@ fma_get(struct fma_seg *s, netsnmp_agent_request_info *reqinfo, netsnmp_request_
 {
 	struct fastmib_oid_ref ref;
 
+	int rc;
+
 	switch (fma_lookup(s, r->requestvb, &ref)) {
 	case FASTMIB_OID_INSTANCE:
-		if (fma_value(s, &ref, r->requestvb) == 0)
+		rc = fma_value(s, &ref, r->requestvb);
+		if (rc == 0)
 			return;
+		if (rc == -EIO) { /* the segment shrank under us: not an answer */
+			netsnmp_set_request_error(reqinfo, r, SNMP_ERR_GENERR);
+			return;
+		}
 		/* the row went away meanwhile */
 		__attribute__((fallthrough));
 	case FASTMIB_OID_NO_INSTANCE:
@@ -117,14 +125,21 @@ fma_get(struct fma_seg *s, netsnmp_agent_request_info *reqinfo, netsnmp_request_
 	}
 }
 
+/*
+ * The next instance after the varbind's OID, or none (unanswered: the
+ * agent moves on past R). A walk must never end short without a word: a
+ * segment that faults under the read, or rows that keep vanishing under
+ * the lookup, answer genErr, which ends the walk with an error.
+ */
 static void
-fma_getnext(struct fma_seg *s, netsnmp_request_info *r)
+fma_getnext(struct fma_seg *s, netsnmp_agent_request_info *reqinfo, netsnmp_request_info *r)
 {
 	const netsnmp_variable_list *vb = r->requestvb;
 	uint64_t x[FASTMIB_OID_MAX_SUFFIX + 1];
 	bool inclusive = r->inclusive;
 	struct fastmib_oid_ref ref;
 	size_t n;
+	int rc;
 
 	if (fma_place(s, vb->name, vb->name_length, x, &n) > 0)
 		return; /* unanswered: the agent moves on past R */
@@ -135,7 +150,10 @@ fma_getnext(struct fma_seg *s, netsnmp_request_info *r)
 			return;
 		n = fastmib_oidmap_suffix(s->map, &ref, x);
 		inclusive = false;
-		if (fma_value(s, &ref, r->requestvb) == 0) {
+		rc = fma_value(s, &ref, r->requestvb);
+		if (rc == -EIO)
+			break;
+		if (rc == 0) {
 			oid name[MAX_OID_LEN];
 
 			memcpy(name, s->root, s->root_len * sizeof(oid));
@@ -145,6 +163,7 @@ fma_getnext(struct fma_seg *s, netsnmp_request_info *r)
 			return;
 		}
 	}
+	netsnmp_set_request_error(reqinfo, r, SNMP_ERR_GENERR);
 }
 
 /* Might this request reach R.4 (so that it should see the newest records)? */
@@ -172,6 +191,8 @@ fma_handler(netsnmp_mib_handler *handler, netsnmp_handler_registration *reginfo,
 	    netsnmp_agent_request_info *reqinfo, netsnmp_request_info *requests)
 {
 	struct fma_seg *s = handler->myvoid;
+	uint64_t x[FASTMIB_OID_MAX_SUFFIX + 1];
+	size_t n;
 
 	(void)reginfo;
 	/* snapshots are per request: a later request must read afresh */
@@ -182,9 +203,15 @@ fma_handler(netsnmp_mib_handler *handler, netsnmp_handler_registration *reginfo,
 		if (r->processed)
 			continue;
 		if (!s->seg) {
-			/* not attached: nothing here for GET, move on for GETNEXT */
+			/* registered but not attached: the segment that was served
+			 * is there but broken (see agent.c). Nothing to read for a
+			 * GET; a GETNEXT must not skip it silently. */
 			if (reqinfo->mode == MODE_GET)
 				netsnmp_set_request_error(reqinfo, r, SNMP_NOSUCHOBJECT);
+			else if (reqinfo->mode == MODE_GETNEXT &&
+				 fma_place(s, r->requestvb->name, r->requestvb->name_length,
+					   x, &n) <= 0)
+				netsnmp_set_request_error(reqinfo, r, SNMP_ERR_GENERR);
 			else if (reqinfo->mode == MODE_SET_RESERVE1)
 				netsnmp_set_request_error(reqinfo, r,
 							  SNMP_ERR_RESOURCEUNAVAILABLE);
@@ -195,7 +222,7 @@ fma_handler(netsnmp_mib_handler *handler, netsnmp_handler_registration *reginfo,
 			fma_get(s, reqinfo, r);
 			break;
 		case MODE_GETNEXT:
-			fma_getnext(s, r);
+			fma_getnext(s, reqinfo, r);
 			break;
 		default:
 			fma_set_varbind(s, reqinfo, r);

@@ -147,3 +147,71 @@ def test_recreated_segment_advances_every_discontinuity(served):
     served.refill(97)                           # a new writer, a new segment
     after = read(served, discs)
     assert all(a > b for a, b in zip(after, before)), (before, after)
+
+
+def test_v1_getnext_across_counter64_columns(served_all_rows):
+    """SNMPv1 cannot carry Counter64: snmpd skips each such instance by
+    asking for the next one. In-process (module, standalone) every skip is
+    O(1), so one GETNEXT across the 131,072 Counter64 instances of the
+    65,536-row flow table is answered within the client's timeout; over
+    AgentX each skip is a round trip (docs/operations.md has the figure)."""
+    s = served_all_rows
+    if s.mode == "agentx":
+        pytest.skip("one AgentX round trip per skipped instance: measured, not tested")
+    e = s.expect
+    s.client.timeout, s.client.retries = 10, 0
+    r = s.client.getnext([e.oid(1, 4, 1, 1)], "v1")   # epFlowPkts, no instance
+    assert r.rc == 0, r
+    assert r.varbinds[0].oid == e.oid(1, 4, 1, 1001, 1)   # epFlowReset.1
+    assert r.varbinds[0].value == 2
+
+
+def test_truncated_segment_answers_errors_then_serves_again(served):
+    e = served.expect
+    rx = e.oid(1, 1, 1, 0)
+    with open(served.segment, "r+b") as f:
+        f.truncate(0)                         # under the agent's mapping
+    r = served.client.get([rx])
+    assert r.rc != 0 or r.varbinds[0].type in ("noSuchObject", "noSuchInstance"), r
+    w = served.client.walk(e.root)
+    assert w.rc != 0, w                       # an error, never a short walk
+    assert served.client.get([h.SYS_UPTIME]).rc == 0   # snmpd unharmed
+    if served.mode != "module":
+        assert served.agent.alive()
+    log = served.agent.read_log()
+    assert "Bus error" not in log
+    h.wait_for(lambda: "truncated" in served.agent.read_log(), 5, "the agent noticed")
+    w = served.client.walk(e.root)
+    assert w.rc != 0 and w.error == "genError", w
+    served.refill(13)                         # a valid segment again
+    assert read(served, [rx]) == [served.expect.value(1, 1, 1, 0)]
+    w = served.client.walk(e.root)
+    assert w.rc == 0, w
+
+
+@pytest.fixture(scope="module", params=serving.MODES)
+def served_beside_traps(request, tmp_path_factory):
+    """A good segment served beside paths that are a FIFO, a symbolic link
+    to the good segment, and a file every user may write."""
+    d = tmp_path_factory.mktemp("traps")
+    fifo, link, loose = str(d / "fifo.seg"), str(d / "link.seg"), str(d / "loose.seg")
+    os.mkfifo(fifo)
+    with open(loose, "wb") as f:
+        f.write(b"\0" * 4096)
+    os.chmod(loose, 0o666)
+    served = serving.Served(request.param, str(tmp_path_factory.mktemp(request.param)))
+    os.symlink(served.segment, link)
+    try:
+        yield served.start(extra_segments=[fifo, link, loose]), (fifo, link, loose)
+    finally:
+        served.close()
+
+
+def test_fifo_link_and_loose_file_refused_not_followed(served_beside_traps):
+    s, (fifo, link, loose) = served_beside_traps
+    e = s.expect
+    assert read(s, [e.oid(1, 1, 1, 0)]) == [e.value(1, 1, 1, 0)]   # served, no hang
+    log = s.agent.read_log()
+    assert "%s: a FIFO, not a segment file; refused" % fifo in log, log
+    assert "%s: is a symbolic link" % link in log, log
+    assert "%s: segment file writable by every user" % loose in log, log

@@ -188,6 +188,8 @@ class Client:
             return ["-v2c", "-c", "public"]
         if who == "rw":
             return ["-v2c", "-c", "private"]
+        if who == "v1":
+            return ["-v1", "-c", "public"]
         if who in ("v3rw", "v3ro"):
             user, pw = V3_RW if who == "v3rw" else V3_RO
             return ["-v3", "-l", "authPriv", "-u", user, "-a", "SHA", "-A", pw,

@@ -189,8 +189,11 @@ class Served:
         """Re-create the segment with new values; wait until served."""
         self.expect = self.writer.fill(scale=scale)
         want = self.expect.by_oid[self.first_oid()][1]
-        h.wait_for(lambda: self.client.get([self.first_oid()]).varbinds[0].value
-                   == want, 20, "new generation served", interval=0.1)
+        def served_now():
+            r = self.client.get([self.first_oid()])
+            return r.varbinds and r.varbinds[0].value == want  # errors meanwhile
+
+        h.wait_for(served_now, 20, "new generation served", interval=0.1)
         return self.expect
 
     def close(self):
