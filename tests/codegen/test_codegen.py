@@ -104,6 +104,20 @@ def test_errors_several_reported_in_one_run(tmp_path):
     assert "unknown type `counter16`" in r.stderr
 
 
+def test_errors_hostile_nesting_refused_at_once(tmp_path):
+    """200,000 nested brackets: refused at the ninth level, after reading
+    a few bytes (the YAML loader alone would take minutes: its cost grows
+    with the square of the depth). The subprocess timeout is the bound."""
+    model = tmp_path / "deep.yaml"
+    n = 200000
+    model.write_text("fastmib: 1\nmodule: " + "[" * n + "]" * n + "\n")
+    r = subprocess.run([GEN, "--check", str(model)], capture_output=True, text=True,
+                       timeout=20)
+    assert r.returncode == 2
+    assert r.stderr == "%s:2:16: error: nested deeper than 8 levels: no part of " \
+                       "a model goes that deep\n" % model
+
+
 def test_errors_schema_faults_all_reported(tmp_path):
     """The schema rules (fastmib_schema_check) report every independent
     fault of a model in one run, in file order, each at its node."""
