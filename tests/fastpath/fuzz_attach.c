@@ -2,7 +2,9 @@
 /*
  * libFuzzer target for the attach/validation path: any byte string written
  * to a file must either be refused with an error or yield a segment whose
- * every group and row can be read, reset and walked without a crash.
+ * every group and row can be read, reset and walked without a crash; and
+ * a segment that then shrinks under the reader (truncated to a length the
+ * input picks), or is replaced at its path, must still only give errors.
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -58,24 +60,62 @@ exercise(struct fastmib_segment *seg)
 	(void)fastmib_reset(seg, 0, 0);
 }
 
-int
-LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+static void
+write_file(const char *p, const uint8_t *data, size_t size)
 {
-	struct fastmib_segment *seg;
-	int fd;
+	int fd = open(p, O_RDWR | O_CREAT | O_TRUNC, 0600);
 
-	if (path[0] == '\0')
-		snprintf(path, sizeof(path), "/dev/shm/fastmib-fuzz-%d", (int)getpid());
-	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
 	if (fd < 0)
 		abort();
 	if (size && write(fd, data, size) != (ssize_t)size)
 		abort();
 	close(fd);
+}
+
+static void
+rewrite(const uint8_t *data, size_t size)
+{
+	write_file(path, data, size);
+}
+
+/* Another file renamed over the path, as a re-created segment is. */
+static void
+replace(const uint8_t *data, size_t size)
+{
+	char tmp[80];
+
+	snprintf(tmp, sizeof(tmp), "%s.new", path);
+	write_file(tmp, data, size / 2);
+	if (rename(tmp, path) != 0)
+		abort();
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct fastmib_segment *seg;
+
+	if (path[0] == '\0')
+		snprintf(path, sizeof(path), "/dev/shm/fastmib-fuzz-%d", (int)getpid());
+	rewrite(data, size);
 	if (fastmib_attach(path, 0, &seg) == 0) {
+		exercise(seg);
+		/* Replaced at the path: the old mapping stays valid and stale. */
+		replace(data, size);
+		exercise(seg);
+		if (!fastmib_stale(seg))
+			abort();
+		fastmib_close(seg);
+	}
+	rewrite(data, size);
+	if (fastmib_attach(path, 0, &seg) == 0) {
+		/* Truncated under the mapping: SIGBUS past the new end, caught. */
+		if (truncate(path, (off_t)(size * (size ? data[size - 1] : 0) / 256)) != 0)
+			abort();
 		exercise(seg);
 		fastmib_close(seg);
 	}
+	rewrite(data, size);
 	if (fastmib_attach(path, FASTMIB_ATTACH_RDONLY, &seg) == 0) {
 		exercise(seg);
 		fastmib_close(seg);
