@@ -23,6 +23,9 @@ echo "== fast path: cycles per counter update, 2 lcores on 2 CPUs"
 echo; echo "== fast path: cycles per counter update, 4 lcores on 2 CPUs"
 "$build/bench/counters/fastmib-bench-counters" --lcores '0@0,1@0,2@1,3@1' "${eal[@]}" -- --runs 3
 
+echo; echo "== flow churn with the reset lock free and held by a stopped resetter"
+"$build/bench/churn/fastmib-bench-churn" -l 0-1 "${eal[@]}" -- --runs 7
+
 echo; echo "== readers: snapshot cost"
 "$build/bench/reader/fastmib-bench-reader" -l 0-1 "${eal[@]}"
 
