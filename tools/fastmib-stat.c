@@ -23,6 +23,7 @@
 #include <jansson.h>
 
 #include "fastmib/reader.h"
+#include "stat_ports.h"
 
 #ifndef FASTMIB_VERSION_STRING
 #define FASTMIB_VERSION_STRING "unknown"
@@ -75,7 +76,9 @@ usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: fastmib-stat SEGMENT [OPTIONS]\n"
-		"Print the counters of a fastmib shared-memory segment.\n"
+		"       fastmib-stat --ports PATH[,BASE]... [--json] [--watch SECONDS]\n"
+		"Print the counters of a fastmib shared-memory segment, or the ports of\n"
+		"DPDK applications.\n"
 		"\n"
 		"  --json               one JSON document instead of text\n"
 		"  --watch SECONDS      redraw every SECONDS with per-second rates,\n"
@@ -92,7 +95,9 @@ usage(FILE *f)
 		"  --event NAME         with --events: only this event (model or MIB name)\n"
 		"  --level N            with --events: only events of level <= N (0..9)\n"
 		"  --help               this text\n"
-		"  --version            program version\n"
+		"  --version            program version\n");
+	stat_ports_usage(f);
+	fprintf(f,
 		"\n"
 		"Exit status: 0 success, 1 segment error, 2 usage error.\n");
 }
@@ -1332,8 +1337,11 @@ main(int argc, char **argv)
 {
 	struct stat_opts o;
 	struct fastmib_segment *seg;
-	int rc = parse_args(argc, argv, &o);
+	int rc;
 
+	if (stat_ports_wanted(argc, argv))
+		return stat_ports_main(argc, argv);
+	rc = parse_args(argc, argv, &o);
 	if (rc >= 0)
 		return rc;
 	if (attach(o.path, o.reset, &seg) < 0)
