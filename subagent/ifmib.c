@@ -78,27 +78,13 @@ fastmib_ifmib_track(struct fastmib_ifmib_track *t, const struct fastmib_port_rea
 }
 
 bool
-fastmib_ifmib_needs_reading(enum fastmib_ifmib_table t, unsigned int col)
+fastmib_ifmib_served(enum fastmib_ifmib_table t, unsigned int col)
 {
-	if (t == FASTMIB_IFTABLE)
-		switch (col) {
-		case FASTMIB_IF_INDEX:
-		case FASTMIB_IF_TYPE:
-		case FASTMIB_IF_IN_UNKNOWN_PROTOS:
-		case FASTMIB_IF_OUT_DISCARDS:
-		case FASTMIB_IF_OUT_QLEN:
-		case FASTMIB_IF_SPECIFIC:
-			return false;
-		default:
-			return true;
-		}
-	switch (col) {
-	case FASTMIB_IFX_LINK_UP_DOWN_TRAP_ENABLE:
-	case FASTMIB_IFX_ALIAS:
+	if (col < 1 || col > fastmib_ifmib_last_col(t))
 		return false;
-	default:
-		return true;
-	}
+	return t != FASTMIB_IFTABLE || (col != FASTMIB_IF_IN_UNKNOWN_PROTOS &&
+					col != FASTMIB_IF_OUT_DISCARDS &&
+					col != FASTMIB_IF_OUT_QLEN);
 }
 
 bool

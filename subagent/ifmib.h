@@ -159,8 +159,13 @@ bool fastmib_ifmib_track(struct fastmib_ifmib_track *t, const struct fastmib_por
 /** ifOperStatus of a reading with info and link parts (0 without them). */
 int fastmib_ifmib_oper(const struct fastmib_port_reading *r);
 
-/** Does column `col` of table `t` need a reading (false for constants)? */
-bool fastmib_ifmib_needs_reading(enum fastmib_ifmib_table t, unsigned int col);
+/**
+ * Has column `col` of table `t` a value for a DPDK port at all? Those
+ * without (ifInUnknownProtos, ifOutDiscards, ifOutQLen) answer no
+ * instance; the others answer while the port's application answers, the
+ * constant ones included, so that a row is all there or not at all.
+ */
+bool fastmib_ifmib_served(enum fastmib_ifmib_table t, unsigned int col);
 
 /**
  * Value of column `col` of table `t` for the port at `ifindex`, from

@@ -23,6 +23,10 @@
 /* Ports of one source served at most (a source with its own base may have
  * port ids up to 65535, but an application rarely has more than a few). */
 #define FMP_MAX_PORTS 1024u
+/* How many timeouts' worth of missed answers a request still waits through
+ * (a hiccup); after that, requests fail at once until the application
+ * answers again. */
+#define FMP_HICCUP_TIMEOUTS 4u
 /* Ports whose state one sampling query reads (3 commands each). */
 #define FMP_SAMPLE_CHUNK 64u
 
@@ -72,6 +76,7 @@ struct fmp_src {
 	struct fmp_port **ports;        /* ascending ids */
 	unsigned int n_ports;
 	uint64_t behind_ns;             /* when answers stopped coming, 0: they come */
+	const char *lost;               /* why a request lost the connection */
 	bool confirmed;
 	int last_rc;                    /* last connection failure, logged once */
 	char last_msg[256];
@@ -200,12 +205,16 @@ fmp_reading(struct fmp_port *p, const netsnmp_agent_request_info *reqinfo)
 	if (p->rd_ok && now - p->rd_ns <= FASTMIB_PORTS_REUSE_NS)
 		return &p->rd;
 	p->rd_ok = false;
-	if (!s->up)
+	/* an application that missed its answers for longer than a hiccup
+	 * is not waited for again: the check decides whether it is gone */
+	if (!s->up || !fastmib_tel_ready(s->tel) || (s->behind_ns && now - s->behind_ns >
+		       (uint64_t)FMP_HICCUP_TIMEOUTS * s->set->timeout_ms * 1000000u))
 		return NULL;
 	parts = FASTMIB_PORT_INFO | FASTMIB_PORT_LINK | FASTMIB_PORT_STATS;
 	if (!p->no_cast)
 		parts |= FASTMIB_PORT_XSTATS;
 	s->req_exchanges++;
+	DEBUGMSGTL(("fastmib_ports", "%s: port %u: query for a request\n", s->path, p->id));
 	rc = fastmib_tel_read_port(s->tel, p->id, parts, &p->rd, s->set->timeout_ms);
 	if (rc < 0) {
 		DEBUGMSGTL(("fastmib_ports", "%s: port %u: %s\n", s->path, p->id,
@@ -213,6 +222,7 @@ fmp_reading(struct fmp_port *p, const netsnmp_agent_request_info *reqinfo)
 		fmp_src_trouble(s, rc);
 		return NULL;
 	}
+	s->behind_ns = 0;
 	if (!(p->rd.parts & FASTMIB_PORT_INFO))
 		return NULL; /* the application no longer has the port */
 	if ((p->rd.parts & FASTMIB_PORT_XSTATS) && p->rd.cast_have == 0)
@@ -257,9 +267,11 @@ fmp_handle(enum fastmib_ifmib_table t, netsnmp_mib_handler *handler,
 		} else {
 			continue; /* read-only registration: snmpd refuses SETs */
 		}
-		if (fastmib_ifmib_needs_reading(t, col))
-			rd = fmp_reading(p, reqinfo);
-		fastmib_ifmib_value(t, col, p->ifindex, rd, &p->track, &v);
+		/* a row answers as a whole while its application answers */
+		if (fastmib_ifmib_served(t, col) && (rd = fmp_reading(p, reqinfo)))
+			fastmib_ifmib_value(t, col, p->ifindex, rd, &p->track, &v);
+		else
+			v.type = FASTMIB_IFV_NONE;
 		if (v.type == FASTMIB_IFV_NONE) {
 			if (reqinfo->mode == MODE_GET)
 				netsnmp_set_request_error(reqinfo, r, SNMP_NOSUCHINSTANCE);
@@ -440,6 +452,7 @@ fmp_src_withdraw(struct fmp_src *s, const char *why)
 			 "%u port(s) withdrawn\n", s->path, s->pid, why, n);
 	s->up = false;
 	s->behind_ns = 0;
+	s->lost = NULL;
 }
 
 /* A query failed: the connection is gone, or answers are late. */
@@ -453,6 +466,8 @@ fmp_src_trouble(struct fmp_src *s, int rc)
 	}
 	/* closed, or not speaking the protocol: the check withdraws the
 	 * rows (not here, inside a request that uses them) */
+	if (!s->lost && (rc == -ECONNRESET || rc == -EPROTO))
+		s->lost = rc == -ECONNRESET ? "exited" : "broke the telemetry protocol";
 	if (fastmib_tel_ready(s->tel))
 		fastmib_tel_close(s->tel);
 }
@@ -619,7 +634,7 @@ fmp_src_check(struct fmp_src *s)
 
 	if (rc == -ECONNRESET || (rc == -ENOTCONN && s->up)) {
 		fmp_src_withdraw(s, rc == -ECONNRESET ? "exited"
-				 : "broke off its telemetry connection");
+				 : s->lost ? s->lost : "closed its telemetry connection");
 		rc = -ENOTCONN;
 	}
 	if (rc == -EBUSY) {

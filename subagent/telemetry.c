@@ -110,10 +110,17 @@ tel_resolve(struct fastmib_tel *t)
 	int n;
 
 	base = base ? base + 1 : t->path;
-	if (stat(t->path, &st) == 0)
+	if (stat(t->path, &st) == 0) {
 		dir = S_ISDIR(st.st_mode);
-	else
+		if (!dir && !S_ISSOCK(st.st_mode)) {
+			snprintf(t->sock, sizeof(t->sock), "%s", t->path);
+			tel_fail(t, "connect", ENOTSOCK, "neither a telemetry socket nor "
+				 "a runtime directory");
+			return -ENOTSOCK;
+		}
+	} else {
 		dir = strncmp(base, "dpdk_telemetry", 14) != 0;
+	}
 	if (dir)
 		n = snprintf(t->sock, sizeof(t->sock), "%s%s" FASTMIB_TEL_SOCKET_NAME, t->path,
 			     base[0] ? "/" : "");
@@ -347,10 +354,23 @@ fastmib_tel_query(struct fastmib_tel *t, const char *const *cmds, unsigned int n
 
 	if (n == 0 || n > FASTMIB_TEL_MAX_BATCH)
 		return -EINVAL;
+	deadline = tel_now_ns() + (uint64_t)(timeout_ms ? timeout_ms : 1) * 1000000u;
 	rc = fastmib_tel_poll(t);
+	/* replies of a query that gave up a moment ago: wait for them within
+	 * this query's time, so that a hiccup of the application costs one
+	 * query and not the next ones */
+	while (rc == -EBUSY && t->ready) {
+		ssize_t len = tel_recv(t, deadline);
+
+		if (len == -ETIMEDOUT)
+			return -EBUSY;
+		if (len < 0)
+			return (int)len;
+		t->owed--;
+		rc = t->owed ? -EBUSY : 0;
+	}
 	if (rc < 0)
 		return rc;
-	deadline = tel_now_ns() + (uint64_t)(timeout_ms ? timeout_ms : 1) * 1000000u;
 	t->counts.exchanges++;
 	for (unsigned int i = 0; i < n; i++) {
 		if (send(t->fd, cmds[i], strlen(cmds[i]), MSG_DONTWAIT | MSG_NOSIGNAL) < 0) {

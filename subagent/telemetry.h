@@ -89,10 +89,12 @@ int fastmib_tel_poll(struct fastmib_tel *tel);
  * most `timeout_ms` for all their replies. On success replies[i] holds a
  * new reference to the value of the i-th reply (JSON null when the
  * application rejected the command), to be released with json_decref().
- * On failure no reference is left in replies[]: -ETIMEDOUT (the late
- * replies are skipped when they come), -EBUSY (earlier replies still owed:
- * nothing sent), -ENOTCONN, -ECONNRESET, -EPROTO (a reply that is not
- * JSON or not the answer to its command: the connection is closed).
+ * Replies still owed by an earlier query are waited for (and skipped)
+ * first, within the same time. On failure no reference is left in
+ * replies[]: -ETIMEDOUT (the late replies are skipped when they come),
+ * -EBUSY (earlier replies did not come in time: nothing sent), -ENOTCONN,
+ * -ECONNRESET, -EPROTO (a reply that is not JSON or not the answer to its
+ * command: the connection is closed).
  */
 int fastmib_tel_query(struct fastmib_tel *tel, const char *const *cmds, unsigned int n,
 		      json_t **replies, unsigned int timeout_ms);

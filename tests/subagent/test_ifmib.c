@@ -248,13 +248,16 @@ test_if_table(void **state)
 			 FASTMIB_IFV_NONE);
 	assert_int_equal(value(FASTMIB_IFTABLE, FASTMIB_IF_IN_OCTETS, NULL, &tr).type,
 			 FASTMIB_IFV_NONE);
-	for (unsigned int c = 1; c <= FASTMIB_IF_LAST; c++) {
-		bool constant = c == FASTMIB_IF_INDEX || c == FASTMIB_IF_TYPE ||
-				c == FASTMIB_IF_SPECIFIC || c == FASTMIB_IF_IN_UNKNOWN_PROTOS ||
-				c == FASTMIB_IF_OUT_DISCARDS || c == FASTMIB_IF_OUT_QLEN;
+	for (unsigned int c = 0; c <= FASTMIB_IF_LAST + 1; c++) {
+		bool none = c == 0 || c == FASTMIB_IF_IN_UNKNOWN_PROTOS ||
+			    c == FASTMIB_IF_OUT_DISCARDS || c == FASTMIB_IF_OUT_QLEN ||
+			    c > FASTMIB_IF_LAST;
 
-		assert_int_equal(fastmib_ifmib_needs_reading(FASTMIB_IFTABLE, c), !constant);
+		assert_int_equal(fastmib_ifmib_served(FASTMIB_IFTABLE, c), !none);
 	}
+	for (unsigned int c = 0; c <= FASTMIB_IFX_LAST + 1; c++)
+		assert_int_equal(fastmib_ifmib_served(FASTMIB_IFXTABLE, c),
+				 c >= 1 && c <= FASTMIB_IFX_LAST);
 }
 
 static void
