@@ -87,6 +87,33 @@ fastmib_ifmib_served(enum fastmib_ifmib_table t, unsigned int col)
 					col != FASTMIB_IF_OUT_QLEN);
 }
 
+unsigned int
+fastmib_ifmib_cast_mask(enum fastmib_ifmib_table t, unsigned int col)
+{
+	const unsigned int in = 1u << FASTMIB_CAST_IN_MCAST | 1u << FASTMIB_CAST_IN_BCAST;
+	const unsigned int out = 1u << FASTMIB_CAST_OUT_MCAST | 1u << FASTMIB_CAST_OUT_BCAST;
+
+	if (t == FASTMIB_IFTABLE)
+		return col == FASTMIB_IF_IN_NUCAST_PKTS ? in
+		       : col == FASTMIB_IF_OUT_NUCAST_PKTS ? out : 0;
+	switch (col) {
+	case FASTMIB_IFX_IN_MULTICAST_PKTS:
+	case FASTMIB_IFX_HC_IN_MULTICAST_PKTS:
+		return 1u << FASTMIB_CAST_IN_MCAST;
+	case FASTMIB_IFX_IN_BROADCAST_PKTS:
+	case FASTMIB_IFX_HC_IN_BROADCAST_PKTS:
+		return 1u << FASTMIB_CAST_IN_BCAST;
+	case FASTMIB_IFX_OUT_MULTICAST_PKTS:
+	case FASTMIB_IFX_HC_OUT_MULTICAST_PKTS:
+		return 1u << FASTMIB_CAST_OUT_MCAST;
+	case FASTMIB_IFX_OUT_BROADCAST_PKTS:
+	case FASTMIB_IFX_HC_OUT_BROADCAST_PKTS:
+		return 1u << FASTMIB_CAST_OUT_BCAST;
+	default:
+		return 0;
+	}
+}
+
 bool
 fastmib_ifmib_pci_name(const char *s)
 {

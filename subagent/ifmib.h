@@ -177,6 +177,14 @@ void fastmib_ifmib_value(enum fastmib_ifmib_table t, unsigned int col, uint32_t 
 			 const struct fastmib_port_reading *r, struct fastmib_ifmib_track *tr,
 			 struct fastmib_ifv *out);
 
+/**
+ * The breakdown counters (bits 1 << enum fastmib_port_cast) of which
+ * column `col` needs at least one, 0 for a column that needs none: a port
+ * whose xstats lack them has no instance in that column, which is known
+ * without reading it again.
+ */
+unsigned int fastmib_ifmib_cast_mask(enum fastmib_ifmib_table t, unsigned int col);
+
 /** Is `name` a PCI address ("0000:03:00.0"), i.e. a port of a PCI device? */
 bool fastmib_ifmib_pci_name(const char *name);
 

@@ -55,7 +55,8 @@ struct fmp_port {
 	const char *refused;            /* why its rows are not served, logged once */
 	char name[FASTMIB_PORT_NAME_MAX]; /* ethdev name last read, for the log */
 	struct fastmib_ifmib_track track;
-	bool no_cast;                   /* this instance's xstats lack a breakdown */
+	bool cast_known;                /* cast_have holds this instance's breakdown */
+	unsigned int cast_have;         /* which breakdown counters its xstats give */
 	/* the last reading taken for a request */
 	struct fastmib_port_reading rd;
 	bool rd_ok;
@@ -205,13 +206,20 @@ fmp_reading(struct fmp_port *p, const netsnmp_agent_request_info *reqinfo)
 	if (p->rd_ok && now - p->rd_ns <= FASTMIB_PORTS_REUSE_NS)
 		return &p->rd;
 	p->rd_ok = false;
-	/* an application that missed its answers for longer than a hiccup
-	 * is not waited for again: the check decides whether it is gone */
-	if (!s->up || !fastmib_tel_ready(s->tel) || (s->behind_ns && now - s->behind_ns >
-		       (uint64_t)FMP_HICCUP_TIMEOUTS * s->set->timeout_ms * 1000000u))
+	if (!s->up || !fastmib_tel_ready(s->tel))
 		return NULL;
+	/* an application that missed its answers for longer than a hiccup
+	 * is not waited for again until they come (taken in without
+	 * waiting); the check decides whether it is gone */
+	if (s->behind_ns) {
+		if (fastmib_tel_poll(s->tel) == 0)
+			s->behind_ns = 0;
+		else if (now - s->behind_ns >
+			 (uint64_t)FMP_HICCUP_TIMEOUTS * s->set->timeout_ms * 1000000u)
+			return NULL;
+	}
 	parts = FASTMIB_PORT_INFO | FASTMIB_PORT_LINK | FASTMIB_PORT_STATS;
-	if (!p->no_cast)
+	if (!p->cast_known || p->cast_have)
 		parts |= FASTMIB_PORT_XSTATS;
 	s->req_exchanges++;
 	DEBUGMSGTL(("fastmib_ports", "%s: port %u: query for a request\n", s->path, p->id));
@@ -225,8 +233,12 @@ fmp_reading(struct fmp_port *p, const netsnmp_agent_request_info *reqinfo)
 	s->behind_ns = 0;
 	if (!(p->rd.parts & FASTMIB_PORT_INFO))
 		return NULL; /* the application no longer has the port */
-	if ((p->rd.parts & FASTMIB_PORT_XSTATS) && p->rd.cast_have == 0)
-		p->no_cast = true; /* the shape of xstats is fixed per port */
+	if (p->rd.parts & FASTMIB_PORT_XSTATS) {
+		/* which counters a port's xstats has is fixed once it runs:
+		 * a port without a breakdown is not asked for xstats again */
+		p->cast_known = true;
+		p->cast_have = p->rd.cast_have;
+	}
 	fastmib_ifmib_track(&p->track, &p->rd, fmp_stamp(s->set));
 	p->rd_ok = true;
 	p->rd_ns = fmp_now_ns();
@@ -267,8 +279,13 @@ fmp_handle(enum fastmib_ifmib_table t, netsnmp_mib_handler *handler,
 		} else {
 			continue; /* read-only registration: snmpd refuses SETs */
 		}
-		/* a row answers as a whole while its application answers */
-		if (fastmib_ifmib_served(t, col) && (rd = fmp_reading(p, reqinfo)))
+		/* a row answers as a whole while its application answers; a
+		 * column the port's xstats cannot fill is known empty unread
+		 * (a GETNEXT passes through it to the next port's instance) */
+		if (fastmib_ifmib_served(t, col) &&
+		    !(p->cast_known && fastmib_ifmib_cast_mask(t, col) &&
+		      !(p->cast_have & fastmib_ifmib_cast_mask(t, col))) &&
+		    (rd = fmp_reading(p, reqinfo)))
 			fastmib_ifmib_value(t, col, p->ifindex, rd, &p->track, &v);
 		else
 			v.type = FASTMIB_IFV_NONE;
@@ -616,7 +633,7 @@ fmp_src_came_up(struct fmp_src *s)
 
 		for (unsigned int i = 0; i < s->n_ports; i++) {
 			fastmib_ifmib_track_reset(&s->ports[i]->track, now_cs);
-			s->ports[i]->no_cast = false;
+			s->ports[i]->cast_known = false;
 			s->ports[i]->rd_ok = false;
 		}
 		s->pid = pid;
