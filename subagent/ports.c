@@ -74,6 +74,9 @@ struct fmp_src {
 	struct fastmib_tel *tel;
 	bool up;                        /* hello taken in, rows may be served */
 	long pid;                       /* instance the histories belong to */
+	bool there_at_start;            /* its socket accepted while the agent started */
+	uint32_t epoch;                 /* TimeStamp: the instance's counters began */
+	bool first_sample;              /* the instance's first port list is to come */
 	struct fmp_port **ports;        /* ascending ids */
 	unsigned int n_ports;
 	uint64_t behind_ns;             /* when answers stopped coming, 0: they come */
@@ -435,8 +438,9 @@ fmp_port(struct fmp_src *s, uint16_t id, bool create)
 		return NULL;
 	p->src = s;
 	p->id = id;
-	/* a port that appears while the agent runs starts counting now */
-	fastmib_ifmib_track_reset(&p->track, fmp_stamp(s->set));
+	/* a port of the instance's first list counts since the instance
+	 * began; one that appears later, since now */
+	fastmib_ifmib_track_reset(&p->track, s->first_sample ? s->epoch : fmp_stamp(s->set));
 	memmove(&s->ports[i + 1], &s->ports[i], (s->n_ports - i) * sizeof(*ports));
 	s->ports[i] = p;
 	s->n_ports++;
@@ -536,6 +540,7 @@ fmp_src_sample(struct fmp_src *s)
 		if (p)
 			p->listed = true;
 	}
+	s->first_sample = false;
 	while (at < n_ids) {
 		char text[FMP_SAMPLE_CHUNK * 3][32];
 		const char *cmds[FMP_SAMPLE_CHUNK * 3];
@@ -626,11 +631,14 @@ fmp_src_came_up(struct fmp_src *s)
 	long pid = fastmib_tel_pid(s->tel);
 
 	if (pid != s->pid) {
-		/* counters start afresh: every port's discontinuity is now,
-		 * or 0 when the application ran before the agent */
-		uint32_t now_cs = s->pid == 0 ? fmp_stamp(s->set)
-				  : (uint32_t)netsnmp_get_agent_uptime();
+		/* counters start afresh: every port's discontinuity is now, or
+		 * 0 when the application ran before the agent (its socket
+		 * accepted then, even if its hello came later) */
+		uint32_t now_cs = s->pid == 0 && s->there_at_start ? 0
+				  : fmp_stamp(s->set);
 
+		s->epoch = now_cs;
+		s->first_sample = true;
 		for (unsigned int i = 0; i < s->n_ports; i++) {
 			fastmib_ifmib_track_reset(&s->ports[i]->track, now_cs);
 			s->ports[i]->cast_known = false;
@@ -667,6 +675,8 @@ fmp_src_check(struct fmp_src *s)
 	}
 	if (rc == -ENOTCONN) {
 		rc = fastmib_tel_connect(s->tel, s->set->timeout_ms);
+		if (s->set->starting && (rc == 0 || rc == -EINPROGRESS))
+			s->there_at_start = true;
 		if (rc == -EINPROGRESS) {
 			if (!s->behind_ns)
 				s->behind_ns = fmp_now_ns();
