@@ -5,7 +5,7 @@ net_null ports, in every serving mode, beside the same walk of snmpd's own
 ifXTable (the kernel's interfaces) on this machine.
 
 Usage: bench_ports.py --build BUILD_DIR [--ports 2,32] [--walks N] [--reps R]
-                      [--modes agentx,module,standalone]
+                      [--modes kernel,agentx,module,standalone] [--table OID]
 
 For each port count, one dpdk-testpmd forwards between N net_null ports
 (its forwarding lcore at the lowest priority, so that it takes only idle
@@ -22,6 +22,9 @@ no client process start-up in the figure. Reported per server: varbinds per
 walk (of them, the DPDK ports'), median wall time of a walk, varbinds/s, and
 telemetry queries per walk (counted from the agent's -Dfastmib_ports log
 lines in a separate run, so that logging does not slow the timed walks).
+First, per port count: the round trip of one query as the agent makes it
+(info, link_status, stats and xstats of a port, sent together), timed from
+this process.
 """
 import argparse
 import os
@@ -149,11 +152,11 @@ def run_mode(mode, app, n, args):
         w = Walker(port_of(srv), args.reps)
         if mode != "kernel":
             wait_ports(w, n)
-        oids = w.walk(IFX_TABLE)      # also a warm-up
+        oids = w.walk(args.table)     # also a warm-up
         times, missing = [], 0
         for _ in range(args.walks):
             t0 = time.perf_counter()
-            got = w.walk(IFX_TABLE)
+            got = w.walk(args.table)
             times.append(time.perf_counter() - t0)
             # a port whose application missed the agent's deadline has no
             # values in that request: its varbinds are missing from the walk
@@ -169,7 +172,7 @@ def run_mode(mode, app, n, args):
     if args.check:
         # each walk as the first: every port's row, in OID order, once
         assert oids == sorted(oids) and len(set(oids)) == len(oids), mode
-        assert sum(1 for o in oids if o[-1] >= BASE) == (
+        assert args.table != IFX_TABLE or sum(1 for o in oids if o[-1] >= BASE) == (
             0 if mode == "kernel" else n * NULL_PORT_COLUMNS), mode
         assert not missing, mode
     queries = None
@@ -181,13 +184,35 @@ def run_mode(mode, app, n, args):
             time.sleep(0.01)
             before = srv.read_log().count("query for a request")
             for _ in range(args.walks):
-                w.walk(IFX_TABLE)
+                w.walk(args.table)
             queries = (srv.read_log().count("query for a request") - before) / args.walks
             w.close()
         finally:
             H.shut_down(srv, extra)
     dpdk = sum(1 for o in oids if o[-1] >= BASE)
     return len(oids), dpdk, statistics.median(times), queries
+
+
+def query_latency(app, n=2000):
+    """Median and 99th percentile of one query the agent makes for a
+    request (info, link_status, stats, xstats of port 0, sent together),
+    from a Python client: the application's side of the cost."""
+    t = app.telemetry()
+    cmds = [c.encode() for c in ("/ethdev/info,0", "/ethdev/link_status,0",
+                                 "/ethdev/stats,0", "/ethdev/xstats,0")]
+    times = []
+    try:
+        for _ in range(n):
+            t0 = time.perf_counter()
+            for c in cmds:
+                t.sock.send(c)
+            for _ in cmds:
+                t.sock.recv(1 << 16)
+            times.append(time.perf_counter() - t0)
+    finally:
+        t.close()
+    times.sort()
+    return times[len(times) // 2], times[len(times) * 99 // 100]
 
 
 def main():
@@ -198,6 +223,8 @@ def main():
     ap.add_argument("--reps", type=int, default=25)
     ap.add_argument("--modes", default="kernel,agentx,module,standalone")
     ap.add_argument("--verbose", action="store_true", help="print the agent's log")
+    ap.add_argument("--table", default=IFX_TABLE,
+                    help="subtree to walk (default ifXTable, %s)" % IFX_TABLE)
     ap.add_argument("--check", action="store_true",
                     help="fail unless every walk has every port's row, in order")
     args = ap.parse_args()
@@ -210,6 +237,9 @@ def main():
     for n in [int(x) for x in args.ports.split(",")]:
         app = dpdkapp.Testpmd(ports=n).start()
         try:
+            med, p99 = query_latency(app, 200 if args.check else 2000)
+            print("%5d  one query (4 commands): median %.0f us, p99 %.0f us" % (
+                n, med * 1e6, p99 * 1e6), flush=True)
             for mode in modes:
                 vbs, dpdk, t, q = run_mode(mode, app, n, args)
                 print("%5d  %-10s  %8d  %6d  %9.2f  %12.0f  %13s" % (
