@@ -320,12 +320,38 @@ fmp_ifx_handler(netsnmp_mib_handler *handler, netsnmp_handler_registration *regi
 
 /* ---- registrations ---- */
 
+/*
+ * Withdraw a row. Net-SNMP 5.9's unregistration of a range frees only the
+ * last column's copy of the registration (the others leak, in the agent and
+ * in the master), so every column is unregistered on its own: each column
+ * is its own subtree in both registries anyway. Column 1's holds the
+ * registration `p->reg[t]` itself, so it goes last.
+ */
 static void
 fmp_unregister(struct fmp_port *p)
 {
 	for (int t = 0; t < 2; t++) {
-		if (p->reg[t])
-			netsnmp_unregister_handler(p->reg[t]);
+		netsnmp_handler_registration *reg = p->reg[t];
+		size_t elen = fmp_entry_len[t];
+		char context[64] = "";
+		const char *ctx = NULL;
+		oid name[FASTMIB_IFMIB_IFXENTRY_LEN + 2];
+		int priority;
+
+		if (!reg)
+			continue;
+		priority = reg->priority;
+		if (reg->contextName) {
+			snprintf(context, sizeof(context), "%s", reg->contextName);
+			ctx = context;
+		}
+		memcpy(name, fmp_entry[t], elen * sizeof(oid));
+		name[elen + 1] = p->ifindex;
+		for (unsigned int col = fastmib_ifmib_last_col((enum fastmib_ifmib_table)t);
+		     col >= 1; col--) {
+			name[elen] = col;
+			unregister_mib_context(name, elen + 2, priority, 0, 0, ctx);
+		}
 		p->reg[t] = NULL;
 	}
 	p->rd_ok = false;

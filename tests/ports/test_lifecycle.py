@@ -192,3 +192,37 @@ def test_counter_reset_and_port_stop_at_the_prompt(tmp_path):
         t.close()
         srv.close()
         app.stop()
+
+
+def test_module_follows_snmpd_reloads(tmp_path):
+    """snmpd re-reads its configuration (SIGHUP): an application named
+    again keeps its rows, a new base moves them, a removed line withdraws
+    them, a line put back serves them again."""
+    app = dpdkapp.Testpmd(log_dir=str(tmp_path)).start()
+    srv = PortsServer("module", [app.dir])
+    try:
+        srv.start(wait_ifindex=BASE + 1)
+        snmpd = srv.snmpd
+        lines = ["dlmod fastmib %s" % h.module_path(), "fastmibPorts %s" % app.dir,
+                 "fastmibPortsTimeout 100"]
+        snmpd.set_extra_lines(lines)
+        snmpd.reload()
+        assert srv.row_served(BASE) and srv.row_served(BASE + 1)
+        assert srv.read_log().count("serving 2 port(s)") == 1  # not re-registered
+
+        snmpd.set_extra_lines(lines + ["fastmibIfIndexBase 3000"])
+        snmpd.reload()
+        h.wait_for(lambda: srv.row_served(3001), 2.0, "rows at the new base")
+        assert not srv.row_served(BASE)
+
+        snmpd.set_extra_lines([lines[0]])
+        snmpd.reload()
+        assert not srv.row_served(3000)
+        assert "no longer configured" in srv.read_log()
+
+        snmpd.set_extra_lines(lines)
+        snmpd.reload()
+        h.wait_for(lambda: srv.row_served(BASE + 1), 2.0, "rows served again")
+    finally:
+        srv.close()
+        app.stop()

@@ -5,6 +5,7 @@ reports them; counters read at request time (each lies between two
 telemetry reads taken just before and just after it); beside snmpd's own
 interfaces in one walk, in OID order, nothing duplicated or shadowed."""
 import re
+import subprocess
 import time
 
 import pytest
@@ -214,3 +215,32 @@ def test_one_query_per_port_per_pdu(served, testpmd):
         assert s.queries_for_requests() - before == 2
     finally:
         s.close()
+
+
+def test_settings_file_sources_and_bases(testpmd, tmp_path):
+    """`ports` and `ifIndexBase` lines of the settings file; a source of
+    its own base, and the n-th source without one at base + 100 n."""
+    conf = ["ports %s,5000" % testpmd.dir, "ports %s" % testpmd.socket,
+            "ifIndexBase 300", "portsTimeout 100"]
+    agent = h.Agent([], None, standalone=True, extra_conf=conf)
+    try:
+        agent.start(wait_oid=ifx_oid(1, 401))
+        r = agent.client.get([ifx_oid(1, i) for i in (5000, 5001, 400, 401)])
+        assert [vb.value for vb in r.varbinds] == ['"net_null0"', '"net_null1"'] * 2
+        r = agent.client.get([ifx_oid(1, i) for i in (300, 1000, 5002)])
+        assert {vb.type for vb in r.varbinds} <= {"noSuchInstance", "noSuchObject"}
+    finally:
+        h.shut_down(agent)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--ports", "/x,0"], "needs PATH or PATH,BASE with BASE in 1..2147483647"),
+    (["--ifindex-base", "0", "--ports", "/x"], "bad ifIndex base '0'"),
+    (["--ports-timeout", "5000", "--ports", "/x"], "bad timeout '5000' (1..1000 ms)"),
+    ([], "no segment and no --ports given"),
+])
+def test_bad_options_are_refused(args, message):
+    r = subprocess.run([h.agentx_binary(), "-f"] + args, capture_output=True,
+                       text=True, timeout=30)
+    assert r.returncode == 1
+    assert message in r.stderr
