@@ -357,6 +357,40 @@ fmp_unregister(struct fmp_port *p)
 	p->rd_ok = false;
 }
 
+/*
+ * After a ranged registration the registry holds one subtree per column,
+ * each a copy that still carries the range. When the AgentX master comes
+ * back (snmpd restarted), Net-SNMP registers every subtree again with what
+ * it carries: column c's range c..N overlaps the others' and snmpd refuses
+ * it (duplicateRegistration, logged for each). Without the range, each
+ * column is registered again on its own, which is what it is.
+ */
+static void
+fmp_forget_range(const oid *entry, size_t elen, unsigned int last, uint32_t ifindex,
+		 const netsnmp_handler_registration *reg)
+{
+	oid name[FASTMIB_IFMIB_IFXENTRY_LEN + 2];
+
+	memcpy(name, entry, elen * sizeof(oid));
+	name[elen + 1] = ifindex;
+	for (unsigned int col = 1; col <= last; col++) {
+		netsnmp_subtree *st;
+
+		name[elen] = col;
+		st = netsnmp_subtree_find(name, elen + 2,
+					  netsnmp_subtree_find_first(reg->contextName),
+					  reg->contextName);
+		for (; st; st = st->children) {
+			if (netsnmp_oid_equals(st->name_a, st->namelen, name, elen + 2) == 0 &&
+			    st->priority == reg->priority) {
+				st->range_subid = 0;
+				st->range_ubound = 0;
+				break;
+			}
+		}
+	}
+}
+
 static bool
 fmp_ifindex_taken(const struct fastmib_ports *set, uint32_t ifindex)
 {
@@ -437,6 +471,9 @@ fmp_register(struct fmp_port *p)
 			return -EADDRINUSE;
 		}
 		p->reg[t] = reg;
+		fmp_forget_range(fmp_entry[t], elen,
+				 fastmib_ifmib_last_col((enum fastmib_ifmib_table)t),
+				 p->ifindex, reg);
 	}
 	return 0;
 }

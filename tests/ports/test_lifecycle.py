@@ -226,3 +226,25 @@ def test_module_follows_snmpd_reloads(tmp_path):
     finally:
         srv.close()
         app.stop()
+
+
+def test_snmpd_restart(tmp_path):
+    """The AgentX master restarts: the subagent registers the rows again,
+    column by column, without a refused registration."""
+    app = dpdkapp.Testpmd(log_dir=str(tmp_path)).start()
+    srv = PortsServer("agentx", [app.dir])
+    try:
+        srv.start(wait_ifindex=BASE + 1)
+        srv.snmpd.stop()
+        srv.snmpd.start()
+        srv.wait_row(BASE + 1, timeout=20)
+        w = srv.client.walk(IFX_ENTRY + ".1")
+        assert [vb.value for vb in w.varbinds if vb.oid.endswith((".1000", ".1001"))] \
+            == ['"net_null0"', '"net_null1"']
+        walk = srv.client.bulkwalk(IF_ENTRY, reps=20)
+        assert len([vb for vb in walk.varbinds if vb.oid.endswith(".%d" % BASE)]) == 17
+        assert "registering pdu failed" not in srv.read_log()
+        assert "duplicate registration" not in srv.snmpd.read_log()
+    finally:
+        srv.close()
+        app.stop()
