@@ -66,8 +66,7 @@ struct fmp_port {
 
 struct fmp_src {
 	struct fastmib_ports *set;
-	char *spec;                     /* as configured: identity across reloads */
-	char *path;
+	char *path;                     /* as configured: identity across reloads */
 	uint32_t own_base;              /* 0: the implicit one */
 	unsigned int order;             /* position in the configuration */
 	uint32_t base;                  /* of the rows registered now */
@@ -834,12 +833,9 @@ fastmib_ports_add(struct fastmib_ports *set, const char *spec)
 		return -ENOMEM;
 	set->srcs = srcs;
 	s = calloc(1, sizeof(*s));
-	if (!s || !(s->path = strdup(path)) || !(s->spec = strdup(spec)) ||
-	    fastmib_tel_new(path, &s->tel) < 0) {
-		if (s) {
+	if (!s || !(s->path = strdup(path)) || fastmib_tel_new(path, &s->tel) < 0) {
+		if (s)
 			free(s->path);
-			free(s->spec);
-		}
 		free(s);
 		return -ENOMEM;
 	}
@@ -887,7 +883,6 @@ fmp_src_free(struct fmp_src *s)
 	free(s->ports);
 	fastmib_tel_free(s->tel);
 	free(s->path);
-	free(s->spec);
 	free(s);
 }
 
