@@ -149,6 +149,8 @@ class Testpmd:
             if self.proc.poll() is not None:
                 raise DpdkAppError("dpdk-testpmd exited (%s); see %s" % (
                     self.proc.returncode, self.log_path))
+            # as soon as its forwarding thread exists, before it spins
+            self.lower_forwarding_priority()
             try:
                 t = Telemetry(self.socket, timeout=2)
                 try:
@@ -163,7 +165,7 @@ class Testpmd:
                 pass
             if time.monotonic() > deadline:
                 raise DpdkAppError("dpdk-testpmd not ready after %ss" % timeout)
-            time.sleep(0.1)
+            time.sleep(0.05)
 
     @property
     def pid(self):
