@@ -32,6 +32,9 @@ echo; echo "== readers: snapshot cost"
 echo; echo "== SNMP serving"
 /usr/bin/python3 "$here/bench/snmp/bench_snmp.py" --build "$build"
 
+echo; echo "== IF-MIB of DPDK ports: ifXTable walks, 2 and 32 dpdk-testpmd ports"
+/usr/bin/python3 "$here/bench/ports/bench_ports.py" --build "$build"
+
 if [ -f "$here/bench/gen/bench_gen.py" ]; then
 	echo; echo "== code generator"
 	/usr/bin/python3 "$here/bench/gen/bench_gen.py" "$build/codegen/fastmib-gen" \

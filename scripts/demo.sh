@@ -2,7 +2,9 @@
 # fastmib end to end: a DPDK application counting packets on live lcores, a
 # private snmpd on loopback, fastmib-agentx serving the segment over AgentX,
 # and real net-snmp queries against it; the event log too, with its
-# notifications caught by a private snmptrapd. Leaves no process behind.
+# notifications caught by a private snmptrapd; and the application's ports
+# in IF-MIB, read over DPDK telemetry, beside the kernel's interfaces.
+# Leaves no process behind.
 # Usage: scripts/demo.sh [BUILD_DIR]
 # FASTMIB_BASE_MIBS names the base MIB directory when it is not
 # BUILD_DIR/base-mibs (the CMake cache variable of the same name).
@@ -22,11 +24,19 @@ done
 
 work=$(mktemp -d /tmp/fastmib-demo.XXXXXX)
 seg=/dev/shm/fastmib-demo-$$
+prefix=fastmib-demo-$$
+# where DPDK's EAL puts the application's runtime directory (and its
+# telemetry socket): /var/run for root, else $XDG_RUNTIME_DIR or /tmp
+if [ "$(id -u)" = 0 ]; then
+	rundir=/var/run/dpdk/$prefix
+else
+	rundir=${XDG_RUNTIME_DIR:-/tmp}/dpdk/$prefix
+fi
 pids=()
 cleanup() {
 	for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
 	for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
-	rm -rf "$work" "$seg"
+	rm -rf "$work" "$seg" "$rundir"
 }
 trap cleanup EXIT INT TERM
 
@@ -60,6 +70,8 @@ run() { show "$@"; "$@"; }
 # Load just the example MIB (and what it imports) from these directories.
 export MIBS= MIBDIRS=
 snmp_opts=(-v2c -M "$mibdirs" -m "$module" 127.0.0.1:$port)
+if_opts=(-v2c -M "$mibdirs" -m IF-MIB 127.0.0.1:$port)
+both_opts=(-v2c -M "$mibdirs" -m "$module:IF-MIB" 127.0.0.1:$port)
 
 say "1. a private snmptrapd on udp:127.0.0.1:$trapport, and a private snmpd on"
 say "   udp:127.0.0.1:$port with its own AgentX socket, sending notifications to it"
@@ -69,15 +81,16 @@ show "${trapd_cmd[@]}" "&"
 "${trapd_cmd[@]}" </dev/null >/dev/null 2>&1 &
 pids+=($!)
 snmpd_cmd=(snmpd -f -r -C -c "$work/snmpd.conf" -p "$work/snmpd.pid" -Lf "$work/snmpd.log"
-	-I -ifTable,ifXTable,inetCidrRouteTable)
+	-I -inetCidrRouteTable)
 show "${snmpd_cmd[@]}" "&"
 "${snmpd_cmd[@]}" </dev/null >/dev/null 2>&1 &
 pids+=($!)
 
 say "2. the example DPDK application: 2 lcores, 2 net_null ports, 8 s of traffic,"
-say "   one malformed packet in 20000 (each logs a badHeader event)"
-app_cmd=("$app" -l 0-1 --no-huge --no-pci --no-shconf --no-telemetry -m 256
-	--vdev=net_null0 --vdev=net_null1 --file-prefix "fastmib-demo-$$" --
+say "   one malformed packet in 20000 (each logs a badHeader event); DPDK telemetry"
+say "   on (the EAL default), its socket in $rundir"
+app_cmd=("$app" -l 0-1 --no-huge --no-pci --no-shconf -m 256
+	--vdev=net_null0 --vdev=net_null1 --file-prefix "$prefix" --
 	--segment "$seg" --duration 8 --rate 2000000 --flows 200 --bad-every 20000)
 show "${app_cmd[@]}" "&"
 "${app_cmd[@]}" </dev/null >"$work/app.log" 2>&1 &
@@ -86,8 +99,10 @@ pids+=($app_pid)
 for _ in $(seq 100); do [ -e "$seg" ] && break; sleep 0.1; done
 [ -e "$seg" ] || { cat "$work/app.log"; echo "demo: no segment" >&2; exit 1; }
 
-say "3. fastmib-agentx serving $seg over AgentX"
-agent_cmd=("$agent" -f -Lf "$work/agentx.log" -x "$sock" --state-dir "$work/persist" "$seg")
+say "3. fastmib-agentx serving $seg over AgentX, and the application's ports"
+say "   (IF-MIB rows from its telemetry socket, ifIndex 1000 + port id)"
+agent_cmd=("$agent" -f -Lf "$work/agentx.log" -x "$sock" --state-dir "$work/persist"
+	--ports "$rundir" "$seg")
 show "${agent_cmd[@]}" "&"
 "${agent_cmd[@]}" </dev/null >/dev/null 2>&1 &
 pids+=($!)
@@ -108,6 +123,18 @@ snmpbulkwalk -Cr50 -c public "${snmp_opts[@]}" epObjects | head -n 12 || true
 show snmpbulkwalk -Cr50 -c public "${snmp_opts[@]}" epFlowPkts "| wc -l   # flows present now"
 snmpbulkwalk -Cr50 -c public "${snmp_opts[@]}" epFlowPkts | wc -l
 
+say "4b. the application's ports in IF-MIB, after the kernel's interfaces in one walk"
+say "    (read live over DPDK telemetry: no change in the application)"
+run snmpbulkwalk -Cr20 -c public "${if_opts[@]}" ifName
+run snmpget -c public "${if_opts[@]}" ifHighSpeed.1000 ifOperStatus.1000 ifPhysAddress.1000
+say "    its own counter (received packets, all ports) next to its ports' counters"
+run snmpget -c public "${both_opts[@]}" epGlobalRxPkts.0 IF-MIB::ifHCInUcastPkts.1000 \
+	IF-MIB::ifHCInUcastPkts.1001
+sleep 1
+run snmpget -c public "${both_opts[@]}" epGlobalRxPkts.0 IF-MIB::ifHCInUcastPkts.1000 \
+	IF-MIB::ifHCInUcastPkts.1001
+run "$stat" --ports "$rundir"
+
 say "5. reset the global counters over SNMP SET, then watch them count again"
 run snmpset -c private "${snmp_opts[@]}" epGlobalReset.0 i 1
 run snmpget -c public "${snmp_opts[@]}" epGlobalRxPkts.0 epGlobalDiscontinuityTime.0
@@ -120,6 +147,9 @@ say "6. the same segment from the shell, once the application has stopped"
 wait "$app_pid" || true
 tail -n 2 "$work/app.log"
 run "$stat" --rows 4 "$seg"
+say "   its ports have left IF-MIB (within 2 s of its exit); the kernel's stay"
+sleep 1
+run snmpbulkwalk -Cr20 -c public "${if_opts[@]}" ifName
 
 say "7. the event log: the last records the agent copied, numbered in time order"
 say "   (read now that the log is still; during traffic rows come and go as a walk proceeds)"

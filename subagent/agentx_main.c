@@ -21,6 +21,7 @@
 
 #include "agentx_size.h"
 #include "core.h"
+#include "ports.h"
 
 #ifndef FASTMIB_VERSION
 #define FASTMIB_VERSION "0.0.0"
@@ -49,15 +50,19 @@ struct settings {
 	long ev_history;        /* -1: not set */
 	long notify_rate;       /* -1: not set */
 	long notify_burst;      /* -1: not set */
+	long ifindex_base;      /* -1: not set */
+	long ports_timeout;     /* -1: not set */
 	struct fastmib_agent *agent;
+	struct fastmib_ports *ports; /* IF-MIB rows of DPDK applications' ports */
 };
 
 static void
 usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: " APP " [OPTIONS] SEGMENT...\n"
-		"Serve fastmib counter segments over SNMP.\n\n"
+		"Usage: " APP " [OPTIONS] [SEGMENT...]\n"
+		"Serve fastmib counter segments, and the ports of DPDK applications\n"
+		"(IF-MIB), over SNMP.\n\n"
 		"  -f, --foreground        do not become a daemon\n"
 		"  -x, --agentx SOCKET     AgentX socket of the master agent\n"
 		"                          (unix path or tcp:HOST:PORT)\n"
@@ -73,12 +78,19 @@ usage(FILE *f)
 		"      --state-dir DIR     Net-SNMP persistent and configuration directory\n"
 		"      --listen ADDR       standalone agent on ADDR (e.g. udp:127.0.0.1:1161)\n"
 		"                          instead of an AgentX subagent\n"
+		"      --ports PATH[,BASE] serve the ethdev ports of the DPDK application\n"
+		"                          whose telemetry socket (or runtime directory,\n"
+		"                          e.g. /var/run/dpdk/rte) is PATH as IF-MIB rows\n"
+		"                          at ifIndex BASE + port id (repeatable)\n"
+		"      --ifindex-base N    base of the n-th --ports without one: N + 100 n\n"
+		"                          (default 1000)\n"
+		"      --ports-timeout MS  longest wait for a telemetry answer (default 5)\n"
 		"  -h, --help              this text\n"
 		"  -V, --version           version\n\n"
 		"Configuration file lines (command-line options take precedence):\n"
 		"  segment PATH | agentxSocket SOCKET | listen ADDR | pingInterval N\n"
 		"  checkPeriod N | persistentDir DIR | eventHistory N | notifyRate N\n"
-		"  notifyBurst N\n"
+		"  notifyBurst N | ports PATH[,BASE] | ifIndexBase N | portsTimeout MS\n"
 		"Any other line (rocommunity, rwcommunity, createUser, rouser, rwuser,\n"
 		"view, access, trap2sink, trapsess, ...) is handed to Net-SNMP as a\n"
 		"configuration directive; in standalone mode trap2sink/trapsess lines\n"
@@ -125,6 +137,32 @@ absolute_path(const char *path)
 	if (abs)
 		sprintf(abs, "%s/%s", strcmp(cwd, "/") ? cwd : "", path);
 	return abs;
+}
+
+/* A --ports source, its path made absolute like a segment's. */
+static int
+add_ports(struct settings *st, const char *spec)
+{
+	char *abs = absolute_path(spec);
+	int rc;
+
+	if (!abs) {
+		fprintf(stderr, APP ": %s: %s\n", spec, strerror(errno));
+		return -errno;
+	}
+	rc = fastmib_ports_add(st->ports, abs);
+	free(abs);
+	if (rc == -EEXIST)
+		return 0; /* listed twice: served once */
+	if (rc == -EINVAL)
+		fprintf(stderr, APP ": --ports %s: needs PATH or PATH,BASE with BASE "
+			"in 1..%u\n", spec, FASTMIB_IFINDEX_MAX);
+	else if (rc == -ENOSPC)
+		fprintf(stderr, APP ": --ports %s: at most %u applications\n", spec,
+			FASTMIB_PORTS_MAX_SOURCES);
+	else if (rc < 0)
+		fprintf(stderr, APP ": --ports %s: %s\n", spec, strerror(-rc));
+	return rc;
 }
 
 static int
@@ -209,6 +247,20 @@ read_settings_file(struct settings *st)
 			rc = -EINVAL;
 		} else if (!strcasecmp(key, "segment")) {
 			rc = add_segment(st, val);
+		} else if (!strcasecmp(key, "ports")) {
+			rc = add_ports(st, val);
+		} else if (!strcasecmp(key, "ifIndexBase") ||
+			   !strcasecmp(key, "portsTimeout")) {
+			bool is_base = !strcasecmp(key, "ifIndexBase");
+			long *dst = is_base ? &st->ifindex_base : &st->ports_timeout;
+
+			rc = parse_long(val, 1, is_base ? FASTMIB_IFINDEX_MAX
+						      : FASTMIB_PORTS_TIMEOUT_MAX, &v);
+			if (rc < 0)
+				fprintf(stderr, APP ": %s:%u: bad %s '%s'\n", st->config,
+					lineno, key, val);
+			else if (*dst < 0)
+				*dst = v;
 		} else if (!strcasecmp(key, "agentxSocket")) {
 			if (!st->agentx_socket)
 				st->agentx_socket = keep(val);
@@ -257,7 +309,7 @@ read_settings_file(struct settings *st)
 }
 
 enum { OPT_STATE_DIR = 256, OPT_LISTEN, OPT_CHECK_PERIOD, OPT_NOTIFY_RATE,
-       OPT_NOTIFY_BURST };
+       OPT_NOTIFY_BURST, OPT_PORTS, OPT_IFINDEX_BASE, OPT_PORTS_TIMEOUT };
 
 static const struct option long_opts[] = {
 	{ "foreground", no_argument, NULL, 'f' },
@@ -270,6 +322,9 @@ static const struct option long_opts[] = {
 	{ "notify-burst", required_argument, NULL, OPT_NOTIFY_BURST },
 	{ "state-dir", required_argument, NULL, OPT_STATE_DIR },
 	{ "listen", required_argument, NULL, OPT_LISTEN },
+	{ "ports", required_argument, NULL, OPT_PORTS },
+	{ "ifindex-base", required_argument, NULL, OPT_IFINDEX_BASE },
+	{ "ports-timeout", required_argument, NULL, OPT_PORTS_TIMEOUT },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -333,6 +388,26 @@ parse_args(int argc, char **argv, struct settings *st)
 		case OPT_LISTEN:
 			st->listen = optarg;
 			break;
+		case OPT_PORTS:
+			if (add_ports(st, optarg) < 0)
+				return 1;
+			break;
+		case OPT_IFINDEX_BASE:
+			if (parse_long(optarg, 1, FASTMIB_IFINDEX_MAX,
+				       &st->ifindex_base) < 0) {
+				fprintf(stderr, APP ": bad ifIndex base '%s' (1..%u)\n",
+					optarg, FASTMIB_IFINDEX_MAX);
+				return 1;
+			}
+			break;
+		case OPT_PORTS_TIMEOUT:
+			if (parse_long(optarg, 1, FASTMIB_PORTS_TIMEOUT_MAX,
+				       &st->ports_timeout) < 0) {
+				fprintf(stderr, APP ": bad timeout '%s' (1..%u ms)\n",
+					optarg, FASTMIB_PORTS_TIMEOUT_MAX);
+				return 1;
+			}
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -350,11 +425,17 @@ parse_args(int argc, char **argv, struct settings *st)
 			return 1;
 	if (st->config && read_settings_file(st) < 0)
 		return 1;
-	if (fastmib_agent_count(st->agent) == 0) {
-		fprintf(stderr, APP ": no segment given\n");
+	if (fastmib_agent_count(st->agent) == 0 && fastmib_ports_count(st->ports) == 0) {
+		fprintf(stderr, APP ": no segment and no --ports given\n");
 		usage(stderr);
 		return 1;
 	}
+	if (st->ifindex_base > 0)
+		fastmib_ports_set_base(st->ports, (uint32_t)st->ifindex_base);
+	if (st->ports_timeout > 0)
+		fastmib_ports_set_timeout(st->ports, (unsigned int)st->ports_timeout);
+	/* a standalone agent serves no kernel interface to keep clear of */
+	fastmib_ports_set_beside_kernel(st->ports, st->listen == NULL);
 	if (st->ev_history > 0)
 		fastmib_agent_set_event_history(st->agent, (unsigned int)st->ev_history);
 	if (st->notify_rate >= 0 || st->notify_burst >= 0) {
@@ -456,20 +537,29 @@ run(struct settings *st)
 		snmp_shutdown(APP);
 		return 1;
 	}
+	rc = fastmib_ports_start(st->ports);
+	if (rc < 0) {
+		snmp_log(LOG_ERR, APP ": cannot start the ports: %s\n", strerror(-rc));
+		snmp_shutdown(APP);
+		return 1;
+	}
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN); /* a vanished master is seen by the ping */
-	snmp_log(LOG_INFO, APP " %s: %u segment(s), %s %s\n", FASTMIB_VERSION,
-		 fastmib_agent_count(st->agent),
+	snmp_log(LOG_INFO, APP " %s: %u segment(s), %u ports source(s), %s %s\n",
+		 FASTMIB_VERSION, fastmib_agent_count(st->agent),
+		 fastmib_ports_count(st->ports),
 		 st->listen ? "listening on" : "AgentX via",
 		 st->listen ? st->listen
 			    : st->agentx_socket ? st->agentx_socket : "default socket");
 	while (!stop_requested)
 		agent_check_and_process(1); /* a signal interrupts the wait */
 	snmp_log(LOG_INFO, APP ": stopping\n");
+	fastmib_ports_destroy(st->ports);
+	st->ports = NULL;
 	fastmib_agent_destroy(st->agent);
 	st->agent = NULL;
 	snmp_shutdown(APP);
@@ -480,16 +570,18 @@ int
 main(int argc, char **argv)
 {
 	struct settings st = { .ping = -1, .check_period = -1, .ev_history = -1,
-			       .notify_rate = -1, .notify_burst = -1 };
+			       .notify_rate = -1, .notify_burst = -1,
+			       .ifindex_base = -1, .ports_timeout = -1 };
 	int status;
 
-	if (fastmib_agent_create(&st.agent) < 0) {
+	if (fastmib_agent_create(&st.agent) < 0 || fastmib_ports_create(&st.ports) < 0) {
 		fprintf(stderr, APP ": out of memory\n");
 		return 1;
 	}
 	status = parse_args(argc, argv, &st);
 	if (status < 0)
 		status = run(&st);
+	fastmib_ports_destroy(st.ports);
 	fastmib_agent_destroy(st.agent);
 	return status;
 }

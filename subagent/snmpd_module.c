@@ -7,6 +7,10 @@
  *   fastmibSegment /run/fastmib/dataplane.seg      # after the dlmod line
  *   fastmibEventHistory 1024                       # optional, default 256
  *   fastmibNotifyRate 10 20                        # optional: per second, burst
+ *   fastmibPorts   /var/run/dpdk/rte               # IF-MIB rows of a DPDK
+ *                                                  # application's ports
+ *   fastmibIfIndexBase 1000                        # optional
+ *   fastmibPortsTimeout 5                          # optional, milliseconds
  *
  * Event notifications go to snmpd's own trap sinks (trap2sink, trapsess).
  * A changed fastmibEventHistory applies to segments attached afterwards.
@@ -55,6 +59,7 @@
 #include <net-snmp/agent/net-snmp-agent-includes.h>
 
 #include "core.h"
+#include "ports.h"
 
 #ifndef FASTMIB_VERSION
 #define FASTMIB_VERSION "0.0.0"
@@ -63,6 +68,9 @@
 #define FM_TOKEN "fastmibSegment"
 #define FM_TOKEN_HISTORY "fastmibEventHistory"
 #define FM_TOKEN_NOTIFY "fastmibNotifyRate"
+#define FM_TOKEN_PORTS "fastmibPorts"
+#define FM_TOKEN_IFBASE "fastmibIfIndexBase"
+#define FM_TOKEN_PTIMEOUT "fastmibPortsTimeout"
 
 #define FM_EXPORT __attribute__((visibility("default")))
 
@@ -75,6 +83,7 @@ void deinit_fastmib(void) FM_EXPORT;
  */
 static struct {
 	struct fastmib_agent *set; /* from the first init to the real unload */
+	struct fastmib_ports *ports; /* the same, for DPDK applications' ports */
 	bool pinned;               /* dlclose() leaves this object mapped */
 	bool loaded;               /* between init_fastmib() and deinit_fastmib() */
 	unsigned int unload_alarm; /* pending end of a real unload */
@@ -150,6 +159,76 @@ fm_parse_notify(const char *token, char *line)
 			      "optional burst >= 1");
 }
 
+/* `fastmibPorts PATH[,BASE]`: one absolute path per line. */
+static void
+fm_parse_ports(const char *token, char *line)
+{
+	char spec[PATH_MAX + 16];
+	const char *rest;
+	int rc;
+
+	(void)token;
+	if (!fm.ports)
+		return;
+	rest = copy_nword_const(line, spec, sizeof(spec));
+	if (!spec[0]) {
+		config_perror(FM_TOKEN_PORTS " needs a telemetry socket or runtime directory");
+		return;
+	}
+	if (rest && *rest && *rest != '#') {
+		config_perror(FM_TOKEN_PORTS " takes one PATH[,BASE] per line");
+		return;
+	}
+	if (spec[0] != '/') {
+		config_perror(FM_TOKEN_PORTS " needs an absolute path");
+		return;
+	}
+	rc = fastmib_ports_add(fm.ports, spec);
+	if (rc == -EEXIST)
+		config_pwarn(FM_TOKEN_PORTS " names this path twice; served once");
+	else if (rc == -EINVAL)
+		config_perror(FM_TOKEN_PORTS ": BASE must be a number, 1..2147483647");
+	else if (rc == -ENOSPC)
+		config_perror(FM_TOKEN_PORTS ": too many applications for one snmpd");
+	else if (rc < 0)
+		config_perror(FM_TOKEN_PORTS ": cannot add it (out of memory, or path too long)");
+}
+
+/* `fastmibIfIndexBase N` and `fastmibPortsTimeout MS` */
+static void
+fm_parse_ports_number(const char *token, char *line)
+{
+	bool base = strcmp(token, FM_TOKEN_IFBASE) == 0;
+	unsigned long n;
+	char extra;
+	int k;
+
+	if (!fm.ports)
+		return;
+	k = sscanf(line, "%lu %c", &n, &extra);
+	if (k < 1 || n > UINT32_MAX ||
+	    (base ? fastmib_ports_set_base(fm.ports, (uint32_t)n)
+		  : fastmib_ports_set_timeout(fm.ports, (unsigned int)n)) < 0)
+		config_perror(base ? FM_TOKEN_IFBASE " needs a number, 1..2147483647"
+			      : FM_TOKEN_PTIMEOUT " needs milliseconds, 1..1000");
+	else if (k == 2 && extra != '#')
+		config_pwarn("text after the number ignored");
+}
+
+static void
+fm_release_ports(void)
+{
+	if (fm.ports)
+		fastmib_ports_reload_begin(fm.ports);
+}
+
+static void
+fm_release_ports_timeout(void)
+{
+	if (fm.ports)
+		fastmib_ports_set_timeout(fm.ports, FASTMIB_PORTS_TIMEOUT_MS);
+}
+
 /* Lines removed in a reload go back to the defaults. */
 static void
 fm_release_history(void)
@@ -196,9 +275,14 @@ fm_post_config(int major, int minor, void *server_arg, void *client_arg)
 		fastmib_agent_reload_end(set);
 	else if (rc < 0)
 		snmp_log(LOG_ERR, "fastmib: cannot start: %s\n", strerror(-rc));
-	if (fastmib_agent_count(set) == 0)
-		snmp_log(LOG_WARNING, "fastmib: no " FM_TOKEN " line after the "
-			 "dlmod line: nothing to serve\n");
+	rc = fastmib_ports_start(fm.ports);
+	if (rc == -EALREADY)
+		fastmib_ports_reload_end(fm.ports);
+	else if (rc < 0)
+		snmp_log(LOG_ERR, "fastmib: cannot start the ports: %s\n", strerror(-rc));
+	if (fastmib_agent_count(set) == 0 && fastmib_ports_count(fm.ports) == 0)
+		snmp_log(LOG_WARNING, "fastmib: no " FM_TOKEN " or " FM_TOKEN_PORTS
+			 " line after the dlmod line: nothing to serve\n");
 	return SNMPERR_SUCCESS;
 }
 
@@ -223,6 +307,12 @@ fm_register_directives(void)
 				fm_release_history, "RECORDS");
 	register_config_handler("snmpd", FM_TOKEN_NOTIFY, fm_parse_notify,
 				fm_release_notify, "PER_SECOND [BURST]");
+	register_config_handler("snmpd", FM_TOKEN_PORTS, fm_parse_ports,
+				fm_release_ports, "PATH[,BASE]");
+	register_config_handler("snmpd", FM_TOKEN_IFBASE, fm_parse_ports_number,
+				NULL, "N");
+	register_config_handler("snmpd", FM_TOKEN_PTIMEOUT, fm_parse_ports_number,
+				fm_release_ports_timeout, "MILLISECONDS");
 	snmp_register_callback(SNMP_CALLBACK_LIBRARY,
 			       SNMP_CALLBACK_POST_READ_CONFIG, fm_post_config,
 			       NULL);
@@ -237,11 +327,16 @@ fm_unregister_directives(void)
 	unregister_config_handler("snmpd", FM_TOKEN);
 	unregister_config_handler("snmpd", FM_TOKEN_HISTORY);
 	unregister_config_handler("snmpd", FM_TOKEN_NOTIFY);
+	unregister_config_handler("snmpd", FM_TOKEN_PORTS);
+	unregister_config_handler("snmpd", FM_TOKEN_IFBASE);
+	unregister_config_handler("snmpd", FM_TOKEN_PTIMEOUT);
 }
 
 static void
 fm_destroy(void)
 {
+	fastmib_ports_destroy(fm.ports);
+	fm.ports = NULL;
 	fastmib_agent_destroy(fm.set);
 	fm.set = NULL;
 	snmp_log(LOG_INFO, "fastmib: snmpd module unloaded\n");
@@ -293,7 +388,9 @@ init_fastmib(void)
 		fm_register_directives();
 		return;
 	}
-	if (fastmib_agent_create(&fm.set) < 0) {
+	if (fastmib_agent_create(&fm.set) < 0 || fastmib_ports_create(&fm.ports) < 0) {
+		fastmib_agent_destroy(fm.set);
+		fm.set = NULL;
 		snmp_log(LOG_ERR, "fastmib: out of memory, module inactive\n");
 		return;
 	}
@@ -324,6 +421,7 @@ deinit_fastmib(void)
 	 * init_fastmib() follows is known after the configuration is read, or
 	 * at the latest when snmpd's main loop runs alarms again. */
 	fastmib_agent_reload_begin(fm.set);
+	fastmib_ports_reload_begin(fm.ports);
 	fm.watching = snmp_register_callback(SNMP_CALLBACK_LIBRARY,
 					     SNMP_CALLBACK_POST_READ_CONFIG,
 					     fm_after_reload, NULL) ==

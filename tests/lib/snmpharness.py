@@ -267,9 +267,17 @@ def snmpd_env():
 class Snmpd:
     """A private snmpd: master agent with an AgentX socket in its own dir.
     `extra_lines` go to the end of its snmpd.conf (see set_extra_lines());
-    `wrapper` is a command prefix (valgrind ...)."""
+    `wrapper` is a command prefix (valgrind ...); `if_mib`: snmpd serves
+    its own IF-MIB (the kernel's interfaces), as a system snmpd does;
+    `extra_args` go to snmpd's command line (-Dtoken ...)."""
 
-    def __init__(self, workdir=None, port=None, extra_lines=(), wrapper=()):
+    # MIB modules a test snmpd leaves out: slow to load, or (IF-MIB) rows
+    # that come and go with the host's interfaces
+    EXCLUDED = ["ifTable", "ifXTable", "ipAddressTable", "inetCidrRouteTable",
+                "ipCidrRouteTable", "hrSWRunTable", "hrSWInstalledTable"]
+
+    def __init__(self, workdir=None, port=None, extra_lines=(), wrapper=(),
+                 if_mib=False, extra_args=()):
         self.dir = workdir or make_tmpdir("snmpd")
         self.port = port or free_udp_port()
         self.sock = os.path.join(self.dir, "agentx.sock")
@@ -280,6 +288,9 @@ class Snmpd:
         os.makedirs(self.persist, exist_ok=True)
         self.proc = None
         self.wrapper = list(wrapper)
+        self.extra_args = list(extra_args)
+        self.excluded = [m for m in self.EXCLUDED
+                         if not (if_mib and m in ("ifTable", "ifXTable"))]
         self.set_extra_lines(extra_lines)
         self.client = Client(self.port)
 
@@ -317,8 +328,7 @@ class Snmpd:
         logf = open(self.log, "a")
         self.proc = subprocess.Popen(
             self.wrapper + [SNMPD, "-f", "-r", "-C", "-c", self.conf, "-p", self.pidfile,
-             "-Lf", self.log, "-I", "-ifTable,ifXTable,ipAddressTable,"
-             "inetCidrRouteTable,ipCidrRouteTable,hrSWRunTable,hrSWInstalledTable"],
+             "-Lf", self.log, "-I", "-" + ",".join(self.excluded)] + self.extra_args,
             stdout=logf, stderr=subprocess.STDOUT, env=snmpd_env())
         logf.close()
         try:
@@ -449,10 +459,12 @@ class ModuleAgent:
     """The snmpd module serving `segments` inside a private snmpd: the same
     interface as Agent, with snmpd as the serving process."""
 
-    def __init__(self, segments, extra_lines=(), wrapper=()):
+    def __init__(self, segments, extra_lines=(), wrapper=(), if_mib=False,
+                 snmpd_args=()):
         self.segments = list(segments)
         self.snmpd = Snmpd(extra_lines=module_lines(self.segments) +
-                           list(extra_lines), wrapper=wrapper)
+                           list(extra_lines), wrapper=wrapper, if_mib=if_mib,
+                           extra_args=snmpd_args)
         self.port = self.snmpd.port
         self.client = self.snmpd.client
         self.log = self.snmpd.log

@@ -1,5 +1,6 @@
 """The README's first command: scripts/demo.sh runs end to end, shows real
-SNMP answers from live lcores, and leaves no process or file behind."""
+SNMP answers from live lcores and the application's ports in IF-MIB, and
+leaves no process or file behind."""
 
 import os
 import re
@@ -55,8 +56,28 @@ def test_demo_runs_end_to_end_and_cleans_up():
     assert re.search(r"epFlowStatsTable|epEventStatsTable", out)
     assert "badHeader" in out                      # the event log is shown
 
+    # The application's ports in IF-MIB, after the kernel's interfaces.
+    rundir = re.search(r"--ports (/\S+)", out).group(1)
+    names = re.findall(r"IF-MIB::ifName\.(\d+) = STRING: (\S+)", before)
+    kernel = {int(i): n for i, n in names if int(i) < 1000}
+    assert "lo" in kernel.values()
+    assert names[-2:] == [("1000", "net_null0"), ("1001", "net_null1")]
+    assert [int(i) for i, _ in names] == sorted(int(i) for i, _ in names)
+    # live: the ports' counters move like the application's own
+    ports_rx = [int(v) for v in
+                re.findall(r"IF-MIB::ifHCInUcastPkts\.1000 = Counter64: (\d+)", out)]
+    assert len(ports_rx) == 2 and 0 < ports_rx[0] < ports_rx[1]
+    assert "IF-MIB::ifHighSpeed.1000 = Gauge32: 10000" in out
+    assert re.search(r"^ +1001 +1 net_null1 +up +10G", out, re.M)  # fastmib-stat --ports
+    # once the application has exited, its rows are gone, the kernel's stay
+    gone = out.partition("its ports have left IF-MIB")[2]
+    gone = gone.partition("== 7.")[0]
+    assert re.findall(r"IF-MIB::ifName\.(\d+) = STRING: (\S+)", gone) == \
+        [(str(i), n) for i, n in sorted(kernel.items())]
+
     # Nothing left behind.
     assert processes_mentioning(work) == []
     assert processes_mentioning(seg) == []
     assert not Path(work).exists()
     assert not Path(seg).exists()
+    assert not Path(rundir).exists()

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "ports.h"
 #include "stat.h"
 
 #ifndef FASTMIB_VERSION_STRING
@@ -18,7 +19,9 @@ usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: fastmib-stat SEGMENT [OPTIONS]\n"
-		"Print the counters of a fastmib shared-memory segment.\n"
+		"       fastmib-stat --ports PATH[,BASE]... [--json] [--watch SECONDS]\n"
+		"Print the counters of a fastmib shared-memory segment, or the ports of\n"
+		"DPDK applications.\n"
 		"\n"
 		"  --json               one JSON document instead of text\n"
 		"  --watch SECONDS      redraw every SECONDS with per-second rates,\n"
@@ -35,7 +38,9 @@ usage(FILE *f)
 		"  --event NAME         with --events: only this event (model or MIB name)\n"
 		"  --level N            with --events: only events of level <= N (0..9)\n"
 		"  --help               this text\n"
-		"  --version            program version\n"
+		"  --version            program version\n");
+	stat_ports_usage(f);
+	fprintf(f,
 		"\n"
 		"Exit status: 0 success, 1 segment error, 2 usage error.\n");
 }

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ports.h"
 #include "stat.h"
 
 /* "fastmib-stat: PATH: message", without repeating a path the message has. */
@@ -60,7 +61,11 @@ main(int argc, char **argv)
 {
 	struct stat_opts o;
 	struct fastmib_segment *seg;
-	int rc = parse_args(argc, argv, &o);
+	int rc;
+
+	if (stat_ports_wanted(argc, argv))
+		return stat_ports_main(argc, argv);
+	rc = parse_args(argc, argv, &o);
 
 	if (rc >= 0)
 		return rc;

@@ -1,0 +1,253 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""IF-MIB of DPDK ports: bulk walks of ifXTable for dpdk-testpmd with N
+net_null ports, in every serving mode, beside the same walk of snmpd's own
+ifXTable (the kernel's interfaces) on this machine.
+
+Usage: bench_ports.py --build BUILD_DIR [--ports 2,32] [--walks N] [--reps R]
+                      [--modes kernel,agentx,module,standalone] [--table OID]
+
+For each port count, one dpdk-testpmd forwards between N net_null ports
+(its forwarding lcore at the lowest priority, so that it takes only idle
+CPU time), and each server in turn is walked:
+
+  kernel      snmpd serving its own IF-MIB only (no fastmib): the reference
+  agentx      the same snmpd + fastmib-agentx --ports over AgentX
+  module      the same snmpd with fastmib_snmpd.so and fastmibPorts
+  standalone  fastmib-agentx --listen --ports (no kernel rows)
+
+A walk is a sequence of GETBULK requests (max-repetitions R) for ifXTable,
+sent from this process over a UDP socket until the answer leaves the table:
+no client process start-up in the figure. Reported per server: varbinds per
+walk (of them, the DPDK ports'), median wall time of a walk, varbinds/s, and
+telemetry queries per walk (counted from the agent's -Dfastmib_ports log
+lines in a separate run, so that logging does not slow the timed walks).
+First, per port count: the round trip of one query as the agent makes it
+(info, link_status, stats and xstats of a port, sent together), timed from
+this process.
+"""
+import argparse
+import os
+import socket
+import statistics
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "tests", "lib"))
+import dpdkapp  # noqa: E402
+import snmpharness as H  # noqa: E402
+
+IFX_TABLE = "1.3.6.1.2.1.31.1.1"
+BASE = 1000
+# ifXTable columns a net_null port answers (no multicast/broadcast counts)
+NULL_PORT_COLUMNS = 11
+
+
+def tlv(buf, pos):
+    """(tag, start of value, end of value) of the BER TLV at pos."""
+    tag, n = buf[pos], buf[pos + 1]
+    pos += 2
+    if n & 0x80:
+        k = n & 0x7F
+        n = int.from_bytes(buf[pos:pos + k], "big")
+        pos += k
+    return tag, pos, pos + n
+
+
+def decode_oid(b):
+    arcs = [b[0] // 40, b[0] % 40]
+    v = 0
+    for c in b[1:]:
+        v = (v << 7) | (c & 0x7F)
+        if not c & 0x80:
+            arcs.append(v)
+            v = 0
+    return arcs
+
+
+def response_varbinds(resp):
+    """[(oid arcs, value tag)] of a response PDU."""
+    _, p, _ = tlv(resp, 0)              # message
+    for _ in range(2):                  # version, community
+        _, _, p = tlv(resp, p)
+    _, p, _ = tlv(resp, p)              # response PDU
+    for _ in range(3):                  # request-id, error-status, error-index
+        _, _, p = tlv(resp, p)
+    _, p, end = tlv(resp, p)            # varbind list
+    out = []
+    while p < end:
+        _, s, e = tlv(resp, p)          # varbind
+        _, os_, oe = tlv(resp, s)       # name
+        tag, _, _ = tlv(resp, oe)       # value
+        out.append((decode_oid(resp[os_:oe]), tag))
+        p = e
+    return out
+
+
+class Walker:
+    def __init__(self, port, reps):
+        self.addr = ("127.0.0.1", port)
+        self.reps = reps
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        self.sock.settimeout(2.0)
+        self.reqid = 1
+
+    def walk(self, root):
+        """OIDs of one bulk walk of `root`, as tuples."""
+        root = [int(a) for a in root.split(".")]
+        cur, got = root, []
+        while True:
+            self.reqid += 1
+            msg = H.snmp_message(b"public", H.PDU_GETBULK, self.reqid, [(cur, H.NULL)],
+                                 0, self.reps)
+            self.sock.sendto(msg, self.addr)
+            vbs = response_varbinds(self.sock.recv(1 << 16))
+            for arcs, tag in vbs:
+                if tag == 0x82 or arcs[:len(root)] != root:  # endOfMibView, or out
+                    return got
+                got.append(tuple(arcs))
+            if not vbs:
+                return got
+            cur = list(got[-1])
+
+    def close(self):
+        self.sock.close()
+
+
+def server(mode, app, debug):
+    """A started server of `mode` for the ports of `app` (None: kernel)."""
+    dbg = ["-Dfastmib_ports"] if debug else []
+    if mode == "kernel":
+        return H.Snmpd(if_mib=True).start(), None
+    if mode == "module":
+        m = H.ModuleAgent([], extra_lines=["fastmibPorts %s" % app.dir], if_mib=True,
+                          snmpd_args=dbg)
+        return m.start(), m
+    snmpd = H.Snmpd(if_mib=True).start() if mode == "agentx" else None
+    agent = H.Agent([], snmpd, standalone=mode == "standalone",
+                    extra_args=["--ports", app.dir] + dbg)
+    return agent.start(), (snmpd if mode == "agentx" else None)
+
+
+def port_of(srv):
+    return srv.port
+
+
+def wait_ports(walker, n, timeout=20):
+    last = BASE + n - 1
+
+    def served():
+        try:
+            return any(o[-1] == last for o in walker.walk(IFX_TABLE + ".1"))
+        except OSError:  # not listening yet: the request went unanswered
+            return False
+    H.wait_for(served, timeout, "%d ports served" % n, interval=0.1)
+
+
+def run_mode(mode, app, n, args):
+    """(varbinds, DPDK varbinds, median s, queries per walk or None)."""
+    srv, extra = server(mode, app, debug=False)
+    try:
+        w = Walker(port_of(srv), args.reps)
+        if mode != "kernel":
+            wait_ports(w, n)
+        oids = w.walk(args.table)     # also a warm-up
+        times, missing = [], 0
+        for _ in range(args.walks):
+            t0 = time.perf_counter()
+            got = w.walk(args.table)
+            times.append(time.perf_counter() - t0)
+            # a port whose application missed the agent's deadline has no
+            # values in that request: its varbinds are missing from the walk
+            missing += len(oids) - len(got)
+        w.close()
+        if args.verbose and mode != "kernel":
+            srv.stop()
+            print(srv.read_log())
+    finally:
+        H.shut_down(srv, extra)
+    if missing:
+        print("       %s: %d varbind(s) missing in %d walks" % (mode, missing, args.walks))
+    if args.check:
+        # each walk as the first: every port's row, in OID order, once
+        assert oids == sorted(oids) and len(set(oids)) == len(oids), mode
+        assert args.table != IFX_TABLE or sum(1 for o in oids if o[-1] >= BASE) == (
+            0 if mode == "kernel" else n * NULL_PORT_COLUMNS), mode
+        assert not missing, mode
+    queries = None
+    if mode != "kernel":
+        srv, extra = server(mode, app, debug=True)
+        try:
+            w = Walker(port_of(srv), args.reps)
+            wait_ports(w, n)
+            time.sleep(0.01)
+            before = srv.read_log().count("query for a request")
+            for _ in range(args.walks):
+                w.walk(args.table)
+            queries = (srv.read_log().count("query for a request") - before) / args.walks
+            w.close()
+        finally:
+            H.shut_down(srv, extra)
+    dpdk = sum(1 for o in oids if o[-1] >= BASE)
+    return len(oids), dpdk, statistics.median(times), queries
+
+
+def query_latency(app, n=2000):
+    """Median and 99th percentile of one query the agent makes for a
+    request (info, link_status, stats, xstats of port 0, sent together),
+    from a Python client: the application's side of the cost."""
+    t = app.telemetry()
+    cmds = [c.encode() for c in ("/ethdev/info,0", "/ethdev/link_status,0",
+                                 "/ethdev/stats,0", "/ethdev/xstats,0")]
+    times = []
+    try:
+        for _ in range(n):
+            t0 = time.perf_counter()
+            for c in cmds:
+                t.sock.send(c)
+            for _ in cmds:
+                t.sock.recv(1 << 16)
+            times.append(time.perf_counter() - t0)
+    finally:
+        t.close()
+    times.sort()
+    return times[len(times) // 2], times[len(times) * 99 // 100]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--build", required=True)
+    ap.add_argument("--ports", default="2,32")
+    ap.add_argument("--walks", type=int, default=20)
+    ap.add_argument("--reps", type=int, default=25)
+    ap.add_argument("--modes", default="kernel,agentx,module,standalone")
+    ap.add_argument("--verbose", action="store_true", help="print the agent's log")
+    ap.add_argument("--table", default=IFX_TABLE,
+                    help="subtree to walk (default ifXTable, %s)" % IFX_TABLE)
+    ap.add_argument("--check", action="store_true",
+                    help="fail unless every walk has every port's row, in order")
+    args = ap.parse_args()
+    build = os.path.abspath(args.build)
+    os.environ.setdefault("FASTMIB_AGENTX", os.path.join(build, "subagent", "fastmib-agentx"))
+    os.environ.setdefault("FASTMIB_MODULE", os.path.join(build, "subagent", "fastmib_snmpd.so"))
+    modes = args.modes.split(",")
+    print("%5s  %-10s  %8s  %6s  %9s  %12s  %13s" % (
+        "ports", "server", "varbinds", "(DPDK)", "walk ms", "varbinds/s", "queries/walk"))
+    for n in [int(x) for x in args.ports.split(",")]:
+        app = dpdkapp.Testpmd(ports=n).start()
+        try:
+            med, p99 = query_latency(app, 200 if args.check else 2000)
+            print("%5d  one query (4 commands): median %.0f us, p99 %.0f us" % (
+                n, med * 1e6, p99 * 1e6), flush=True)
+            for mode in modes:
+                vbs, dpdk, t, q = run_mode(mode, app, n, args)
+                print("%5d  %-10s  %8d  %6d  %9.2f  %12.0f  %13s" % (
+                    n, mode, vbs, dpdk, t * 1e3, vbs / t,
+                    "-" if q is None else "%.1f" % q), flush=True)
+        finally:
+            app.stop()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,393 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * IF-MIB columns of a DPDK port from a telemetry reading. See ifmib.h, and
+ * docs/if-mib.md for the mapping in the operator's words.
+ */
+#include <string.h>
+
+#include "ifmib.h"
+
+static bool
+has(const struct fastmib_port_reading *r, unsigned int parts)
+{
+	return r && (r->parts & parts) == parts;
+}
+
+static bool
+has_cast(const struct fastmib_port_reading *r, int k)
+{
+	return has(r, FASTMIB_PORT_XSTATS) && (r->cast_have & (1u << k));
+}
+
+void
+fastmib_ifmib_track_reset(struct fastmib_ifmib_track *t, uint32_t now_cs)
+{
+	memset(t, 0, sizeof(*t));
+	t->discontinuity = now_cs;
+	t->last_change = now_cs;
+}
+
+int
+fastmib_ifmib_oper(const struct fastmib_port_reading *r)
+{
+	if (!has(r, FASTMIB_PORT_INFO | FASTMIB_PORT_LINK))
+		return 0;
+	/* a stopped port is down whatever its link says (RFC 2863: admin down
+	 * means oper down) */
+	return r->started && r->link_up ? FASTMIB_IF_UP : FASTMIB_IF_DOWN;
+}
+
+bool
+fastmib_ifmib_track(struct fastmib_ifmib_track *t, const struct fastmib_port_reading *r,
+		    uint32_t now_cs)
+{
+	bool disc = false;
+	int oper;
+
+	if (has(r, FASTMIB_PORT_STATS)) {
+		const uint64_t raw[FASTMIB_IFMIB_RAW] = {
+			r->ipackets, r->opackets, r->ibytes, r->obytes,
+			r->imissed, r->ierrors, r->oerrors, r->rx_nombuf,
+		};
+
+		for (unsigned int i = 0; t->have && i < FASTMIB_IFMIB_RAW; i++)
+			disc |= raw[i] < t->raw[i];
+		memcpy(t->raw, raw, sizeof(raw));
+		t->have = true;
+	}
+	if (has(r, FASTMIB_PORT_XSTATS)) {
+		unsigned int both = r->cast_have & t->cast_have;
+
+		for (int k = 0; t->have_cast && k < FASTMIB_CAST_COUNT; k++)
+			disc |= (both & (1u << k)) && r->cast[k] < t->cast[k];
+		memcpy(t->cast, r->cast, sizeof(t->cast));
+		t->cast_have = r->cast_have;
+		t->have_cast = true;
+	}
+	if (disc) {
+		t->discontinuity = now_cs;
+		t->ucast_floor[0] = t->ucast_floor[1] = 0;
+	}
+	oper = fastmib_ifmib_oper(r);
+	if (oper) {
+		if (t->oper && t->oper != oper)
+			t->last_change = now_cs;
+		t->oper = oper;
+	}
+	return disc;
+}
+
+bool
+fastmib_ifmib_served(enum fastmib_ifmib_table t, unsigned int col)
+{
+	if (col < 1 || col > fastmib_ifmib_last_col(t))
+		return false;
+	return t != FASTMIB_IFTABLE || (col != FASTMIB_IF_IN_UNKNOWN_PROTOS &&
+					col != FASTMIB_IF_OUT_DISCARDS &&
+					col != FASTMIB_IF_OUT_QLEN);
+}
+
+unsigned int
+fastmib_ifmib_cast_mask(enum fastmib_ifmib_table t, unsigned int col)
+{
+	const unsigned int in = 1u << FASTMIB_CAST_IN_MCAST | 1u << FASTMIB_CAST_IN_BCAST;
+	const unsigned int out = 1u << FASTMIB_CAST_OUT_MCAST | 1u << FASTMIB_CAST_OUT_BCAST;
+
+	if (t == FASTMIB_IFTABLE)
+		return col == FASTMIB_IF_IN_NUCAST_PKTS ? in
+		       : col == FASTMIB_IF_OUT_NUCAST_PKTS ? out : 0;
+	switch (col) {
+	case FASTMIB_IFX_IN_MULTICAST_PKTS:
+	case FASTMIB_IFX_HC_IN_MULTICAST_PKTS:
+		return 1u << FASTMIB_CAST_IN_MCAST;
+	case FASTMIB_IFX_IN_BROADCAST_PKTS:
+	case FASTMIB_IFX_HC_IN_BROADCAST_PKTS:
+		return 1u << FASTMIB_CAST_IN_BCAST;
+	case FASTMIB_IFX_OUT_MULTICAST_PKTS:
+	case FASTMIB_IFX_HC_OUT_MULTICAST_PKTS:
+		return 1u << FASTMIB_CAST_OUT_MCAST;
+	case FASTMIB_IFX_OUT_BROADCAST_PKTS:
+	case FASTMIB_IFX_HC_OUT_BROADCAST_PKTS:
+		return 1u << FASTMIB_CAST_OUT_BCAST;
+	default:
+		return 0;
+	}
+}
+
+bool
+fastmib_ifmib_pci_name(const char *s)
+{
+	/* DDDD:BB:DD.F in hexadecimal, nothing after it */
+	static const char shape[] = "xxxx:xx:xx.x";
+
+	if (strlen(s) != sizeof(shape) - 1)
+		return false;
+	for (size_t i = 0; shape[i]; i++) {
+		char c = s[i];
+		bool hex = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ||
+			   (c >= 'A' && c <= 'F');
+
+		if (shape[i] == 'x' ? !hex : c != shape[i])
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Unicast packets: the PMD's own count where it gives one, else all packets
+ * less the multicast and broadcast ones it reports (snmpd's convention for
+ * kernel interfaces). The parts of that difference come from one reading
+ * but not from one instant, so it could dip by a few packets between two
+ * readings: it is never reported below what was reported before.
+ */
+static uint64_t
+ucast(const struct fastmib_port_reading *r, struct fastmib_ifmib_track *tr, bool in)
+{
+	int u = in ? FASTMIB_CAST_IN_UCAST : FASTMIB_CAST_OUT_UCAST;
+	int m = in ? FASTMIB_CAST_IN_MCAST : FASTMIB_CAST_OUT_MCAST;
+	int b = in ? FASTMIB_CAST_IN_BCAST : FASTMIB_CAST_OUT_BCAST;
+	uint64_t v, other = 0, *floor = &tr->ucast_floor[in ? 0 : 1];
+
+	if (has_cast(r, u)) {
+		v = r->cast[u];
+	} else {
+		v = in ? r->ipackets : r->opackets;
+		if (has_cast(r, m))
+			other += r->cast[m];
+		if (has_cast(r, b))
+			other += r->cast[b];
+		v = v > other ? v - other : 0;
+	}
+	if (v < *floor)
+		v = *floor;
+	*floor = v;
+	return v;
+}
+
+/* Multicast + broadcast, when the PMD reports at least one of them. */
+static bool
+nucast(const struct fastmib_port_reading *r, bool in, uint64_t *v)
+{
+	int m = in ? FASTMIB_CAST_IN_MCAST : FASTMIB_CAST_OUT_MCAST;
+	int b = in ? FASTMIB_CAST_IN_BCAST : FASTMIB_CAST_OUT_BCAST;
+
+	if (!has_cast(r, m) && !has_cast(r, b))
+		return false;
+	*v = (has_cast(r, m) ? r->cast[m] : 0) + (has_cast(r, b) ? r->cast[b] : 0);
+	return true;
+}
+
+static void
+set_num(struct fastmib_ifv *out, enum fastmib_ifv_type type, uint64_t v)
+{
+	out->type = type;
+	out->num = type == FASTMIB_IFV_COUNTER32 ? (uint32_t)v : v;
+}
+
+static void
+set_cast(struct fastmib_ifv *out, const struct fastmib_port_reading *r, int k,
+	 enum fastmib_ifv_type type)
+{
+	if (has_cast(r, k))
+		set_num(out, type, r->cast[k]);
+}
+
+static uint64_t
+clamp32(uint64_t v)
+{
+	return v > UINT32_MAX ? UINT32_MAX : v;
+}
+
+static void
+if_value(unsigned int col, uint32_t ifindex, const struct fastmib_port_reading *r,
+	 struct fastmib_ifmib_track *tr, struct fastmib_ifv *out)
+{
+	bool info = has(r, FASTMIB_PORT_INFO), stats = has(r, FASTMIB_PORT_STATS);
+	uint64_t v;
+
+	switch (col) {
+	case FASTMIB_IF_INDEX:
+		set_num(out, FASTMIB_IFV_INTEGER, ifindex);
+		break;
+	case FASTMIB_IF_DESCR:
+		if (info) {
+			out->type = FASTMIB_IFV_OCTETS;
+			out->octets = r->name;
+			out->len = strlen(r->name);
+		}
+		break;
+	case FASTMIB_IF_TYPE:
+		set_num(out, FASTMIB_IFV_INTEGER, FASTMIB_IFTYPE_ETHERNET);
+		break;
+	case FASTMIB_IF_MTU:
+		if (info)
+			set_num(out, FASTMIB_IFV_INTEGER, r->mtu > INT32_MAX ? INT32_MAX : r->mtu);
+		break;
+	case FASTMIB_IF_SPEED:
+		/* bits/s, saturated: ifHighSpeed carries faster links */
+		if (has(r, FASTMIB_PORT_LINK))
+			set_num(out, FASTMIB_IFV_GAUGE32,
+				r->speed_mbps > UINT32_MAX / 1000000u ? UINT32_MAX
+				: r->speed_mbps * 1000000u);
+		break;
+	case FASTMIB_IF_PHYS_ADDRESS:
+		if (info && r->mac_ok) {
+			out->type = FASTMIB_IFV_OCTETS;
+			out->octets = r->mac;
+			out->len = sizeof(r->mac);
+		}
+		break;
+	case FASTMIB_IF_ADMIN_STATUS:
+		if (info)
+			set_num(out, FASTMIB_IFV_INTEGER, r->started ? FASTMIB_IF_UP : FASTMIB_IF_DOWN);
+		break;
+	case FASTMIB_IF_OPER_STATUS:
+		if (fastmib_ifmib_oper(r))
+			set_num(out, FASTMIB_IFV_INTEGER, (uint64_t)fastmib_ifmib_oper(r));
+		break;
+	case FASTMIB_IF_LAST_CHANGE:
+		set_num(out, FASTMIB_IFV_TIMETICKS, tr->last_change);
+		break;
+	case FASTMIB_IF_IN_OCTETS:
+		if (stats)
+			set_num(out, FASTMIB_IFV_COUNTER32, r->ibytes);
+		break;
+	case FASTMIB_IF_IN_UCAST_PKTS:
+		if (stats)
+			set_num(out, FASTMIB_IFV_COUNTER32, ucast(r, tr, true));
+		break;
+	case FASTMIB_IF_IN_NUCAST_PKTS:
+		if (nucast(r, true, &v))
+			set_num(out, FASTMIB_IFV_COUNTER32, v);
+		break;
+	case FASTMIB_IF_IN_DISCARDS:
+		/* dropped for want of room: in the NIC (imissed) or of mbufs */
+		if (stats)
+			set_num(out, FASTMIB_IFV_COUNTER32, r->imissed + r->rx_nombuf);
+		break;
+	case FASTMIB_IF_IN_ERRORS:
+		if (stats)
+			set_num(out, FASTMIB_IFV_COUNTER32, r->ierrors);
+		break;
+	case FASTMIB_IF_OUT_OCTETS:
+		if (stats)
+			set_num(out, FASTMIB_IFV_COUNTER32, r->obytes);
+		break;
+	case FASTMIB_IF_OUT_UCAST_PKTS:
+		if (stats)
+			set_num(out, FASTMIB_IFV_COUNTER32, ucast(r, tr, false));
+		break;
+	case FASTMIB_IF_OUT_NUCAST_PKTS:
+		if (nucast(r, false, &v))
+			set_num(out, FASTMIB_IFV_COUNTER32, v);
+		break;
+	case FASTMIB_IF_OUT_ERRORS:
+		if (stats)
+			set_num(out, FASTMIB_IFV_COUNTER32, r->oerrors);
+		break;
+	case FASTMIB_IF_SPECIFIC:
+		/* deprecated; 0.0 is its defined "nothing more specific" */
+		out->type = FASTMIB_IFV_OID_ZERO;
+		break;
+	default:
+		/* ifInUnknownProtos, ifOutDiscards, ifOutQLen: DPDK counts none */
+		break;
+	}
+}
+
+static void
+ifx_value(unsigned int col, const struct fastmib_port_reading *r,
+	  struct fastmib_ifmib_track *tr, struct fastmib_ifv *out)
+{
+	bool info = has(r, FASTMIB_PORT_INFO), stats = has(r, FASTMIB_PORT_STATS);
+
+	switch (col) {
+	case FASTMIB_IFX_NAME:
+		if (info) {
+			out->type = FASTMIB_IFV_OCTETS;
+			out->octets = r->name;
+			out->len = strlen(r->name);
+		}
+		break;
+	case FASTMIB_IFX_IN_MULTICAST_PKTS:
+		set_cast(out, r, FASTMIB_CAST_IN_MCAST, FASTMIB_IFV_COUNTER32);
+		break;
+	case FASTMIB_IFX_IN_BROADCAST_PKTS:
+		set_cast(out, r, FASTMIB_CAST_IN_BCAST, FASTMIB_IFV_COUNTER32);
+		break;
+	case FASTMIB_IFX_OUT_MULTICAST_PKTS:
+		set_cast(out, r, FASTMIB_CAST_OUT_MCAST, FASTMIB_IFV_COUNTER32);
+		break;
+	case FASTMIB_IFX_OUT_BROADCAST_PKTS:
+		set_cast(out, r, FASTMIB_CAST_OUT_BCAST, FASTMIB_IFV_COUNTER32);
+		break;
+	case FASTMIB_IFX_HC_IN_OCTETS:
+		if (stats)
+			set_num(out, FASTMIB_IFV_COUNTER64, r->ibytes);
+		break;
+	case FASTMIB_IFX_HC_IN_UCAST_PKTS:
+		if (stats)
+			set_num(out, FASTMIB_IFV_COUNTER64, ucast(r, tr, true));
+		break;
+	case FASTMIB_IFX_HC_IN_MULTICAST_PKTS:
+		set_cast(out, r, FASTMIB_CAST_IN_MCAST, FASTMIB_IFV_COUNTER64);
+		break;
+	case FASTMIB_IFX_HC_IN_BROADCAST_PKTS:
+		set_cast(out, r, FASTMIB_CAST_IN_BCAST, FASTMIB_IFV_COUNTER64);
+		break;
+	case FASTMIB_IFX_HC_OUT_OCTETS:
+		if (stats)
+			set_num(out, FASTMIB_IFV_COUNTER64, r->obytes);
+		break;
+	case FASTMIB_IFX_HC_OUT_UCAST_PKTS:
+		if (stats)
+			set_num(out, FASTMIB_IFV_COUNTER64, ucast(r, tr, false));
+		break;
+	case FASTMIB_IFX_HC_OUT_MULTICAST_PKTS:
+		set_cast(out, r, FASTMIB_CAST_OUT_MCAST, FASTMIB_IFV_COUNTER64);
+		break;
+	case FASTMIB_IFX_HC_OUT_BROADCAST_PKTS:
+		set_cast(out, r, FASTMIB_CAST_OUT_BCAST, FASTMIB_IFV_COUNTER64);
+		break;
+	case FASTMIB_IFX_LINK_UP_DOWN_TRAP_ENABLE:
+		/* the agent sends no linkUp/linkDown for these ports */
+		set_num(out, FASTMIB_IFV_INTEGER, 2 /* disabled */);
+		break;
+	case FASTMIB_IFX_HIGH_SPEED:
+		if (has(r, FASTMIB_PORT_LINK))
+			set_num(out, FASTMIB_IFV_GAUGE32, clamp32(r->speed_mbps));
+		break;
+	case FASTMIB_IFX_PROMISCUOUS_MODE:
+		if (info)
+			set_num(out, FASTMIB_IFV_INTEGER, r->promiscuous ? FASTMIB_TRUE : FASTMIB_FALSE);
+		break;
+	case FASTMIB_IFX_CONNECTOR_PRESENT:
+		if (info)
+			set_num(out, FASTMIB_IFV_INTEGER,
+				fastmib_ifmib_pci_name(r->name) ? FASTMIB_TRUE : FASTMIB_FALSE);
+		break;
+	case FASTMIB_IFX_ALIAS:
+		/* no alias can be configured: the zero-length string */
+		out->type = FASTMIB_IFV_OCTETS;
+		out->octets = "";
+		out->len = 0;
+		break;
+	case FASTMIB_IFX_COUNTER_DISCONTINUITY_TIME:
+		set_num(out, FASTMIB_IFV_TIMETICKS, tr->discontinuity);
+		break;
+	default:
+		break;
+	}
+}
+
+void
+fastmib_ifmib_value(enum fastmib_ifmib_table t, unsigned int col, uint32_t ifindex,
+		    const struct fastmib_port_reading *r, struct fastmib_ifmib_track *tr,
+		    struct fastmib_ifv *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (t == FASTMIB_IFTABLE)
+		if_value(col, ifindex, r, tr, out);
+	else
+		ifx_value(col, r, tr, out);
+}

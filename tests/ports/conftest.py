@@ -1,0 +1,136 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Fixtures of the IF-MIB tests: dpdk-testpmd's net_null ports served by
+fastmib-agentx over AgentX (snmpd serving its own IF-MIB as well), by the
+standalone agent, or by the module inside snmpd; and what the application
+itself says over its telemetry socket, to compare with."""
+import os
+import sys
+
+import pytest
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
+
+import dpdkapp  # noqa: E402
+import snmpharness as h  # noqa: E402
+
+IF_ENTRY = "1.3.6.1.2.1.2.2.1"
+IFX_ENTRY = "1.3.6.1.2.1.31.1.1.1"
+SYS_UPTIME = "1.3.6.1.2.1.1.3.0"
+
+MODES = ["agentx", "standalone", "module"]
+BESIDE_SNMPD = ["agentx", "module"]
+
+# Wait for telemetry answers on a machine other builds keep busy; the
+# default (5 ms) is what test_lifecycle's stopped application exercises.
+TIMEOUT_MS = 100
+
+
+def if_oid(col, ifindex):
+    return "%s.%d.%d" % (IF_ENTRY, col, ifindex)
+
+
+def ifx_oid(col, ifindex):
+    return "%s.%d.%d" % (IFX_ENTRY, col, ifindex)
+
+
+def oid_key(oid):
+    return tuple(int(x) for x in oid.split("."))
+
+
+def kernel_interfaces():
+    """{ifIndex: name} of this network namespace, as snmpd serves them."""
+    out = {}
+    for name in os.listdir("/sys/class/net"):
+        with open(os.path.join("/sys/class/net", name, "ifindex")) as f:
+            out[int(f.read())] = name
+    return out
+
+
+class PortsServer:
+    """The ports of one or more applications (`specs`: PATH[,BASE]) served
+    in `mode`, reached through `client`."""
+
+    def __init__(self, mode, specs, base=None, timeout_ms=TIMEOUT_MS, if_mib=True,
+                 debug=False):
+        self.mode = mode
+        self.specs = list(specs)
+        self.snmpd = self.agent = None
+        args = []
+        for s in self.specs:
+            args += ["--ports", s]
+        if base is not None:
+            args += ["--ifindex-base", str(base)]
+        if timeout_ms is not None:
+            args += ["--ports-timeout", str(timeout_ms)]
+        # -Dfastmib_ports: a log line per telemetry query made for a request
+        debug_args = ["-Dfastmib_ports"] if debug else []
+        if mode == "module":
+            lines = ["fastmibPorts %s" % s for s in self.specs]
+            if base is not None:
+                lines.append("fastmibIfIndexBase %d" % base)
+            if timeout_ms is not None:
+                lines.append("fastmibPortsTimeout %d" % timeout_ms)
+            self.agent = h.ModuleAgent([], extra_lines=lines, if_mib=if_mib,
+                                       snmpd_args=debug_args)
+            self.snmpd = self.agent.snmpd
+        else:
+            if mode == "agentx":
+                self.snmpd = h.Snmpd(if_mib=if_mib).start()
+            self.agent = h.Agent([], self.snmpd, standalone=mode == "standalone",
+                                 extra_args=args + debug_args)
+        self.client = self.agent.client
+
+    def start(self, wait_ifindex=None, timeout=20):
+        self.agent.start()
+        if wait_ifindex is not None:
+            self.wait_row(wait_ifindex, timeout)
+        return self
+
+    def row_served(self, ifindex):
+        r = self.client.get([ifx_oid(1, ifindex)])
+        return bool(r.varbinds) and r.varbinds[0].type == "STRING"
+
+    def wait_row(self, ifindex, timeout=20):
+        h.wait_for(lambda: self._alive() and self.row_served(ifindex), timeout,
+                   "ifIndex %d served" % ifindex, interval=0.05)
+
+    def wait_gone(self, ifindex, timeout=20):
+        h.wait_for(lambda: not self.row_served(ifindex), timeout,
+                   "ifIndex %d withdrawn" % ifindex, interval=0.05)
+
+    def _alive(self):
+        if not self.agent.alive():
+            raise h.HarnessError("the serving process exited: %s" %
+                                 self.agent.read_log())
+        return True
+
+    def read_log(self):
+        return self.agent.read_log()
+
+    def queries_for_requests(self):
+        """Telemetry queries made for requests so far (needs debug)."""
+        return self.read_log().count("query for a request")
+
+    def stop(self):
+        """Stop the serving process (its log then has the traffic line)."""
+        return self.agent.stop()
+
+    def close(self):
+        h.shut_down(self.agent, self.snmpd if self.mode != "module" else None)
+
+
+@pytest.fixture(scope="module")
+def testpmd(tmp_path_factory):
+    """One dpdk-testpmd with two forwarding net_null ports for a test file."""
+    app = dpdkapp.Testpmd(ports=2, log_dir=str(tmp_path_factory.mktemp("testpmd")))
+    try:
+        yield app.start()
+    finally:
+        app.stop()
+
+
+@pytest.fixture(scope="module")
+def telemetry(testpmd):
+    t = testpmd.telemetry()
+    yield t
+    t.close()

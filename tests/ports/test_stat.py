@@ -1,0 +1,129 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""fastmib-stat --ports: dpdk-testpmd's ports as its telemetry reports
+them, at the ifIndex values the agent serves them, as text, JSON and with
+per-second rates; clear errors naming the path and the reason."""
+import json
+import os
+import signal
+import subprocess
+
+import pytest
+
+STAT = os.environ.get("FASTMIB_STAT", "")
+
+
+def stat(*args, timeout=30):
+    if not STAT:
+        pytest.fail("FASTMIB_STAT not set: run through ctest")
+    return subprocess.run([STAT] + [str(a) for a in args], capture_output=True,
+                          text=True, timeout=timeout)
+
+
+def test_json_is_what_telemetry_reports(testpmd, telemetry):
+    before = {p: telemetry.stats(p) for p in (0, 1)}
+    r = stat("--ports", testpmd.dir, "--json")
+    after = {p: telemetry.stats(p) for p in (0, 1)}
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(r.stdout)
+    [src] = doc["sources"]
+    assert src["path"] == testpmd.dir
+    assert src["socket"] == testpmd.socket
+    assert src["pid"] == telemetry.pid == testpmd.pid
+    assert src["version"].startswith("DPDK ")
+    assert [p["port"] for p in src["ports"]] == [0, 1]
+    for p in src["ports"]:
+        i = p["port"]
+        info, link = telemetry.info(i), telemetry.link(i)
+        assert p["ifindex"] == 1000 + i
+        assert (p["name"], p["mtu"], p["mac"], p["promiscuous"]) == (
+            info["name"], info["mtu"], info["mac_addr"], bool(info["promiscuous"]))
+        assert (p["state"], p["started"], p["link_up"], p["speed_mbps"]) == (
+            "up", True, True, link["speed"])
+        for mine, theirs in (("rx_packets", "ipackets"), ("tx_packets", "opackets"),
+                             ("rx_octets", "ibytes"), ("tx_octets", "obytes"),
+                             ("rx_errors", "ierrors"), ("tx_errors", "oerrors"),
+                             ("rx_missed", "imissed"), ("rx_nombuf", "rx_nombuf")):
+            assert before[i][theirs] <= p[mine] <= after[i][theirs], mine
+        assert "rates" not in p
+
+
+def test_text_table_and_bases(testpmd):
+    # the socket itself, the runtime directory, and an explicit base
+    for spec, base in ((testpmd.socket, 1000), (testpmd.dir + ",5000", 5000)):
+        r = stat("--ports", spec)
+        assert r.returncode == 0, r.stderr
+        lines = r.stdout.splitlines()
+        assert lines[0].startswith(spec.split(",")[0] + ": pid %d, DPDK " % testpmd.pid)
+        assert lines[1].split()[:5] == ["IFINDEX", "PORT", "NAME", "STATE", "SPEED"]
+        rows = [ln.split() for ln in lines[2:]]
+        assert [row[:5] for row in rows] == [
+            [str(base), "0", "net_null0", "up", "10G"],
+            [str(base + 1), "1", "net_null1", "up", "10G"]]
+    # two sources: the second gets base + 100, like the agent's
+    r = stat("--ports", testpmd.dir, "--ports", testpmd.socket, "--ifindex-base", 300,
+             "--json")
+    assert r.returncode == 0, r.stderr
+    assert [[p["ifindex"] for p in s["ports"]] for s in json.loads(r.stdout)["sources"]] \
+        == [[300, 301], [400, 401]]
+
+
+def test_watch_shows_rates(testpmd):
+    p = subprocess.Popen([STAT, "--ports", testpmd.dir, "--json", "--watch", "0.3"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        first = json.loads(p.stdout.readline())["sources"][0]
+        assert all("rates" not in port for port in first["ports"])
+        # forwarding between the two ports: packets in and out (on a busy
+        # machine the forwarding thread may sit out a period: a few tries)
+        for _ in range(20):
+            later = json.loads(p.stdout.readline())["sources"][0]
+            rates = [port["rates"] for port in later["ports"]]
+            assert all(r["rx_bits"] == 0 == r["tx_bits"] for r in rates)  # no octets
+            if all(r["rx_packets"] > 0 and r["tx_packets"] > 0 for r in rates):
+                break
+        else:
+            pytest.fail("no traffic seen in 20 periods: %s" % rates)
+    finally:
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=10)
+    assert p.returncode == 0, err
+
+
+def test_errors_name_the_path_and_the_reason(tmp_path, testpmd):
+    missing = tmp_path / "no-such-app"
+    r = stat("--ports", missing)
+    assert r.returncode == 1
+    assert r.stderr.strip() == (
+        "fastmib-stat: %s/dpdk_telemetry.v2: connect: No such file or directory "
+        "(no DPDK application with telemetry there yet)" % missing)
+    plain = tmp_path / "dpdk_telemetry.v2"
+    plain.write_text("not a socket")
+    r = stat("--ports", plain)
+    assert r.returncode == 1
+    assert r.stderr.strip() == (
+        "fastmib-stat: %s: connect: Socket operation on non-socket (neither a "
+        "telemetry socket nor a runtime directory)" % plain)
+    # one good source and one bad: both reported, status 1
+    r = stat("--ports", testpmd.dir, "--ports", missing)
+    assert r.returncode == 1
+    assert "net_null1" in r.stdout and str(missing) in r.stderr
+    for args in (["--ports"], ["--ports", "x,0"], ["--ports", "x", "SEGMENT"],
+                 ["--ports", "x", "--ifindex-base", "0"], ["--ports", "x", "--watch", "-1"]):
+        r = stat(*args)
+        assert r.returncode == 2, args
+        assert r.stderr.startswith("fastmib-stat: "), args
+
+
+def test_a_killed_application_is_reported(tmp_path):
+    import dpdkapp
+    app = dpdkapp.Testpmd(log_dir=str(tmp_path)).start()
+    try:
+        app.kill()
+        r = stat("--ports", app.dir)
+        assert r.returncode == 1
+        assert r.stderr.strip() == (
+            "fastmib-stat: %s: connect: Connection refused (the socket is left over: "
+            "the application is not running)" % app.socket)
+    finally:
+        app.stop()
+    assert not os.path.exists(app.dir)
