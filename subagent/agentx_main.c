@@ -5,7 +5,9 @@
  * (--listen). The serving itself is core.c; this file is the front end:
  * options, configuration file, logging, daemon, signals, main loop.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <signal.h>
@@ -13,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <net-snmp/net-snmp-config.h>
@@ -453,6 +456,58 @@ parse_args(int argc, char **argv, struct settings *st)
 	return -1;
 }
 
+/*
+ * The state directory holds Net-SNMP's persistent files and is read for
+ * configuration (community strings, users): a file planted there could
+ * grant write access. Like a segment file, it is used only when it is not
+ * a link, belongs to root or to this user, and nobody else can write to
+ * it; the same for every file in it. A directory that does not exist yet
+ * is left to Net-SNMP to create (mode 0700).
+ */
+static int
+check_state_dir(const char *dir)
+{
+	uid_t me = geteuid();
+	struct stat st;
+	struct dirent *de;
+	DIR *d;
+	int rc = 0;
+
+	if (lstat(dir, &st) < 0)
+		return errno == ENOENT ? 0 : (fprintf(stderr, APP ": %s: %s\n", dir,
+							strerror(errno)), -1);
+	if (!S_ISDIR(st.st_mode)) {
+		fprintf(stderr, APP ": %s: state directory is %s; refused\n", dir,
+			S_ISLNK(st.st_mode) ? "a symbolic link" : "not a directory");
+		return -1;
+	}
+	if ((st.st_uid != 0 && st.st_uid != me) || (st.st_mode & (S_IWGRP | S_IWOTH))) {
+		fprintf(stderr, APP ": %s: state directory owned by uid %u with mode %03o: "
+			"it must belong to root or uid %u and be writable by its owner "
+			"only; refused\n", dir, (unsigned)st.st_uid,
+			(unsigned)(st.st_mode & 0777), (unsigned)me);
+		return -1;
+	}
+	d = opendir(dir);
+	if (d == NULL)
+		return 0; /* unreadable: Net-SNMP will say so */
+	while (rc == 0 && (de = readdir(d)) != NULL) {
+		if (de->d_name[0] == '.')
+			continue;
+		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			continue;
+		if (S_ISLNK(st.st_mode) || (st.st_uid != 0 && st.st_uid != me) ||
+		    (st.st_mode & (S_IWGRP | S_IWOTH))) {
+			fprintf(stderr, APP ": %s/%s: %s in the state directory; refused\n",
+				dir, de->d_name, S_ISLNK(st.st_mode) ? "a symbolic link" :
+				"a file another user owns or may write");
+			rc = -1;
+		}
+	}
+	closedir(d);
+	return rc;
+}
+
 static void
 configure_netsnmp(const struct settings *st)
 {
@@ -501,6 +556,8 @@ run(struct settings *st)
 	struct sigaction sa;
 	int rc;
 
+	if (st->state_dir && check_state_dir(st->state_dir) < 0)
+		return 1;
 	configure_netsnmp(st);
 	if (!st->foreground && netsnmp_daemonize(1, snmp_stderrlog_status()) != 0) {
 		snmp_log(LOG_ERR, APP ": cannot become a daemon\n");

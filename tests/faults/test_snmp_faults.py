@@ -215,3 +215,38 @@ def test_fifo_link_and_loose_file_refused_not_followed(served_beside_traps):
     assert "%s: a FIFO, not a segment file; refused" % fifo in log, log
     assert "%s: is a symbolic link" % link in log, log
     assert "%s: segment file writable by every user" % loose in log, log
+
+
+def agent_with_state_dir(state_dir, tmp_path):
+    """fastmib-agentx started with `state_dir`; it must refuse before it
+    connects anywhere (the AgentX socket named does not exist)."""
+    return subprocess.run([os.environ["FASTMIB_AGENTX"], "-f", "-Le",
+                           "-x", str(tmp_path / "no-master"), "--state-dir",
+                           str(state_dir), str(tmp_path / "none.seg")],
+                          capture_output=True, text=True, timeout=20)
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="chown to another user needs root")
+def test_state_dir_others_can_write_is_refused(tmp_path):
+    loose = tmp_path / "loose"
+    loose.mkdir(mode=0o777)
+    os.chmod(loose, 0o777)
+    r = agent_with_state_dir(loose, tmp_path)
+    assert r.returncode == 1
+    assert "%s: state directory owned by uid 0 with mode 777" % loose in r.stderr
+
+    planted = tmp_path / "planted"
+    planted.mkdir(mode=0o700)
+    conf = planted / "fastmib-agentx.conf"
+    conf.write_text("rwcommunity everyone\n")
+    os.chown(conf, 4242, 4242)
+    r = agent_with_state_dir(planted, tmp_path)
+    assert r.returncode == 1
+    assert "%s: a file another user owns or may write in the state directory" % conf \
+        in r.stderr
+
+    link = tmp_path / "link"
+    link.symlink_to(planted)
+    r = agent_with_state_dir(link, tmp_path)
+    assert r.returncode == 1
+    assert "%s: state directory is a symbolic link; refused" % link in r.stderr
