@@ -12,6 +12,10 @@
  *   fastmibIfIndexBase 1000                        # optional
  *   fastmibPortsTimeout 5                          # optional, milliseconds
  *
+ *   fastmibGuard   .1.3.6.1.4.1.8072.9999.42        # errors, not silence, when
+ *                                                  # the subagent serving this
+ *                                                  # root over AgentX is gone
+ *
  * Event notifications go to snmpd's own trap sinks (trap2sink, trapsess).
  * A changed fastmibEventHistory applies to segments attached afterwards.
  *
@@ -71,6 +75,13 @@
 #define FM_TOKEN_PORTS "fastmibPorts"
 #define FM_TOKEN_IFBASE "fastmibIfIndexBase"
 #define FM_TOKEN_PTIMEOUT "fastmibPortsTimeout"
+#define FM_TOKEN_GUARD "fastmibGuard"
+
+/* Guarded roots one snmpd holds at most. */
+#define FM_MAX_GUARDS 64
+/* Below every registration an AgentX subagent makes (they default to 127):
+ * the guard answers only where nobody else does. */
+#define FM_GUARD_PRIORITY 255
 
 #define FM_EXPORT __attribute__((visibility("default")))
 
@@ -88,7 +99,83 @@ static struct {
 	bool loaded;               /* between init_fastmib() and deinit_fastmib() */
 	unsigned int unload_alarm; /* pending end of a real unload */
 	bool watching;             /* fm_after_reload() registered */
+	netsnmp_handler_registration *guards[FM_MAX_GUARDS];
+	unsigned int n_guards;
 } fm;
+
+/*
+ * The guard of a root served by a fastmib-agentx subagent. When the
+ * subagent dies, snmpd drops its registrations at once, and a walk that
+ * was crossing its subtree would carry on past it: a short answer that
+ * looks complete. A guard is a registration of the same root at the
+ * lowest priority: shadowed while the subagent is registered, it answers
+ * alone once it is gone: an error for every request, so a walk ends with
+ * genErr and a GET says the data is unavailable, until the subagent
+ * registers again.
+ */
+static int
+fm_guard_handler(netsnmp_mib_handler *handler, netsnmp_handler_registration *reginfo,
+		 netsnmp_agent_request_info *reqinfo, netsnmp_request_info *requests)
+{
+	(void)handler;
+	(void)reginfo;
+	for (netsnmp_request_info *r = requests; r; r = r->next) {
+		if (r->processed)
+			continue;
+		if (reqinfo->mode == MODE_GET || reqinfo->mode == MODE_GETNEXT)
+			netsnmp_set_request_error(reqinfo, r, SNMP_ERR_GENERR);
+		else if (reqinfo->mode == MODE_SET_RESERVE1)
+			netsnmp_set_request_error(reqinfo, r, SNMP_ERR_RESOURCEUNAVAILABLE);
+	}
+	return SNMP_ERR_NOERROR;
+}
+
+/* `fastmibGuard OID`: a module root, numeric or by name. */
+static void
+fm_parse_guard(const char *token, char *line)
+{
+	char text[SPRINT_MAX_LEN];
+	oid root[MAX_OID_LEN];
+	size_t len = MAX_OID_LEN;
+	netsnmp_handler_registration *reg;
+	const char *rest;
+
+	(void)token;
+	rest = copy_nword_const(line, text, sizeof(text));
+	if (!text[0] || (rest && *rest && *rest != '#')) {
+		config_perror(FM_TOKEN_GUARD " takes one OID per line");
+		return;
+	}
+	if (!read_objid(text, root, &len) || len < 2) {
+		config_perror(FM_TOKEN_GUARD ": not an OID (numeric, or a name of a loaded MIB)");
+		return;
+	}
+	if (fm.n_guards == FM_MAX_GUARDS) {
+		config_perror(FM_TOKEN_GUARD ": too many guarded roots for one snmpd");
+		return;
+	}
+	reg = netsnmp_create_handler_registration(FM_TOKEN_GUARD, fm_guard_handler, root,
+						  len, HANDLER_CAN_RWRITE);
+	if (!reg) {
+		config_perror(FM_TOKEN_GUARD ": out of memory");
+		return;
+	}
+	reg->priority = FM_GUARD_PRIORITY;
+	if (netsnmp_register_handler(reg) != MIB_REGISTERED_OK) {
+		config_perror(FM_TOKEN_GUARD ": cannot register this root (guarded twice?)");
+		return;
+	}
+	fm.guards[fm.n_guards++] = reg;
+}
+
+/* Called before a reload and at unload: the lines read next decide. */
+static void
+fm_release_guards(void)
+{
+	for (unsigned int i = 0; i < fm.n_guards; i++)
+		netsnmp_unregister_handler(fm.guards[i]);
+	fm.n_guards = 0;
+}
 
 /* `fastmibSegment PATH`: one absolute path per line. */
 static void
@@ -280,7 +367,8 @@ fm_post_config(int major, int minor, void *server_arg, void *client_arg)
 		fastmib_ports_reload_end(fm.ports);
 	else if (rc < 0)
 		snmp_log(LOG_ERR, "fastmib: cannot start the ports: %s\n", strerror(-rc));
-	if (fastmib_agent_count(set) == 0 && fastmib_ports_count(fm.ports) == 0)
+	if (fastmib_agent_count(set) == 0 && fastmib_ports_count(fm.ports) == 0 &&
+	    fm.n_guards == 0)
 		snmp_log(LOG_WARNING, "fastmib: no " FM_TOKEN " or " FM_TOKEN_PORTS
 			 " line after the dlmod line: nothing to serve\n");
 	return SNMPERR_SUCCESS;
@@ -313,6 +401,8 @@ fm_register_directives(void)
 				NULL, "N");
 	register_config_handler("snmpd", FM_TOKEN_PTIMEOUT, fm_parse_ports_number,
 				fm_release_ports_timeout, "MILLISECONDS");
+	register_config_handler("snmpd", FM_TOKEN_GUARD, fm_parse_guard,
+				fm_release_guards, "OID");
 	snmp_register_callback(SNMP_CALLBACK_LIBRARY,
 			       SNMP_CALLBACK_POST_READ_CONFIG, fm_post_config,
 			       NULL);
@@ -330,11 +420,13 @@ fm_unregister_directives(void)
 	unregister_config_handler("snmpd", FM_TOKEN_PORTS);
 	unregister_config_handler("snmpd", FM_TOKEN_IFBASE);
 	unregister_config_handler("snmpd", FM_TOKEN_PTIMEOUT);
+	unregister_config_handler("snmpd", FM_TOKEN_GUARD);
 }
 
 static void
 fm_destroy(void)
 {
+	fm_release_guards();
 	fastmib_ports_destroy(fm.ports);
 	fm.ports = NULL;
 	fastmib_agent_destroy(fm.set);

@@ -250,3 +250,38 @@ def test_state_dir_others_can_write_is_refused(tmp_path):
     r = agent_with_state_dir(link, tmp_path)
     assert r.returncode == 1
     assert "%s: state directory is a symbolic link; refused" % link in r.stderr
+
+
+@pytest.mark.parametrize("guarded", [True, False], ids=["guarded", "unguarded"])
+def test_subagent_death_mid_walk(tmp_path_factory, guarded):
+    """The subagent dies between two requests of a walk. Unguarded (the
+    negative control), snmpd drops its subtree and the walk carries on past
+    it: a short answer that looks complete. With the module loaded as a
+    guard of the root (`fastmibGuard`), the walk ends with an error, and
+    the subtree is served again once the subagent is back."""
+    s = serving.Served("agentx", str(tmp_path_factory.mktemp("guard")))
+    root = "1.3.6.1.4.1.8072.9999.42"
+    lines = h.module_lines([]) + ["fastmibGuard " + root] if guarded else []
+    s.start(snmpd_lines=lines)
+    try:
+        e = s.expect
+        assert e.root == root
+        full = s.client.walk(root)
+        assert full.rc == 0 and len(full.varbinds) == len(e.objects)
+        s.agent.proc.kill()
+        s.agent.proc.wait(10)
+        h.wait_for(lambda: s.client.get([e.oid(1, 1, 1, 0)]).varbinds == [] or
+                   s.client.get([e.oid(1, 1, 1, 0)]).varbinds[0].value is None,
+                   10, "snmpd noticed the subagent's death")
+        cut = s.client.walk(root)
+        if guarded:
+            assert cut.rc != 0 and cut.error == "genError", cut
+            s.agent.start(wait_oid=e.oid(1, 1, 1, 0))
+            again = s.client.walk(root)
+            assert again.rc == 0 and len(again.varbinds) == len(e.objects)
+        else:
+            # silently short: no error, no value (snmpwalk then tries a GET
+            # of the root itself, which says noSuchObject)
+            assert cut.rc == 0 and all(vb.value is None for vb in cut.varbinds), cut
+    finally:
+        s.close()

@@ -151,10 +151,12 @@ class Served:
         self.expect = None
 
     def start(self, live=False, extra_segments=(), agent_args=(), wrapper=(),
-              events=False, trap_port=None, module_lines=(), rows="sparse"):
+              events=False, trap_port=None, module_lines=(), rows="sparse",
+              snmpd_lines=()):
         """`events`: fm-writer in events mode (see Writer.events());
         `trap_port`: where the serving agent sends notifications;
         `rows`: fm-writer's `--rows` (sparse, or all rows of every table);
+        `snmpd_lines`: more snmpd.conf lines in AgentX mode;
         `agent_args` (fastmib-agentx) and `module_lines` (snmpd.conf) are
         the same settings for the two kinds of front end."""
         if events:
@@ -168,7 +170,7 @@ class Served:
             self.snmpd = self.agent.snmpd
         else:
             if self.mode == "agentx":
-                self.snmpd = h.Snmpd(extra_lines=sink).start()
+                self.snmpd = h.Snmpd(extra_lines=list(snmpd_lines) + sink).start()
             self.agent = h.Agent(segments, self.snmpd,
                                  standalone=self.mode == "standalone",
                                  extra_args=agent_args, wrapper=wrapper,
