@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "emit.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+#include "names.h"
 
 void
 wrap_text(struct strbuf *out, const char *text, const char *indent,
@@ -98,4 +101,42 @@ storage_name(enum fastmib_storage s)
 		return "shared-atomic";
 	}
 	return "?";
+}
+
+void
+pool_init(struct name_pool *np, const char *prefix)
+{
+	*np = (struct name_pool){ prefix, NULL, 0, 0 };
+}
+
+const char *
+pool_keep(struct name_pool *np, char *s)
+{
+	if (np->n == np->cap) {
+		np->cap = np->cap ? np->cap * 2 : 64;
+		np->names = xrealloc(np->names, np->cap * sizeof(*np->names));
+	}
+	np->names[np->n++] = s;
+	return s;
+}
+
+const char *
+pool_name(struct name_pool *np, enum fastmib_name_role role, const char *a, const char *b)
+{
+	return pool_keep(np, gen_name(role, np->prefix, a, b));
+}
+
+const char *
+pool_snake(struct name_pool *np, const char *name)
+{
+	return pool_keep(np, name_snake(name));
+}
+
+void
+pool_free(struct name_pool *np)
+{
+	for (size_t i = 0; i < np->n; i++)
+		free(np->names[i]);
+	free(np->names);
+	pool_init(np, np->prefix);
 }
