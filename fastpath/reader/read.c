@@ -416,46 +416,18 @@ fastmib_next_row_mapped(const struct fastmib_segment *seg, unsigned group, uint3
 	return -ENOENT;
 }
 
-int
-fastmib_read_raw(struct fastmib_segment *seg, unsigned group, uint32_t row, uint64_t *values)
-{
-	int r;
+FMS_GUARDED_ENTRY(int, fastmib_read_raw,
+		  (struct fastmib_segment *seg, unsigned group, uint32_t row, uint64_t *values),
+		  (seg, group, row, values), fms_faulted_error(seg), -EIO)
 
-	if (fms_faulted(seg))
-		return fms_faulted_error(seg);
-	FMS_GUARDED(seg, r, fastmib_read_raw_mapped(seg, group, row, values), -EIO);
-	return r;
-}
+FMS_GUARDED_ENTRY(int, fastmib_read,
+		  (struct fastmib_segment *seg, unsigned group, uint32_t row, uint64_t *values),
+		  (seg, group, row, values), fms_faulted_error(seg), -EIO)
 
-int
-fastmib_read(struct fastmib_segment *seg, unsigned group, uint32_t row, uint64_t *values)
-{
-	int r;
+FMS_GUARDED_ENTRY(bool, fastmib_row_present,
+		  (const struct fastmib_segment *seg, unsigned group, uint32_t row),
+		  (seg, group, row), false, false)
 
-	if (fms_faulted(seg))
-		return fms_faulted_error(seg);
-	FMS_GUARDED(seg, r, fastmib_read_mapped(seg, group, row, values), -EIO);
-	return r;
-}
-
-bool
-fastmib_row_present(const struct fastmib_segment *seg, unsigned group, uint32_t row)
-{
-	bool r;
-
-	if (fms_faulted(seg))
-		return false;
-	FMS_GUARDED(seg, r, fastmib_row_present_mapped(seg, group, row), false);
-	return r;
-}
-
-int64_t
-fastmib_next_row(const struct fastmib_segment *seg, unsigned group, uint32_t row)
-{
-	int64_t r;
-
-	if (fms_faulted(seg))
-		return -EIO;
-	FMS_GUARDED(seg, r, fastmib_next_row_mapped(seg, group, row), -EIO);
-	return r;
-}
+FMS_GUARDED_ENTRY(int64_t, fastmib_next_row,
+		  (const struct fastmib_segment *seg, unsigned group, uint32_t row),
+		  (seg, group, row), -EIO, -EIO)

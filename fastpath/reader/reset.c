@@ -402,13 +402,6 @@ fastmib_discontinuity_mapped(const struct fastmib_segment *seg, int group, uint3
 	return t > seg->hdr->created_ns ? t : seg->hdr->created_ns;
 }
 
-uint64_t
-fastmib_discontinuity(const struct fastmib_segment *seg, int group, uint32_t row)
-{
-	uint64_t r;
-
-	if (fms_faulted(seg))
-		return 0;
-	FMS_GUARDED(seg, r, fastmib_discontinuity_mapped(seg, group, row), 0);
-	return r;
-}
+FMS_GUARDED_ENTRY(uint64_t, fastmib_discontinuity,
+		  (const struct fastmib_segment *seg, int group, uint32_t row),
+		  (seg, group, row), 0, 0)
