@@ -24,11 +24,9 @@
 static int
 setup_schema(void **state, const struct fastmib_schema *s)
 {
-	static struct tu_fixture fx;
 	struct fastmib_opts o = { .event_ring = RING };
 
-	*state = &fx;
-	return tu_fixture_open(&fx, s, &o, FASTMIB_ATTACH_RDONLY, "events");
+	return tu_setup(state, s, &o, FASTMIB_ATTACH_RDONLY, "events");
 }
 
 static int setup(void **state) { return setup_schema(state, &ts_ev_schema); }
@@ -391,7 +389,7 @@ test_bad_event_segments(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_initial_and_schema, setup, tu_teardown),
@@ -402,6 +400,6 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_bad_event_segments, setup, tu_teardown),
 	};
 
-	tu_eal_init("test_events", "0-1");
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	(void)argc;
+	return tu_run_tests(argv[0], tests);
 }

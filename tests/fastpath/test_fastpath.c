@@ -23,11 +23,9 @@
 static int
 setup_opts(void **state, unsigned hint_limit)
 {
-	static struct tu_fixture f;
 	struct fastmib_opts o = { .hint_limit = hint_limit };
 
-	*state = &f;
-	return tu_fixture_open(&f, &ts_schema, &o, 0, "unit");
+	return tu_setup(state, &ts_schema, &o, 0, "unit");
 }
 
 static int setup(void **state) { return setup_opts(state, 0); }
@@ -848,11 +846,7 @@ main(int argc, char **argv)
 						tu_teardown),
 		cmocka_unit_test_setup_teardown(test_baseline_order, setup, tu_teardown),
 	};
-	int rc;
 
 	(void)argc;
-	tu_eal_init(argv[0], "0-1");
-	rc = cmocka_run_group_tests(tests, NULL, NULL);
-	rte_eal_cleanup();
-	return rc;
+	return tu_run_tests(argv[0], tests);
 }
