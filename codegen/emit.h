@@ -52,7 +52,4 @@ const char *pool_snake(struct name_pool *np, const char *name);
 const char *pool_keep(struct name_pool *np, char *s);
 void pool_free(struct name_pool *np);
 
-const char *type_name(enum fastmib_type t);
-const char *storage_name(enum fastmib_storage s);
-
 #endif

@@ -255,7 +255,7 @@ emit_structs(const struct model *m, struct hnames *h, struct strbuf *o)
 
 		sb_init(&t);
 		sb_printf(&t, "One row of group %s (%s%s): ", g->name,
-			  storage_name(g->storage), g->table ? " table" : "");
+			  fastmib_storage_word(g->storage), g->table ? " table" : "");
 		put_c_comment_text(&t, g->description);
 		put_comment(o, t.data);
 		sb_free(&t);
@@ -384,7 +384,7 @@ emit_counter_comment(const struct m_group *g, const struct m_counter *k, struct 
 	struct strbuf t;
 
 	sb_init(&t);
-	sb_printf(&t, "%s.%s (%s%s%s): ", g->name, k->name, type_name(k->type),
+	sb_printf(&t, "%s.%s (%s%s%s): ", g->name, k->name, fastmib_type_word(k->type),
 		  k->units[0] ? ", " : "", k->units);
 	put_c_comment_text(&t, k->description);
 	put_comment(o, t.data);
@@ -703,7 +703,7 @@ emit_updates(const struct model *m, struct hnames *h, struct strbuf *o, bool tx)
 		const struct m_group *g = &m->groups[gi];
 
 		sb_printf(o, "/* ---- group %s: %s%s%s ---- */\n\n", g->name,
-			  storage_name(g->storage), g->table ? " table" : "",
+			  fastmib_storage_word(g->storage), g->table ? " table" : "",
 			  tx ? ", transaction form" : "");
 		if (g->table && tx)
 			emit_tx_ref(h, g, o);
@@ -738,20 +738,6 @@ arg_c_type(enum m_arg_type t)
 		return "int32_t";
 	case ARG_UINT64:
 		return "uint64_t";
-	}
-	return "?";
-}
-
-static const char *
-arg_type_label(enum m_arg_type t)
-{
-	switch (t) {
-	case ARG_UINT32:
-		return "uint32";
-	case ARG_INT32:
-		return "int32";
-	case ARG_UINT64:
-		return "uint64";
 	}
 	return "?";
 }
@@ -842,7 +828,7 @@ emit_event(struct hnames *h, const struct m_event *e, struct strbuf *o)
 		sb_puts(&t, " Arguments:");
 		for (i = 0; i < e->n_args; i++)
 			sb_printf(&t, " %s (%s)%s", e->args[i].name,
-				  arg_type_label(e->args[i].type),
+				  fastmib_arg_type_word(e->args[i].type),
 				  i + 1 < e->n_args ? "," : ".");
 	}
 	put_comment(o, t.data);

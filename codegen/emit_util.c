@@ -75,34 +75,6 @@ put_c_string(struct strbuf *out, const char *text)
 	}
 }
 
-const char *
-type_name(enum fastmib_type t)
-{
-	switch (t) {
-	case FASTMIB_COUNTER64:
-		return "counter64";
-	case FASTMIB_COUNTER32:
-		return "counter32";
-	case FASTMIB_GAUGE32:
-		return "gauge32";
-	}
-	return "?";
-}
-
-const char *
-storage_name(enum fastmib_storage s)
-{
-	switch (s) {
-	case FASTMIB_STORAGE_PER_CORE:
-		return "per-core";
-	case FASTMIB_STORAGE_SHARED_BUFFERED:
-		return "shared-buffered";
-	case FASTMIB_STORAGE_SHARED_ATOMIC:
-		return "shared-atomic";
-	}
-	return "?";
-}
-
 void
 pool_init(struct name_pool *np, const char *prefix)
 {

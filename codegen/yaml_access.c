@@ -349,6 +349,21 @@ get_enum(struct loader *c, yaml_node_t *n, const char *field,
 	return false;
 }
 
+bool
+get_word(struct loader *c, yaml_node_t *n, const char *field,
+	 const char *(*word)(uint32_t value), uint32_t *out)
+{
+	const char *names[8];
+	size_t n_names = 0, i;
+
+	while (n_names < 8 && (names[n_names] = word((uint32_t)n_names + 1)) != NULL)
+		n_names++;
+	if (!get_enum(c, n, field, names, n_names, &i))
+		return false;
+	*out = (uint32_t)i + 1;
+	return true;
+}
+
 /* Sequence items; NULL count and an error when `n` is not a sequence. */
 yaml_node_item_t *
 get_seq(struct loader *c, yaml_node_t *n, const char *field, size_t min,
