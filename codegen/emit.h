@@ -3,6 +3,7 @@
 #ifndef FASTMIB_GEN_EMIT_H
 #define FASTMIB_GEN_EMIT_H
 
+#include "fastmib/names.h"
 #include "model.h"
 #include "strbuf.h"
 
@@ -27,7 +28,28 @@ void put_c_comment_text(struct strbuf *out, const char *text);
 /* Text as the body of a C string literal (no surrounding quotes). */
 void put_c_string(struct strbuf *out, const char *text);
 
-const char *type_name(enum fastmib_type t);
-const char *storage_name(enum fastmib_storage s);
+/*
+ * The generated names of one output file. Every C or MIB name an emitter
+ * writes is spelled by the names module (<fastmib/names.h>, through
+ * gen_name()); a pool keeps the names it made until pool_free(), so that
+ * one format call can take several of them as arguments.
+ */
+struct name_pool {
+	const char *prefix;
+	char **names;
+	size_t n, cap;
+};
+
+void pool_init(struct name_pool *np, const char *prefix);
+/* Name `role` of the pool's prefix from model names a and b (NULL where
+ * the role takes none), as fastmib_name() spells it. */
+const char *pool_name(struct name_pool *np, enum fastmib_name_role role, const char *a,
+		      const char *b);
+/* A model name in snake_case: a struct member or a parameter of the
+ * generated code (fastmib_name_snake()). */
+const char *pool_snake(struct name_pool *np, const char *name);
+/* Keep heap string `s` (xmalloc'ed) with the pool's names; returns it. */
+const char *pool_keep(struct name_pool *np, char *s);
+void pool_free(struct name_pool *np);
 
 #endif

@@ -357,7 +357,7 @@ emit_scalar_group(const struct mn *n, const struct m_group *g, struct strbuf *o)
 	const struct m_counter **v = sorted_counters(g);
 	uint32_t i;
 
-	sb_printf(o, "-- Group %s (%s storage)\n\n", g->name, storage_name(g->storage));
+	sb_printf(o, "-- Group %s (%s storage)\n\n", g->name, fastmib_storage_word(g->storage));
 	sb_printf(o, "%s OBJECT IDENTIFIER ::= { %s %u }\n\n", node, n->objects, g->arc);
 	for (i = 0; i < g->n_counters; i++)
 		emit_counter(n, g, v[i], node, o);
@@ -383,7 +383,7 @@ emit_table_group(const struct mn *n, const struct m_group *g, struct strbuf *o)
 		idx[i] = gen_name(FASTMIB_MIB_INDEX, n->p, g->name, g->indexes[i].name);
 
 	sb_printf(o, "-- Group %s (%s storage, table)\n\n", g->name,
-		  storage_name(g->storage));
+		  fastmib_storage_word(g->storage));
 	sb_printf(o, "%s OBJECT-TYPE\n    SYNTAX       SEQUENCE OF %s\n"
 		     "    MAX-ACCESS   not-accessible\n    STATUS       current\n",
 		  table, type);
@@ -548,12 +548,11 @@ emit_event_tc(const struct mn *n, struct strbuf *o)
 static void
 put_arg_types(char *const *arg, const struct m_event *e, struct strbuf *t)
 {
-	static const char *const label[] = { "?", "uint32", "int32", "uint64" };
 	uint32_t j;
 
 	for (j = 0; j < e->n_args; j++)
 		sb_printf(t, "%s%s is %s (%s)", j ? ", " : "", arg[j],
-			  e->args[j].name, label[e->args[j].type]);
+			  e->args[j].name, fastmib_arg_type_word(e->args[j].type));
 }
 
 static void

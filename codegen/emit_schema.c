@@ -5,10 +5,6 @@
  * cover the schema as well. */
 #include "emit.h"
 
-#include <stdlib.h>
-
-#include "names.h"
-
 static const char *
 type_enum(uint32_t t)
 {
@@ -46,11 +42,10 @@ put_str(struct strbuf *o, const char *s)
 }
 
 static void
-emit_counters(const char *p, const struct fastmib_group_schema *g, struct strbuf *o)
+emit_counters(struct name_pool *np, const struct fastmib_group_schema *g, struct strbuf *o)
 {
-	char *array = gen_name(FASTMIB_C_COUNTERS, p, g->name, NULL);
-
-	sb_printf(o, "static const struct fastmib_counter_schema %s[] = {\n", array);
+	sb_printf(o, "static const struct fastmib_counter_schema %s[] = {\n",
+		  pool_name(np, FASTMIB_C_COUNTERS, g->name, NULL));
 	for (uint32_t ki = 0; ki < g->n_counters; ki++) {
 		const struct fastmib_counter_schema *k = &g->counters[ki];
 
@@ -64,17 +59,11 @@ emit_counters(const char *p, const struct fastmib_group_schema *g, struct strbuf
 			  k->arc, type_enum(k->type), k->offset);
 	}
 	sb_puts(o, "};\n\n");
-	free(array);
 }
 
 static void
-emit_group(const char *p, const struct fastmib_group_schema *g, struct strbuf *o)
+emit_group(struct name_pool *np, const struct fastmib_group_schema *g, struct strbuf *o)
 {
-	char *rows = gen_name(FASTMIB_C_ROWS, p, g->name, NULL);
-	char *row_size = gen_name(FASTMIB_C_ROW_SIZE, p, g->name, NULL);
-	char *offset = gen_name(FASTMIB_C_OFFSET, p, g->name, NULL);
-	char *counters = gen_name(FASTMIB_C_COUNTERS, p, g->name, NULL);
-
 	sb_puts(o, "\t{\n\t\t.name = ");
 	put_str(o, g->name);
 	sb_puts(o, ",\n\t\t.description = ");
@@ -85,25 +74,21 @@ emit_group(const char *p, const struct fastmib_group_schema *g, struct strbuf *o
 	if (g->n_indexes) {
 		sb_puts(o, "\t\t.indexes = {\n");
 		for (uint32_t xi = 0; xi < g->n_indexes; xi++) {
-			char *max = gen_name(FASTMIB_C_INDEX_MAX, p, g->name, g->indexes[xi].name);
-
 			sb_puts(o, "\t\t\t{ ");
 			put_str(o, g->indexes[xi].name);
-			sb_printf(o, ", %s },\n", max);
-			free(max);
+			sb_printf(o, ", %s },\n", pool_name(np, FASTMIB_C_INDEX_MAX, g->name,
+							   g->indexes[xi].name));
 		}
 		sb_puts(o, "\t\t},\n");
-		sb_printf(o, "\t\t.n_rows = %s,\n", rows);
+		sb_printf(o, "\t\t.n_rows = %s,\n", pool_name(np, FASTMIB_C_ROWS, g->name, NULL));
 	} else {
 		sb_puts(o, "\t\t.n_rows = 1u,\n");
 	}
 	sb_printf(o, "\t\t.row_size = %s,\n\t\t.offset = %s,\n"
 		     "\t\t.n_counters = %uu,\n\t\t.counters = %s,\n\t},\n",
-		  row_size, offset, g->n_counters, counters);
-	free(rows);
-	free(row_size);
-	free(offset);
-	free(counters);
+		  pool_name(np, FASTMIB_C_ROW_SIZE, g->name, NULL),
+		  pool_name(np, FASTMIB_C_OFFSET, g->name, NULL), g->n_counters,
+		  pool_name(np, FASTMIB_C_COUNTERS, g->name, NULL));
 }
 
 static const char *
@@ -121,12 +106,9 @@ arg_type_enum(uint32_t t)
 }
 
 static void
-emit_events(const struct fastmib_schema *s, struct strbuf *o)
+emit_events(struct name_pool *np, const struct fastmib_schema *s, struct strbuf *o)
 {
-	const char *p = s->prefix;
-	char *events = gen_name(FASTMIB_C_EVENTS, p, NULL, NULL);
-	char *static_assert = gen_name(FASTMIB_C_STATIC_ASSERT, p, NULL, NULL);
-	char *n_events = gen_name(FASTMIB_C_N_EVENTS, p, NULL, NULL);
+	const char *events = pool_name(np, FASTMIB_C_EVENTS, NULL, NULL);
 
 	sb_printf(o, "static const struct fastmib_event_schema %s[] = {\n", events);
 	for (uint32_t i = 0; i < s->n_events; i++) {
@@ -153,26 +135,21 @@ emit_events(const struct fastmib_schema *s, struct strbuf *o)
 		sb_puts(o, "\t},\n");
 	}
 	sb_printf(o, "};\n\n%s(sizeof(%s) / sizeof(%s[0]) == %s,\n\t\"event count\");\n\n",
-		  static_assert, events, events, n_events);
-	free(events);
-	free(static_assert);
-	free(n_events);
+		  pool_name(np, FASTMIB_C_STATIC_ASSERT, NULL, NULL), events, events,
+		  pool_name(np, FASTMIB_C_N_EVENTS, NULL, NULL));
 }
 
 /* A schema.c compiled with the header of another model or version would
  * mix two layouts: refuse to build it. */
 static void
-emit_same_model(const struct fastmib_schema *s, struct strbuf *o)
+emit_same_model(struct name_pool *np, const struct fastmib_schema *s, struct strbuf *o)
 {
-	char *static_assert = gen_name(FASTMIB_C_STATIC_ASSERT, s->prefix, NULL, NULL);
-	char *hash = gen_name(FASTMIB_C_SCHEMA_HASH, s->prefix, NULL, NULL);
-
 	sb_printf(o, "\n%s(%s == 0x%016llxull,\n"
 		     "\t\"%s_schema.c and %s_stats.h come from different models: "
 		     "regenerate both\");\n",
-		  static_assert, hash, (unsigned long long)s->hash, s->prefix, s->prefix);
-	free(static_assert);
-	free(hash);
+		  pool_name(np, FASTMIB_C_STATIC_ASSERT, NULL, NULL),
+		  pool_name(np, FASTMIB_C_SCHEMA_HASH, NULL, NULL), (unsigned long long)s->hash,
+		  s->prefix, s->prefix);
 }
 
 void
@@ -180,26 +157,27 @@ emit_schema(const struct model *m, struct strbuf *o)
 {
 	const struct fastmib_schema *s = &m->schema;
 	const char *p = s->prefix;
-	char *schema = gen_name(FASTMIB_C_SCHEMA, p, NULL, NULL);
-	char *groups = gen_name(FASTMIB_C_GROUPS, p, NULL, NULL);
-	char *percore = gen_name(FASTMIB_C_PERCORE_SIZE, p, NULL, NULL);
-	char *shared = gen_name(FASTMIB_C_SHARED_SIZE, p, NULL, NULL);
+	struct name_pool np;
+	const char *groups;
 
+	pool_init(&np, p);
+	groups = pool_name(&np, FASTMIB_C_GROUPS, NULL, NULL);
 	sb_printf(o, "/* %s_schema.c: schema of %s, generated by fastmib-gen from %s.\n"
 		     " * Edit the model and regenerate; do not edit this file. */\n"
 		     "#include \"%s_stats.h\"\n\n",
 		  p, s->module, m->source, p);
 	for (uint32_t gi = 0; gi < s->n_groups; gi++)
-		emit_counters(p, &s->groups[gi], o);
+		emit_counters(&np, &s->groups[gi], o);
 	sb_printf(o, "static const struct fastmib_group_schema %s[] = {\n", groups);
 	for (uint32_t gi = 0; gi < s->n_groups; gi++)
-		emit_group(p, &s->groups[gi], o);
+		emit_group(&np, &s->groups[gi], o);
 	sb_puts(o, "};\n\n");
 	if (s->n_events)
-		emit_events(s, o);
+		emit_events(&np, s, o);
 
 	sb_printf(o, "const struct fastmib_schema %s = {\n"
-		     "\t.version = FASTMIB_MODEL_VERSION,\n\t.module = ", schema);
+		     "\t.version = FASTMIB_MODEL_VERSION,\n\t.module = ",
+		  pool_name(&np, FASTMIB_C_SCHEMA, NULL, NULL));
 	put_str(o, s->module);
 	sb_puts(o, ",\n\t.prefix = ");
 	put_str(o, s->prefix);
@@ -209,19 +187,13 @@ emit_schema(const struct model *m, struct strbuf *o)
 	sb_printf(o, " },\n\t.percore_size = %s,\n"
 		     "\t.shared_size = %s,\n"
 		     "\t.n_groups = %uu,\n\t.groups = %s,\n",
-		  percore, shared, s->n_groups, groups);
-	if (s->n_events) {
-		char *n_events = gen_name(FASTMIB_C_N_EVENTS, p, NULL, NULL);
-		char *events = gen_name(FASTMIB_C_EVENTS, p, NULL, NULL);
-
-		sb_printf(o, "\t.n_events = %s,\n\t.events = %s,\n", n_events, events);
-		free(n_events);
-		free(events);
-	}
+		  pool_name(&np, FASTMIB_C_PERCORE_SIZE, NULL, NULL),
+		  pool_name(&np, FASTMIB_C_SHARED_SIZE, NULL, NULL), s->n_groups, groups);
+	if (s->n_events)
+		sb_printf(o, "\t.n_events = %s,\n\t.events = %s,\n",
+			  pool_name(&np, FASTMIB_C_N_EVENTS, NULL, NULL),
+			  pool_name(&np, FASTMIB_C_EVENTS, NULL, NULL));
 	sb_printf(o, "\t.hash = 0x%016llxull,\n};\n", (unsigned long long)s->hash);
-	emit_same_model(s, o);
-	free(schema);
-	free(groups);
-	free(percore);
-	free(shared);
+	emit_same_model(&np, s, o);
+	pool_free(&np);
 }

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "emit.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+#include "names.h"
 
 void
 wrap_text(struct strbuf *out, const char *text, const char *indent,
@@ -72,30 +75,40 @@ put_c_string(struct strbuf *out, const char *text)
 	}
 }
 
-const char *
-type_name(enum fastmib_type t)
+void
+pool_init(struct name_pool *np, const char *prefix)
 {
-	switch (t) {
-	case FASTMIB_COUNTER64:
-		return "counter64";
-	case FASTMIB_COUNTER32:
-		return "counter32";
-	case FASTMIB_GAUGE32:
-		return "gauge32";
-	}
-	return "?";
+	*np = (struct name_pool){ prefix, NULL, 0, 0 };
 }
 
 const char *
-storage_name(enum fastmib_storage s)
+pool_keep(struct name_pool *np, char *s)
 {
-	switch (s) {
-	case FASTMIB_STORAGE_PER_CORE:
-		return "per-core";
-	case FASTMIB_STORAGE_SHARED_BUFFERED:
-		return "shared-buffered";
-	case FASTMIB_STORAGE_SHARED_ATOMIC:
-		return "shared-atomic";
+	if (np->n == np->cap) {
+		np->cap = np->cap ? np->cap * 2 : 64;
+		np->names = xrealloc(np->names, np->cap * sizeof(*np->names));
 	}
-	return "?";
+	np->names[np->n++] = s;
+	return s;
+}
+
+const char *
+pool_name(struct name_pool *np, enum fastmib_name_role role, const char *a, const char *b)
+{
+	return pool_keep(np, gen_name(role, np->prefix, a, b));
+}
+
+const char *
+pool_snake(struct name_pool *np, const char *name)
+{
+	return pool_keep(np, name_snake(name));
+}
+
+void
+pool_free(struct name_pool *np)
+{
+	for (size_t i = 0; i < np->n; i++)
+		free(np->names[i]);
+	free(np->names);
+	pool_init(np, np->prefix);
 }

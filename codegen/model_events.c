@@ -21,9 +21,6 @@ event_free(struct m_event *e)
 	memset(e, 0, sizeof(*e));
 }
 
-static const char *const arg_type_names[] = { "uint32", "int32", "uint64" };
-static const enum m_arg_type arg_type_values[] = { ARG_UINT32, ARG_INT32, ARG_UINT64 };
-
 /*
  * An argument name becomes a parameter of the generated event function,
  * so it must not hide what the function body or signature refers to: the
@@ -47,7 +44,7 @@ parse_event_arg(struct loader *c, yaml_node_t *an, struct m_event_arg *a)
 {
 	static const struct key keys[] = { { "name", true }, { "type", true } };
 	yaml_node_t *v[2];
-	size_t t;
+	uint32_t t;
 
 	if (!get_keys(c, an, "event argument", keys, 2, v))
 		return false;
@@ -62,8 +59,8 @@ parse_event_arg(struct loader *c, yaml_node_t *an, struct m_event_arg *a)
 			a->name = NULL;
 		}
 	}
-	if (v[1] && get_enum(c, v[1], "argument type", arg_type_names, 3, &t))
-		a->type = arg_type_values[t];
+	if (v[1] && get_word(c, v[1], "argument type", fastmib_arg_type_word, &t))
+		a->type = (enum m_arg_type)t;
 	return a->name && a->type;
 }
 

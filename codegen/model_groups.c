@@ -32,18 +32,6 @@ group_free(struct m_group *g)
 	memset(g, 0, sizeof(*g));
 }
 
-static const char *const type_names[] = { "counter64", "counter32", "gauge32" };
-static const enum fastmib_type type_values[] = {
-	FASTMIB_COUNTER64, FASTMIB_COUNTER32, FASTMIB_GAUGE32,
-};
-static const char *const storage_names[] = {
-	"per-core", "shared-buffered", "shared-atomic",
-};
-static const enum fastmib_storage storage_values[] = {
-	FASTMIB_STORAGE_PER_CORE, FASTMIB_STORAGE_SHARED_BUFFERED,
-	FASTMIB_STORAGE_SHARED_ATOMIC,
-};
-
 bool
 storage_is_shared(enum fastmib_storage s)
 {
@@ -120,7 +108,7 @@ parse_counter(struct loader *c, yaml_node_t *cn, struct m_group *g,
 		{ "units", false }, { "description", true }, { "set", false },
 	};
 	yaml_node_t *v[N];
-	size_t t = 0;
+	uint32_t t;
 	bool ok = true, have_arc = false;
 
 	if (!get_keys(c, cn, "counter", keys, N, v))
@@ -134,8 +122,8 @@ parse_counter(struct loader *c, yaml_node_t *cn, struct m_group *g,
 		k->arc_at = mark_of(v[OID]);
 		have_arc = get_u32(c, v[OID], "oid", &k->arc);
 	}
-	if (v[TYPE] && get_enum(c, v[TYPE], "type", type_names, 3, &t))
-		k->type = type_values[t];
+	if (v[TYPE] && get_word(c, v[TYPE], "type", fastmib_type_word, &t))
+		k->type = t;
 	if (v[UNITS]) {
 		k->units_at = mark_of(v[UNITS]);
 		k->units = get_text(c, v[UNITS], "units", GEN_MAX_DESCRIPTION);
@@ -151,8 +139,8 @@ parse_counter(struct loader *c, yaml_node_t *cn, struct m_group *g,
 		     g->storage != FASTMIB_STORAGE_SHARED_ATOMIC)) {
 			err(c, v[SET], "`set: true` needs a gauge32 counter in "
 				       "shared-atomic storage; `%s` is %s in %s storage",
-			    k->name ? k->name : "this counter", type_names[t],
-			    g->storage ? storage_names[g->storage - 1] : "unknown");
+			    k->name ? k->name : "this counter", fastmib_type_word(k->type),
+			    g->storage ? fastmib_storage_word(g->storage) : "unknown");
 			ok = false;
 		}
 	}
@@ -169,7 +157,8 @@ parse_group(struct loader *c, yaml_node_t *gn, struct m_group *g)
 	};
 	yaml_node_t *v[N];
 	yaml_node_item_t *items;
-	size_t s, n, i;
+	size_t n, i;
+	uint32_t s;
 	bool ok = true, have_arc = false;
 
 	if (!get_keys(c, gn, "group", keys, N, v))
@@ -184,8 +173,8 @@ parse_group(struct loader *c, yaml_node_t *gn, struct m_group *g)
 		g->arc_at = mark_of(v[OID]);
 		have_arc = get_u32(c, v[OID], "oid", &g->arc);
 	}
-	if (v[STORAGE] && get_enum(c, v[STORAGE], "storage", storage_names, 3, &s))
-		g->storage = storage_values[s];
+	if (v[STORAGE] && get_word(c, v[STORAGE], "storage", fastmib_storage_word, &s))
+		g->storage = s;
 	if (v[DESCR])
 		g->description = get_text(c, v[DESCR], "description", GEN_MAX_DESCRIPTION);
 	if (v[TABLE]) {

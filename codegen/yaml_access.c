@@ -23,16 +23,23 @@ mark_of(const yaml_node_t *n)
 	return m;
 }
 
+/* `FILE:LINE:COL: KIND: MESSAGE` on stderr. */
+static void
+vdiag_at(struct loader *c, struct mark m, const char *kind, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "%s:%u:%u: %s: ", c->file, m.line, m.col, kind);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 void
 err_at(struct loader *c, struct mark m, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s:%u:%u: error: ", c->file, m.line, m.col);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vdiag_at(c, m, "error", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	c->errors++;
 }
 
@@ -42,11 +49,9 @@ diag_at(struct loader *c, struct mark m, const char *kind, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s:%u:%u: %s: ", c->file, m.line, m.col, kind);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vdiag_at(c, m, kind, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 yaml_node_t *
@@ -199,64 +204,81 @@ fail:
 	return NULL;
 }
 
+enum decimal { DECIMAL_OK, DECIMAL_BAD, DECIMAL_ABOVE };
+
+/*
+ * The value of a plain scalar written in decimal without leading zeros,
+ * read left to right: DECIMAL_BAD at the first byte that is not a digit,
+ * DECIMAL_ABOVE as soon as the value exceeds `max`.
+ */
+static enum decimal
+parse_decimal(const yaml_node_t *n, uint64_t max, uint64_t *out)
+{
+	const char *s = scalar(n);
+	uint64_t v = 0;
+
+	if (!is_plain(n) || !*s || (s[0] == '0' && s[1]))
+		return DECIMAL_BAD;
+	for (; *s; s++) {
+		unsigned d;
+
+		if (!isdigit((unsigned char)*s))
+			return DECIMAL_BAD;
+		d = (unsigned)(*s - '0');
+		if (v > (max - d) / 10)
+			return DECIMAL_ABOVE;
+		v = v * 10 + d;
+	}
+	*out = v;
+	return DECIMAL_OK;
+}
+
+static bool
+not_decimal(struct loader *c, yaml_node_t *n, const char *field)
+{
+	err(c, n, "`%s` must be a decimal integer, not `%s`", field, scalar(n));
+	return false;
+}
+
 bool
 get_uint(struct loader *c, yaml_node_t *n, const char *field, uint64_t lo,
 	 uint64_t hi, uint64_t *out)
 {
-	const char *s;
 	uint64_t v = 0;
+	enum decimal r;
 
 	if (!want_scalar(c, n, field, "an integer"))
 		return false;
-	s = scalar(n);
-	if (!is_plain(n) || !*s || (s[0] == '0' && s[1]))
-		goto bad;
-	for (; *s; s++) {
-		if (!isdigit((unsigned char)*s))
-			goto bad;
-		if (v > (UINT64_MAX - 9) / 10)
-			goto range;
-		v = v * 10 + (uint64_t)(*s - '0');
+	r = parse_decimal(n, UINT64_MAX, &v);
+	if (r == DECIMAL_BAD)
+		return not_decimal(c, n, field);
+	if (r == DECIMAL_ABOVE || v < lo || v > hi) {
+		err(c, n, "`%s` must be in %llu..%llu, not %s", field,
+		    (unsigned long long)lo, (unsigned long long)hi, scalar(n));
+		return false;
 	}
-	if (v < lo || v > hi)
-		goto range;
 	*out = v;
 	return true;
-bad:
-	err(c, n, "`%s` must be a decimal integer, not `%s`", field, scalar(n));
-	return false;
-range:
-	err(c, n, "`%s` must be in %llu..%llu, not %s", field,
-	    (unsigned long long)lo, (unsigned long long)hi, scalar(n));
-	return false;
 }
 
 bool
 get_u32(struct loader *c, yaml_node_t *n, const char *field, uint32_t *out)
 {
-	const char *s;
 	uint64_t v = 0;
+	enum decimal r;
 
 	if (!want_scalar(c, n, field, "an integer"))
 		return false;
-	s = scalar(n);
-	if (!is_plain(n) || !*s || (s[0] == '0' && s[1]))
-		goto bad;
-	for (; *s; s++) {
-		if (!isdigit((unsigned char)*s))
-			goto bad;
-		v = v * 10 + (uint64_t)(*s - '0');
-		if (v > UINT32_MAX) {
-			err(c, n, "`%s` must be a decimal integer below 2^32, not `%s`", field,
-			    scalar(n));
-			return false;
-		}
+	r = parse_decimal(n, UINT32_MAX, &v);
+	if (r == DECIMAL_BAD)
+		return not_decimal(c, n, field);
+	if (r == DECIMAL_ABOVE) {
+		err(c, n, "`%s` must be a decimal integer below 2^32, not `%s`", field,
+		    scalar(n));
+		return false;
 	}
 	*out = (uint32_t)v;
 	return true;
-bad:
-	err(c, n, "`%s` must be a decimal integer, not `%s`", field, scalar(n));
-	return false;
 }
 
 bool
@@ -325,6 +347,21 @@ get_enum(struct loader *c, yaml_node_t *n, const char *field,
 	err(c, n, "unknown %s `%s` (expected one of: %s)", field, scalar(n), sb.data);
 	sb_free(&sb);
 	return false;
+}
+
+bool
+get_word(struct loader *c, yaml_node_t *n, const char *field,
+	 const char *(*word)(uint32_t value), uint32_t *out)
+{
+	const char *names[8];
+	size_t n_names = 0, i;
+
+	while (n_names < 8 && (names[n_names] = word((uint32_t)n_names + 1)) != NULL)
+		n_names++;
+	if (!get_enum(c, n, field, names, n_names, &i))
+		return false;
+	*out = (uint32_t)i + 1;
+	return true;
 }
 
 /* Sequence items; NULL count and an error when `n` is not a sequence. */

@@ -68,6 +68,10 @@ char *get_name(struct loader *c, yaml_node_t *n, const char *field);
 /* One of `names`; *out receives its position. */
 bool get_enum(struct loader *c, yaml_node_t *n, const char *field,
 	      const char *const *names, size_t n_names, size_t *out);
+/* A word of the model format: one of word(1), word(2)... up to the first
+ * NULL (fastmib_type_word() and its kin); *out receives its value. */
+bool get_word(struct loader *c, yaml_node_t *n, const char *field,
+	      const char *(*word)(uint32_t value), uint32_t *out);
 /* Sequence items; NULL, a zero count and an error when `n` is not a
  * sequence of min..max items. */
 yaml_node_item_t *get_seq(struct loader *c, yaml_node_t *n, const char *field,

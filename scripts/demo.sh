@@ -107,11 +107,13 @@ show "${agent_cmd[@]}" "&"
 "${agent_cmd[@]}" </dev/null >/dev/null 2>&1 &
 pids+=($!)
 
-# Until the agent has registered: before that, snmpd answers "No Such
-# Object" (an answer all the same, so only a value will do).
-for _ in $(seq 100); do
-	snmpget -On -Oqv -v2c -c public 127.0.0.1:$port 1.3.6.1.4.1.8072.9999.42.2.1.0 \
-		2>/dev/null | grep -qx '[0-9]\+' && break
+# Until the agent has registered the segment's root and the first port's
+# row (ifIndex.1000): before that, snmpd answers "No Such Object" or "No
+# Such Instance" (answers all the same, so only values will do).
+for _ in $(seq 150); do
+	[ "$(snmpget -On -Oqv -v2c -c public 127.0.0.1:$port \
+		1.3.6.1.4.1.8072.9999.42.2.1.0 1.3.6.1.2.1.2.2.1.1.1000 2>/dev/null |
+		grep -cx '[0-9]\+')" = 2 ] && break
 	sleep 0.1
 done
 

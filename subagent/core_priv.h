@@ -123,6 +123,9 @@ enum fastmib_oid_found fma_lookup(const struct fma_seg *s, const netsnmp_variabl
 
 /* ---- values.c ---- */
 
+/* `clock` in nanoseconds. The agent's own: the libraries' fms_now_ns() and
+ * fms_mono_ns() are declared in their private segment format header, and
+ * the agent is built on the public API only. */
 uint64_t fma_clock_ns(clockid_t clock);
 
 /* Realtime instant at which the agent's sysUpTime was 0. */

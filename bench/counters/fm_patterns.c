@@ -23,85 +23,48 @@
 
 /* ---- one packet's updates: 2 global, 2 per-flow counters ---- */
 
-/* Calls on the writer, outside any transaction: per-burst transactions put
- * begin/end around the whole burst. */
-static inline __attribute__((always_inline)) void
-pc_calls(struct fastmib_writer *w, uint32_t f, uint64_t sz)
-{
-	bp_pc_global_pkts_add(w, 1);
-	bp_pc_global_bytes_add(w, sz);
-	bp_pc_flow_pkts_add(w, f, 1);
-	bp_pc_flow_bytes_add(w, f, sz);
-}
+/*
+ * name(w, f, sz): calls on the writer of the model of prefix p, whose
+ * groups are g_global and g_flow, outside any transaction: per-burst
+ * transactions put begin/end around the whole burst.
+ */
+#define DEFINE_CALLS(name, p, g)                                              \
+	static inline __attribute__((always_inline)) void                     \
+	name(struct fastmib_writer *w, uint32_t f, uint64_t sz)               \
+	{                                                                     \
+		p##_##g##_global_pkts_add(w, 1);                              \
+		p##_##g##_global_bytes_add(w, sz);                            \
+		p##_##g##_flow_pkts_add(w, f, 1);                             \
+		p##_##g##_flow_bytes_add(w, f, sz);                           \
+	}
 
+/*
+ * name(tx, f, sz): the transaction form of the same: the scalars on the
+ * transaction, the flow through a row handle (its address computed once
+ * for both counters).
+ */
+#define DEFINE_TX(name, p, g)                                                 \
+	static inline __attribute__((always_inline)) void                     \
+	name(struct p##_tx *tx, uint32_t f, uint64_t sz)                      \
+	{                                                                     \
+		struct p##_##g##_flow_ref r = p##_tx_##g##_flow(tx, f);       \
+                                                                              \
+		p##_tx_##g##_global_pkts_add(tx, 1);                          \
+		p##_tx_##g##_global_bytes_add(tx, sz);                        \
+		p##_##g##_flow_ref_pkts_add(r, 1);                            \
+		p##_##g##_flow_ref_bytes_add(r, sz);                          \
+	}
+
+DEFINE_CALLS(pc_calls, bp, pc)
+DEFINE_TX(pc_tx, bp, pc)
 #ifndef FASTMIB_PORTABLE_ADD /* only per-core adds differ between the builds */
-static inline __attribute__((always_inline)) void
-sb_calls(struct fastmib_writer *w, uint32_t f, uint64_t sz)
-{
-	bs_sb_global_pkts_add(w, 1);
-	bs_sb_global_bytes_add(w, sz);
-	bs_sb_flow_pkts_add(w, f, 1);
-	bs_sb_flow_bytes_add(w, f, sz);
-}
-
-static inline __attribute__((always_inline)) void
-at_calls(struct fastmib_writer *w, uint32_t f, uint64_t sz)
-{
-	ba_at_global_pkts_add(w, 1);
-	ba_at_global_bytes_add(w, sz);
-	ba_at_flow_pkts_add(w, f, 1);
-	ba_at_flow_bytes_add(w, f, sz);
-}
-#endif
-
-/* The transaction form: scalars on the transaction, the flow through a row
- * handle (its address computed once for both counters). */
-static inline __attribute__((always_inline)) void
-pc_tx(struct bp_tx *tx, uint32_t f, uint64_t sz)
-{
-	struct bp_pc_flow_ref r = bp_tx_pc_flow(tx, f);
-
-	bp_tx_pc_global_pkts_add(tx, 1);
-	bp_tx_pc_global_bytes_add(tx, sz);
-	bp_pc_flow_ref_pkts_add(r, 1);
-	bp_pc_flow_ref_bytes_add(r, sz);
-}
-
-#ifndef FASTMIB_PORTABLE_ADD
-static inline __attribute__((always_inline)) void
-sb_tx(struct bs_tx *tx, uint32_t f, uint64_t sz)
-{
-	struct bs_sb_flow_ref r = bs_tx_sb_flow(tx, f);
-
-	bs_tx_sb_global_pkts_add(tx, 1);
-	bs_tx_sb_global_bytes_add(tx, sz);
-	bs_sb_flow_ref_pkts_add(r, 1);
-	bs_sb_flow_ref_bytes_add(r, sz);
-}
-
-static inline __attribute__((always_inline)) void
-at_tx(struct ba_tx *tx, uint32_t f, uint64_t sz)
-{
-	struct ba_at_flow_ref r = ba_tx_at_flow(tx, f);
-
-	ba_tx_at_global_pkts_add(tx, 1);
-	ba_tx_at_global_bytes_add(tx, sz);
-	ba_at_flow_ref_pkts_add(r, 1);
-	ba_at_flow_ref_bytes_add(r, sz);
-}
-
+DEFINE_CALLS(sb_calls, bs, sb)
+DEFINE_TX(sb_tx, bs, sb)
+DEFINE_CALLS(at_calls, ba, at)
+DEFINE_TX(at_tx, ba, at)
 /* The per-core updates again, in the model with every storage kind: its
  * transactions also keep the write buffer's marks and flush hint. */
-static inline __attribute__((always_inline)) void
-mixed_tx(struct bm_tx *tx, uint32_t f, uint64_t sz)
-{
-	struct bm_pc_flow_ref r = bm_tx_pc_flow(tx, f);
-
-	bm_tx_pc_global_pkts_add(tx, 1);
-	bm_tx_pc_global_bytes_add(tx, sz);
-	bm_pc_flow_ref_pkts_add(r, 1);
-	bm_pc_flow_ref_bytes_add(r, sz);
-}
+DEFINE_TX(mixed_tx, bm, pc)
 #endif
 
 /* ---- one loop per pattern ---- */
@@ -128,42 +91,37 @@ mixed_tx(struct bm_tx *tx, uint32_t f, uint64_t sz)
 
 #define NOTHING (void)0
 
-/* Calls on the writer, a transaction per packet and per burst. */
-DEFINE_FM(fm_pc_calls, FM_PC, NOTHING,
-	  ({ fastmib_begin(w); pc_calls(w, f, sz); fastmib_end(w); }), NOTHING, NOTHING)
-DEFINE_FM(fm_pc_calls_b, FM_PC, fastmib_begin(w), pc_calls(w, f, sz),
-	  ({ fastmib_end(w); fastmib_begin(w); }), fastmib_end(w))
+/* run_<name>() and run_<name>_b(): `updates` by calls on the writer, in a
+ * transaction per packet and in one per burst. */
+#define DEFINE_FM_CALLS(name, model, updates)                                 \
+	DEFINE_FM(name, model, NOTHING,                                       \
+		  ({ fastmib_begin(w); updates(w, f, sz); fastmib_end(w); }), \
+		  NOTHING, NOTHING)                                           \
+	DEFINE_FM(name##_b, model, fastmib_begin(w), updates(w, f, sz),       \
+		  ({ fastmib_end(w); fastmib_begin(w); }), fastmib_end(w))
+
+/* run_<name>() and run_<name>_b(): `updates` in the transaction form of
+ * the model of prefix p, a transaction per packet and one per burst. */
+#define DEFINE_FM_TX(name, model, p, updates)                                 \
+	DEFINE_FM(name, model, NOTHING,                                       \
+		  ({ struct p##_tx tx = p##_tx_begin(w);                      \
+		     updates(&tx, f, sz);                                     \
+		     p##_tx_end(&tx); }),                                     \
+		  NOTHING, NOTHING)                                           \
+	DEFINE_FM(name##_b, model, struct p##_tx tx = p##_tx_begin(w),        \
+		  updates(&tx, f, sz),                                        \
+		  ({ p##_tx_end(&tx); tx = p##_tx_begin(w); }),               \
+		  p##_tx_end(&tx))
+
+DEFINE_FM_CALLS(fm_pc_calls, FM_PC, pc_calls)
+DEFINE_FM_TX(fm_pc_tx, FM_PC, bp, pc_tx)
 #ifndef FASTMIB_PORTABLE_ADD
-DEFINE_FM(fm_sb_calls, FM_SB, NOTHING,
-	  ({ fastmib_begin(w); sb_calls(w, f, sz); fastmib_end(w); }), NOTHING, NOTHING)
-DEFINE_FM(fm_sb_calls_b, FM_SB, fastmib_begin(w), sb_calls(w, f, sz),
-	  ({ fastmib_end(w); fastmib_begin(w); }), fastmib_end(w))
+DEFINE_FM_CALLS(fm_sb_calls, FM_SB, sb_calls)
+DEFINE_FM_TX(fm_sb_tx, FM_SB, bs, sb_tx)
 /* Shared-atomic counters need no transaction. */
 DEFINE_FM(fm_at_calls, FM_AT, NOTHING, at_calls(w, f, sz), NOTHING, NOTHING)
-#endif
-
-/* The transaction form, a transaction per packet and per burst. */
-DEFINE_FM(fm_pc_tx, FM_PC, NOTHING,
-	  ({ struct bp_tx tx = bp_tx_begin(w); pc_tx(&tx, f, sz); bp_tx_end(&tx); }),
-	  NOTHING, NOTHING)
-DEFINE_FM(fm_pc_tx_b, FM_PC, struct bp_tx tx = bp_tx_begin(w), pc_tx(&tx, f, sz),
-	  ({ bp_tx_end(&tx); tx = bp_tx_begin(w); }), bp_tx_end(&tx))
-#ifndef FASTMIB_PORTABLE_ADD
-DEFINE_FM(fm_sb_tx, FM_SB, NOTHING,
-	  ({ struct bs_tx tx = bs_tx_begin(w); sb_tx(&tx, f, sz); bs_tx_end(&tx); }),
-	  NOTHING, NOTHING)
-DEFINE_FM(fm_sb_tx_b, FM_SB, struct bs_tx tx = bs_tx_begin(w), sb_tx(&tx, f, sz),
-	  ({ bs_tx_end(&tx); tx = bs_tx_begin(w); }), bs_tx_end(&tx))
-DEFINE_FM(fm_at_tx, FM_AT, NOTHING,
-	  ({ struct ba_tx tx = ba_tx_begin(w); at_tx(&tx, f, sz); ba_tx_end(&tx); }),
-	  NOTHING, NOTHING)
-DEFINE_FM(fm_at_tx_b, FM_AT, struct ba_tx tx = ba_tx_begin(w), at_tx(&tx, f, sz),
-	  ({ ba_tx_end(&tx); tx = ba_tx_begin(w); }), ba_tx_end(&tx))
-DEFINE_FM(fm_mixed_tx, FM_MIXED, NOTHING,
-	  ({ struct bm_tx tx = bm_tx_begin(w); mixed_tx(&tx, f, sz); bm_tx_end(&tx); }),
-	  NOTHING, NOTHING)
-DEFINE_FM(fm_mixed_tx_b, FM_MIXED, struct bm_tx tx = bm_tx_begin(w), mixed_tx(&tx, f, sz),
-	  ({ bm_tx_end(&tx); tx = bm_tx_begin(w); }), bm_tx_end(&tx))
+DEFINE_FM_TX(fm_at_tx, FM_AT, ba, at_tx)
+DEFINE_FM_TX(fm_mixed_tx, FM_MIXED, bm, mixed_tx)
 #endif
 
 /* The x86 build runs every pattern; the portable build only those whose

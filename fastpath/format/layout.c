@@ -5,7 +5,6 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "segment_format.h"
@@ -76,7 +75,6 @@ fms_image_init(uint8_t *base, const struct fms_layout *lay,
 	       const struct fms_clock *clock)
 {
 	struct fms_header *h = (void *)base;
-	struct timespec ts;
 
 	/* The file is fresh (zero-filled); only non-zero state is written. */
 	fms_schema_serialize(s, base + lay->schema.off);
@@ -87,12 +85,11 @@ fms_image_init(uint8_t *base, const struct fms_layout *lay,
 	rte_seqlock_init(&((struct fms_reset *)(void *)(base + lay->reset.off))->lock);
 	rte_seqcount_init(&((struct fms_reset *)(void *)(base + lay->reset.off))->enable_seq);
 
-	clock_gettime(CLOCK_REALTIME, &ts);
 	h->format = FMS_FORMAT;
 	h->header_size = FMS_HEADER_SIZE;
 	h->schema_hash = fms_fnv1a(base + lay->schema.off, lay->schema.len);
 	h->generation = generation;
-	h->created_ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	h->created_ns = fms_now_ns();
 	h->writer_pid = (uint32_t)getpid();
 	h->n_slots = n_slots;
 	h->n_eal_slots = n_eal_slots;

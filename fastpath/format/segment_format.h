@@ -245,6 +245,12 @@ struct fms_layout {
 	struct fms_group_layout *groups; /* n_groups entries, heap */
 };
 
+/* clock.c: CLOCK_REALTIME, for the times a segment records (creation,
+ * resets, discontinuities), and CLOCK_MONOTONIC, for deadlines (immune
+ * to clock steps), in nanoseconds. */
+uint64_t fms_now_ns(void);
+uint64_t fms_mono_ns(void);
+
 /* error.c: set this thread's message; returns err. */
 int fms_error(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

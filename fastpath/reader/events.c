@@ -274,47 +274,19 @@ fastmib_event_dropped_mapped(const struct fastmib_segment *seg, unsigned int eve
 	return sum_counter(seg, event, 1);
 }
 
-int
-fastmib_event_cursor_new(struct fastmib_segment *seg, struct fastmib_event_cursor **curp)
-{
-	int r;
+FMS_GUARDED_ENTRY(int, fastmib_event_cursor_new,
+		  (struct fastmib_segment *seg, struct fastmib_event_cursor **curp),
+		  (seg, curp), fms_faulted_error(seg), -EIO)
 
-	if (fms_faulted(seg))
-		return fms_faulted_error(seg);
-	FMS_GUARDED(seg, r, fastmib_event_cursor_new_mapped(seg, curp), -EIO);
-	return r;
-}
+FMS_GUARDED_ENTRY(int, fastmib_events_poll,
+		  (struct fastmib_segment *seg, struct fastmib_event_cursor *cur,
+		   struct fastmib_event_rec *out, unsigned int max),
+		  (seg, cur, out, max), fms_faulted_error(seg), -EIO)
 
-int
-fastmib_events_poll(struct fastmib_segment *seg, struct fastmib_event_cursor *cur,
-		    struct fastmib_event_rec *out, unsigned int max)
-{
-	int r;
+FMS_GUARDED_ENTRY(uint64_t, fastmib_event_logged,
+		  (const struct fastmib_segment *seg, unsigned int event),
+		  (seg, event), 0, 0)
 
-	if (fms_faulted(seg))
-		return fms_faulted_error(seg);
-	FMS_GUARDED(seg, r, fastmib_events_poll_mapped(seg, cur, out, max), -EIO);
-	return r;
-}
-
-uint64_t
-fastmib_event_logged(const struct fastmib_segment *seg, unsigned int event)
-{
-	uint64_t r;
-
-	if (fms_faulted(seg))
-		return 0;
-	FMS_GUARDED(seg, r, fastmib_event_logged_mapped(seg, event), 0);
-	return r;
-}
-
-uint64_t
-fastmib_event_dropped(const struct fastmib_segment *seg, unsigned int event)
-{
-	uint64_t r;
-
-	if (fms_faulted(seg))
-		return 0;
-	FMS_GUARDED(seg, r, fastmib_event_dropped_mapped(seg, event), 0);
-	return r;
-}
+FMS_GUARDED_ENTRY(uint64_t, fastmib_event_dropped,
+		  (const struct fastmib_segment *seg, unsigned int event),
+		  (seg, event), 0, 0)

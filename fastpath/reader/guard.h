@@ -67,4 +67,28 @@ fms_faulted(const struct fastmib_segment *seg)
 	return __atomic_load_n(&seg->faulted, __ATOMIC_RELAXED) != 0;
 }
 
+/*
+ * Define the public entry point `ret name params` as name##_mapped args
+ * (a function of the same file that does the work on the mapping) under a
+ * guard of the mapping of `seg`, a parameter of every entry point: on a
+ * handle that faulted before it returns `if_faulted` at once, and
+ * `on_fault` when this call faults. For example
+ *
+ *	FMS_GUARDED_ENTRY(bool, fastmib_row_present,
+ *			  (const struct fastmib_segment *seg, unsigned group, uint32_t row),
+ *			  (seg, group, row), false, false)
+ *
+ * defines fastmib_row_present(), which calls fastmib_row_present_mapped().
+ */
+#define FMS_GUARDED_ENTRY(ret, name, params, args, if_faulted, on_fault) \
+	ret name params                                                   \
+	{                                                                 \
+		ret r_;                                                   \
+                                                                          \
+		if (fms_faulted(seg))                                     \
+			return (if_faulted);                              \
+		FMS_GUARDED(seg, r_, name##_mapped args, (on_fault));     \
+		return r_;                                                \
+	}
+
 #endif /* FASTMIB_READER_GUARD_H */

@@ -148,8 +148,6 @@ int fms_read_baseline(struct fastmib_segment *seg, unsigned group, uint32_t row,
 uint32_t fms_own_slot(const struct fastmib_segment *seg);
 
 /* reset.c */
-uint64_t fms_now_ns(void);
-uint64_t fms_mono_ns(void);
 /* The snapshot of a row that becomes a baseline: draws an epoch from the
  * reset head first (so the snapshot is newer than every baseline whose
  * epoch is lower), then waits up to `patience_ns` for a writer inside its

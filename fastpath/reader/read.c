@@ -88,6 +88,19 @@ snap(const rte_seqcount_t *sc, const uint64_t *row, uint32_t n_words, uint64_t *
 	return -1;
 }
 
+/* Add the attempts of a snap() that returned `r` to *retries (all of them
+ * when it gave up) and set *busy when it gave up. */
+static inline void
+count_snap(int r, uint64_t *retries, int *busy)
+{
+	if (r < 0) {
+		*busy = 1;
+		*retries += FASTMIB_READ_MAX_TRIES - 1;
+	} else {
+		*retries += (uint64_t)r;
+	}
+}
+
 /* Counter i of a copied row: outside any read section, so free to be slow. */
 static inline uint64_t
 word_of(const uint64_t *words, const struct fastmib_group_schema *g, uint32_t i)
@@ -186,24 +199,14 @@ fms_read_raw_row_own(struct fastmib_segment *seg, unsigned group, uint32_t row,
 				r = snap(&fms_slot(seg, s)->seq,
 					 row_at(fms_slot_data(seg, s), off), n_words, words);
 			}
-			if (r < 0) {
-				busy = 1;
-				retries += FASTMIB_READ_MAX_TRIES - 1;
-			} else {
-				retries += (uint64_t)r;
-			}
+			count_snap(r, &retries, &busy);
 			for (uint32_t i = 0; i < g->n_counters; i++)
 				values[i] += word_of(words, g, i);
 		}
 		break;
 	case FASTMIB_STORAGE_SHARED_BUFFERED:
 		r = snap(&seg->shared_head->lock.count, row_at(seg->shared, off), n_words, words);
-		if (r < 0) {
-			busy = 1;
-			retries += FASTMIB_READ_MAX_TRIES - 1;
-		} else {
-			retries += (uint64_t)r;
-		}
+		count_snap(r, &retries, &busy);
 		for (uint32_t i = 0; i < g->n_counters; i++)
 			values[i] = word_of(words, g, i);
 		break;
@@ -416,46 +419,18 @@ fastmib_next_row_mapped(const struct fastmib_segment *seg, unsigned group, uint3
 	return -ENOENT;
 }
 
-int
-fastmib_read_raw(struct fastmib_segment *seg, unsigned group, uint32_t row, uint64_t *values)
-{
-	int r;
+FMS_GUARDED_ENTRY(int, fastmib_read_raw,
+		  (struct fastmib_segment *seg, unsigned group, uint32_t row, uint64_t *values),
+		  (seg, group, row, values), fms_faulted_error(seg), -EIO)
 
-	if (fms_faulted(seg))
-		return fms_faulted_error(seg);
-	FMS_GUARDED(seg, r, fastmib_read_raw_mapped(seg, group, row, values), -EIO);
-	return r;
-}
+FMS_GUARDED_ENTRY(int, fastmib_read,
+		  (struct fastmib_segment *seg, unsigned group, uint32_t row, uint64_t *values),
+		  (seg, group, row, values), fms_faulted_error(seg), -EIO)
 
-int
-fastmib_read(struct fastmib_segment *seg, unsigned group, uint32_t row, uint64_t *values)
-{
-	int r;
+FMS_GUARDED_ENTRY(bool, fastmib_row_present,
+		  (const struct fastmib_segment *seg, unsigned group, uint32_t row),
+		  (seg, group, row), false, false)
 
-	if (fms_faulted(seg))
-		return fms_faulted_error(seg);
-	FMS_GUARDED(seg, r, fastmib_read_mapped(seg, group, row, values), -EIO);
-	return r;
-}
-
-bool
-fastmib_row_present(const struct fastmib_segment *seg, unsigned group, uint32_t row)
-{
-	bool r;
-
-	if (fms_faulted(seg))
-		return false;
-	FMS_GUARDED(seg, r, fastmib_row_present_mapped(seg, group, row), false);
-	return r;
-}
-
-int64_t
-fastmib_next_row(const struct fastmib_segment *seg, unsigned group, uint32_t row)
-{
-	int64_t r;
-
-	if (fms_faulted(seg))
-		return -EIO;
-	FMS_GUARDED(seg, r, fastmib_next_row_mapped(seg, group, row), -EIO);
-	return r;
-}
+FMS_GUARDED_ENTRY(int64_t, fastmib_next_row,
+		  (const struct fastmib_segment *seg, unsigned group, uint32_t row),
+		  (seg, group, row), -EIO, -EIO)

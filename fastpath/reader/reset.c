@@ -21,21 +21,6 @@
 #include "guard.h"
 #include "handle.h"
 
-static uint64_t
-clock_ns(clockid_t clock)
-{
-	struct timespec ts;
-
-	clock_gettime(clock, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-uint64_t
-fms_now_ns(void)
-{
-	return clock_ns(CLOCK_REALTIME);
-}
-
 /*
  * How long one row's reset waits for a writer preempted inside its
  * transaction, or for another resetter, before giving up with -EBUSY.
@@ -46,13 +31,6 @@ fms_now_ns(void)
  * much shorter patience to fms_snap_baseline().)
  */
 #define RESET_PATIENCE_NS 50000000ull
-
-/* Deadlines: immune to clock steps. */
-uint64_t
-fms_mono_ns(void)
-{
-	return clock_ns(CLOCK_MONOTONIC);
-}
 
 /* Between attempts: yield at first, then sleep so that a writer preempted
  * on this CPU gets it back. */
@@ -402,13 +380,6 @@ fastmib_discontinuity_mapped(const struct fastmib_segment *seg, int group, uint3
 	return t > seg->hdr->created_ns ? t : seg->hdr->created_ns;
 }
 
-uint64_t
-fastmib_discontinuity(const struct fastmib_segment *seg, int group, uint32_t row)
-{
-	uint64_t r;
-
-	if (fms_faulted(seg))
-		return 0;
-	FMS_GUARDED(seg, r, fastmib_discontinuity_mapped(seg, group, row), 0);
-	return r;
-}
+FMS_GUARDED_ENTRY(uint64_t, fastmib_discontinuity,
+		  (const struct fastmib_segment *seg, int group, uint32_t row),
+		  (seg, group, row), 0, 0)

@@ -112,15 +112,14 @@ clock_ref(struct fms_clock *c)
 
 	c->tsc_hz = rte_get_tsc_hz();
 	for (int i = 0; i < 5; i++) {
-		struct timespec ts;
-		uint64_t t0 = rte_rdtsc(), t1;
+		uint64_t t0 = rte_rdtsc();
+		uint64_t ns = fms_now_ns();
+		uint64_t t1 = rte_rdtsc();
 
-		clock_gettime(CLOCK_REALTIME, &ts);
-		t1 = rte_rdtsc();
 		if (t1 - t0 < best) {
 			best = t1 - t0;
 			c->ref_tsc = t0 + (t1 - t0) / 2;
-			c->ref_ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+			c->ref_ns = ns;
 		}
 	}
 }

@@ -170,6 +170,17 @@ struct fastmib_schema {
  */
 uint64_t fastmib_schema_hash(const struct fastmib_schema *schema);
 
+/**
+ * The word of the model file (docs/model.md) for a counter type
+ * ("counter64", "counter32", "gauge32"), a storage kind ("per-core",
+ * "shared-buffered", "shared-atomic") or an event argument type ("uint32",
+ * "int32", "uint64"); NULL for a value that is none of them. fastmib-gen
+ * reads these words, and readers show them.
+ */
+const char *fastmib_type_word(uint32_t type);
+const char *fastmib_storage_word(uint32_t storage);
+const char *fastmib_arg_type_word(uint32_t type);
+
 /* ---- validation (fastpath/format/schema_check.c) ---- */
 
 /**

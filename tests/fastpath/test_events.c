@@ -12,7 +12,6 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <cmocka.h>
 
 #include "fastmib/fastmib.h"
@@ -25,24 +24,13 @@
 static int
 setup_schema(void **state, const struct fastmib_schema *s)
 {
-	static struct tu_fixture fx;
 	struct fastmib_opts o = { .event_ring = RING };
 
-	*state = &fx;
-	return tu_fixture_open(&fx, s, &o, FASTMIB_ATTACH_RDONLY, "events");
+	return tu_setup(state, s, &o, FASTMIB_ATTACH_RDONLY, "events");
 }
 
 static int setup(void **state) { return setup_schema(state, &ts_ev_schema); }
 static int setup_plain(void **state) { return setup_schema(state, &ts_schema); }
-
-static uint64_t
-now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 /* Before any burst only rate 9 is on; the schema round-trips. */
 static void
@@ -187,7 +175,7 @@ test_lag_script(void **state)
 	assert_int_equal(fastmib_event_cursor_new(f->rd, &a), 0);
 	assert_int_equal(fastmib_event_cursor_new(f->rd, &b), 0);
 	fastmib_event_threshold(f->w, 1); /* log rate 5 too */
-	t0 = now_ns();
+	t0 = fms_now_ns();
 	for (unsigned i = 0; i < SCRIPT_LEN; i++) {
 		unsigned ev = script[i].event;
 
@@ -195,7 +183,7 @@ test_lag_script(void **state)
 			fastmib_event_log(f->w, ev, i, 0, 0, 0);
 		rte_delay_us_block(2); /* distinct, growing TSC values */
 	}
-	t1 = now_ns();
+	t1 = fms_now_ns();
 	n = fastmib_events_poll(f->rd, a, ra, SCRIPT_LEN + 1);
 	assert_int_equal(n, SCRIPT_LEN);
 	check_script(ra, info.tsc_hz, t0, t1);
@@ -401,7 +389,7 @@ test_bad_event_segments(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_initial_and_schema, setup, tu_teardown),
@@ -412,6 +400,6 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_bad_event_segments, setup, tu_teardown),
 	};
 
-	tu_eal_init("test_events", "0-1");
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	(void)argc;
+	return tu_run_tests(argv[0], tests);
 }

@@ -23,11 +23,9 @@
 static int
 setup_opts(void **state, unsigned hint_limit)
 {
-	static struct tu_fixture f;
 	struct fastmib_opts o = { .hint_limit = hint_limit };
 
-	*state = &f;
-	return tu_fixture_open(&f, &ts_schema, &o, 0, "unit");
+	return tu_setup(state, &ts_schema, &o, 0, "unit");
 }
 
 static int setup(void **state) { return setup_opts(state, 0); }
@@ -645,15 +643,6 @@ test_read_stuck_writer_holdoff(void **state)
 	assert_int_equal(v[1], 100);
 }
 
-static uint64_t
-mono_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
 /*
  * A reset waits out a writer inside its transaction for its whole
  * patience (50 ms), then changes nothing; a module reset gives up at the
@@ -677,9 +666,9 @@ test_reset_patience(void **state)
 	fastmib_pc_add(f->w, TS_GLOBAL_PKTS, 1);
 
 	fastmib_read_stats(f->rd, &st0);
-	t0 = mono_ms();
+	t0 = fms_mono_ns();
 	assert_int_equal(fastmib_reset(f->rd, TS_GLOBAL, 0), -EBUSY);
-	assert_true(mono_ms() - t0 >= 50);
+	assert_true(fms_mono_ns() - t0 >= 50000000u); /* 50 ms */
 	assert_non_null(strstr(fastmib_last_error(), "stayed inside a transaction"));
 	assert_int_equal(fastmib_discontinuity(f->rd, TS_GLOBAL, 0), created_ns(f->rd)); /* never reset */
 	fastmib_read_stats(f->rd, &st1);
@@ -857,11 +846,7 @@ main(int argc, char **argv)
 						tu_teardown),
 		cmocka_unit_test_setup_teardown(test_baseline_order, setup, tu_teardown),
 	};
-	int rc;
 
 	(void)argc;
-	tu_eal_init(argv[0], "0-1");
-	rc = cmocka_run_group_tests(tests, NULL, NULL);
-	rte_eal_cleanup();
-	return rc;
+	return tu_run_tests(argv[0], tests);
 }

@@ -223,11 +223,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_recreate_and_stale),
 		cmocka_unit_test(test_create_refusals),
 	};
-	int rc;
 
 	(void)argc;
-	tu_eal_init(argv[0], "0-1");
-	rc = cmocka_run_group_tests(tests, NULL, NULL);
-	rte_eal_cleanup();
-	return rc;
+	return tu_run_tests(argv[0], tests);
 }

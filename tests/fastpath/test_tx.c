@@ -20,32 +20,9 @@
 #include "tutil.h"
 #include "vt_stats.h"
 
-static int
-setup_vt(void **state)
-{
-	static struct tu_fixture f;
-
-	*state = &f;
-	return tu_fixture_open(&f, &vt_schema, NULL, 0, "tx-vt");
-}
-
-static int
-setup_tf(void **state)
-{
-	static struct tu_fixture f;
-
-	*state = &f;
-	return tu_fixture_open(&f, &tf_schema, NULL, 0, "tx-tf");
-}
-
-static int
-setup_so(void **state)
-{
-	static struct tu_fixture f;
-
-	*state = &f;
-	return tu_fixture_open(&f, &so_schema, NULL, 0, "tx-so");
-}
+static int setup_vt(void **state) { return tu_setup(state, &vt_schema, NULL, 0, "tx-vt"); }
+static int setup_tf(void **state) { return tu_setup(state, &tf_schema, NULL, 0, "tx-tf"); }
+static int setup_so(void **state) { return tu_setup(state, &so_schema, NULL, 0, "tx-so"); }
 
 static void
 expect_row(struct fastmib_segment *rd, unsigned group, uint32_t row, unsigned n,
@@ -317,11 +294,7 @@ main(int argc, char **argv)
 						tu_teardown),
 		cmocka_unit_test_setup_teardown(test_buffered_flush_hint, setup_vt, tu_teardown),
 	};
-	int rc;
 
 	(void)argc;
-	tu_eal_init(argv[0], "0-1");
-	rc = cmocka_run_group_tests(tests, NULL, NULL);
-	rte_eal_cleanup();
-	return rc;
+	return tu_run_tests(argv[0], tests);
 }

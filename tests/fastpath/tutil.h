@@ -75,6 +75,24 @@ tu_eal_init(const char *name, const char *lcores)
 	}
 }
 
+/* rte_eal_cleanup(), then `rc`. */
+static inline int
+tu_eal_cleanup_after(int rc)
+{
+	rte_eal_cleanup();
+	return rc;
+}
+
+/*
+ * What a cmocka test program's main() returns: group `tests` (an array of
+ * struct CMUnitTest) run in a real EAL on lcores 0-1 started for program
+ * `name` (tu_eal_init()), cleaned up after. A macro: cmocka takes the
+ * group's size and name from the array.
+ */
+#define tu_run_tests(name, tests)                                \
+	(tu_eal_init((name), "0-1"),                              \
+	 tu_eal_cleanup_after(cmocka_run_group_tests(tests, NULL, NULL)))
+
 /* A unique segment path for this process. */
 static inline const char *
 tu_path(char *buf, size_t len, const char *tag)
@@ -106,6 +124,18 @@ tu_fixture_open(struct tu_fixture *f, const struct fastmib_schema *s,
 	}
 	f->w = fastmib_writer(f->seg);
 	return f->w != NULL ? 0 : -1;
+}
+
+/* cmocka setup: *state becomes a fixture opened as tu_fixture_open() does
+ * (one at a time: the next setup reuses it), for tu_teardown(). */
+static inline int
+tu_setup(void **state, const struct fastmib_schema *s, const struct fastmib_opts *o,
+	 unsigned int attach_flags, const char *tag)
+{
+	static struct tu_fixture f;
+
+	*state = &f;
+	return tu_fixture_open(&f, s, o, attach_flags, tag);
 }
 
 /* cmocka teardown of a struct tu_fixture state. */

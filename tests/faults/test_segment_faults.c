@@ -350,11 +350,7 @@ main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_full_tmpfs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_writer_death_and_recreation, setup, teardown),
 	};
-	int rc;
 
 	(void)argc;
-	tu_eal_init(argv[0], "0-1");
-	rc = cmocka_run_group_tests(tests, NULL, NULL);
-	rte_eal_cleanup();
-	return rc;
+	return tu_run_tests(argv[0], tests);
 }

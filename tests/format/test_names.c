@@ -13,67 +13,78 @@
 
 #include "fastmib/names.h"
 
+/* A role's name for prefix "ep" and model names a, b, and its namespace. */
+struct name_case {
+	enum fastmib_name_role role;
+	const char *a, *b;
+	const char *want;
+	enum fastmib_name_space space;
+};
+
+#define MIB FASTMIB_NS_MIB
+#define MIB_TYPE FASTMIB_NS_MIB_TYPE
+#define C_MACRO FASTMIB_NS_C_MACRO
+#define C_ID FASTMIB_NS_C_ORDINARY
+#define C_TAG FASTMIB_NS_C_TAG
+
+static const struct name_case cases[] = {
+	/* MIB descriptors (docs/mib-layout.md) */
+	{ FASTMIB_MIB_ROOT, NULL, NULL, "epMib", MIB },
+	{ FASTMIB_MIB_RESET_ALL, NULL, NULL, "epResetAll", MIB },
+	{ FASTMIB_MIB_DISCONTINUITY, NULL, NULL, "epDiscontinuityTime", MIB },
+	{ FASTMIB_MIB_CONTROL_GROUP, NULL, NULL, "epControlGroup", MIB },
+	{ FASTMIB_MIB_EVENT_STATS_DROPPED, NULL, NULL, "epEventStatsDropped", MIB },
+	{ FASTMIB_MIB_EVENT_ARG1 + 2, NULL, NULL, "epEventArg3", MIB },
+	{ FASTMIB_MIB_SCALAR_NODE, "global", NULL, "epGlobal", MIB },
+	{ FASTMIB_MIB_TABLE, "portQueue", NULL, "epPortQueueTable", MIB },
+	{ FASTMIB_MIB_ENTRY, "portQueue", NULL, "epPortQueueEntry", MIB },
+	{ FASTMIB_MIB_RESET, "port", NULL, "epPortReset", MIB },
+	{ FASTMIB_MIB_GROUP_DISCONTINUITY, "port", NULL, "epPortDiscontinuityTime", MIB },
+	{ FASTMIB_MIB_OBJECT_GROUP, "flow", NULL, "epFlowGroup", MIB },
+	{ FASTMIB_MIB_COUNTER, "global", "rxPkts", "epGlobalRxPkts", MIB },
+	{ FASTMIB_MIB_INDEX, "portQueue", "queueId", "epPortQueueQueueId", MIB },
+	{ FASTMIB_MIB_NOTIFICATION, "badHeader", NULL, "epBadHeaderNotification", MIB },
+	{ FASTMIB_MIB_TYPE_ENTRY, "portQueue", NULL, "EpPortQueueEntry", MIB_TYPE },
+	{ FASTMIB_MIB_TYPE_EVENT_ENTRY, NULL, NULL, "EpEventEntry", MIB_TYPE },
+	{ FASTMIB_MIB_TYPE_UNSIGNED64, NULL, NULL, "EpUnsigned64", MIB_TYPE },
+	/* C names (docs/model.md, "Names") */
+	{ FASTMIB_C_HEADER_GUARD, NULL, NULL, "EP_STATS_H", C_MACRO },
+	{ FASTMIB_C_SCHEMA_HASH, NULL, NULL, "EP_SCHEMA_HASH", C_MACRO },
+	{ FASTMIB_C_SCHEMA, NULL, NULL, "ep_schema", C_ID },
+	{ FASTMIB_C_CREATE, NULL, NULL, "ep_create", C_ID },
+	{ FASTMIB_C_ATTACH, NULL, NULL, "ep_attach", C_ID },
+	{ FASTMIB_C_PERCORE_STRUCT, NULL, NULL, "ep_percore", C_TAG },
+	{ FASTMIB_C_GROUP_ID, "portQueue", NULL, "EP_GROUP_PORT_QUEUE", C_MACRO },
+	{ FASTMIB_C_OFFSET, "portQueue", NULL, "EP_PORT_QUEUE_OFFSET", C_MACRO },
+	{ FASTMIB_C_ROW_SIZE, "portQueue", NULL, "EP_PORT_QUEUE_ROW_SIZE", C_MACRO },
+	{ FASTMIB_C_ROWS, "portQueue", NULL, "EP_PORT_QUEUE_ROWS", C_MACRO },
+	{ FASTMIB_C_ROW_FN, "portQueue", NULL, "ep_port_queue_row", C_ID },
+	{ FASTMIB_C_ROW_STRUCT, "portQueue", NULL, "ep_port_queue_row", C_TAG },
+	{ FASTMIB_C_COUNTERS, "flowState", NULL, "ep_flow_state_counters", C_ID },
+	{ FASTMIB_C_INDEX_MAX, "portQueue", "queueId", "EP_PORT_QUEUE_QUEUE_ID_MAX", C_MACRO },
+	{ FASTMIB_C_ADD, "global", "rxPkts", "ep_global_rx_pkts_add", C_ID },
+	{ FASTMIB_C_SUB, "flowState", "activeFlows", "ep_flow_state_active_flows_sub", C_ID },
+	{ FASTMIB_C_SET, "flowState", "activeFlows", "ep_flow_state_active_flows_set", C_ID },
+	{ FASTMIB_C_EVENT_ID, "burstStart", NULL, "EP_EVENT_BURST_START", C_MACRO },
+	{ FASTMIB_C_EVENT_FN, "burstStart", NULL, "ep_event_burst_start", C_ID },
+};
+
 static void
-expect(enum fastmib_name_role role, const char *a, const char *b, const char *want)
+test_names(void **state)
 {
 	char buf[256];
 
-	assert_int_equal(fastmib_name(buf, sizeof(buf), role, "ep", a, b), strlen(want));
-	assert_string_equal(buf, want);
-}
-
-static void
-test_mib_descriptors(void **state)
-{
 	(void)state;
-	expect(FASTMIB_MIB_ROOT, NULL, NULL, "epMib");
-	expect(FASTMIB_MIB_RESET_ALL, NULL, NULL, "epResetAll");
-	expect(FASTMIB_MIB_DISCONTINUITY, NULL, NULL, "epDiscontinuityTime");
-	expect(FASTMIB_MIB_CONTROL_GROUP, NULL, NULL, "epControlGroup");
-	expect(FASTMIB_MIB_EVENT_STATS_DROPPED, NULL, NULL, "epEventStatsDropped");
-	expect(FASTMIB_MIB_EVENT_ARG1 + 2, NULL, NULL, "epEventArg3");
-	expect(FASTMIB_MIB_SCALAR_NODE, "global", NULL, "epGlobal");
-	expect(FASTMIB_MIB_TABLE, "portQueue", NULL, "epPortQueueTable");
-	expect(FASTMIB_MIB_ENTRY, "portQueue", NULL, "epPortQueueEntry");
-	expect(FASTMIB_MIB_RESET, "port", NULL, "epPortReset");
-	expect(FASTMIB_MIB_GROUP_DISCONTINUITY, "port", NULL, "epPortDiscontinuityTime");
-	expect(FASTMIB_MIB_OBJECT_GROUP, "flow", NULL, "epFlowGroup");
-	expect(FASTMIB_MIB_COUNTER, "global", "rxPkts", "epGlobalRxPkts");
-	expect(FASTMIB_MIB_INDEX, "portQueue", "queueId", "epPortQueueQueueId");
-	expect(FASTMIB_MIB_NOTIFICATION, "badHeader", NULL, "epBadHeaderNotification");
-	expect(FASTMIB_MIB_TYPE_ENTRY, "portQueue", NULL, "EpPortQueueEntry");
-	expect(FASTMIB_MIB_TYPE_UNSIGNED64, NULL, NULL, "EpUnsigned64");
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct name_case *c = &cases[i];
+
+		assert_int_equal(fastmib_name(buf, sizeof(buf), c->role, "ep", c->a, c->b),
+				 strlen(c->want));
+		assert_string_equal(buf, c->want);
+		assert_int_equal(fastmib_name_space(c->role), c->space);
+	}
 	for (int r = FASTMIB_MIB_ROOT; r < FASTMIB_MIB_TYPE_ENTRY; r++)
 		assert_int_equal(fastmib_name_space(r), FASTMIB_NS_MIB);
-	assert_int_equal(fastmib_name_space(FASTMIB_MIB_TYPE_EVENT_ENTRY), FASTMIB_NS_MIB_TYPE);
-}
-
-static void
-test_c_names(void **state)
-{
-	(void)state;
-	expect(FASTMIB_C_HEADER_GUARD, NULL, NULL, "EP_STATS_H");
-	expect(FASTMIB_C_SCHEMA_HASH, NULL, NULL, "EP_SCHEMA_HASH");
-	expect(FASTMIB_C_SCHEMA, NULL, NULL, "ep_schema");
-	expect(FASTMIB_C_CREATE, NULL, NULL, "ep_create");
-	expect(FASTMIB_C_ATTACH, NULL, NULL, "ep_attach");
-	expect(FASTMIB_C_PERCORE_STRUCT, NULL, NULL, "ep_percore");
-	expect(FASTMIB_C_GROUP_ID, "portQueue", NULL, "EP_GROUP_PORT_QUEUE");
-	expect(FASTMIB_C_OFFSET, "portQueue", NULL, "EP_PORT_QUEUE_OFFSET");
-	expect(FASTMIB_C_ROW_SIZE, "portQueue", NULL, "EP_PORT_QUEUE_ROW_SIZE");
-	expect(FASTMIB_C_ROWS, "portQueue", NULL, "EP_PORT_QUEUE_ROWS");
-	expect(FASTMIB_C_ROW_FN, "portQueue", NULL, "ep_port_queue_row");
-	expect(FASTMIB_C_ROW_STRUCT, "portQueue", NULL, "ep_port_queue_row");
-	expect(FASTMIB_C_COUNTERS, "flowState", NULL, "ep_flow_state_counters");
-	expect(FASTMIB_C_INDEX_MAX, "portQueue", "queueId", "EP_PORT_QUEUE_QUEUE_ID_MAX");
-	expect(FASTMIB_C_ADD, "global", "rxPkts", "ep_global_rx_pkts_add");
-	expect(FASTMIB_C_SUB, "flowState", "activeFlows", "ep_flow_state_active_flows_sub");
-	expect(FASTMIB_C_SET, "flowState", "activeFlows", "ep_flow_state_active_flows_set");
-	expect(FASTMIB_C_EVENT_ID, "burstStart", NULL, "EP_EVENT_BURST_START");
-	expect(FASTMIB_C_EVENT_FN, "burstStart", NULL, "ep_event_burst_start");
-	assert_int_equal(fastmib_name_space(FASTMIB_C_ROW_FN), FASTMIB_NS_C_ORDINARY);
-	assert_int_equal(fastmib_name_space(FASTMIB_C_ROW_STRUCT), FASTMIB_NS_C_TAG);
-	assert_int_equal(fastmib_name_space(FASTMIB_C_INDEX_MAX), FASTMIB_NS_C_MACRO);
 }
 
 /* snprintf semantics: the whole length is returned, what fits is stored. */
@@ -102,8 +113,7 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_mib_descriptors),
-		cmocka_unit_test(test_c_names),
+		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_lengths),
 	};
 

@@ -898,7 +898,7 @@ test_refused(void **state)
 	}
 }
 
-/* ---- row lower bound in OID order ---- */
+/* ---- rows and their indexes (<fastmib/schema.h>) ---- */
 
 /* A 3 x 4 x 2 table: rows are numbered with the last index fastest. */
 static const struct fastmib_group_schema table3 = {
@@ -908,6 +908,43 @@ static const struct fastmib_group_schema table3 = {
 	.indexes = { { "a", 3 }, { "b", 4 }, { "c", 2 } },
 	.n_rows = 24,
 };
+
+static void
+test_row_of_and_index_of_are_inverse(void **state)
+{
+	uint32_t idx[FASTMIB_MAX_INDEXES];
+
+	(void)state;
+	for (uint32_t row = 0; row < table3.n_rows; row++) {
+		uint64_t w[3];
+
+		fastmib_index_of_row(&table3, row, idx);
+		for (int k = 0; k < 3; k++)
+			w[k] = idx[k];
+		assert_int_equal(fastmib_row_of_index(&table3, w, 3), row);
+	}
+	fastmib_index_of_row(&table3, 23, idx);
+	assert_int_equal(idx[0], 3);
+	assert_int_equal(idx[1], 4);
+	assert_int_equal(idx[2], 2);
+	fastmib_index_of_row(&table3, 9, idx); /* 1*8 + 0*2 + 1 */
+	assert_int_equal(idx[0], 2);
+	assert_int_equal(idx[1], 1);
+	assert_int_equal(idx[2], 2);
+}
+
+static void
+test_row_of_rejects(void **state)
+{
+	(void)state;
+	assert_int_equal(fastmib_row_of_index(&table3, (uint64_t[]){ 1, 1 }, 2), -1);
+	assert_int_equal(fastmib_row_of_index(&table3, (uint64_t[]){ 0, 1, 1 }, 3), -1);
+	assert_int_equal(fastmib_row_of_index(&table3, (uint64_t[]){ 1, 5, 1 }, 3), -1);
+	assert_int_equal(fastmib_row_of_index(&table3, (uint64_t[]){ 1, 1, 1, 1 }, 4),
+			 -1);
+}
+
+/* ---- row lower bound in OID order ---- */
 
 /* Reference: the first row whose index OID sorts after `sfx`, by brute force. */
 static int64_t
@@ -982,6 +1019,8 @@ main(void)
 		cmocka_unit_test(test_getnext_never_walks_rows),
 		cmocka_unit_test(test_confused_source_never_goes_back),
 		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_row_of_and_index_of_are_inverse),
+		cmocka_unit_test(test_row_of_rejects),
 		cmocka_unit_test(test_row_after_matches_oid_order),
 		cmocka_unit_test(test_total),
 	};

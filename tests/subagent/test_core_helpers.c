@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Unit tests of the pure parts of the serving core: value conversion,
- * TimeStamp arithmetic and the index <-> row mapping. The row lower bound
- * that GETNEXT relies on is tested with the OID map (tests/format).
+ * TimeStamp arithmetic, DateAndTime, the notification bucket. The index
+ * <-> row mapping and the row lower bound that GETNEXT relies on are
+ * tested with the OID map (tests/format).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,16 +13,6 @@
 #include <cmocka.h>
 
 #include "core.h"
-#include "fastmib/schema.h"
-
-/* A 3 x 4 x 2 table: rows are numbered with the last index fastest. */
-static const struct fastmib_group_schema table3 = {
-	.name = "t",
-	.arc = 7,
-	.n_indexes = 3,
-	.indexes = { { "a", 3 }, { "b", 4 }, { "c", 2 } },
-	.n_rows = 24,
-};
 
 static void
 test_counter32_wraps(void **state)
@@ -61,41 +52,6 @@ test_timestamp(void **state)
 	assert_int_equal(fastmib_agent_timestamp(start - 1, start, 5000), 0);
 	/* clock stepped forward: never later than now */
 	assert_int_equal(fastmib_agent_timestamp(start + 80 * s, start, 5000), 5000);
-}
-
-static void
-test_row_of_and_index_of_are_inverse(void **state)
-{
-	uint32_t idx[FASTMIB_MAX_INDEXES];
-
-	(void)state;
-	for (uint32_t row = 0; row < table3.n_rows; row++) {
-		uint64_t w[3];
-
-		fastmib_index_of_row(&table3, row, idx);
-		for (int k = 0; k < 3; k++)
-			w[k] = idx[k];
-		assert_int_equal(fastmib_row_of_index(&table3, w, 3), row);
-	}
-	fastmib_index_of_row(&table3, 23, idx);
-	assert_int_equal(idx[0], 3);
-	assert_int_equal(idx[1], 4);
-	assert_int_equal(idx[2], 2);
-	fastmib_index_of_row(&table3, 9, idx); /* 1*8 + 0*2 + 1 */
-	assert_int_equal(idx[0], 2);
-	assert_int_equal(idx[1], 1);
-	assert_int_equal(idx[2], 2);
-}
-
-static void
-test_row_of_rejects(void **state)
-{
-	(void)state;
-	assert_int_equal(fastmib_row_of_index(&table3, (uint64_t[]){ 1, 1 }, 2), -1);
-	assert_int_equal(fastmib_row_of_index(&table3, (uint64_t[]){ 0, 1, 1 }, 3), -1);
-	assert_int_equal(fastmib_row_of_index(&table3, (uint64_t[]){ 1, 5, 1 }, 3), -1);
-	assert_int_equal(fastmib_row_of_index(&table3, (uint64_t[]){ 1, 1, 1, 1 }, 4),
-			 -1);
 }
 
 static void
@@ -159,8 +115,6 @@ main(void)
 		cmocka_unit_test(test_counter32_wraps),
 		cmocka_unit_test(test_gauge32_clamps),
 		cmocka_unit_test(test_timestamp),
-		cmocka_unit_test(test_row_of_and_index_of_are_inverse),
-		cmocka_unit_test(test_row_of_rejects),
 		cmocka_unit_test(test_date_and_time),
 		cmocka_unit_test(test_bucket_burst_then_rate),
 	};

@@ -31,15 +31,9 @@ writer_state(const struct fastmib_info *info)
 static const char *
 arg_type_name(uint32_t t)
 {
-	switch (t) {
-	case FASTMIB_ARG_UINT32:
-		return "uint32";
-	case FASTMIB_ARG_INT32:
-		return "int32";
-	case FASTMIB_ARG_UINT64:
-		return "uint64";
-	}
-	return "?";
+	const char *word = fastmib_arg_type_word(t);
+
+	return word ? word : "?";
 }
 
 static json_t *

@@ -5,34 +5,11 @@
 
 #include "stat.h"
 
-static const char *
-storage_name(uint32_t storage)
+/* A word of the model format (fastmib_type_word()...), or "unknown". */
+static json_t *
+json_word(const char *word)
 {
-	switch (storage) {
-	case FASTMIB_STORAGE_PER_CORE:
-		return "per-core";
-	case FASTMIB_STORAGE_SHARED_BUFFERED:
-		return "shared-buffered";
-	case FASTMIB_STORAGE_SHARED_ATOMIC:
-		return "shared-atomic";
-	default:
-		return "unknown";
-	}
-}
-
-static const char *
-type_name(uint32_t type)
-{
-	switch (type) {
-	case FASTMIB_COUNTER64:
-		return "counter64";
-	case FASTMIB_COUNTER32:
-		return "counter32";
-	case FASTMIB_GAUGE32:
-		return "gauge32";
-	default:
-		return "unknown";
-	}
+	return json_string(word ? word : "unknown");
 }
 
 /* jansson integers are signed 64-bit; larger Counter64 values go as strings. */
@@ -74,9 +51,9 @@ json_group(const struct fastmib_schema *sc, const struct fastmib_group_schema *g
 	for (uint32_t c = 0; c < g->n_counters; c++) {
 		fastmib_name(name, sizeof(name), FASTMIB_MIB_COUNTER,
 			     sc->prefix, g->name, g->counters[c].name);
-		json_object_set_new(types, name, json_string(type_name(g->counters[c].type)));
+		json_object_set_new(types, name, json_word(fastmib_type_word(g->counters[c].type)));
 	}
-	json_object_set_new(o, "storage", json_string(storage_name(g->storage)));
+	json_object_set_new(o, "storage", json_word(fastmib_storage_word(g->storage)));
 	json_object_set_new(o, "table", json_boolean(g->n_indexes > 0));
 	json_object_set_new(o, "types", types);
 	if (g->n_indexes == 0) {
