@@ -13,6 +13,14 @@ void emit_header(const struct model *m, struct strbuf *out);
 void emit_schema(const struct model *m, struct strbuf *out);
 /* <MODULE-NAME>.txt: the SMIv2 MIB module. */
 void emit_mib(const struct model *m, struct strbuf *out);
+/* A Prometheus snmp_exporter generator configuration (generator.yml) with
+ * one module for the model; `event_table`: also the event table, whose
+ * rows are every logged record (docs/nms.md). */
+void emit_exporter(const struct model *m, bool event_table, struct strbuf *out);
+/* The module the MIB imports its root's parent from besides SNMPv2-SMI
+ * (NET-SNMP-MIB for a root under netSnmp), or NULL: the MIB modules a MIB
+ * compiler needs beside SNMPv2-SMI, SNMPv2-TC and SNMPv2-CONF. */
+const char *mib_parent_module(const struct model *m);
 
 /* ---- shared helpers (emit_util.c) ---- */
 

@@ -78,6 +78,14 @@ find_parent(const struct model *m)
 	return best; /* never NULL: the first arc is 0..2 */
 }
 
+const char *
+mib_parent_module(const struct model *m)
+{
+	const struct parent *p = find_parent(m);
+
+	return p->module && strcmp(p->module, "SNMPv2-SMI") != 0 ? p->module : NULL;
+}
+
 /* Names used throughout; built once. */
 struct mn {
 	const struct model *m;

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fastmib-gen: YAML counter model -> <prefix>_stats.h, <prefix>_schema.c
- * and <MODULE-NAME>.txt. Exit status: 0 success, 1 usage or I/O error,
- * 2 model error.
+ * and <MODULE-NAME>.txt, and on request a Prometheus snmp_exporter
+ * generator.yml. Exit status: 0 success, 1 usage or I/O error, 2 model
+ * error.
  */
 #include <getopt.h>
+#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +27,7 @@ usage(FILE *f)
 	fputs("usage: fastmib-gen MODEL.yaml -o DIR\n"
 	      "       fastmib-gen --check MODEL.yaml\n"
 	      "       fastmib-gen --names MODEL.yaml\n"
+	      "       fastmib-gen MODEL.yaml [-o DIR] -x FILE [--snmp-exporter-events]\n"
 	      "\n"
 	      "Generate <prefix>_stats.h, <prefix>_schema.c and <MODULE-NAME>.txt\n"
 	      "from a fastmib counter model (see docs/model.md).\n"
@@ -33,6 +36,13 @@ usage(FILE *f)
 	      "  -c, --check       validate the model only; write nothing\n"
 	      "  -n, --names       validate, then list every name the outputs define\n"
 	      "                    (namespace, name, model object); write nothing\n"
+	      "  -x, --snmp-exporter FILE\n"
+	      "                    also (or only) write a Prometheus snmp_exporter\n"
+	      "                    generator.yml with a module for the model to FILE\n"
+	      "                    (- for standard output); see docs/nms.md\n"
+	      "      --snmp-exporter-events\n"
+	      "                    include the event table in that module (a row,\n"
+	      "                    and new series, per logged record)\n"
 	      "  -h, --help        show this help\n"
 	      "  -V, --version     show the version\n"
 	      "\n"
@@ -75,6 +85,35 @@ generate(const struct model *m, const char *dir)
 	return rc;
 }
 
+/* FILE, or standard output for "-"; a file is replaced all at once. */
+static int
+write_exporter(const struct model *m, const char *path, bool event_table)
+{
+	struct strbuf text;
+	int rc = 0;
+
+	sb_init(&text);
+	emit_exporter(m, event_table, &text);
+	if (strcmp(path, "-") == 0) {
+		if (fwrite(text.data, 1, text.len, stdout) != text.len || fflush(stdout) != 0) {
+			perror("fastmib-gen: standard output");
+			rc = 1;
+		}
+	} else {
+		/* dirname() and basename() may modify their argument */
+		char *d = xstrdup(path), *b = xstrdup(path);
+		struct out_file f = { basename(b), &text };
+
+		rc = write_outputs(dirname(d), &f, 1);
+		free(d);
+		free(b);
+	}
+	sb_free(&text);
+	return rc;
+}
+
+enum { OPT_EXPORTER_EVENTS = 256 };
+
 int
 main(int argc, char **argv)
 {
@@ -82,15 +121,18 @@ main(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "check", no_argument, NULL, 'c' },
 		{ "names", no_argument, NULL, 'n' },
+		{ "snmp-exporter", required_argument, NULL, 'x' },
+		{ "snmp-exporter-events", no_argument, NULL, OPT_EXPORTER_EVENTS },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *outdir = NULL;
+	const char *outdir = NULL, *exporter = NULL;
 	struct model m;
 	int check = 0, list = 0, c, rc;
+	bool exporter_events = false;
 
-	while ((c = getopt_long(argc, argv, "o:cnhV", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:cnx:hV", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			outdir = optarg;
@@ -100,6 +142,12 @@ main(int argc, char **argv)
 			break;
 		case 'n':
 			list = 1;
+			break;
+		case 'x':
+			exporter = optarg;
+			break;
+		case OPT_EXPORTER_EVENTS:
+			exporter_events = true;
 			break;
 		case 'h':
 			usage(stdout);
@@ -113,15 +161,18 @@ main(int argc, char **argv)
 			return 1;
 		}
 	}
-	if (optind != argc - 1 || check + list + (outdir != NULL) != 1) {
+	if (optind != argc - 1 || check + list + (outdir || exporter) != 1 ||
+	    (exporter_events && !exporter) || (exporter && !*exporter)) {
 		usage(stderr);
 		return 1;
 	}
 	rc = model_load(argv[optind], &m);
 	if (rc == 0 && list)
 		print_names(&m, stdout);
-	else if (rc == 0 && outdir)
+	if (rc == 0 && outdir)
 		rc = generate(&m, outdir);
+	if (rc == 0 && exporter)
+		rc = write_exporter(&m, exporter, exporter_events);
 	model_free(&m);
 	return rc;
 }

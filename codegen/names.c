@@ -104,3 +104,13 @@ gen_name(enum fastmib_name_role role, const char *prefix, const char *a, const c
 	fastmib_name(r, n + 1, role, prefix, a, b);
 	return r;
 }
+
+char *
+gen_exporter_module(const char *module)
+{
+	size_t n = fastmib_name_exporter_module(NULL, 0, module);
+	char *r = xmalloc(n + 1);
+
+	fastmib_name_exporter_module(r, n + 1, module);
+	return r;
+}

@@ -30,5 +30,8 @@ char *name_upper(const char *s);
  * is "epPortQueueRxPkts". */
 char *gen_name(enum fastmib_name_role role, const char *prefix, const char *a,
 	       const char *b);
+/* fastmib_name_exporter_module(): "EXAMPLE-DATAPLANE-MIB" gives
+ * "example_dataplane_mib". */
+char *gen_exporter_module(const char *module);
 
 #endif

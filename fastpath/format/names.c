@@ -244,6 +244,16 @@ fastmib_name_mib_style(char *buf, size_t len, const char *prefix, const char *a,
 }
 
 size_t
+fastmib_name_exporter_module(char *buf, size_t len, const char *module)
+{
+	struct out o = { buf, len, 0 };
+
+	for (; *module; module++)
+		put(&o, *module == '-' ? '_' : (char)tolower((unsigned char)*module));
+	return finish(&o);
+}
+
+size_t
 fastmib_name_snake(char *buf, size_t len, const char *name)
 {
 	struct out o = { buf, len, 0 };

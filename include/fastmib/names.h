@@ -157,6 +157,15 @@ size_t fastmib_name(char *buf, size_t len, enum fastmib_name_role role,
 size_t fastmib_name_mib_style(char *buf, size_t len, const char *prefix,
 			      const char *a, const char *b);
 
+/**
+ * The name of a MIB module's entry in a Prometheus snmp_exporter generator
+ * configuration (`modules:` key, the `module=` parameter of a scrape):
+ * `module` in lower case with every '-' as '_', as snmp_exporter names its
+ * own modules after the MIBs they read (IF-MIB gives if_mib,
+ * EXAMPLE-DATAPLANE-MIB gives example_dataplane_mib).
+ */
+size_t fastmib_name_exporter_module(char *buf, size_t len, const char *module);
+
 /** camelCase -> camel_case: a new word at every upper-case letter. */
 size_t fastmib_name_snake(char *buf, size_t len, const char *name);
 

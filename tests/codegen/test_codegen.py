@@ -9,8 +9,10 @@ import pathlib
 import re
 import shutil
 import subprocess
+import sys
 
 import pytest
+import yaml
 
 GEN = os.environ["FASTMIB_GEN"]
 SRC = pathlib.Path(os.environ["FASTMIB_SOURCE_DIR"])
@@ -471,3 +473,112 @@ def test_cli_creates_output_dir(tmp_path):
     assert sorted(out) == ["EXAMPLE-DATAPLANE-MIB.txt", "ep_schema.c", "ep_stats.h"]
     mode = (tmp_path / "a" / "b" / "ep_stats.h").stat().st_mode & 0o777
     assert mode & 0o644 == 0o644
+
+
+# ---- snmp_exporter generator module (-x) ----
+
+sys.path.insert(0, str(HERE.parent / "lib"))
+import snmpexporter as px  # noqa: E402
+
+
+def exporter_module(model, *extra, cwd=None):
+    """`fastmib-gen MODEL -x - [EXTRA]`: the text written."""
+    r = gen(model, "-x", "-", *extra, cwd=cwd)
+    assert r.returncode == 0, r.stderr
+    return r.stdout
+
+
+def exporter_mibs(text):
+    """The MIB modules the header comment says the generator needs."""
+    comment = " ".join(ln[1:].strip() for ln in text.splitlines() if ln.startswith("#"))
+    m = re.search(r"MIB directory: ([A-Za-z0-9, -]+)\.", comment)
+    assert m, comment
+    return m.group(1).split(", ")
+
+
+@pytest.mark.parametrize("model", GOOD, ids=[p.stem for p in GOOD])
+def test_exporter_byte_identical_alone(model, tmp_path):
+    """-x alone writes that one file; runs give the same bytes (relative or
+    absolute model path, file or standard output), no absolute path."""
+    out = tmp_path / "a" / "gen.yml"
+    r = gen(model, "-x", out)
+    assert r.returncode == 0, r.stderr
+    assert sorted(p.name for p in out.parent.iterdir()) == ["gen.yml"]
+    shutil.copy(model, tmp_path / model.name)
+    assert exporter_module(model.name, cwd=tmp_path).encode() == out.read_bytes()
+    ev = exporter_module(model, "--snmp-exporter-events")
+    assert ev == exporter_module(model, "--snmp-exporter-events")
+    for data in (out.read_text(), ev):
+        assert str(tmp_path) not in data and str(SRC) not in data
+
+
+def test_exporter_beside_outputs(tmp_path):
+    """With -o, the three outputs are what they are without -x."""
+    alone = outputs(EXAMPLE, tmp_path / "alone")
+    r = gen(EXAMPLE, "-o", tmp_path / "both", "-x", tmp_path / "both" / "ep.yml")
+    assert r.returncode == 0, r.stderr
+    both = {p.name: p.read_bytes() for p in (tmp_path / "both").iterdir()}
+    assert both.pop("ep.yml").decode() == exporter_module(EXAMPLE)
+    assert both == alone
+
+
+def test_exporter_usage_and_bad_model(tmp_path):
+    assert gen(EXAMPLE, "--snmp-exporter-events", "-o", tmp_path).returncode == 1
+    assert gen("--check", EXAMPLE, "-x", tmp_path / "x.yml").returncode == 1
+    assert gen("--names", EXAMPLE, "-x", tmp_path / "x.yml").returncode == 1
+    assert gen(EXAMPLE, "-x", "").returncode == 1
+    r = gen(BAD[0], "-x", tmp_path / "x.yml")
+    assert r.returncode == 2
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("model", GOOD, ids=[p.stem for p in GOOD])
+def test_exporter_objects_only(model, tmp_path):
+    """Every name the module uses is an object of the model's MIB; the
+    module is named after the MIB module; resets and DiscontinuityTimes are
+    handled for every group, and the event table only on request."""
+    files = outputs(model, tmp_path)
+    mib_name = next(n for n in files if n.endswith(".txt"))
+    objects = set(mib_objects(files[mib_name].decode()))
+    for extra in ((), ("--snmp-exporter-events",)):
+        doc = yaml.safe_load(exporter_module(model, *extra))
+        assert list(doc["modules"]) == [mib_name[:-4].lower().replace("-", "_")]
+        mod = next(iter(doc["modules"].values()))
+        used = set(mod["walk"]) | set(mod["overrides"])
+        for lk in mod.get("lookups", []):
+            used |= set(lk["source_indexes"]) | {lk["lookup"]}
+        assert used <= objects, used - objects
+        resets = {o for o in objects if o.endswith("Reset") or o.endswith("ResetAll")}
+        assert {o for o, v in mod["overrides"].items() if v == {"ignore": True}} >= resets
+        assert not resets & set(mod["walk"])
+        discs = {o for o in objects if o.endswith("DiscontinuityTime")}
+        assert {o for o, v in mod["overrides"].items() if v == {"type": "gauge"}} >= discs
+        assert any(o.endswith("EventTable") for o in mod["walk"]) == \
+            (bool(extra) and any(o.endswith("EventTable") for o in objects))
+
+
+@pytest.mark.parametrize("model", GOOD, ids=[p.stem for p in GOOD])
+def test_exporter_prometheus_generator_accepts(model, tmp_path):
+    """prometheus-snmp-generator turns each module into snmp.yml without a
+    warning, given the MIB modules the header comment lists and no other."""
+    outputs(model, tmp_path / "out")
+    plain = exporter_module(model)
+    events = exporter_module(model, "--snmp-exporter-events")
+    name = next(iter(yaml.safe_load(plain)["modules"]))
+    second = events.split("modules:\n", 1)[1].replace(
+        "  %s:\n" % name, "  %s_events:\n" % name, 1)
+    mibdir = px.mib_dir(str(tmp_path / "mibs"), exporter_mibs(plain),
+                        [str(tmp_path / "out"), BASE_MIBS, NETSNMP_MIBS])
+    config, log = px.generate(str(tmp_path), plain + second, mibdir)
+    assert "level=warn" not in log, log
+    snmp = yaml.safe_load(open(config))
+    for mod in (name, name + "_events"):
+        metrics = {m["name"]: m for m in snmp[mod]["metrics"]}
+        assert not [n for n in metrics if n.endswith("Reset") or n.endswith("ResetAll")]
+        for n, m in metrics.items():
+            if n.endswith("DiscontinuityTime"):
+                assert m["type"] == "gauge", n
+            if n.endswith("WriterStatus"):
+                assert m["type"] == "EnumAsStateSet", n
+        assert any(n.endswith("EventArg1") for n in metrics) == \
+            (mod.endswith("_events") and '\nevents:' in model.read_text())

@@ -107,6 +107,11 @@ test_lengths(void **state)
 	assert_string_equal(buf, "A_B");
 	assert_int_equal(fastmib_name_mib_style(buf, sizeof(buf), "ep", "burstStart", NULL), 12);
 	assert_string_equal(buf, "epBurst");
+	assert_int_equal(fastmib_name_exporter_module(buf, sizeof(buf), "IF-MIB"), 6);
+	assert_string_equal(buf, "if_mib");
+	assert_int_equal(fastmib_name_exporter_module(buf, sizeof(buf), "Ab-Cd2-MIB"), 10);
+	assert_string_equal(buf, "ab_cd2_");
+	assert_int_equal(fastmib_name_exporter_module(NULL, 0, "EXAMPLE-DATAPLANE-MIB"), 21);
 }
 
 int

@@ -3,7 +3,8 @@
 pkg-config and the CMake package carry no flags of ours, and three
 out-of-tree consumers (CMake, make + pkg-config, meson) build against the
 prefix only, count on EAL, and the installed fastmib-stat reads their
-exact values back."""
+exact values back; the CMake consumer's own install puts its generated MIB
+in share/snmp/mibs."""
 import json
 import os
 import shutil
@@ -139,6 +140,17 @@ def test_consumer_cmake(prefix, tmp_path):
          f"-DCMAKE_PREFIX_PATH={prefix}"], env=env)
     run([CMAKE, "--build", str(out), "-j2"], env=env)
     count_and_read(prefix, str(out / "cx-writer"), tmp_path, "cmake")
+    # fastmib_generate(... INSTALL_MIB): the consumer's own install puts
+    # its MIB where Net-SNMP looks, and net-snmp's tools read it there
+    dest = tmp_path / "cx-prefix"
+    run([CMAKE, "--install", str(out), "--prefix", str(dest)], env=env)
+    mib = dest / "share" / "snmp" / "mibs" / "CONSUMER-EXAMPLE-MIB.txt"
+    assert mib.read_bytes() == (out / "gen" / "CONSUMER-EXAMPLE-MIB.txt").read_bytes()
+    assert os.access(dest / "bin" / "cx-writer", os.X_OK)
+    tr = run(["snmptranslate", "-M", f"+{os.environ['FASTMIB_BASE_MIBS']}:{mib.parent}",
+              "-m", "CONSUMER-EXAMPLE-MIB", "-IR", "-On", "cxPortPkts"],
+             env=dict(env, MIBS=""))
+    assert tr.stdout.split() == [".1.3.6.1.4.1.8072.9999.44.1.2.1.1"]
 
 
 def test_consumer_make(prefix, tmp_path):

@@ -6,19 +6,11 @@ snmpd, which serves its own interfaces and, over AgentX, the ports of
 dpdk-testpmd. Every port shows up with its ifName and ifDescr labels, its
 counters between two telemetry reads around the scrape."""
 import os
-import re
-import shutil
-import socket
-import subprocess
-import urllib.request
 
 import pytest
 
-import snmpharness as h
+import snmpexporter as px
 from conftest import PortsServer, kernel_interfaces
-
-EXPORTER = shutil.which("prometheus-snmp-exporter") or "/usr/bin/prometheus-snmp-exporter"
-GENERATOR = shutil.which("prometheus-snmp-generator") or "/usr/bin/prometheus-snmp-generator"
 
 # The if_mib module of snmp_exporter's own generator.yml (Debian:
 # /usr/share/doc/prometheus-snmp-exporter/examples/generator.yml).
@@ -45,59 +37,19 @@ modules:
 """
 # What IF-MIB imports, and nothing else: the generator's parser is strict
 MIBS = ["SNMPv2-SMI", "SNMPv2-TC", "SNMPv2-CONF", "SNMPv2-MIB", "IANAifType-MIB", "IF-MIB"]
-
-_SAMPLE = re.compile(r'^(\w+)\{([^}]*)\} (\S+)$')
-_LABEL = re.compile(r'(\w+)="((?:[^"\\]|\\.)*)"')
-
-
-def free_tcp_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def samples(text, name):
-    """{labels as a frozen dict: value} of metric `name`."""
-    out = []
-    for line in text.splitlines():
-        m = _SAMPLE.match(line)
-        if m and m.group(1) == name:
-            out.append((dict(_LABEL.findall(m.group(2))), float(m.group(3))))
-    return out
+samples = px.samples
 
 
 @pytest.fixture(scope="module")
 def exporter(tmp_path_factory):
     d = tmp_path_factory.mktemp("exporter")
-    mibdir = d / "mibs"
-    mibdir.mkdir()
-    base = os.environ.get("FASTMIB_BASE_MIBS", "")
-    for m in MIBS:
-        shutil.copy(os.path.join(base, m), mibdir / m)
-    (d / "generator.yml").write_text(GENERATOR_YML)
-    gen = subprocess.run([GENERATOR, "--fail-on-parse-errors", "generate"], cwd=d,
-                         capture_output=True, text=True, timeout=60,
-                         env=dict(os.environ, MIBDIRS=str(mibdir), MIBS=""))
-    assert gen.returncode == 0, gen.stderr
-    port = free_tcp_port()
-    log = open(d / "exporter.log", "w")
-    proc = subprocess.Popen([EXPORTER, "--config.file=%s" % (d / "snmp.yml"),
-                             "--web.listen-address=127.0.0.1:%d" % port],
-                            stdout=log, stderr=subprocess.STDOUT)
-    log.close()
-    url = "http://127.0.0.1:%d" % port
-
-    def up():
-        try:
-            return urllib.request.urlopen(url + "/metrics", timeout=2).status == 200
-        except OSError:
-            return False
+    mibdir = px.mib_dir(str(d / "mibs"), MIBS, [os.environ.get("FASTMIB_BASE_MIBS", "")])
+    config, _ = px.generate(str(d), GENERATOR_YML, mibdir)
+    e = px.Exporter(config, str(d)).start()
     try:
-        h.wait_for(lambda: proc.poll() is None and up(), 15, "snmp_exporter")
-        yield url
+        yield e
     finally:
-        proc.terminate()
-        proc.wait(10)
+        e.stop()
 
 
 @pytest.fixture(scope="module")
@@ -112,9 +64,7 @@ def served(testpmd):
 def test_if_mib_module_scrapes_the_ports(exporter, served, telemetry):
     target = "127.0.0.1:%d" % served.snmpd.port
     before = {p: telemetry.stats(p) for p in (0, 1)}
-    with urllib.request.urlopen("%s/snmp?target=%s&module=if_mib" % (exporter, target),
-                                timeout=30) as resp:
-        text = resp.read().decode()
+    text = exporter.scrape(target, "if_mib")
     after = {p: telemetry.stats(p) for p in (0, 1)}
     names = {int(lb["ifIndex"]): lb["ifName"] for lb, _ in samples(text, "ifHighSpeed")}
     # the kernel's interfaces, as snmpd serves them, and the two ports
