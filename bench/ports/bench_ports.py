@@ -44,15 +44,7 @@ BASE = 1000
 NULL_PORT_COLUMNS = 11
 
 
-def tlv(buf, pos):
-    """(tag, start of value, end of value) of the BER TLV at pos."""
-    tag, n = buf[pos], buf[pos + 1]
-    pos += 2
-    if n & 0x80:
-        k = n & 0x7F
-        n = int.from_bytes(buf[pos:pos + k], "big")
-        pos += k
-    return tag, pos, pos + n
+tlv = H.ber_read
 
 
 def decode_oid(b):

@@ -48,15 +48,7 @@ EAL = ["-l", "0", "--no-huge", "--no-pci", "--no-shconf", "--no-telemetry", "-m"
 
 # ---------------------------------------------------------------- raw GET
 
-def tlv(buf, pos):
-    """(tag, start of value, end of value) of the BER TLV at pos."""
-    tag, n = buf[pos], buf[pos + 1]
-    pos += 2
-    if n & 0x80:
-        k = n & 0x7F
-        n = int.from_bytes(buf[pos:pos + k], "big")
-        pos += k
-    return tag, pos, pos + n
+tlv = H.ber_read
 
 
 def first_value(resp):

@@ -641,6 +641,19 @@ def ber_oid(arcs):
     return ber_tlv(0x06, bytes(body))
 
 
+def ber_read(buf, pos):
+    """(tag, start of value, end of value) of the BER TLV at pos: the
+    decoding side, for clients that parse answers themselves (benchmarks
+    that must not pay for a general SNMP library per request)."""
+    tag, n = buf[pos], buf[pos + 1]
+    pos += 2
+    if n & 0x80:
+        k = n & 0x7F
+        n = int.from_bytes(buf[pos:pos + k], "big")
+        pos += k
+    return tag, pos, pos + n
+
+
 def snmp_message(community, pdu_tag, request_id, varbinds, f1=0, f2=0):
     """A v2c message. varbinds: [(arcs, encoded value bytes)]. For GETBULK,
     f1/f2 are non-repeaters/max-repetitions, else error-status/index."""
