@@ -299,6 +299,7 @@ fastmib_create_checked(const struct fastmib_schema *schema, uint64_t expected_ha
 		goto fail;
 	FMS_LOG(DEBUG, "created %s: %s generation %llu, %u writer slots, %zu bytes", path,
 		schema->module, (unsigned long long)(gen + 1), seg->n_slots, seg->size);
+	fms_telemetry_add(seg);
 	*segp = seg;
 	return 0;
 fail:

@@ -26,6 +26,12 @@ extern int fms_logtype;
 #define FMS_LOG(level, fmt, ...) \
 	rte_log(RTE_LOG_##level, fms_logtype, "fastmib: " fmt "\n", ##__VA_ARGS__)
 
+/* telemetry.c: list a segment this process created in the telemetry
+ * commands (registering them at the first call), and take it off the list
+ * before it is unmapped. Never fail: telemetry is a view. */
+void fms_telemetry_add(struct fastmib_segment *seg);
+void fms_telemetry_forget(struct fastmib_segment *seg);
+
 /* writer.c: the close_writers hook of a creator's handle. Flushes and
  * frees every writer of this process. */
 void fms_writers_close(struct fastmib_segment *seg);
