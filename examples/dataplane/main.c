@@ -53,6 +53,9 @@ usage(FILE *f, const char *prog)
 		"  --segment PATH       counter segment to create (default /dev/shm/fastmib-example)\n"
 		"  --duration SECONDS   stop after this time (default: until signal or --packets)\n"
 		"  --packets N          stop after exactly N received packets in total\n"
+		"  --hold               with --packets: once they are counted, keep running\n"
+		"                       (segment open, counters still, telemetry answering)\n"
+		"                       until a signal or --duration\n"
 		"  --rate PPS           pace reception to PPS packets/s in total (0 = unpaced)\n"
 		"  --flows N            concurrent synthetic flows to generate (default 1000)\n"
 		"  --flow-len N         mean packets per synthetic flow (default 1000)\n"
@@ -85,11 +88,12 @@ static int
 parse_args(int argc, char **argv, struct app_config *c)
 {
 	enum { O_SEGMENT = 256, O_DURATION, O_PACKETS, O_RATE, O_FLOWS, O_FLOW_LEN,
-	       O_FLOW_TIMEOUT, O_BAD_EVERY, O_SEED, O_SUMMARY, O_QUIET };
+	       O_FLOW_TIMEOUT, O_BAD_EVERY, O_SEED, O_SUMMARY, O_QUIET, O_HOLD };
 	static const struct option longopts[] = {
 		{ "segment", required_argument, NULL, O_SEGMENT },
 		{ "duration", required_argument, NULL, O_DURATION },
 		{ "packets", required_argument, NULL, O_PACKETS },
+		{ "hold", no_argument, NULL, O_HOLD },
 		{ "rate", required_argument, NULL, O_RATE },
 		{ "flows", required_argument, NULL, O_FLOWS },
 		{ "flow-len", required_argument, NULL, O_FLOW_LEN },
@@ -162,6 +166,9 @@ parse_args(int argc, char **argv, struct app_config *c)
 		case O_QUIET:
 			c->quiet = true;
 			break;
+		case O_HOLD:
+			c->hold = true;
+			break;
 		default:
 			rc = -EINVAL;
 			break;
@@ -171,6 +178,10 @@ parse_args(int argc, char **argv, struct app_config *c)
 	}
 	if (optind < argc) {
 		fprintf(stderr, "unexpected argument '%s'\n", argv[optind]);
+		return -EINVAL;
+	}
+	if (c->hold && c->packets == 0) {
+		fprintf(stderr, "--hold needs --packets: the counting it waits for to end\n");
 		return -EINVAL;
 	}
 	return 0;
@@ -351,7 +362,8 @@ workers_done(const struct app *app)
 	return true;
 }
 
-/* Run until a signal, --duration, or every worker used up its quota. */
+/* Run until a signal, --duration, or every worker used up its quota (with
+ * --hold, that last one only stops the counting). */
 static double
 control_loop(struct app *app, struct fastmib_writer *w, struct nic_state *ns)
 {
@@ -359,12 +371,26 @@ control_loop(struct app *app, struct fastmib_writer *w, struct nic_state *ns)
 	uint64_t next = start + hz, last_pkts = 0, last_tsc = start;
 	uint64_t end = app->cfg.duration > 0 ?
 		       start + (uint64_t)(app->cfg.duration * (double)hz) : UINT64_MAX;
+	bool held = false;
 
 	for (;;) {
 		uint64_t now = rte_get_tsc_cycles();
 
-		if (quit_signal || now >= end || workers_done(app))
+		if (quit_signal || now >= end)
 			break;
+		if (!held && workers_done(app)) {
+			if (!app->cfg.hold)
+				break;
+			/* Workers flushed before they returned; merge the NIC
+			 * counters now so that nothing changes from here on. */
+			merge_nic_stats(app, w, ns);
+			fastmib_flush(w);
+			held = true;
+			if (!app->cfg.quiet)
+				printf("%" PRIu64 " packets counted; holding until a signal\n",
+				       total_rx(app));
+			fflush(stdout);
+		}
 		if (now >= next) {
 			uint64_t pkts = total_rx(app);
 			double dt = (double)(now - last_tsc) / (double)hz;
