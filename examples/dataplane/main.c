@@ -11,6 +11,9 @@
  *   fastmib-example -l 0-1 --no-huge --no-pci --no-shconf --no-telemetry \
  *       -m 256 --vdev=net_null0 --vdev=net_null1 -- \
  *       --segment /dev/shm/fastmib-demo --duration 5
+ *
+ * It exits cleanly on SIGINT and SIGTERM as at the end of a run, and leaves
+ * no runtime directory of its EAL behind (rundir.c).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -29,6 +32,7 @@
 #include <rte_mbuf.h>
 
 #include "app.h"
+#include "rundir.h"
 
 #define RX_DESC 1024
 #define TX_DESC 1024
@@ -628,19 +632,27 @@ main(int argc, char **argv)
 		usage(stdout, argv[0]);
 		return EXIT_SUCCESS;
 	}
+	/* Before the EAL starts: a signal during its set-up must also end in
+	 * the clean exit below, not in a runtime directory left behind; and
+	 * the exit handler that removes the directory must run after those
+	 * the EAL registers (rundir.c). */
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	rundir_remove_at_exit();
 	n = rte_eal_init(argc, argv);
 	if (n < 0) {
+		/* Nothing is removed: the directory may be another process's
+		 * (a primary already running on this prefix). */
 		fprintf(stderr, "EAL initialisation failed: %s\n", rte_strerror(rte_errno));
 		return EXIT_FAILURE;
 	}
+	rundir_remember();
 	argv[n] = argv[0];
 	if (parse_args(argc - n, argv + n, &app.cfg) < 0) {
 		usage(stderr, argv[0]);
 		rte_eal_cleanup();
 		return 2;
 	}
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
 	app.tsc_hz = rte_get_tsc_hz();
 	app.flow_timeout_tsc = app.tsc_hz / 1000 * app.cfg.flow_timeout_ms;
 
@@ -652,7 +664,7 @@ main(int argc, char **argv)
 		fastmib_close(app.seg); /* the file stays for readers */
 	ports_stop(&app);
 	workers_free(&app);
-	rte_eal_cleanup();
+	rte_eal_cleanup(); /* the runtime directory goes at exit */
 	if (quit_signal && !app.cfg.quiet)
 		fprintf(stderr, "stopped by signal %d\n", (int)quit_signal);
 	return rc < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
