@@ -2,9 +2,10 @@
 # fastmib end to end: a DPDK application counting packets on live lcores, a
 # private snmpd on loopback, fastmib-agentx serving the segment over AgentX,
 # and real net-snmp queries against it; the event log too, with its
-# notifications caught by a private snmptrapd; and the application's ports
-# in IF-MIB, read over DPDK telemetry, beside the kernel's interfaces.
-# Leaves no process behind.
+# notifications caught by a private snmptrapd; the application's ports in
+# IF-MIB, read over DPDK telemetry, beside the kernel's interfaces; and its
+# counters from DPDK's own tool, dpdk-telemetry.py (libfastmib's telemetry
+# commands). Leaves no process or file behind.
 # Usage: scripts/demo.sh [BUILD_DIR]
 # FASTMIB_BASE_MIBS names the base MIB directory when it is not
 # BUILD_DIR/base-mibs (the CMake cache variable of the same name).
@@ -36,6 +37,8 @@ pids=()
 cleanup() {
 	for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
 	for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
+	# the application removes its runtime directory itself when it exits;
+	# this is for one that had to be killed
 	rm -rf "$work" "$seg" "$rundir"
 }
 trap cleanup EXIT INT TERM
@@ -139,6 +142,11 @@ run snmpget -c public "${both_opts[@]}" epGlobalRxPkts.0 IF-MIB::ifHCInUcastPkts
 	IF-MIB::ifHCInUcastPkts.1001
 run "$stat" --ports "$rundir"
 
+say "4c. the same counters from DPDK's own telemetry client: libfastmib answers"
+say "    /fastmib/segments and /fastmib/group,GROUP inside the application"
+show "printf '/fastmib/segments\\n/fastmib/group,global\\n' | dpdk-telemetry.py -f $prefix"
+printf '/fastmib/segments\n/fastmib/group,global\n' | dpdk-telemetry.py -f "$prefix"
+
 say "5. reset the global counters over SNMP SET, then watch them count again"
 run snmpset -c private "${snmp_opts[@]}" epGlobalReset.0 i 1
 run snmpget -c public "${snmp_opts[@]}" epGlobalRxPkts.0 epGlobalDiscontinuityTime.0
@@ -150,6 +158,7 @@ run snmpset -c public "${snmp_opts[@]}" epResetAll.0 i 1 2>&1 || true
 say "6. the same segment from the shell, once the application has stopped"
 wait "$app_pid" || true
 tail -n 2 "$work/app.log"
+[ -e "$rundir" ] || echo "(its EAL runtime directory $rundir is gone with it)"
 run "$stat" --rows 4 "$seg"
 say "   its ports have left IF-MIB (within 2 s of its exit); the kernel's stay"
 sleep 1

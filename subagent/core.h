@@ -134,26 +134,6 @@ void fastmib_agent_destroy(struct fastmib_agent *agent);
 
 /* ---- pure helpers ---- */
 
-/** Counter32 as reported: modulo 2^32. */
-static inline uint32_t
-fastmib_agent_counter32(uint64_t v)
-{
-	return (uint32_t)v;
-}
-
-/** Gauge32 as reported: the two's-complement sum clamped to 0..2^32-1. */
-static inline uint32_t
-fastmib_agent_gauge32(uint64_t v)
-{
-	int64_t s = (int64_t)v;
-
-	if (s < 0)
-		return 0;
-	if (s > (int64_t)UINT32_MAX)
-		return UINT32_MAX;
-	return (uint32_t)s;
-}
-
 /**
  * TimeStamp (centiseconds of agent uptime) of an event at `event_ns`
  * (CLOCK_REALTIME), for an agent that started at `start_ns` (realtime) and

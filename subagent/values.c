@@ -236,10 +236,12 @@ fma_value(struct fma_seg *s, const struct fastmib_oid_ref *ref, netsnmp_variable
 	v = sn->values[ref->counter];
 	switch (s->schema->groups[ref->group].counters[ref->counter].type) {
 	case FASTMIB_COUNTER32:
-		snmp_set_var_typed_integer(vb, ASN_COUNTER, fastmib_agent_counter32(v));
+		snmp_set_var_typed_integer(vb, ASN_COUNTER,
+					   (uint32_t)fastmib_reported_value(FASTMIB_COUNTER32, v));
 		break;
 	case FASTMIB_GAUGE32:
-		snmp_set_var_typed_integer(vb, ASN_GAUGE, fastmib_agent_gauge32(v));
+		snmp_set_var_typed_integer(vb, ASN_GAUGE,
+					   (uint32_t)fastmib_reported_value(FASTMIB_GAUGE32, v));
 		break;
 	default:
 		fma_set_c64(vb, v);

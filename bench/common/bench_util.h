@@ -6,19 +6,32 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include <rte_eal.h>
 #include <rte_errno.h>
 
+/* At exit: the EAL's runtime directory, which DPDK leaves behind; removed
+ * when empty (the benchmarks' --no-shconf --no-telemetry runs). */
+static inline void
+bench_remove_runtime_dir(void)
+{
+	rmdir(rte_eal_get_runtime_dir());
+}
+
 /*
  * rte_eal_init(), saying why on failure. On success *argc and *argv are
  * advanced past the EAL's arguments, so that the program's own options
- * follow (*argv)[0] as getopt expects. Returns 0, or -1.
+ * follow (*argv)[0] as getopt expects. Returns 0, or -1. The runtime
+ * directory goes at exit when nothing is left in it.
  */
 static inline int
 bench_eal_init(int *argc, char ***argv)
 {
-	int ret = rte_eal_init(*argc, *argv);
+	int ret;
+
+	atexit(bench_remove_runtime_dir);
+	ret = rte_eal_init(*argc, *argv);
 
 	if (ret < 0) {
 		fprintf(stderr, "rte_eal_init failed: %s\n", rte_strerror(rte_errno));

@@ -145,14 +145,10 @@ main(int argc, char **argv)
 	struct fastmib_segment *seg;
 	struct fastmib_writer *w;
 	char path[128];
-	int c, rc = rte_eal_init(argc, argv);
+	int c, rc = 0;
 
-	if (rc < 0) {
-		fprintf(stderr, "fastmib-bench-events: rte_eal_init failed\n");
+	if (bench_eal_init(&argc, &argv) < 0)
 		return 1;
-	}
-	argc -= rc;
-	argv += rc;
 	static const struct option lo[] = {
 		{ "events", required_argument, NULL, 'n' },
 		{ "runs", required_argument, NULL, 'r' },

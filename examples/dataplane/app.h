@@ -26,6 +26,7 @@ struct app_config {
 	const char *summary;     /* JSON summary file, or NULL */
 	double duration;         /* seconds, 0 = until signal or --packets */
 	uint64_t packets;        /* total packets to process, 0 = unbounded */
+	bool hold;               /* after `packets`, run on without counting */
 	uint64_t rate;           /* total packets per second, 0 = unpaced */
 	uint32_t flows;          /* concurrent flows the generator keeps */
 	uint32_t flow_len;       /* mean packets per generated flow */

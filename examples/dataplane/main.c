@@ -11,6 +11,9 @@
  *   fastmib-example -l 0-1 --no-huge --no-pci --no-shconf --no-telemetry \
  *       -m 256 --vdev=net_null0 --vdev=net_null1 -- \
  *       --segment /dev/shm/fastmib-demo --duration 5
+ *
+ * It exits cleanly on SIGINT and SIGTERM as at the end of a run, and leaves
+ * no runtime directory of its EAL behind (rundir.c).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -29,6 +32,7 @@
 #include <rte_mbuf.h>
 
 #include "app.h"
+#include "rundir.h"
 
 #define RX_DESC 1024
 #define TX_DESC 1024
@@ -53,6 +57,9 @@ usage(FILE *f, const char *prog)
 		"  --segment PATH       counter segment to create (default /dev/shm/fastmib-example)\n"
 		"  --duration SECONDS   stop after this time (default: until signal or --packets)\n"
 		"  --packets N          stop after exactly N received packets in total\n"
+		"  --hold               with --packets: once they are counted, keep running\n"
+		"                       (segment open, counters still, telemetry answering)\n"
+		"                       until a signal or --duration\n"
 		"  --rate PPS           pace reception to PPS packets/s in total (0 = unpaced)\n"
 		"  --flows N            concurrent synthetic flows to generate (default 1000)\n"
 		"  --flow-len N         mean packets per synthetic flow (default 1000)\n"
@@ -85,11 +92,12 @@ static int
 parse_args(int argc, char **argv, struct app_config *c)
 {
 	enum { O_SEGMENT = 256, O_DURATION, O_PACKETS, O_RATE, O_FLOWS, O_FLOW_LEN,
-	       O_FLOW_TIMEOUT, O_BAD_EVERY, O_SEED, O_SUMMARY, O_QUIET };
+	       O_FLOW_TIMEOUT, O_BAD_EVERY, O_SEED, O_SUMMARY, O_QUIET, O_HOLD };
 	static const struct option longopts[] = {
 		{ "segment", required_argument, NULL, O_SEGMENT },
 		{ "duration", required_argument, NULL, O_DURATION },
 		{ "packets", required_argument, NULL, O_PACKETS },
+		{ "hold", no_argument, NULL, O_HOLD },
 		{ "rate", required_argument, NULL, O_RATE },
 		{ "flows", required_argument, NULL, O_FLOWS },
 		{ "flow-len", required_argument, NULL, O_FLOW_LEN },
@@ -162,6 +170,9 @@ parse_args(int argc, char **argv, struct app_config *c)
 		case O_QUIET:
 			c->quiet = true;
 			break;
+		case O_HOLD:
+			c->hold = true;
+			break;
 		default:
 			rc = -EINVAL;
 			break;
@@ -171,6 +182,10 @@ parse_args(int argc, char **argv, struct app_config *c)
 	}
 	if (optind < argc) {
 		fprintf(stderr, "unexpected argument '%s'\n", argv[optind]);
+		return -EINVAL;
+	}
+	if (c->hold && c->packets == 0) {
+		fprintf(stderr, "--hold needs --packets: the counting it waits for to end\n");
 		return -EINVAL;
 	}
 	return 0;
@@ -351,7 +366,8 @@ workers_done(const struct app *app)
 	return true;
 }
 
-/* Run until a signal, --duration, or every worker used up its quota. */
+/* Run until a signal, --duration, or every worker used up its quota (with
+ * --hold, that last one only stops the counting). */
 static double
 control_loop(struct app *app, struct fastmib_writer *w, struct nic_state *ns)
 {
@@ -359,12 +375,26 @@ control_loop(struct app *app, struct fastmib_writer *w, struct nic_state *ns)
 	uint64_t next = start + hz, last_pkts = 0, last_tsc = start;
 	uint64_t end = app->cfg.duration > 0 ?
 		       start + (uint64_t)(app->cfg.duration * (double)hz) : UINT64_MAX;
+	bool held = false;
 
 	for (;;) {
 		uint64_t now = rte_get_tsc_cycles();
 
-		if (quit_signal || now >= end || workers_done(app))
+		if (quit_signal || now >= end)
 			break;
+		if (!held && workers_done(app)) {
+			if (!app->cfg.hold)
+				break;
+			/* Workers flushed before they returned; merge the NIC
+			 * counters now so that nothing changes from here on. */
+			merge_nic_stats(app, w, ns);
+			fastmib_flush(w);
+			held = true;
+			if (!app->cfg.quiet)
+				printf("%" PRIu64 " packets counted; holding until a signal\n",
+				       total_rx(app));
+			fflush(stdout);
+		}
 		if (now >= next) {
 			uint64_t pkts = total_rx(app);
 			double dt = (double)(now - last_tsc) / (double)hz;
@@ -602,19 +632,27 @@ main(int argc, char **argv)
 		usage(stdout, argv[0]);
 		return EXIT_SUCCESS;
 	}
+	/* Before the EAL starts: a signal during its set-up must also end in
+	 * the clean exit below, not in a runtime directory left behind; and
+	 * the exit handler that removes the directory must run after those
+	 * the EAL registers (rundir.c). */
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	rundir_remove_at_exit();
 	n = rte_eal_init(argc, argv);
 	if (n < 0) {
+		/* Nothing is removed: the directory may be another process's
+		 * (a primary already running on this prefix). */
 		fprintf(stderr, "EAL initialisation failed: %s\n", rte_strerror(rte_errno));
 		return EXIT_FAILURE;
 	}
+	rundir_remember();
 	argv[n] = argv[0];
 	if (parse_args(argc - n, argv + n, &app.cfg) < 0) {
 		usage(stderr, argv[0]);
 		rte_eal_cleanup();
 		return 2;
 	}
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
 	app.tsc_hz = rte_get_tsc_hz();
 	app.flow_timeout_tsc = app.tsc_hz / 1000 * app.cfg.flow_timeout_ms;
 
@@ -626,7 +664,7 @@ main(int argc, char **argv)
 		fastmib_close(app.seg); /* the file stays for readers */
 	ports_stop(&app);
 	workers_free(&app);
-	rte_eal_cleanup();
+	rte_eal_cleanup(); /* the runtime directory goes at exit */
 	if (quit_signal && !app.cfg.quiet)
 		fprintf(stderr, "stopped by signal %d\n", (int)quit_signal);
 	return rc < 0 ? EXIT_FAILURE : EXIT_SUCCESS;

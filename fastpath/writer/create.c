@@ -17,7 +17,6 @@
 
 #include <rte_cycles.h>
 #include <rte_lcore.h>
-#include <rte_log.h>
 
 #include "writers.h"
 
@@ -41,8 +40,7 @@ pick_page_size(const char *path, bool hugepages)
 	if (on_huge)
 		return (uint64_t)sf.f_bsize;
 	if (hugepages)
-		RTE_LOG(NOTICE, USER1,
-			"fastmib: %s is not on a hugetlbfs mount; using normal pages\n", path);
+		FMS_LOG(NOTICE, "%s is not on a hugetlbfs mount; using normal pages", path);
 	return ps;
 }
 
@@ -298,6 +296,9 @@ fastmib_create_checked(const struct fastmib_schema *schema, uint64_t expected_ha
 	}
 	if (rc)
 		goto fail;
+	FMS_LOG(DEBUG, "created %s: %s generation %llu, %u writer slots, %zu bytes", path,
+		schema->module, (unsigned long long)(gen + 1), seg->n_slots, seg->size);
+	fms_telemetry_add(seg);
 	*segp = seg;
 	return 0;
 fail:

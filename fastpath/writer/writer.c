@@ -115,6 +115,10 @@ fms_writers_close(struct fastmib_segment *seg)
 {
 	struct fms_writers *ws = seg->writers;
 
+	/* First, while everything is still mapped: waits for a telemetry
+	 * command reading this segment (see telemetry.c). */
+	fms_telemetry_forget(seg);
+
 	for (unsigned i = 0; i < RTE_MAX_LCORE; i++) {
 		struct fastmib_writer *w = ws->by_lcore[i];
 

@@ -8,6 +8,7 @@
 #define FASTMIB_WRITER_WRITERS_H
 
 #include <rte_lcore.h>
+#include <rte_log.h>
 #include <rte_spinlock.h>
 
 #include "handle.h"
@@ -18,6 +19,18 @@ struct fms_writers {
 	int16_t slot_of_lcore[RTE_MAX_LCORE];          /* EAL slot, -1 = none */
 	struct fastmib_writer *by_lcore[RTE_MAX_LCORE]; /* written by that lcore only */
 };
+
+/* log.c: the "lib.fastmib" logtype; FMS_LOG(NOTICE, "fmt", ...) logs one
+ * line through it. */
+extern int fms_logtype;
+#define FMS_LOG(level, fmt, ...) \
+	rte_log(RTE_LOG_##level, fms_logtype, "fastmib: " fmt "\n", ##__VA_ARGS__)
+
+/* telemetry.c: list a segment this process created in the telemetry
+ * commands (registering them at the first call), and take it off the list
+ * before it is unmapped. Never fail: telemetry is a view. */
+void fms_telemetry_add(struct fastmib_segment *seg);
+void fms_telemetry_forget(struct fastmib_segment *seg);
 
 /* writer.c: the close_writers hook of a creator's handle. Flushes and
  * frees every writer of this process. */

@@ -178,6 +178,28 @@ uint64_t fastmib_schema_hash(const struct fastmib_schema *schema);
  * reads these words, and readers show them.
  */
 const char *fastmib_type_word(uint32_t type);
+
+/**
+ * The value a counter of `type` is reported as, from its raw 64-bit word
+ * (a reader's snapshot): Counter64 as is, Counter32 modulo 2^32, Gauge32
+ * the two's-complement sum clamped to 0..2^32-1 (lcores may have
+ * subtracted more than others added). SNMP, fastmib-stat and the
+ * application's telemetry commands all report this.
+ */
+static inline uint64_t
+fastmib_reported_value(uint32_t type, uint64_t raw)
+{
+	int64_t s = (int64_t)raw;
+
+	switch (type) {
+	case FASTMIB_COUNTER32:
+		return raw & UINT32_MAX;
+	case FASTMIB_GAUGE32:
+		return s < 0 ? 0 : s > (int64_t)UINT32_MAX ? UINT32_MAX : (uint64_t)s;
+	default:
+		return raw;
+	}
+}
 const char *fastmib_storage_word(uint32_t storage);
 const char *fastmib_arg_type_word(uint32_t type);
 

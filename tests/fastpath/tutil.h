@@ -59,7 +59,16 @@ tu_wait(unsigned lcore)
 	return rc;
 }
 
-/* Start a real EAL without hugepages or devices; `lcores` as for --lcores. */
+/* At exit: the EAL's runtime directory of this process, empty without
+ * shared configuration and telemetry, which DPDK would leave behind. */
+static inline void
+tu_remove_runtime_dir(void)
+{
+	rmdir(rte_eal_get_runtime_dir());
+}
+
+/* Start a real EAL without hugepages or devices; `lcores` as for --lcores.
+ * Its runtime directory goes when the process exits. */
 static inline void
 tu_eal_init(const char *name, const char *lcores)
 {
@@ -69,6 +78,7 @@ tu_eal_init(const char *name, const char *lcores)
 			 "--file-prefix", prefix, "--log-level", "lib.eal:error", NULL };
 
 	snprintf(prefix, sizeof(prefix), "fmt%d", (int)getpid());
+	atexit(tu_remove_runtime_dir);
 	if (rte_eal_init((int)(sizeof(argv) / sizeof(argv[0])) - 1, argv) < 0) {
 		fprintf(stderr, "%s: rte_eal_init failed\n", name);
 		exit(1);

@@ -9,8 +9,13 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 
 import pytest
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
+
+import dpdkapp  # noqa: E402
 
 BUILD = os.environ["FASTMIB_BUILD"]
 SOURCE = os.environ["FASTMIB_SOURCE"]
@@ -126,8 +131,14 @@ def read_back(prefix, seg):
 def count_and_read(prefix, writer, tmp_path, name):
     seg = str(tmp_path / f"{name}.seg")
     env = env_for(prefix)
-    p = run([writer, *EAL, "--file-prefix", f"fastmib-cx-{name}-{os.getpid()}",
-             "--", seg, str(PACKETS)], env=env)
+    eal_prefix = f"fastmib-cx-{name}-{os.getpid()}"
+    try:
+        p = run([writer, *EAL, "--file-prefix", eal_prefix, "--", seg, str(PACKETS)],
+                env=env)
+    finally:
+        # the consumer example is kept minimal: its EAL runtime directory
+        # (empty with these options) is removed here
+        shutil.rmtree(dpdkapp.runtime_dir(eal_prefix), ignore_errors=True)
     assert f"counted {PACKETS} packets" in p.stdout
     read_back(prefix, seg)
     os.unlink(seg)

@@ -623,6 +623,14 @@ events_loop(const struct run *rn)
 
 /* ---- main ---- */
 
+/* At exit: the EAL's runtime directory, empty without shared configuration
+ * and telemetry, which DPDK would leave behind (one per run). */
+static void
+remove_runtime_dir(void)
+{
+	rmdir(rte_eal_get_runtime_dir());
+}
+
 static int
 start_eal(const char *prog, const char *prefix)
 {
@@ -633,6 +641,7 @@ start_eal(const char *prog, const char *prefix)
 	};
 
 	snprintf(fp, sizeof(fp), "--file-prefix=%s", prefix);
+	atexit(remove_runtime_dir);
 	return rte_eal_init((int)(sizeof(eal_argv) / sizeof(eal_argv[0])) - 1,
 			    eal_argv);
 }

@@ -12,27 +12,28 @@
 
 #include <cmocka.h>
 
+#include "fastmib/schema.h"
 #include "core.h"
 
 static void
 test_counter32_wraps(void **state)
 {
 	(void)state;
-	assert_int_equal(fastmib_agent_counter32(0), 0);
-	assert_int_equal(fastmib_agent_counter32(UINT32_MAX), UINT32_MAX);
-	assert_int_equal(fastmib_agent_counter32(1ull << 32), 0);
-	assert_int_equal(fastmib_agent_counter32((1ull << 32) + 0x100), 0x100);
+	assert_int_equal(fastmib_reported_value(FASTMIB_COUNTER32, 0), 0);
+	assert_int_equal(fastmib_reported_value(FASTMIB_COUNTER32, UINT32_MAX), UINT32_MAX);
+	assert_int_equal(fastmib_reported_value(FASTMIB_COUNTER32, 1ull << 32), 0);
+	assert_int_equal(fastmib_reported_value(FASTMIB_COUNTER32, (1ull << 32) + 0x100), 0x100);
 }
 
 static void
 test_gauge32_clamps(void **state)
 {
 	(void)state;
-	assert_int_equal(fastmib_agent_gauge32(3800), 3800);
-	assert_int_equal(fastmib_agent_gauge32((uint64_t)-1), 0);
-	assert_int_equal(fastmib_agent_gauge32((uint64_t)INT64_MIN), 0);
-	assert_int_equal(fastmib_agent_gauge32(UINT32_MAX), UINT32_MAX);
-	assert_int_equal(fastmib_agent_gauge32(1ull << 33), UINT32_MAX);
+	assert_int_equal(fastmib_reported_value(FASTMIB_GAUGE32, 3800), 3800);
+	assert_int_equal(fastmib_reported_value(FASTMIB_GAUGE32, (uint64_t)-1), 0);
+	assert_int_equal(fastmib_reported_value(FASTMIB_GAUGE32, (uint64_t)INT64_MIN), 0);
+	assert_int_equal(fastmib_reported_value(FASTMIB_GAUGE32, UINT32_MAX), UINT32_MAX);
+	assert_int_equal(fastmib_reported_value(FASTMIB_GAUGE32, 1ull << 33), UINT32_MAX);
 }
 
 static void

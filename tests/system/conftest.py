@@ -3,12 +3,18 @@ and fastmib-stat as real processes."""
 
 import json
 import os
+import shutil
 import signal
 import subprocess
+import sys
 import time
 from pathlib import Path
 
 import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
+
+import dpdkapp  # noqa: E402
 
 EXAMPLE = os.environ.get("FASTMIB_EXAMPLE", "")
 STAT = os.environ.get("FASTMIB_STAT", "")
@@ -18,15 +24,26 @@ STAT = os.environ.get("FASTMIB_STAT", "")
 NULL_PKT_LEN = 64
 
 
-def eal_args(tmp_path, lcores="0-1", ports=2):
+def eal_prefix(tmp_path):
+    """A --file-prefix of this test alone: its runtime directory too."""
+    return f"fm{os.getpid()}_{tmp_path.name}"
+
+
+def eal_args(tmp_path, lcores="0-1", ports=2, telemetry=False, shconf=False,
+             prefix=None):
     """EAL options for a hugepage-free run on virtual ports.
 
     `lcores` is passed to -l, or to --lcores when it contains '@' (more
-    lcores than CPUs)."""
+    lcores than CPUs). `telemetry`: DPDK telemetry on (its socket in the
+    runtime directory); `shconf`: shared configuration files there too,
+    as an application run without --no-shconf has."""
     args = ["--lcores", lcores] if "@" in lcores else ["-l", lcores]
-    args += ["--no-huge", "--no-pci", "--no-shconf", "--no-telemetry",
-             "-m", "256", f"--file-prefix=fm{os.getpid()}_{tmp_path.name}",
-             "--log-level=*:warning"]
+    args += ["--no-huge", "--no-pci", "-m", "256",
+             f"--file-prefix={prefix or eal_prefix(tmp_path)}", "--log-level=*:warning"]
+    if not shconf:
+        args.append("--no-shconf")
+    if not telemetry:
+        args.append("--no-telemetry")
     args += [f"--vdev=net_null{i}" for i in range(ports)]
     return args
 
@@ -39,11 +56,17 @@ def need_binaries():
 class App:
     """One run of fastmib-example; `summary` is its --summary JSON."""
 
-    def __init__(self, tmp_path, app_args, lcores="0-1", ports=2):
+    def __init__(self, tmp_path, app_args, lcores="0-1", ports=2, telemetry=False,
+                 shconf=False, eal_extra=(), prefix=None, name="seg"):
         need_binaries()
-        self.segment = tmp_path / "seg"
-        self.summary_path = tmp_path / "summary.json"
-        self.cmd = ([EXAMPLE] + eal_args(tmp_path, lcores, ports) +
+        self.segment = tmp_path / name
+        self.summary_path = tmp_path / f"{name}-summary.json"
+        self.prefix = prefix or eal_prefix(tmp_path)
+        # where the EAL keeps its runtime files (and telemetry socket)
+        self.rundir = Path(dpdkapp.runtime_dir(self.prefix))
+        self.telemetry_socket = self.rundir / dpdkapp.SOCKET_NAME
+        self.cmd = ([EXAMPLE] + eal_args(tmp_path, lcores, ports, telemetry, shconf,
+                                         self.prefix) + list(eal_extra) +
                     ["--", "--segment", str(self.segment),
                      "--summary", str(self.summary_path)] + app_args)
         self.proc = None
@@ -69,9 +92,13 @@ class App:
         return self.wait(timeout)
 
     def kill(self):
+        """SIGKILL if still running; what it could not clean up then is
+        removed here (the application removes its own runtime directory
+        when it exits by itself or on SIGINT/SIGTERM)."""
         if self.proc and self.proc.poll() is None:
             self.proc.kill()
             self.proc.communicate()
+            shutil.rmtree(self.rundir, ignore_errors=True)
 
     def wait_for_segment(self, deadline_s=20):
         """Poll until the segment exists and fastmib-stat can read it."""

@@ -2,6 +2,7 @@
 SNMP answers from live lcores and the application's ports in IF-MIB, and
 leaves no process or file behind."""
 
+import json
 import os
 import re
 import subprocess
@@ -75,6 +76,15 @@ def test_demo_runs_end_to_end_and_cleans_up():
     gone = gone.partition("== 7.")[0]
     assert re.findall(r"IF-MIB::ifName\.(\d+) = STRING: (\S+)", gone) == \
         [(str(i), n) for i, n in sorted(kernel.items())]
+
+    # The application's own counters from dpdk-telemetry.py (one JSON line
+    # per command), through libfastmib's telemetry commands.
+    tel = [json.loads(x) for x in out.splitlines() if x.startswith('{"/fastmib/')]
+    assert [list(t) for t in tel] == [["/fastmib/segments"], ["/fastmib/group"]]
+    assert tel[0]["/fastmib/segments"]["0"]["path"] == seg
+    assert tel[1]["/fastmib/group"]["counters"]["epGlobalRxPkts"] > 0
+    # gone as the application exited, before the demo's own clean-up
+    assert f"its EAL runtime directory {rundir} is gone with it" in out
 
     # Nothing left behind.
     assert processes_mentioning(work) == []

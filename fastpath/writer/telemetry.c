@@ -1,0 +1,692 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * DPDK telemetry commands of libfastmib, so that DPDK's own tools
+ * (dpdk-telemetry.py, any client of the application's telemetry socket)
+ * show the counters fastmib-stat shows, from inside the application:
+ *
+ *   /fastmib/segments                     the segments this process created
+ *   /fastmib/group,[SEGMENT,]GROUP[,FROM] one group's counters; for a table,
+ *                                         its present rows from index FROM
+ *
+ * Values are those of the reader API, as SNMP and fastmib-stat report
+ * them: one consistent snapshot per scalar group or table row
+ * (fastmib_read(): summed over lcores, reset baseline subtracted),
+ * Counter32 modulo 2^32, gauges clamped to 0..2^32-1.
+ *
+ * The commands are registered once per process, at the first successful
+ * fastmib_create(). DPDK 22.11 has no way to unregister one, so they stay
+ * and answer about the segments open at the time of the request; for the
+ * same reason the shared library is linked -z nodelete (fastpath/
+ * CMakeLists.txt): DPDK keeps pointers to these callbacks. With telemetry
+ * disabled (--no-telemetry) registration still succeeds and nothing ever
+ * calls them.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_telemetry.h>
+
+#include "fastmib/names.h"
+#include "writers.h"
+
+/*
+ * DPDK 22.11 answers with at most 16 KiB (the `max_output_len` of its
+ * hello) and silently leaves out dict entries that do not fit, so each
+ * answer is sized here, conservatively, to fit, and says when it was cut.
+ */
+#define TEL_MAX_OUTPUT 16384
+/* Room kept for what the size estimates below do not count exactly. */
+#define TEL_SLACK 64
+/* Strings longer than this are truncated by DPDK (RTE_TEL_MAX_STRING_LEN - 1). */
+#define TEL_MAX_STR (RTE_TEL_MAX_STRING_LEN - 1)
+/* A MIB name: the prefix and two model names, with room to spare. */
+#define TEL_NAME_LEN (3 * FASTMIB_MAX_NAME + 8)
+/* /fastmib/group without a segment id: the oldest segment with the group. */
+#define ANY_SEGMENT UINT_MAX
+
+struct tel_entry {
+	struct tel_entry *next;
+	struct fastmib_segment *seg;
+	unsigned int id;
+};
+
+/*
+ * The segments this process created and has not closed, oldest first, with
+ * ids that are never reused within the process.
+ *
+ * Locking rule: tel_lock guards the list and keeps every listed segment
+ * mapped. A command holds it from the lookup of its segment to its last
+ * read; fastmib_close() takes it (fms_telemetry_forget(), before the
+ * writers and the mapping go) to take the segment off the list, so a
+ * command never reads a segment closed meanwhile. It is a mutex in this
+ * process's private memory: no other process can hold it, and it is taken
+ * only by the telemetry threads, fastmib_create() and fastmib_close(),
+ * never by the update API, so a lcore that counts never waits on it. A
+ * close waits at most for one answer being built: the rows that fit in
+ * 16 KiB, each read bounded by the handle's read patience (fastmib_read()).
+ */
+static pthread_mutex_t tel_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct tel_entry *tel_list;
+static unsigned int tel_next_id;
+static pthread_once_t tel_once = PTHREAD_ONCE_INIT;
+
+/* ---- answer sizes ---- */
+
+/* JSON text of a string: quotes, and escapes counted at their longest. */
+static size_t
+str_size(const char *s)
+{
+	size_t n = 2;
+
+	for (; *s; s++)
+		n += *s == '"' || *s == '\\' ? 2 : (unsigned char)*s < 0x20 ? 6 : 1;
+	return n;
+}
+
+static size_t
+u64_size(uint64_t v)
+{
+	size_t n = 1;
+
+	while (v >= 10) {
+		v /= 10;
+		n++;
+	}
+	return n;
+}
+
+/* `"name":VALUE,` with a value of `value` bytes (a comma for every entry). */
+static size_t
+entry_size(const char *name, size_t value)
+{
+	return str_size(name) + 1 + value + 1;
+}
+
+/* Bytes left for the answer's dict, from the output limit. */
+static size_t
+answer_budget(const char *cmd)
+{
+	/* {"CMD": ... } and the terminating NUL of DPDK's buffer */
+	return TEL_MAX_OUTPUT - (str_size(cmd) + 3) - TEL_SLACK;
+}
+
+/* Take `n` bytes from `*left` if they are there. */
+static bool
+fits(size_t *left, size_t n)
+{
+	if (n > *left)
+		return false;
+	*left -= n;
+	return true;
+}
+
+/* ---- small helpers ---- */
+
+/* DPDK truncates long strings at their end; a path keeps its end instead,
+ * the file name. */
+static void
+clip_path(char *buf, size_t len, const char *path)
+{
+	size_t n = strlen(path);
+
+	if (n <= TEL_MAX_STR || len < TEL_MAX_STR + 1)
+		snprintf(buf, len, "%s", path);
+	else
+		snprintf(buf, len, "...%s", path + n - (TEL_MAX_STR - 3));
+}
+
+/*
+ * An error answer: {"error": "..."}. A callback returning < 0 makes DPDK
+ * answer a bare null, which tells the user nothing.
+ */
+static int
+answer_error(struct rte_tel_data *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static int
+answer_error(struct rte_tel_data *d, const char *fmt, ...)
+{
+	char msg[TEL_MAX_STR + 1];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_string(d, "error", msg);
+	return 0;
+}
+
+/* A dict container, or NULL (out of memory). */
+static struct rte_tel_data *
+new_dict(void)
+{
+	struct rte_tel_data *t = rte_tel_data_alloc();
+
+	if (t != NULL)
+		rte_tel_data_start_dict(t);
+	return t;
+}
+
+static struct rte_tel_data *
+new_str_array(void)
+{
+	struct rte_tel_data *t = rte_tel_data_alloc();
+
+	if (t != NULL)
+		rte_tel_data_start_array(t, RTE_TEL_STRING_VAL);
+	return t;
+}
+
+/* The dict entries every answer about a segment starts with; their size. */
+static size_t
+add_segment_head(struct rte_tel_data *d, const struct tel_entry *e, struct fastmib_info *info)
+{
+	const struct fastmib_schema *sc = fastmib_schema(e->seg);
+	char path[TEL_MAX_STR + 1];
+
+	fastmib_info(e->seg, info);
+	clip_path(path, sizeof(path), e->seg->path);
+	rte_tel_data_add_dict_string(d, "path", path);
+	rte_tel_data_add_dict_string(d, "module", sc->module);
+	rte_tel_data_add_dict_string(d, "prefix", sc->prefix);
+	rte_tel_data_add_dict_u64(d, "generation", info->generation);
+	return entry_size("path", str_size(path)) + entry_size("module", str_size(sc->module)) +
+	       entry_size("prefix", str_size(sc->prefix)) +
+	       entry_size("generation", u64_size(info->generation));
+}
+
+/* ---- /fastmib/segments ---- */
+
+/*
+ * One segment: its head, schema hash and group names (as many as fit in
+ * `*left`; n_groups says how many there are). NULL when not even the head
+ * fits.
+ */
+static struct rte_tel_data *
+describe_segment(const struct tel_entry *e, size_t *left)
+{
+	const struct fastmib_schema *sc = fastmib_schema(e->seg);
+	struct rte_tel_data *s = new_dict(), *groups = new_str_array();
+	struct fastmib_info info;
+	char hash[24];
+	size_t need;
+
+	if (s == NULL || groups == NULL)
+		goto fail;
+	need = 2 + add_segment_head(s, e, &info);
+	snprintf(hash, sizeof(hash), "0x%016" PRIx64, info.schema_hash);
+	need += entry_size("schema_hash", str_size(hash)) +
+	       entry_size("n_groups", u64_size(sc->n_groups)) + entry_size("groups", 2);
+	if (!fits(left, need))
+		goto fail;
+	rte_tel_data_add_dict_string(s, "schema_hash", hash);
+	rte_tel_data_add_dict_u64(s, "n_groups", sc->n_groups);
+	for (uint32_t i = 0; i < sc->n_groups && i < RTE_TEL_MAX_ARRAY_ENTRIES; i++) {
+		size_t n = str_size(sc->groups[i].name) + 1;
+
+		if (!fits(left, n))
+			break;
+		rte_tel_data_add_array_string(groups, sc->groups[i].name);
+	}
+	rte_tel_data_add_dict_container(s, "groups", groups, 0);
+	return s;
+fail:
+	rte_tel_data_free(groups);
+	rte_tel_data_free(s);
+	return NULL;
+}
+
+static int
+cmd_segments(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	/* with room for "more", should a segment not fit */
+	size_t left = answer_budget(cmd) - entry_size("more", u64_size(UINT_MAX));
+	unsigned int more = 0, shown = 0;
+
+	if (params != NULL && *params)
+		return answer_error(d, "%s takes no parameters", cmd);
+	rte_tel_data_start_dict(d);
+	pthread_mutex_lock(&tel_lock);
+	for (const struct tel_entry *e = tel_list; e; e = e->next) {
+		char key[16];
+		struct rte_tel_data *s;
+
+		snprintf(key, sizeof(key), "%u", e->id);
+		/* once one is left out, so are the later ones: ids stay in order */
+		if (more || shown == RTE_TEL_MAX_DICT_ENTRIES - 1 ||
+		    !fits(&left, entry_size(key, 0)) ||
+		    (s = describe_segment(e, &left)) == NULL) {
+			more++;
+			continue;
+		}
+		rte_tel_data_add_dict_container(d, key, s, 0);
+		shown++;
+	}
+	pthread_mutex_unlock(&tel_lock);
+	if (more)
+		rte_tel_data_add_dict_u64(d, "more", more);
+	return 0;
+}
+
+/* ---- /fastmib/group ---- */
+
+/* Group `name` (model name, or MIB style: "portQueue" or "epPortQueue"). */
+static int
+find_group(const struct fastmib_schema *sc, const char *name)
+{
+	char mib[TEL_NAME_LEN];
+
+	for (uint32_t i = 0; i < sc->n_groups; i++) {
+		if (strcmp(sc->groups[i].name, name) == 0)
+			return (int)i;
+		fastmib_name_mib_style(mib, sizeof(mib), sc->prefix, sc->groups[i].name, NULL);
+		if (strcmp(mib, name) == 0)
+			return (int)i;
+	}
+	return -1;
+}
+
+/* The segment of id `id` (or, for ANY_SEGMENT, the oldest one that has
+ * group `name`), and that group (-1: none); the caller holds tel_lock. */
+static const struct tel_entry *
+find_target(unsigned int id, const char *name, int *group)
+{
+	for (const struct tel_entry *e = tel_list; e; e = e->next) {
+		if (id != ANY_SEGMENT && e->id != id)
+			continue;
+		*group = find_group(fastmib_schema(e->seg), name);
+		if (*group >= 0 || id != ANY_SEGMENT)
+			return e;
+	}
+	return NULL;
+}
+
+/* "I1[_I2...]" (or with dots, as fastmib-stat --reset writes rows): SNMP
+ * indexes of a row of `g`, to a 0-based row. */
+static int
+parse_row(const struct fastmib_group_schema *g, const char *s, uint32_t *row)
+{
+	uint64_t idx[FASTMIB_MAX_INDEXES];
+	size_t k = 0;
+	int64_t r;
+
+	for (const char *p = s;; p++) {
+		char *end;
+
+		if (k == g->n_indexes || *p < '0' || *p > '9')
+			return -EINVAL;
+		errno = 0;
+		idx[k++] = strtoull(p, &end, 10);
+		if (errno)
+			return -EINVAL;
+		p = end;
+		if (*p == '\0')
+			break;
+		if (*p != '_' && *p != '.')
+			return -EINVAL;
+	}
+	r = fastmib_row_of_index(g, idx, k);
+	if (r < 0)
+		return -EINVAL;
+	*row = (uint32_t)r;
+	return 0;
+}
+
+/* The dict key of a row: its SNMP indexes joined with '_' (telemetry names
+ * allow letters, digits, '_' and '/' only). */
+static void
+row_key(const struct fastmib_group_schema *g, uint32_t row, char *buf, size_t len)
+{
+	uint32_t idx[FASTMIB_MAX_INDEXES];
+	size_t n = 0;
+
+	fastmib_index_of_row(g, row, idx);
+	buf[0] = '\0';
+	for (uint32_t k = 0; k < g->n_indexes && n < len; k++)
+		n += (size_t)snprintf(buf + n, len - n, k ? "_%" PRIu32 : "%" PRIu32, idx[k]);
+}
+
+/* Counter names of one group, MIB names as fastmib-stat shows them, and
+ * what each costs in an answer. */
+struct group_names {
+	uint32_t n;
+	char (*name)[TEL_NAME_LEN];
+	size_t *size; /* entry_size() of the name, without the value */
+};
+
+static int
+group_names_init(struct group_names *gn, const struct fastmib_schema *sc,
+		 const struct fastmib_group_schema *g)
+{
+	gn->n = g->n_counters;
+	gn->name = calloc(g->n_counters, sizeof(*gn->name));
+	gn->size = calloc(g->n_counters, sizeof(*gn->size));
+	if (gn->name == NULL || gn->size == NULL)
+		return -ENOMEM;
+	for (uint32_t c = 0; c < g->n_counters; c++) {
+		fastmib_name(gn->name[c], TEL_NAME_LEN, FASTMIB_MIB_COUNTER, sc->prefix, g->name,
+			     g->counters[c].name);
+		/* DPDK would cut a longer name, and two could become one key; a
+		 * model name has at most 64 characters. */
+		if (strlen(gn->name[c]) > TEL_MAX_STR)
+			snprintf(gn->name[c], TEL_NAME_LEN, "%s", g->counters[c].name);
+		gn->size[c] = entry_size(gn->name[c], 0);
+	}
+	return 0;
+}
+
+static void
+group_names_free(struct group_names *gn)
+{
+	free(gn->name);
+	free(gn->size);
+}
+
+/*
+ * A counters dict of one snapshot, or NULL when it does not fit in `*left`
+ * (then nothing is taken from it). `*cut`: for a scalar group, counters that
+ * do not fit are left out instead and *cut is set.
+ */
+static struct rte_tel_data *
+counters_dict(const struct fastmib_group_schema *g, const struct group_names *gn,
+	      const uint64_t *raw, size_t *left, bool partial, bool *cut)
+{
+	struct rte_tel_data *t;
+	size_t need = 2;
+	uint32_t n = 0;
+
+	for (; n < gn->n; n++) {
+		size_t c = gn->size[n] + u64_size(fastmib_reported_value(g->counters[n].type, raw[n]));
+
+		if (need + c > *left)
+			break;
+		need += c;
+	}
+	if (n < gn->n && !partial)
+		return NULL;
+	if ((t = new_dict()) == NULL)
+		return NULL;
+	*left -= need;
+	for (uint32_t c = 0; c < n; c++)
+		rte_tel_data_add_dict_u64(t, gn->name[c], fastmib_reported_value(g->counters[c].type, raw[c]));
+	if (n < gn->n)
+		*cut = true;
+	return t;
+}
+
+/* Present rows of a table: all of a `rows: all` one, else a bitmap walk. */
+static uint64_t
+count_present(struct fastmib_segment *seg, unsigned int gi,
+	      const struct fastmib_group_schema *g)
+{
+	uint64_t n = 0;
+
+	if (g->all_rows)
+		return g->n_rows;
+	for (int64_t r = fastmib_next_row(seg, gi, 0); r >= 0 && r < g->n_rows;
+	     r = fastmib_next_row(seg, gi, (uint32_t)r + 1))
+		n++;
+	return n;
+}
+
+/* Entries a table answer ends with, at their largest. */
+static size_t
+table_tail_size(void)
+{
+	char key[FASTMIB_MAX_INDEXES * 9 + 1];
+
+	memset(key, '9', sizeof(key) - 1);
+	key[sizeof(key) - 1] = '\0';
+	return entry_size("rows_shown", u64_size(UINT32_MAX)) + entry_size("next", str_size(key)) +
+	       entry_size("cut", 1) + entry_size("best_effort", u64_size(UINT32_MAX));
+}
+
+/* The rows of table `gi` from `from` on, as many as fit. */
+static int
+answer_table(struct rte_tel_data *d, const struct tel_entry *e, unsigned int gi,
+	     const struct group_names *gn, uint32_t from, size_t left)
+{
+	const struct fastmib_schema *sc = fastmib_schema(e->seg);
+	const struct fastmib_group_schema *g = &sc->groups[gi];
+	struct rte_tel_data *rows = new_dict(), *idx = new_str_array();
+	uint64_t raw[FASTMIB_MAX_COUNTERS];
+	uint32_t shown = 0, best_effort = 0;
+	char key[FASTMIB_MAX_INDEXES * 11 + 1], name[TEL_NAME_LEN];
+	bool cut = false, ignored = false;
+	size_t idx_size = 2;
+	int64_t r;
+
+	if (rows == NULL || idx == NULL) {
+		rte_tel_data_free(rows);
+		rte_tel_data_free(idx);
+		return answer_error(d, "out of memory");
+	}
+	for (uint32_t k = 0; k < g->n_indexes; k++) {
+		fastmib_name(name, sizeof(name), FASTMIB_MIB_INDEX, sc->prefix, g->name,
+			     g->indexes[k].name);
+		if (strlen(name) > TEL_MAX_STR) /* as counter names */
+			snprintf(name, sizeof(name), "%s", g->indexes[k].name);
+		rte_tel_data_add_array_string(idx, name);
+		idx_size += str_size(name) + 1;
+	}
+	rte_tel_data_add_dict_container(d, "indexes", idx, 0);
+	rte_tel_data_add_dict_u64(d, "rows_max", g->n_rows);
+	rte_tel_data_add_dict_u64(d, "rows_present", count_present(e->seg, gi, g));
+	left -= entry_size("indexes", idx_size) + entry_size("rows_max", u64_size(g->n_rows)) +
+		entry_size("rows_present", u64_size(g->n_rows)) + entry_size("rows", 2) +
+		table_tail_size();
+	for (r = fastmib_next_row(e->seg, gi, from); r >= 0 && r < g->n_rows;
+	     r = fastmib_next_row(e->seg, gi, (uint32_t)r + 1)) {
+		struct rte_tel_data *row;
+		size_t row_left;
+		int rc = fastmib_read(e->seg, gi, (uint32_t)r, raw);
+
+		if (rc == -ENOENT) /* disabled between fastmib_next_row() and the read */
+			continue;
+		if (rc < 0 && rc != -EBUSY) {
+			rte_tel_data_free(rows);
+			return answer_error(d, "%s", fastmib_last_error());
+		}
+		row_key(g, (uint32_t)r, key, sizeof(key));
+		row_left = left;
+		if (shown == RTE_TEL_MAX_DICT_ENTRIES ||
+		    !fits(&row_left, entry_size(key, 0)) ||
+		    (row = counters_dict(g, gn, raw, &row_left, false, &ignored)) == NULL) {
+			cut = true;
+			break;
+		}
+		left = row_left;
+		rte_tel_data_add_dict_container(rows, key, row, 0);
+		shown++;
+		best_effort += rc == -EBUSY;
+	}
+	rte_tel_data_add_dict_container(d, "rows", rows, 0);
+	rte_tel_data_add_dict_u64(d, "rows_shown", shown);
+	rte_tel_data_add_dict_int(d, "cut", cut);
+	if (cut)
+		rte_tel_data_add_dict_string(d, "next", key);
+	rte_tel_data_add_dict_u64(d, "best_effort", best_effort);
+	return 0;
+}
+
+static int
+answer_scalar(struct rte_tel_data *d, const struct tel_entry *e, unsigned int gi,
+	      const struct group_names *gn, size_t left)
+{
+	const struct fastmib_group_schema *g = &fastmib_schema(e->seg)->groups[gi];
+	uint64_t raw[FASTMIB_MAX_COUNTERS];
+	struct rte_tel_data *t;
+	bool cut = false;
+	int rc = fastmib_read(e->seg, gi, 0, raw);
+
+	if (rc < 0 && rc != -EBUSY)
+		return answer_error(d, "%s", fastmib_last_error());
+	left -= entry_size("counters", 0) + entry_size("cut", 1) + entry_size("best_effort", 1);
+	t = counters_dict(g, gn, raw, &left, true, &cut);
+	if (t == NULL)
+		return answer_error(d, "out of memory");
+	rte_tel_data_add_dict_container(d, "counters", t, 0);
+	rte_tel_data_add_dict_int(d, "cut", cut);
+	rte_tel_data_add_dict_u64(d, "best_effort", rc == -EBUSY);
+	return 0;
+}
+
+#define GROUP_USAGE "/fastmib/group,[SEGMENT,]GROUP[,FROM]"
+
+static int
+cmd_group(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	char buf[256], mib[TEL_NAME_LEN], *tok[4], *save = NULL;
+	unsigned int id = ANY_SEGMENT, n = 0, t = 0;
+	const struct tel_entry *e;
+	const struct fastmib_schema *sc;
+	const struct fastmib_group_schema *g;
+	struct group_names gn = { 0 };
+	struct fastmib_info info;
+	size_t left = answer_budget(cmd);
+	uint32_t from = 0;
+	int gi = -1, rc;
+
+	if (params == NULL || *params == '\0')
+		return answer_error(d, "which group? " GROUP_USAGE);
+	if (strlen(params) >= sizeof(buf))
+		return answer_error(d, "parameters too long: " GROUP_USAGE);
+	snprintf(buf, sizeof(buf), "%s", params);
+	for (char *p = strtok_r(buf, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
+		if (n == 3)
+			return answer_error(d, "too many parameters: " GROUP_USAGE);
+		tok[n++] = p;
+	}
+	/* Group names start with a letter: a number first is a segment id. */
+	if (n > 0 && tok[0][0] >= '0' && tok[0][0] <= '9') {
+		char *end;
+		unsigned long v = strtoul(tok[0], &end, 10);
+
+		if (*end || v >= ANY_SEGMENT)
+			return answer_error(d, "bad segment id '%s' (see /fastmib/segments)", tok[0]);
+		id = (unsigned int)v;
+		t = 1;
+	}
+	if (n <= t)
+		return answer_error(d, "which group? " GROUP_USAGE);
+	if (n - t > 2)
+		return answer_error(d, "too many parameters: " GROUP_USAGE);
+
+	pthread_mutex_lock(&tel_lock);
+	if (tel_list == NULL) {
+		rc = answer_error(d, "this process has no fastmib segment open");
+		goto out;
+	}
+	e = find_target(id, tok[t], &gi);
+	if (e == NULL && id != ANY_SEGMENT) {
+		rc = answer_error(d, "no segment %u in this process (see /fastmib/segments)", id);
+		goto out;
+	}
+	if (e == NULL || gi < 0) {
+		rc = answer_error(d, "no group '%s' in %s (see /fastmib/segments)", tok[t],
+				  e ? fastmib_schema(e->seg)->module : "any segment of this process");
+		goto out;
+	}
+	sc = fastmib_schema(e->seg);
+	g = &sc->groups[gi];
+	if (n - t == 2) {
+		if (g->n_indexes == 0) {
+			rc = answer_error(d, "%s is a scalar group: it has no rows", g->name);
+			goto out;
+		}
+		if (parse_row(g, tok[t + 1], &from) < 0) {
+			rc = answer_error(d, "bad row '%s': %s takes %u index value(s) from 1, "
+					  "joined by '_'", tok[t + 1], g->name, g->n_indexes);
+			goto out;
+		}
+	}
+	if (group_names_init(&gn, sc, g) < 0) {
+		rc = answer_error(d, "out of memory");
+		goto out;
+	}
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_u64(d, "segment", e->id);
+	left -= 2 + entry_size("segment", u64_size(e->id)) + add_segment_head(d, e, &info);
+	fastmib_name(mib, sizeof(mib), g->n_indexes ? FASTMIB_MIB_TABLE : FASTMIB_MIB_SCALAR_NODE,
+		     sc->prefix, g->name, NULL);
+	rte_tel_data_add_dict_string(d, "group", g->name);
+	rte_tel_data_add_dict_string(d, "mib", mib);
+	rte_tel_data_add_dict_string(d, "storage", fastmib_storage_word(g->storage));
+	left -= entry_size("group", str_size(g->name)) + entry_size("mib", str_size(mib)) +
+		entry_size("storage", str_size(fastmib_storage_word(g->storage)));
+	rc = g->n_indexes ? answer_table(d, e, (unsigned int)gi, &gn, from, left) :
+			    answer_scalar(d, e, (unsigned int)gi, &gn, left);
+out:
+	pthread_mutex_unlock(&tel_lock);
+	group_names_free(&gn);
+	return rc;
+}
+
+/* ---- registration ---- */
+
+static void
+register_commands(void)
+{
+	static const struct {
+		const char *cmd;
+		telemetry_cb fn;
+		const char *help; /* DPDK keeps at most 63 characters */
+	} cmds[] = {
+		{ "/fastmib/segments", cmd_segments,
+		  "fastmib segments of this process. Takes no parameters" },
+		{ "/fastmib/group", cmd_group,
+		  "Counters of a group. Parameters: [segment,]group[,from row]" },
+	};
+
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		int rc = rte_telemetry_register_cmd(cmds[i].cmd, cmds[i].fn, cmds[i].help);
+
+		if (rc < 0)
+			FMS_LOG(WARNING, "cannot register telemetry command %s: %s; "
+				"fastmib-stat and the agent still read the segments",
+				cmds[i].cmd, strerror(-rc));
+		else
+			FMS_LOG(DEBUG, "telemetry command %s registered", cmds[i].cmd);
+	}
+}
+
+void
+fms_telemetry_add(struct fastmib_segment *seg)
+{
+	struct tel_entry *e = calloc(1, sizeof(*e)), **tail;
+
+	pthread_once(&tel_once, register_commands);
+	if (e == NULL) {
+		FMS_LOG(WARNING, "%s: out of memory: not listed in telemetry", seg->path);
+		return;
+	}
+	e->seg = seg;
+	pthread_mutex_lock(&tel_lock);
+	e->id = tel_next_id++;
+	for (tail = &tel_list; *tail; tail = &(*tail)->next)
+		;
+	*tail = e;
+	pthread_mutex_unlock(&tel_lock);
+}
+
+void
+fms_telemetry_forget(struct fastmib_segment *seg)
+{
+	struct tel_entry *gone = NULL;
+
+	pthread_mutex_lock(&tel_lock);
+	for (struct tel_entry **p = &tel_list; *p; p = &(*p)->next)
+		if ((*p)->seg == seg) {
+			gone = *p;
+			*p = gone->next;
+			break;
+		}
+	pthread_mutex_unlock(&tel_lock);
+	free(gone);
+}

@@ -1,0 +1,634 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * libfastmib's DPDK telemetry commands, asked over this process's own
+ * telemetry socket as dpdk-telemetry.py asks them: real EAL with telemetry
+ * on, real segments, answers parsed as JSON and compared with the values
+ * written.
+ *
+ * The model is built here rather than generated, for shapes no example
+ * has: a scalar group too wide for one answer, a table whose rows fill
+ * the 16 KiB output long before DPDK's 256 entries, two-index rows.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <jansson.h>
+#include <rte_eal.h>
+#include <rte_lcore.h>
+
+#include "fastmib/fastmib.h"
+#include "fastmib/names.h"
+
+#define MAX_OUTPUT 16384 /* DPDK 22.11: max_output_len of the hello */
+
+enum { G_KINDS, G_WIDE, G_ROWS, G_SPARSE, N_GROUPS };
+#define WIDE_N FASTMIB_MAX_COUNTERS
+#define ROWS_N 1000
+#define ROWS_COUNTERS 8
+
+static struct fastmib_counter_schema kinds_c[3], wide_c[WIDE_N], rows_c[ROWS_COUNTERS],
+	sparse_c[2];
+static char wide_names[WIDE_N][FASTMIB_MAX_NAME + 1];
+static char rows_names[ROWS_COUNTERS][FASTMIB_MAX_NAME + 1];
+static struct fastmib_group_schema groups[N_GROUPS];
+static struct fastmib_schema tt_schema;
+
+static void
+counter(struct fastmib_counter_schema *c, const char *name, uint32_t arc, uint32_t type)
+{
+	*c = (struct fastmib_counter_schema){ .name = name, .units = "", .description = "A counter.",
+					      .arc = arc, .type = type };
+}
+
+static void
+group(unsigned i, const char *name, uint32_t storage, struct fastmib_counter_schema *c,
+      uint32_t n)
+{
+	groups[i] = (struct fastmib_group_schema){ .name = name, .description = "A group.",
+						   .arc = i + 1, .storage = storage,
+						   .n_rows = 1, .n_counters = n, .counters = c };
+}
+
+static void
+build_schema(void)
+{
+	counter(&kinds_c[0], "octets", 1, FASTMIB_COUNTER64);
+	counter(&kinds_c[1], "wraps", 2, FASTMIB_COUNTER32);
+	counter(&kinds_c[2], "level", 3, FASTMIB_GAUGE32);
+	group(G_KINDS, "kinds", FASTMIB_STORAGE_PER_CORE, kinds_c, 3);
+	for (uint32_t i = 0; i < WIDE_N; i++) {
+		snprintf(wide_names[i], sizeof(wide_names[i]), "counterWhoseNameIsAsLongAsMostModelsWouldNeverHaveIt%03u", i);
+		counter(&wide_c[i], wide_names[i], i + 1, FASTMIB_COUNTER64);
+	}
+	group(G_WIDE, "wide", FASTMIB_STORAGE_PER_CORE, wide_c, WIDE_N);
+	for (uint32_t i = 0; i < ROWS_COUNTERS; i++) {
+		snprintf(rows_names[i], sizeof(rows_names[i]), "packetsOfKindNumber%u", i);
+		counter(&rows_c[i], rows_names[i], i + 1, FASTMIB_COUNTER64);
+	}
+	group(G_ROWS, "rows", FASTMIB_STORAGE_PER_CORE, rows_c, ROWS_COUNTERS);
+	groups[G_ROWS].n_indexes = 1;
+	groups[G_ROWS].all_rows = 1;
+	groups[G_ROWS].indexes[0] = (struct fastmib_index_schema){ "rowId", ROWS_N };
+	groups[G_ROWS].n_rows = ROWS_N;
+	counter(&sparse_c[0], "pkts", 1, FASTMIB_COUNTER64);
+	counter(&sparse_c[1], "bytes", 2, FASTMIB_COUNTER64);
+	group(G_SPARSE, "sparse", FASTMIB_STORAGE_SHARED_ATOMIC, sparse_c, 2);
+	groups[G_SPARSE].n_indexes = 2;
+	groups[G_SPARSE].indexes[0] = (struct fastmib_index_schema){ "vrf", 10 };
+	groups[G_SPARSE].indexes[1] = (struct fastmib_index_schema){ "queue", 10 };
+	groups[G_SPARSE].n_rows = 100;
+	tt_schema = (struct fastmib_schema){
+		.version = FASTMIB_MODEL_VERSION, .module = "TELEMETRY-TEST-MIB", .prefix = "tt",
+		.oid_len = 9, .oid = { 1, 3, 6, 1, 4, 1, 8072, 9999, 77 },
+		.n_groups = N_GROUPS, .groups = groups,
+	};
+	fastmib_schema_lay_out(&tt_schema);
+}
+
+static uint64_t
+offset_of(unsigned g, uint32_t row, uint32_t c)
+{
+	return groups[g].offset + (uint64_t)row * groups[g].row_size + groups[g].counters[c].offset;
+}
+
+static uint64_t
+wide_value(uint32_t c)
+{
+	return 1000003ull * (c + 1);
+}
+
+static uint64_t
+rows_value(uint32_t row, uint32_t c)
+{
+	return (uint64_t)row * 100 + c + 1;
+}
+
+/* ---- EAL with telemetry, and a client of its socket ---- */
+
+static char prefix[64];
+
+static void
+eal_start(const char *prog)
+{
+	char *argv[] = { (char *)prog, "--no-huge", "--no-pci", "--no-shconf", "-m", "64",
+			 "-l", "0", "--file-prefix", prefix, "--log-level", "lib.eal:error",
+			 NULL };
+
+	snprintf(prefix, sizeof(prefix), "fmtt%d", (int)getpid());
+	if (rte_eal_init((int)(sizeof(argv) / sizeof(argv[0])) - 1, argv) < 0) {
+		fprintf(stderr, "%s: rte_eal_init failed\n", prog);
+		exit(1);
+	}
+}
+
+/* The runtime directory holds the telemetry socket only (--no-shconf):
+ * leave nothing behind. */
+static void
+eal_stop(void)
+{
+	char dir[4096], sock[4200];
+
+	snprintf(dir, sizeof(dir), "%s", rte_eal_get_runtime_dir());
+	rte_eal_cleanup();
+	snprintf(sock, sizeof(sock), "%s/dpdk_telemetry.v2", dir);
+	unlink(sock);
+	rmdir(dir);
+}
+
+static int
+tel_connect(void)
+{
+	struct sockaddr_un sun = { .sun_family = AF_UNIX };
+	char hello[1024];
+	int fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+
+	assert_true(fd >= 0);
+	snprintf(sun.sun_path, sizeof(sun.sun_path), "%s/dpdk_telemetry.v2",
+		 rte_eal_get_runtime_dir());
+	assert_int_equal(connect(fd, (struct sockaddr *)&sun, sizeof(sun)), 0);
+	assert_true(recv(fd, hello, sizeof(hello), 0) > 0);
+	return fd;
+}
+
+/*
+ * The answer to `cmd`: its JSON document (owned by the caller), or NULL
+ * with `why` saying what was wrong. Every answer must fit DPDK's output
+ * limit. No cmocka assertion: threads other than the test's call it.
+ */
+static json_t *
+tel_ask_doc(int fd, const char *cmd, char *why, size_t why_len)
+{
+	static __thread char buf[1 << 17];
+	json_error_t err;
+	json_t *doc;
+	ssize_t n;
+
+	if (send(fd, cmd, strlen(cmd), 0) != (ssize_t)strlen(cmd) ||
+	    (n = recv(fd, buf, sizeof(buf), 0)) <= 0) {
+		snprintf(why, why_len, "%s: %s", cmd, strerror(errno));
+		return NULL;
+	}
+	if (n >= MAX_OUTPUT) {
+		snprintf(why, why_len, "%s: %zd bytes, over the output limit", cmd, n);
+		return NULL;
+	}
+	doc = json_loadb(buf, (size_t)n, 0, &err);
+	if (doc == NULL)
+		snprintf(why, why_len, "%s: not JSON (%s): %.*s", cmd, err.text, (int)n, buf);
+	return doc;
+}
+
+/* The value of the answer to `cmd` (its one key), owned by the caller;
+ * NULL for a JSON null (an unknown command). */
+static json_t *
+tel_ask(int fd, const char *fmt, ...)
+{
+	char cmd[512], why[1024];
+	json_t *doc, *v;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	doc = tel_ask_doc(fd, cmd, why, sizeof(why));
+	if (doc == NULL)
+		fail_msg("%s", why);
+	cmd[strcspn(cmd, ",")] = '\0';
+	v = json_object_get(doc, cmd);
+	assert_non_null(v);
+	v = json_is_null(v) ? NULL : json_incref(v);
+	json_decref(doc);
+	return v;
+}
+
+/* Fail, showing the answer (its first part) that lacks `key`. */
+static void
+missing(const json_t *o, const char *key, const char *what)
+{
+	char *text = json_dumps(o, JSON_COMPACT);
+
+	fail_msg("%s is not %s in %.600s", key, what, text ? text : "(null)");
+}
+
+static uint64_t
+num(const json_t *o, const char *key)
+{
+	const json_t *v = json_object_get(o, key);
+
+	if (!json_is_integer(v))
+		missing(o, key, "a number");
+	return (uint64_t)json_integer_value(v);
+}
+
+static const char *
+str(const json_t *o, const char *key)
+{
+	const json_t *v = json_object_get(o, key);
+
+	if (!json_is_string(v))
+		missing(o, key, "a string");
+	return json_string_value(v);
+}
+
+static void
+mib_counter(char *buf, size_t len, unsigned g, uint32_t c)
+{
+	fastmib_name(buf, len, FASTMIB_MIB_COUNTER, "tt", groups[g].name,
+		     groups[g].counters[c].name);
+}
+
+static const char *
+seg_path(char *buf, size_t len, const char *tag)
+{
+	snprintf(buf, len, "/dev/shm/fastmib-test-%d-%s", (int)getpid(), tag);
+	return buf;
+}
+
+static struct fastmib_segment *
+create(const char *tag)
+{
+	struct fastmib_segment *seg = NULL;
+	char path[256];
+
+	seg_path(path, sizeof(path), tag);
+	unlink(path);
+	if (fastmib_create(&tt_schema, path, NULL, &seg) != 0)
+		fail_msg("create: %s", fastmib_last_error());
+	return seg;
+}
+
+static void
+destroy(struct fastmib_segment *seg, const char *tag)
+{
+	char path[256];
+
+	fastmib_close(seg);
+	unlink(seg_path(path, sizeof(path), tag));
+}
+
+/* ---- tests ---- */
+
+/* Before the first fastmib_create() the commands do not exist; then they
+ * list exactly the segments open in this process. */
+static void
+test_segments(void **state)
+{
+	struct fastmib_segment *a, *b;
+	char path[256];
+	json_t *v, *s;
+	int fd = tel_connect();
+
+	(void)state;
+	assert_null(tel_ask(fd, "/fastmib/segments"));
+	a = create("tel-a");
+	b = create("tel-b");
+	v = tel_ask(fd, "/fastmib/segments");
+	assert_int_equal(json_object_size(v), 2);
+	s = json_object_get(v, "0");
+	assert_string_equal(str(s, "path"), seg_path(path, sizeof(path), "tel-a"));
+	assert_string_equal(str(s, "module"), "TELEMETRY-TEST-MIB");
+	assert_string_equal(str(s, "prefix"), "tt");
+	assert_int_equal(num(s, "generation"), 1);
+	assert_int_equal(num(s, "n_groups"), N_GROUPS);
+	assert_int_equal(json_array_size(json_object_get(s, "groups")), N_GROUPS);
+	for (unsigned g = 0; g < N_GROUPS; g++)
+		assert_string_equal(json_string_value(json_array_get(json_object_get(s, "groups"), g)),
+				    groups[g].name);
+	assert_string_equal(str(json_object_get(v, "1"), "path"),
+			    seg_path(path, sizeof(path), "tel-b"));
+	json_decref(v);
+
+	/* Closed: gone from the list; ids are not reused. */
+	destroy(a, "tel-a");
+	v = tel_ask(fd, "/fastmib/segments");
+	assert_int_equal(json_object_size(v), 1);
+	assert_non_null(json_object_get(v, "1"));
+	json_decref(v);
+	destroy(b, "tel-b");
+	a = create("tel-a");
+	v = tel_ask(fd, "/fastmib/segments");
+	assert_int_equal(json_object_size(v), 1);
+	assert_int_equal(num(json_object_get(v, "2"), "generation"), 1);
+	json_decref(v);
+	destroy(a, "tel-a");
+	v = tel_ask(fd, "/fastmib/segments");
+	assert_int_equal(json_object_size(v), 0);
+	json_decref(v);
+	close(fd);
+}
+
+/* Values as SNMP reports them, reset baselines subtracted. */
+static void
+test_scalar_values(void **state)
+{
+	struct fastmib_segment *seg = create("tel-kinds");
+	struct fastmib_writer *w = fastmib_writer(seg);
+	int fd = tel_connect();
+	json_t *v, *c;
+
+	(void)state;
+	assert_non_null(w);
+	fastmib_begin(w);
+	fastmib_pc_add(w, offset_of(G_KINDS, 0, 0), 123456789012345ull);
+	fastmib_pc_add(w, offset_of(G_KINDS, 0, 1), (1ull << 32) + 7);
+	fastmib_pc_add(w, offset_of(G_KINDS, 0, 2), (uint64_t)-5); /* a gauge below 0 */
+	fastmib_end(w);
+	v = tel_ask(fd, "/fastmib/group,kinds");
+	assert_string_equal(str(v, "group"), "kinds");
+	assert_string_equal(str(v, "mib"), "ttKinds");
+	assert_string_equal(str(v, "storage"), "per-core");
+	assert_int_equal(num(v, "cut"), 0);
+	assert_int_equal(num(v, "best_effort"), 0);
+	c = json_object_get(v, "counters");
+	assert_int_equal(json_object_size(c), 3);
+	assert_int_equal(num(c, "ttKindsOctets"), 123456789012345ull);
+	assert_int_equal(num(c, "ttKindsWraps"), 7);   /* modulo 2^32 */
+	assert_int_equal(num(c, "ttKindsLevel"), 0);   /* clamped */
+	json_decref(v);
+
+	/* A reset is subtracted (gauges are not reset); so is everything
+	 * counted before it, by group name in MIB style too. */
+	assert_int_equal(fastmib_reset(seg, G_KINDS, 0), 0);
+	fastmib_begin(w);
+	fastmib_pc_add(w, offset_of(G_KINDS, 0, 0), 5);
+	fastmib_pc_add(w, offset_of(G_KINDS, 0, 2), 8);
+	fastmib_end(w);
+	v = tel_ask(fd, "/fastmib/group,ttKinds");
+	c = json_object_get(v, "counters");
+	assert_int_equal(num(c, "ttKindsOctets"), 5);
+	assert_int_equal(num(c, "ttKindsWraps"), 0);
+	assert_int_equal(num(c, "ttKindsLevel"), 3);
+	json_decref(v);
+	close(fd);
+	destroy(seg, "tel-kinds");
+}
+
+/* 256 counters of long names do not fit in 16 KiB: the answer keeps the
+ * first ones, in order and exact, and says it was cut. */
+static void
+test_wide_scalar_cut(void **state)
+{
+	struct fastmib_segment *seg = create("tel-wide");
+	struct fastmib_writer *w = fastmib_writer(seg);
+	int fd = tel_connect();
+	char name[256];
+	const char *key;
+	json_t *v, *c, *x;
+	uint32_t i = 0;
+
+	(void)state;
+	fastmib_begin(w);
+	for (uint32_t k = 0; k < WIDE_N; k++)
+		fastmib_pc_add(w, offset_of(G_WIDE, 0, k), wide_value(k));
+	fastmib_end(w);
+	v = tel_ask(fd, "/fastmib/group,wide");
+	assert_int_equal(num(v, "cut"), 1);
+	c = json_object_get(v, "counters");
+	assert_true(json_object_size(c) > 100 && json_object_size(c) < WIDE_N);
+	json_object_foreach(c, key, x) {
+		mib_counter(name, sizeof(name), G_WIDE, i);
+		assert_string_equal(key, name);
+		assert_int_equal(json_integer_value(x), wide_value(i));
+		i++;
+	}
+	json_decref(v);
+	close(fd);
+	destroy(seg, "tel-wide");
+}
+
+/* A table too big for one answer: pages of rows, each cut where the next
+ * row would not fit, continued from `next`, together every row exactly. */
+static void
+test_rows_paging(void **state)
+{
+	struct fastmib_segment *seg = create("tel-rows");
+	struct fastmib_writer *w = fastmib_writer(seg);
+	int fd = tel_connect();
+	char name[256], next[32] = "";
+	uint32_t seen = 0, pages = 0;
+	uint64_t id = 0;
+
+	(void)state;
+	fastmib_begin(w);
+	for (uint32_t r = 0; r < ROWS_N; r++)
+		for (uint32_t k = 0; k < ROWS_COUNTERS; k++)
+			fastmib_pc_add(w, offset_of(G_ROWS, r, k), rows_value(r, k));
+	fastmib_end(w);
+	for (;;) {
+		/* later pages name the segment by its id, as a script would */
+		json_t *v = next[0] ? tel_ask(fd, "/fastmib/group,%" PRIu64 ",rows,%s", id, next) :
+				      tel_ask(fd, "/fastmib/group,rows");
+		json_t *rows = json_object_get(v, "rows"), *row;
+		const char *key;
+
+		if (pages++ == 0)
+			id = num(v, "segment");
+		assert_int_equal(num(v, "segment"), id);
+		assert_int_equal(num(v, "rows_max"), ROWS_N);
+		assert_int_equal(num(v, "rows_present"), ROWS_N);
+		assert_string_equal(json_string_value(json_array_get(json_object_get(v, "indexes"), 0)),
+				    "ttRowsRowId");
+		assert_int_equal(num(v, "rows_shown"), json_object_size(rows));
+		/* the byte limit, not DPDK's 256 entries, ends these pages */
+		assert_true(json_object_size(rows) < 100);
+		assert_true(json_object_size(rows) > (num(v, "cut") ? 10 : 0));
+		json_object_foreach(rows, key, row) {
+			assert_int_equal(strtoul(key, NULL, 10), seen + 1); /* SNMP index */
+			assert_int_equal(json_object_size(row), ROWS_COUNTERS);
+			for (uint32_t k = 0; k < ROWS_COUNTERS; k++) {
+				mib_counter(name, sizeof(name), G_ROWS, k);
+				assert_int_equal(num(row, name), rows_value(seen, k));
+			}
+			seen++;
+		}
+		if (!num(v, "cut")) {
+			assert_null(json_object_get(v, "next"));
+			json_decref(v);
+			break;
+		}
+		assert_int_equal(strtoul(str(v, "next"), NULL, 10), seen + 1);
+		snprintf(next, sizeof(next), "%s", str(v, "next"));
+		json_decref(v);
+		assert_true(pages < ROWS_N);
+	}
+	assert_int_equal(seen, ROWS_N);
+	assert_true(pages > 10);
+	close(fd);
+	destroy(seg, "tel-rows");
+}
+
+/* Rows of a `rows: present` table with two indexes: only present ones,
+ * keyed by their SNMP indexes. */
+static void
+test_sparse_rows(void **state)
+{
+	struct fastmib_segment *seg = create("tel-sparse");
+	struct fastmib_writer *w = fastmib_writer(seg);
+	int fd = tel_connect();
+	const uint32_t r1 = 2 * 10 + 3, r2 = 99; /* (3, 4) and (10, 10) */
+	json_t *v, *rows;
+
+	(void)state;
+	v = tel_ask(fd, "/fastmib/group,sparse");
+	assert_int_equal(num(v, "rows_present"), 0);
+	assert_int_equal(json_object_size(json_object_get(v, "rows")), 0);
+	json_decref(v);
+	assert_int_equal(fastmib_row_enable(seg, G_SPARSE, r1), 0);
+	assert_int_equal(fastmib_row_enable(seg, G_SPARSE, r2), 0);
+	fastmib_atomic_add(w, offset_of(G_SPARSE, r1, 0), 3);
+	fastmib_atomic_add(w, offset_of(G_SPARSE, r1, 1), 300);
+	fastmib_atomic_add(w, offset_of(G_SPARSE, r2, 0), 4);
+	v = tel_ask(fd, "/fastmib/group,sparse");
+	assert_string_equal(str(v, "storage"), "shared-atomic");
+	assert_int_equal(num(v, "rows_present"), 2);
+	rows = json_object_get(v, "rows");
+	assert_int_equal(json_object_size(rows), 2);
+	assert_int_equal(num(json_object_get(rows, "3_4"), "ttSparsePkts"), 3);
+	assert_int_equal(num(json_object_get(rows, "3_4"), "ttSparseBytes"), 300);
+	assert_int_equal(num(json_object_get(rows, "10_10"), "ttSparsePkts"), 4);
+	json_decref(v);
+	/* From a row on, written as its key or with dots */
+	v = tel_ask(fd, "/fastmib/group,sparse,3_5");
+	rows = json_object_get(v, "rows");
+	assert_int_equal(json_object_size(rows), 1);
+	assert_non_null(json_object_get(rows, "10_10"));
+	json_decref(v);
+	v = tel_ask(fd, "/fastmib/group,sparse,3.4");
+	assert_int_equal(json_object_size(json_object_get(v, "rows")), 2);
+	json_decref(v);
+	close(fd);
+	destroy(seg, "tel-sparse");
+}
+
+static void
+expect_error(int fd, const char *cmd, const char *words)
+{
+	json_t *v = tel_ask(fd, "%s", cmd);
+	const char *e = str(v, "error");
+
+	if (strstr(e, words) == NULL)
+		fail_msg("%s: error '%s' does not say '%s'", cmd, e, words);
+	json_decref(v);
+}
+
+static void
+test_errors(void **state)
+{
+	struct fastmib_segment *seg;
+	int fd = tel_connect();
+
+	(void)state;
+	expect_error(fd, "/fastmib/group,kinds", "no fastmib segment open");
+	seg = create("tel-err");
+	expect_error(fd, "/fastmib/group", "which group?");
+	expect_error(fd, "/fastmib/group,nosuch", "no group 'nosuch'");
+	expect_error(fd, "/fastmib/group,99,kinds", "no segment 99");
+	expect_error(fd, "/fastmib/group,kinds,1", "scalar group");
+	expect_error(fd, "/fastmib/group,sparse,4", "takes 2 index value(s)");
+	expect_error(fd, "/fastmib/group,sparse,11_1", "bad row");
+	expect_error(fd, "/fastmib/group,sparse,1_x", "bad row");
+	expect_error(fd, "/fastmib/group,0,sparse,1_1,2", "too many parameters");
+	expect_error(fd, "/fastmib/segments,0", "takes no parameters");
+	close(fd);
+	destroy(seg, "tel-err");
+}
+
+/* Segments closed while another thread keeps asking about them: each
+ * answer is whole (an error or the group), never a read of an unmapped
+ * segment. */
+struct churn {
+	int fd;
+	int stop;               /* atomic */
+	unsigned long rows, errors;
+	char bad[1024];         /* the first wrong answer */
+};
+
+static void
+churn_check(struct churn *c, const char *cmd)
+{
+	json_t *doc = tel_ask_doc(c->fd, cmd, c->bad, sizeof(c->bad));
+	json_t *v = json_object_get(doc, "/fastmib/group"), *rows = json_object_get(v, "rows");
+
+	if (doc == NULL)
+		return;
+	if (strcmp(cmd, "/fastmib/segments") != 0) {
+		if (rows != NULL && json_object_size(rows) == 10)
+			c->rows++;
+		else if (json_is_string(json_object_get(v, "error")))
+			c->errors++;
+		else
+			snprintf(c->bad, sizeof(c->bad), "%s: unexpected answer", cmd);
+	}
+	json_decref(doc);
+}
+
+static void *
+asker(void *arg)
+{
+	struct churn *c = arg;
+
+	while (!__atomic_load_n(&c->stop, __ATOMIC_ACQUIRE) && c->bad[0] == '\0') {
+		churn_check(c, "/fastmib/group,rows,991");
+		churn_check(c, "/fastmib/segments");
+	}
+	return NULL;
+}
+
+static void
+test_close_while_asked(void **state)
+{
+	struct churn c = { .fd = tel_connect() };
+	pthread_t t;
+
+	(void)state;
+	assert_int_equal(pthread_create(&t, NULL, asker, &c), 0);
+	for (int i = 0; i < 300 || __atomic_load_n(&c.rows, __ATOMIC_RELAXED) == 0 ||
+			__atomic_load_n(&c.errors, __ATOMIC_RELAXED) == 0; i++) {
+		struct fastmib_segment *seg = create("tel-churn");
+
+		usleep(i % 3 ? 100 : 1000);
+		destroy(seg, "tel-churn");
+		usleep(200);
+		if (i > 20000 || c.bad[0])
+			break;
+	}
+	__atomic_store_n(&c.stop, 1, __ATOMIC_RELEASE);
+	pthread_join(t, NULL);
+	close(c.fd);
+	if (c.bad[0])
+		fail_msg("%s", c.bad);
+	assert_true(c.rows > 0 && c.errors > 0);
+}
+
+int
+main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_segments),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_scalar_values),
+		cmocka_unit_test(test_wide_scalar_cut),
+		cmocka_unit_test(test_rows_paging),
+		cmocka_unit_test(test_sparse_rows),
+		cmocka_unit_test(test_close_while_asked),
+	};
+	int rc;
+
+	(void)argc;
+	build_schema();
+	eal_start(argv[0]);
+	rc = cmocka_run_group_tests(tests, NULL, NULL);
+	eal_stop();
+	return rc;
+}

@@ -1,0 +1,159 @@
+"""The example application seen through DPDK's own tools: libfastmib's
+telemetry commands over the application's telemetry socket (dpdk-telemetry.py,
+the tool users run, and a socket client for exact JSON) give the values
+fastmib-stat reads from the segment at the same quiet moment; and
+libfastmib's log lines follow the lib.fastmib log level."""
+
+import json
+import shutil
+import subprocess
+import time
+
+import pytest
+
+from conftest import dpdkapp, stat, stat_json
+
+PREFIX = "ep"
+PACKETS = 60000
+HOLD_ARGS = ["--packets", str(PACKETS), "--hold", "--flows", "600", "--flow-len", "40",
+             "--flow-timeout", "5", "--bad-every", "500", "--quiet"]
+TELEMETRY_PY = shutil.which("dpdk-telemetry.py") or "/usr/bin/dpdk-telemetry.py"
+
+
+def wait_counted(app, deadline_s=30):
+    """fastmib-stat's document once every packet is counted: with --hold
+    nothing changes after that."""
+    end = time.monotonic() + deadline_s
+    doc = app.wait_for_segment()
+    while doc["groups"]["global"]["counters"]["epGlobalRxPkts"] != PACKETS:
+        assert time.monotonic() < end, doc["groups"]["global"]
+        assert app.proc.poll() is None, app.proc.communicate()
+        time.sleep(0.05)
+        doc = stat_json(app.segment)
+    return doc
+
+
+def telemetry_py(prefix, *cmds):
+    """dpdk-telemetry.py as a user runs it, commands on its input: one JSON
+    answer per line."""
+    r = subprocess.run(["/usr/bin/python3", TELEMETRY_PY, "-f", prefix],
+                       input="".join(c + "\n" for c in cmds), capture_output=True,
+                       text=True, timeout=30)
+    assert r.returncode == 0, r.stderr
+    lines = [json.loads(x) for x in r.stdout.splitlines() if x.startswith("{")]
+    assert len(lines) == len(cmds), r.stdout
+    return lines
+
+
+def all_rows(tel, group):
+    """Every row of a table, page by page, from the socket client."""
+    rows, first, cmd = {}, None, f"/fastmib/group,{group}"
+    while True:
+        ans = tel.reply(cmd)
+        first = first or ans
+        rows.update(ans["rows"])
+        assert ans["rows_shown"] == len(ans["rows"])
+        if not ans["cut"]:
+            return first, rows
+        assert "next" in ans
+        cmd = f"/fastmib/group,{ans['segment']},{group},{ans['next']}"
+
+
+def stat_rows(g):
+    return {"_".join(str(i) for i in r["index"]): r["counters"] for r in g["rows"]}
+
+
+def without_time(doc):
+    return {k: v for k, v in doc.items() if k != "time"}
+
+
+def test_telemetry_equals_stat(app_factory):
+    app = app_factory(HOLD_ARGS, telemetry=True).start()
+    before = wait_counted(app)
+    tel = dpdkapp.Telemetry(str(app.telemetry_socket))
+    try:
+        assert tel.pid == app.proc.pid
+        commands = tel.reply("/")
+        assert "/fastmib/segments" in commands and "/fastmib/group" in commands
+
+        segs = tel.reply("/fastmib/segments")
+        assert list(segs) == ["0"]
+        s = segs["0"]
+        assert s["path"] == str(app.segment)
+        assert s["module"] == before["module"] == "EXAMPLE-DATAPLANE-MIB"
+        assert s["prefix"] == PREFIX
+        assert s["generation"] == before["generation"]
+        assert s["groups"] == list(before["groups"]) and s["n_groups"] == len(s["groups"])
+
+        answers = {}
+        for name, g in before["groups"].items():
+            if g["table"]:
+                ans, rows = all_rows(tel, name)
+                answers[name] = (ans, rows)
+            else:
+                answers[name] = (tel.reply(f"/fastmib/group,{name}"), None)
+    finally:
+        tel.close()
+    # dpdk-telemetry.py, the tool users run, for the global group and the list
+    by_tool = telemetry_py(app.prefix, "/fastmib/group,global", "/fastmib/segments")
+    after = stat_json(app.segment)
+    assert without_time(after) == without_time(before), "the counters moved"
+
+    for name, g in before["groups"].items():
+        ans, rows = answers[name]
+        assert ans["segment"] == 0 and ans["path"] == str(app.segment)
+        assert ans["group"] == name and ans["mib"] == g["mib"]
+        assert ans["storage"] == g["storage"]
+        assert ans["best_effort"] == 0
+        if not g["table"]:
+            assert ans["cut"] == 0
+            assert ans["counters"] == g["counters"], name
+            continue
+        assert ans["indexes"] == g["indexes"]
+        assert ans["rows_max"] == g["rows_max"]
+        assert ans["rows_present"] == g["rows_present"] == len(rows)
+        assert rows == stat_rows(g), name
+    # the flow table has more rows than one answer holds (DPDK: 256 entries)
+    assert before["groups"]["flow"]["rows_present"] > 256
+    assert before["groups"]["global"]["counters"]["epGlobalDrops"] > 0
+
+    assert by_tool[0] == {"/fastmib/group": answers["global"][0]}
+    assert by_tool[0]["/fastmib/group"]["counters"] == \
+        before["groups"]["global"]["counters"]
+    assert by_tool[1] == {"/fastmib/segments": segs}
+
+    # A reset by fastmib-stat is subtracted by the telemetry answer too.
+    stat(app.segment, "--reset", "global")
+    ans = telemetry_py(app.prefix, "/fastmib/group,epGlobal")[0]["/fastmib/group"]
+    assert set(ans["counters"].values()) == {0}
+    assert ans["counters"] == stat_json(app.segment)["groups"]["global"]["counters"]
+
+    assert app.stop() == 0, app.stderr
+    assert not app.rundir.exists()
+
+
+def test_error_answers_name_the_problem(app_factory):
+    app = app_factory(HOLD_ARGS, telemetry=True).start()
+    wait_counted(app)
+    out = telemetry_py(app.prefix, "/fastmib/group,nosuch", "/fastmib/group,port,9",
+                       "/fastmib/group,7,global")
+    assert "no group 'nosuch'" in out[0]["/fastmib/group"]["error"]
+    assert "bad row '9'" in out[1]["/fastmib/group"]["error"]
+    assert "no segment 7" in out[2]["/fastmib/group"]["error"]
+    assert app.stop() == 0
+
+
+@pytest.mark.parametrize("level", ["debug", None])
+def test_log_level(app_factory, level):
+    """libfastmib logs through lib.fastmib: its debug lines appear with
+    --log-level lib.fastmib:debug and not at the default level."""
+    extra = ["--log-level", f"lib.fastmib:{level}"] if level else []
+    app = app_factory(["--packets", "1000", "--quiet"], telemetry=True,
+                      eal_extra=extra).run()
+    out = app.stdout + app.stderr
+    created = f"fastmib: created {app.segment}: EXAMPLE-DATAPLANE-MIB generation"
+    registered = "fastmib: telemetry command /fastmib/group registered"
+    if level:
+        assert created in out and registered in out, out
+    else:
+        assert "fastmib:" not in out, out
