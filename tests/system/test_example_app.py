@@ -142,12 +142,14 @@ def test_text_output(app_factory):
     app = app_factory(["--packets", "50000"] + FLOW_ARGS).run()
     s = app.summary
     out = stat(app.segment).stdout
-    assert re.search(r"^  epGlobalRxPkts += 50000$", out, re.M), out
-    assert re.search(rf"^  epFlowStateActiveFlows += "
+    # Scalar groups: NAME, VALUE and the model's UNITS (none for activeFlows).
+    assert re.search(r"^  epGlobalRxPkts +50000 packets$", out, re.M), out
+    assert re.search(rf"^  epFlowStateActiveFlows +"
                      rf"{s['groups']['flowState']['activeFlows']}$", out, re.M)
-    # Tables: a header line with index and counter columns, one line per row.
-    m = re.search(r"^port: 4 of 4 rows present\n +epPortPortId +epPortRxPkts .*\n"
-                  r"((?: +\d+.*\n){4})", out, re.M)
+    # Tables: a header line with index and counter columns (units in
+    # brackets), one line per row.
+    m = re.search(r"^port: 4 of 4 rows present\n +epPortPortId +epPortRxPkts\[packets\] "
+                  r".*\n((?: +\d+.*\n){4})", out, re.M)
     assert m, out
     first = m.group(1).split("\n")[0].split()
     assert first[:2] == ["1", str(s["groups"]["port"][0]["counters"]["rxPkts"])]
@@ -204,7 +206,7 @@ def test_live_watch_and_signal_shutdown(app_factory):
         rate_line = None
         while rate_line is None and time.monotonic() < deadline:
             line = t.stdout.readline()
-            if re.match(r"^  epGlobalRxPkts += \d+  \(\d+/s\)$", line):
+            if re.match(r"^  epGlobalRxPkts +\d+ packets +\d+/s$", line):
                 rate_line = line
     finally:
         t.send_signal(signal.SIGINT)

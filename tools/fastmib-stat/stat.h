@@ -66,6 +66,11 @@ const uint64_t *prev_row_vals(const struct group_snap *p, uint32_t n_counters,
 			      uint32_t row);
 bool rate_of(uint32_t type, uint64_t prev, uint64_t cur, double dt, double *rate);
 
+/* format.c: numbers and names as the text output shows them. */
+const char *type_name(uint32_t type);
+void format_count(char *buf, size_t len, uint64_t v);
+void format_rate(char *buf, size_t len, double r);
+
 /* text.c: the counters as tables; with `prev`, counters per second. */
 void print_text(struct fastmib_segment *seg, const char *path, const struct snap *s,
 		const struct snap *prev);

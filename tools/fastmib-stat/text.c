@@ -1,52 +1,156 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The counters as text: a list per scalar group, a table per table group. */
+/*
+ * The counters as text: a list per scalar group, a table per table group,
+ * both laid out by libsmartcols.
+ */
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include <libsmartcols.h>
 
 #include "stat.h"
 
+/* A value cell: wide enough for any uint64_t, a rate, and a suffix. */
+#define CELL 48
+
+/*
+ * Print a table indented under its title. Rendering to a string first
+ * keeps the layout independent of the terminal (the same bytes on a
+ * terminal as in a pipe) and lets the cells of an empty last column go
+ * without trailing blanks.
+ */
+static void
+print_indented(struct libscols_table *tb)
+{
+	char *s = NULL;
+
+	if (scols_print_table_to_string(tb, &s) != 0 || s == NULL) {
+		free(s);
+		return;
+	}
+	for (char *line = s, *next; line && *line; line = next) {
+		size_t n;
+
+		next = strchr(line, '\n');
+		n = next ? (size_t)(next - line) : strlen(line);
+		if (next)
+			next++;
+		while (n > 0 && line[n - 1] == ' ')
+			n--;
+		printf("  %.*s\n", (int)n, line);
+	}
+	free(s);
+}
+
+static struct libscols_table *
+new_table(void)
+{
+	struct libscols_table *tb = scols_new_table();
+
+	if (tb == NULL) {
+		fprintf(stderr, "fastmib-stat: out of memory\n");
+		exit(EXIT_FAILURE);
+	}
+	return tb;
+}
+
+static void
+add_column(struct libscols_table *tb, const char *name, bool right)
+{
+	if (scols_table_new_column(tb, name, 0, right ? SCOLS_FL_RIGHT : 0) == NULL) {
+		fprintf(stderr, "fastmib-stat: out of memory\n");
+		exit(EXIT_FAILURE);
+	}
+}
+
+static struct libscols_line *
+new_line(struct libscols_table *tb)
+{
+	struct libscols_line *ln = scols_table_new_line(tb, NULL);
+
+	if (ln == NULL) {
+		fprintf(stderr, "fastmib-stat: out of memory\n");
+		exit(EXIT_FAILURE);
+	}
+	return ln;
+}
+
+/* The per-second rate of counter `c` of a row as a cell: "-" without one. */
+static void
+rate_cell(char *buf, size_t len, const struct fastmib_counter_schema *cs,
+	  const uint64_t *pv, uint64_t v, double dt)
+{
+	double rate;
+
+	if (pv != NULL && rate_of(cs->type, *pv, v, dt, &rate))
+		format_rate(buf, len, rate);
+	else
+		snprintf(buf, len, "-");
+}
+
+/* One line per counter: its MIB name, value, units (and rate). */
 static void
 print_scalar_group(const struct fastmib_schema *sc,
 		   const struct fastmib_group_schema *g,
 		   const struct group_snap *gs, const struct group_snap *prev,
 		   double dt)
 {
-	char name[NAME_BUF];
-	size_t width = 0;
 	const uint64_t *pv = prev ? prev_row_vals(prev, g->n_counters, 0) : NULL;
+	struct libscols_table *tb;
+	char name[NAME_BUF], cell[CELL];
 
-	for (uint32_t c = 0; c < g->n_counters; c++) {
-		fastmib_name(name, sizeof(name), FASTMIB_MIB_COUNTER,
-			     sc->prefix, g->name, g->counters[c].name);
-		if (strlen(name) > width)
-			width = strlen(name);
-	}
 	printf("%s\n", g->name);
 	if (gs->n_shown == 0)
 		return;
+	tb = new_table();
+	add_column(tb, "NAME", false);
+	add_column(tb, "VALUE", true);
+	add_column(tb, "UNITS", false);
+	if (prev != NULL)
+		add_column(tb, "RATE", true);
 	for (uint32_t c = 0; c < g->n_counters; c++) {
 		const struct fastmib_counter_schema *cs = &g->counters[c];
-		double rate;
+		struct libscols_line *ln = new_line(tb);
 
-		fastmib_name(name, sizeof(name), FASTMIB_MIB_COUNTER,
-			     sc->prefix, g->name, cs->name);
-		printf("  %-*s = %" PRIu64, (int)width, name, gs->vals[c]);
-		if (pv != NULL && rate_of(cs->type, pv[c], gs->vals[c], dt, &rate))
-			printf("  (%.0f/s)", rate);
-		printf("\n");
+		fastmib_name(name, sizeof(name), FASTMIB_MIB_COUNTER, sc->prefix, g->name,
+			     cs->name);
+		scols_line_set_data(ln, 0, name);
+		format_count(cell, sizeof(cell), gs->vals[c]);
+		scols_line_set_data(ln, 1, cell);
+		scols_line_set_data(ln, 2, cs->units);
+		if (prev == NULL)
+			continue;
+		/* gauges are levels, not totals: no rate */
+		if (cs->type != FASTMIB_GAUGE32) {
+			rate_cell(cell, sizeof(cell) - 2, cs, pv ? &pv[c] : NULL,
+				  gs->vals[c], dt);
+			if (strcmp(cell, "-") != 0)
+				strcat(cell, "/s");
+			scols_line_set_data(ln, 3, cell);
+		}
 	}
+	print_indented(tb);
+	scols_unref_table(tb);
 }
 
-static int
-digits(uint64_t v)
+/*
+ * A counter column's header: its MIB name, then its units in brackets,
+ * per second when the cells are rates ("epFlowBytes[octets/s]").
+ */
+static void
+counter_header(char *buf, size_t len, const struct fastmib_schema *sc,
+	       const struct fastmib_group_schema *g,
+	       const struct fastmib_counter_schema *cs, bool rates)
 {
-	int n = 1;
+	size_t n = fastmib_name(buf, len, FASTMIB_MIB_COUNTER, sc->prefix, g->name,
+				cs->name);
+	bool per_s = rates && cs->type != FASTMIB_GAUGE32;
 
-	while (v >= 10) {
-		v /= 10;
-		n++;
-	}
-	return n;
+	if (n >= len)
+		return;
+	if (cs->units[0] != '\0' || per_s)
+		snprintf(buf + n, len - n, "[%s%s]", cs->units, per_s ? "/s" : "");
 }
 
 /*
@@ -60,9 +164,9 @@ print_table_group(const struct fastmib_schema *sc,
 		  double dt)
 {
 	uint32_t nc = g->n_counters, ni = g->n_indexes;
-	int width[FASTMIB_MAX_INDEXES + FASTMIB_MAX_COUNTERS];
-	char name[NAME_BUF];
+	char name[NAME_BUF + FASTMIB_MAX_UNITS + 8], cell[CELL];
 	uint32_t idx[FASTMIB_MAX_INDEXES];
+	struct libscols_table *tb;
 
 	printf("%s: %" PRIu64 " of %" PRIu32 " rows present", g->name,
 	       gs->n_present, g->n_rows);
@@ -72,58 +176,38 @@ print_table_group(const struct fastmib_schema *sc,
 	if (gs->n_shown == 0)
 		return;
 
+	tb = new_table();
 	for (uint32_t k = 0; k < ni; k++) {
-		fastmib_name(name, sizeof(name), FASTMIB_MIB_INDEX,
-			     sc->prefix, g->name, g->indexes[k].name);
-		width[k] = (int)strlen(name);
-		if (digits(g->indexes[k].max) > width[k])
-			width[k] = digits(g->indexes[k].max);
+		fastmib_name(name, sizeof(name), FASTMIB_MIB_INDEX, sc->prefix, g->name,
+			     g->indexes[k].name);
+		add_column(tb, name, true);
 	}
 	for (uint32_t c = 0; c < nc; c++) {
-		fastmib_name(name, sizeof(name), FASTMIB_MIB_COUNTER,
-			     sc->prefix, g->name, g->counters[c].name);
-		width[ni + c] = (int)strlen(name);
-		for (uint32_t r = 0; r < gs->n_shown; r++) {
-			int d = digits(gs->vals[(size_t)r * nc + c]);
-
-			if (d > width[ni + c])
-				width[ni + c] = d;
-		}
+		counter_header(name, sizeof(name), sc, g, &g->counters[c], prev != NULL);
+		add_column(tb, name, true);
 	}
-
-	printf(" ");
-	for (uint32_t k = 0; k < ni; k++) {
-		fastmib_name(name, sizeof(name), FASTMIB_MIB_INDEX,
-			     sc->prefix, g->name, g->indexes[k].name);
-		printf(" %*s", width[k], name);
-	}
-	for (uint32_t c = 0; c < nc; c++) {
-		fastmib_name(name, sizeof(name), FASTMIB_MIB_COUNTER,
-			     sc->prefix, g->name, g->counters[c].name);
-		printf(" %*s", width[ni + c], name);
-	}
-	printf("\n");
-
 	for (uint32_t r = 0; r < gs->n_shown; r++) {
 		const uint64_t *v = &gs->vals[(size_t)r * nc];
 		const uint64_t *pv = prev ? prev_row_vals(prev, nc, gs->rows[r]) : NULL;
+		struct libscols_line *ln = new_line(tb);
 
 		fastmib_index_of_row(g, gs->rows[r], idx);
-		printf(" ");
-		for (uint32_t k = 0; k < ni; k++)
-			printf(" %*" PRIu32, width[k], idx[k]);
-		for (uint32_t c = 0; c < nc; c++) {
-			double rate;
-
-			if (prev == NULL || g->counters[c].type == FASTMIB_GAUGE32)
-				printf(" %*" PRIu64, width[ni + c], v[c]);
-			else if (pv && rate_of(g->counters[c].type, pv[c], v[c], dt, &rate))
-				printf(" %*.0f", width[ni + c], rate);
-			else
-				printf(" %*s", width[ni + c], "-");
+		for (uint32_t k = 0; k < ni; k++) {
+			snprintf(cell, sizeof(cell), "%" PRIu32, idx[k]);
+			scols_line_set_data(ln, k, cell);
 		}
-		printf("\n");
+		for (uint32_t c = 0; c < nc; c++) {
+			const struct fastmib_counter_schema *cs = &g->counters[c];
+
+			if (prev == NULL || cs->type == FASTMIB_GAUGE32)
+				format_count(cell, sizeof(cell), v[c]);
+			else
+				rate_cell(cell, sizeof(cell), cs, pv ? &pv[c] : NULL, v[c], dt);
+			scols_line_set_data(ln, ni + c, cell);
+		}
 	}
+	print_indented(tb);
+	scols_unref_table(tb);
 }
 
 void
