@@ -99,3 +99,58 @@ def test_rows_caps_tables(seg):
         """) in out
     # a table with no row shown has its title line only
     assert stat(seg, "--rows", "0").stdout.endswith("\nflow: 3 of 15 rows present, 0 shown\n")
+
+
+def test_json_64_bit_values(seg):
+    """A 64-bit value is a JSON integer up to 2^53 - 1, which every reader
+    (a double) holds exactly, and a decimal string above; 32-bit values
+    are always integers."""
+    out = stat(seg, "--json").stdout
+    doc = json.loads(out)
+    g = doc["groups"]
+    assert g["global"]["counters"] == {"tsGlobalPkts": 1500, "tsGlobalBytes": 96000,
+                                       "tsGlobalFlows": 7}
+    assert g["pool"]["counters"] == {"tsPoolAllocs": 12, "tsPoolInUse": 0,
+                                     "tsPoolFails": 5}
+    assert [r["counters"] for r in g["port"]["rows"]] == [
+        {"tsPortRxPkts": 10, "tsPortRxBytes": 640},
+        {"tsPortRxPkts": 2500000, "tsPortRxBytes": 160000000},
+        {"tsPortRxPkts": 0, "tsPortRxBytes": 0},
+        {"tsPortRxPkts": 2**53 - 1, "tsPortRxBytes": str(2**53)}]
+    assert [(r["index"], r["counters"]) for r in g["session"]["rows"]] == [
+        ([5], {"tsSessionPkts": 3, "tsSessionBytes": 192}),
+        ([10], {"tsSessionPkts": str(2**63 - 1), "tsSessionBytes": str(2**63)}),
+        ([100], {"tsSessionPkts": str(2**64 - 1), "tsSessionBytes": 1048576})]
+    # the text itself: the largest exact integer as a number, no float
+    assert '"tsPortRxPkts": 9007199254740991,' in out
+    assert '"tsPortRxBytes": "9007199254740992"' in out
+    assert doc["generation"] == 1
+
+
+def test_json_strings(seg):
+    """--json-strings: every Counter64 value (and every other 64-bit value)
+    a decimal string, so a field's JSON type never depends on its value;
+    Counter32 and Gauge32 stay integers."""
+    doc = json.loads(stat(seg, "--json", "--json-strings").stdout)
+    g = doc["groups"]
+    assert doc["generation"] == "1"
+    assert g["global"]["counters"] == {"tsGlobalPkts": "1500", "tsGlobalBytes": "96000",
+                                       "tsGlobalFlows": 7}
+    assert g["pool"]["counters"] == {"tsPoolAllocs": "12", "tsPoolInUse": 0,
+                                     "tsPoolFails": 5}
+    assert [r["counters"] for r in g["port"]["rows"]] == [
+        {"tsPortRxPkts": "10", "tsPortRxBytes": "640"},
+        {"tsPortRxPkts": "2500000", "tsPortRxBytes": "160000000"},
+        {"tsPortRxPkts": "0", "tsPortRxBytes": "0"},
+        {"tsPortRxPkts": str(2**53 - 1), "tsPortRxBytes": str(2**53)}]
+    assert [r["counters"] for r in g["session"]["rows"]] == [
+        {"tsSessionPkts": "3", "tsSessionBytes": "192"},
+        {"tsSessionPkts": str(2**63 - 1), "tsSessionBytes": str(2**63)},
+        {"tsSessionPkts": str(2**64 - 1), "tsSessionBytes": "1048576"}]
+    # indexes, row numbers and row counts are 32-bit: integers
+    s = g["session"]
+    assert (s["rows_max"], s["rows_present"]) == (100, 3)
+    assert [(r["row"], r["index"]) for r in s["rows"]] == [(4, [5]), (9, [10]), (99, [100])]
+    r = stat(seg, "--json-strings", check=False)
+    assert (r.returncode, r.stdout, r.stderr) == (
+        2, "", "fastmib-stat: --json-strings goes with --json\n")

@@ -47,6 +47,22 @@ def test_json_is_what_telemetry_reports(testpmd, telemetry):
         assert "rates" not in p
 
 
+def test_json_strings(testpmd):
+    """--json-strings: the 64-bit counters (and the speed) as decimal
+    strings whatever their value; port ids, ifIndex and MTU stay integers."""
+    r = stat("--ports", testpmd.dir, "--json", "--json-strings")
+    assert r.returncode == 0, r.stderr
+    [src] = json.loads(r.stdout)["sources"]
+    for p in src["ports"]:
+        for k in ("rx_packets", "tx_packets", "rx_octets", "tx_octets", "rx_errors",
+                  "rx_missed", "rx_nombuf", "tx_errors", "speed_mbps"):
+            assert isinstance(p[k], str) and p[k] == str(int(p[k])), k
+        assert p["speed_mbps"] == "10000"
+        assert (p["ifindex"], p["mtu"]) == (1000 + p["port"], 1500)
+    r = stat("--ports", testpmd.dir, "--json-strings")
+    assert (r.returncode, r.stderr) == (2, "fastmib-stat: --json-strings goes with --json\n")
+
+
 def test_text_table_and_bases(testpmd):
     # the socket itself, the runtime directory, and an explicit base
     for spec, base in ((testpmd.socket, 1000), (testpmd.dir + ",5000", 5000)):

@@ -23,7 +23,9 @@ usage(FILE *f)
 		"Print the counters of a fastmib shared-memory segment, or the ports of\n"
 		"DPDK applications.\n"
 		"\n"
-		"  --json               one JSON document instead of text\n"
+		"  --json               one JSON document instead of text; 64-bit values\n"
+		"                       above 2^53-1 as decimal strings\n"
+		"  --json-strings       with --json: every 64-bit value as a decimal string\n"
 		"  --watch SECONDS      redraw every SECONDS with per-second rates,\n"
 		"                       until interrupted (with --json: one document per line)\n"
 		"  --rows N             show at most N rows of each table\n"
@@ -73,10 +75,11 @@ parse_double(const char *s, double *v)
 int
 parse_args(int argc, char **argv, struct stat_opts *o)
 {
-	enum { O_JSON = 256, O_WATCH, O_ROWS, O_RESET, O_INFO, O_HELP, O_VERSION,
+	enum { O_JSON = 256, O_JSON_STRINGS, O_WATCH, O_ROWS, O_RESET, O_INFO, O_HELP, O_VERSION,
 	       O_EVENTS, O_FOLLOW, O_EVENT, O_LEVEL };
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, O_JSON },
+		{ "json-strings", no_argument, NULL, O_JSON_STRINGS },
 		{ "watch", required_argument, NULL, O_WATCH },
 		{ "rows", required_argument, NULL, O_ROWS },
 		{ "reset", optional_argument, NULL, O_RESET },
@@ -101,6 +104,9 @@ parse_args(int argc, char **argv, struct stat_opts *o)
 		switch (c) {
 		case O_JSON:
 			o->json = true;
+			break;
+		case O_JSON_STRINGS:
+			o->json_strings = true;
 			break;
 		case O_WATCH:
 			if (parse_double(optarg, &o->watch) < 0) {
@@ -172,6 +178,11 @@ parse_args(int argc, char **argv, struct stat_opts *o)
 		fprintf(stderr, "fastmib-stat: --follow, --event and --level go with --events\n");
 		return EXIT_USAGE;
 	}
+	if (o->json_strings && !o->json) {
+		fprintf(stderr, "fastmib-stat: --json-strings goes with --json\n");
+		return EXIT_USAGE;
+	}
+	json64_all_strings(o->json_strings);
 	if (o->events && (o->watch > 0 || o->info)) {
 		fprintf(stderr, "fastmib-stat: --events excludes --watch and --info\n");
 		return EXIT_USAGE;

@@ -70,8 +70,9 @@ event_json(const struct fastmib_schema *sc, const struct fastmib_event_rec *r)
 	format_time_ns(r->time_ns, when, sizeof(when));
 	for (uint32_t k = 0; k < e->n_args; k++)
 		json_object_set_new(args, e->args[k],
-				    arg_signed(e, k) ? json_integer((json_int_t)(int64_t)r->args[k])
-						     : json_u64(r->args[k]));
+				    e->arg_types[k] == FASTMIB_ARG_UINT64 ? json_u64(r->args[k])
+				    : arg_signed(e, k) ? json_integer((json_int_t)(int64_t)r->args[k])
+				    : json_integer((json_int_t)(uint32_t)r->args[k]));
 	return json_pack("{s:o, s:s, s:o, s:o, s:I, s:s, s:I, s:I, s:o, s:o, s:o}",
 			 "seq", json_u64(r->seq), "time", when,
 			 "time_ns", json_u64(r->time_ns), "tsc", json_u64(r->tsc),

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The counters as one JSON document (jansson). */
 #include <errno.h>
-#include <inttypes.h>
 
 #include "stat.h"
 
@@ -10,18 +9,6 @@ static json_t *
 json_word(const char *word)
 {
 	return json_string(word ? word : "unknown");
-}
-
-/* jansson integers are signed 64-bit; larger Counter64 values go as strings. */
-json_t *
-json_u64(uint64_t v)
-{
-	char buf[24];
-
-	if (v <= INT64_MAX)
-		return json_integer((json_int_t)v);
-	snprintf(buf, sizeof(buf), "%" PRIu64, v);
-	return json_string(buf);
 }
 
 static json_t *
@@ -34,7 +21,9 @@ json_counters(const struct fastmib_schema *sc,
 	for (uint32_t c = 0; c < g->n_counters; c++) {
 		fastmib_name(name, sizeof(name), FASTMIB_MIB_COUNTER,
 			     sc->prefix, g->name, g->counters[c].name);
-		json_object_set_new(o, name, json_u64(v[c]));
+		/* Counter32 and Gauge32 values are 32-bit: always integers */
+		json_object_set_new(o, name, g->counters[c].type == FASTMIB_COUNTER64 ?
+				    json_u64(v[c]) : json_integer((json_int_t)v[c]));
 	}
 	return o;
 }

@@ -19,6 +19,7 @@
 
 #include <jansson.h>
 
+#include "json64.h"
 #include "ports.h"
 #include "telemetry.h"
 
@@ -58,6 +59,7 @@ struct opts {
 	unsigned int timeout_ms;
 	double watch;
 	bool json;
+	bool json_strings;
 };
 
 static volatile sig_atomic_t stop_requested;
@@ -110,12 +112,14 @@ parse_uint(const char *s, unsigned long long min, unsigned long long max,
 static int
 parse_args(int argc, char **argv, struct opts *o)
 {
-	enum { O_PORTS = 256, O_BASE, O_TIMEOUT, O_JSON, O_WATCH, O_HELP, O_VERSION };
+	enum { O_PORTS = 256, O_BASE, O_TIMEOUT, O_JSON, O_JSON_STRINGS, O_WATCH, O_HELP,
+	       O_VERSION };
 	static const struct option longopts[] = {
 		{ "ports", required_argument, NULL, O_PORTS },
 		{ "ifindex-base", required_argument, NULL, O_BASE },
 		{ "timeout", required_argument, NULL, O_TIMEOUT },
 		{ "json", no_argument, NULL, O_JSON },
+		{ "json-strings", no_argument, NULL, O_JSON_STRINGS },
 		{ "watch", required_argument, NULL, O_WATCH },
 		{ "help", no_argument, NULL, O_HELP },
 		{ "version", no_argument, NULL, O_VERSION },
@@ -168,6 +172,9 @@ parse_args(int argc, char **argv, struct opts *o)
 		case O_JSON:
 			o->json = true;
 			break;
+		case O_JSON_STRINGS:
+			o->json_strings = true;
+			break;
 		case O_WATCH:
 			errno = 0;
 			o->watch = strtod(optarg, &end);
@@ -185,6 +192,9 @@ parse_args(int argc, char **argv, struct opts *o)
 			       "over DPDK telemetry.\n\n");
 			stat_ports_usage(stdout);
 			printf("  --json               one JSON document instead of text\n"
+			       "  --json-strings       with --json: every 64-bit value as a "
+			       "decimal string\n"
+			       "                       (without: above 2^53-1 only)\n"
 			       "  --watch SECONDS      redraw every SECONDS with per-second "
 			       "rates\n\n"
 			       "Exit status: 0 success, 1 an application could not be "
@@ -204,6 +214,11 @@ parse_args(int argc, char **argv, struct opts *o)
 			argv[optind]);
 		return EXIT_USAGE;
 	}
+	if (o->json_strings && !o->json) {
+		fprintf(stderr, "fastmib-stat: --json-strings goes with --json\n");
+		return EXIT_USAGE;
+	}
+	json64_all_strings(o->json_strings);
 	for (unsigned int i = 0; i < o->n_src; i++)
 		o->src[i].base = fastmib_port_source_base(o->src[i].own_base, o->base, i);
 	return -1;
@@ -371,13 +386,6 @@ print_text(const struct source *s, const struct port_row *rows, unsigned int n,
 			printf(" %12s %12s %14s %14s", "-", "-", "-", "-");
 		putchar('\n');
 	}
-}
-
-static json_t *
-json_u64(uint64_t v)
-{
-	/* jansson integers are signed 64-bit: larger values as a string */
-	return v > INT64_MAX ? json_string("overflow") : json_integer((json_int_t)v);
 }
 
 static json_t *

@@ -15,6 +15,7 @@
 #include <jansson.h>
 
 #include "fastmib/names.h"
+#include "json64.h"
 #include "fastmib/reader.h"
 
 #define EXIT_USAGE 2
@@ -27,6 +28,7 @@ struct stat_opts {
 	double watch;             /* seconds; 0 = print once */
 	uint64_t max_rows;        /* rows shown per table; UINT64_MAX = all */
 	bool json;
+	bool json_strings;         /* --json-strings: every 64-bit value a string */
 	bool info;
 	bool reset;
 	bool events;              /* --events: print the event log */
@@ -76,7 +78,6 @@ void print_text(struct fastmib_segment *seg, const char *path, const struct snap
 		const struct snap *prev);
 
 /* json.c */
-json_t *json_u64(uint64_t v);
 json_t *json_doc(struct fastmib_segment *seg, const char *path, const struct snap *s);
 /* Print and free `doc`: indented, or one line when `compact`. */
 int print_json(json_t *doc, bool compact);
