@@ -154,3 +154,77 @@ def test_json_strings(seg):
     r = stat(seg, "--json-strings", check=False)
     assert (r.returncode, r.stdout, r.stderr) == (
         2, "", "fastmib-stat: --json-strings goes with --json\n")
+
+
+def test_human(seg):
+    """-H: SI prefixes for counts, IEC (powers of 1024, B) for octets."""
+    assert stat(seg, "-H").stdout == text(f"""
+        FASTMIB-TEST-MIB  {seg}  generation 1  writer gone
+
+        global
+          NAME            VALUE UNITS
+          tsGlobalPkts     1.5k packets
+          tsGlobalBytes 93.8KiB octets
+          tsGlobalFlows       7
+
+        port: 4 of 4 rows present
+          tsPortPortId tsPortRxPkts[packets] tsPortRxBytes[octets]
+                     1                    10                  640B
+                     2                  2.5M                153MiB
+                     3                     0                    0B
+                     4                  9.0P                8.0PiB
+
+        session: 3 of 100 rows present
+          tsSessionSessionId tsSessionPkts[packets] tsSessionBytes[octets]
+                           5                      3                   192B
+                          10                   9.2E                 8.0EiB
+                         100                  18.4E                 1.0MiB
+
+        pool
+          NAME         VALUE UNITS
+          tsPoolAllocs    12
+          tsPoolInUse      0
+          tsPoolFails      5
+
+        flow: 3 of 15 rows present
+          tsFlowVrf tsFlowQueue tsFlowPkts[packets] tsFlowBytes[octets]
+                  1           1                   7               1023B
+                  2           3                   5              1.5KiB
+                  3           5                   1              1.0KiB
+        """)
+
+
+def test_human_rounding(tmp_path):
+    """Where -H changes prefix: a number that rounds up to the next power
+    takes the next prefix; one decimal below 100."""
+    seg = make(tmp_path / "seg", [
+        "global.pkts=999", "global.bytes=1023",
+        "port.rxPkts.0=999499", "port.rxBytes.0=1024",
+        "port.rxPkts.1=999500", "port.rxBytes.1=1048064",
+        "port.rxPkts.2=99949", "port.rxBytes.2=1048063",
+        "port.rxPkts.3=99950", "port.rxBytes.3=18446744073709551615",
+        "pool.allocs=18446744073709551615"])
+    out = stat(seg, "--human").stdout
+    assert text("""
+        global
+          NAME          VALUE UNITS
+          tsGlobalPkts    999 packets
+          tsGlobalBytes 1023B octets
+          tsGlobalFlows     0
+
+        port: 4 of 4 rows present
+          tsPortPortId tsPortRxPkts[packets] tsPortRxBytes[octets]
+                     1                  999k                1.0KiB
+                     2                  1.0M                1.0MiB
+                     3                 99.9k               1023KiB
+                     4                  100k               16.0EiB
+        """) in out
+    assert "  tsPoolAllocs 18.4E\n" in out
+
+
+@pytest.mark.parametrize("args,other", [(["--json"], "--json"), (["--info"], "--info"),
+                                        (["--events"], "--events")])
+def test_human_is_for_text(seg, args, other):
+    r = stat(seg, "-H", *args, check=False)
+    assert (r.returncode, r.stdout, r.stderr) == (
+        2, "", f"fastmib-stat: -H (--human) is for the counters as text, not with {other}\n")

@@ -198,20 +198,25 @@ def test_live_watch_and_signal_shutdown(app_factory):
     rx = [d["groups"]["global"]["counters"]["epGlobalRxPkts"] for d in seen]
     assert rx[0] < rx[1] < rx[2], rx
 
-    t = subprocess.Popen([STAT, str(app.segment), "--watch",
-                          "0.2", "--rows", "2"], stdout=subprocess.PIPE, text=True)
-    try:
-        # The second frame carries per-second rates.
-        deadline = time.monotonic() + 20
-        rate_line = None
-        while rate_line is None and time.monotonic() < deadline:
-            line = t.stdout.readline()
-            if re.match(r"^  epGlobalRxPkts +\d+ packets +\d+/s$", line):
-                rate_line = line
-    finally:
-        t.send_signal(signal.SIGINT)
-        assert t.wait(timeout=10) == 0
-    assert rate_line is not None
+    def watch_until(args, pattern):
+        """The first line of `fastmib-stat --watch 0.2 ARGS` that matches."""
+        t = subprocess.Popen([STAT, str(app.segment), "--watch", "0.2", *args],
+                             stdout=subprocess.PIPE, text=True)
+        try:
+            deadline = time.monotonic() + 20
+            while time.monotonic() < deadline:
+                line = t.stdout.readline()
+                if re.match(pattern, line):
+                    return line
+        finally:
+            t.send_signal(signal.SIGINT)
+            assert t.wait(timeout=10) == 0
+        pytest.fail(f"no line matching {pattern}")
+
+    # The second frame carries per-second rates.
+    watch_until(["--rows", "2"], r"^  epGlobalRxPkts +\d+ packets +\d+/s$")
+    # -H: 200k packets/s of 64 octets are 12.2MiB/s
+    watch_until(["-H"], r"^  epGlobalRxBytes +\d+(\.\d)?[KMG]iB octets +1[12]\.\dMiB/s$")
 
     assert app.stop(signal.SIGINT) == 0, app.stderr
     s = app.summary

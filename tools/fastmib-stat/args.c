@@ -26,6 +26,8 @@ usage(FILE *f)
 		"  --json               one JSON document instead of text; 64-bit values\n"
 		"                       above 2^53-1 as decimal strings\n"
 		"  --json-strings       with --json: every 64-bit value as a decimal string\n"
+		"  -H, --human          numbers with 3 digits and a prefix: 1.2M (powers of\n"
+		"                       1000); octets and bytes 1.5KiB (powers of 1024)\n"
 		"  --watch SECONDS      redraw every SECONDS with per-second rates,\n"
 		"                       until interrupted (with --json: one document per line)\n"
 		"  --rows N             show at most N rows of each table\n"
@@ -80,6 +82,7 @@ parse_args(int argc, char **argv, struct stat_opts *o)
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, O_JSON },
 		{ "json-strings", no_argument, NULL, O_JSON_STRINGS },
+		{ "human", no_argument, NULL, 'H' },
 		{ "watch", required_argument, NULL, O_WATCH },
 		{ "rows", required_argument, NULL, O_ROWS },
 		{ "reset", optional_argument, NULL, O_RESET },
@@ -98,7 +101,7 @@ parse_args(int argc, char **argv, struct stat_opts *o)
 	o->max_rows = UINT64_MAX;
 	o->max_level = FASTMIB_EVENT_RATE_MAX;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "H", longopts, NULL)) != -1) {
 		char *end;
 
 		switch (c) {
@@ -107,6 +110,9 @@ parse_args(int argc, char **argv, struct stat_opts *o)
 			break;
 		case O_JSON_STRINGS:
 			o->json_strings = true;
+			break;
+		case 'H':
+			o->human = true;
 			break;
 		case O_WATCH:
 			if (parse_double(optarg, &o->watch) < 0) {
@@ -176,6 +182,12 @@ parse_args(int argc, char **argv, struct stat_opts *o)
 	if ((o->follow || o->event_name || o->max_level < FASTMIB_EVENT_RATE_MAX) &&
 	    !o->events) {
 		fprintf(stderr, "fastmib-stat: --follow, --event and --level go with --events\n");
+		return EXIT_USAGE;
+	}
+	if (o->human && (o->json || o->info || o->events)) {
+		/* JSON stays exact; --info and --events have no counter values */
+		fprintf(stderr, "fastmib-stat: -H (--human) is for the counters as text, "
+			"not with %s\n", o->json ? "--json" : o->info ? "--info" : "--events");
 		return EXIT_USAGE;
 	}
 	if (o->json_strings && !o->json) {

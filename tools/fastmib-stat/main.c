@@ -51,7 +51,7 @@ print_once(struct fastmib_segment *seg, const struct stat_opts *o)
 	if (o->json)
 		rc = print_json(json_doc(seg, o->path, &s), false);
 	else
-		print_text(seg, o->path, &s, NULL);
+		print_text(seg, o, &s, NULL);
 	snap_free(&s);
 	return rc < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
 }

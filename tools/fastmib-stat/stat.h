@@ -28,6 +28,7 @@ struct stat_opts {
 	double watch;             /* seconds; 0 = print once */
 	uint64_t max_rows;        /* rows shown per table; UINT64_MAX = all */
 	bool json;
+	bool human;               /* -H: 1.2M, 1.5KiB instead of exact numbers */
 	bool json_strings;         /* --json-strings: every 64-bit value a string */
 	bool info;
 	bool reset;
@@ -70,12 +71,14 @@ bool rate_of(uint32_t type, uint64_t prev, uint64_t cur, double dt, double *rate
 
 /* format.c: numbers and names as the text output shows them. */
 const char *type_name(uint32_t type);
-void format_count(char *buf, size_t len, uint64_t v);
-void format_rate(char *buf, size_t len, double r);
+bool units_are_octets(const char *units);
+/* Exact, or with -H (`human`) 3 digits and a prefix: 1.2M, or for octets 1.5KiB. */
+void format_count(char *buf, size_t len, uint64_t v, bool human, bool octets);
+void format_rate(char *buf, size_t len, double r, bool human, bool octets);
 
 /* text.c: the counters as tables; with `prev`, counters per second. */
-void print_text(struct fastmib_segment *seg, const char *path, const struct snap *s,
-		const struct snap *prev);
+void print_text(struct fastmib_segment *seg, const struct stat_opts *o,
+		const struct snap *s, const struct snap *prev);
 
 /* json.c */
 json_t *json_doc(struct fastmib_segment *seg, const char *path, const struct snap *s);

@@ -76,26 +76,39 @@ new_line(struct libscols_table *tb)
 	return ln;
 }
 
+/* What every part of one frame needs. */
+struct frame {
+	const struct fastmib_schema *sc;
+	const struct stat_opts *o;
+	double dt; /* seconds since the previous frame's snapshot */
+};
+
+static void
+value_cell(char *buf, size_t len, const struct frame *f,
+	   const struct fastmib_counter_schema *cs, uint64_t v)
+{
+	format_count(buf, len, v, f->o->human, units_are_octets(cs->units));
+}
+
 /* The per-second rate of counter `c` of a row as a cell: "-" without one. */
 static void
-rate_cell(char *buf, size_t len, const struct fastmib_counter_schema *cs,
-	  const uint64_t *pv, uint64_t v, double dt)
+rate_cell(char *buf, size_t len, const struct frame *f,
+	  const struct fastmib_counter_schema *cs, const uint64_t *pv, uint64_t v)
 {
 	double rate;
 
-	if (pv != NULL && rate_of(cs->type, *pv, v, dt, &rate))
-		format_rate(buf, len, rate);
+	if (pv != NULL && rate_of(cs->type, *pv, v, f->dt, &rate))
+		format_rate(buf, len, rate, f->o->human, units_are_octets(cs->units));
 	else
 		snprintf(buf, len, "-");
 }
 
 /* One line per counter: its MIB name, value, units (and rate). */
 static void
-print_scalar_group(const struct fastmib_schema *sc,
-		   const struct fastmib_group_schema *g,
-		   const struct group_snap *gs, const struct group_snap *prev,
-		   double dt)
+print_scalar_group(const struct frame *f, const struct fastmib_group_schema *g,
+		   const struct group_snap *gs, const struct group_snap *prev)
 {
+	const struct fastmib_schema *sc = f->sc;
 	const uint64_t *pv = prev ? prev_row_vals(prev, g->n_counters, 0) : NULL;
 	struct libscols_table *tb;
 	char name[NAME_BUF], cell[CELL];
@@ -116,15 +129,15 @@ print_scalar_group(const struct fastmib_schema *sc,
 		fastmib_name(name, sizeof(name), FASTMIB_MIB_COUNTER, sc->prefix, g->name,
 			     cs->name);
 		scols_line_set_data(ln, 0, name);
-		format_count(cell, sizeof(cell), gs->vals[c]);
+		value_cell(cell, sizeof(cell), f, cs, gs->vals[c]);
 		scols_line_set_data(ln, 1, cell);
 		scols_line_set_data(ln, 2, cs->units);
 		if (prev == NULL)
 			continue;
 		/* gauges are levels, not totals: no rate */
 		if (cs->type != FASTMIB_GAUGE32) {
-			rate_cell(cell, sizeof(cell) - 2, cs, pv ? &pv[c] : NULL,
-				  gs->vals[c], dt);
+			rate_cell(cell, sizeof(cell) - 2, f, cs, pv ? &pv[c] : NULL,
+				  gs->vals[c]);
 			if (strcmp(cell, "-") != 0)
 				strcat(cell, "/s");
 			scols_line_set_data(ln, 3, cell);
@@ -158,11 +171,10 @@ counter_header(char *buf, size_t len, const struct fastmib_schema *sc,
  * (--watch) counter cells are per-second rates, as ifstat shows them.
  */
 static void
-print_table_group(const struct fastmib_schema *sc,
-		  const struct fastmib_group_schema *g,
-		  const struct group_snap *gs, const struct group_snap *prev,
-		  double dt)
+print_table_group(const struct frame *f, const struct fastmib_group_schema *g,
+		  const struct group_snap *gs, const struct group_snap *prev)
 {
+	const struct fastmib_schema *sc = f->sc;
 	uint32_t nc = g->n_counters, ni = g->n_indexes;
 	char name[NAME_BUF + FASTMIB_MAX_UNITS + 8], cell[CELL];
 	uint32_t idx[FASTMIB_MAX_INDEXES];
@@ -200,9 +212,9 @@ print_table_group(const struct fastmib_schema *sc,
 			const struct fastmib_counter_schema *cs = &g->counters[c];
 
 			if (prev == NULL || cs->type == FASTMIB_GAUGE32)
-				format_count(cell, sizeof(cell), v[c]);
+				value_cell(cell, sizeof(cell), f, cs, v[c]);
 			else
-				rate_cell(cell, sizeof(cell), cs, pv ? &pv[c] : NULL, v[c], dt);
+				rate_cell(cell, sizeof(cell), f, cs, pv ? &pv[c] : NULL, v[c]);
 			scols_line_set_data(ln, ni + c, cell);
 		}
 	}
@@ -211,19 +223,19 @@ print_table_group(const struct fastmib_schema *sc,
 }
 
 void
-print_text(struct fastmib_segment *seg, const char *path, const struct snap *s,
+print_text(struct fastmib_segment *seg, const struct stat_opts *o, const struct snap *s,
 	   const struct snap *prev)
 {
 	const struct fastmib_schema *sc = fastmib_schema(seg);
+	struct frame f = { .sc = sc, .o = o };
 	struct fastmib_info info;
-	double dt = 0;
 	uint32_t bounded = 0;
 
 	fastmib_info(seg, &info);
 	if (prev != NULL)
-		dt = (double)(s->at.tv_sec - prev->at.tv_sec) +
-		     (double)(s->at.tv_nsec - prev->at.tv_nsec) / 1e9;
-	printf("%s  %s  generation %" PRIu64 "  writer %s\n", sc->module, path,
+		f.dt = (double)(s->at.tv_sec - prev->at.tv_sec) +
+		       (double)(s->at.tv_nsec - prev->at.tv_nsec) / 1e9;
+	printf("%s  %s  generation %" PRIu64 "  writer %s\n", sc->module, o->path,
 	       info.generation, info.writer_running ? "running" : "gone");
 	for (uint32_t i = 0; i < sc->n_groups; i++) {
 		const struct fastmib_group_schema *g = &sc->groups[i];
@@ -231,9 +243,9 @@ print_text(struct fastmib_segment *seg, const char *path, const struct snap *s,
 
 		printf("\n");
 		if (g->n_indexes == 0)
-			print_scalar_group(sc, g, &s->g[i], pg, dt);
+			print_scalar_group(&f, g, &s->g[i], pg);
 		else
-			print_table_group(sc, g, &s->g[i], pg, dt);
+			print_table_group(&f, g, &s->g[i], pg);
 		bounded += s->g[i].n_bounded;
 	}
 	if (bounded)

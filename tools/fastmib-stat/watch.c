@@ -71,7 +71,7 @@ watch(struct fastmib_segment **segp, const struct stat_opts *o)
 				fputs("\033[H\033[2J", stdout);
 			else if (prev.g != NULL)
 				putchar('\n');
-			print_text(*segp, o->path, &cur, prev.g ? &prev : NULL);
+			print_text(*segp, o, &cur, prev.g ? &prev : NULL);
 		}
 		fflush(stdout);
 		snap_free(&prev);
