@@ -228,3 +228,139 @@ def test_human_is_for_text(seg, args, other):
     r = stat(seg, "-H", *args, check=False)
     assert (r.returncode, r.stdout, r.stderr) == (
         2, "", f"fastmib-stat: -H (--human) is for the counters as text, not with {other}\n")
+
+
+def test_match(seg):
+    """--match: a group by its model or MIB name shows every counter of it;
+    a counter by its model name, GROUP.NAME or MIB name; any case; several
+    --match add up. Groups left without a counter are not shown."""
+    head = f"FASTMIB-TEST-MIB  {seg}  generation 1  writer gone\n"
+    assert stat(seg, "--match", "tsSessionTable", "--match", "*FLOWS").stdout == \
+        head + "\n" + text("""
+        global
+          NAME          VALUE UNITS
+          tsGlobalFlows     7
+
+        session: 3 of 100 rows present
+          tsSessionSessionId tsSessionPkts[packets] tsSessionBytes[octets]
+                           5                      3                    192
+                          10    9223372036854775807    9223372036854775808
+                         100   18446744073709551615                1048576
+        """)
+    # a counter name three groups share, and one of them by GROUP.NAME
+    out = stat(seg, "--match", "bytes").stdout
+    assert out == head + "\n" + text("""
+        global
+          NAME          VALUE UNITS
+          tsGlobalBytes 96000 octets
+
+        session: 3 of 100 rows present
+          tsSessionSessionId tsSessionBytes[octets]
+                           5                    192
+                          10    9223372036854775808
+                         100                1048576
+
+        flow: 3 of 15 rows present
+          tsFlowVrf tsFlowQueue tsFlowBytes[octets]
+                  1           1                1023
+                  2           3                1500
+                  3           5                1024
+        """)
+    assert stat(seg, "--match", "flow.bytes").stdout == head + "\n" + text("""
+        flow: 3 of 15 rows present
+          tsFlowVrf tsFlowQueue tsFlowBytes[octets]
+                  1           1                1023
+                  2           3                1500
+                  3           5                1024
+        """)
+    doc = json.loads(stat(seg, "--json", "--match", "*rx*", "--match", "pool").stdout)
+    assert list(doc["groups"]) == ["port", "pool"]
+    assert doc["groups"]["port"]["types"] == {"tsPortRxPkts": "counter64",
+                                              "tsPortRxBytes": "counter64"}
+    assert doc["groups"]["pool"]["counters"] == {"tsPoolAllocs": 12, "tsPoolInUse": 0,
+                                                 "tsPoolFails": 5}
+    doc = json.loads(stat(seg, "--json", "--match", "tsGlobalP?ts").stdout)
+    assert doc["groups"] == {"global": {
+        "storage": "per-core", "table": False, "mib": "tsGlobal",
+        "types": {"tsGlobalPkts": "counter64"}, "counters": {"tsGlobalPkts": 1500}}}
+
+
+def test_sort_and_top(seg):
+    head = f"FASTMIB-TEST-MIB  {seg}  generation 1  writer gone\n\n"
+    # counters largest first; ties (two rows of 0) in row order
+    assert stat(seg, "--match", "port", "--sort", "rxBytes").stdout == head + text("""
+        port: 4 of 4 rows present, by tsPortRxBytes descending
+          tsPortPortId tsPortRxPkts[packets] tsPortRxBytes[octets]
+                     4      9007199254740991      9007199254740992
+                     2               2500000             160000000
+                     1                    10                   640
+                     3                     0                     0
+        """)
+    # exact order beyond 2^53, where doubles could not tell values apart
+    assert stat(seg, "--match", "session", "--sort", "+tsSessionPkts").stdout == head + text("""
+        session: 3 of 100 rows present, by tsSessionPkts ascending
+          tsSessionSessionId tsSessionPkts[packets] tsSessionBytes[octets]
+                           5                      3                    192
+                          10    9223372036854775807    9223372036854775808
+                         100   18446744073709551615                1048576
+        """)
+    # an index column: smallest first, '-' for largest first
+    assert stat(seg, "--match", "flow", "--sort", "-queue").stdout == head + text("""
+        flow: 3 of 15 rows present, by tsFlowQueue descending
+          tsFlowVrf tsFlowQueue tsFlowPkts[packets] tsFlowBytes[octets]
+                  3           5                   1                1024
+                  2           3                   5                1500
+                  1           1                   7                1023
+        """)
+    # the top 2 flows by octets; --top alone sorts by the first counter shown
+    assert stat(seg, "--match", "flow", "--sort", "bytes", "--top", "2").stdout == \
+        head + text("""
+        flow: 3 of 15 rows present, 2 shown, by tsFlowBytes descending
+          tsFlowVrf tsFlowQueue tsFlowPkts[packets] tsFlowBytes[octets]
+                  2           3                   5                1500
+                  3           5                   1                1024
+        """)
+    assert stat(seg, "--match", "flow.bytes", "--top", "1").stdout == head + text("""
+        flow: 3 of 15 rows present, 1 shown, by tsFlowBytes descending
+          tsFlowVrf tsFlowQueue tsFlowBytes[octets]
+                  2           3                1500
+        """)
+    # --sort names a column of two tables: both sorted; others as they are
+    out = stat(seg, "--sort", "pkts", "--top", "1").stdout
+    assert "port: 4 of 4 rows present, 1 shown, by tsPortRxPkts descending\n" in out
+    assert text("""
+        session: 3 of 100 rows present, 1 shown, by tsSessionPkts descending
+          tsSessionSessionId tsSessionPkts[packets] tsSessionBytes[octets]
+                         100   18446744073709551615                1048576
+        """) in out
+    assert "flow: 3 of 15 rows present, 1 shown, by tsFlowPkts descending\n" in out
+    # JSON: the same rows in the same order; rows_present stays the count
+    doc = json.loads(stat(seg, "--json", "--sort", "bytes", "--top", "2").stdout)
+    flow = doc["groups"]["flow"]
+    assert flow["rows_present"] == 3
+    assert [(r["row"], r["index"], r["counters"]) for r in flow["rows"]] == [
+        (7, [2, 3], {"tsFlowPkts": 5, "tsFlowBytes": 1500}),
+        (14, [3, 5], {"tsFlowPkts": 1, "tsFlowBytes": 1024})]
+    assert [r["index"] for r in doc["groups"]["session"]["rows"]] == [[10], [100]]
+    # port has no column 'bytes': --top takes its first counter, rxPkts
+    assert [r["index"] for r in doc["groups"]["port"]["rows"]] == [[4], [2]]
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--match", "nosuch*"], "--match: 'nosuch*' matches no group or counter of "
+                             "FASTMIB-TEST-MIB"),
+    (["--match", "flow", "--match", "x"], "--match: 'x' matches no group or counter of "
+                                          "FASTMIB-TEST-MIB"),
+    (["--sort", "pkts2"], "--sort: 'pkts2' is no index or counter of a table of "
+                          "FASTMIB-TEST-MIB"),
+    (["--sort", "global.pkts"], "--sort: 'global.pkts' is no index or counter of a "
+                                "table of FASTMIB-TEST-MIB"),
+    (["--top", "0"], "--top: '0' is not a row count of 1 or more"),
+    (["--top", "x"], "--top: 'x' is not a row count of 1 or more"),
+    (["--top", "3", "--rows", "2"], "--top N is --rows N after sorting: give one of them"),
+    (["--match", "flow", "--info"], "--match chooses counters to show, not with --info"),
+    (["--sort", "pkts", "--events"], "--sort chooses counters to show, not with --events"),
+])
+def test_view_errors(seg, args, message):
+    r = stat(seg, *args, check=False)
+    assert (r.returncode, r.stdout, r.stderr) == (2, "", f"fastmib-stat: {message}\n")

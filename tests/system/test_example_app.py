@@ -158,6 +158,26 @@ def test_text_output(app_factory):
     assert f"flow: {n} of 65536 rows present, 1 shown" in limited
 
 
+def test_top_flows(app_factory):
+    """--sort and --top: the flows with the most octets, exactly the rows
+    the JSON output holds, largest first, ties in row order."""
+    app = app_factory(["--packets", "50000"] + FLOW_ARGS).run()
+    flows = stat_json(app.segment)["groups"]["flow"]
+    assert flows["rows_present"] >= 5
+    want = sorted(flows["rows"], key=lambda r: (-r["counters"]["epFlowBytes"], r["row"]))
+    out = stat(app.segment, "--match", "flow", "--sort", "bytes", "--top", "5").stdout
+    lines = out.splitlines()
+    assert lines[2] == (f"flow: {flows['rows_present']} of 65536 rows present, 5 shown, "
+                        "by epFlowBytes descending")
+    assert lines[3].split() == ["epFlowFlowId", "epFlowPkts[packets]", "epFlowBytes[octets]"]
+    assert [ln.split() for ln in lines[4:]] == [
+        [str(r["index"][0]), str(r["counters"]["epFlowPkts"]),
+         str(r["counters"]["epFlowBytes"])] for r in want[:5]]
+    top = stat_json(app.segment, "--match", "flow", "--sort", "bytes", "--top", "5")
+    assert top["groups"]["flow"]["rows"] == want[:5]
+    assert list(top["groups"]) == ["flow"]
+
+
 def test_info_and_recreate(app_factory):
     first = app_factory(["--packets", "1000", "--quiet"]).run()
     info = json.loads(stat(first.segment, "--info", "--json").stdout)
@@ -198,8 +218,9 @@ def test_live_watch_and_signal_shutdown(app_factory):
     rx = [d["groups"]["global"]["counters"]["epGlobalRxPkts"] for d in seen]
     assert rx[0] < rx[1] < rx[2], rx
 
-    def watch_until(args, pattern):
-        """The first line of `fastmib-stat --watch 0.2 ARGS` that matches."""
+    def watch_until(args, pattern, more=0):
+        """The first line of `fastmib-stat --watch 0.2 ARGS` that matches,
+        and the `more` lines after it."""
         t = subprocess.Popen([STAT, str(app.segment), "--watch", "0.2", *args],
                              stdout=subprocess.PIPE, text=True)
         try:
@@ -207,7 +228,7 @@ def test_live_watch_and_signal_shutdown(app_factory):
             while time.monotonic() < deadline:
                 line = t.stdout.readline()
                 if re.match(pattern, line):
-                    return line
+                    return [line] + [t.stdout.readline() for _ in range(more)]
         finally:
             t.send_signal(signal.SIGINT)
             assert t.wait(timeout=10) == 0
@@ -217,6 +238,18 @@ def test_live_watch_and_signal_shutdown(app_factory):
     watch_until(["--rows", "2"], r"^  epGlobalRxPkts +\d+ packets +\d+/s$")
     # -H: 200k packets/s of 64 octets are 12.2MiB/s
     watch_until(["-H"], r"^  epGlobalRxBytes +\d+(\.\d)?[KMG]iB octets +1[12]\.\dMiB/s$")
+    # --sort under --watch orders by the rate shown: the busiest flows now;
+    # a flow new since the last frame has no rate ("-") and comes last
+    title, header, *rows = watch_until(
+        ["--match", "flow", "--sort", "bytes", "--top", "5"],
+        r"^flow: \d+ of 65536 rows present, 5 shown, by epFlowBytes descending, "
+        r"counters per second$", more=6)
+    assert header.split() == ["epFlowFlowId", "epFlowPkts[packets/s]",
+                              "epFlowBytes[octets/s]"]
+    rates = [row.split()[2] for row in rows]
+    known = [int(r) for r in rates if r != "-"]
+    assert rates == [str(r) for r in known] + ["-"] * (5 - len(known)), rows
+    assert known == sorted(known, reverse=True) and known, rows
 
     assert app.stop(signal.SIGINT) == 0, app.stderr
     s = app.summary

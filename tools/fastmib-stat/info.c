@@ -71,7 +71,7 @@ do_info(struct fastmib_segment *seg, const char *path, bool json)
 	int rc;
 
 	/* One full pass so that the read statistics say something. */
-	rc = snap_take(seg, UINT64_MAX, &s);
+	rc = snap_take(seg, NULL, &s);
 	if (rc < 0)
 		return rc;
 	snap_free(&s);

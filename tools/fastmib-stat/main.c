@@ -42,17 +42,23 @@ static int
 print_once(struct fastmib_segment *seg, const struct stat_opts *o)
 {
 	struct snap s = { 0 };
-	int rc = snap_take(seg, o->max_rows, &s);
+	struct view v;
+	int rc = view_build(fastmib_schema(seg), o, &v);
 
+	if (rc != 0)
+		return rc;
+	rc = snap_take(seg, &v, &s);
 	if (rc < 0) {
 		report_error(o->path, "read");
+		view_free(&v);
 		return EXIT_FAILURE;
 	}
 	if (o->json)
-		rc = print_json(json_doc(seg, o->path, &s), false);
+		rc = print_json(json_doc(seg, o->path, &v, &s), false);
 	else
-		print_text(seg, o, &s, NULL);
+		print_text(seg, o, &v, &s, NULL);
 	snap_free(&s);
+	view_free(&v);
 	return rc < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
 }
 
@@ -94,5 +100,6 @@ main(int argc, char **argv)
 		rc = print_once(seg, &o);
 	}
 	fastmib_close(seg);
+	free(o.match);
 	return rc;
 }

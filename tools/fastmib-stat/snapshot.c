@@ -102,9 +102,10 @@ snap_group(struct fastmib_segment *seg, unsigned gi, uint64_t max_rows,
 }
 
 int
-snap_take(struct fastmib_segment *seg, uint64_t max_rows, struct snap *s)
+snap_take(struct fastmib_segment *seg, const struct view *v, struct snap *s)
 {
 	const struct fastmib_schema *sc = fastmib_schema(seg);
+	uint64_t max_rows = v == NULL || v->all_rows ? UINT64_MAX : v->max_rows;
 
 	s->n_groups = sc->n_groups;
 	s->g = calloc(sc->n_groups ? sc->n_groups : 1, sizeof(*s->g));
@@ -113,8 +114,12 @@ snap_take(struct fastmib_segment *seg, uint64_t max_rows, struct snap *s)
 	clock_gettime(CLOCK_MONOTONIC, &s->at);
 	clock_gettime(CLOCK_REALTIME, &s->wall);
 	for (uint32_t i = 0; i < sc->n_groups; i++) {
-		int rc = snap_group(seg, i, max_rows, &s->g[i]);
+		int rc;
 
+		/* a group --match hides is not read at all: no cost */
+		if (v != NULL && !v->g[i].shown)
+			continue;
+		rc = snap_group(seg, i, max_rows, &s->g[i]);
 		if (rc < 0) {
 			snap_free(s);
 			return rc;

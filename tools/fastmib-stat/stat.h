@@ -36,6 +36,33 @@ struct stat_opts {
 	bool follow;              /* --follow: keep printing new events */
 	const char *event_name;   /* --event NAME filter; NULL = all */
 	int max_level;            /* --level N filter; 9 = all */
+	const char **match;       /* --match GLOB, each one */
+	uint32_t n_match;
+	const char *sort;         /* --sort [+|-]COLUMN */
+	uint64_t top;             /* --top N; 0 = not given */
+};
+
+/* A column of a table: one of its indexes or counters. */
+struct tcol {
+	bool index;
+	uint16_t n; /* index or counter number in the group's schema */
+};
+
+/* What is shown of one group (view.c). */
+struct group_view {
+	bool shown;                          /* some counter of it is shown */
+	bool counter[FASTMIB_MAX_COUNTERS];  /* counters shown (--match) */
+	bool sorted;                         /* table rows ordered by `key` */
+	bool descending;
+	struct tcol key;
+};
+
+/* What of a segment is shown, from --match, --sort, --top and --rows. */
+struct view {
+	uint32_t n_groups;
+	struct group_view *g;
+	uint64_t max_rows; /* rows shown of each table, after ordering */
+	bool all_rows;     /* some table is sorted: snapshots keep every row */
 };
 
 /* Values of the rows shown for one group, taken in one pass. */
@@ -63,11 +90,23 @@ int parse_args(int argc, char **argv, struct stat_opts *o);
 /* snapshot.c */
 int64_t next_row(struct fastmib_segment *seg, const struct fastmib_group_schema *g,
 		 unsigned gi, uint32_t row);
-int snap_take(struct fastmib_segment *seg, uint64_t max_rows, struct snap *s);
+/* Groups `v` shows, at most the rows it may show; every row of all with NULL. */
+int snap_take(struct fastmib_segment *seg, const struct view *v, struct snap *s);
 void snap_free(struct snap *s);
 const uint64_t *prev_row_vals(const struct group_snap *p, uint32_t n_counters,
 			      uint32_t row);
 bool rate_of(uint32_t type, uint64_t prev, uint64_t cur, double dt, double *rate);
+
+/* view.c: 0, or an exit status after a message naming the option. */
+int view_build(const struct fastmib_schema *sc, const struct stat_opts *o, struct view *v);
+void view_free(struct view *v);
+/*
+ * The rows of a table to show, as positions in `gs`, in the order of the
+ * view (by rate with `prev`), at most `max_rows`; returns how many.
+ */
+uint32_t view_order(const struct group_view *gv, const struct fastmib_group_schema *g,
+		    const struct group_snap *gs, const struct group_snap *prev, double dt,
+		    uint64_t max_rows, uint32_t *order);
 
 /* format.c: numbers and names as the text output shows them. */
 const char *type_name(uint32_t type);
@@ -78,10 +117,11 @@ void format_rate(char *buf, size_t len, double r, bool human, bool octets);
 
 /* text.c: the counters as tables; with `prev`, counters per second. */
 void print_text(struct fastmib_segment *seg, const struct stat_opts *o,
-		const struct snap *s, const struct snap *prev);
+		const struct view *v, const struct snap *s, const struct snap *prev);
 
 /* json.c */
-json_t *json_doc(struct fastmib_segment *seg, const char *path, const struct snap *s);
+json_t *json_doc(struct fastmib_segment *seg, const char *path, const struct view *v,
+		 const struct snap *s);
 /* Print and free `doc`: indented, or one line when `compact`. */
 int print_json(json_t *doc, bool compact);
 

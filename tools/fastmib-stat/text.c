@@ -80,6 +80,7 @@ new_line(struct libscols_table *tb)
 struct frame {
 	const struct fastmib_schema *sc;
 	const struct stat_opts *o;
+	const struct view *v;
 	double dt; /* seconds since the previous frame's snapshot */
 };
 
@@ -106,7 +107,8 @@ rate_cell(char *buf, size_t len, const struct frame *f,
 /* One line per counter: its MIB name, value, units (and rate). */
 static void
 print_scalar_group(const struct frame *f, const struct fastmib_group_schema *g,
-		   const struct group_snap *gs, const struct group_snap *prev)
+		   const struct group_view *gv, const struct group_snap *gs,
+		   const struct group_snap *prev)
 {
 	const struct fastmib_schema *sc = f->sc;
 	const uint64_t *pv = prev ? prev_row_vals(prev, g->n_counters, 0) : NULL;
@@ -124,8 +126,11 @@ print_scalar_group(const struct frame *f, const struct fastmib_group_schema *g,
 		add_column(tb, "RATE", true);
 	for (uint32_t c = 0; c < g->n_counters; c++) {
 		const struct fastmib_counter_schema *cs = &g->counters[c];
-		struct libscols_line *ln = new_line(tb);
+		struct libscols_line *ln;
 
+		if (!gv->counter[c])
+			continue;
+		ln = new_line(tb);
 		fastmib_name(name, sizeof(name), FASTMIB_MIB_COUNTER, sc->prefix, g->name,
 			     cs->name);
 		scols_line_set_data(ln, 0, name);
@@ -172,21 +177,39 @@ counter_header(char *buf, size_t len, const struct fastmib_schema *sc,
  */
 static void
 print_table_group(const struct frame *f, const struct fastmib_group_schema *g,
-		  const struct group_snap *gs, const struct group_snap *prev)
+		  const struct group_view *gv, const struct group_snap *gs,
+		  const struct group_snap *prev)
 {
 	const struct fastmib_schema *sc = f->sc;
-	uint32_t nc = g->n_counters, ni = g->n_indexes;
+	uint32_t nc = g->n_counters, ni = g->n_indexes, n, col;
 	char name[NAME_BUF + FASTMIB_MAX_UNITS + 8], cell[CELL];
 	uint32_t idx[FASTMIB_MAX_INDEXES];
 	struct libscols_table *tb;
+	uint32_t *order = malloc((gs->n_shown ? gs->n_shown : 1) * sizeof(*order));
 
+	if (order == NULL) {
+		fprintf(stderr, "fastmib-stat: out of memory\n");
+		exit(EXIT_FAILURE);
+	}
+	n = view_order(gv, g, gs, prev, f->dt, f->v->max_rows, order);
 	printf("%s: %" PRIu64 " of %" PRIu32 " rows present", g->name,
 	       gs->n_present, g->n_rows);
-	if (gs->n_shown < gs->n_present)
-		printf(", %" PRIu32 " shown", gs->n_shown);
+	if (n < gs->n_present)
+		printf(", %" PRIu32 " shown", n);
+	if (gv->sorted) {
+		if (gv->key.index)
+			fastmib_name(name, sizeof(name), FASTMIB_MIB_INDEX, sc->prefix,
+				     g->name, g->indexes[gv->key.n].name);
+		else
+			fastmib_name(name, sizeof(name), FASTMIB_MIB_COUNTER, sc->prefix,
+				     g->name, g->counters[gv->key.n].name);
+		printf(", by %s %s", name, gv->descending ? "descending" : "ascending");
+	}
 	printf("%s\n", prev ? ", counters per second" : "");
-	if (gs->n_shown == 0)
+	if (n == 0) {
+		free(order);
 		return;
+	}
 
 	tb = new_table();
 	for (uint32_t k = 0; k < ni; k++) {
@@ -195,10 +218,13 @@ print_table_group(const struct frame *f, const struct fastmib_group_schema *g,
 		add_column(tb, name, true);
 	}
 	for (uint32_t c = 0; c < nc; c++) {
+		if (!gv->counter[c])
+			continue;
 		counter_header(name, sizeof(name), sc, g, &g->counters[c], prev != NULL);
 		add_column(tb, name, true);
 	}
-	for (uint32_t r = 0; r < gs->n_shown; r++) {
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t r = order[i];
 		const uint64_t *v = &gs->vals[(size_t)r * nc];
 		const uint64_t *pv = prev ? prev_row_vals(prev, nc, gs->rows[r]) : NULL;
 		struct libscols_line *ln = new_line(tb);
@@ -208,26 +234,30 @@ print_table_group(const struct frame *f, const struct fastmib_group_schema *g,
 			snprintf(cell, sizeof(cell), "%" PRIu32, idx[k]);
 			scols_line_set_data(ln, k, cell);
 		}
+		col = ni;
 		for (uint32_t c = 0; c < nc; c++) {
 			const struct fastmib_counter_schema *cs = &g->counters[c];
 
+			if (!gv->counter[c])
+				continue;
 			if (prev == NULL || cs->type == FASTMIB_GAUGE32)
 				value_cell(cell, sizeof(cell), f, cs, v[c]);
 			else
 				rate_cell(cell, sizeof(cell), f, cs, pv ? &pv[c] : NULL, v[c]);
-			scols_line_set_data(ln, ni + c, cell);
+			scols_line_set_data(ln, col++, cell);
 		}
 	}
 	print_indented(tb);
 	scols_unref_table(tb);
+	free(order);
 }
 
 void
-print_text(struct fastmib_segment *seg, const struct stat_opts *o, const struct snap *s,
-	   const struct snap *prev)
+print_text(struct fastmib_segment *seg, const struct stat_opts *o, const struct view *v,
+	   const struct snap *s, const struct snap *prev)
 {
 	const struct fastmib_schema *sc = fastmib_schema(seg);
-	struct frame f = { .sc = sc, .o = o };
+	struct frame f = { .sc = sc, .o = o, .v = v };
 	struct fastmib_info info;
 	uint32_t bounded = 0;
 
@@ -241,11 +271,13 @@ print_text(struct fastmib_segment *seg, const struct stat_opts *o, const struct 
 		const struct fastmib_group_schema *g = &sc->groups[i];
 		const struct group_snap *pg = prev ? &prev->g[i] : NULL;
 
+		if (!v->g[i].shown)
+			continue;
 		printf("\n");
 		if (g->n_indexes == 0)
-			print_scalar_group(&f, g, &s->g[i], pg);
+			print_scalar_group(&f, g, &v->g[i], &s->g[i], pg);
 		else
-			print_table_group(&f, g, &s->g[i], pg);
+			print_table_group(&f, g, &v->g[i], &s->g[i], pg);
 		bounded += s->g[i].n_bounded;
 	}
 	if (bounded)
