@@ -4,6 +4,7 @@
 every other counter reads 0."""
 import json
 import os
+import signal
 import subprocess
 import textwrap
 
@@ -362,5 +363,146 @@ def test_sort_and_top(seg):
     (["--sort", "pkts", "--events"], "--sort chooses counters to show, not with --events"),
 ])
 def test_view_errors(seg, args, message):
+    r = stat(seg, *args, check=False)
+    assert (r.returncode, r.stdout, r.stderr) == (2, "", f"fastmib-stat: {message}\n")
+
+
+def test_output_columns(seg):
+    """--output: the lists' columns by keyword, the tables' by index and
+    counter names, each in the order given; what has no column left is
+    not shown; a table keeps its index columns unless some are named."""
+    head = f"FASTMIB-TEST-MIB  {seg}  generation 1  writer gone\n\n"
+    assert stat(seg, "--output", "NAME,TYPE,VALUE,DESCRIPTION").stdout == head + text("""
+        global
+          NAME          TYPE      VALUE DESCRIPTION
+          tsGlobalPkts  counter64  1500 Packets seen.
+          tsGlobalBytes counter64 96000 Octets seen.
+          tsGlobalFlows gauge32       7 Flows now active.
+
+        pool
+          NAME         TYPE      VALUE DESCRIPTION
+          tsPoolAllocs counter64    12 Buffers allocated.
+          tsPoolInUse  gauge32       0 Buffers in use.
+          tsPoolFails  counter32     5 Failed allocations.
+        """)
+    assert stat(seg, "--output", "tsFlowBytes,flow.pkts").stdout == head + text("""
+        flow: 3 of 15 rows present
+          tsFlowVrf tsFlowQueue tsFlowBytes[octets] tsFlowPkts[packets]
+                  1           1                1023                   7
+                  2           3                1500                   5
+                  3           5                1024                   1
+        """)
+    assert stat(seg, "--output", "bytes,queue", "--match", "flow").stdout == head + text("""
+        flow: 3 of 15 rows present
+          tsFlowBytes[octets] tsFlowQueue
+                         1023           1
+                         1500           3
+                         1024           5
+        """)
+    # a name several tables have: in each; --match still decides counters
+    out = stat(seg, "--output", "VALUE,NAME,pkts", "--match", "global", "--match",
+               "session").stdout
+    assert out == head + text("""
+        global
+          VALUE NAME
+           1500 tsGlobalPkts
+          96000 tsGlobalBytes
+              7 tsGlobalFlows
+
+        session: 3 of 100 rows present
+          tsSessionSessionId tsSessionPkts[packets]
+                           5                      3
+                          10    9223372036854775807
+                         100   18446744073709551615
+        """)
+
+
+def test_raw(seg):
+    """--raw: the tables only, unaligned, one space between cells: no
+    banner, titles or blank lines; an empty cell is an empty field."""
+    assert stat(seg, "--raw", "--match", "pool", "--match", "flow",
+                "--sort", "bytes").stdout == (
+        "NAME VALUE UNITS\n"
+        "tsPoolAllocs 12 \n"
+        "tsPoolInUse 0 \n"
+        "tsPoolFails 5 \n"
+        "tsFlowVrf tsFlowQueue tsFlowPkts[packets] tsFlowBytes[octets]\n"
+        "2 3 5 1500\n"
+        "3 5 1 1024\n"
+        "1 1 7 1023\n")
+    r = stat(seg, "--raw", "-H", "--output", "bytes", "--match", "session")
+    assert r.stdout == text("""
+        tsSessionSessionId tsSessionBytes[octets]
+        5 192B
+        10 8.0EiB
+        100 1.0MiB
+        """)
+    # a table without rows: nothing at all
+    empty = make(os.path.dirname(seg) + "/empty", ["global.pkts=1"])
+    assert stat(empty, "--raw", "--match", "session", "--match", "global.pkts"
+                ).stdout == "NAME VALUE UNITS\ntsGlobalPkts 1 packets\n"
+    # descriptions keep their blanks, escaped as libsmartcols does
+    assert stat(seg, "--raw", "--match", "global.pkts", "--output", "NAME,DESCRIPTION"
+                ).stdout == "NAME DESCRIPTION\ntsGlobalPkts Packets\\x20seen.\n"
+
+
+def test_watch_frames(seg):
+    """--watch on a segment nobody writes: the first frame shows totals
+    (and no rate yet), the next ones rates of 0; gauges keep their value."""
+    p = subprocess.Popen([STAT, seg, "--watch", "0.2", "--match", "pool", "--match",
+                          "flow.bytes", "--output", "NAME,VALUE,RATE,bytes",
+                          "--sort", "bytes"], stdout=subprocess.PIPE, text=True)
+    try:
+        frames = []
+        for _ in range(2):
+            lines = [p.stdout.readline() for _ in range(14)]
+            frames.append("".join(lines))
+    finally:
+        p.send_signal(signal.SIGINT)
+        assert p.wait(timeout=10) == 0
+    assert frames[0] == text(f"""
+        FASTMIB-TEST-MIB  {seg}  generation 1  writer gone
+
+        pool
+          NAME         VALUE RATE
+          tsPoolAllocs    12    -
+          tsPoolInUse      0
+          tsPoolFails      5    -
+
+        flow: 3 of 15 rows present, by tsFlowBytes descending
+          tsFlowVrf tsFlowQueue tsFlowBytes[octets]
+                  2           3                1500
+                  3           5                1024
+                  1           1                1023
+        """) + "\n"
+    # by rate now: all 0, so in row order
+    assert frames[1] == text(f"""
+        FASTMIB-TEST-MIB  {seg}  generation 1  writer gone
+
+        pool
+          NAME         VALUE RATE
+          tsPoolAllocs    12  0/s
+          tsPoolInUse      0
+          tsPoolFails      5  0/s
+
+        flow: 3 of 15 rows present, by tsFlowBytes descending, counters per second
+          tsFlowVrf tsFlowQueue tsFlowBytes[octets/s]
+                  1           1                     0
+                  2           3                     0
+                  3           5                     0
+        """) + "\n"
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--output", "NAME,,VALUE"], "--output: an empty column name in 'NAME,,VALUE'"),
+    (["--output", "name"], "--output: 'name' is neither a column of the lists (NAME, "
+                           "VALUE, UNITS, RATE, TYPE, DESCRIPTION) nor an index or counter "
+                           "of a table of FASTMIB-TEST-MIB"),
+    (["--output", "NAME,RATE"], "--output: RATE goes with --watch"),
+    (["--output", "NAME", "--json"], "--output is for the counters as text, not with --json"),
+    (["--raw", "--json"], "--raw is for the counters as text, not with --json"),
+    (["--raw", "--info"], "--raw is for the counters as text, not with --info"),
+])
+def test_output_errors(seg, args, message):
     r = stat(seg, *args, check=False)
     assert (r.returncode, r.stdout, r.stderr) == (2, "", f"fastmib-stat: {message}\n")

@@ -32,7 +32,7 @@ def test_foreign_file(tmp_path, size):
 def test_help_and_version():
     r = stat("--help")
     for opt in ("--json", "--json-strings", "--human", "--watch", "--rows", "--match",
-                "--sort", "--top", "--reset", "--info", "--version"):
+                "--sort", "--top", "--output", "--raw", "--reset", "--info", "--version"):
         assert opt in r.stdout
     assert r.stderr == ""
     assert stat("--version").stdout.startswith("fastmib-stat ")

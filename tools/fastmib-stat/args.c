@@ -40,6 +40,11 @@ usage(FILE *f)
 		"                       with --watch, by the rate shown\n"
 		"  --top N              the N first rows of each table in --sort order\n"
 		"                       (without --sort: by the first counter shown)\n"
+		"  --output COLUMNS     the text's columns, comma-separated, in order: of the\n"
+		"                       lists NAME, VALUE, UNITS, RATE (--watch), TYPE,\n"
+		"                       DESCRIPTION; of tables their index and counter\n"
+		"                       names; what has no column left is not shown\n"
+		"  --raw                tables only, unaligned, one space between cells\n"
 		"  --reset [GROUP[.ROW]]  reset the whole segment, one group (every row of a\n"
 		"                       table), or one table row given by its SNMP index,\n"
 		"                       dotted for several indexes (e.g. portQueue.2.3)\n"
@@ -87,7 +92,8 @@ int
 parse_args(int argc, char **argv, struct stat_opts *o)
 {
 	enum { O_JSON = 256, O_JSON_STRINGS, O_WATCH, O_ROWS, O_RESET, O_INFO, O_HELP, O_VERSION,
-	       O_EVENTS, O_FOLLOW, O_EVENT, O_LEVEL, O_MATCH, O_SORT, O_TOP };
+	       O_EVENTS, O_FOLLOW, O_EVENT, O_LEVEL, O_MATCH, O_SORT, O_TOP, O_OUTPUT,
+	       O_RAW };
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, O_JSON },
 		{ "json-strings", no_argument, NULL, O_JSON_STRINGS },
@@ -103,6 +109,8 @@ parse_args(int argc, char **argv, struct stat_opts *o)
 		{ "match", required_argument, NULL, O_MATCH },
 		{ "sort", required_argument, NULL, O_SORT },
 		{ "top", required_argument, NULL, O_TOP },
+		{ "output", required_argument, NULL, O_OUTPUT },
+		{ "raw", no_argument, NULL, O_RAW },
 		{ "help", no_argument, NULL, O_HELP },
 		{ "version", no_argument, NULL, O_VERSION },
 		{ NULL, 0, NULL, 0 },
@@ -155,6 +163,12 @@ parse_args(int argc, char **argv, struct stat_opts *o)
 			break;
 		case O_SORT:
 			o->sort = optarg;
+			break;
+		case O_OUTPUT:
+			o->output = optarg;
+			break;
+		case O_RAW:
+			o->raw = true;
 			break;
 		case O_TOP:
 			errno = 0;
@@ -219,10 +233,11 @@ parse_args(int argc, char **argv, struct stat_opts *o)
 		fprintf(stderr, "fastmib-stat: --follow, --event and --level go with --events\n");
 		return EXIT_USAGE;
 	}
-	if (o->human && (o->json || o->info || o->events)) {
-		/* JSON stays exact; --info and --events have no counter values */
-		fprintf(stderr, "fastmib-stat: -H (--human) is for the counters as text, "
-			"not with %s\n", o->json ? "--json" : o->info ? "--info" : "--events");
+	if ((o->human || o->output || o->raw) && (o->json || o->info || o->events)) {
+		/* JSON stays exact and whole; --info and --events have no counters */
+		fprintf(stderr, "fastmib-stat: %s is for the counters as text, not with %s\n",
+			o->human ? "-H (--human)" : o->output ? "--output" : "--raw",
+			o->json ? "--json" : o->info ? "--info" : "--events");
 		return EXIT_USAGE;
 	}
 	if (o->json_strings && !o->json) {

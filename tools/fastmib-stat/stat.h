@@ -40,7 +40,13 @@ struct stat_opts {
 	uint32_t n_match;
 	const char *sort;         /* --sort [+|-]COLUMN */
 	uint64_t top;             /* --top N; 0 = not given */
+	const char *output;       /* --output COLUMNS, as given; NULL = default */
+	bool raw;                 /* --raw: tables unaligned, nothing else */
 };
+
+/* The columns of the list of a scalar group (--output keywords). */
+enum list_col { LC_NAME, LC_VALUE, LC_UNITS, LC_RATE, LC_TYPE, LC_DESCRIPTION, LC_N };
+extern const char *const list_col_names[LC_N];
 
 /* A column of a table: one of its indexes or counters. */
 struct tcol {
@@ -52,6 +58,8 @@ struct tcol {
 struct group_view {
 	bool shown;                          /* some counter of it is shown */
 	bool counter[FASTMIB_MAX_COUNTERS];  /* counters shown (--match) */
+	uint32_t n_cols;                     /* a table's text columns (--output) */
+	struct tcol cols[FASTMIB_MAX_INDEXES + FASTMIB_MAX_COUNTERS];
 	bool sorted;                         /* table rows ordered by `key` */
 	bool descending;
 	struct tcol key;
@@ -63,6 +71,8 @@ struct view {
 	struct group_view *g;
 	uint64_t max_rows; /* rows shown of each table, after ordering */
 	bool all_rows;     /* some table is sorted: snapshots keep every row */
+	uint32_t n_list_cols;              /* columns of scalar lists (--output) */
+	enum list_col list_cols[LC_N];
 };
 
 /* Values of the rows shown for one group, taken in one pass. */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The counters as text: a list per scalar group, a table per table group,
- * both laid out by libsmartcols.
+ * both laid out by libsmartcols, with the columns the view chose.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -14,17 +14,38 @@
 /* A value cell: wide enough for any uint64_t, a rate, and a suffix. */
 #define CELL 48
 
+/* What every part of one frame needs. */
+struct frame {
+	const struct fastmib_schema *sc;
+	const struct stat_opts *o;
+	const struct view *v;
+	double dt; /* seconds since the previous frame's snapshot */
+};
+
+static void
+out_of_memory(void)
+{
+	fprintf(stderr, "fastmib-stat: out of memory\n");
+	exit(EXIT_FAILURE);
+}
+
 /*
- * Print a table indented under its title. Rendering to a string first
- * keeps the layout independent of the terminal (the same bytes on a
- * terminal as in a pipe) and lets the cells of an empty last column go
- * without trailing blanks.
+ * Print a table. --raw: as libsmartcols writes it (one space between
+ * cells, blanks inside a cell escaped as \x20), for scripts. Otherwise
+ * indented under its title; rendering to a string first keeps the layout
+ * independent of the terminal (the same bytes on a terminal as in a pipe)
+ * and lets an empty last cell go without trailing blanks.
  */
 static void
-print_indented(struct libscols_table *tb)
+print_table(const struct frame *f, struct libscols_table *tb)
 {
 	char *s = NULL;
 
+	if (f->o->raw) {
+		scols_table_enable_raw(tb, 1);
+		scols_print_table(tb);
+		return;
+	}
 	if (scols_print_table_to_string(tb, &s) != 0 || s == NULL) {
 		free(s);
 		return;
@@ -48,20 +69,16 @@ new_table(void)
 {
 	struct libscols_table *tb = scols_new_table();
 
-	if (tb == NULL) {
-		fprintf(stderr, "fastmib-stat: out of memory\n");
-		exit(EXIT_FAILURE);
-	}
+	if (tb == NULL)
+		out_of_memory();
 	return tb;
 }
 
 static void
 add_column(struct libscols_table *tb, const char *name, bool right)
 {
-	if (scols_table_new_column(tb, name, 0, right ? SCOLS_FL_RIGHT : 0) == NULL) {
-		fprintf(stderr, "fastmib-stat: out of memory\n");
-		exit(EXIT_FAILURE);
-	}
+	if (scols_table_new_column(tb, name, 0, right ? SCOLS_FL_RIGHT : 0) == NULL)
+		out_of_memory();
 }
 
 static struct libscols_line *
@@ -69,20 +86,17 @@ new_line(struct libscols_table *tb)
 {
 	struct libscols_line *ln = scols_table_new_line(tb, NULL);
 
-	if (ln == NULL) {
-		fprintf(stderr, "fastmib-stat: out of memory\n");
-		exit(EXIT_FAILURE);
-	}
+	if (ln == NULL)
+		out_of_memory();
 	return ln;
 }
 
-/* What every part of one frame needs. */
-struct frame {
-	const struct fastmib_schema *sc;
-	const struct stat_opts *o;
-	const struct view *v;
-	double dt; /* seconds since the previous frame's snapshot */
-};
+static void
+set_cell(struct libscols_line *ln, uint32_t col, const char *data)
+{
+	if (scols_line_set_data(ln, col, data) != 0)
+		out_of_memory();
+}
 
 static void
 value_cell(char *buf, size_t len, const struct frame *f,
@@ -91,7 +105,7 @@ value_cell(char *buf, size_t len, const struct frame *f,
 	format_count(buf, len, v, f->o->human, units_are_octets(cs->units));
 }
 
-/* The per-second rate of counter `c` of a row as a cell: "-" without one. */
+/* The per-second rate of a counter as a cell: "-" without one. */
 static void
 rate_cell(char *buf, size_t len, const struct frame *f,
 	  const struct fastmib_counter_schema *cs, const uint64_t *pv, uint64_t v)
@@ -104,26 +118,26 @@ rate_cell(char *buf, size_t len, const struct frame *f,
 		snprintf(buf, len, "-");
 }
 
-/* One line per counter: its MIB name, value, units (and rate). */
+/* One line per counter shown, in the columns of --output. */
 static void
 print_scalar_group(const struct frame *f, const struct fastmib_group_schema *g,
 		   const struct group_view *gv, const struct group_snap *gs,
 		   const struct group_snap *prev)
 {
 	const struct fastmib_schema *sc = f->sc;
+	const struct view *v = f->v;
 	const uint64_t *pv = prev ? prev_row_vals(prev, g->n_counters, 0) : NULL;
 	struct libscols_table *tb;
-	char name[NAME_BUF], cell[CELL];
+	char cell[CELL > NAME_BUF ? CELL : NAME_BUF];
 
-	printf("%s\n", g->name);
+	if (!f->o->raw)
+		printf("%s\n", g->name);
 	if (gs->n_shown == 0)
 		return;
 	tb = new_table();
-	add_column(tb, "NAME", false);
-	add_column(tb, "VALUE", true);
-	add_column(tb, "UNITS", false);
-	if (prev != NULL)
-		add_column(tb, "RATE", true);
+	for (uint32_t k = 0; k < v->n_list_cols; k++)
+		add_column(tb, list_col_names[v->list_cols[k]],
+			   v->list_cols[k] == LC_VALUE || v->list_cols[k] == LC_RATE);
 	for (uint32_t c = 0; c < g->n_counters; c++) {
 		const struct fastmib_counter_schema *cs = &g->counters[c];
 		struct libscols_line *ln;
@@ -131,24 +145,40 @@ print_scalar_group(const struct frame *f, const struct fastmib_group_schema *g,
 		if (!gv->counter[c])
 			continue;
 		ln = new_line(tb);
-		fastmib_name(name, sizeof(name), FASTMIB_MIB_COUNTER, sc->prefix, g->name,
-			     cs->name);
-		scols_line_set_data(ln, 0, name);
-		value_cell(cell, sizeof(cell), f, cs, gs->vals[c]);
-		scols_line_set_data(ln, 1, cell);
-		scols_line_set_data(ln, 2, cs->units);
-		if (prev == NULL)
-			continue;
-		/* gauges are levels, not totals: no rate */
-		if (cs->type != FASTMIB_GAUGE32) {
-			rate_cell(cell, sizeof(cell) - 2, f, cs, pv ? &pv[c] : NULL,
-				  gs->vals[c]);
-			if (strcmp(cell, "-") != 0)
-				strcat(cell, "/s");
-			scols_line_set_data(ln, 3, cell);
+		for (uint32_t k = 0; k < v->n_list_cols; k++) {
+			switch (v->list_cols[k]) {
+			case LC_NAME:
+				fastmib_name(cell, sizeof(cell), FASTMIB_MIB_COUNTER,
+					     sc->prefix, g->name, cs->name);
+				break;
+			case LC_VALUE:
+				value_cell(cell, sizeof(cell), f, cs, gs->vals[c]);
+				break;
+			case LC_UNITS:
+				snprintf(cell, sizeof(cell), "%s", cs->units);
+				break;
+			case LC_RATE:
+				/* gauges are levels, not totals: no rate */
+				cell[0] = '\0';
+				if (cs->type == FASTMIB_GAUGE32)
+					break;
+				rate_cell(cell, sizeof(cell) - 2, f, cs, pv ? &pv[c] : NULL,
+					  gs->vals[c]);
+				if (strcmp(cell, "-") != 0)
+					strcat(cell, "/s");
+				break;
+			case LC_TYPE:
+				snprintf(cell, sizeof(cell), "%s", type_name(cs->type));
+				break;
+			default:
+				/* a description may not fit a cell buffer: as it is */
+				set_cell(ln, k, cs->description);
+				continue;
+			}
+			set_cell(ln, k, cell);
 		}
 	}
-	print_indented(tb);
+	print_table(f, tb);
 	scols_unref_table(tb);
 }
 
@@ -171,8 +201,32 @@ counter_header(char *buf, size_t len, const struct fastmib_schema *sc,
 		snprintf(buf + n, len - n, "[%s%s]", cs->units, per_s ? "/s" : "");
 }
 
+static void
+print_title(const struct frame *f, const struct fastmib_group_schema *g,
+	    const struct group_view *gv, const struct group_snap *gs,
+	    const struct group_snap *prev, uint32_t n)
+{
+	char name[NAME_BUF];
+
+	printf("%s: %" PRIu64 " of %" PRIu32 " rows present", g->name, gs->n_present,
+	       g->n_rows);
+	if (n < gs->n_present)
+		printf(", %" PRIu32 " shown", n);
+	if (gv->sorted) {
+		if (gv->key.index)
+			fastmib_name(name, sizeof(name), FASTMIB_MIB_INDEX, f->sc->prefix,
+				     g->name, g->indexes[gv->key.n].name);
+		else
+			fastmib_name(name, sizeof(name), FASTMIB_MIB_COUNTER, f->sc->prefix,
+				     g->name, g->counters[gv->key.n].name);
+		printf(", by %s %s", name, gv->descending ? "descending" : "ascending");
+	}
+	printf("%s\n", prev ? ", counters per second" : "");
+}
+
 /*
- * One line per row: index columns, then counters. With a previous snapshot
+ * One line per row shown, in the view's order: the columns of --output
+ * (index columns, then counters by default). With a previous snapshot
  * (--watch) counter cells are per-second rates, as ifstat shows them.
  */
 static void
@@ -181,46 +235,31 @@ print_table_group(const struct frame *f, const struct fastmib_group_schema *g,
 		  const struct group_snap *prev)
 {
 	const struct fastmib_schema *sc = f->sc;
-	uint32_t nc = g->n_counters, ni = g->n_indexes, n, col;
+	uint32_t nc = g->n_counters, n;
 	char name[NAME_BUF + FASTMIB_MAX_UNITS + 8], cell[CELL];
 	uint32_t idx[FASTMIB_MAX_INDEXES];
 	struct libscols_table *tb;
 	uint32_t *order = malloc((gs->n_shown ? gs->n_shown : 1) * sizeof(*order));
 
-	if (order == NULL) {
-		fprintf(stderr, "fastmib-stat: out of memory\n");
-		exit(EXIT_FAILURE);
-	}
+	if (order == NULL)
+		out_of_memory();
 	n = view_order(gv, g, gs, prev, f->dt, f->v->max_rows, order);
-	printf("%s: %" PRIu64 " of %" PRIu32 " rows present", g->name,
-	       gs->n_present, g->n_rows);
-	if (n < gs->n_present)
-		printf(", %" PRIu32 " shown", n);
-	if (gv->sorted) {
-		if (gv->key.index)
-			fastmib_name(name, sizeof(name), FASTMIB_MIB_INDEX, sc->prefix,
-				     g->name, g->indexes[gv->key.n].name);
-		else
-			fastmib_name(name, sizeof(name), FASTMIB_MIB_COUNTER, sc->prefix,
-				     g->name, g->counters[gv->key.n].name);
-		printf(", by %s %s", name, gv->descending ? "descending" : "ascending");
-	}
-	printf("%s\n", prev ? ", counters per second" : "");
+	if (!f->o->raw)
+		print_title(f, g, gv, gs, prev, n);
 	if (n == 0) {
 		free(order);
 		return;
 	}
-
 	tb = new_table();
-	for (uint32_t k = 0; k < ni; k++) {
-		fastmib_name(name, sizeof(name), FASTMIB_MIB_INDEX, sc->prefix, g->name,
-			     g->indexes[k].name);
-		add_column(tb, name, true);
-	}
-	for (uint32_t c = 0; c < nc; c++) {
-		if (!gv->counter[c])
-			continue;
-		counter_header(name, sizeof(name), sc, g, &g->counters[c], prev != NULL);
+	for (uint32_t k = 0; k < gv->n_cols; k++) {
+		struct tcol col = gv->cols[k];
+
+		if (col.index)
+			fastmib_name(name, sizeof(name), FASTMIB_MIB_INDEX, sc->prefix,
+				     g->name, g->indexes[col.n].name);
+		else
+			counter_header(name, sizeof(name), sc, g, &g->counters[col.n],
+				       prev != NULL);
 		add_column(tb, name, true);
 	}
 	for (uint32_t i = 0; i < n; i++) {
@@ -230,24 +269,21 @@ print_table_group(const struct frame *f, const struct fastmib_group_schema *g,
 		struct libscols_line *ln = new_line(tb);
 
 		fastmib_index_of_row(g, gs->rows[r], idx);
-		for (uint32_t k = 0; k < ni; k++) {
-			snprintf(cell, sizeof(cell), "%" PRIu32, idx[k]);
-			scols_line_set_data(ln, k, cell);
-		}
-		col = ni;
-		for (uint32_t c = 0; c < nc; c++) {
-			const struct fastmib_counter_schema *cs = &g->counters[c];
+		for (uint32_t k = 0; k < gv->n_cols; k++) {
+			struct tcol col = gv->cols[k];
+			const struct fastmib_counter_schema *cs = &g->counters[col.n];
 
-			if (!gv->counter[c])
-				continue;
-			if (prev == NULL || cs->type == FASTMIB_GAUGE32)
-				value_cell(cell, sizeof(cell), f, cs, v[c]);
+			if (col.index)
+				snprintf(cell, sizeof(cell), "%" PRIu32, idx[col.n]);
+			else if (prev == NULL || cs->type == FASTMIB_GAUGE32)
+				value_cell(cell, sizeof(cell), f, cs, v[col.n]);
 			else
-				rate_cell(cell, sizeof(cell), f, cs, pv ? &pv[c] : NULL, v[c]);
-			scols_line_set_data(ln, col++, cell);
+				rate_cell(cell, sizeof(cell), f, cs, pv ? &pv[col.n] : NULL,
+					  v[col.n]);
+			set_cell(ln, k, cell);
 		}
 	}
-	print_indented(tb);
+	print_table(f, tb);
 	scols_unref_table(tb);
 	free(order);
 }
@@ -265,15 +301,18 @@ print_text(struct fastmib_segment *seg, const struct stat_opts *o, const struct 
 	if (prev != NULL)
 		f.dt = (double)(s->at.tv_sec - prev->at.tv_sec) +
 		       (double)(s->at.tv_nsec - prev->at.tv_nsec) / 1e9;
-	printf("%s  %s  generation %" PRIu64 "  writer %s\n", sc->module, o->path,
-	       info.generation, info.writer_running ? "running" : "gone");
+	/* --raw is tables only: what a script parses */
+	if (!o->raw)
+		printf("%s  %s  generation %" PRIu64 "  writer %s\n", sc->module, o->path,
+		       info.generation, info.writer_running ? "running" : "gone");
 	for (uint32_t i = 0; i < sc->n_groups; i++) {
 		const struct fastmib_group_schema *g = &sc->groups[i];
 		const struct group_snap *pg = prev ? &prev->g[i] : NULL;
 
 		if (!v->g[i].shown)
 			continue;
-		printf("\n");
+		if (!o->raw)
+			printf("\n");
 		if (g->n_indexes == 0)
 			print_scalar_group(&f, g, &v->g[i], &s->g[i], pg);
 		else
@@ -281,6 +320,7 @@ print_text(struct fastmib_segment *seg, const struct stat_opts *o, const struct 
 		bounded += s->g[i].n_bounded;
 	}
 	if (bounded)
-		printf("\nnote: %" PRIu32 " snapshot(s) best-effort: a writer "
-		       "stayed inside a transaction\n", bounded);
+		fprintf(o->raw ? stderr : stdout, "%snote: %" PRIu32 " snapshot(s) "
+			"best-effort: a writer stayed inside a transaction\n",
+			o->raw ? "fastmib-stat: " : "\n", bounded);
 }

@@ -130,6 +130,131 @@ table_column(const struct fastmib_schema *sc, const struct fastmib_group_schema 
 	return false;
 }
 
+const char *const list_col_names[LC_N] = {
+	[LC_NAME] = "NAME", [LC_VALUE] = "VALUE", [LC_UNITS] = "UNITS",
+	[LC_RATE] = "RATE", [LC_TYPE] = "TYPE", [LC_DESCRIPTION] = "DESCRIPTION",
+};
+
+static void
+add_list_col(struct view *v, enum list_col lc)
+{
+	for (uint32_t i = 0; i < v->n_list_cols; i++)
+		if (v->list_cols[i] == lc)
+			return; /* named twice: where it was first */
+	v->list_cols[v->n_list_cols++] = lc;
+}
+
+static void
+add_table_col(struct group_view *gv, struct tcol col)
+{
+	for (uint32_t i = 0; i < gv->n_cols; i++)
+		if (gv->cols[i].index == col.index && gv->cols[i].n == col.n)
+			return;
+	gv->cols[gv->n_cols++] = col;
+}
+
+/* One --output word: a list column, or columns of tables. */
+static int
+output_word(const struct fastmib_schema *sc, const struct stat_opts *o, struct view *v,
+	    const char *w)
+{
+	bool found = false;
+
+	for (int lc = 0; lc < LC_N; lc++) {
+		if (strcmp(w, list_col_names[lc]) != 0)
+			continue;
+		if (lc == LC_RATE && o->watch <= 0) {
+			fprintf(stderr, "fastmib-stat: --output: RATE goes with --watch\n");
+			return -1;
+		}
+		add_list_col(v, (enum list_col)lc);
+		return 0;
+	}
+	for (uint32_t i = 0; i < sc->n_groups; i++) {
+		struct tcol col;
+
+		if (!table_column(sc, &sc->groups[i], w, &col))
+			continue;
+		found = true;
+		if (col.index || v->g[i].counter[col.n])
+			add_table_col(&v->g[i], col);
+	}
+	if (!found) {
+		fprintf(stderr, "fastmib-stat: --output: '%s' is neither a column of the "
+			"lists (NAME, VALUE, UNITS, RATE, TYPE, DESCRIPTION) nor an index or "
+			"counter of a table of %s\n", w, sc->module);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * --output COLUMNS, the columns of the text output in their order: the
+ * lists of scalar groups take the keywords, tables their own index and
+ * counter columns. What has no column left is not shown: "--output
+ * flowId,bytes" is the flow table alone. A table shows its index columns
+ * first unless some are named: a row must be told from the others.
+ */
+static int
+apply_output(const struct fastmib_schema *sc, const struct stat_opts *o, struct view *v)
+{
+	char *copy, *w, *next;
+	int rc = 0;
+
+	if (o->output == NULL) {
+		add_list_col(v, LC_NAME);
+		add_list_col(v, LC_VALUE);
+		add_list_col(v, LC_UNITS);
+		if (o->watch > 0)
+			add_list_col(v, LC_RATE);
+		for (uint32_t i = 0; i < sc->n_groups; i++) {
+			const struct fastmib_group_schema *g = &sc->groups[i];
+
+			for (uint32_t k = 0; k < g->n_indexes; k++)
+				add_table_col(&v->g[i], (struct tcol){ true, (uint16_t)k });
+			for (uint32_t c = 0; g->n_indexes && c < g->n_counters; c++)
+				if (v->g[i].counter[c])
+					add_table_col(&v->g[i], (struct tcol){ false, (uint16_t)c });
+		}
+		return 0;
+	}
+	if ((copy = strdup(o->output)) == NULL) {
+		fprintf(stderr, "fastmib-stat: out of memory\n");
+		return -1;
+	}
+	for (w = copy; w != NULL && rc == 0; w = next) {
+		if ((next = strchr(w, ',')) != NULL)
+			*next++ = '\0';
+		if (*w == '\0') {
+			fprintf(stderr, "fastmib-stat: --output: an empty column name in "
+				"'%s'\n", o->output);
+			rc = -1;
+		} else {
+			rc = output_word(sc, o, v, w);
+		}
+	}
+	free(copy);
+	for (uint32_t i = 0; i < sc->n_groups && rc == 0; i++) {
+		const struct fastmib_group_schema *g = &sc->groups[i];
+		struct group_view *gv = &v->g[i];
+		bool counters = false, indexes = false;
+
+		for (uint32_t k = 0; k < gv->n_cols; k++) {
+			counters |= !gv->cols[k].index;
+			indexes |= gv->cols[k].index;
+		}
+		if (!counters) {
+			gv->n_cols = 0;
+		} else if (!indexes) {
+			memmove(&gv->cols[g->n_indexes], gv->cols, gv->n_cols * sizeof(gv->cols[0]));
+			for (uint32_t k = 0; k < g->n_indexes; k++)
+				gv->cols[k] = (struct tcol){ true, (uint16_t)k };
+			gv->n_cols += g->n_indexes;
+		}
+	}
+	return rc;
+}
+
 /*
  * --sort [+|-]COLUMN: every table that has the column. Counters sort
  * largest first (what a top list wants), indexes smallest first; a '+'
@@ -174,25 +299,38 @@ view_build(const struct fastmib_schema *sc, const struct stat_opts *o, struct vi
 	for (uint32_t i = 0; i < sc->n_groups; i++)
 		for (uint32_t c = 0; c < sc->groups[i].n_counters; c++)
 			v->g[i].counter[c] = o->n_match == 0;
-	if (apply_match(sc, o, v) < 0 || (o->sort && apply_sort(sc, o, v) < 0)) {
+	if (apply_match(sc, o, v) < 0 || (!o->json && apply_output(sc, o, v) < 0) ||
+	    (o->sort && apply_sort(sc, o, v) < 0)) {
 		view_free(v);
 		return EXIT_USAGE;
 	}
 	for (uint32_t i = 0; i < sc->n_groups; i++) {
 		const struct fastmib_group_schema *g = &sc->groups[i];
 		struct group_view *gv = &v->g[i];
+		int first = -1;
 
-		for (uint32_t c = 0; c < g->n_counters; c++)
+		for (uint32_t c = 0; c < g->n_counters; c++) {
 			gv->shown |= gv->counter[c];
-		/* --top without --sort: each table by its first counter shown */
-		if (o->top && !gv->sorted && gv->shown && g->n_indexes > 0) {
-			uint32_t c = 0;
-
-			while (!gv->counter[c])
-				c++;
+			if (first < 0 && gv->counter[c])
+				first = (int)c;
+		}
+		/* the text shows no list without list columns, no table without counters */
+		if (!o->json && (g->n_indexes ? gv->n_cols == 0 : v->n_list_cols == 0))
+			gv->shown = false;
+		if (!gv->shown || g->n_indexes == 0) {
+			gv->sorted = false;
+			continue;
+		}
+		/* --top without a --sort column: by the first counter shown */
+		for (uint32_t k = 0; !o->json && k < gv->n_cols; k++)
+			if (!gv->cols[k].index) {
+				first = gv->cols[k].n;
+				break;
+			}
+		if (o->top && !gv->sorted) {
 			gv->sorted = true;
 			gv->descending = true;
-			gv->key = (struct tcol){ .index = false, .n = (uint16_t)c };
+			gv->key = (struct tcol){ .index = false, .n = (uint16_t)first };
 		}
 		v->all_rows |= gv->sorted;
 	}
