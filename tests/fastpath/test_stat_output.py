@@ -44,6 +44,8 @@ def seg(tmp_path_factory):
 
 
 def stat(*args, check=True, **kw):
+    # no terminal on stdin unless a test gives one: --reset would ask
+    kw.setdefault("stdin", subprocess.DEVNULL)
     p = subprocess.run([STAT, *args], capture_output=True, text=True, timeout=30, **kw)
     if check:
         assert p.returncode == 0, p.stderr
@@ -506,3 +508,69 @@ def test_watch_frames(seg):
 def test_output_errors(seg, args, message):
     r = stat(seg, *args, check=False)
     assert (r.returncode, r.stdout, r.stderr) == (2, "", f"fastmib-stat: {message}\n")
+
+
+def on_terminal(args, answer):
+    """fastmib-stat ARGS with a terminal (a pty) as standard input, where
+    `answer` is typed; None closes the terminal without an answer."""
+    import pty
+    master, slave = pty.openpty()
+    try:
+        p = subprocess.Popen([STAT, *args], stdin=slave, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+        os.close(slave)
+        slave = None
+        if answer is not None:
+            os.write(master, answer.encode())
+        else:
+            os.write(master, b"\x04")  # ^D: end of input
+        out, err = p.communicate(timeout=30)
+    finally:
+        if slave is not None:
+            os.close(slave)
+        os.close(master)
+    return p.returncode, out, err
+
+
+def counters(path, group):
+    return json.loads(stat(path, "--json", "--match", group).stdout)["groups"][group]
+
+
+@pytest.mark.parametrize("target,question", [
+    (None, "every counter (FASTMIB-TEST-MIB)"),
+    ("global", "group 'global'"),
+    ("session", "every row of table 'session' (3 present)"),
+    ("flow.2.3", "row 'flow.2.3'"),
+])
+def test_reset_asks_on_a_terminal(tmp_path, target, question):
+    path = make(tmp_path / "seg", VALUES)
+    args = [path, "--reset"] + ([target] if target else [])
+    before = json.loads(stat(path, "--json").stdout)["groups"]
+    prompt = f"fastmib-stat: reset {question} of {path}? [y/N] "
+    for answer in ("\n", "n\n", "yess\n", None):
+        rc, out, err = on_terminal(args, answer)
+        assert (rc, out) == (1, ""), answer
+        assert err == prompt + ("\n" if answer is None else "") + \
+            "fastmib-stat: nothing reset\n", answer
+        assert json.loads(stat(path, "--json").stdout)["groups"] == before
+    rc, out, err = on_terminal(args, "Yes\n")
+    assert (rc, err) == (0, prompt)
+    assert out.startswith(f"reset {path}: ")
+    assert json.loads(stat(path, "--json").stdout)["groups"] != before
+
+
+def test_reset_yes_and_scripts(tmp_path):
+    """-y does not ask; without a terminal nobody is asked, as scripts need."""
+    path = make(tmp_path / "seg", VALUES)
+    rc, out, err = on_terminal([path, "--reset", "global", "-y"], None)
+    assert (rc, out, err) == (0, f"reset {path}: global\n", "")
+    assert counters(path, "global")["counters"] == {
+        "tsGlobalPkts": 0, "tsGlobalBytes": 0, "tsGlobalFlows": 7}  # gauges stay
+    r = stat(path, "--reset", "pool", stdin=subprocess.DEVNULL)
+    assert (r.stdout, r.stderr) == (f"reset {path}: pool\n", "")
+    assert counters(path, "pool")["counters"] == {
+        "tsPoolAllocs": 0, "tsPoolInUse": 0, "tsPoolFails": 0}
+    rc, out, err = on_terminal([path, "--yes", "--reset=session"], None)
+    assert (rc, out, err) == (0, f"reset {path}: session, 3 row(s)\n", "")
+    r = stat(path, "-y", check=False)
+    assert (r.returncode, r.stderr) == (2, "fastmib-stat: -y (--yes) goes with --reset\n")

@@ -47,7 +47,9 @@ usage(FILE *f)
 		"  --raw                tables only, unaligned, one space between cells\n"
 		"  --reset [GROUP[.ROW]]  reset the whole segment, one group (every row of a\n"
 		"                       table), or one table row given by its SNMP index,\n"
-		"                       dotted for several indexes (e.g. portQueue.2.3)\n"
+		"                       dotted for several indexes (e.g. portQueue.2.3);\n"
+		"                       asks first when standard input is a terminal\n"
+		"  -y, --yes            with --reset: do not ask\n"
 		"  --info               print the segment header instead of counters\n"
 		"  --events             print the event log (every record still in the rings),\n"
 		"                       merged over lcores in time order\n"
@@ -98,6 +100,7 @@ parse_args(int argc, char **argv, struct stat_opts *o)
 		{ "json", no_argument, NULL, O_JSON },
 		{ "json-strings", no_argument, NULL, O_JSON_STRINGS },
 		{ "human", no_argument, NULL, 'H' },
+		{ "yes", no_argument, NULL, 'y' },
 		{ "watch", required_argument, NULL, O_WATCH },
 		{ "rows", required_argument, NULL, O_ROWS },
 		{ "reset", optional_argument, NULL, O_RESET },
@@ -128,7 +131,7 @@ parse_args(int argc, char **argv, struct stat_opts *o)
 	}
 	o->max_level = FASTMIB_EVENT_RATE_MAX;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "H", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "Hy", longopts, NULL)) != -1) {
 		char *end;
 
 		switch (c) {
@@ -140,6 +143,9 @@ parse_args(int argc, char **argv, struct stat_opts *o)
 			break;
 		case 'H':
 			o->human = true;
+			break;
+		case 'y':
+			o->yes = true;
 			break;
 		case O_WATCH:
 			if (parse_double(optarg, &o->watch) < 0) {
@@ -245,6 +251,10 @@ parse_args(int argc, char **argv, struct stat_opts *o)
 		return EXIT_USAGE;
 	}
 	json64_all_strings(o->json_strings);
+	if (o->yes && !o->reset) {
+		fprintf(stderr, "fastmib-stat: -y (--yes) goes with --reset\n");
+		return EXIT_USAGE;
+	}
 	if (o->top && rows_given) {
 		fprintf(stderr, "fastmib-stat: --top N is --rows N after sorting: "
 			"give one of them\n");

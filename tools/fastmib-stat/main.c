@@ -10,6 +10,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ports.h"
 #include "stat.h"
@@ -80,8 +81,10 @@ main(int argc, char **argv)
 	if (o.reset) {
 		/* Alone, --reset confirms on stdout; otherwise the report follows. */
 		bool quiet = o.json || o.info || o.watch > 0;
+		/* ask a person, never a script: only when stdin is a terminal */
+		bool ask = !o.yes && isatty(STDIN_FILENO);
 
-		rc = do_reset(seg, o.path, o.reset_target, quiet);
+		rc = do_reset(seg, o.path, o.reset_target, quiet, ask);
 		if (rc != 0 || !quiet) {
 			fastmib_close(seg);
 			return rc;

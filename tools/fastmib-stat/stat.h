@@ -32,6 +32,7 @@ struct stat_opts {
 	bool json_strings;         /* --json-strings: every 64-bit value a string */
 	bool info;
 	bool reset;
+	bool yes;                 /* -y: reset without asking on a terminal */
 	bool events;              /* --events: print the event log */
 	bool follow;              /* --follow: keep printing new events */
 	const char *event_name;   /* --event NAME filter; NULL = all */
@@ -143,7 +144,8 @@ int watch(struct fastmib_segment **segp, const struct stat_opts *o);
 
 /* info.c, reset.c, events.c: exit statuses, except do_info (< 0: error). */
 int do_info(struct fastmib_segment *seg, const char *path, bool json);
-int do_reset(struct fastmib_segment *seg, const char *path, const char *target, bool quiet);
+int do_reset(struct fastmib_segment *seg, const char *path, const char *target, bool quiet,
+	     bool ask);
 int do_events(struct fastmib_segment **segp, const struct stat_opts *o);
 
 #endif
