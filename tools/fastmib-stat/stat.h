@@ -14,6 +14,7 @@
 
 #include <jansson.h>
 
+#include "cols.h"
 #include "fastmib/names.h"
 #include "json64.h"
 #include "fastmib/reader.h"
@@ -118,13 +119,6 @@ void view_free(struct view *v);
 uint32_t view_order(const struct group_view *gv, const struct fastmib_group_schema *g,
 		    const struct group_snap *gs, const struct group_snap *prev, double dt,
 		    uint64_t max_rows, uint32_t *order);
-
-/* format.c: numbers and names as the text output shows them. */
-const char *type_name(uint32_t type);
-bool units_are_octets(const char *units);
-/* Exact, or with -H (`human`) 3 digits and a prefix: 1.2M, or for octets 1.5KiB. */
-void format_count(char *buf, size_t len, uint64_t v, bool human, bool octets);
-void format_rate(char *buf, size_t len, double r, bool human, bool octets);
 
 /* text.c: the counters as tables; with `prev`, counters per second. */
 void print_text(struct fastmib_segment *seg, const struct stat_opts *o,

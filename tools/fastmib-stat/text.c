@@ -7,8 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <libsmartcols.h>
-
 #include "stat.h"
 
 /* A value cell: wide enough for any uint64_t, a rate, and a suffix. */
@@ -21,82 +19,6 @@ struct frame {
 	const struct view *v;
 	double dt; /* seconds since the previous frame's snapshot */
 };
-
-static void
-out_of_memory(void)
-{
-	fprintf(stderr, "fastmib-stat: out of memory\n");
-	exit(EXIT_FAILURE);
-}
-
-/*
- * Print a table. --raw: as libsmartcols writes it (one space between
- * cells, blanks inside a cell escaped as \x20), for scripts. Otherwise
- * indented under its title; rendering to a string first keeps the layout
- * independent of the terminal (the same bytes on a terminal as in a pipe)
- * and lets an empty last cell go without trailing blanks.
- */
-static void
-print_table(const struct frame *f, struct libscols_table *tb)
-{
-	char *s = NULL;
-
-	if (f->o->raw) {
-		scols_table_enable_raw(tb, 1);
-		scols_print_table(tb);
-		return;
-	}
-	if (scols_print_table_to_string(tb, &s) != 0 || s == NULL) {
-		free(s);
-		return;
-	}
-	for (char *line = s, *next; line && *line; line = next) {
-		size_t n;
-
-		next = strchr(line, '\n');
-		n = next ? (size_t)(next - line) : strlen(line);
-		if (next)
-			next++;
-		while (n > 0 && line[n - 1] == ' ')
-			n--;
-		printf("  %.*s\n", (int)n, line);
-	}
-	free(s);
-}
-
-static struct libscols_table *
-new_table(void)
-{
-	struct libscols_table *tb = scols_new_table();
-
-	if (tb == NULL)
-		out_of_memory();
-	return tb;
-}
-
-static void
-add_column(struct libscols_table *tb, const char *name, bool right)
-{
-	if (scols_table_new_column(tb, name, 0, right ? SCOLS_FL_RIGHT : 0) == NULL)
-		out_of_memory();
-}
-
-static struct libscols_line *
-new_line(struct libscols_table *tb)
-{
-	struct libscols_line *ln = scols_table_new_line(tb, NULL);
-
-	if (ln == NULL)
-		out_of_memory();
-	return ln;
-}
-
-static void
-set_cell(struct libscols_line *ln, uint32_t col, const char *data)
-{
-	if (scols_line_set_data(ln, col, data) != 0)
-		out_of_memory();
-}
 
 static void
 value_cell(char *buf, size_t len, const struct frame *f,
@@ -134,9 +56,9 @@ print_scalar_group(const struct frame *f, const struct fastmib_group_schema *g,
 		printf("%s\n", g->name);
 	if (gs->n_shown == 0)
 		return;
-	tb = new_table();
+	tb = cols_new_table();
 	for (uint32_t k = 0; k < v->n_list_cols; k++)
-		add_column(tb, list_col_names[v->list_cols[k]],
+		cols_add_column(tb, list_col_names[v->list_cols[k]],
 			   v->list_cols[k] == LC_VALUE || v->list_cols[k] == LC_RATE);
 	for (uint32_t c = 0; c < g->n_counters; c++) {
 		const struct fastmib_counter_schema *cs = &g->counters[c];
@@ -144,7 +66,7 @@ print_scalar_group(const struct frame *f, const struct fastmib_group_schema *g,
 
 		if (!gv->counter[c])
 			continue;
-		ln = new_line(tb);
+		ln = cols_new_line(tb);
 		for (uint32_t k = 0; k < v->n_list_cols; k++) {
 			switch (v->list_cols[k]) {
 			case LC_NAME:
@@ -172,14 +94,13 @@ print_scalar_group(const struct frame *f, const struct fastmib_group_schema *g,
 				break;
 			default:
 				/* a description may not fit a cell buffer: as it is */
-				set_cell(ln, k, cs->description);
+				cols_set(ln, k, cs->description);
 				continue;
 			}
-			set_cell(ln, k, cell);
+			cols_set(ln, k, cell);
 		}
 	}
-	print_table(f, tb);
-	scols_unref_table(tb);
+	cols_print(tb, f->o->raw, 2);
 }
 
 /*
@@ -241,8 +162,10 @@ print_table_group(const struct frame *f, const struct fastmib_group_schema *g,
 	struct libscols_table *tb;
 	uint32_t *order = malloc((gs->n_shown ? gs->n_shown : 1) * sizeof(*order));
 
-	if (order == NULL)
-		out_of_memory();
+	if (order == NULL) {
+		fprintf(stderr, "fastmib-stat: out of memory\n");
+		exit(EXIT_FAILURE);
+	}
 	n = view_order(gv, g, gs, prev, f->dt, f->v->max_rows, order);
 	if (!f->o->raw)
 		print_title(f, g, gv, gs, prev, n);
@@ -250,7 +173,7 @@ print_table_group(const struct frame *f, const struct fastmib_group_schema *g,
 		free(order);
 		return;
 	}
-	tb = new_table();
+	tb = cols_new_table();
 	for (uint32_t k = 0; k < gv->n_cols; k++) {
 		struct tcol col = gv->cols[k];
 
@@ -260,13 +183,13 @@ print_table_group(const struct frame *f, const struct fastmib_group_schema *g,
 		else
 			counter_header(name, sizeof(name), sc, g, &g->counters[col.n],
 				       prev != NULL);
-		add_column(tb, name, true);
+		cols_add_column(tb, name, true);
 	}
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t r = order[i];
 		const uint64_t *v = &gs->vals[(size_t)r * nc];
 		const uint64_t *pv = prev ? prev_row_vals(prev, nc, gs->rows[r]) : NULL;
-		struct libscols_line *ln = new_line(tb);
+		struct libscols_line *ln = cols_new_line(tb);
 
 		fastmib_index_of_row(g, gs->rows[r], idx);
 		for (uint32_t k = 0; k < gv->n_cols; k++) {
@@ -280,11 +203,10 @@ print_table_group(const struct frame *f, const struct fastmib_group_schema *g,
 			else
 				rate_cell(cell, sizeof(cell), f, cs, pv ? &pv[col.n] : NULL,
 					  v[col.n]);
-			set_cell(ln, k, cell);
+			cols_set(ln, k, cell);
 		}
 	}
-	print_table(f, tb);
-	scols_unref_table(tb);
+	cols_print(tb, f->o->raw, 2);
 	free(order);
 }
 
