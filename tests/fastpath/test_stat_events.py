@@ -133,8 +133,14 @@ def test_info(seg):
     assert evs["sampled"]["args"] == []
     text = stat(seg, "--info").stdout
     assert "event rings  16 records per lcore slot" in text
-    line = next(l for l in text.splitlines() if l.split()[:1] == ["inner"])
-    assert line.endswith("  a:uint32 b:uint64 c:int32 d:uint64")
+    table = text[text.index("\n  EVENT "):]
+    assert table == """
+  EVENT   ID LEVEL RATE LOGGED DROPPED ARGS
+  top      1     0    9     14       8 a:uint64 b:uint64
+  outer    2     1    9     13       8 a:uint32 b:uint64 c:int32 d:uint64
+  inner    7     2    9     13       8 a:uint32 b:uint64 c:int32 d:uint64
+  sampled  9     3    5      0       0
+"""
 
 
 def test_usage_errors(seg):
