@@ -23,3 +23,14 @@ json_u64(uint64_t v)
 	snprintf(buf, sizeof(buf), "%" PRIu64, v);
 	return json_string(buf);
 }
+
+json_t *
+json_s64(int64_t v)
+{
+	char buf[24];
+
+	if (!all_strings && v <= (int64_t)JSON_EXACT_MAX && v >= -(int64_t)JSON_EXACT_MAX)
+		return json_integer((json_int_t)v);
+	snprintf(buf, sizeof(buf), "%" PRId64, v);
+	return json_string(buf);
+}

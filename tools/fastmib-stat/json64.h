@@ -25,5 +25,7 @@ void json64_all_strings(bool on);
 
 /* A 64-bit quantity (Counter64, time in ns, TSC, ...) by the rule above. */
 json_t *json_u64(uint64_t v);
+/* The same for a signed one: an integer within +-(2^53 - 1). */
+json_t *json_s64(int64_t v);
 
 #endif
