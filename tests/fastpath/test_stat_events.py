@@ -54,16 +54,44 @@ def test_events_json_exact(seg):
             assert e["args"] == {"a": i, "b": 10 * i, "c": -i, "d": str(2**64 - i)}
         assert e["lcore"] == 1
     # Lag: first record has no earlier one in the copy; then each record's
-    # reference is the newest earlier record of level <= its own.
+    # reference is the newest earlier record of level <= its own. The TSC
+    # passes 2^53 after weeks of uptime: then it is a string, like time_ns.
     assert ev[0]["lag_cycles"] == 0
     for k in range(1, len(ev)):
         lvl = ev[k]["level"]
         ref = next((e for e in reversed(ev[:k]) if e["level"] <= lvl), None)
-        want = ev[k]["tsc"] - ref["tsc"] if ref else 0
+        want = int(ev[k]["tsc"]) - int(ref["tsc"]) if ref else 0
         assert ev[k]["lag_cycles"] == want
         assert ev[k]["lag_ns"] == want * 10**9 // hz
-    times = [e["time_ns"] for e in ev]
+    # nanoseconds since 1970 are far above 2^53: decimal strings
+    assert all(isinstance(e["time_ns"], str) for e in ev)
+    times = [int(e["time_ns"]) for e in ev]
     assert times == sorted(times)
+
+
+def test_json_strings(seg):
+    """--json-strings: every 64-bit value a string, whatever its size;
+    32-bit arguments stay integers."""
+    doc = json.loads(stat(seg, "--events", "--json", "--json-strings").stdout)
+    plain = json.loads(stat(seg, "--events", "--json").stdout)
+    assert doc["dropped"] == "0"
+    for e, p in zip(doc["events"], plain["events"]):
+        for k in ("seq", "time_ns", "tsc", "lag_cycles", "lag_ns"):
+            assert e[k] == str(p[k]), k
+        assert (e["lcore"], e["id"], e["level"]) == (p["lcore"], p["id"], p["level"])
+        i = p["seq"]
+        if e["event"] == "top":  # its arguments load as uint64
+            assert e["args"] == {"a": str(i), "b": str(10 * i)}
+        else:
+            assert e["args"] == {"a": i, "b": str(10 * i), "c": -i, "d": str(2**64 - i)}
+    info = json.loads(stat(seg, "--info", "--json", "--json-strings").stdout)
+    plain = json.loads(stat(seg, "--info", "--json").stdout)
+    for k in ("generation", "created_ns", "file_size"):
+        assert info[k] == str(plain[k]), k
+    assert info["format"] == plain["format"] and info["lcore_slots"] == plain["lcore_slots"]
+    assert info["events"]["tsc_hz"] == str(plain["events"]["tsc_hz"])
+    assert [(e["logged"], e["dropped"]) for e in info["events"]["list"]] == \
+        [(str(e["logged"]), str(e["dropped"])) for e in plain["events"]["list"]]
 
 
 def test_filters(seg):
@@ -105,14 +133,22 @@ def test_info(seg):
     assert evs["sampled"]["args"] == []
     text = stat(seg, "--info").stdout
     assert "event rings  16 records per lcore slot" in text
-    line = next(l for l in text.splitlines() if l.split()[:1] == ["inner"])
-    assert line.endswith("  a:uint32 b:uint64 c:int32 d:uint64")
+    table = text[text.index("\n  EVENT "):]
+    assert table == """
+  EVENT   ID LEVEL RATE LOGGED DROPPED ARGS
+  top      1     0    9     14       8 a:uint64 b:uint64
+  outer    2     1    9     13       8 a:uint32 b:uint64 c:int32 d:uint64
+  inner    7     2    9     13       8 a:uint32 b:uint64 c:int32 d:uint64
+  sampled  9     3    5      0       0
+"""
 
 
 def test_usage_errors(seg):
     assert stat(seg, "--events", "--event", "nope", check=False).returncode == 2
     assert stat(seg, "--events", "--level", "10", check=False).returncode == 2
     assert stat(seg, "--follow", check=False).returncode == 2
+    r = stat(seg, "--events", "--json-strings", check=False)
+    assert (r.returncode, r.stderr) == (2, "fastmib-stat: --json-strings goes with --json\n")
 
 
 def test_follow_json_lines(seg):

@@ -4,6 +4,7 @@ them, at the ifIndex values the agent serves them, as text, JSON and with
 per-second rates; clear errors naming the path and the reason."""
 import json
 import os
+import re
 import signal
 import subprocess
 
@@ -47,6 +48,22 @@ def test_json_is_what_telemetry_reports(testpmd, telemetry):
         assert "rates" not in p
 
 
+def test_json_strings(testpmd):
+    """--json-strings: the 64-bit counters (and the speed) as decimal
+    strings whatever their value; port ids, ifIndex and MTU stay integers."""
+    r = stat("--ports", testpmd.dir, "--json", "--json-strings")
+    assert r.returncode == 0, r.stderr
+    [src] = json.loads(r.stdout)["sources"]
+    for p in src["ports"]:
+        for k in ("rx_packets", "tx_packets", "rx_octets", "tx_octets", "rx_errors",
+                  "rx_missed", "rx_nombuf", "tx_errors", "speed_mbps"):
+            assert isinstance(p[k], str) and p[k] == str(int(p[k])), k
+        assert p["speed_mbps"] == "10000"
+        assert (p["ifindex"], p["mtu"]) == (1000 + p["port"], 1500)
+    r = stat("--ports", testpmd.dir, "--json-strings")
+    assert (r.returncode, r.stderr) == (2, "fastmib-stat: --json-strings goes with --json\n")
+
+
 def test_text_table_and_bases(testpmd):
     # the socket itself, the runtime directory, and an explicit base
     for spec, base in ((testpmd.socket, 1000), (testpmd.dir + ",5000", 5000)):
@@ -65,6 +82,26 @@ def test_text_table_and_bases(testpmd):
     assert r.returncode == 0, r.stderr
     assert [[p["ifindex"] for p in s["ports"]] for s in json.loads(r.stdout)["sources"]] \
         == [[300, 301], [400, 401]]
+
+
+def test_raw_and_human(testpmd):
+    """--raw: the table alone, one space between cells; -H: packets with an
+    SI prefix, octets in powers of 1024 (net_null counts no octets)."""
+    r = stat("--ports", testpmd.socket, "--raw", "-H")
+    assert r.returncode == 0, r.stderr
+    header, *rows = r.stdout.splitlines()
+    assert header == ("IFINDEX PORT NAME STATE SPEED RX-PACKETS TX-PACKETS RX-OCTETS "
+                      "TX-OCTETS RX-ERRORS RX-MISSED RX-NOMBUF TX-ERRORS")
+    assert [row.split(" ")[:5] for row in rows] == [
+        ["1000", "0", "net_null0", "up", "10G"], ["1001", "1", "net_null1", "up", "10G"]]
+    for row in rows:
+        cells = row.split(" ")
+        assert len(cells) == 13, row
+        assert all(re.fullmatch(r"\d+|\d+\.\d[kMGTPE]|\d+[kMGTPE]", c) for c in cells[5:7]), row
+        assert cells[7:9] == ["0B", "0B"], row
+    r = stat("--ports", testpmd.socket, "--raw", "--json")
+    assert (r.returncode, r.stderr) == (
+        2, "fastmib-stat: --raw is for the ports as text, not with --json\n")
 
 
 def test_watch_shows_rates(testpmd):

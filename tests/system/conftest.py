@@ -119,8 +119,9 @@ class App:
 
 def stat(*args, check=True, timeout=30):
     need_binaries()
+    # never a terminal on stdin, even under pytest -s: --reset would ask
     r = subprocess.run([STAT] + [str(a) for a in args], capture_output=True,
-                       text=True, timeout=timeout)
+                       stdin=subprocess.DEVNULL, text=True, timeout=timeout)
     if check:
         assert r.returncode == 0, f"fastmib-stat {args}: {r.returncode}\n{r.stderr}"
     return r

@@ -142,18 +142,40 @@ def test_text_output(app_factory):
     app = app_factory(["--packets", "50000"] + FLOW_ARGS).run()
     s = app.summary
     out = stat(app.segment).stdout
-    assert re.search(r"^  epGlobalRxPkts += 50000$", out, re.M), out
-    assert re.search(rf"^  epFlowStateActiveFlows += "
+    # Scalar groups: NAME, VALUE and the model's UNITS (none for activeFlows).
+    assert re.search(r"^  epGlobalRxPkts +50000 packets$", out, re.M), out
+    assert re.search(rf"^  epFlowStateActiveFlows +"
                      rf"{s['groups']['flowState']['activeFlows']}$", out, re.M)
-    # Tables: a header line with index and counter columns, one line per row.
-    m = re.search(r"^port: 4 of 4 rows present\n +epPortPortId +epPortRxPkts .*\n"
-                  r"((?: +\d+.*\n){4})", out, re.M)
+    # Tables: a header line with index and counter columns (units in
+    # brackets), one line per row.
+    m = re.search(r"^port: 4 of 4 rows present\n +epPortPortId +epPortRxPkts\[packets\] "
+                  r".*\n((?: +\d+.*\n){4})", out, re.M)
     assert m, out
     first = m.group(1).split("\n")[0].split()
     assert first[:2] == ["1", str(s["groups"]["port"][0]["counters"]["rxPkts"])]
     limited = stat(app.segment, "--rows", "1").stdout
     n = s["groups"]["flowState"]["activeFlows"]
     assert f"flow: {n} of 65536 rows present, 1 shown" in limited
+
+
+def test_top_flows(app_factory):
+    """--sort and --top: the flows with the most octets, exactly the rows
+    the JSON output holds, largest first, ties in row order."""
+    app = app_factory(["--packets", "50000"] + FLOW_ARGS).run()
+    flows = stat_json(app.segment)["groups"]["flow"]
+    assert flows["rows_present"] >= 5
+    want = sorted(flows["rows"], key=lambda r: (-r["counters"]["epFlowBytes"], r["row"]))
+    out = stat(app.segment, "--match", "flow", "--sort", "bytes", "--top", "5").stdout
+    lines = out.splitlines()
+    assert lines[2] == (f"flow: {flows['rows_present']} of 65536 rows present, 5 shown, "
+                        "by epFlowBytes descending")
+    assert lines[3].split() == ["epFlowFlowId", "epFlowPkts[packets]", "epFlowBytes[octets]"]
+    assert [ln.split() for ln in lines[4:]] == [
+        [str(r["index"][0]), str(r["counters"]["epFlowPkts"]),
+         str(r["counters"]["epFlowBytes"])] for r in want[:5]]
+    top = stat_json(app.segment, "--match", "flow", "--sort", "bytes", "--top", "5")
+    assert top["groups"]["flow"]["rows"] == want[:5]
+    assert list(top["groups"]) == ["flow"]
 
 
 def test_info_and_recreate(app_factory):
@@ -196,20 +218,38 @@ def test_live_watch_and_signal_shutdown(app_factory):
     rx = [d["groups"]["global"]["counters"]["epGlobalRxPkts"] for d in seen]
     assert rx[0] < rx[1] < rx[2], rx
 
-    t = subprocess.Popen([STAT, str(app.segment), "--watch",
-                          "0.2", "--rows", "2"], stdout=subprocess.PIPE, text=True)
-    try:
-        # The second frame carries per-second rates.
-        deadline = time.monotonic() + 20
-        rate_line = None
-        while rate_line is None and time.monotonic() < deadline:
-            line = t.stdout.readline()
-            if re.match(r"^  epGlobalRxPkts += \d+  \(\d+/s\)$", line):
-                rate_line = line
-    finally:
-        t.send_signal(signal.SIGINT)
-        assert t.wait(timeout=10) == 0
-    assert rate_line is not None
+    def watch_until(args, pattern, more=0):
+        """The first line of `fastmib-stat --watch 0.2 ARGS` that matches,
+        and the `more` lines after it."""
+        t = subprocess.Popen([STAT, str(app.segment), "--watch", "0.2", *args],
+                             stdout=subprocess.PIPE, text=True)
+        try:
+            deadline = time.monotonic() + 20
+            while time.monotonic() < deadline:
+                line = t.stdout.readline()
+                if re.match(pattern, line):
+                    return [line] + [t.stdout.readline() for _ in range(more)]
+        finally:
+            t.send_signal(signal.SIGINT)
+            assert t.wait(timeout=10) == 0
+        pytest.fail(f"no line matching {pattern}")
+
+    # The second frame carries per-second rates.
+    watch_until(["--rows", "2"], r"^  epGlobalRxPkts +\d+ packets +\d+/s$")
+    # -H: 200k packets/s of 64 octets are 12.2MiB/s
+    watch_until(["-H"], r"^  epGlobalRxBytes +\d+(\.\d)?[KMG]iB octets +1[12]\.\dMiB/s$")
+    # --sort under --watch orders by the rate shown: the busiest flows now;
+    # a flow new since the last frame has no rate ("-") and comes last
+    title, header, *rows = watch_until(
+        ["--match", "flow", "--sort", "bytes", "--top", "5"],
+        r"^flow: \d+ of 65536 rows present, 5 shown, by epFlowBytes descending, "
+        r"counters per second$", more=6)
+    assert header.split() == ["epFlowFlowId", "epFlowPkts[packets/s]",
+                              "epFlowBytes[octets/s]"]
+    rates = [row.split()[2] for row in rows]
+    known = [int(r) for r in rates if r != "-"]
+    assert rates == [str(r) for r in known] + ["-"] * (5 - len(known)), rows
+    assert known == sorted(known, reverse=True) and known, rows
 
     assert app.stop(signal.SIGINT) == 0, app.stderr
     s = app.summary

@@ -23,13 +23,33 @@ usage(FILE *f)
 		"Print the counters of a fastmib shared-memory segment, or the ports of\n"
 		"DPDK applications.\n"
 		"\n"
-		"  --json               one JSON document instead of text\n"
+		"  --json               one JSON document instead of text; 64-bit values\n"
+		"                       above 2^53-1 as decimal strings\n"
+		"  --json-strings       with --json: every 64-bit value as a decimal string\n"
+		"  -H, --human          numbers with a prefix: 1.2M, 300k (powers of 1000);\n"
+		"                       octets and bytes 1.5KiB (powers of 1024)\n"
 		"  --watch SECONDS      redraw every SECONDS with per-second rates,\n"
 		"                       until interrupted (with --json: one document per line)\n"
 		"  --rows N             show at most N rows of each table\n"
+		"  --match GLOB         only groups and counters whose model name (rxPkts,\n"
+		"                       flow.bytes) or MIB name matches GLOB (fnmatch, any\n"
+		"                       case; repeatable: any of them)\n"
+		"  --sort [+|-]COLUMN   order table rows by an index or counter column\n"
+		"                       (model or MIB name): counters largest first,\n"
+		"                       indexes smallest first; + ascending, - descending;\n"
+		"                       with --watch, by the rate shown\n"
+		"  --top N              the N first rows of each table in --sort order\n"
+		"                       (without --sort: by the first counter shown)\n"
+		"  --output COLUMNS     the text's columns, comma-separated, in order: of the\n"
+		"                       lists NAME, VALUE, UNITS, RATE (--watch), TYPE,\n"
+		"                       DESCRIPTION; of tables their index and counter\n"
+		"                       names; what has no column left is not shown\n"
+		"  --raw                tables only, unaligned, one space between cells\n"
 		"  --reset [GROUP[.ROW]]  reset the whole segment, one group (every row of a\n"
 		"                       table), or one table row given by its SNMP index,\n"
-		"                       dotted for several indexes (e.g. portQueue.2.3)\n"
+		"                       dotted for several indexes (e.g. portQueue.2.3);\n"
+		"                       asks first when standard input is a terminal\n"
+		"  -y, --yes            with --reset: do not ask\n"
 		"  --info               print the segment header instead of counters\n"
 		"  --events             print the event log (every record still in the rings),\n"
 		"                       merged over lcores in time order\n"
@@ -73,10 +93,14 @@ parse_double(const char *s, double *v)
 int
 parse_args(int argc, char **argv, struct stat_opts *o)
 {
-	enum { O_JSON = 256, O_WATCH, O_ROWS, O_RESET, O_INFO, O_HELP, O_VERSION,
-	       O_EVENTS, O_FOLLOW, O_EVENT, O_LEVEL };
+	enum { O_JSON = 256, O_JSON_STRINGS, O_WATCH, O_ROWS, O_RESET, O_INFO, O_HELP, O_VERSION,
+	       O_EVENTS, O_FOLLOW, O_EVENT, O_LEVEL, O_MATCH, O_SORT, O_TOP, O_OUTPUT,
+	       O_RAW };
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, O_JSON },
+		{ "json-strings", no_argument, NULL, O_JSON_STRINGS },
+		{ "human", no_argument, NULL, 'H' },
+		{ "yes", no_argument, NULL, 'y' },
 		{ "watch", required_argument, NULL, O_WATCH },
 		{ "rows", required_argument, NULL, O_ROWS },
 		{ "reset", optional_argument, NULL, O_RESET },
@@ -85,22 +109,43 @@ parse_args(int argc, char **argv, struct stat_opts *o)
 		{ "follow", no_argument, NULL, O_FOLLOW },
 		{ "event", required_argument, NULL, O_EVENT },
 		{ "level", required_argument, NULL, O_LEVEL },
+		{ "match", required_argument, NULL, O_MATCH },
+		{ "sort", required_argument, NULL, O_SORT },
+		{ "top", required_argument, NULL, O_TOP },
+		{ "output", required_argument, NULL, O_OUTPUT },
+		{ "raw", no_argument, NULL, O_RAW },
 		{ "help", no_argument, NULL, O_HELP },
 		{ "version", no_argument, NULL, O_VERSION },
 		{ NULL, 0, NULL, 0 },
 	};
+	bool rows_given = false;
 	int c;
 
 	memset(o, 0, sizeof(*o));
 	o->max_rows = UINT64_MAX;
+	/* every --match could be one: room for all of them */
+	o->match = calloc((size_t)argc, sizeof(*o->match));
+	if (o->match == NULL) {
+		fprintf(stderr, "fastmib-stat: out of memory\n");
+		return EXIT_FAILURE;
+	}
 	o->max_level = FASTMIB_EVENT_RATE_MAX;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "Hy", longopts, NULL)) != -1) {
 		char *end;
 
 		switch (c) {
 		case O_JSON:
 			o->json = true;
+			break;
+		case O_JSON_STRINGS:
+			o->json_strings = true;
+			break;
+		case 'H':
+			o->human = true;
+			break;
+		case 'y':
+			o->yes = true;
 			break;
 		case O_WATCH:
 			if (parse_double(optarg, &o->watch) < 0) {
@@ -115,6 +160,28 @@ parse_args(int argc, char **argv, struct stat_opts *o)
 			if (errno || end == optarg || *end || optarg[0] == '-') {
 				fprintf(stderr, "fastmib-stat: --rows: '%s' is not a "
 					"row count\n", optarg);
+				return EXIT_USAGE;
+			}
+			rows_given = true;
+			break;
+		case O_MATCH:
+			o->match[o->n_match++] = optarg;
+			break;
+		case O_SORT:
+			o->sort = optarg;
+			break;
+		case O_OUTPUT:
+			o->output = optarg;
+			break;
+		case O_RAW:
+			o->raw = true;
+			break;
+		case O_TOP:
+			errno = 0;
+			o->top = strtoull(optarg, &end, 10);
+			if (errno || end == optarg || *end || optarg[0] == '-' || o->top == 0) {
+				fprintf(stderr, "fastmib-stat: --top: '%s' is not a row "
+					"count of 1 or more\n", optarg);
 				return EXIT_USAGE;
 			}
 			break;
@@ -170,6 +237,33 @@ parse_args(int argc, char **argv, struct stat_opts *o)
 	if ((o->follow || o->event_name || o->max_level < FASTMIB_EVENT_RATE_MAX) &&
 	    !o->events) {
 		fprintf(stderr, "fastmib-stat: --follow, --event and --level go with --events\n");
+		return EXIT_USAGE;
+	}
+	if ((o->human || o->output || o->raw) && (o->json || o->info || o->events)) {
+		/* JSON stays exact and whole; --info and --events have no counters */
+		fprintf(stderr, "fastmib-stat: %s is for the counters as text, not with %s\n",
+			o->human ? "-H (--human)" : o->output ? "--output" : "--raw",
+			o->json ? "--json" : o->info ? "--info" : "--events");
+		return EXIT_USAGE;
+	}
+	if (o->json_strings && !o->json) {
+		fprintf(stderr, "fastmib-stat: --json-strings goes with --json\n");
+		return EXIT_USAGE;
+	}
+	json64_all_strings(o->json_strings);
+	if (o->yes && !o->reset) {
+		fprintf(stderr, "fastmib-stat: -y (--yes) goes with --reset\n");
+		return EXIT_USAGE;
+	}
+	if (o->top && rows_given) {
+		fprintf(stderr, "fastmib-stat: --top N is --rows N after sorting: "
+			"give one of them\n");
+		return EXIT_USAGE;
+	}
+	if ((o->n_match || o->sort || o->top) && (o->info || o->events)) {
+		fprintf(stderr, "fastmib-stat: --%s chooses counters to show, not with %s\n",
+			o->n_match ? "match" : o->sort ? "sort" : "top",
+			o->info ? "--info" : "--events");
 		return EXIT_USAGE;
 	}
 	if (o->events && (o->watch > 0 || o->info)) {

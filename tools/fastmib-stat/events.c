@@ -42,6 +42,25 @@ arg_signed(const struct fastmib_event_schema *e, uint32_t k)
 	return e->arg_types[k] == FASTMIB_ARG_INT32;
 }
 
+/*
+ * An argument in JSON: a 32-bit one as an integer (int32 signed), a
+ * uint64 by the 64-bit rule. The word is shown whole: fastmib_event_log()
+ * takes any word, and one that does not fit its 32-bit type follows the
+ * 64-bit rule rather than lose its upper half.
+ */
+static json_t *
+arg_json(const struct fastmib_event_schema *e, uint32_t k, uint64_t word)
+{
+	int64_t s = (int64_t)word;
+
+	if (arg_signed(e, k))
+		return s >= INT32_MIN && s <= INT32_MAX ? json_integer((json_int_t)s)
+							: json_s64(s);
+	if (e->arg_types[k] == FASTMIB_ARG_UINT32 && word <= UINT32_MAX)
+		return json_integer((json_int_t)word);
+	return json_u64(word);
+}
+
 static void
 print_event_text(const struct fastmib_schema *sc, const struct fastmib_event_rec *r)
 {
@@ -69,9 +88,7 @@ event_json(const struct fastmib_schema *sc, const struct fastmib_event_rec *r)
 
 	format_time_ns(r->time_ns, when, sizeof(when));
 	for (uint32_t k = 0; k < e->n_args; k++)
-		json_object_set_new(args, e->args[k],
-				    arg_signed(e, k) ? json_integer((json_int_t)(int64_t)r->args[k])
-						     : json_u64(r->args[k]));
+		json_object_set_new(args, e->args[k], arg_json(e, k, r->args[k]));
 	return json_pack("{s:o, s:s, s:o, s:o, s:I, s:s, s:I, s:I, s:o, s:o, s:o}",
 			 "seq", json_u64(r->seq), "time", when,
 			 "time_ns", json_u64(r->time_ns), "tsc", json_u64(r->tsc),

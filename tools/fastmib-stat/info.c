@@ -59,6 +59,38 @@ events_info_json(struct fastmib_segment *seg, const struct fastmib_info *info)
 			 "tsc_hz", json_u64(info->tsc_hz), "list", list);
 }
 
+/* One line per event: id, level, rate, records logged and dropped, arguments. */
+static void
+print_events_table(struct fastmib_segment *seg)
+{
+	static const char *const heads[] = { "EVENT", "ID", "LEVEL", "RATE", "LOGGED",
+					     "DROPPED", "ARGS" };
+	const struct fastmib_schema *sc = fastmib_schema(seg);
+	struct libscols_table *tb = cols_new_table();
+
+	for (unsigned int k = 0; k < 7; k++)
+		cols_add_column(tb, heads[k], k > 0 && k < 6);
+	for (uint32_t i = 0; i < sc->n_events; i++) {
+		const struct fastmib_event_schema *e = &sc->events[i];
+		struct libscols_line *ln = cols_new_line(tb);
+		char cell[FASTMIB_MAX_EVENT_ARGS * (FASTMIB_MAX_NAME + 8) + 1] = "";
+		const uint64_t nums[] = { e->arc, e->level, e->rate, fastmib_event_logged(seg, i),
+					  fastmib_event_dropped(seg, i) };
+
+		cols_set(ln, 0, e->name);
+		for (unsigned int k = 0; k < 5; k++) {
+			snprintf(cell, sizeof(cell), "%" PRIu64, nums[k]);
+			cols_set(ln, 1 + k, cell);
+		}
+		cell[0] = '\0';
+		for (uint32_t k = 0; k < e->n_args; k++)
+			snprintf(cell + strlen(cell), sizeof(cell) - strlen(cell), "%s%s:%s",
+				 k ? " " : "", e->args[k], arg_type_name(e->arg_types[k]));
+		cols_set(ln, 6, cell);
+	}
+	cols_print(tb, false, 2);
+}
+
 int
 do_info(struct fastmib_segment *seg, const char *path, bool json)
 {
@@ -71,7 +103,7 @@ do_info(struct fastmib_segment *seg, const char *path, bool json)
 	int rc;
 
 	/* One full pass so that the read statistics say something. */
-	rc = snap_take(seg, UINT64_MAX, &s);
+	rc = snap_take(seg, NULL, &s);
 	if (rc < 0)
 		return rc;
 	snap_free(&s);
@@ -137,18 +169,6 @@ do_info(struct fastmib_segment *seg, const char *path, bool json)
 		return 0;
 	printf("event rings  %" PRIu32 " records per lcore slot, TSC %" PRIu64 " Hz\n",
 	       info.event_ring, info.tsc_hz);
-	printf("  %-24s %4s %5s %5s %20s %20s  %s\n", "event", "id", "level", "rate",
-	       "logged", "dropped", "args");
-	for (uint32_t i = 0; i < sc->n_events; i++) {
-		const struct fastmib_event_schema *e = &sc->events[i];
-
-		printf("  %-24s %4" PRIu32 " %5" PRIu32 " %5" PRIu32 " %20" PRIu64 " %20" PRIu64,
-		       e->name, e->arc, e->level, e->rate, fastmib_event_logged(seg, i),
-		       fastmib_event_dropped(seg, i));
-		for (uint32_t k = 0; k < e->n_args; k++)
-			printf("%s%s:%s", k ? " " : "  ", e->args[k],
-			       arg_type_name(e->arg_types[k]));
-		putchar('\n');
-	}
+	print_events_table(seg);
 	return 0;
 }

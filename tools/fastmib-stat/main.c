@@ -10,6 +10,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ports.h"
 #include "stat.h"
@@ -42,17 +43,23 @@ static int
 print_once(struct fastmib_segment *seg, const struct stat_opts *o)
 {
 	struct snap s = { 0 };
-	int rc = snap_take(seg, o->max_rows, &s);
+	struct view v;
+	int rc = view_build(fastmib_schema(seg), o, &v);
 
+	if (rc != 0)
+		return rc;
+	rc = snap_take(seg, &v, &s);
 	if (rc < 0) {
 		report_error(o->path, "read");
+		view_free(&v);
 		return EXIT_FAILURE;
 	}
 	if (o->json)
-		rc = print_json(json_doc(seg, o->path, &s), false);
+		rc = print_json(json_doc(seg, o->path, &v, &s), false);
 	else
-		print_text(seg, o->path, &s, NULL);
+		print_text(seg, o, &v, &s, NULL);
 	snap_free(&s);
+	view_free(&v);
 	return rc < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
 }
 
@@ -74,8 +81,10 @@ main(int argc, char **argv)
 	if (o.reset) {
 		/* Alone, --reset confirms on stdout; otherwise the report follows. */
 		bool quiet = o.json || o.info || o.watch > 0;
+		/* ask a person, never a script: only when stdin is a terminal */
+		bool ask = !o.yes && isatty(STDIN_FILENO);
 
-		rc = do_reset(seg, o.path, o.reset_target, quiet);
+		rc = do_reset(seg, o.path, o.reset_target, quiet, ask);
 		if (rc != 0 || !quiet) {
 			fastmib_close(seg);
 			return rc;
@@ -94,5 +103,6 @@ main(int argc, char **argv)
 		rc = print_once(seg, &o);
 	}
 	fastmib_close(seg);
+	free(o.match);
 	return rc;
 }

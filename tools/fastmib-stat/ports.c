@@ -19,6 +19,8 @@
 
 #include <jansson.h>
 
+#include "cols.h"
+#include "json64.h"
 #include "ports.h"
 #include "telemetry.h"
 
@@ -58,6 +60,9 @@ struct opts {
 	unsigned int timeout_ms;
 	double watch;
 	bool json;
+	bool json_strings;
+	bool human; /* -H */
+	bool raw;   /* --raw */
 };
 
 static volatile sig_atomic_t stop_requested;
@@ -77,7 +82,7 @@ stat_ports_usage(FILE *f)
 		"                       telemetry socket (or runtime directory, e.g.\n"
 		"                       /var/run/dpdk/rte) is PATH, at ifIndex BASE + port id\n"
 		"                       as fastmib-agentx serves them (repeatable); with\n"
-		"                       --json and --watch; no SEGMENT then\n"
+		"                       --json, --watch, -H and --raw; no SEGMENT then\n"
 		"  --ifindex-base N     base of the n-th --ports without one: N + 100 n\n"
 		"                       (default 1000)\n"
 		"  --timeout MS         longest wait for a telemetry answer (default 1000)\n");
@@ -110,12 +115,16 @@ parse_uint(const char *s, unsigned long long min, unsigned long long max,
 static int
 parse_args(int argc, char **argv, struct opts *o)
 {
-	enum { O_PORTS = 256, O_BASE, O_TIMEOUT, O_JSON, O_WATCH, O_HELP, O_VERSION };
+	enum { O_PORTS = 256, O_BASE, O_TIMEOUT, O_JSON, O_JSON_STRINGS, O_WATCH, O_HELP,
+	       O_VERSION, O_RAW };
 	static const struct option longopts[] = {
 		{ "ports", required_argument, NULL, O_PORTS },
 		{ "ifindex-base", required_argument, NULL, O_BASE },
 		{ "timeout", required_argument, NULL, O_TIMEOUT },
 		{ "json", no_argument, NULL, O_JSON },
+		{ "json-strings", no_argument, NULL, O_JSON_STRINGS },
+		{ "human", no_argument, NULL, 'H' },
+		{ "raw", no_argument, NULL, O_RAW },
 		{ "watch", required_argument, NULL, O_WATCH },
 		{ "help", no_argument, NULL, O_HELP },
 		{ "version", no_argument, NULL, O_VERSION },
@@ -130,7 +139,7 @@ parse_args(int argc, char **argv, struct opts *o)
 	o->timeout_ms = DEFAULT_TIMEOUT_MS;
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "H", longopts, NULL)) != -1) {
 		struct source *s;
 
 		switch (c) {
@@ -168,6 +177,15 @@ parse_args(int argc, char **argv, struct opts *o)
 		case O_JSON:
 			o->json = true;
 			break;
+		case O_JSON_STRINGS:
+			o->json_strings = true;
+			break;
+		case 'H':
+			o->human = true;
+			break;
+		case O_RAW:
+			o->raw = true;
+			break;
 		case O_WATCH:
 			errno = 0;
 			o->watch = strtod(optarg, &end);
@@ -179,12 +197,18 @@ parse_args(int argc, char **argv, struct opts *o)
 			}
 			break;
 		case O_HELP:
-			printf("Usage: fastmib-stat --ports PATH[,BASE]... [--json] "
-			       "[--watch SECONDS]\n"
+			printf("Usage: fastmib-stat --ports PATH[,BASE]... [--json] [-H] "
+			       "[--raw] [--watch SECONDS]\n"
 			       "Print the ethdev ports of running DPDK applications, read "
 			       "over DPDK telemetry.\n\n");
 			stat_ports_usage(stdout);
 			printf("  --json               one JSON document instead of text\n"
+			       "  --json-strings       with --json: every 64-bit value as a "
+			       "decimal string\n"
+			       "                       (without: above 2^53-1 only)\n"
+			       "  -H, --human          counters with a prefix: 1.2M packets, "
+			       "1.5GiB\n"
+			       "  --raw                the tables alone, unaligned\n"
 			       "  --watch SECONDS      redraw every SECONDS with per-second "
 			       "rates\n\n"
 			       "Exit status: 0 success, 1 an application could not be "
@@ -204,6 +228,16 @@ parse_args(int argc, char **argv, struct opts *o)
 			argv[optind]);
 		return EXIT_USAGE;
 	}
+	if (o->json_strings && !o->json) {
+		fprintf(stderr, "fastmib-stat: --json-strings goes with --json\n");
+		return EXIT_USAGE;
+	}
+	if ((o->human || o->raw) && o->json) {
+		fprintf(stderr, "fastmib-stat: %s is for the ports as text, not with --json\n",
+			o->human ? "-H (--human)" : "--raw");
+		return EXIT_USAGE;
+	}
+	json64_all_strings(o->json_strings);
 	for (unsigned int i = 0; i < o->n_src; i++)
 		o->src[i].base = fastmib_port_source_base(o->src[i].own_base, o->base, i);
 	return -1;
@@ -330,54 +364,79 @@ rates_of(const struct fastmib_port_reading *p, const struct fastmib_port_reading
 
 /* ---- output ---- */
 
+/* A counter as a cell; with -H packets 1.2M, octets 1.5GiB, bits 9.9G. */
 static void
-print_text(const struct source *s, const struct port_row *rows, unsigned int n,
-	   bool watching, double dt)
+count_cell(struct libscols_line *ln, size_t col, uint64_t v, bool human, bool octets)
 {
+	char cell[32];
+
+	format_count(cell, sizeof(cell), v, human, octets);
+	cols_set(ln, col, cell);
+}
+
+static void
+print_text(const struct opts *o, const struct source *s, const struct port_row *rows,
+	   unsigned int n, bool watching, double dt)
+{
+	static const char *const heads[] = {
+		"IFINDEX", "PORT", "NAME", "STATE", "SPEED", "RX-PACKETS", "TX-PACKETS",
+		"RX-OCTETS", "TX-OCTETS", "RX-ERRORS", "RX-MISSED", "RX-NOMBUF", "TX-ERRORS",
+		"RX-PKT/S", "TX-PKT/S", "RX-BIT/S", "TX-BIT/S",
+	};
+	struct libscols_table *tb;
+	char cell[32];
+
 	if (s->error[0]) {
 		/* once, the error goes to stderr alone; a live display shows it */
 		if (watching)
-			printf("%s: not read: %s\n", s->path, s->error);
+			fprintf(o->raw ? stderr : stdout, "%s: not read: %s\n", s->path,
+				s->error);
 		return;
 	}
-	printf("%s: pid %ld, %s, %u port(s)\n", s->path, fastmib_tel_pid(s->tel),
-	       fastmib_tel_version(s->tel), n);
+	/* --raw: the table alone, for scripts */
+	if (!o->raw)
+		printf("%s: pid %ld, %s, %u port(s)\n", s->path, fastmib_tel_pid(s->tel),
+		       fastmib_tel_version(s->tel), n);
 	if (n == 0)
 		return;
-	printf("%8s %5s %-16s %-7s %5s %15s %15s %15s %15s %10s %10s %10s %10s",
-	       "IFINDEX", "PORT", "NAME", "STATE", "SPEED", "RX-PACKETS", "TX-PACKETS",
-	       "RX-OCTETS", "TX-OCTETS", "RX-ERRORS", "RX-MISSED", "RX-NOMBUF",
-	       "TX-ERRORS");
-	if (watching)
-		printf(" %12s %12s %14s %14s", "RX-PKT/S", "TX-PKT/S", "RX-BIT/S", "TX-BIT/S");
-	putchar('\n');
+	tb = cols_new_table();
+	for (unsigned int k = 0; k < (watching ? 17u : 13u); k++)
+		cols_add_column(tb, heads[k], k != 2 && k != 3);
 	for (unsigned int i = 0; i < n; i++) {
 		const struct fastmib_port_reading *r = &rows[i].r;
 		const struct port_row *p = watching ? prev_row(s, r->port) : NULL;
-		char speed[24];
+		struct libscols_line *ln = cols_new_line(tb);
 		double rate[4];
 
-		format_speed(r, speed, sizeof(speed));
-		printf("%8" PRIu32 " %5u %-16s %-7s %5s %15" PRIu64 " %15" PRIu64 " %15" PRIu64
-		       " %15" PRIu64 " %10" PRIu64 " %10" PRIu64 " %10" PRIu64 " %10" PRIu64,
-		       rows[i].ifindex, r->port, r->name, state_of(r), speed, r->ipackets,
-		       r->opackets, r->ibytes, r->obytes, r->ierrors, r->imissed,
-		       r->rx_nombuf, r->oerrors);
-		if (watching && p && s->pid == fastmib_tel_pid(s->tel) &&
-		    rates_of(&p->r, r, dt, rate))
-			printf(" %12.0f %12.0f %14.0f %14.0f", rate[0], rate[1], rate[2],
-			       rate[3]);
-		else if (watching)
-			printf(" %12s %12s %14s %14s", "-", "-", "-", "-");
-		putchar('\n');
+		snprintf(cell, sizeof(cell), "%" PRIu32, rows[i].ifindex);
+		cols_set(ln, 0, cell);
+		snprintf(cell, sizeof(cell), "%u", r->port);
+		cols_set(ln, 1, cell);
+		cols_set(ln, 2, r->name);
+		cols_set(ln, 3, state_of(r));
+		format_speed(r, cell, sizeof(cell));
+		cols_set(ln, 4, cell);
+		count_cell(ln, 5, r->ipackets, o->human, false);
+		count_cell(ln, 6, r->opackets, o->human, false);
+		count_cell(ln, 7, r->ibytes, o->human, true);
+		count_cell(ln, 8, r->obytes, o->human, true);
+		count_cell(ln, 9, r->ierrors, o->human, false);
+		count_cell(ln, 10, r->imissed, o->human, false);
+		count_cell(ln, 11, r->rx_nombuf, o->human, false);
+		count_cell(ln, 12, r->oerrors, o->human, false);
+		if (!watching)
+			continue;
+		if (p && s->pid == fastmib_tel_pid(s->tel) && rates_of(&p->r, r, dt, rate)) {
+			for (unsigned int k = 0; k < 4; k++) {
+				format_rate(cell, sizeof(cell), rate[k], o->human, false);
+				cols_set(ln, 13 + k, cell);
+			}
+		} else {
+			for (unsigned int k = 0; k < 4; k++)
+				cols_set(ln, 13 + k, "-");
+		}
 	}
-}
-
-static json_t *
-json_u64(uint64_t v)
-{
-	/* jansson integers are signed 64-bit: larger values as a string */
-	return v > INT64_MAX ? json_string("overflow") : json_integer((json_int_t)v);
+	cols_print(tb, o->raw, 2);
 }
 
 static json_t *
@@ -467,7 +526,7 @@ report(struct opts *o, bool watching)
 		if (o->json)
 			json_array_append_new(arr, source_json(s, rows, n, watching, dt));
 		else
-			print_text(s, rows, n, watching, dt);
+			print_text(o, s, rows, n, watching, dt);
 		free(s->rows);
 		s->rows = rows;
 		s->n_rows = n;

@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "stat.h"
 
@@ -125,18 +126,62 @@ reset_table(struct fastmib_segment *seg, const struct fastmib_group_schema *g, i
 	return rc < 0 ? rc : (int64_t)n;
 }
 
-/* Returns a process exit status. */
+/*
+ * Ask on the terminal before a reset: it cannot be undone, and an operator
+ * who typed --reset for --rows (or the wrong segment) deserves a second
+ * look. The question goes to stderr, so that stdout stays the report.
+ */
+static bool
+confirmed(const char *question, const char *path)
+{
+	char *answer = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	bool yes;
+
+	fprintf(stderr, "fastmib-stat: reset %s of %s? [y/N] ", question, path);
+	fflush(stderr);
+	n = getline(&answer, &cap, stdin);
+	if (n < 0)
+		fputc('\n', stderr); /* end of input: no, on a line of its own */
+	while (n > 0 && isspace((unsigned char)answer[n - 1]))
+		answer[--n] = '\0';
+	yes = n > 0 && (strcasecmp(answer, "y") == 0 || strcasecmp(answer, "yes") == 0);
+	free(answer);
+	if (!yes)
+		fprintf(stderr, "fastmib-stat: nothing reset\n");
+	return yes;
+}
+
+/* Rows present now in table `group`, for the question. */
+static uint64_t
+present_rows(struct fastmib_segment *seg, const struct fastmib_group_schema *g,
+	     int group)
+{
+	uint64_t n = 0;
+
+	for (int64_t r = next_row(seg, g, group, 0); r >= 0;
+	     r = next_row(seg, g, group, (uint32_t)r + 1))
+		n++;
+	return n;
+}
+
+/* Returns a process exit status. With `ask`, only after a yes. */
 int
 do_reset(struct fastmib_segment *seg, const char *path, const char *target,
-	 bool quiet)
+	 bool quiet, bool ask)
 {
 	const struct fastmib_schema *sc = fastmib_schema(seg);
+	char question[2 * NAME_BUF + 64];
 	int group, rc;
 	uint32_t row;
 	int64_t n;
 	bool has_row;
 
 	if (target == NULL) {
+		snprintf(question, sizeof(question), "every counter (%s)", sc->module);
+		if (ask && !confirmed(question, path))
+			return EXIT_FAILURE;
 		rc = fastmib_reset(seg, -1, 0);
 		if (rc < 0)
 			goto fail;
@@ -150,6 +195,10 @@ do_reset(struct fastmib_segment *seg, const char *path, const char *target,
 	const struct fastmib_group_schema *g = &sc->groups[group];
 
 	if (g->n_indexes == 0 || has_row) {
+		snprintf(question, sizeof(question), "%s '%s'", has_row ? "row" : "group",
+			 target);
+		if (ask && !confirmed(question, path))
+			return EXIT_FAILURE;
 		rc = fastmib_reset(seg, group, row);
 		if (rc < 0)
 			goto fail;
@@ -157,6 +206,10 @@ do_reset(struct fastmib_segment *seg, const char *path, const char *target,
 			printf("reset %s: %s\n", path, target);
 		return 0;
 	}
+	snprintf(question, sizeof(question), "every row of table '%s' (%" PRIu64
+		 " present)", g->name, present_rows(seg, g, group));
+	if (ask && !confirmed(question, path))
+		return EXIT_FAILURE;
 	n = reset_table(seg, g, group);
 	if (n < 0)
 		goto fail;

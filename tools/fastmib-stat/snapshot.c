@@ -9,25 +9,6 @@
 
 #include "stat.h"
 
-/* The value SNMP reports for a raw snapshot word of a counter of `type`. */
-static uint64_t
-reported_value(uint32_t type, uint64_t raw)
-{
-	int64_t s;
-
-	switch (type) {
-	case FASTMIB_COUNTER32:
-		return raw & UINT32_MAX;
-	case FASTMIB_GAUGE32:
-		s = (int64_t)raw;
-		if (s < 0)
-			return 0;
-		return s > (int64_t)UINT32_MAX ? UINT32_MAX : (uint64_t)s;
-	default:
-		return raw;
-	}
-}
-
 /* Next present row >= row, or -1; the same walk the subagent does. */
 int64_t
 next_row(struct fastmib_segment *seg, const struct fastmib_group_schema *g,
@@ -95,16 +76,17 @@ snap_group(struct fastmib_segment *seg, unsigned gi, uint64_t max_rows,
 		gs->rows[gs->n_shown] = (uint32_t)r;
 		for (uint32_t c = 0; c < g->n_counters; c++)
 			gs->vals[(size_t)gs->n_shown * g->n_counters + c] =
-				reported_value(g->counters[c].type, raw[c]);
+				fastmib_reported_value(g->counters[c].type, raw[c]);
 		gs->n_shown++;
 	}
 	return 0;
 }
 
 int
-snap_take(struct fastmib_segment *seg, uint64_t max_rows, struct snap *s)
+snap_take(struct fastmib_segment *seg, const struct view *v, struct snap *s)
 {
 	const struct fastmib_schema *sc = fastmib_schema(seg);
+	uint64_t max_rows = v == NULL || v->all_rows ? UINT64_MAX : v->max_rows;
 
 	s->n_groups = sc->n_groups;
 	s->g = calloc(sc->n_groups ? sc->n_groups : 1, sizeof(*s->g));
@@ -113,8 +95,12 @@ snap_take(struct fastmib_segment *seg, uint64_t max_rows, struct snap *s)
 	clock_gettime(CLOCK_MONOTONIC, &s->at);
 	clock_gettime(CLOCK_REALTIME, &s->wall);
 	for (uint32_t i = 0; i < sc->n_groups; i++) {
-		int rc = snap_group(seg, i, max_rows, &s->g[i]);
+		int rc;
 
+		/* a group --match hides is not read at all: no cost */
+		if (v != NULL && !v->g[i].shown)
+			continue;
+		rc = snap_group(seg, i, max_rows, &s->g[i]);
 		if (rc < 0) {
 			snap_free(s);
 			return rc;

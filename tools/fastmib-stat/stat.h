@@ -14,7 +14,9 @@
 
 #include <jansson.h>
 
+#include "cols.h"
 #include "fastmib/names.h"
+#include "json64.h"
 #include "fastmib/reader.h"
 
 #define EXIT_USAGE 2
@@ -27,12 +29,52 @@ struct stat_opts {
 	double watch;             /* seconds; 0 = print once */
 	uint64_t max_rows;        /* rows shown per table; UINT64_MAX = all */
 	bool json;
+	bool human;               /* -H: 1.2M, 1.5KiB instead of exact numbers */
+	bool json_strings;         /* --json-strings: every 64-bit value a string */
 	bool info;
 	bool reset;
+	bool yes;                 /* -y: reset without asking on a terminal */
 	bool events;              /* --events: print the event log */
 	bool follow;              /* --follow: keep printing new events */
 	const char *event_name;   /* --event NAME filter; NULL = all */
 	int max_level;            /* --level N filter; 9 = all */
+	const char **match;       /* --match GLOB, each one */
+	uint32_t n_match;
+	const char *sort;         /* --sort [+|-]COLUMN */
+	uint64_t top;             /* --top N; 0 = not given */
+	const char *output;       /* --output COLUMNS, as given; NULL = default */
+	bool raw;                 /* --raw: tables unaligned, nothing else */
+};
+
+/* The columns of the list of a scalar group (--output keywords). */
+enum list_col { LC_NAME, LC_VALUE, LC_UNITS, LC_RATE, LC_TYPE, LC_DESCRIPTION, LC_N };
+extern const char *const list_col_names[LC_N];
+
+/* A column of a table: one of its indexes or counters. */
+struct tcol {
+	bool index;
+	uint16_t n; /* index or counter number in the group's schema */
+};
+
+/* What is shown of one group (view.c). */
+struct group_view {
+	bool shown;                          /* some counter of it is shown */
+	bool counter[FASTMIB_MAX_COUNTERS];  /* counters shown (--match) */
+	uint32_t n_cols;                     /* a table's text columns (--output) */
+	struct tcol cols[FASTMIB_MAX_INDEXES + FASTMIB_MAX_COUNTERS];
+	bool sorted;                         /* table rows ordered by `key` */
+	bool descending;
+	struct tcol key;
+};
+
+/* What of a segment is shown, from --match, --sort, --top and --rows. */
+struct view {
+	uint32_t n_groups;
+	struct group_view *g;
+	uint64_t max_rows; /* rows shown of each table, after ordering */
+	bool all_rows;     /* some table is sorted: snapshots keep every row */
+	uint32_t n_list_cols;              /* columns of scalar lists (--output) */
+	enum list_col list_cols[LC_N];
 };
 
 /* Values of the rows shown for one group, taken in one pass. */
@@ -60,19 +102,31 @@ int parse_args(int argc, char **argv, struct stat_opts *o);
 /* snapshot.c */
 int64_t next_row(struct fastmib_segment *seg, const struct fastmib_group_schema *g,
 		 unsigned gi, uint32_t row);
-int snap_take(struct fastmib_segment *seg, uint64_t max_rows, struct snap *s);
+/* Groups `v` shows, at most the rows it may show; every row of all with NULL. */
+int snap_take(struct fastmib_segment *seg, const struct view *v, struct snap *s);
 void snap_free(struct snap *s);
 const uint64_t *prev_row_vals(const struct group_snap *p, uint32_t n_counters,
 			      uint32_t row);
 bool rate_of(uint32_t type, uint64_t prev, uint64_t cur, double dt, double *rate);
 
+/* view.c: 0, or an exit status after a message naming the option. */
+int view_build(const struct fastmib_schema *sc, const struct stat_opts *o, struct view *v);
+void view_free(struct view *v);
+/*
+ * The rows of a table to show, as positions in `gs`, in the order of the
+ * view (by rate with `prev`), at most `max_rows`; returns how many.
+ */
+uint32_t view_order(const struct group_view *gv, const struct fastmib_group_schema *g,
+		    const struct group_snap *gs, const struct group_snap *prev, double dt,
+		    uint64_t max_rows, uint32_t *order);
+
 /* text.c: the counters as tables; with `prev`, counters per second. */
-void print_text(struct fastmib_segment *seg, const char *path, const struct snap *s,
-		const struct snap *prev);
+void print_text(struct fastmib_segment *seg, const struct stat_opts *o,
+		const struct view *v, const struct snap *s, const struct snap *prev);
 
 /* json.c */
-json_t *json_u64(uint64_t v);
-json_t *json_doc(struct fastmib_segment *seg, const char *path, const struct snap *s);
+json_t *json_doc(struct fastmib_segment *seg, const char *path, const struct view *v,
+		 const struct snap *s);
 /* Print and free `doc`: indented, or one line when `compact`. */
 int print_json(json_t *doc, bool compact);
 
@@ -84,7 +138,8 @@ int watch(struct fastmib_segment **segp, const struct stat_opts *o);
 
 /* info.c, reset.c, events.c: exit statuses, except do_info (< 0: error). */
 int do_info(struct fastmib_segment *seg, const char *path, bool json);
-int do_reset(struct fastmib_segment *seg, const char *path, const char *target, bool quiet);
+int do_reset(struct fastmib_segment *seg, const char *path, const char *target, bool quiet,
+	     bool ask);
 int do_events(struct fastmib_segment **segp, const struct stat_opts *o);
 
 #endif

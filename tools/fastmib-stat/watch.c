@@ -47,7 +47,11 @@ watch(struct fastmib_segment **segp, const struct stat_opts *o)
 {
 	struct snap prev = { 0 }, cur = { 0 };
 	bool tty = isatty(STDOUT_FILENO);
+	struct view v;
+	int rc = view_build(fastmib_schema(*segp), o, &v);
 
+	if (rc != 0)
+		return rc;
 	stop_on_signals();
 	while (!stop_requested) {
 		if (fastmib_stale(*segp)) {
@@ -57,21 +61,26 @@ watch(struct fastmib_segment **segp, const struct stat_opts *o)
 				fastmib_close(*segp);
 				*segp = n;
 				snap_free(&prev);
+				/* the application may have come back with another model */
+				view_free(&v);
+				if ((rc = view_build(fastmib_schema(n), o, &v)) != 0)
+					return rc;
 			}
 		}
-		if (snap_take(*segp, o->max_rows, &cur) < 0) {
+		if (snap_take(*segp, &v, &cur) < 0) {
 			report_error(o->path, "read");
 			snap_free(&prev);
+			view_free(&v);
 			return EXIT_FAILURE;
 		}
 		if (o->json) {
-			print_json(json_doc(*segp, o->path, &cur), true);
+			print_json(json_doc(*segp, o->path, &v, &cur), true);
 		} else {
 			if (tty)
 				fputs("\033[H\033[2J", stdout);
 			else if (prev.g != NULL)
 				putchar('\n');
-			print_text(*segp, o->path, &cur, prev.g ? &prev : NULL);
+			print_text(*segp, o, &v, &cur, prev.g ? &prev : NULL);
 		}
 		fflush(stdout);
 		snap_free(&prev);
@@ -80,5 +89,6 @@ watch(struct fastmib_segment **segp, const struct stat_opts *o)
 		sleep_interruptible(o->watch);
 	}
 	snap_free(&prev);
+	view_free(&v);
 	return EXIT_SUCCESS;
 }

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The text output's building blocks, shared by the counters and --ports:
+ * tables laid out by libsmartcols (cols.c) and numbers as cells
+ * (format.c).
+ */
+#ifndef FASTMIB_STAT_COLS_H
+#define FASTMIB_STAT_COLS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <libsmartcols.h>
+
+/* cols.c: libsmartcols calls that exit on out-of-memory. */
+struct libscols_table *cols_new_table(void);
+void cols_add_column(struct libscols_table *tb, const char *name, bool right);
+struct libscols_line *cols_new_line(struct libscols_table *tb);
+void cols_set(struct libscols_line *ln, size_t col, const char *data);
+/*
+ * Print and free `tb`: `raw`, as libsmartcols' raw mode writes it;
+ * otherwise aligned and indented by `indent` spaces.
+ */
+void cols_print(struct libscols_table *tb, bool raw, int indent);
+
+/* format.c: numbers and names as the text output shows them. */
+const char *type_name(uint32_t type);
+bool units_are_octets(const char *units);
+/* Exact, or with -H (`human`) a prefix: 1.2M, or for octets 1.5KiB. */
+void format_count(char *buf, size_t len, uint64_t v, bool human, bool octets);
+void format_rate(char *buf, size_t len, double r, bool human, bool octets);
+
+#endif
