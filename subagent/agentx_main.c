@@ -873,6 +873,18 @@ config_read(int major, int minor, void *serverarg, void *clientarg)
 	return 0;
 }
 
+/* Is `dir` one of the entries of the colon-separated `list`? */
+static bool
+in_path_list(const char *list, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	for (const char *p = list; p; p = strchr(p, ':') ? strchr(p, ':') + 1 : NULL)
+		if (!strncmp(p, dir, n) && (p[n] == ':' || p[n] == '\0'))
+			return true;
+	return false;
+}
+
 static void
 configure_netsnmp(struct settings *st)
 {
@@ -910,6 +922,19 @@ configure_netsnmp(struct settings *st)
 		unsetenv("SNMPCONFPATH");
 		netsnmp_ds_set_string(NETSNMP_DS_LIBRARY_ID,
 				      NETSNMP_DS_LIB_CONFIGURATION_DIR, "");
+	} else if (getenv("SNMPCONFPATH") && st->state_path &&
+		   !in_path_list(getenv("SNMPCONFPATH"), st->state_path)) {
+		/* Net-SNMP reads only $SNMPCONFPATH when it is set, the
+		 * persistent directory included only if listed there (once:
+		 * twice is the doubled read of the state) */
+		char *path = malloc(strlen(getenv("SNMPCONFPATH")) +
+				    strlen(st->state_path) + 2);
+
+		if (path) {
+			sprintf(path, "%s:%s", getenv("SNMPCONFPATH"), st->state_path);
+			setenv("SNMPCONFPATH", path, 1);
+			free(path);
+		}
 	}
 	if (st->config)
 		netsnmp_ds_set_string(NETSNMP_DS_LIBRARY_ID,

@@ -317,3 +317,27 @@ def test_state_only_in_the_state_directory(tmp_path):
     assert "fastmib-agentx.conf" in os.listdir(state)
     assert os.listdir(libdir) == []
     assert listing("/var/lib/snmp") == var_lib
+
+
+def test_snmpconfpath_and_the_state_directory(tmp_path):
+    """$SNMPCONFPATH replaces Net-SNMP's search path; the state directory
+    is still read, once, whether or not the path lists it."""
+    d = str(tmp_path)
+    w = Writer(os.path.join(d, "ep.seg"), d)
+    e = w.fill()
+    confdir = tmp_path / "confpath"
+    confdir.mkdir()
+    write(confdir / "fastmib-agentx.conf", ["segment %s" % w.segment])
+    state = tmp_path / "state"
+    conf = write(tmp_path / "agent.conf", h.access_lines())
+    port = h.free_udp_port()
+    log = str(tmp_path / "log")
+    cmd = [h.agentx_binary(), "-f", "-Lf", log, "--state-dir", str(state), "--listen",
+           "udp:127.0.0.1:%d" % port, "-c", conf]
+    boots = []
+    for path in (str(confdir), str(confdir), "%s:%s" % (confdir, state)):
+        run_and_stop(cmd, dict(os.environ, SNMPCONFPATH=path), port, e)
+        assert "buffer too small" not in h._read_text(log)
+        with open(state / "fastmib-agentx.conf") as f:
+            boots += [int(ln.split()[1]) for ln in f if ln.startswith("engineBoots ")]
+    assert boots == [1, 2, 3]
