@@ -237,9 +237,26 @@ def test_command_line_errors(tmp_path):
     r = agent(["-f", "-u", "no-such-user-here", "/x.seg"])
     assert r.returncode == 1
     assert "-u no-such-user-here: no such user" in r.stderr
+    r = agent(["-f", "-g", "no-such-group-here", "/x.seg"])
+    assert r.returncode == 1
+    assert "-g no-such-group-here: no such group" in r.stderr
     r = agent(["-f", "-x", "/" + "s" * 120, "/x.seg"])
     assert r.returncode == 1
     assert "a unix socket path has at most 107 characters, not 121" in r.stderr
+
+
+def test_logging_options_as_snmpd(tmp_path):
+    """-Lo logs to stdout; -Ls FACILITY takes the next argument, as in
+    snmpd (a "d" left over would be a segment named d)."""
+    conf = write(tmp_path / "agent.conf", ["pingInterval 0"])
+    r = agent(["-f", "-C", "-Lo", "-x", str(tmp_path / "no-master"), "-c", conf,
+               "/x.seg"])
+    assert r.returncode == 1
+    assert "%s: line 1: Error: bad pingInterval '0' (1..3600 s)" % conf in r.stdout
+    assert r.stderr == ""
+    r = agent(["-f", "-C", "-Ls", "d", "-Le", "-x", str(tmp_path / "no-master")])
+    assert r.returncode == 1
+    assert "no segment and no --ports given" in r.stderr
 
 
 def test_default_files_unless_C(tmp_path):
