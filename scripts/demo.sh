@@ -104,7 +104,7 @@ for _ in $(seq 100); do [ -e "$seg" ] && break; sleep 0.1; done
 
 say "3. fastmib-agentx serving $seg over AgentX, and the application's ports"
 say "   (IF-MIB rows from its telemetry socket, ifIndex 1000 + port id)"
-agent_cmd=("$agent" -f -Lf "$work/agentx.log" -x "$sock" --state-dir "$work/persist"
+agent_cmd=("$agent" -f -C -Lf "$work/agentx.log" -x "$sock" --state-dir "$work/persist"
 	--ports "$rundir" "$seg")
 show "${agent_cmd[@]}" "&"
 "${agent_cmd[@]}" </dev/null >/dev/null 2>&1 &

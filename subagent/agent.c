@@ -323,6 +323,12 @@ fastmib_agent_count(const struct fastmib_agent *agent)
 	return agent->n_segs;
 }
 
+const char *
+fastmib_agent_path(const struct fastmib_agent *agent, unsigned int i)
+{
+	return i < agent->n_segs ? agent->segs[i]->path : NULL;
+}
+
 unsigned int
 fastmib_agent_serving(const struct fastmib_agent *agent)
 {

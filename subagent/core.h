@@ -88,6 +88,9 @@ unsigned int fastmib_agent_reload_end(struct fastmib_agent *agent);
 /** Number of paths in the set. */
 unsigned int fastmib_agent_count(const struct fastmib_agent *agent);
 
+/** The i-th path of the set (0 <= i < count), or NULL. */
+const char *fastmib_agent_path(const struct fastmib_agent *agent, unsigned int i);
+
 /**
  * Attach every segment that exists, register its handler, and arm the
  * periodic re-attach check (every `period_s` seconds, 0 = default). Call

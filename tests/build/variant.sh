@@ -77,6 +77,15 @@ dpkg-deb -x "$runtime" "$root"
 dpkg-deb -x "$dev" "$root"
 grep -q "^ExecStart=/usr/sbin/fastmib-agentx " "$root/usr/lib/systemd/system/fastmib-agentx.service" ||
 	{ echo "unit does not start /usr/sbin/fastmib-agentx"; exit 1; }
+# The unit's user comes from the postinst (adduser), run by dpkg.
+unit_user=$(sed -n 's/^User=//p' "$root/usr/lib/systemd/system/fastmib-agentx.service")
+grep -q "adduser" <<<"$depends" || { echo "runtime Depends lacks adduser: $depends"; exit 1; }
+mkdir "$root/DEBIAN"
+dpkg-deb -e "$runtime" "$root/DEBIAN"
+[ -x "$root/DEBIAN/postinst" ] || { echo "fastmib has no executable postinst"; exit 1; }
+sh -n "$root/DEBIAN/postinst"
+grep -Eq "adduser --system .*(--group|--ingroup $unit_user) $unit_user\$" "$root/DEBIAN/postinst" ||
+	{ echo "the postinst does not create the unit's user $unit_user"; exit 1; }
 export LD_LIBRARY_PATH="$root/usr/lib/$multiarch"
 for p in usr/bin/fastmib-gen usr/bin/fastmib-stat usr/sbin/fastmib-agentx; do
 	"$root/$p" --help >/dev/null

@@ -393,7 +393,8 @@ class Agent:
             self.client = snmpd.client
 
     def command(self):
-        cmd = self.wrapper + [agentx_binary(), "-f", "-Lf", self.log,
+        # -C: only what the test gives, never the host's Net-SNMP files
+        cmd = self.wrapper + [agentx_binary(), "-f", "-C", "-Lf", self.log,
                               "--state-dir", self.state]
         if self.standalone:
             cmd += ["--listen", "udp:127.0.0.1:%d" % self.port, "-c", self.conf]

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * fastmib-agentx: the identity it serves under (-u USER, -g GROUP) and its
+ * pid file (-p FILE), with snmpd's meaning of those options.
+ */
+#ifndef FASTMIB_AGENTX_PRIVS_H
+#define FASTMIB_AGENTX_PRIVS_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+struct agentx_identity {
+	bool change_user;  /* -u given */
+	bool change_group; /* -g given, or implied by -u (the user's group) */
+	uid_t uid;
+	gid_t gid;
+	bool has_name;     /* the user has a passwd entry: initgroups() */
+	char name[64];     /* user name for messages ("uid N" without one) */
+};
+
+/*
+ * Resolve -u and -g (names or numeric ids; either may be NULL). A user
+ * without -g takes the primary group of its passwd entry. Returns 0, or
+ * -1 after a message on stderr (unknown name, a change only root can make).
+ */
+int agentx_identity_resolve(struct agentx_identity *id, const char *user,
+			    const char *group);
+
+/*
+ * Become that identity for good: supplementary groups, then group, then
+ * user, and check that root cannot be regained. Returns 0, or -1 after a
+ * log message.
+ */
+int agentx_identity_assume(const struct agentx_identity *id);
+
+/*
+ * The pid file: written once the process is the daemon (a stale file is
+ * replaced, never followed if it is a link), removed at exit if it still
+ * names this process. Both log what goes wrong; write returns 0 or -1.
+ */
+int agentx_pidfile_write(const char *path);
+void agentx_pidfile_remove(const char *path);
+
+#endif
