@@ -363,8 +363,10 @@ build_schema(struct loader *c, struct model *m)
 
 	build(m);
 	fastmib_schema_check(&m->schema, collect, &fs);
-	/* In file order, as the parser reports its own errors. */
-	qsort(fs.v, fs.n, sizeof(*fs.v), cmp_fault);
+	/* In file order, as the parser reports its own errors (qsort() must
+	 * not be given the NULL of an empty list). */
+	if (fs.n > 1)
+		qsort(fs.v, fs.n, sizeof(*fs.v), cmp_fault);
 	for (size_t i = 0; i < fs.n; i++) {
 		err_at(c, fs.v[i].at, "%s", fs.v[i].text);
 		free(fs.v[i].text);

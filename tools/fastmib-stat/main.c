@@ -73,11 +73,12 @@ main(int argc, char **argv)
 	if (stat_ports_wanted(argc, argv))
 		return stat_ports_main(argc, argv);
 	rc = parse_args(argc, argv, &o);
-
 	if (rc >= 0)
-		return rc;
-	if (attach(o.path, o.reset, &seg) < 0)
-		return EXIT_FAILURE;
+		goto out;
+	if (attach(o.path, o.reset, &seg) < 0) {
+		rc = EXIT_FAILURE;
+		goto out;
+	}
 	if (o.reset) {
 		/* Alone, --reset confirms on stdout; otherwise the report follows. */
 		bool quiet = o.json || o.info || o.watch > 0;
@@ -85,10 +86,8 @@ main(int argc, char **argv)
 		bool ask = !o.yes && isatty(STDIN_FILENO);
 
 		rc = do_reset(seg, o.path, o.reset_target, quiet, ask);
-		if (rc != 0 || !quiet) {
-			fastmib_close(seg);
-			return rc;
-		}
+		if (rc != 0 || !quiet)
+			goto out_close;
 	}
 	if (o.info) {
 		rc = do_info(seg, o.path, o.json);
@@ -102,7 +101,9 @@ main(int argc, char **argv)
 	} else {
 		rc = print_once(seg, &o);
 	}
+out_close:
 	fastmib_close(seg);
+out:
 	free(o.match);
 	return rc;
 }
