@@ -44,37 +44,9 @@ BASE = 1000
 NULL_PORT_COLUMNS = 11
 
 
-tlv = H.ber_read
-
-
-def decode_oid(b):
-    arcs = [b[0] // 40, b[0] % 40]
-    v = 0
-    for c in b[1:]:
-        v = (v << 7) | (c & 0x7F)
-        if not c & 0x80:
-            arcs.append(v)
-            v = 0
-    return arcs
-
-
 def response_varbinds(resp):
     """[(oid arcs, value tag)] of a response PDU."""
-    _, p, _ = tlv(resp, 0)              # message
-    for _ in range(2):                  # version, community
-        _, _, p = tlv(resp, p)
-    _, p, _ = tlv(resp, p)              # response PDU
-    for _ in range(3):                  # request-id, error-status, error-index
-        _, _, p = tlv(resp, p)
-    _, p, end = tlv(resp, p)            # varbind list
-    out = []
-    while p < end:
-        _, s, e = tlv(resp, p)          # varbind
-        _, os_, oe = tlv(resp, s)       # name
-        tag, _, _ = tlv(resp, oe)       # value
-        out.append((decode_oid(resp[os_:oe]), tag))
-        p = e
-    return out
+    return [(H.ber_oid_arcs(name), tag) for name, tag, _ in H.ber_response(resp)[1]]
 
 
 class Walker:

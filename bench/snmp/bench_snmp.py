@@ -48,24 +48,12 @@ EAL = ["-l", "0", "--no-huge", "--no-pci", "--no-shconf", "--no-telemetry", "-m"
 
 # ---------------------------------------------------------------- raw GET
 
-tlv = H.ber_read
-
-
-def first_value(resp):
+def first_value(vbs):
     """Value (int, or None for an exception) of the first varbind."""
-    _, p, _ = tlv(resp, 0)              # message
-    for _ in range(2):                  # version, community
-        _, _, p = tlv(resp, p)
-    _, p, _ = tlv(resp, p)              # response PDU
-    for _ in range(3):                  # request-id, error-status, error-index
-        _, _, p = tlv(resp, p)
-    _, p, _ = tlv(resp, p)              # varbind list
-    _, p, _ = tlv(resp, p)              # varbind
-    _, _, p = tlv(resp, p)              # name
-    tag, s, e = tlv(resp, p)
+    _, tag, value = vbs[0]
     if tag in (0x80, 0x81, 0x82):
         return None
-    return int.from_bytes(resp[s:e], "big")
+    return int.from_bytes(value, "big")
 
 
 class RawClient:
@@ -81,14 +69,9 @@ class RawClient:
         msg = H.snmp_message(b"public", H.PDU_GET, self.reqid, [(arcs, H.NULL)])
         self.sock.sendto(msg, self.addr)
         while True:
-            resp = self.sock.recv(65536)
-            _, p, _ = tlv(resp, 0)
-            for _ in range(2):
-                _, _, p = tlv(resp, p)
-            _, p, _ = tlv(resp, p)
-            _, s, e = tlv(resp, p)
-            if int.from_bytes(resp[s:e], "big", signed=True) == self.reqid:
-                return first_value(resp)
+            reqid, vbs = H.ber_response(self.sock.recv(65536))
+            if reqid == self.reqid:
+                return first_value(vbs)
 
     def close(self):
         self.sock.close()

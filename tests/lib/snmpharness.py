@@ -655,6 +655,41 @@ def ber_read(buf, pos):
     return tag, pos, pos + n
 
 
+def ber_oid_arcs(b):
+    """The arcs of an OID's BER value bytes."""
+    arcs = [b[0] // 40, b[0] % 40]
+    v = 0
+    for c in b[1:]:
+        v = (v << 7) | (c & 0x7F)
+        if not c & 0x80:
+            arcs.append(v)
+            v = 0
+    return arcs
+
+
+def ber_response(resp):
+    """(request-id, [(name value bytes, value tag, value bytes)]) of an
+    SNMP response message, parsed with ber_read()."""
+    _, p, _ = ber_read(resp, 0)              # message
+    for _ in range(2):                       # version, community
+        _, _, p = ber_read(resp, p)
+    _, p, _ = ber_read(resp, p)              # response PDU
+    _, s, e = ber_read(resp, p)              # request-id
+    reqid = int.from_bytes(resp[s:e], "big", signed=True)
+    p = e
+    for _ in range(2):                       # error-status, error-index
+        _, _, p = ber_read(resp, p)
+    _, p, end = ber_read(resp, p)            # varbind list
+    vbs = []
+    while p < end:
+        _, s, e = ber_read(resp, p)          # varbind
+        _, ns, ne = ber_read(resp, s)        # name
+        tag, vs, ve = ber_read(resp, ne)     # value
+        vbs.append((resp[ns:ne], tag, resp[vs:ve]))
+        p = e
+    return reqid, vbs
+
+
 def snmp_message(community, pdu_tag, request_id, varbinds, f1=0, f2=0):
     """A v2c message. varbinds: [(arcs, encoded value bytes)]. For GETBULK,
     f1/f2 are non-repeaters/max-repetitions, else error-status/index."""

@@ -79,8 +79,8 @@ looks_like_target(const char *s)
 	return stat(s, &st) != 0; /* an existing file is the segment */
 }
 
-static int
-parse_double(const char *s, double *v)
+int
+parse_watch_seconds(const char *s, double *v)
 {
 	char *end;
 
@@ -148,7 +148,7 @@ parse_args(int argc, char **argv, struct stat_opts *o)
 			o->yes = true;
 			break;
 		case O_WATCH:
-			if (parse_double(optarg, &o->watch) < 0) {
+			if (parse_watch_seconds(optarg, &o->watch) < 0) {
 				fprintf(stderr, "fastmib-stat: --watch: '%s' is not a "
 					"number of seconds in (0, 86400]\n", optarg);
 				return EXIT_USAGE;

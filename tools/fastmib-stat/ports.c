@@ -131,7 +131,6 @@ parse_args(int argc, char **argv, struct opts *o)
 		{ NULL, 0, NULL, 0 },
 	};
 	unsigned long long v;
-	char *end;
 	int c;
 
 	memset(o, 0, sizeof(*o));
@@ -187,10 +186,7 @@ parse_args(int argc, char **argv, struct opts *o)
 			o->raw = true;
 			break;
 		case O_WATCH:
-			errno = 0;
-			o->watch = strtod(optarg, &end);
-			if (errno || end == optarg || *end || !(o->watch > 0) ||
-			    o->watch > 86400) {
+			if (parse_watch_seconds(optarg, &o->watch) < 0) {
 				fprintf(stderr, "fastmib-stat: --watch: '%s' is not a "
 					"number of seconds in (0, 86400]\n", optarg);
 				return EXIT_USAGE;

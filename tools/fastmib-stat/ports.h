@@ -15,6 +15,10 @@ bool stat_ports_wanted(int argc, char **argv);
 /** Run `fastmib-stat --ports ...`; returns the exit status. */
 int stat_ports_main(int argc, char **argv);
 
+/** --watch's SECONDS, for both kinds of command line (args.c): a number
+ * in (0, 86400]; 0, or -EINVAL. */
+int parse_watch_seconds(const char *s, double *v);
+
 /** The --ports lines of `fastmib-stat --help`. */
 void stat_ports_usage(FILE *f);
 
