@@ -27,7 +27,7 @@ struct hnames {
 	const char *percore_size, *shared_size; /* EP_PERCORE_SIZE, EP_SHARED_SIZE */
 	const char *percore, *shared;           /* struct ep_percore, ep_shared */
 	const char *tx;                         /* struct ep_tx */
-	const char *tx_begin, *tx_end;
+	const char *tx_begin, *tx_end, *tx_prepare, *tx_open;
 	const char *n_events;                   /* EP_N_EVENTS */
 };
 
@@ -52,6 +52,8 @@ hnames_init(struct hnames *h, const char *p)
 	h->tx = pool_name(np, FASTMIB_C_TX_STRUCT, NULL, NULL);
 	h->tx_begin = pool_name(np, FASTMIB_C_TX_BEGIN, NULL, NULL);
 	h->tx_end = pool_name(np, FASTMIB_C_TX_END, NULL, NULL);
+	h->tx_prepare = pool_name(np, FASTMIB_C_TX_PREPARE, NULL, NULL);
+	h->tx_open = pool_name(np, FASTMIB_C_TX_OPEN, NULL, NULL);
 	h->n_events = pool_name(np, FASTMIB_C_N_EVENTS, NULL, NULL);
 }
 
@@ -229,6 +231,8 @@ emit_area_struct(const struct model *m, struct hnames *h, struct strbuf *o, int 
 		sb_puts(o, "/* The shared area: shared-buffered and shared-atomic groups. */\n");
 	else
 		sb_puts(o, "/* The per-core area: one instance per lcore. */\n");
+	sb_puts(o, "/* After a table's rows, its scratch row: where an update with an index\n"
+		   " * out of range goes (counted), so that no reader sees it. */\n");
 	sb_printf(o, "struct %s {\n", shared ? h->shared : h->percore);
 	for (gi = 0; gi < m->n_groups; gi++) {
 		const struct m_group *g = &m->groups[gi];
@@ -238,7 +242,7 @@ emit_area_struct(const struct model *m, struct hnames *h, struct strbuf *o, int 
 		sb_printf(o, "\t%s struct %s %s", h->aligned_64,
 			  gname(h, FASTMIB_C_ROW_STRUCT, g), snake(h, g->name));
 		if (g->table)
-			sb_printf(o, "[%s]", gname(h, FASTMIB_C_ROWS, g));
+			sb_printf(o, "[%s + 1]", gname(h, FASTMIB_C_ROWS, g));
 		sb_puts(o, ";\n");
 	}
 	sb_puts(o, "};\n\n");
@@ -334,9 +338,16 @@ emit_row_helper(struct hnames *h, const struct m_group *g, struct strbuf *o)
 {
 	uint32_t xi;
 
-	sb_printf(o, "/* Row number of a %s row (0-based indexes, row-major, last index\n"
-		     " * fastest), as fastmib_row_enable() takes it. */\n"
-		     "static inline uint32_t\n%s(", g->name, gname(h, FASTMIB_C_ROW_FN, g));
+	struct strbuf t;
+
+	sb_init(&t);
+	sb_printf(&t, "Row number of a %s row (0-based indexes, row-major, last index "
+		      "fastest), as fastmib_row_enable() takes it. Indexes must be in "
+		      "range (checked only with FASTMIB_DEBUG); updates use %s().",
+		  g->name, gname(h, FASTMIB_C_ROW_CHECKED_FN, g));
+	put_comment(o, t.data);
+	sb_free(&t);
+	sb_printf(o, "static inline uint32_t\n%s(", gname(h, FASTMIB_C_ROW_FN, g));
 	put_index_params(h, g, o, 0);
 	sb_puts(o, ")\n{\n#ifdef FASTMIB_DEBUG\n");
 	for (xi = 0; xi < g->n_indexes; xi++)
@@ -355,6 +366,46 @@ emit_row_helper(struct hnames *h, const struct m_group *g, struct strbuf *o)
 			sb_printf(o, " * %s + %s)", index_max(h, g, xi), xs);
 	}
 	sb_puts(o, ";\n}\n\n");
+}
+
+/*
+ * p_g_row_checked(w, ...): the row an update goes to. An index out of
+ * range sends it to the scratch row (fastmib_row_out_of_range() counts
+ * it), never to another row: one compare per index and one predicted
+ * branch, once per row handle.
+ */
+static void
+emit_row_checked(struct hnames *h, const struct m_group *g, struct strbuf *o)
+{
+	const char *wv = "w"; /* the model reserves it: no index is named so */
+	struct strbuf first, cond;
+	uint32_t xi;
+
+	sb_init(&first);
+	sb_printf(&first, "The row an update of a %s row goes to: %s(), or when an index "
+			  "is out of range the group's scratch row, counted and logged by "
+			  "fastmib_row_out_of_range(), so that no other row changes.",
+		  g->name, gname(h, FASTMIB_C_ROW_FN, g));
+	put_comment(o, first.data);
+	sb_free(&first);
+	sb_init(&first);
+	sb_printf(&first, "struct fastmib_writer *%s", wv);
+	put_signature(h, o, "uint32_t", gname(h, FASTMIB_C_ROW_CHECKED_FN, g), first.data, g,
+		      NULL);
+	sb_free(&first);
+	sb_init(&cond);
+	for (xi = 0; xi < g->n_indexes; xi++)
+		sb_printf(&cond, "%s%s >= %s", xi ? ") |\n\t\t     (" : "",
+			  snake(h, g->indexes[xi].name), index_max(h, g, xi));
+	if (g->n_indexes > 1)
+		sb_printf(o, "{\n\tif (unlikely((%s)))\n", cond.data);
+	else
+		sb_printf(o, "{\n\tif (unlikely(%s))\n", cond.data);
+	sb_free(&cond);
+	sb_printf(o, "\t\treturn fastmib_row_out_of_range(%s, %s);\n\treturn %s(", wv,
+		  gname(h, FASTMIB_C_GROUP_ID, g), gname(h, FASTMIB_C_ROW_FN, g));
+	put_index_args(h, g, o);
+	sb_puts(o, ");\n}\n\n");
 }
 
 /*
@@ -404,7 +455,7 @@ emit_update(struct hnames *h, const struct m_group *g, const struct m_counter *k
 		      g, "uint64_t n");
 	sb_puts(o, "{\n");
 	if (g->table) {
-		sb_printf(o, "\tuint32_t row = %s(", gname(h, FASTMIB_C_ROW_FN, g));
+		sb_printf(o, "\tuint32_t row = %s(w, ", gname(h, FASTMIB_C_ROW_CHECKED_FN, g));
 		put_index_args(h, g, o);
 		/* size_t arithmetic: the constants fold into one displacement */
 		sb_printf(o, ");\n\n\t%s(w, %s + ", fn, offset);
@@ -476,27 +527,43 @@ static void
 emit_tx_model(const struct model *m, const struct hnames *h, struct strbuf *o)
 {
 	sb_printf(o, "/* ---- transactions: the fast form ---- */\n\n"
-		     "/* A transaction of this model on one lcore: a value on the caller's\n"
-		     " * stack that holds the lcore's block addresses, so each update below is\n"
-		     " * one add (per-core), one buffer entry (shared-buffered) or one atomic\n"
-		     " * add (shared-atomic) at a constant offset. t.w is the lcore's writer,\n"
-		     " * for event calls and fastmib_flush(). */\n"
-		     "struct %s {\n\tstruct fastmib_tx t;\n};\n\n", h->tx);
-	sb_printf(o, "/* Open a transaction on this lcore with the bookkeeping this model's\n"
-		     " * storage kinds need (fastmib_tx_begin(): the seqcount write section\n"
-		     " * for per-core groups, buffer marks for shared-buffered ones). Updates\n"
-		     " * of one scalar group or table row made until %s() are read\n"
-		     " * all or nothing. Transactions do not nest. Caller: the writer's own\n"
-		     " * thread (the lcore of fastmib_writer()). */\n"
+		     "/* A transaction value of this model on one lcore: it holds the lcore's\n"
+		     " * block addresses, so each update below is one add (per-core), one\n"
+		     " * buffer entry (shared-buffered) or one atomic add (shared-atomic) at a\n"
+		     " * constant offset. t.w is the lcore's writer, for event calls and\n"
+		     " * fastmib_flush(). One value may carry many short transactions:\n"
+		     " * %s() once (per burst), then %s() ... %s() around\n"
+		     " * each packet's updates. */\n"
+		     "struct %s {\n\tstruct fastmib_tx t;\n};\n\n",
+		  h->tx_prepare, h->tx_open, h->tx_end, h->tx);
+	sb_printf(o, "/* A transaction value of this lcore with no transaction open\n"
+		     " * (fastmib_tx_prepare(), with the bookkeeping this model's storage\n"
+		     " * kinds need): loads the block addresses once. Caller: the writer's\n"
+		     " * own thread (the lcore of fastmib_writer()). */\n"
 		     "static inline struct %s\n%s(struct fastmib_writer *w)\n{\n"
-		     "\tstruct %s tx;\n\n\ttx.t = fastmib_tx_begin(w, ",
-		  h->tx_end, h->tx, h->tx_begin, h->tx);
+		     "\tstruct %s tx;\n\n\ttx.t = fastmib_tx_prepare(w, ",
+		  h->tx, h->tx_prepare, h->tx);
 	put_tx_kinds(m, o);
 	sb_puts(o, ");\n\treturn tx;\n}\n\n");
+	sb_printf(o, "/* Open a transaction on a prepared or ended value (fastmib_tx_open():\n"
+		     " * the seqcount write section for per-core groups, buffer marks for\n"
+		     " * shared-buffered ones). Updates of one scalar group or table row\n"
+		     " * made until %s() are read all or nothing. Keep it to the\n"
+		     " * updates, never packet work: readers of this lcore wait while it is\n"
+		     " * open. One opened inside an open transaction is refused and counted.\n"
+		     " * Caller: the writer's own thread. */\n"
+		     "static inline void\n%s(struct %s *tx)\n{\n"
+		     "\tfastmib_tx_open(&tx->t);\n}\n\n", h->tx_end, h->tx_open, h->tx);
+	sb_printf(o, "/* %s() and %s() in one. */\n"
+		     "static inline struct %s\n%s(struct fastmib_writer *w)\n{\n"
+		     "\tstruct %s tx = %s(w);\n\n\t%s(&tx);\n\treturn tx;\n}\n\n",
+		  h->tx_prepare, h->tx_open, h->tx, h->tx_begin, h->tx, h->tx_prepare,
+		  h->tx_open);
 	sb_printf(o, "/* Close the transaction (fastmib_tx_end(): the store-release of the\n"
 		     " * even sequence number publishes every per-core update before it;\n"
 		     " * buffered updates become flushable, with a flush attempted every\n"
-		     " * hint_limit ends). Caller: the thread that opened it. */\n"
+		     " * hint_limit ends). The value may open another one. Caller: the thread\n"
+		     " * that opened it. */\n"
 		     "static inline void\n%s(struct %s *tx)\n{\n"
 		     "\tfastmib_tx_end(&tx->t);\n}\n\n", h->tx_end, h->tx);
 }
@@ -634,8 +701,9 @@ emit_tx_ref(struct hnames *h, const struct m_group *g, struct strbuf *o)
 	sb_puts(&t, "The handle of row (");
 	put_index_args(h, g, &t);
 	sb_printf(&t, ") of %s (0-based indexes): the row's address is computed once "
-		      "here. No memory access, no ordering. Caller: the transaction's "
-		      "thread.", g->name);
+		      "here, after one range check (%s()). No memory access, no ordering. "
+		      "Caller: the transaction's thread.", g->name,
+		  gname(h, FASTMIB_C_ROW_CHECKED_FN, g));
 	put_comment(o, t.data);
 	sb_free(&t);
 	sb_init(&ret);
@@ -652,7 +720,7 @@ emit_tx_ref(struct hnames *h, const struct m_group *g, struct strbuf *o)
 			  offset);
 	}
 	sb_init(&t);
-	sb_printf(&t, "%s(", gname(h, FASTMIB_C_ROW_FN, g));
+	sb_printf(&t, "%s(%s->t.w, ", gname(h, FASTMIB_C_ROW_CHECKED_FN, g), txp);
 	put_index_args(h, g, &t);
 	sb_puts(&t, ")");
 	put_row_bytes(o, h, g, t.data);
@@ -707,8 +775,10 @@ emit_updates(const struct model *m, struct hnames *h, struct strbuf *o, bool tx)
 			  tx ? ", transaction form" : "");
 		if (g->table && tx)
 			emit_tx_ref(h, g, o);
-		else if (g->table)
+		else if (g->table) {
 			emit_row_helper(h, g, o);
+			emit_row_checked(h, g, o);
+		}
 		for (uint32_t ki = 0; ki < g->n_counters; ki++) {
 			const struct m_counter *k = &g->counters[ki];
 

@@ -24,6 +24,7 @@ static const enum fastmib_name_role module_roles[] = {
 	FASTMIB_C_SCHEMA, FASTMIB_C_GROUPS, FASTMIB_C_CREATE, FASTMIB_C_ATTACH,
 	FASTMIB_C_PERCORE_STRUCT, FASTMIB_C_SHARED_STRUCT,
 	FASTMIB_C_TX_STRUCT, FASTMIB_C_TX_BEGIN, FASTMIB_C_TX_END,
+	FASTMIB_C_TX_PREPARE, FASTMIB_C_TX_OPEN,
 };
 
 /* The event log's names, in models with events. */
@@ -45,7 +46,8 @@ static const enum fastmib_name_role event_log_roles[] = {
 
 static const enum fastmib_name_role table_roles[] = {
 	FASTMIB_MIB_TABLE, FASTMIB_MIB_ENTRY, FASTMIB_MIB_TYPE_ENTRY,
-	FASTMIB_C_ROWS, FASTMIB_C_ROW_FN, FASTMIB_C_TX_ROW_FN, FASTMIB_C_REF_STRUCT,
+	FASTMIB_C_ROWS, FASTMIB_C_ROW_FN, FASTMIB_C_ROW_CHECKED_FN, FASTMIB_C_TX_ROW_FN,
+	FASTMIB_C_REF_STRUCT,
 };
 
 static const enum fastmib_name_role group_roles[] = {

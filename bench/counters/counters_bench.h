@@ -78,6 +78,10 @@ struct bench {
 	uint64_t packets;
 	unsigned int work;
 	unsigned int n_workers;
+	int reader;                 /* the main lcore reads while workers run */
+	unsigned int done;          /* atomic; workers finished with this run */
+	unsigned int worker_of_lcore[RTE_MAX_LCORE]; /* 0..n_workers-1 */
+	unsigned int lcore_of_worker[RTE_MAX_LCORE];
 	uint64_t cycles[RTE_MAX_LCORE]; /* per run, per lcore */
 	uint32_t *bursts[RTE_MAX_LCORE]; /* per run, per lcore: cycles of each burst */
 };
@@ -89,11 +93,25 @@ extern struct bench *B;
 enum total_src { T_NONE, T_SHARED, T_PERCORE, T_PERCORE_SL, T_PERCORE_SC,
 		 T_FM_PC, T_FM_SB, T_FM_AT, T_FM_MIXED };
 
+/*
+ * What the reader lcore does while a pattern runs, so that every figure
+ * comes with what a concurrent reader got:
+ *  R_FM: fastmib_read() of the pattern's segment (the agent's read), a
+ *        global group snapshot and a flow row in turn;
+ *  R_SC: the chapter's seqcount read of a worker's block, bounded as
+ *        fastmib's (FASTMIB_READ_MAX_TRIES attempts);
+ *  R_SL: the chapter's spinlock, taken by the reader;
+ *  R_COUNTER: no group snapshot exists (atomic or unsynchronized words):
+ *        the reader loads the words, consistent per counter only.
+ */
+enum reader_kind { R_COUNTER, R_FM, R_SC, R_SL, R_SHARED_SL };
+
 /* One pattern as a translation unit offers it. */
 struct pattern_def {
 	const char *name;
 	lcore_function_t *fn;
 	enum total_src src;
+	enum reader_kind reader;
 };
 
 /* fm_patterns.c, compiled with the x86 single add and with the portable
@@ -123,22 +141,26 @@ xorshift(uint64_t *s)
 	return *s = x;
 }
 
-static inline unsigned int
-worker_index(void)
-{
-	return rte_lcore_index(rte_lcore_id());
-}
+/* One received packet as the loop sees it: what rte_eth_rx_burst() leaves
+ * in an mbuf for the per-packet work (the flow it belongs to, its size). */
+struct pkt {
+	uint32_t f;
+	uint32_t sz;
+};
 
 /*
- * The packet loop of every pattern: per packet, the domain work, then BODY
- * with `f` (the flow, one this lcore owns) and `sz` (the size) in scope;
- * BURST_END after every burst of BURST packets, whose duration is
- * recorded. One loop per pattern, so every update is inlined.
+ * The packet loop of every pattern, shaped like a DPDK lcore's: a burst of
+ * BURST packets is received into `rx` (their flows and sizes drawn at
+ * random, the flow one this lcore owns), then each packet gets the domain
+ * work, then BODY with `f` and `sz` in scope; BURST_END runs after the
+ * burst's packets, with `rx` in scope (counting the burst after its work),
+ * and the burst's duration is recorded. One loop per pattern, so every
+ * update is inlined.
  */
 #define PKT_LOOP(BODY, BURST_END)                                             \
 	do {                                                                  \
 		unsigned int lc = rte_lcore_id();                             \
-		unsigned int wi = worker_index();                             \
+		unsigned int wi = B->worker_of_lcore[lc];                     \
 		uint64_t rng = 0x9e3779b97f4a7c15ull * (wi + 1);              \
 		uint64_t x = wi;                                              \
 		const uint64_t n_pkts = B->packets;                           \
@@ -146,13 +168,19 @@ worker_index(void)
 		const unsigned int nw = B->n_workers;                         \
 		const uint32_t my_flows = N_FLOWS / nw;                       \
 		uint32_t *bt = B->bursts[lc];                                 \
+		struct pkt rx[BURST];                                         \
 		uint64_t t0 = rte_rdtsc_precise(), tb = t0;                   \
 		for (uint64_t p = 0; p < n_pkts; p += BURST) {                \
 			for (unsigned int k = 0; k < BURST; k++) {            \
 				uint64_t r = xorshift(&rng);                  \
-				uint32_t f = (uint32_t)(r % my_flows) * nw + wi; \
-				uint64_t sz = 64 + (r >> 54);                 \
-				x = domain_work(x, work);                     \
+				rx[k].f = (uint32_t)(r % my_flows) * nw + wi; \
+				rx[k].sz = (uint32_t)(64 + (r >> 54));        \
+			}                                                     \
+			__asm__ volatile("" : : "r"(rx) : "memory");          \
+			for (unsigned int k = 0; k < BURST; k++) {            \
+				uint32_t f = rx[k].f;                         \
+				uint64_t sz = rx[k].sz;                       \
+				x = domain_work(x + f + sz, work);            \
 				BODY;                                         \
 			}                                                     \
 			BURST_END;                                            \
@@ -163,6 +191,7 @@ worker_index(void)
 		B->cycles[lc] = rte_rdtsc_precise() - t0;                     \
 		__asm__ volatile("" : : "r"(x));                              \
 		(void)lc;                                                     \
+		(void)rx;                                                     \
 	} while (0)
 
 #endif

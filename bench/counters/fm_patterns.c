@@ -113,8 +113,27 @@ DEFINE_TX(mixed_tx, bm, pc)
 		  ({ p##_tx_end(&tx); tx = p##_tx_begin(w); }),               \
 		  p##_tx_end(&tx))
 
+/* run_<name>_p(): one transaction value for the whole run (its block
+ * addresses loaded once), a short transaction per packet on it. */
+#define DEFINE_FM_PKT(name, model, p, updates)                                \
+	DEFINE_FM(name##_p, model, struct p##_tx tx = p##_tx_prepare(w),      \
+		  ({ p##_tx_open(&tx); updates(&tx, f, sz); p##_tx_end(&tx); }), \
+		  NOTHING, NOTHING)
+
+/* run_<name>_a(): the burst counted after its work, in one short
+ * transaction: the packet work runs outside any write section. */
+#define DEFINE_FM_AFTER(name, model, p, updates)                              \
+	DEFINE_FM(name##_a, model, NOTHING, NOTHING,                          \
+		  ({ struct p##_tx tx = p##_tx_begin(w);                      \
+		     for (unsigned int k = 0; k < BURST; k++)                 \
+			     updates(&tx, rx[k].f, rx[k].sz);                 \
+		     p##_tx_end(&tx); }),                                     \
+		  NOTHING)
+
 DEFINE_FM_CALLS(fm_pc_calls, FM_PC, pc_calls)
 DEFINE_FM_TX(fm_pc_tx, FM_PC, bp, pc_tx)
+DEFINE_FM_AFTER(fm_pc_tx, FM_PC, bp, pc_tx)
+DEFINE_FM_PKT(fm_pc_tx, FM_PC, bp, pc_tx)
 #ifndef FASTMIB_PORTABLE_ADD
 DEFINE_FM_CALLS(fm_sb_calls, FM_SB, sb_calls)
 DEFINE_FM_TX(fm_sb_tx, FM_SB, bs, sb_tx)
@@ -126,7 +145,8 @@ DEFINE_FM_TX(fm_mixed_tx, FM_MIXED, bm, mixed_tx)
 
 /* The x86 build runs every pattern; the portable build only those whose
  * per-core adds the portable form changes. */
-#define P(text, name, src) { "fastmib " text, FM_NAME(run_##name), src }
+#define P(text, name, src)                                                    \
+	{ "fastmib " text, FM_NAME(run_##name), src, src == T_FM_AT ? R_COUNTER : R_FM }
 #ifdef FASTMIB_PORTABLE_ADD
 #define SUFFIX ", portable"
 const struct pattern_def fm_patterns_portable[] = {
@@ -134,7 +154,9 @@ const struct pattern_def fm_patterns_portable[] = {
 	P("per-core, calls" SUFFIX ", tx/burst", fm_pc_calls_b, T_FM_PC),
 	P("per-core, tx form" SUFFIX, fm_pc_tx, T_FM_PC),
 	P("per-core, tx form" SUFFIX ", tx/burst", fm_pc_tx_b, T_FM_PC),
-	{ NULL, NULL, T_NONE },
+	P("per-core, tx form" SUFFIX ", burst counted after its work", fm_pc_tx_a, T_FM_PC),
+	P("per-core, tx form" SUFFIX ", prepared, tx/packet", fm_pc_tx_p, T_FM_PC),
+	{ NULL, NULL, T_NONE, R_COUNTER },
 };
 #else
 const struct pattern_def fm_patterns_x86[] = {
@@ -142,6 +164,8 @@ const struct pattern_def fm_patterns_x86[] = {
 	P("per-core, calls, tx/burst", fm_pc_calls_b, T_FM_PC),
 	P("per-core, tx form", fm_pc_tx, T_FM_PC),
 	P("per-core, tx form, tx/burst", fm_pc_tx_b, T_FM_PC),
+	P("per-core, tx form, burst counted after its work", fm_pc_tx_a, T_FM_PC),
+	P("per-core, tx form, prepared, tx/packet", fm_pc_tx_p, T_FM_PC),
 	P("shared-buffered, calls", fm_sb_calls, T_FM_SB),
 	P("shared-buffered, calls, tx/burst", fm_sb_calls_b, T_FM_SB),
 	P("shared-buffered, tx form", fm_sb_tx, T_FM_SB),
@@ -151,6 +175,6 @@ const struct pattern_def fm_patterns_x86[] = {
 	P("shared-atomic, tx form, tx/burst", fm_at_tx_b, T_FM_AT),
 	P("per-core in mixed model, tx form", fm_mixed_tx, T_FM_MIXED),
 	P("per-core in mixed model, tx form, tx/burst", fm_mixed_tx_b, T_FM_MIXED),
-	{ NULL, NULL, T_NONE },
+	{ NULL, NULL, T_NONE, R_COUNTER },
 };
 #endif

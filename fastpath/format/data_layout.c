@@ -27,7 +27,7 @@ fastmib_schema_lay_out(struct fastmib_schema *s)
 			c[ci].offset = 8 * ci;
 		g->row_size = 8 * g->n_counters;
 		g->offset = cache_lines(end[area]);
-		end[area] = g->offset + (uint64_t)g->n_rows * g->row_size;
+		end[area] = g->offset + fastmib_group_bytes(g);
 	}
 	s->percore_size = cache_lines(end[0]);
 	s->shared_size = cache_lines(end[1]);

@@ -384,13 +384,14 @@ check_group(struct checker *k, uint32_t gi)
 		return false;
 	area = g->storage == FASTMIB_STORAGE_PER_CORE ? s->percore_size : s->shared_size;
 	if (g->offset % FMS_CACHE_LINE || g->offset > area ||
-	    (uint64_t)g->n_rows * g->row_size > area - g->offset) {
+	    fastmib_group_bytes(g) > area - g->offset) {
 		f.field = FASTMIB_FIELD_OFFSET;
 		f.problem = FASTMIB_BAD_LAYOUT;
 		f.value = g->offset;
-		report(k, &f, "%s: offset %llu + %u rows x %u bytes outside its %llu-byte area "
+		report(k, &f, "%s: offset %llu + %llu rows x %u bytes outside its %llu-byte area "
 			      "or not on a cache line", owner, (unsigned long long)g->offset,
-		       g->n_rows, g->row_size, (unsigned long long)area);
+		       (unsigned long long)fastmib_group_rows_held(g), g->row_size,
+		       (unsigned long long)area);
 		return false;
 	}
 	return true;
@@ -425,7 +426,7 @@ check_area(struct checker *k, bool shared)
 
 	for (uint32_t gi = 0; gi < s->n_groups; gi++) {
 		const struct fastmib_group_schema *g = &s->groups[gi];
-		uint64_t end = g->offset + (uint64_t)g->n_rows * g->row_size;
+		uint64_t end = g->offset + fastmib_group_bytes(g);
 
 		if (!k->group_ok[gi] || (g->storage != FASTMIB_STORAGE_PER_CORE) != shared)
 			continue;
@@ -454,7 +455,7 @@ check_area(struct checker *k, bool shared)
 	for (uint32_t i = 1; i < n; i++) {
 		const struct fastmib_group_schema *a = v[i - 1], *b = v[i];
 
-		if (a->offset + (uint64_t)a->n_rows * a->row_size > b->offset) {
+		if (a->offset + fastmib_group_bytes(a) > b->offset) {
 			f.object = FASTMIB_OBJ_GROUP;
 			f.group = (uint32_t)(b - s->groups);
 			f.field = FASTMIB_FIELD_OFFSET;

@@ -42,8 +42,9 @@
 #include "fastmib/fastmib.h"
 
 #define FMS_MAGIC "FASTMIB" /* 8 bytes with its NUL */
-#define FMS_FORMAT 5 /* 2: event schema records, event area, TSC clock; 3: event arg types;
-		       4: slot owner thread; 5: reset and enable halves of baselines */
+#define FMS_FORMAT 6 /* 2: event schema records, event area, TSC clock; 3: event arg types;
+		       4: slot owner thread; 5: reset and enable halves of baselines;
+		       6: scratch rows, breach counts in slot headers */
 #define FMS_CACHE_LINE 64
 #define FMS_HEADER_SIZE 256
 #define FMS_STR_MAX FASTMIB_MAX_TEXT /* longest string (descriptions) in a schema */
@@ -97,7 +98,9 @@ struct fms_slot {
 	uint32_t owner_tid;     /* atomic; thread that took the slot's writer, 0 = none yet.
 				   A reset or row enable made by this thread inside its own
 				   transaction copies the slot instead of waiting for itself. */
-	uint8_t pad[FMS_CACHE_LINE - 16];
+	uint64_t out_of_range;  /* atomic, writer-owned: updates sent to a scratch row */
+	uint64_t nested;        /* atomic, writer-owned: refused nested transactions */
+	uint8_t pad[FMS_CACHE_LINE - 32];
 };
 _Static_assert(sizeof(struct fms_slot) == FMS_CACHE_LINE, "slot size");
 

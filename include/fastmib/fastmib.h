@@ -108,6 +108,8 @@ struct fastmib_writer {
 	uint32_t n_ops;            /**< buffered operations */
 	uint32_t tx_start;         /**< n_ops when the open transaction began */
 	uint32_t in_tx;            /**< 1 inside fastmib_begin()/fastmib_end() */
+	uint32_t begin_step;       /**< what fastmib_end() adds to the sequence: 1, or 0
+				        after a refused (nested) fastmib_begin() */
 	uint32_t hints;            /**< fastmib_end() calls since the last flush */
 	uint32_t hint_limit;
 	uint32_t slot;             /**< writer slot in the segment */
@@ -169,6 +171,29 @@ void fastmib_wb_overflow(struct fastmib_writer *w);
 
 /** Slow path of fastmib_end(): hint limit reached. Not for direct use. */
 void fastmib_end_hint(struct fastmib_writer *w);
+
+/**
+ * Slow path of a transaction opened inside an open one (a contract
+ * breach): counts it in the writer's slot (fastmib-stat --info), logs it
+ * at most once a second, and asserts in builds with FASTMIB_DEBUG. The
+ * open is refused: the sequence number stays as the outer transaction
+ * made it, and the matching end leaves it so. Not for direct use.
+ */
+void fastmib_tx_nested(struct fastmib_writer *w) __attribute__((cold, noinline));
+
+/**
+ * Slow path of a generated update whose table index is out of range:
+ * counts it in the writer's slot (fastmib-stat --info, `<prefix>OutOfRange`
+ * over SNMP), logs it at most once a second, and returns the group's
+ * scratch row (fastmib_group_rows_held()), where the update then lands
+ * without touching any row, group, slot or header a reader reads. (It
+ * takes no index value: passing one would cost the fast path a register
+ * copy per row handle.) Not for direct use: generated
+ * `<prefix>_<group>_row_checked()` calls it.
+ */
+uint32_t fastmib_row_out_of_range(struct fastmib_writer *w, unsigned group)
+	__attribute__((cold, noinline));
+
 
 /*
  * The single-writer add. On x86-64 it is one `addq` to memory; elsewhere,
@@ -247,22 +272,89 @@ fastmib_word_atomic_set(uint64_t *p, uint64_t v)
 	__atomic_store_n(p, v, __ATOMIC_RELAXED);
 }
 
+/*
+ * The writer side of a lcore's sequence number (its slot's rte_seqcount_t),
+ * for transactions: a single writer, so a plain read-modify-write is
+ * enough. On x86-64 each step is one instruction on the word in memory:
+ * `bts $0` makes an even number odd and reports (carry) a number that was
+ * odd already, i.e. a transaction already open; `add` closes it. The
+ * "memory" clobbers are the compiler barriers of rte_seqcount_write_begin()
+ * and _end(): no store of the transaction is moved out of the section, and
+ * x86 (TSO) makes stores visible in program order, so a reader that sees
+ * an even number sees every store before it. Elsewhere, the same protocol
+ * in C11 atomics (a release fence after the odd store, a store-release of
+ * the even one).
+ */
+#if defined(FASTMIB_ADD_X86)
+#define FASTMIB_SEQ_X86 1
+#endif
+
+/**
+ * Make the sequence at `sn` odd: a transaction opens. Returns the number
+ * the matching fastmib_seq_leave() adds: 1, or 0 when the sequence was odd
+ * already (a transaction is open: the nested open is refused and counted
+ * through fastmib_tx_nested()).
+ * Memory ordering: release (no later store of the transaction becomes
+ * visible before the odd number). Caller: the sequence's only writer.
+ */
+static inline uint32_t
+fastmib_seq_enter(struct fastmib_writer *w, uint32_t *sn)
+{
+#ifdef FASTMIB_SEQ_X86
+	bool was_odd;
+
+	__asm__ volatile("btsl $0, %0" : "+m"(*sn), "=@ccc"(was_odd) : : "memory");
+#else
+	uint32_t v = __atomic_load_n(sn, __ATOMIC_RELAXED);
+	bool was_odd = v & 1;
+
+	if (!was_odd)
+		__atomic_store_n(sn, v + 1, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+#endif
+	if (unlikely(was_odd)) {
+		fastmib_tx_nested(w);
+		return 0;
+	}
+	return 1;
+}
+
+/**
+ * Add `step` (fastmib_seq_enter()'s result) to the sequence at `sn`: a
+ * transaction closes, or, after a refused open, nothing changes.
+ * Memory ordering: release (every store of the transaction is visible to
+ * a reader that loads the even number with acquire).
+ * Caller: the sequence's only writer.
+ */
+static inline void
+fastmib_seq_leave(uint32_t *sn, uint32_t step)
+{
+#ifdef FASTMIB_SEQ_X86
+	__asm__ volatile("addl %1, %0" : "+m"(*sn) : "ri"(step) : "memory", "cc");
+#else
+	__atomic_store_n(sn, __atomic_load_n(sn, __ATOMIC_RELAXED) + step, __ATOMIC_RELEASE);
+#endif
+}
+
 /* ---- calls on the writer: fastmib_begin(), updates by offset, fastmib_end() ---- */
 
 /**
  * Open a transaction on this lcore. Per-core updates made until
  * fastmib_end() are seen by readers all or nothing; shared-buffered
- * updates are flushed all or nothing. Transactions do not nest, and one
- * opened here is closed by fastmib_end(), never by fastmib_tx_end().
+ * updates are flushed all or nothing. Transactions do not nest (a begin
+ * inside an open transaction is refused and counted: fastmib_tx_nested()),
+ * and one opened here is closed by fastmib_end(), never by
+ * fastmib_tx_end(). Keep it short: the updates only, never packet work
+ * (a reader waits for the lcore to leave it; see docs/fastpath.md).
  *
- * Memory ordering: rte_seqcount_write_begin() makes the sequence number odd
- * before (release fence) any store of the transaction becomes visible.
+ * Memory ordering: fastmib_seq_enter() makes the sequence number odd
+ * before (release) any store of the transaction becomes visible.
  * Caller: the writer's own thread only.
  */
 static inline void
 fastmib_begin(struct fastmib_writer *w)
 {
-	rte_seqcount_write_begin(w->seq);
+	w->begin_step = fastmib_seq_enter(w, &w->seq->sn);
 	w->tx_start = w->n_ops;
 	w->in_tx = 1;
 }
@@ -279,7 +371,7 @@ fastmib_begin(struct fastmib_writer *w)
 static inline void
 fastmib_end(struct fastmib_writer *w)
 {
-	rte_seqcount_write_end(w->seq);
+	fastmib_seq_leave(&w->seq->sn, w->begin_step);
 	w->in_tx = 0;
 	w->tx_start = w->n_ops;
 	if (unlikely(++w->hints >= w->hint_limit || w->n_ops > FASTMIB_WB_SIZE / 2))
@@ -339,71 +431,103 @@ fastmib_atomic_set(struct fastmib_writer *w, size_t offset, uint64_t v)
 #define FASTMIB_TX_ALL (FASTMIB_TX_PERCORE | FASTMIB_TX_BUFFERED)
 
 /**
- * An open transaction of one lcore: a value on the caller's stack, so the
+ * A transaction of one lcore: a value on the caller's stack, so the
  * compiler keeps the block addresses in registers for every update instead
  * of reloading them from the writer after each store. Generated code wraps
  * it in `struct <prefix>_tx`. Fields are public for inlining only.
+ *
+ * One value may carry many transactions: fastmib_tx_prepare() loads the
+ * addresses once (per burst, say), then fastmib_tx_open() and
+ * fastmib_tx_end() bracket each short transaction (per packet, say) at the
+ * cost of the sequence number's two stores.
  */
 struct fastmib_tx {
 	struct fastmib_writer *w; /**< this lcore's writer (events, fastmib_flush()) */
 	uint8_t *percore;         /**< this lcore's per-core block */
 	uint8_t *shared;          /**< the segment's shared data area */
-	rte_seqcount_t *seq;      /**< this lcore's seqcount */
-	uint32_t sn;              /**< the odd value fastmib_tx_begin() stored in *seq */
+	uint32_t *sn;             /**< this lcore's sequence number (its rte_seqcount_t) */
+	uint32_t step;            /**< what fastmib_tx_end() adds to *sn: 1, or 0 after
+				       a refused open (fastmib_seq_enter()) */
 	uint32_t kinds;           /**< FASTMIB_TX_* this transaction covers */
 };
 
 /**
- * Open a transaction on this lcore, doing only the bookkeeping `kinds`
- * asks for. Generated `<prefix>_tx_begin()` passes the storage kinds of its
- * model as a constant, so the rest compiles away: a model without per-core
- * groups skips the seqcount, one without shared-buffered groups the buffer
- * marks and the flush hint. Hand-written code that updates groups of
- * several kinds passes FASTMIB_TX_ALL (what fastmib_begin() does).
- *
- * FASTMIB_TX_PERCORE, memory ordering (the rte_seqcount_write_begin()
- * protocol): a relaxed store makes this lcore's sequence number odd, then a
- * release fence keeps every later store of the transaction from becoming
- * visible before it. The odd value is kept in the transaction, so
- * fastmib_tx_end() needs no second load of it (only this thread writes it).
- *
- * FASTMIB_TX_BUFFERED: marks where the transaction's buffered operations
- * start, so that a flush before fastmib_tx_end() (a full buffer, a
- * fastmib_flush()) applies only the complete transactions before it.
- *
- * Transactions do not nest, and do not mix with fastmib_begin()/
- * fastmib_end(); the calls on the writer (fastmib_pc_add(), generated
- * `<prefix>_<group>_<counter>_add(w, ...)`) may be used inside.
- * Caller: the writer's own thread only.
+ * A transaction value of this lcore, with the block addresses loaded and
+ * no transaction open yet: open one with fastmib_tx_open(). Only the
+ * bookkeeping `kinds` asks for is done: generated `<prefix>_tx_prepare()`
+ * passes the storage kinds of its model as a constant, so the rest
+ * compiles away (a model without per-core groups skips the sequence
+ * number, one without shared-buffered groups the buffer marks and the
+ * flush hint). Hand-written code that updates groups of several kinds
+ * passes FASTMIB_TX_ALL.
+ * No memory access but loads of the writer's fields. Caller: the writer's
+ * own thread only; the value stays valid as long as the writer does.
  */
 static inline struct fastmib_tx
-fastmib_tx_begin(struct fastmib_writer *w, unsigned int kinds)
+fastmib_tx_prepare(struct fastmib_writer *w, unsigned int kinds)
 {
 	struct fastmib_tx tx;
 
 	tx.w = w;
 	tx.percore = w->percore;
 	tx.shared = w->shared;
-	tx.seq = w->seq;
-	tx.sn = 0;
+	tx.sn = &w->seq->sn;
+	tx.step = 0;
 	tx.kinds = kinds;
-	if (kinds & FASTMIB_TX_PERCORE) {
-		tx.sn = __atomic_load_n(&tx.seq->sn, __ATOMIC_RELAXED) + 1;
-		__atomic_store_n(&tx.seq->sn, tx.sn, __ATOMIC_RELAXED);
-		__atomic_thread_fence(__ATOMIC_RELEASE);
-	}
-	if (kinds & FASTMIB_TX_BUFFERED) {
-		w->tx_start = w->n_ops;
-		w->in_tx = 1;
-	}
 	return tx;
 }
 
 /**
- * Close a transaction opened by fastmib_tx_begin().
+ * Open a transaction on a prepared (or ended) transaction value. Updates
+ * made until fastmib_tx_end() are read all or nothing, per scalar group
+ * and per table row. Keep it to the updates: never packet work, which
+ * would make every reader of this lcore's counters wait for it.
  *
- * FASTMIB_TX_PERCORE, memory ordering (rte_seqcount_write_end()): a
- * store-release of the next even sequence number orders every store of the
+ * FASTMIB_TX_PERCORE, memory ordering (fastmib_seq_enter()): the lcore's
+ * sequence number turns odd before (release) any later store of the
+ * transaction becomes visible. A transaction already open on this lcore
+ * (through any value, or fastmib_begin()) makes this one refused and
+ * counted (fastmib_tx_nested()); its updates then belong to the open one.
+ *
+ * FASTMIB_TX_BUFFERED: marks where the transaction's buffered operations
+ * start, so that a flush before fastmib_tx_end() (a full buffer, a
+ * fastmib_flush()) applies only the complete transactions before it.
+ *
+ * The calls on the writer (fastmib_pc_add(), generated
+ * `<prefix>_<group>_<counter>_add(w, ...)`) may be used inside.
+ * Caller: the writer's own thread only.
+ */
+static inline void
+fastmib_tx_open(struct fastmib_tx *tx)
+{
+	struct fastmib_writer *w = tx->w;
+
+	if (tx->kinds & FASTMIB_TX_PERCORE)
+		tx->step = fastmib_seq_enter(w, tx->sn);
+	if (tx->kinds & FASTMIB_TX_BUFFERED) {
+		w->tx_start = w->n_ops;
+		w->in_tx = 1;
+	}
+}
+
+/**
+ * fastmib_tx_prepare() and fastmib_tx_open() in one: a transaction value
+ * with its first transaction open.
+ */
+static inline struct fastmib_tx
+fastmib_tx_begin(struct fastmib_writer *w, unsigned int kinds)
+{
+	struct fastmib_tx tx = fastmib_tx_prepare(w, kinds);
+
+	fastmib_tx_open(&tx);
+	return tx;
+}
+
+/**
+ * Close the transaction opened on `tx`. The value may open another one.
+ *
+ * FASTMIB_TX_PERCORE, memory ordering (fastmib_seq_leave()): the release
+ * store of the next even sequence number orders every store of the
  * transaction before it; a reader that loads that number with acquire sees
  * them all, and one that saw any of them half done retries.
  *
@@ -418,7 +542,7 @@ fastmib_tx_end(struct fastmib_tx *tx)
 	struct fastmib_writer *w = tx->w;
 
 	if (tx->kinds & FASTMIB_TX_PERCORE)
-		__atomic_store_n(&tx->seq->sn, tx->sn + 1, __ATOMIC_RELEASE);
+		fastmib_seq_leave(tx->sn, tx->step);
 	if (tx->kinds & FASTMIB_TX_BUFFERED) {
 		w->in_tx = 0;
 		if (unlikely(++w->hints >= w->hint_limit || w->n_ops > FASTMIB_WB_SIZE / 2))

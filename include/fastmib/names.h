@@ -112,12 +112,15 @@ enum fastmib_name_role {
 	FASTMIB_C_TX_STRUCT,          /**< struct p_tx, the model's transaction */
 	FASTMIB_C_TX_BEGIN,           /**< p_tx_begin() */
 	FASTMIB_C_TX_END,             /**< p_tx_end() */
+	FASTMIB_C_TX_PREPARE,         /**< p_tx_prepare(): a transaction value, none open */
+	FASTMIB_C_TX_OPEN,            /**< p_tx_open(): open one on a prepared value */
 	/* ---- C names of a group (a = group) ---- */
 	FASTMIB_C_GROUP_ID,           /**< macro P_GROUP_G */
 	FASTMIB_C_OFFSET,             /**< macro P_G_OFFSET */
 	FASTMIB_C_ROW_SIZE,           /**< macro P_G_ROW_SIZE */
 	FASTMIB_C_ROWS,               /**< macro P_G_ROWS (tables) */
 	FASTMIB_C_ROW_FN,             /**< p_g_row(), the row number of a table's indexes */
+	FASTMIB_C_ROW_CHECKED_FN,     /**< p_g_row_checked(): that, or the scratch row */
 	FASTMIB_C_ROW_STRUCT,         /**< struct p_g_row */
 	FASTMIB_C_COUNTERS,           /**< p_g_counters, the group's counter schemas */
 	FASTMIB_C_INDEX_MAX,          /**< macro P_G_I_MAX (a = group, b = index) */

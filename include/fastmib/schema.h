@@ -309,7 +309,8 @@ int fastmib_schema_check(const struct fastmib_schema *schema,
  * The data layout fastmib-gen gives a model (one the contract above
  * allows): counter i at byte 8 * i of its row, in declared order; rows of
  * 8 bytes per counter; each group on the next cache line of its storage
- * area, in schema order; each area rounded up to a cache line.
+ * area, in schema order, taking fastmib_group_bytes() (a table's rows and
+ * its scratch row); each area rounded up to a cache line.
  *
  * Sets the offset of every counter, row_size and offset of every group,
  * percore_size and shared_size, from n_counters, n_rows and storage.
@@ -320,6 +321,25 @@ int fastmib_schema_check(const struct fastmib_schema *schema,
 void fastmib_schema_lay_out(struct fastmib_schema *schema);
 
 /* ---- rows of a table (the one owner of row <-> index arithmetic) ---- */
+
+/**
+ * Rows a group occupies in its storage area: 1 for a scalar group; for a
+ * table, its n_rows rows and after them one scratch row. Generated updates
+ * send an update whose index is out of range to the scratch row (and count
+ * it), so that it changes nothing any reader reads; readers never read it.
+ */
+static inline uint64_t
+fastmib_group_rows_held(const struct fastmib_group_schema *g)
+{
+	return g->n_indexes ? (uint64_t)g->n_rows + 1 : 1;
+}
+
+/** Bytes a group occupies in its storage area: fastmib_group_rows_held() rows. */
+static inline uint64_t
+fastmib_group_bytes(const struct fastmib_group_schema *g)
+{
+	return fastmib_group_rows_held(g) * g->row_size;
+}
 
 /*
  * A table's rows are numbered 0 .. n_rows-1, row-major over its indexes,

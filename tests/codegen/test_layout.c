@@ -51,8 +51,8 @@ test_ep_schema(void **state)
 	assert_int_equal(s->n_groups, 6);
 	assert_int_equal(s->percore_size, sizeof(struct ep_percore));
 	assert_int_equal(s->shared_size, sizeof(struct ep_shared));
-	assert_int_equal(s->percore_size, 768);
-	assert_int_equal(s->shared_size, 1048704);
+	assert_int_equal(s->percore_size, 896);
+	assert_int_equal(s->shared_size, 1048768); /* rows + one scratch row per table */
 
 	check_group(s, EP_GROUP_GLOBAL, "global", offsetof(struct ep_percore, global),
 		    sizeof(struct ep_global_row), 1);

@@ -52,8 +52,8 @@ test_roundtrip(void **state)
 	assert_string_equal(s->prefix, "ts");
 	assert_int_equal(s->oid_len, 9);
 	assert_int_equal(s->oid[8], 77);
-	assert_int_equal(s->percore_size, 384);
-	assert_int_equal(s->shared_size, 1664);
+	assert_int_equal(s->percore_size, 448);
+	assert_int_equal(s->shared_size, 1728);
 	assert_int_equal(s->n_groups, TS_N_GROUPS);
 	for (unsigned g = 0; g < TS_N_GROUPS; g++) {
 		const struct fastmib_group_schema *x = &s->groups[g], *y = &ts_schema.groups[g];

@@ -203,7 +203,7 @@ test_create_refusals(void **state)
 	assert_int_equal(fastmib_create(&bad, path, NULL, &seg), -EINVAL);
 	assert_non_null(strstr(fastmib_last_error(), "cache-line"));
 	bad = ts_schema;
-	bad.shared_size = 1600; /* pool group no longer fits */
+	bad.shared_size = 1664; /* pool group no longer fits */
 	assert_int_equal(fastmib_create(&bad, path, NULL, &seg), -EINVAL);
 	assert_non_null(strstr(fastmib_last_error(), "pool"));
 

@@ -55,8 +55,8 @@ static const struct fastmib_group_schema groups[TS_N_GROUPS] = {
 	.prefix = "ts",                                           \
 	.oid_len = 9,                                             \
 	.oid = { 1, 3, 6, 1, 4, 1, 8072, 9999, 77 },              \
-	.percore_size = 384,                                      \
-	.shared_size = 1664,                                      \
+	.percore_size = 448,                                      \
+	.shared_size = 1728,                                     \
 	.n_groups = TS_N_GROUPS,                                  \
 	.groups = groups
 

@@ -41,7 +41,7 @@ enum {
 #define TS_PORT_ROW 16u
 #define TS_PORT_RX_PKTS(r) (TS_PORT_OFF + (r) * TS_PORT_ROW + 0u)
 #define TS_PORT_RX_BYTES(r) (TS_PORT_OFF + (r) * TS_PORT_ROW + 8u)
-#define TS_FLOW_OFF 128u
+#define TS_FLOW_OFF 192u
 #define TS_FLOW_ROW 16u
 #define TS_FLOW_PKTS(r) (TS_FLOW_OFF + (r) * TS_FLOW_ROW + 0u)
 #define TS_FLOW_BYTES(r) (TS_FLOW_OFF + (r) * TS_FLOW_ROW + 8u)
@@ -50,8 +50,8 @@ enum {
 #define TS_SESSION_ROW 16u
 #define TS_SESSION_PKTS(r) (TS_SESSION_OFF + (r) * TS_SESSION_ROW + 0u)
 #define TS_SESSION_BYTES(r) (TS_SESSION_OFF + (r) * TS_SESSION_ROW + 8u)
-#define TS_POOL_ALLOCS 1600u
-#define TS_POOL_IN_USE 1608u
-#define TS_POOL_FAILS 1616u
+#define TS_POOL_ALLOCS 1664u
+#define TS_POOL_IN_USE 1672u
+#define TS_POOL_FAILS 1680u
 
 #endif

@@ -45,7 +45,7 @@ _Static_assert(TG_GROUP_GLOBAL == TS_GLOBAL && TG_GROUP_SESSION == TS_SESSION &&
 _Static_assert(TG_FLOW_OFFSET == TS_FLOW_OFF && TG_FLOW_ROW_SIZE == TS_FLOW_ROW &&
 	       TG_FLOW_ROWS == TS_FLOW_ROWS && TG_SESSION_OFFSET == TS_SESSION_OFF &&
 	       TG_SESSION_ROW_SIZE == TS_SESSION_ROW && TG_POOL_OFFSET == TS_POOL_ALLOCS &&
-	       TG_PERCORE_SIZE == 384 && TG_SHARED_SIZE == 1664, "layout");
+	       TG_PERCORE_SIZE == 448 && TG_SHARED_SIZE == 1728, "layout");
 
 extern char **environ;
 

@@ -229,7 +229,7 @@ test_layout_rules(void **state)
 	expect_one(&c, &(struct fastmib_schema_fault){
 		.object = FASTMIB_OBJ_SCHEMA, .field = FASTMIB_FIELD_PERCORE_SIZE,
 		.problem = FASTMIB_BAD_LAYOUT, .value = 100,
-		.message = "area sizes 100 (per-core) and 1664 (shared) must be cache-line multiples" });
+		.message = "area sizes 100 (per-core) and 1728 (shared) must be cache-line multiples" });
 }
 
 static void
