@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The file layout of a segment, computed from the schema and the slot
- * count, and the image a writer starts a new file with.
+ * count, and the image a writer starts a new file with. The areas and
+ * what is allocated when are described in segment_format.h.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -25,46 +26,58 @@ fms_layout_compute(const struct fastmib_schema *s, uint32_t n_slots,
 	lay->schema_len = fms_schema_serialized_len(s);
 	off = FMS_HEADER_SIZE;
 	lay->schema = (struct fms_area){ off, lay->schema_len };
-	off += lay->schema_len;
-	lay->slot_stride = FMS_CACHE_LINE + ALIGN_UP(s->percore_size, FMS_CACHE_LINE);
-	lay->slots = (struct fms_area){ off, (uint64_t)n_slots * lay->slot_stride };
+	off += ALIGN_UP(lay->schema_len, FMS_CACHE_LINE);
+	lay->slots = (struct fms_area){ off, (uint64_t)n_slots * sizeof(struct fms_slot) };
 	off += lay->slots.len;
 	lay->shared = (struct fms_area){ off, FMS_CACHE_LINE + s->shared_size };
 	off += lay->shared.len;
+
 	lay->presence.off = off;
 	for (uint32_t i = 0; i < s->n_groups; i++) {
 		const struct fastmib_group_schema *g = &s->groups[i];
-		uint64_t nw, ns;
+		uint64_t nw = (g->n_rows + 63) / 64, ns = (nw + 63) / 64;
 
 		if (g->n_indexes == 0 || g->all_rows)
 			continue;
-		nw = (g->n_rows + 63) / 64;
-		ns = (nw + 63) / 64;
 		lay->groups[i].presence = off;
 		lay->groups[i].n_words = nw;
 		off += ALIGN_UP((nw + ns) * 8, FMS_CACHE_LINE);
 	}
 	lay->presence.len = off - lay->presence.off;
-	lay->events.off = off;
+
+	lay->reset.off = ALIGN_UP(off, page_size);
+	cur = lay->reset.off + sizeof(struct fms_reset);
+	for (uint32_t i = 0; i < s->n_groups; i++)
+		lay->groups[i].time = cur + 8ull * i;
+	cur += ALIGN_UP(8ull * s->n_groups, FMS_CACHE_LINE);
+	for (uint32_t i = 0; i < s->n_groups; i++) {
+		lay->groups[i].stored = cur;
+		cur += ALIGN_UP((s->groups[i].n_rows + 63) / 64 * 8, FMS_CACHE_LINE);
+	}
+	lay->allocated = cur;
+	cur = ALIGN_UP(cur, page_size);
+	for (uint32_t i = 0; i < s->n_groups; i++) {
+		const struct fastmib_group_schema *g = &s->groups[i];
+
+		lay->groups[i].reset = cur;
+		cur += ALIGN_UP((uint64_t)g->n_rows * fms_rec_words(g) * 8, FMS_CACHE_LINE);
+	}
+	lay->reset.len = ALIGN_UP(cur - lay->reset.off, page_size);
+
+	lay->data.off = lay->reset.off + lay->reset.len;
+	lay->slot_events = ALIGN_UP(s->percore_size, page_size);
 	if (s->n_events) {
 		lay->event_ring = event_ring;
 		lay->event_counters = FMS_CACHE_LINE +
 				      ALIGN_UP(16ull * s->n_events, FMS_CACHE_LINE);
 		lay->event_stride = lay->event_counters +
 				    (uint64_t)event_ring * sizeof(struct fastmib_event_slotrec);
-		lay->events.len = (uint64_t)n_slots * lay->event_stride;
-		off += lay->events.len;
 	}
-	lay->reset.off = ALIGN_UP(off, page_size);
-	cur = lay->reset.off + sizeof(struct fms_reset);
-	for (uint32_t i = 0; i < s->n_groups; i++) {
-		const struct fastmib_group_schema *g = &s->groups[i];
-
-		lay->groups[i].reset = cur;
-		cur += ALIGN_UP(8 + (uint64_t)g->n_rows * fms_rec_words(g) * 8, FMS_CACHE_LINE);
-	}
-	lay->reset.len = ALIGN_UP(cur - lay->reset.off, page_size);
-	lay->file_size = lay->reset.off + lay->reset.len;
+	lay->slot_stride = lay->slot_events + ALIGN_UP(lay->event_stride, page_size);
+	if (lay->slot_stride == 0)
+		lay->slot_stride = page_size; /* a model of shared groups only */
+	lay->data.len = (uint64_t)n_slots * lay->slot_stride;
+	lay->file_size = lay->data.off + lay->data.len;
 	return 0;
 }
 
@@ -79,8 +92,7 @@ fms_image_init(uint8_t *base, const struct fms_layout *lay,
 	/* The file is fresh (zero-filled); only non-zero state is written. */
 	fms_schema_serialize(s, base + lay->schema.off);
 	for (uint32_t i = 0; i < n_slots; i++)
-		rte_seqcount_init(&((struct fms_slot *)(void *)(base + lay->slots.off +
-								 i * lay->slot_stride))->seq);
+		rte_seqcount_init(&((struct fms_slot *)(void *)(base + lay->slots.off))[i].seq);
 	rte_seqlock_init(&((struct fms_shared *)(void *)(base + lay->shared.off))->lock);
 	rte_seqlock_init(&((struct fms_reset *)(void *)(base + lay->reset.off))->lock);
 	rte_seqcount_init(&((struct fms_reset *)(void *)(base + lay->reset.off))->enable_seq);
@@ -101,7 +113,8 @@ fms_image_init(uint8_t *base, const struct fms_layout *lay,
 	h->shared = lay->shared;
 	h->presence = lay->presence;
 	h->reset = lay->reset;
-	h->events = lay->events;
+	h->data = lay->data;
+	h->slot_events = lay->slot_events;
 	h->event_stride = lay->event_stride;
 	h->event_ring = lay->event_ring;
 	h->tsc_hz = clock->tsc_hz;

@@ -10,25 +10,40 @@
  *   header      struct fms_header, FMS_HEADER_SIZE bytes
  *   schema      serialized schema (struct fms_schema_rec, group records,
  *               counter records, string table), cache-line padded
- *   slots       n_slots x slot_stride: one cache line of slot header
- *               (seqcount, owner) then percore_size bytes of data
+ *   slots       n_slots slot headers of one cache line (sequence number,
+ *               owner, readiness, breach counts), all together: a stray
+ *               write past one slot's counter data cannot reach any
+ *               sequence number
  *   shared      one cache line holding the flush seqlock, then
  *               shared_size bytes of data
  *   presence    per table group with `rows: present`: row bitmap words
  *               then summary words (one bit per row word)
- *   events      n_slots x event_stride (empty without events): one cache
- *               line holding the slot's published head, then per event a
- *               logged counter, then per event a dropped counter (padded to
- *               a cache line), then event_ring records of one cache line
  *   reset       page aligned (mapped writable separately): reset seqlock,
  *               module time, enable seqcount and epoch (struct fms_reset),
- *               then per group a block of group time and per row a record
- *               (fms_rec_words(): reset half, and enable half for
- *               `rows: present` tables)
+ *               the group times, per group the stored-baseline bitmap (a
+ *               bit per row whose record was ever written; one row for a
+ *               scalar group), then from the next page per group a block
+ *               of row records (fms_rec_words(): reset half, and enable
+ *               half for `rows: present` tables)
+ *   data        page aligned: n_slots regions of slot_stride bytes, each
+ *               the slot's per-core counter data (percore_size, page
+ *               padded), then in models with events the slot's event block
+ *               at slot_events: one cache line holding the published head,
+ *               per event a logged counter, per event a dropped counter
+ *               (padded to a cache line), then event_ring records of one
+ *               cache line
+ *
+ * Memory follows what is written. Creation allocates the file up to the
+ * end of the stored-baseline bitmaps (fms_layout.allocated); a slot's region is
+ * allocated when a thread claims the slot (then its header says ready),
+ * and the pages of reset records when a record is first stored (then its
+ * row's stored-baseline bit is set). Readers never load from a region that
+ * is not ready or a record whose bit is clear: on tmpfs even a read of a
+ * hole would allocate it.
  *
  * The layout is a pure function of (schema, n_slots, page size, event
- * ring size), so
- * fastmib_attach() recomputes it and requires the header to agree.
+ * ring size), so fastmib_attach() recomputes it and requires the header to
+ * agree.
  */
 #ifndef FASTMIB_SEGMENT_FORMAT_H
 #define FASTMIB_SEGMENT_FORMAT_H
@@ -44,7 +59,8 @@
 #define FMS_MAGIC "FASTMIB" /* 8 bytes with its NUL */
 #define FMS_FORMAT 6 /* 2: event schema records, event area, TSC clock; 3: event arg types;
 		       4: slot owner thread; 5: reset and enable halves of baselines;
-		       6: scratch rows, breach counts in slot headers */
+		       6: scratch rows, slot table apart from the data, slot regions and
+		       reset records allocated on first use */
 #define FMS_CACHE_LINE 64
 #define FMS_HEADER_SIZE 256
 #define FMS_STR_MAX FASTMIB_MAX_TEXT /* longest string (descriptions) in a schema */
@@ -72,25 +88,26 @@ struct fms_header {
 	uint64_t file_size;
 	uint32_t retired;       /* atomic; 1 once replaced */
 	uint32_t n_eal_slots;   /* slots [0, n_eal_slots) belong to EAL lcores */
-	uint64_t slot_stride;
-	uint64_t page_size;     /* alignment of the reset area */
+	uint64_t slot_stride;   /* bytes of one slot's region in the data area */
+	uint64_t page_size;     /* alignment of the reset and data areas */
 	struct fms_area schema;
 	struct fms_area slots;
 	struct fms_area shared;
 	struct fms_area presence;
 	struct fms_area reset;
-	struct fms_area events;
-	uint64_t event_stride;
+	struct fms_area data;
+	uint64_t event_stride;  /* bytes of a slot's event block; 0 without events */
 	uint32_t event_ring;    /* records per slot, power of two; 0 without events */
 	uint32_t pad;
 	uint64_t tsc_hz;        /* creator's rte_get_tsc_hz() */
 	uint64_t ref_tsc;       /* a TSC reading taken ... */
 	uint64_t ref_ns;        /* ... together with this CLOCK_REALTIME */
-	uint8_t reserved[FMS_HEADER_SIZE - 216];
+	uint64_t slot_events;   /* offset of the event block in a slot's region */
+	uint8_t reserved[FMS_HEADER_SIZE - 224];
 };
 _Static_assert(sizeof(struct fms_header) == FMS_HEADER_SIZE, "header size");
 
-/* Slot header: one cache line in front of each per-core data area. */
+/* Slot header: one cache line of the slot table, apart from the data. */
 struct fms_slot {
 	rte_seqcount_t seq;
 	uint32_t owner;         /* atomic; lcore id + 1, 0 = free */
@@ -100,7 +117,8 @@ struct fms_slot {
 				   transaction copies the slot instead of waiting for itself. */
 	uint64_t out_of_range;  /* atomic, writer-owned: updates sent to a scratch row */
 	uint64_t nested;        /* atomic, writer-owned: refused nested transactions */
-	uint8_t pad[FMS_CACHE_LINE - 32];
+	uint32_t ready;         /* atomic; 1 once the slot's region is allocated (release) */
+	uint8_t pad[FMS_CACHE_LINE - 36];
 };
 _Static_assert(sizeof(struct fms_slot) == FMS_CACHE_LINE, "slot size");
 
@@ -229,21 +247,25 @@ struct fms_counter_rec {
 	uint32_t pad;
 };
 
-/* Where a group's presence bitmap and reset block live (file offsets). */
+/* Where a group's bitmaps and reset records live (file offsets). */
 struct fms_group_layout {
-	uint64_t presence;      /* 0 when the group has no bitmap */
+	uint64_t presence;      /* 0 when the group has no presence bitmap */
 	uint64_t n_words;       /* row bitmap words; summary words follow */
-	uint64_t reset;         /* group time, then rows of fms_rec_words() words */
+	uint64_t stored;        /* stored-baseline bitmap */
+	uint64_t time;          /* the group's discontinuity time (one word) */
+	uint64_t reset;         /* rows of fms_rec_words() words */
 };
 
 struct fms_layout {
 	uint64_t schema_len;    /* serialized bytes (hashed) */
-	uint64_t slot_stride;
+	uint64_t slot_stride;   /* bytes of a slot's region */
 	uint64_t page_size;
-	uint64_t event_stride;  /* 0 without events */
-	uint64_t event_counters; /* offset of the first record within a slot's block */
+	uint64_t slot_events;   /* offset of the event block in a region */
+	uint64_t event_stride;  /* bytes of an event block; 0 without events */
+	uint64_t event_counters; /* offset of the first record within an event block */
 	uint32_t event_ring;
-	struct fms_area schema, slots, shared, presence, events, reset;
+	struct fms_area schema, slots, shared, presence, reset, data;
+	uint64_t allocated;     /* bytes allocated at creation: [0, allocated) */
 	uint64_t file_size;
 	struct fms_group_layout *groups; /* n_groups entries, heap */
 };

@@ -63,13 +63,13 @@ header_check(const char *path, const struct fms_header *h, uint64_t st_size)
 	    (rc = area_ok(path, "shared", h->shared, h->slots.off + h->slots.len, st_size)) ||
 	    (rc = area_ok(path, "presence", h->presence, h->shared.off + h->shared.len,
 			  st_size)) ||
-	    (rc = area_ok(path, "event", h->events, h->presence.off + h->presence.len,
+	    (rc = area_ok(path, "reset", h->reset, h->presence.off + h->presence.len,
 			  st_size)) ||
-	    (rc = area_ok(path, "reset", h->reset, h->events.off + h->events.len,
-			  st_size)))
+	    (rc = area_ok(path, "data", h->data, h->reset.off + h->reset.len, st_size)))
 		return rc;
-	if (h->reset.off % h->page_size || h->reset.len % h->page_size)
-		return fms_error(-EINVAL, "%s: reset area not page aligned", path);
+	if (h->reset.off % h->page_size || h->reset.len % h->page_size ||
+	    h->data.off % h->page_size)
+		return fms_error(-EINVAL, "%s: reset or data area not page aligned", path);
 	if (h->event_ring && (h->event_ring < FMS_EVENT_RING_MIN ||
 			      h->event_ring > FMS_EVENT_RING_MAX ||
 			      (h->event_ring & (h->event_ring - 1))))
@@ -103,14 +103,25 @@ layout_check(const char *path, const struct fms_header *h, const struct fms_layo
 	    (rc = area_eq(path, "slot", h->slots, l->slots)) ||
 	    (rc = area_eq(path, "shared", h->shared, l->shared)) ||
 	    (rc = area_eq(path, "presence", h->presence, l->presence)) ||
-	    (rc = area_eq(path, "event", h->events, l->events)) ||
-	    (rc = area_eq(path, "reset", h->reset, l->reset)))
+	    (rc = area_eq(path, "reset", h->reset, l->reset)) ||
+	    (rc = area_eq(path, "data", h->data, l->data)))
 		return rc;
-	if (h->slot_stride != l->slot_stride || h->file_size != l->file_size ||
-	    h->event_stride != l->event_stride || h->event_ring != l->event_ring)
-		return fms_error(-EINVAL,
-				 "%s: slot stride/event ring/file size disagree with the schema",
-				 path);
+	if (h->slot_stride != l->slot_stride || h->slot_events != l->slot_events)
+		return fms_error(-EINVAL, "%s: slot region of %llu bytes (events at %llu) "
+				 "disagrees with the schema's %llu (%llu)", path,
+				 (unsigned long long)h->slot_stride,
+				 (unsigned long long)h->slot_events,
+				 (unsigned long long)l->slot_stride,
+				 (unsigned long long)l->slot_events);
+	if (h->event_stride != l->event_stride || h->event_ring != l->event_ring)
+		return fms_error(-EINVAL, "%s: event area of %llu bytes per slot (%u records) "
+				 "disagrees with the schema's %llu (%u)", path,
+				 (unsigned long long)h->event_stride, h->event_ring,
+				 (unsigned long long)l->event_stride, l->event_ring);
+	if (h->file_size != l->file_size)
+		return fms_error(-EINVAL, "%s: file size %llu disagrees with the schema's %llu",
+				 path, (unsigned long long)h->file_size,
+				 (unsigned long long)l->file_size);
 	return 0;
 }
 
@@ -136,6 +147,7 @@ fms_handle_free(struct fastmib_segment *seg)
 	if (seg->fd >= 0)
 		close(seg->fd);
 	free(seg->lay.groups);
+	free(seg->record_pages);
 	fms_schema_free(seg->schema);
 	free(seg->path);
 	free(seg);

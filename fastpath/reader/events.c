@@ -38,7 +38,10 @@ static uint64_t
 load_head(const struct fastmib_segment *seg, uint32_t s)
 {
 	/* Pairs with the writer's store-release of the head: every record up
-	 * to the value read was complete when the head was published. */
+	 * to the value read was complete when the head was published. A slot
+	 * not ready has logged nothing, and its block is not to be touched. */
+	if (!fms_slot_ready(seg, s))
+		return 0;
 	return __atomic_load_n(fms_event_head(seg, s), __ATOMIC_ACQUIRE);
 }
 
@@ -254,8 +257,11 @@ sum_counter(const struct fastmib_segment *seg, unsigned int event, unsigned int 
 	if (event >= seg->schema->n_events)
 		return 0;
 	for (uint32_t s = 0; s < seg->n_slots; s++) {
-		const uint64_t *c = fms_event_counters(seg, s);
+		const uint64_t *c;
 
+		if (!fms_slot_ready(seg, s))
+			continue;
+		c = fms_event_counters(seg, s);
 		sum += __atomic_load_n(&c[which * seg->schema->n_events + event],
 				       __ATOMIC_RELAXED);
 	}

@@ -34,6 +34,7 @@ struct fastmib_segment {
 	uint8_t *shared;
 	struct fms_reset *reset_head;
 	struct fastmib_read_stats stats; /* relaxed atomics */
+	uint64_t *record_pages;          /* bit per reset-area page this process allocated */
 	uint64_t read_patience_ns;       /* fastmib_set_read_patience() */
 	uint64_t stuck_until;            /* atomic; CLOCK_MONOTONIC ns, see fastmib_read() */
 	int fd;                          /* the file, kept open: size and liveness checks */
@@ -68,13 +69,26 @@ void fms_handle_free(struct fastmib_segment *seg);
 static inline struct fms_slot *
 fms_slot(const struct fastmib_segment *seg, uint32_t s)
 {
-	return (struct fms_slot *)(void *)(seg->slots + (uint64_t)s * seg->lay.slot_stride);
+	return (struct fms_slot *)(void *)seg->slots + s;
+}
+
+/*
+ * Whether slot s's region (counter data and event block) is allocated.
+ * Acquire: pairs with the claiming writer's store-release, after which
+ * the region may be read. A region that is not ready holds nothing (its
+ * writer has not started) and must not be read: on tmpfs a load from a
+ * hole allocates the page.
+ */
+static inline bool
+fms_slot_ready(const struct fastmib_segment *seg, uint32_t s)
+{
+	return __atomic_load_n(&fms_slot(seg, s)->ready, __ATOMIC_ACQUIRE) != 0;
 }
 
 static inline uint8_t *
 fms_slot_data(const struct fastmib_segment *seg, uint32_t s)
 {
-	return (uint8_t *)fms_slot(seg, s) + FMS_CACHE_LINE;
+	return seg->base + seg->lay.data.off + (uint64_t)s * seg->lay.slot_stride;
 }
 
 static inline uint64_t *
@@ -85,26 +99,48 @@ fms_presence(const struct fastmib_segment *seg, unsigned group)
 	return off ? (uint64_t *)(void *)(seg->base + off) : NULL;
 }
 
-/* Reset block of a group: [0] group time, then per row fms_rec_words(). */
+/* Stored-baseline bitmap of a group (row 0 for a scalar group). */
+static inline uint64_t *
+fms_stored_bits(const struct fastmib_segment *seg, unsigned group)
+{
+	return (uint64_t *)(void *)(seg->base + seg->lay.groups[group].stored);
+}
+
+/*
+ * Whether the row's reset record was ever written. Acquire: pairs with the
+ * release of fms_set_stored(), after the record's first store; a record
+ * whose bit is clear may be a hole of the file and is not to be read.
+ */
+static inline bool
+fms_row_stored(const struct fastmib_segment *seg, unsigned group, uint32_t row)
+{
+	const uint64_t *bits = fms_stored_bits(seg, group);
+
+	return (__atomic_load_n(&bits[row / 64], __ATOMIC_ACQUIRE) >> (row % 64)) & 1;
+}
+
+/* The group's discontinuity time word (CLOCK_REALTIME ns, 0 = never). */
 static inline uint64_t *
 fms_reset_group(const struct fastmib_segment *seg, unsigned group)
 {
-	return (uint64_t *)(void *)(seg->base + seg->lay.groups[group].reset);
+	return (uint64_t *)(void *)(seg->base + seg->lay.groups[group].time);
 }
 
+/* The row's reset record: fms_rec_words() words. */
 static inline uint64_t *
 fms_reset_row(const struct fastmib_segment *seg, unsigned group, uint32_t row)
 {
 	const struct fastmib_group_schema *g = &seg->schema->groups[group];
 
-	return fms_reset_group(seg, group) + 1 + (uint64_t)row * fms_rec_words(g);
+	return (uint64_t *)(void *)(seg->base + seg->lay.groups[group].reset) +
+	       (uint64_t)row * fms_rec_words(g);
 }
 
 /* A slot's event block: head line, counters, ring (models with events). */
 static inline uint8_t *
 fms_event_block(const struct fastmib_segment *seg, uint32_t s)
 {
-	return seg->base + seg->lay.events.off + (uint64_t)s * seg->lay.event_stride;
+	return fms_slot_data(seg, s) + seg->lay.slot_events;
 }
 
 static inline uint64_t *
@@ -126,6 +162,17 @@ fms_event_ring(const struct fastmib_segment *seg, uint32_t s)
 	return (struct fastmib_event_slotrec *)(void *)(fms_event_block(seg, s) +
 							 seg->lay.event_counters);
 }
+
+/* alloc.c: allocate [off, off + len) of the file before first storing to
+ * it (a store to a hole of a full tmpfs would raise SIGBUS). 0, or -ENOSPC
+ * (or another -errno) with a message naming the path and `what`. File
+ * systems without fallocate() leave the file sparse, as before. */
+int fms_alloc_range(struct fastmib_segment *seg, uint64_t off, uint64_t len, const char *what);
+/* The pages of a row's reset record, allocated once per process; then
+ * the record may be stored. */
+int fms_alloc_record(struct fastmib_segment *seg, unsigned group, uint32_t row);
+/* Mark the row's record stored (release), after its first store. */
+void fms_set_stored(struct fastmib_segment *seg, unsigned group, uint32_t row);
 
 /* read.c: one raw snapshot (sum over lcores), without baseline or checks.
  * Returns 0 or -EBUSY (best effort). */

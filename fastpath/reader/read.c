@@ -192,6 +192,8 @@ fms_read_raw_row_own(struct fastmib_segment *seg, unsigned group, uint32_t row,
 		/* One slot at a time: a writer busy on one lcore does not make
 		 * us copy the other lcores' rows again. */
 		for (uint32_t s = 0; s < seg->n_slots; s++) {
+			if (!fms_slot_ready(seg, s))
+				continue; /* never written, and not to be touched */
 			if (s == own) {
 				copy_words(row_at(fms_slot_data(seg, s), off), words, n_words);
 				r = 0;
@@ -241,6 +243,14 @@ fms_read_baseline(struct fastmib_segment *seg, unsigned group, uint32_t row,
 	uint64_t words = fms_rec_words(g);
 	uint64_t copy[2 * (FMS_REC_BASE + FASTMIB_MAX_COUNTERS)];
 
+	if (!fms_row_stored(seg, group, row)) {
+		/* Never stored: a zero baseline, and not a load from the record,
+		 * which may be an unallocated page. */
+		memset(base, 0, g->n_counters * sizeof(*base));
+		if (time)
+			*time = 0;
+		return 0;
+	}
 	for (int t = 0; t < FASTMIB_READ_MAX_TRIES; t++) {
 		uint32_t rsn = rte_seqcount_read_begin(rs);
 		uint32_t esn = rte_seqcount_read_begin(es);

@@ -124,9 +124,11 @@ fms_snap_baseline(struct fastmib_segment *seg, unsigned group, uint32_t row,
 /*
  * Store `raw` as the reset half of the row's record, with discontinuity
  * time `now`, in one write section of the reset seqlock; the caller holds
- * the reset lock. Gauges keep a zero baseline: they are state, not totals.
- * The store is skipped when the record already holds a newer epoch:
- * another reset whose snapshot came after ours has stored since.
+ * the reset lock and allocated the record (fms_alloc_record()). Gauges
+ * keep a zero baseline: they are state, not totals. The store is skipped
+ * when the record already holds a newer epoch: another reset whose
+ * snapshot came after ours has stored since. Then the row is marked
+ * stored (release), so readers load the record from now on.
  */
 static void
 store_row(struct fastmib_segment *seg, unsigned group, uint32_t row, const uint64_t *raw,
@@ -145,6 +147,29 @@ store_row(struct fastmib_segment *seg, unsigned group, uint32_t row, const uint6
 	__atomic_store_n(&rec[FMS_REC_TIME], now, __ATOMIC_RELAXED);
 	__atomic_store_n(&rec[FMS_REC_EPOCH], epoch, __ATOMIC_RELAXED);
 	rte_seqcount_write_end(sc);
+	fms_set_stored(seg, group, row);
+}
+
+/*
+ * Whether a snapshot must become a stored record. A row whose record was
+ * never stored has a zero baseline; a snapshot of all zeros would store
+ * the same, so a reset of the whole segment skips such rows and their
+ * records stay unallocated (their discontinuity time is the module's,
+ * which that reset advances). A reset of one row always stores, for the
+ * row's own time.
+ */
+static bool
+needs_record(const struct fastmib_segment *seg, unsigned group, uint32_t row,
+	     const uint64_t *raw, bool whole_segment)
+{
+	const struct fastmib_group_schema *g = &seg->schema->groups[group];
+
+	if (!whole_segment || fms_row_stored(seg, group, row))
+		return true;
+	for (uint32_t i = 0; i < g->n_counters; i++)
+		if (g->counters[i].type != FASTMIB_GAUGE32 && raw[i] != 0)
+			return true;
+	return false;
 }
 
 /* One row of a plan; its raw snapshot is plan->values[off ...]. */
@@ -206,6 +231,12 @@ plan_row(struct fastmib_reset_plan *p, unsigned group, uint32_t row)
 	}
 	FMS_GUARDED(p->seg, rc, fms_snap_baseline(p->seg, group, row, RESET_PATIENCE_NS,
 						  &epoch, p->values + p->n_values), -EIO);
+	if (rc)
+		return rc;
+	/* Allocated now, so that storing it later cannot fail. */
+	if (!needs_record(p->seg, group, row, p->values + p->n_values, p->group < 0))
+		return 0;
+	FMS_GUARDED(p->seg, rc, fms_alloc_record(p->seg, group, row), -EIO);
 	if (rc)
 		return rc;
 	p->rows[p->n_rows++] = (struct plan_row){ group, row, epoch, p->n_values };
@@ -348,22 +379,36 @@ fastmib_reset(struct fastmib_segment *seg, int group, uint32_t row)
 	return rc ? rc : fastmib_reset_commit(plan);
 }
 
+/* The later of two times. */
+static inline uint64_t
+later(uint64_t a, uint64_t b)
+{
+	return a > b ? a : b;
+}
+
+/*
+ * The time of the latest discontinuity stored for the module (group < 0),
+ * a group, or a row: a row's own reset or enable, its group's, or a reset
+ * of the whole segment, whichever came last.
+ */
 static uint64_t
 latest_stored(const struct fastmib_segment *seg, int group, uint32_t row)
 {
 	const struct fastmib_group_schema *g;
-	uint64_t base[FASTMIB_MAX_COUNTERS], time;
+	uint64_t base[FASTMIB_MAX_COUNTERS], time = 0, t;
 
+	t = __atomic_load_n(&seg->reset_head->module_ns, __ATOMIC_RELAXED);
 	if (group < 0)
-		return __atomic_load_n(&seg->reset_head->module_ns, __ATOMIC_RELAXED);
+		return t;
+	t = later(t, __atomic_load_n(fms_reset_group(seg, (unsigned)group), __ATOMIC_RELAXED));
 	g = &seg->schema->groups[group];
 	if (g->n_indexes == 0)
-		return __atomic_load_n(fms_reset_group(seg, (unsigned)group), __ATOMIC_RELAXED);
+		return t;
 	/* The reader's own handle is not changed: only its statistics are. */
 	if (fms_read_baseline((struct fastmib_segment *)(uintptr_t)seg, (unsigned)group, row,
 			      base, &time) < 0)
-		return 0;
-	return time;
+		return t;
+	return later(t, time);
 }
 
 static uint64_t

@@ -170,18 +170,23 @@ build_file(struct fastmib_segment *seg, const struct fastmib_schema *schema,
 		goto fail;
 	}
 	/*
-	 * Allocate every page now: a sparse file on a full tmpfs would map
-	 * fine and then kill the application with SIGBUS at its first store
-	 * to a page that cannot be allocated. posix_fallocate() turns that
-	 * into this error. (A file system without fallocate falls back to a
-	 * sparse file.)
+	 * The file gets its full size, sparse, and its fixed part (header to
+	 * the stored-baseline bitmaps) is allocated now; slot regions and reset records
+	 * are allocated when first used (fms_alloc_range()), so memory follows
+	 * what is written. Allocating before storing matters: a store to a hole
+	 * of a full tmpfs raises SIGBUS in the application, while
+	 * posix_fallocate() turns that into this error. (A file system
+	 * without fallocate stays sparse.)
 	 */
-	rc = posix_fallocate(fd, 0, (off_t)lay.file_size);
-	if (rc == EOPNOTSUPP || rc == ENOSYS)
-		rc = ftruncate(fd, (off_t)lay.file_size) < 0 ? errno : 0;
+	if (ftruncate(fd, (off_t)lay.file_size) < 0)
+		rc = errno;
+	else
+		rc = posix_fallocate(fd, 0, (off_t)lay.allocated);
+	if (rc == EOPNOTSUPP || rc == ENOSYS || rc == EINVAL)
+		rc = 0;
 	if (rc) {
 		rc = fms_error(-rc, "%s: cannot allocate the segment (%llu bytes): %s", path,
-			       (unsigned long long)lay.file_size, strerror(rc));
+			       (unsigned long long)lay.allocated, strerror(rc));
 		goto fail;
 	}
 	base = mmap(NULL, lay.file_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
@@ -194,7 +199,7 @@ build_file(struct fastmib_segment *seg, const struct fastmib_schema *schema,
 	for (unsigned k = 0; k < RTE_MAX_LCORE; k++)
 		slot_of_lcore[k] = -1;
 	RTE_LCORE_FOREACH(lcore) {
-		struct fms_slot *sl = (void *)(base + lay.slots.off + i * lay.slot_stride);
+		struct fms_slot *sl = (struct fms_slot *)(void *)(base + lay.slots.off) + i;
 
 		sl->owner = lcore + 1;
 		sl->owner_pid = (uint32_t)getpid();

@@ -23,6 +23,13 @@
  * hold it); the write section of enable_seq has that one writer at a time.
  * No resetter is waited for: their stores go to the other half, and the
  * reader takes the half whose snapshot was taken later.
+ *
+ * A row that never had a record and counted nothing (a row enabled for
+ * the first time) already reads zero: nothing is stored, and its record
+ * stays unallocated, so a table of a million rows enabled once costs no
+ * record memory. Otherwise the record's pages are allocated first, which
+ * is where a full tmpfs makes the enable fail (-ENOSPC) rather than kill
+ * the application with SIGBUS.
  */
 static int
 store_enable_baseline(struct fastmib_segment *seg, unsigned group, uint32_t row)
@@ -30,10 +37,17 @@ store_enable_baseline(struct fastmib_segment *seg, unsigned group, uint32_t row)
 	const struct fastmib_group_schema *g = &seg->schema->groups[group];
 	uint64_t *half = fms_reset_row(seg, group, row) + fms_rec_half_words(g->n_counters);
 	rte_seqcount_t *sc = &seg->reset_head->enable_seq;
-	uint64_t raw[FASTMIB_MAX_COUNTERS], epoch;
+	uint64_t raw[FASTMIB_MAX_COUNTERS], epoch, any = 0;
 	int rc = fms_snap_baseline(seg, group, row, ENABLE_PATIENCE_NS, &epoch, raw);
 
 	if (rc)
+		return rc;
+	for (uint32_t i = 0; i < g->n_counters; i++)
+		if (g->counters[i].type != FASTMIB_GAUGE32)
+			any |= raw[i];
+	if (any == 0 && !fms_row_stored(seg, group, row))
+		return 0;
+	if ((rc = fms_alloc_record(seg, group, row)))
 		return rc;
 	rte_spinlock_lock(&seg->writers->enable_lock);
 	rte_seqcount_write_begin(sc);
@@ -44,6 +58,7 @@ store_enable_baseline(struct fastmib_segment *seg, unsigned group, uint32_t row)
 	__atomic_store_n(&half[FMS_REC_EPOCH], epoch, __ATOMIC_RELAXED);
 	rte_seqcount_write_end(sc);
 	rte_spinlock_unlock(&seg->writers->enable_lock);
+	fms_set_stored(seg, group, row);
 	return 0;
 }
 

@@ -33,6 +33,27 @@ claim_extra_slot(struct fastmib_segment *seg, unsigned lcore)
 	return -ENOSPC;
 }
 
+/*
+ * Allocate the slot's region (counter data, event block) before its first
+ * store, once: a claim is where a full tmpfs says so, as an error, rather
+ * than as SIGBUS at the lcore's first update. Then the region is ready
+ * (release): readers may load from it.
+ */
+static int
+make_ready(struct fastmib_segment *seg, uint32_t slot)
+{
+	struct fms_slot *sl = fms_slot(seg, slot);
+	int rc;
+
+	if (fms_slot_ready(seg, slot))
+		return 0;
+	rc = fms_alloc_range(seg, seg->lay.data.off + (uint64_t)slot * seg->lay.slot_stride,
+			     seg->lay.slot_stride, "a writer slot's counters");
+	if (rc == 0)
+		__atomic_store_n(&sl->ready, 1, __ATOMIC_RELEASE);
+	return rc;
+}
+
 /* Point the writer at its slot's event block and seed its threshold PRNG. */
 static void
 writer_events_init(struct fastmib_segment *seg, struct fastmib_writer *w, uint32_t slot)
@@ -88,6 +109,11 @@ fastmib_writer(struct fastmib_segment *seg)
 		fms_error(-ENOSPC, "%s: all %u extra writer slots are taken; raise "
 			  "fastmib_opts.extra_threads", seg->path,
 			  seg->n_slots - seg->n_eal_slots);
+		return NULL;
+	}
+	if (make_ready(seg, (uint32_t)slot) < 0) {
+		if ((uint32_t)slot >= seg->n_eal_slots) /* an extra slot: give it back */
+			__atomic_store_n(&fms_slot(seg, (uint32_t)slot)->owner, 0, __ATOMIC_RELEASE);
 		return NULL;
 	}
 	if (posix_memalign((void **)&w, FMS_CACHE_LINE, sizeof(*w)) != 0) {

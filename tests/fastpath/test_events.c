@@ -251,7 +251,7 @@ test_no_events(void **state)
 
 	fastmib_info(f->rd, &info);
 	assert_int_equal(info.event_ring, 0);
-	assert_int_equal(f->rd->lay.events.len, 0);
+	assert_int_equal(f->rd->lay.event_stride, 0);
 	assert_null(f->w->ev_ring);
 	assert_int_equal(fastmib_event_cursor_new(f->rd, &cur), 0);
 	assert_int_equal(fastmib_events_poll(f->rd, cur, &r, 1), 0);
@@ -302,7 +302,7 @@ expect_refused(const char *path, void (*mutate)(struct fms_header *, uint8_t *),
 
 static void m_ring3(struct fms_header *h, uint8_t *b) { (void)b; h->event_ring = 3; }
 static void m_ring_half(struct fms_header *h, uint8_t *b) { (void)b; h->event_ring /= 2; }
-static void m_area(struct fms_header *h, uint8_t *b) { (void)b; h->events.len -= 64; }
+static void m_area(struct fms_header *h, uint8_t *b) { (void)b; h->event_stride -= 64; }
 static void m_hz(struct fms_header *h, uint8_t *b) { (void)b; h->tsc_hz = 0; }
 /* Event records of an image; callers rehash after changing them. */
 static struct fms_event_rec *
