@@ -128,9 +128,12 @@ emit_walk(const struct ex *x, bool event_table)
 		sb_free(&t);
 	}
 	put_comment(x, "      ", "when the counters last restarted; whether the "
-				  "process that writes them runs");
+				  "process that writes them runs or is stalled; "
+				  "values served best effort; updates out of range");
 	put_walk(x, FASTMIB_MIB_DISCONTINUITY, NULL, NULL);
 	put_walk(x, FASTMIB_MIB_WRITER_STATUS, NULL, NULL);
+	put_walk(x, FASTMIB_MIB_BEST_EFFORT, NULL, NULL);
+	put_walk(x, FASTMIB_MIB_OUT_OF_RANGE, NULL, NULL);
 	if (m->n_events == 0)
 		return;
 	put_comment(x, "      ", "records logged and dropped per event");
@@ -188,8 +191,8 @@ emit_overrides(const struct ex *x, bool event_table)
 	for (uint32_t gi = 0; gi < m->n_groups; gi++)
 		put_override(x, FASTMIB_MIB_GROUP_DISCONTINUITY, m->groups[gi].name,
 			     "type: gauge");
-	put_comment(x, "      ", "running(1) or gone(2): a series per state, 1 "
-				  "for the current one");
+	put_comment(x, "      ", "running(1), gone(2) or stalled(3): a series per "
+				  "state, 1 for the current one");
 	put_override(x, FASTMIB_MIB_WRITER_STATUS, NULL, "type: EnumAsStateSet");
 	if (m->n_events == 0)
 		return;

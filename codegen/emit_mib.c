@@ -3,7 +3,8 @@
  * <MODULE-NAME>.txt, an SMIv2 module. Layout (<fastmib/oidmap.h>, docs/mib-layout.md):
  *   R        <prefix>Mib MODULE-IDENTITY
  *   R.1      <prefix>Objects; group G at R.1.G
- *   R.2      <prefix>Control: ResetAll (1), DiscontinuityTime (2), WriterStatus (3)
+ *   R.2      <prefix>Control: ResetAll (1), DiscontinuityTime (2), WriterStatus (3),
+ *            BestEffortReads (4), OutOfRangeUpdates (5)
  *   R.3      <prefix>Conformance: compliances (1), groups (2)
  *   R.4      <prefix>Events (models with events): notifications (0),
  *            event table (1), event statistics table (2)
@@ -186,9 +187,8 @@ emit_imports(const struct mn *n, const struct parent *par, struct strbuf *o)
 		return;
 	}
 
-	sb_puts(o, "IMPORTS\n    MODULE-IDENTITY, OBJECT-TYPE");
-	if (uses_type(m, FASTMIB_COUNTER64))
-		sb_puts(o, ", Counter64");
+	/* Counter64: the model's counters, if any, and <p>BestEffortReads */
+	sb_puts(o, "IMPORTS\n    MODULE-IDENTITY, OBJECT-TYPE, Counter64");
 	if (uses_type(m, FASTMIB_COUNTER32))
 		sb_puts(o, ", Counter32");
 	if (uses_type(m, FASTMIB_GAUGE32))
@@ -456,6 +456,8 @@ emit_control(const struct mn *n, struct strbuf *o)
 	char *all = gen_name(FASTMIB_MIB_RESET_ALL, n->p, NULL, NULL);
 	char *disc = gen_name(FASTMIB_MIB_DISCONTINUITY, n->p, NULL, NULL);
 	char *status = gen_name(FASTMIB_MIB_WRITER_STATUS, n->p, NULL, NULL);
+	char *best = gen_name(FASTMIB_MIB_BEST_EFFORT, n->p, NULL, NULL);
+	char *oor = gen_name(FASTMIB_MIB_OUT_OF_RANGE, n->p, NULL, NULL);
 
 	sb_puts(o, "-- Module-wide control\n\n");
 	sb_printf(o, "%s OBJECT-TYPE\n    SYNTAX       TruthValue\n"
@@ -482,19 +484,54 @@ emit_control(const struct mn *n, struct strbuf *o)
 		sb_free(&t);
 	}
 	sb_printf(o, "    ::= { %s %u }\n\n", n->control, FASTMIB_ARC_MODULE_DISCONT);
-	sb_printf(o, "%s OBJECT-TYPE\n    SYNTAX       INTEGER { running(1), gone(2) }\n"
+	sb_printf(o, "%s OBJECT-TYPE\n    SYNTAX       INTEGER { running(1), gone(2), "
+		     "stalled(3) }\n"
 		     "    MAX-ACCESS   read-only\n    STATUS       current\n", status);
-	put_description(o, "Whether the process that writes these counters is running: "
-			   "running(1) while it lives with its counters open, gone(2) "
-			   "once it has exited (however it ended) or closed them, within "
-			   "two seconds. The counters of a writer that is gone stay "
-			   "readable: they are its last values, no longer growing. A new "
-			   "writer starts the counters again from zero, which every "
-			   "DiscontinuityTime object of this module shows.");
+	{
+		struct strbuf t;
+
+		sb_init(&t);
+		sb_printf(&t, "Whether the process that writes these counters is running: "
+			      "running(1) while it lives with its counters open, gone(2) "
+			      "once it has exited (however it ended) or closed them, within "
+			      "two seconds. The counters of a writer that is gone stay "
+			      "readable: they are its last values, no longer growing. A new "
+			      "writer starts the counters again from zero, which every "
+			      "DiscontinuityTime object of this module shows. stalled(3): "
+			      "the writer runs, but one of its threads has stayed inside one "
+			      "update transaction for longer than the agent waits for a "
+			      "consistent read (50 milliseconds by default): that thread is "
+			      "stopped or hung, and so, most likely, is the traffic it "
+			      "handles. Values read meanwhile are served best effort and "
+			      "counted in %s.", best);
+		put_description(o, t.data);
+		sb_free(&t);
+	}
 	sb_printf(o, "    ::= { %s %u }\n\n", n->control, FASTMIB_ARC_WRITER_STATUS);
+	sb_printf(o, "%s OBJECT-TYPE\n    SYNTAX       Counter64\n"
+		     "    MAX-ACCESS   read-only\n    STATUS       current\n", best);
+	put_description(o, "The number of times the agent served counters of this module "
+			   "without a consistent snapshot, because a writer thread stayed "
+			   "inside its update transaction for longer than the agent waits: "
+			   "each such value is exact per counter but may show part of one "
+			   "transaction. It grows while the writer is stalled(3). Kept "
+			   "with the counters, so it survives a restart of the agent; it "
+			   "starts from zero with a new writer.");
+	sb_printf(o, "    ::= { %s %u }\n\n", n->control, FASTMIB_ARC_BEST_EFFORT);
+	sb_printf(o, "%s OBJECT-TYPE\n    SYNTAX       Counter64\n"
+		     "    MAX-ACCESS   read-only\n    STATUS       current\n", oor);
+	put_description(o, "The number of counter updates the writer made with a table "
+			   "index out of range. Such an update changes no counter of this "
+			   "module: it goes to a scratch row that is never served. A value "
+			   "above zero means a defect in the writing program (an SNMP "
+			   "index passed where a zero-based one was expected, say); the "
+			   "writer also logs it. It starts from zero with a new writer.");
+	sb_printf(o, "    ::= { %s %u }\n\n", n->control, FASTMIB_ARC_OUT_OF_RANGE);
 	free(all);
 	free(disc);
 	free(status);
+	free(best);
+	free(oor);
 }
 
 /* ---- event log (R.4) ---- */
@@ -939,16 +976,21 @@ emit_conformance(const struct mn *n, struct strbuf *o)
 		char *all = gen_name(FASTMIB_MIB_RESET_ALL, n->p, NULL, NULL);
 		char *disc = gen_name(FASTMIB_MIB_DISCONTINUITY, n->p, NULL, NULL);
 		char *status = gen_name(FASTMIB_MIB_WRITER_STATUS, n->p, NULL, NULL);
+		char *best = gen_name(FASTMIB_MIB_BEST_EFFORT, n->p, NULL, NULL);
+		char *oor = gen_name(FASTMIB_MIB_OUT_OF_RANGE, n->p, NULL, NULL);
 
 		sb_printf(o, "%s OBJECT-GROUP\n    OBJECTS {\n" INDENT "  %s,\n"
-			     INDENT "  %s,\n" INDENT "  %s\n    }\n    STATUS       current\n",
-			  cgroup, all, disc, status);
+			     INDENT "  %s,\n" INDENT "  %s,\n" INDENT "  %s,\n"
+			     INDENT "  %s\n    }\n    STATUS       current\n",
+			  cgroup, all, disc, status, best, oor);
 		put_description(o, "The module-wide reset, discontinuity and writer "
-				   "status objects.");
+				   "health objects.");
 		sb_printf(o, "    ::= { %s %u }\n\n", n->groups, FASTMIB_ARC_CONTROL_GROUP);
 		free(all);
 		free(disc);
 		free(status);
+		free(best);
+		free(oor);
 	}
 	if (m->n_events)
 		emit_event_groups(n, o);

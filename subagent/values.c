@@ -217,10 +217,17 @@ fma_value(struct fma_seg *s, const struct fastmib_oid_ref *ref, netsnmp_variable
 						netsnmp_get_agent_uptime()));
 		return 0;
 	case FASTMIB_OID_WRITER_STATUS:
-		/* running(1), gone(2): the creator's lock on the file, which the
-		 * kernel drops when the writer dies (reader.h) */
+		/* gone(2) from the creator's lock on the file, which the kernel
+		 * drops when the writer dies; stalled(3) from a lcore watched
+		 * inside one transaction for the read patience (reader.h) */
 		snmp_set_var_typed_integer(vb, ASN_INTEGER,
-					   fastmib_writer_running(s->seg) ? 1 : 2);
+					   (long)fastmib_writer_status(s->seg, NULL));
+		return 0;
+	case FASTMIB_OID_BEST_EFFORT:
+		fma_set_c64(vb, fastmib_best_effort_reads(s->seg));
+		return 0;
+	case FASTMIB_OID_OUT_OF_RANGE:
+		fma_set_c64(vb, fastmib_out_of_range_updates(s->seg));
 		return 0;
 	case FASTMIB_OID_EVENT:
 		return fma_event_value(s, ref, vb);

@@ -47,6 +47,8 @@ fms_layout_compute(const struct fastmib_schema *s, uint32_t n_slots,
 
 	lay->reset.off = ALIGN_UP(off, page_size);
 	cur = lay->reset.off + sizeof(struct fms_reset);
+	lay->observations = cur;
+	cur += ALIGN_UP(8ull * n_slots, FMS_CACHE_LINE);
 	for (uint32_t i = 0; i < s->n_groups; i++)
 		lay->groups[i].time = cur + 8ull * i;
 	cur += ALIGN_UP(8ull * s->n_groups, FMS_CACHE_LINE);

@@ -65,6 +65,8 @@ static const struct om_col om_module_objects[] = {
 	{ FASTMIB_ARC_RESET_ALL, FASTMIB_OID_RESET, 0 },
 	{ FASTMIB_ARC_MODULE_DISCONT, FASTMIB_OID_DISCONT, 0 },
 	{ FASTMIB_ARC_WRITER_STATUS, FASTMIB_OID_WRITER_STATUS, 0 },
+	{ FASTMIB_ARC_BEST_EFFORT, FASTMIB_OID_BEST_EFFORT, 0 },
+	{ FASTMIB_ARC_OUT_OF_RANGE, FASTMIB_OID_OUT_OF_RANGE, 0 },
 };
 #define OM_N_MODULE_OBJECTS \
 	((uint32_t)(sizeof(om_module_objects) / sizeof(om_module_objects[0])))

@@ -19,8 +19,10 @@
  *   presence    per table group with `rows: present`: row bitmap words
  *               then summary words (one bit per row word)
  *   reset       page aligned (mapped writable separately): reset seqlock,
- *               module time, enable seqcount and epoch (struct fms_reset),
- *               the group times, per group the stored-baseline bitmap (a
+ *               module time, enable seqcount, epoch and best-effort count
+ *               (struct fms_reset), per slot an observation word (when a
+ *               reader first saw the slot inside its current transaction:
+ *               fms_obs_word()), the group times, per group the stored-baseline bitmap (a
  *               bit per row whose record was ever written; one row for a
  *               scalar group), then from the next page per group a block
  *               of row records (fms_rec_words(): reset half, and enable
@@ -148,7 +150,8 @@ struct fms_reset {
 	uint32_t owner_pid;     /* atomic; the resetters' lock: pid of the holder, 0 = free */
 	rte_seqcount_t enable_seq; /* the creator's row enables */
 	uint64_t epoch;         /* atomic; fetch_add by every snapshot that becomes a baseline */
-	uint8_t pad[FMS_CACHE_LINE - 8 - 8 - 4 - 4 - 8];
+	uint64_t best_effort;   /* atomic; values served best effort (fastmib_best_effort_reads()) */
+	uint8_t pad[FMS_CACHE_LINE - 8 - 8 - 4 - 4 - 8 - 8];
 };
 _Static_assert(sizeof(struct fms_reset) == FMS_CACHE_LINE, "reset head size");
 
@@ -248,6 +251,21 @@ struct fms_counter_rec {
 };
 
 /* Where a group's bitmaps and reset records live (file offsets). */
+/*
+ * A slot observation word: readers that see a lcore inside a transaction
+ * note the transaction (its sequence number, low 24 bits) and when they
+ * first saw it (ms since the segment's creation, 40 bits), so that later
+ * readers know how long it has been inside. Any reader with a writable
+ * reset area may replace it (compare and swap); a stale word only names an
+ * older transaction, which a reader recognises by the sequence number.
+ */
+#define FMS_OBS_SN_BITS 24
+static inline uint64_t
+fms_obs_word(uint32_t sn, uint64_t since_ms)
+{
+	return (since_ms << FMS_OBS_SN_BITS) | (sn & ((1u << FMS_OBS_SN_BITS) - 1));
+}
+
 struct fms_group_layout {
 	uint64_t presence;      /* 0 when the group has no presence bitmap */
 	uint64_t n_words;       /* row bitmap words; summary words follow */
@@ -265,6 +283,7 @@ struct fms_layout {
 	uint64_t event_counters; /* offset of the first record within an event block */
 	uint32_t event_ring;
 	struct fms_area schema, slots, shared, presence, reset, data;
+	uint64_t observations;  /* n_slots observation words (fms_obs_word()) */
 	uint64_t allocated;     /* bytes allocated at creation: [0, allocated) */
 	uint64_t file_size;
 	struct fms_group_layout *groups; /* n_groups entries, heap */

@@ -148,6 +148,7 @@ fms_handle_free(struct fastmib_segment *seg)
 		close(seg->fd);
 	free(seg->lay.groups);
 	free(seg->record_pages);
+	free(seg->obs_local);
 	fms_schema_free(seg->schema);
 	free(seg->path);
 	free(seg);

@@ -35,6 +35,7 @@ struct fastmib_segment {
 	struct fms_reset *reset_head;
 	struct fastmib_read_stats stats; /* relaxed atomics */
 	uint64_t *record_pages;          /* bit per reset-area page this process allocated */
+	uint64_t *obs_local;             /* a read-only handle's slot observations (health.c) */
 	uint64_t read_patience_ns;       /* fastmib_set_read_patience() */
 	uint64_t stuck_until;            /* atomic; CLOCK_MONOTONIC ns, see fastmib_read() */
 	int fd;                          /* the file, kept open: size and liveness checks */

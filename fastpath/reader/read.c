@@ -175,6 +175,15 @@ read_row_patiently(struct fastmib_segment *seg, unsigned group, uint32_t row,
 	return rc;
 }
 
+/* A value about to be handed out best effort: counted in the segment by
+ * the handles that serve values (those that may write its reset area). */
+static void
+count_best_effort(struct fastmib_segment *seg)
+{
+	if (seg->reset_writable)
+		__atomic_fetch_add(&seg->reset_head->best_effort, 1, __ATOMIC_RELAXED);
+}
+
 int
 fms_read_raw_row_own(struct fastmib_segment *seg, unsigned group, uint32_t row,
 		     uint64_t *values, uint32_t own)
@@ -304,6 +313,8 @@ fastmib_read_raw_mapped(struct fastmib_segment *seg, unsigned group, uint32_t ro
 	if (rc)
 		return rc;
 	rc = read_row_patiently(seg, group, row, values);
+	if (rc == -EBUSY)
+		count_best_effort(seg);
 	if (rc)
 		fms_error(rc, "%s: group %s: a writer stays inside its transaction; "
 			  "best-effort values", seg->path, seg->schema->groups[group].name);
@@ -335,6 +346,7 @@ fastmib_read_mapped(struct fastmib_segment *seg, unsigned group, uint32_t row,
 	if (rc || rb) {
 		if (rb && !rc)
 			stat_add(&seg->stats.bounded, 1);
+		count_best_effort(seg);
 		return fms_error(-EBUSY, "%s: group %s: %s; best-effort values", seg->path,
 				 g->name, rc ? "a writer stays inside its transaction" :
 				 "a reset stayed busy");

@@ -51,6 +51,8 @@ enum fastmib_name_role {
 	FASTMIB_MIB_RESET_ALL,        /**< pResetAll */
 	FASTMIB_MIB_DISCONTINUITY,    /**< pDiscontinuityTime */
 	FASTMIB_MIB_WRITER_STATUS,    /**< pWriterStatus */
+	FASTMIB_MIB_BEST_EFFORT,      /**< pBestEffortReads */
+	FASTMIB_MIB_OUT_OF_RANGE,     /**< pOutOfRangeUpdates */
 	FASTMIB_MIB_COMPLIANCES,      /**< pCompliances */
 	FASTMIB_MIB_GROUPS,           /**< pGroups */
 	FASTMIB_MIB_COMPLIANCE,       /**< pCompliance */

@@ -13,6 +13,7 @@
  *   R.1.G.1.(1010+k)         index k = 1..4 (not-accessible)
  *   R.2.1.0 / R.2.2.0        module ResetAll / DiscontinuityTime
  *   R.2.3.0                  module WriterStatus
+ *   R.2.4.0 / R.2.5.0        module BestEffortReads / OutOfRangeUpdates
  *   R.3                      conformance (no instances)
  *   R.4.0.A                  NOTIFICATION-TYPE of the event of arc A
  *   R.4.1.1.C.N              event table column C of event number N
@@ -61,6 +62,8 @@ extern "C" {
 #define FASTMIB_ARC_RESET_ALL      1u /**< R.2.1 <p>ResetAll */
 #define FASTMIB_ARC_MODULE_DISCONT 2u /**< R.2.2 <p>DiscontinuityTime */
 #define FASTMIB_ARC_WRITER_STATUS  3u /**< R.2.3 <p>WriterStatus */
+#define FASTMIB_ARC_BEST_EFFORT    4u /**< R.2.4 <p>BestEffortReads */
+#define FASTMIB_ARC_OUT_OF_RANGE   5u /**< R.2.5 <p>OutOfRangeUpdates */
 
 /* Conformance, R.3: compliances at R.3.1, groups at R.3.2. */
 #define FASTMIB_ARC_COMPLIANCES 1u
@@ -107,7 +110,9 @@ enum fastmib_oid_kind {
 	FASTMIB_OID_DISCONT,     /**< TimeStamp: of a group or row, or of the module */
 	FASTMIB_OID_EVENT,       /**< cell of <p>EventTable */
 	FASTMIB_OID_EVSTAT,      /**< cell of <p>EventStatsTable */
-	FASTMIB_OID_WRITER_STATUS, /**< <p>WriterStatus: running(1), gone(2) */
+	FASTMIB_OID_WRITER_STATUS, /**< <p>WriterStatus: enum fastmib_writer_status */
+	FASTMIB_OID_BEST_EFFORT,   /**< <p>BestEffortReads: fastmib_best_effort_reads() */
+	FASTMIB_OID_OUT_OF_RANGE,  /**< <p>OutOfRangeUpdates: fastmib_out_of_range_updates() */
 };
 
 /** A reference to an object instance. */

@@ -227,6 +227,63 @@ bool fastmib_stale(const struct fastmib_segment *seg);
  */
 bool fastmib_writer_running(const struct fastmib_segment *seg);
 
+/* ---- writer health (fastpath/reader/health.c) ---- */
+
+/** The writer's state as `<prefix>WriterStatus` reports it (SNMP values). */
+enum fastmib_writer_status {
+	FASTMIB_WRITER_RUNNING = 1, /**< the creator runs, no lcore stuck */
+	FASTMIB_WRITER_GONE = 2,    /**< the creator exited or closed the segment */
+	FASTMIB_WRITER_STALLED = 3, /**< it runs, but a lcore has stayed inside one
+				         transaction longer than the read patience */
+};
+
+/** One writer slot (lcore) as readers see it. */
+struct fastmib_slot_info {
+	uint32_t lcore;        /**< owning lcore id, or UINT32_MAX for a free slot */
+	uint32_t pid;          /**< process of the owner */
+	uint32_t tid;          /**< thread that took the slot's writer; 0 = none yet */
+	bool ready;            /**< a thread claimed it: its counters exist */
+	bool in_tx;            /**< inside a transaction now */
+	uint64_t in_tx_ns;     /**< inside this one transaction for at least this long
+				    (as readers observed it; 0 when not inside) */
+	uint64_t out_of_range; /**< updates whose index was out of range (to the
+				    scratch row) */
+	uint64_t nested;       /**< transactions opened inside an open one (refused) */
+};
+
+/**
+ * Slot `slot` (0 .. fastmib_info().n_slots - 1). How long a lcore has been
+ * inside one transaction is observed, not recorded by the fast path (that
+ * would cost it a clock read per transaction): the first reader to see a
+ * lcore inside a transaction notes when (in the segment, if this handle
+ * may write its reset area, else in this process), and later looks at the
+ * same transaction measure from there. 0, or -EINVAL for a bad slot.
+ */
+int fastmib_slot_info(struct fastmib_segment *seg, uint32_t slot,
+		      struct fastmib_slot_info *info);
+
+/**
+ * FASTMIB_WRITER_GONE when the creator is not running
+ * (fastmib_writer_running()); FASTMIB_WRITER_STALLED when a lcore has
+ * stayed inside one transaction longer than the handle's read patience
+ * (fastmib_set_read_patience(), default 50 ms); else RUNNING. A lcore seen
+ * inside a transaction for the first time is watched for up to the
+ * patience before the answer, so one call is enough to tell. `slot`, when
+ * not NULL, gets the stalled slot (the one inside longest).
+ */
+enum fastmib_writer_status fastmib_writer_status(struct fastmib_segment *seg,
+						 uint32_t *slot);
+
+/**
+ * Values handed out best effort: reads of this segment, by handles that
+ * may write its reset area (the agent's), that returned -EBUSY because a
+ * writer stayed inside its transaction. Kept in the segment.
+ */
+uint64_t fastmib_best_effort_reads(const struct fastmib_segment *seg);
+
+/** Updates whose table index was out of range, over every slot. */
+uint64_t fastmib_out_of_range_updates(const struct fastmib_segment *seg);
+
 /* ---- event log (fastpath/reader/events.c) ---- */
 
 /** One event record as copied out of a lcore's ring by a reader. */

@@ -316,11 +316,14 @@ oracle_build(struct oracle *o, const struct fake *f)
 		oracle_group_object(o, f, (int)gi, 1002,
 				    ref_of(FASTMIB_OID_DISCONT, (int)gi, 0, 0, 0));
 	}
-	/* R.2.1 ResetAll, R.2.2 DiscontinuityTime, R.2.3 WriterStatus */
-	for (uint64_t a = 1; a <= 3; a++) {
-		struct fastmib_oid_ref r = ref_of(a == 1 ? FASTMIB_OID_RESET :
-						  a == 2 ? FASTMIB_OID_DISCONT :
-						  FASTMIB_OID_WRITER_STATUS, -1, 0, 0, 0);
+	/* R.2.1 ResetAll, R.2.2 DiscontinuityTime, R.2.3 WriterStatus,
+	 * R.2.4 BestEffortReads, R.2.5 OutOfRangeUpdates */
+	for (uint64_t a = 1; a <= 5; a++) {
+		static const enum fastmib_oid_kind kind[] = {
+			0, FASTMIB_OID_RESET, FASTMIB_OID_DISCONT, FASTMIB_OID_WRITER_STATUS,
+			FASTMIB_OID_BEST_EFFORT, FASTMIB_OID_OUT_OF_RANGE,
+		};
+		struct fastmib_oid_ref r = ref_of(kind[a], -1, 0, 0, 0);
 
 		push(&o->objects, &o->n_objects, &o->cap_objects,
 		     oid_of(2, (uint64_t[]){ 2, a }), r);
@@ -675,7 +678,8 @@ test_examples(void **state)
 					&ref));
 	assert_int_equal(fastmib_oidmap_suffix(map, &ref, sfx), 6);
 	assert_memory_equal(sfx, ((uint64_t[]){ 1, 3, 1, 2, 1, 1 }), 6 * sizeof(uint64_t));
-	/* ResetAll, DiscontinuityTime, WriterStatus, then the event table */
+	/* ResetAll, DiscontinuityTime, WriterStatus, BestEffortReads,
+	 * OutOfRangeUpdates, then the event table */
 	assert_true(fastmib_oidmap_next(map, &rows, (uint64_t[]){ 1, 999, 1002, 0 }, 4, false,
 					&ref));
 	assert_ref_equal(&ref, &(struct fastmib_oid_ref){ FASTMIB_OID_RESET, -1, 0, 0, 0 });
@@ -684,6 +688,12 @@ test_examples(void **state)
 	assert_int_equal(fastmib_oidmap_suffix(map, &ref, sfx), 3);
 	assert_memory_equal(sfx, ((uint64_t[]){ 2, 3, 0 }), 3 * sizeof(uint64_t));
 	assert_true(fastmib_oidmap_next(map, &rows, (uint64_t[]){ 2, 3, 0 }, 3, false, &ref));
+	assert_ref_equal(&ref, &(struct fastmib_oid_ref){ FASTMIB_OID_BEST_EFFORT, -1, 0, 0, 0 });
+	assert_true(fastmib_oidmap_next(map, &rows, (uint64_t[]){ 2, 4, 0 }, 3, false, &ref));
+	assert_ref_equal(&ref, &(struct fastmib_oid_ref){ FASTMIB_OID_OUT_OF_RANGE, -1, 0, 0, 0 });
+	assert_int_equal(fastmib_oidmap_suffix(map, &ref, sfx), 3);
+	assert_memory_equal(sfx, ((uint64_t[]){ 2, 5, 0 }), 3 * sizeof(uint64_t));
+	assert_true(fastmib_oidmap_next(map, &rows, (uint64_t[]){ 2, 5, 0 }, 3, false, &ref));
 	assert_ref_equal(&ref, &(struct fastmib_oid_ref){ FASTMIB_OID_EVENT, -1, 0, 40,
 							  FASTMIB_EVCOL_NAME });
 	/* argument 4: only records 44, 45 and 52 have four */
