@@ -335,6 +335,10 @@ build_expectations(const struct run *rn)
 		 * gone(2); events mode stays, running(1) */
 		expect(objs, oid_str(sc, (uint32_t[]){ 2, 3, 0 }, 3), "INTEGER",
 		       rn->events ? 1 : 2);
+		/* BestEffortReads, OutOfRangeUpdates: no lcore stalls or
+		 * misses a row here */
+		expect(objs, oid_str(sc, (uint32_t[]){ 2, 4, 0 }, 3), "Counter64", 0);
+		expect(objs, oid_str(sc, (uint32_t[]){ 2, 5, 0 }, 3), "Counter64", 0);
 		/* event statistics: one row per event, nothing logged yet (the
 		 * event table itself is empty) */
 		for (uint32_t e = 0; e < sc->n_events; e++) {

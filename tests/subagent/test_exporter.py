@@ -164,7 +164,8 @@ def test_no_reset_objects(plain):
 def test_writer_status_state_set(served, plain):
     assert served.expect.by_oid[served.expect.oid(2, 3, 0)][1] == 1  # running
     assert sorted(px.samples(plain, "epWriterStatus"), key=str) == sorted(
-        [({"epWriterStatus": "running"}, 1.0), ({"epWriterStatus": "gone"}, 0.0)], key=str)
+        [({"epWriterStatus": "running"}, 1.0), ({"epWriterStatus": "gone"}, 0.0),
+         ({"epWriterStatus": "stalled"}, 0.0)], key=str)
 
 
 def test_event_stats_labelled_with_names(served, plain):
