@@ -89,9 +89,10 @@ check(unsigned int reg, void *arg)
 		watch.last[0] = '\0';
 		return;
 	}
-	agentx_connect_problem(watch.sock, why, sizeof(why));
-	if (!why[0])
-		snprintf(why, sizeof(why), "the master closed the session");
+	/* connect() works but there is no session: Net-SNMP's next attempt
+	 * (every ping interval) registers; nothing to say yet */
+	if (!agentx_connect_problem(watch.sock, why, sizeof(why))[0])
+		return;
 	if (strcmp(why, watch.last)) {
 		snmp_log(LOG_WARNING, APP ": %s: cannot connect to the AgentX master: %s; "
 			 "retrying\n", watch.sock, why);

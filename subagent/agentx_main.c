@@ -229,9 +229,15 @@ init_library(struct settings *st)
 static int
 print_directives(struct settings *st)
 {
+	char out[] = "o";
+
 	configure_netsnmp(st);
 	init_library(st);
+	/* Net-SNMP prints the list through its log: to stdout, as snmpd -H */
+	snmp_disable_log();
+	snmp_log_options(out, 0, NULL);
 	printf("Directives of " APP ".conf, " APP ".local.conf and -c files:\n");
+	fflush(stdout);
 	read_config_print_usage("  ");
 	return 0;
 }
