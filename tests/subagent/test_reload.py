@@ -305,3 +305,32 @@ def test_segment_read_by_the_unit_user_through_its_group(group):
             agt.stop()
             agt.cleanup()
         shutil.rmtree(d, ignore_errors=True)
+
+
+def test_agentx_timestamps_follow_snmpd_sysuptime():
+    """In AgentX mode a TimeStamp is on snmpd's clock: Net-SNMP sets the
+    subagent's uptime from the master's at every response (the open, the
+    registrations, each ping). An agent started 3 s after snmpd stamps a
+    reset with snmpd's sysUpTime, not with its own uptime (3 s less)."""
+    d = h.make_tmpdir("ts")
+    snmpd = agt = None
+    try:
+        w = Writer(os.path.join(d, "ep.seg"), d)
+        e = w.fill()
+        snmpd = h.Snmpd().start()
+        up0 = snmpd.client.value("1.3.6.1.2.1.1.3.0")
+        h.wait_for(lambda: snmpd.client.value("1.3.6.1.2.1.1.3.0") >= up0 + 300, 20,
+                   "snmpd up 3 s longer", interval=0.2)
+        agt = h.Agent([w.segment], snmpd).start(wait_oid=first(e))
+        before = snmpd.client.value("1.3.6.1.2.1.1.3.0")
+        r = snmpd.client.set(e.oid(1, 1, 1001, 0), "i", 1)  # epGlobalReset.0
+        assert r.rc == 0 and not r.error, r
+        after = snmpd.client.value("1.3.6.1.2.1.1.3.0")
+        stamp = snmpd.client.value(e.oid(1, 1, 1002, 0))  # epGlobalDiscontinuityTime
+        print("sysUpTime %d..%d cs, DiscontinuityTime %d cs" % (before, after, stamp))
+        # within the clocks' resync (one ping, 2 s) of snmpd's uptime
+        assert before - 200 <= stamp <= after + 200, (before, stamp, after)
+        assert stamp >= 300
+    finally:
+        h.shut_down(agt, snmpd)
+        shutil.rmtree(d, ignore_errors=True)
