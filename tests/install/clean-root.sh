@@ -20,11 +20,12 @@ trap 'umount "$root/proc"' EXIT
 mkdir -p "$root/debs"
 cp "$debs"/libfastmib0_*.deb "$debs"/libfastmib-reader0_*.deb \
 	"$debs"/libfastmib-dev_*.deb "$debs"/fastmib_*.deb "$root/debs/"
+mapfile -t inroot < <(cd "$root" && ls debs/*.deb | sed 's|^|/|')
 in_root apt-get update -qq
-in_root apt-get install -y -qq --no-install-recommends /debs/*.deb snmp gcc libc6-dev \
-	dpkg-dev lintian >/dev/null
+in_root apt-get install -y -qq --no-install-recommends "${inroot[@]}" snmp gcc \
+	libc6-dev dpkg-dev lintian >/dev/null
 
-in_root lintian --fail-on error,warning /debs/*.deb || fail "lintian in the root"
+in_root lintian --fail-on error,warning "${inroot[@]}" || fail "lintian in the root"
 getent passwd fastmib >/dev/null || in_root getent passwd fastmib >/dev/null ||
 	fail "no user fastmib"
 [ -f "$root/etc/fastmib/agentx.conf" ] || fail "no /etc/fastmib/agentx.conf"
