@@ -26,15 +26,12 @@ test: build
 bench: build
 	@scripts/bench.sh $(BUILD)
 
-# Debian packages fastmib and fastmib-dev (Release, installed under /usr),
-# built in a tree of their own: $(PACKAGE_BUILD)/packages/*.deb
+# Debian packages libfastmib0, libfastmib-reader0, libfastmib-dev, fastmib
+# (and -dbgsym), built by debhelper from packaging/debian:
+# $(PACKAGE_BUILD)/*.deb
 PACKAGE_BUILD ?= build-package
 package: deps
-	@cmake -S . -B $(PACKAGE_BUILD) -DCMAKE_BUILD_TYPE=Release \
-		-DCMAKE_INSTALL_PREFIX=/usr -DFASTMIB_BASE_MIBS=$(abspath $(BUILD))/base-mibs >/dev/null
-	@cmake --build $(PACKAGE_BUILD) -j $(JOBS)
-	@cd $(PACKAGE_BUILD) && cpack -G DEB -B $(abspath $(PACKAGE_BUILD))/packages
-	@ls -l $(PACKAGE_BUILD)/packages/*.deb
+	@packaging/build-debs.sh $(PACKAGE_BUILD) $(abspath $(BUILD))/base-mibs
 
 clean:
 	rm -rf $(BUILD) $(PACKAGE_BUILD)

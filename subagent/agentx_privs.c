@@ -6,19 +6,22 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <libgen.h>
 #include <limits.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
-#include <net-snmp/net-snmp-config.h>
-#include <net-snmp/net-snmp-includes.h>
+#include "agentx_config.h"
 
+#include <net-snmp/agent/net-snmp-agent-includes.h>
+
+#include "agentx_connect.h"
 #include "agentx_privs.h"
-
-#define APP "fastmib-agentx"
+#include "telemetry.h"
 
 /* A whole decimal id ("0" .. "4294967294"), or -1. */
 static long long
@@ -185,4 +188,110 @@ agentx_pidfile_remove(const char *path)
 	if (unlink(path) < 0)
 		snmp_log(LOG_WARNING, APP ": %s: cannot remove the pid file: %s\n", path,
 			 strerror(errno));
+}
+
+/* The directory part of `path` (at most len - 1 bytes of it) in `buf`. */
+static const char *
+dir_of(const char *path, char *buf, size_t len)
+{
+	size_t n = strnlen(path, len - 1);
+
+	memcpy(buf, path, n);
+	buf[n] = '\0';
+	return dirname(buf);
+}
+
+int
+agentx_pidfile_check(const char *path)
+{
+	char dir[PATH_MAX];
+
+	if (access(dir_of(path, dir, sizeof(dir)), W_OK | X_OK) < 0) {
+		fprintf(stderr, APP ": %s: cannot write the pid file there: %s\n", path,
+			strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static void
+report_segments(struct settings *st, const char *who)
+{
+	char dir[PATH_MAX];
+
+	for (unsigned int i = 0; i < fastmib_agent_count(st->agent); i++) {
+		const char *p = fastmib_agent_path(st->agent, i);
+
+		if (access(p, F_OK) < 0) {
+			if (errno == ENOENT && access(dir_of(p, dir, sizeof(dir)), X_OK) == 0)
+				continue;
+			snmp_log(LOG_WARNING, APP ": %s: %s cannot reach it: it will not be "
+				 "attached when it appears\n", p, who);
+		} else if (access(p, R_OK) < 0) {
+			snmp_log(LOG_WARNING, APP ": %s: %s cannot read it: served as "
+				 "mapped at start, but not attached again once its "
+				 "application re-creates it\n", p, who);
+		} else if (access(p, W_OK) < 0) {
+			snmp_log(LOG_WARNING, APP ": %s: %s cannot write to it: once it is "
+				 "attached again, resets answer resourceUnavailable\n", p, who);
+		}
+	}
+}
+
+static void
+report_ports(const struct agentx_values *v, const char *who)
+{
+	char dir[PATH_MAX];
+
+	for (unsigned int i = 0; i < v->n_ports; i++) {
+		char p[PATH_MAX], sock[PATH_MAX + 32];
+		struct stat sb;
+		uint32_t base;
+
+		if (fastmib_port_source_parse(v->ports[i], p, sizeof(p), &base) < 0)
+			continue;
+		if (stat(p, &sb) == 0 && S_ISDIR(sb.st_mode))
+			snprintf(sock, sizeof(sock), "%s/dpdk_telemetry.v2", p);
+		else
+			snprintf(sock, sizeof(sock), "%s", p);
+		if (access(sock, W_OK) < 0 && !(errno == ENOENT &&
+		    access(dir_of(sock, dir, sizeof(dir)), X_OK) == 0))
+			snmp_log(LOG_WARNING, APP ": %s: %s cannot connect to this telemetry "
+				 "socket: the application's ports are not served again "
+				 "once it restarts\n", sock, who);
+	}
+}
+
+void
+agentx_report_access(struct settings *st)
+{
+	const char *who = st->id.name[0] ? st->id.name : "this group";
+	char dir[PATH_MAX];
+
+	report_segments(st, who);
+	report_ports(&st->cli, who);
+	report_ports(&st->files, who);
+	if (!st->listen.value) {
+		const char *sock = netsnmp_ds_get_string(NETSNMP_DS_APPLICATION_ID,
+							 NETSNMP_DS_AGENT_X_SOCKET);
+
+		sock = agentx_socket_in_use(sock);
+		if (!strncmp(sock, "unix:", 5))
+			sock += 5;
+		if (sock[0] == '/' && access(sock, W_OK) < 0)
+			snmp_log(LOG_WARNING, APP ": %s: %s cannot connect to snmpd's AgentX "
+				 "socket: after snmpd restarts, the agent cannot register "
+				 "again (snmpd.conf: agentXPerms)\n", sock, who);
+	}
+	if (st->state_path && access(st->state_path, W_OK | X_OK) < 0) {
+		snmp_log(LOG_WARNING, APP ": %s: %s cannot write the state directory: "
+			 "Net-SNMP's persistent state is not saved\n", st->state_path, who);
+		netsnmp_ds_set_boolean(NETSNMP_DS_LIBRARY_ID,
+				       NETSNMP_DS_LIB_DISABLE_PERSISTENT_SAVE, 1);
+		netsnmp_ds_set_boolean(NETSNMP_DS_LIBRARY_ID,
+				       NETSNMP_DS_LIB_DISABLE_PERSISTENT_LOAD, 1);
+	}
+	if (st->pid_file && access(dir_of(st->pid_file, dir, sizeof(dir)), W_OK | X_OK) < 0)
+		snmp_log(LOG_WARNING, APP ": %s: %s cannot remove the pid file at exit\n",
+			 st->pid_file, who);
 }

@@ -41,4 +41,18 @@ int agentx_identity_assume(const struct agentx_identity *id);
 int agentx_pidfile_write(const char *path);
 void agentx_pidfile_remove(const char *path);
 
+/* Can the pid file be written where it is named? 0, or -1 after a
+ * message on stderr (checked before the start, written after it). */
+int agentx_pidfile_check(const char *path);
+
+struct settings;
+
+/*
+ * Once it serves as another user (-u, -g), the agent keeps what it opened
+ * as root, but every re-attach, reconnect and save is done as that user:
+ * log now, once, what will not work (segments, telemetry sockets, the
+ * AgentX socket, the state directory, the pid file).
+ */
+void agentx_report_access(struct settings *st);
+
 #endif

@@ -64,18 +64,20 @@
 
 #include "core.h"
 #include "ports.h"
+#include "settings.h"
 
 #ifndef FASTMIB_VERSION
 #define FASTMIB_VERSION "0.0.0"
 #endif
 
 #define FM_TOKEN "fastmibSegment"
-#define FM_TOKEN_HISTORY "fastmibEventHistory"
-#define FM_TOKEN_NOTIFY "fastmibNotifyRate"
 #define FM_TOKEN_PORTS "fastmibPorts"
-#define FM_TOKEN_IFBASE "fastmibIfIndexBase"
-#define FM_TOKEN_PTIMEOUT "fastmibPortsTimeout"
 #define FM_TOKEN_GUARD "fastmibGuard"
+/* the numeric directives are named by the settings table */
+#define FM_TOKEN_HISTORY (fastmib_settings[FMS_EV_HISTORY].module_token)
+#define FM_TOKEN_NOTIFY (fastmib_settings[FMS_NOTIFY_RATE].module_token)
+#define FM_TOKEN_IFBASE (fastmib_settings[FMS_IFINDEX_BASE].module_token)
+#define FM_TOKEN_PTIMEOUT (fastmib_settings[FMS_PORTS_TIMEOUT].module_token)
 
 /* Guarded roots one snmpd holds at most. */
 #define FM_MAX_GUARDS 64
@@ -212,38 +214,65 @@ fm_parse_segment(const char *token, char *line)
 		config_perror(FM_TOKEN ": out of memory");
 }
 
+/*
+ * The numbers of a directive line, `n` of them at least and `max` at most,
+ * each as the setting of settings.h it stands for; what the line leaves
+ * out keeps its default. Returns false after a configuration error.
+ */
+static bool
+fm_numbers(const char *token, char *line, const enum fastmib_setting *which,
+	   unsigned int n, unsigned int max, long *out)
+{
+	char word[64], msg[256];
+	const char *rest = line;
+	unsigned int given = 0;
+
+	for (unsigned int i = 0; i < max; i++) {
+		out[i] = fastmib_settings[which[i]].def;
+		if (!rest || !*rest || *rest == '#')
+			continue;
+		rest = copy_nword_const(rest, word, sizeof(word));
+		if (fastmib_setting_parse(which[i], token, word, &out[i], msg,
+					  sizeof(msg)) < 0) {
+			config_perror(msg);
+			return false;
+		}
+		given++;
+	}
+	if (rest && *rest && *rest != '#') {
+		config_perror("text after the number(s); the line is ignored");
+		return false;
+	}
+	if (given < n) {
+		config_perror("a number is missing; the line is ignored");
+		return false;
+	}
+	return true;
+}
+
 /* `fastmibEventHistory N` */
 static void
 fm_parse_history(const char *token, char *line)
 {
-	unsigned long n;
-	char extra;
+	static const enum fastmib_setting which[] = { FMS_EV_HISTORY };
+	long v;
 
-	(void)token;
-	if (!fm.set)
-		return;
-	if (sscanf(line, "%lu %c", &n, &extra) < 1 || n > UINT32_MAX ||
-	    fastmib_agent_set_event_history(fm.set, (unsigned int)n) < 0)
-		config_perror(FM_TOKEN_HISTORY " needs a number of records, 1..65536");
-	else if (sscanf(line, "%lu %c", &n, &extra) == 2 && extra != '#')
-		config_pwarn(FM_TOKEN_HISTORY ": text after the number ignored");
+	if (fm.set && fm_numbers(token, line, which, 1, 1, &v))
+		fastmib_agent_set_event_history(fm.set, (unsigned int)v);
 }
 
 /* `fastmibNotifyRate PER_SECOND [BURST]` */
 static void
 fm_parse_notify(const char *token, char *line)
 {
-	unsigned long rate, burst = FASTMIB_AGENT_NOTIFY_BURST;
+	static const enum fastmib_setting which[] = { FMS_NOTIFY_RATE, FMS_NOTIFY_BURST };
+	long v[2];
 
-	(void)token;
-	if (!fm.set)
+	if (!fm.set || !fm_numbers(token, line, which, 1, 2, v))
 		return;
-	if (sscanf(line, "%lu %lu", &rate, &burst) < 1 || rate > 1000000 ||
-	    burst > 1000000 ||
-	    fastmib_agent_set_notify_limit(fm.set, (unsigned int)rate,
-					   (unsigned int)burst) < 0)
-		config_perror(FM_TOKEN_NOTIFY " needs a rate per second and an "
-			      "optional burst >= 1");
+	if (fastmib_agent_set_notify_limit(fm.set, (unsigned int)v[0],
+					   (unsigned int)v[1]) < 0)
+		config_perror("a notification rate needs a burst of at least 1");
 }
 
 /* `fastmibPorts PATH[,BASE]`: one absolute path per line. */
@@ -285,21 +314,16 @@ fm_parse_ports(const char *token, char *line)
 static void
 fm_parse_ports_number(const char *token, char *line)
 {
-	bool base = strcmp(token, FM_TOKEN_IFBASE) == 0;
-	unsigned long n;
-	char extra;
-	int k;
+	enum fastmib_setting which = strcmp(token, FM_TOKEN_IFBASE) == 0
+				     ? FMS_IFINDEX_BASE : FMS_PORTS_TIMEOUT;
+	long v;
 
-	if (!fm.ports)
+	if (!fm.ports || !fm_numbers(token, line, &which, 1, 1, &v))
 		return;
-	k = sscanf(line, "%lu %c", &n, &extra);
-	if (k < 1 || n > UINT32_MAX ||
-	    (base ? fastmib_ports_set_base(fm.ports, (uint32_t)n)
-		  : fastmib_ports_set_timeout(fm.ports, (unsigned int)n)) < 0)
-		config_perror(base ? FM_TOKEN_IFBASE " needs a number, 1..2147483647"
-			      : FM_TOKEN_PTIMEOUT " needs milliseconds, 1..1000");
-	else if (k == 2 && extra != '#')
-		config_pwarn("text after the number ignored");
+	if (which == FMS_IFINDEX_BASE)
+		fastmib_ports_set_base(fm.ports, (uint32_t)v);
+	else
+		fastmib_ports_set_timeout(fm.ports, (unsigned int)v);
 }
 
 static void

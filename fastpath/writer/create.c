@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -140,10 +141,37 @@ hold_liveness_lock(struct fastmib_segment *seg)
 	return 0;
 }
 
+/*
+ * fastmib_opts.group as a gid: a group name, or a number. (gid_t)-1 for
+ * none; -EINVAL with a message for a group that does not exist.
+ */
+static int
+group_id(const char *group, gid_t *gid)
+{
+	struct group gr, *found = NULL;
+	char buf[4096], *end;
+	unsigned long n;
+
+	*gid = (gid_t)-1;
+	if (group == NULL)
+		return 0;
+	errno = 0;
+	n = strtoul(group, &end, 10);
+	if (group[0] >= '0' && group[0] <= '9' && *end == '\0' && errno == 0 &&
+	    n < (gid_t)-1) {
+		*gid = (gid_t)n;
+		return 0;
+	}
+	if (getgrnam_r(group, &gr, buf, sizeof(buf), &found) != 0 || found == NULL)
+		return fms_error(-EINVAL, "fastmib_create: group '%s': no such group", group);
+	*gid = gr.gr_gid;
+	return 0;
+}
+
 static int
 build_file(struct fastmib_segment *seg, const struct fastmib_schema *schema,
-	   const char *path, unsigned mode, uint64_t page_size, uint64_t generation,
-	   uint32_t event_ring)
+	   const char *path, unsigned mode, gid_t gid, uint64_t page_size,
+	   uint64_t generation, uint32_t event_ring)
 {
 	struct fms_clock clock;
 	int16_t slot_of_lcore[RTE_MAX_LCORE];
@@ -164,6 +192,12 @@ build_file(struct fastmib_segment *seg, const struct fastmib_schema *schema,
 		rc = fms_error(-errno, "%s: cannot create: %s", tmp, strerror(errno));
 		free(lay.groups);
 		return rc;
+	}
+	/* the group before the mode: chown() may clear set-id bits */
+	if (gid != (gid_t)-1 && fchown(fd, (uid_t)-1, gid) < 0) {
+		rc = fms_error(-errno, "%s: cannot give the segment to group %u: %s", path,
+			       (unsigned)gid, strerror(errno));
+		goto fail;
 	}
 	if (fchmod(fd, mode) < 0) {
 		rc = fms_error(-errno, "%s: chmod: %s", tmp, strerror(errno));
@@ -244,6 +278,7 @@ fastmib_create_checked(const struct fastmib_schema *schema, uint64_t expected_ha
 	struct fastmib_segment *seg;
 	uint64_t gen, hash;
 	int rc, old_fd;
+	gid_t gid;
 
 	if (schema == NULL || path == NULL || segp == NULL)
 		return fms_error(-EINVAL, "fastmib_create: bad arguments");
@@ -274,6 +309,8 @@ fastmib_create_checked(const struct fastmib_schema *schema, uint64_t expected_ha
 				 o.extra_threads, RTE_MAX_LCORE, o.hint_limit);
 	if (rte_lcore_count() == 0)
 		return fms_error(-EINVAL, "fastmib_create: call rte_eal_init() first");
+	if ((rc = group_id(o.group, &gid)))
+		return rc;
 
 	seg = calloc(1, sizeof(*seg));
 	if (seg == NULL)
@@ -292,8 +329,8 @@ fastmib_create_checked(const struct fastmib_schema *schema, uint64_t expected_ha
 	seg->n_slots = seg->n_eal_slots + o.extra_threads;
 	if ((rc = old_generation(path, &gen, &old_fd)))
 		goto fail;
-	rc = build_file(seg, schema, path, o.mode, pick_page_size(path, o.hugepages), gen + 1,
-			o.event_ring);
+	rc = build_file(seg, schema, path, o.mode, gid, pick_page_size(path, o.hugepages),
+			gen + 1, o.event_ring);
 	if (old_fd >= 0) {
 		if (rc == 0)
 			retire(old_fd);

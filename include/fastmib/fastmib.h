@@ -67,6 +67,10 @@ struct fastmib_opts {
 	unsigned int hint_limit;  /**< fastmib_end() calls per flush attempt; 0 = 32 */
 	unsigned int event_ring;  /**< event records per writer slot, a power of two
 				       (16..1048576); 0 = FASTMIB_EVENT_RING */
+	const char *group;        /**< group of the file, a name or a number, so that
+				       a reader of that group (the agent's user) may
+				       read it with `mode` 0640; NULL = the creator's
+				       group (or the directory's, if set-group-id) */
 };
 
 /** Default event records kept per writer slot (models with events only). */

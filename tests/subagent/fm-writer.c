@@ -654,7 +654,8 @@ static void
 usage(void)
 {
 	fprintf(stderr, "usage: fm-writer fill|live|events SEGMENT EXPECT.json "
-		"[--scale N] [--rows sparse|all] [--file-prefix NAME]\n");
+		"[--scale N] [--rows sparse|all] [--file-prefix NAME] [--group GROUP]\n"
+		"[--mode OCTAL]\n");
 }
 
 int
@@ -664,9 +665,12 @@ main(int argc, char **argv)
 		{ "scale", required_argument, NULL, 's' },
 		{ "rows", required_argument, NULL, 'r' },
 		{ "file-prefix", required_argument, NULL, 'p' },
+		{ "group", required_argument, NULL, 'g' },
+		{ "mode", required_argument, NULL, 'm' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct run rn = { .sc = &FM_SCHEMA, .scale = 1 };
+	struct fastmib_opts fo = { 0 };
 	char prefix[64];
 	int c, rc;
 
@@ -678,6 +682,10 @@ main(int argc, char **argv)
 			rn.all_rows = strcmp(optarg, "all") == 0;
 		else if (c == 'p')
 			snprintf(prefix, sizeof(prefix), "%s", optarg);
+		else if (c == 'g')
+			fo.group = optarg;
+		else if (c == 'm')
+			fo.mode = (unsigned int)strtoul(optarg, NULL, 8);
 		else {
 			usage();
 			return 2;
@@ -695,7 +703,7 @@ main(int argc, char **argv)
 		fprintf(stderr, "fm-writer: EAL init failed\n");
 		return 1;
 	}
-	rc = fastmib_create(rn.sc, argv[optind + 1], NULL, &rn.seg);
+	rc = fastmib_create(rn.sc, argv[optind + 1], &fo, &rn.seg);
 	if (rc < 0) {
 		fprintf(stderr, "fm-writer: %s: %s\n", argv[optind + 1],
 			fastmib_last_error());

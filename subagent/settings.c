@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The settings table shared by fastmib-agentx and the snmpd module. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <strings.h>
+
+#include "core.h"
+#include "ports.h"
+#include "settings.h"
+#include "telemetry.h"
+
+const struct fastmib_setting_spec fastmib_settings[FMS_COUNT] = {
+	[FMS_PING] = { "pingInterval", NULL, "ping", "ping interval", 1, 3600, 2, " s" },
+	[FMS_CHECK] = { "checkPeriod", NULL, "check-period", "check period", 1, 3600,
+			FASTMIB_AGENT_CHECK_PERIOD, " s" },
+	[FMS_EV_HISTORY] = { "eventHistory", "fastmibEventHistory", "event-history",
+			     "event history", 1, FASTMIB_AGENT_EVENT_HISTORY_MAX,
+			     FASTMIB_AGENT_EVENT_HISTORY, "" },
+	[FMS_NOTIFY_RATE] = { "notifyRate", "fastmibNotifyRate", "notify-rate",
+			      "notification rate", 0, 1000000, FASTMIB_AGENT_NOTIFY_RATE, "/s" },
+	[FMS_NOTIFY_BURST] = { "notifyBurst", "fastmibNotifyRate", "notify-burst",
+			       "notification burst", 0, 1000000, FASTMIB_AGENT_NOTIFY_BURST,
+			       "" },
+	[FMS_IFINDEX_BASE] = { "ifIndexBase", "fastmibIfIndexBase", "ifindex-base",
+			       "ifIndex base", 1, FASTMIB_IFINDEX_MAX, FASTMIB_IFINDEX_BASE, "" },
+	[FMS_PORTS_TIMEOUT] = { "portsTimeout", "fastmibPortsTimeout", "ports-timeout",
+				"timeout", 1, FASTMIB_PORTS_TIMEOUT_MAX,
+				FASTMIB_PORTS_TIMEOUT_MS, " ms" },
+};
+
+int
+fastmib_setting_parse(enum fastmib_setting s, const char *name, const char *word,
+		      long *out, char *msg, size_t len)
+{
+	const struct fastmib_setting_spec *n = &fastmib_settings[s];
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(word, &end, 10);
+	if (errno || end == word || *end || v < n->min || v > n->max) {
+		snprintf(msg, len, "bad %s '%s' (%ld..%ld%s)", name, word, n->min, n->max,
+			 n->unit);
+		return -EINVAL;
+	}
+	*out = v;
+	return 0;
+}
+
+enum fastmib_setting
+fastmib_setting_by_token(const char *token)
+{
+	int i;
+
+	for (i = 0; i < FMS_COUNT; i++)
+		if (!strcasecmp(token, fastmib_settings[i].token))
+			break;
+	return (enum fastmib_setting)i;
+}
