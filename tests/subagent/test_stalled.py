@@ -123,3 +123,33 @@ def test_stat_table_reset_is_all_or_nothing(served):
     assert r.returncode == 0, r
     rows = json.loads(stat(served, "--json").stdout)["groups"]["portQueue"]["rows"]
     assert all(set(q["counters"].values()) == {0} for q in rows)
+
+
+def test_writer_status_follows_a_stalled_lcore(served):
+    """WriterStatus: running(1), stalled(3) as soon as a lcore stays inside
+    one transaction for the read patience (the agent watches it that long
+    within the GET), running(1) again once it leaves; the values served
+    meanwhile are counted in BestEffortReads; fastmib-stat --info names the
+    slot and lcore."""
+    e = served.expect
+    status, best, oor = e.oid(2, 3, 0), e.oid(2, 4, 0), e.oid(2, 5, 0)
+    rx = e.oid(1, 1, 1, 0)
+    assert get(served, [status, oor]) == [1, 0]
+    best0 = get(served, [best])[0]
+    assert served.writer.command("stall") == []
+    try:
+        assert get(served, [status]) == [3]
+        get(served, [rx])                       # served best effort
+        assert get(served, [best])[0] > best0
+        info = json.loads(stat(served, "--info", "--json").stdout)
+        assert info["writer"] == "stalled"
+        stuck = [s for s in info["slots"] if s["slot"] == info["stalled_slot"]]
+        assert stuck and stuck[0]["in_transaction"] and stuck[0]["lcore"] == 0, info
+        assert stuck[0]["in_transaction_ns"] >= 50_000_000, info
+        text = stat(served, "--info").stdout
+        assert "stalled      slot %d (lcore 0) inside one transaction for" % \
+            info["stalled_slot"] in text, text
+    finally:
+        assert served.writer.command("release") == []
+    assert get(served, [status]) == [1]
+    assert json.loads(stat(served, "--info", "--json").stdout)["writer"] == "running"

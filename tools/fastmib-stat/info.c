@@ -23,9 +23,116 @@ format_time(uint64_t ns, char *buf, size_t len)
 
 /* The writer's status as <prefix>WriterStatus reports it. */
 static const char *
-writer_state(const struct fastmib_info *info)
+status_word(enum fastmib_writer_status st)
 {
-	return info->writer_running ? "running" : "gone";
+	switch (st) {
+	case FASTMIB_WRITER_RUNNING:
+		return "running";
+	case FASTMIB_WRITER_STALLED:
+		return "stalled";
+	default:
+		return "gone";
+	}
+}
+
+/* Every row of every group read once, kept nowhere: the read statistics
+ * then say something, at a memory cost independent of the table sizes. */
+static int
+read_everything(struct fastmib_segment *seg)
+{
+	const struct fastmib_schema *sc = fastmib_schema(seg);
+	uint64_t v[FASTMIB_MAX_COUNTERS];
+
+	for (uint32_t gi = 0; gi < sc->n_groups; gi++) {
+		const struct fastmib_group_schema *g = &sc->groups[gi];
+
+		for (int64_t r = next_row(seg, g, gi, 0); r >= 0;
+		     r = next_row(seg, g, gi, (uint32_t)r + 1)) {
+			int rc = fastmib_read(seg, gi, (uint32_t)r, v);
+
+			if (rc < 0 && rc != -EBUSY && rc != -ENOENT)
+				return rc;
+		}
+	}
+	return 0;
+}
+
+/* "1.234 s", "15 ms": how long a lcore has been inside its transaction. */
+static void
+format_span(uint64_t ns, char *buf, size_t len)
+{
+	if (ns >= 1000000000u)
+		snprintf(buf, len, "%.3f s", (double)ns / 1e9);
+	else
+		snprintf(buf, len, "%" PRIu64 " ms", ns / 1000000u);
+}
+
+/* The slots a thread claimed: owner, whether inside a transaction and for
+ * how long, and what the fast path counted against its contract. */
+static json_t *
+slots_json(struct fastmib_segment *seg, uint32_t n_slots)
+{
+	json_t *list = json_array();
+
+	for (uint32_t s = 0; s < n_slots; s++) {
+		struct fastmib_slot_info si;
+
+		if (fastmib_slot_info(seg, s, &si) < 0 || !si.ready)
+			continue;
+		json_array_append_new(list, json_pack(
+			"{s:I, s:I, s:I, s:I, s:b, s:o, s:o, s:o}", "slot", (json_int_t)s,
+			"lcore", (json_int_t)si.lcore, "pid", (json_int_t)si.pid,
+			"tid", (json_int_t)si.tid, "in_transaction", (int)si.in_tx,
+			"in_transaction_ns", json_u64(si.in_tx_ns),
+			"out_of_range", json_u64(si.out_of_range),
+			"nested", json_u64(si.nested)));
+	}
+	return list;
+}
+
+static void
+print_slots_table(struct fastmib_segment *seg, uint32_t n_slots)
+{
+	static const char *const heads[] = { "SLOT", "LCORE", "PID", "TID", "TRANSACTION",
+					     "OUT-OF-RANGE", "NESTED" };
+	struct libscols_table *tb = cols_new_table();
+	bool any = false;
+
+	for (unsigned int k = 0; k < 7; k++)
+		cols_add_column(tb, heads[k], k != 4);
+	for (uint32_t s = 0; s < n_slots; s++) {
+		struct fastmib_slot_info si;
+		struct libscols_line *ln;
+		char cell[64];
+
+		if (fastmib_slot_info(seg, s, &si) < 0 || !si.ready)
+			continue;
+		any = true;
+		ln = cols_new_line(tb);
+		for (unsigned int k = 0; k < 4; k++) {
+			uint64_t n = k == 0 ? s : k == 1 ? si.lcore : k == 2 ? si.pid : si.tid;
+
+			snprintf(cell, sizeof(cell), "%" PRIu64, n);
+			cols_set(ln, k, cell);
+		}
+		if (si.in_tx) {
+			char span[32];
+
+			format_span(si.in_tx_ns, span, sizeof(span));
+			snprintf(cell, sizeof(cell), "inside for %s", span);
+		} else {
+			snprintf(cell, sizeof(cell), "-");
+		}
+		cols_set(ln, 4, cell);
+		snprintf(cell, sizeof(cell), "%" PRIu64, si.out_of_range);
+		cols_set(ln, 5, cell);
+		snprintf(cell, sizeof(cell), "%" PRIu64, si.nested);
+		cols_set(ln, 6, cell);
+	}
+	if (any)
+		cols_print(tb, false, 2);
+	else
+		scols_unref_table(tb);
 }
 
 static const char *
@@ -97,17 +204,17 @@ do_info(struct fastmib_segment *seg, const char *path, bool json)
 	const struct fastmib_schema *sc = fastmib_schema(seg);
 	struct fastmib_info info;
 	struct fastmib_read_stats rs;
-	struct snap s = { 0 };
+	enum fastmib_writer_status status;
 	char created[64], reset[64], oid[FASTMIB_MAX_OID_LEN * 11 + 1] = "";
-	uint32_t tables = 0;
+	uint32_t tables = 0, stalled_slot = 0;
 	int rc;
 
 	/* One full pass so that the read statistics say something. */
-	rc = snap_take(seg, NULL, &s);
+	rc = read_everything(seg);
 	if (rc < 0)
 		return rc;
-	snap_free(&s);
 	fastmib_info(seg, &info);
+	status = fastmib_writer_status(seg, &stalled_slot);
 	fastmib_read_stats(seg, &rs);
 	format_time(info.created_ns, created, sizeof(created));
 	format_time(fastmib_discontinuity(seg, -1, 0), reset, sizeof(reset));
@@ -135,7 +242,7 @@ do_info(struct fastmib_segment *seg, const char *path, bool json)
 			       "created_ns", json_u64(info.created_ns),
 			       "created", created,
 			       "writer_pid", (json_int_t)info.writer_pid,
-			       "writer", writer_state(&info),
+			       "writer", status_word(status),
 			       "lcore_slots", (json_int_t)info.n_slots,
 			       "file_size", json_u64(info.file_size),
 			       "groups", (json_int_t)sc->n_groups,
@@ -146,6 +253,13 @@ do_info(struct fastmib_segment *seg, const char *path, bool json)
 			       "bounded", json_u64(rs.bounded));
 		if (o == NULL)
 			return -ENOMEM;
+		json_object_set_new(o, "best_effort_reads",
+				    json_u64(fastmib_best_effort_reads(seg)));
+		json_object_set_new(o, "out_of_range_updates",
+				    json_u64(fastmib_out_of_range_updates(seg)));
+		if (status == FASTMIB_WRITER_STALLED)
+			json_object_set_new(o, "stalled_slot", json_integer(stalled_slot));
+		json_object_set_new(o, "slots", slots_json(seg, info.n_slots));
 		if (sc->n_events)
 			json_object_set_new(o, "events", events_info_json(seg, &info));
 		return print_json(o, false);
@@ -156,7 +270,7 @@ do_info(struct fastmib_segment *seg, const char *path, bool json)
 	printf("generation   %" PRIu64 "\n", info.generation);
 	printf("schema hash  0x%016" PRIx64 "\n", info.schema_hash);
 	printf("created      %s\n", created);
-	printf("writer pid   %" PRIu32 " (%s)\n", info.writer_pid, writer_state(&info));
+	printf("writer pid   %" PRIu32 " (%s)\n", info.writer_pid, status_word(status));
 	printf("lcore slots  %" PRIu32 "\n", info.n_slots);
 	printf("file size    %" PRIu64 " bytes\n", info.file_size);
 	printf("groups       %" PRIu32 " (%" PRIu32 " scalar, %" PRIu32 " table)\n",
@@ -165,6 +279,21 @@ do_info(struct fastmib_segment *seg, const char *path, bool json)
 	printf("last reset   %s\n", reset);
 	printf("read stats   %" PRIu64 " reads, %" PRIu64 " retries, %" PRIu64
 	       " bounded\n", rs.reads, rs.retries, rs.bounded);
+	printf("best effort  %" PRIu64 " values served without a consistent snapshot\n",
+	       fastmib_best_effort_reads(seg));
+	printf("out of range %" PRIu64 " updates (sent to scratch rows)\n",
+	       fastmib_out_of_range_updates(seg));
+	if (status == FASTMIB_WRITER_STALLED) {
+		struct fastmib_slot_info si;
+		char span[32] = "?";
+
+		if (fastmib_slot_info(seg, stalled_slot, &si) == 0)
+			format_span(si.in_tx_ns, span, sizeof(span));
+		printf("stalled      slot %" PRIu32 " (lcore %" PRIu32 ") inside one "
+		       "transaction for %s\n", stalled_slot, si.lcore, span);
+	}
+	printf("writer slots\n");
+	print_slots_table(seg, info.n_slots);
 	if (sc->n_events == 0)
 		return 0;
 	printf("event rings  %" PRIu32 " records per lcore slot, TSC %" PRIu64 " Hz\n",
