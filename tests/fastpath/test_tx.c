@@ -12,6 +12,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 #include <cmocka.h>
 
 #include "fastmib/fastmib.h"
@@ -279,6 +281,179 @@ test_buffered_flush_hint(void **state)
 	expect_row(f->rd, VT_GROUP_SESSIONS, row, 1, (const uint64_t[]){ w->hint_limit });
 }
 
+/* ---- contract breaches: out-of-range indexes, nested transactions ---- */
+
+/* Every row of every group of the vt model, as the reader sees it now:
+ * rc 0 for each, values into `all` (8 words per row). */
+static void
+read_all(struct fastmib_segment *rd, uint64_t *all)
+{
+	const struct fastmib_schema *sc = fastmib_schema(rd);
+	size_t at = 0;
+
+	for (unsigned g = 0; g < sc->n_groups; g++) {
+		for (uint32_t r = 0; r < sc->groups[g].n_rows; r++, at += 8) {
+			memset(&all[at], 0, 8 * sizeof(*all));
+			if (!fastmib_row_present(rd, g, r))
+				continue;
+			assert_int_equal(fastmib_read(rd, g, r, &all[at]), 0);
+		}
+	}
+}
+
+static size_t
+rows_of(const struct fastmib_schema *sc)
+{
+	size_t n = 0;
+
+	for (unsigned g = 0; g < sc->n_groups; g++)
+		n += sc->groups[g].n_rows;
+	return n;
+}
+
+/*
+ * Updates whose index is out of range, at max, max + 1000 and UINT32_MAX,
+ * for every index of every table and through every generated form (calls
+ * on the writer, row handles, the transaction's indexed calls, each storage
+ * kind): no other counter of the segment changes, every row still reads
+ * with rc 0, and each is counted once per row computed.
+ */
+static void
+test_out_of_range(void **state)
+{
+	struct tu_fixture *f = *state;
+	struct fastmib_writer *w = f->w;
+	static const uint64_t bad[] = { 0, 1000, UINT32_MAX }; /* max + bad, at most UINT32_MAX */
+	const size_t n = rows_of(&vt_schema) * 8;
+	uint64_t *before = calloc(n, 8), *after = calloc(n, 8), counted = 0;
+	struct fastmib_slot_info si;
+	struct vt_tx tx;
+
+	assert_non_null(before);
+	assert_non_null(after);
+	/* something in every row, so that a stray write would show */
+	for (uint32_t s = 0; s < 1000; s += 7)
+		assert_int_equal(fastmib_row_enable(f->seg, VT_GROUP_SESSIONS, s), 0);
+	tx = vt_tx_begin(w);
+	vt_tx_scalars_big_add(&tx, 11);
+	for (uint32_t x = 0; x < 3; x++)
+		for (uint32_t y = 0; y < 5; y++)
+			for (uint32_t z = 0; z < 7; z++)
+				vt_tx_matrix_hits_add(&tx, x, y, z, 100 * x + 10 * y + z + 1);
+	for (uint32_t s = 0; s < 1000; s += 7)
+		vt_tx_sessions_pkts_add(&tx, s, s + 1);
+	for (uint32_t a = 0; a < 2; a++)
+		for (uint32_t b = 0; b < 3; b++)
+			vt_tx_slots_level_set(&tx, a, b, 10 * a + b + 1);
+	vt_tx_end(&tx);
+	fastmib_flush(w);
+	read_all(f->rd, before);
+
+	for (unsigned k = 0; k < 3; k++) {
+#define BAD(max) ((uint32_t)((max) + bad[k] > UINT32_MAX ? UINT32_MAX : (max) + bad[k]))
+		uint32_t x = BAD(VT_MATRIX_X_MAX), y = BAD(VT_MATRIX_Y_MAX);
+		uint32_t z = BAD(VT_MATRIX_Z_MAX), sid = BAD(VT_SESSIONS_SESSION_ID_MAX);
+		uint32_t sl = BAD(VT_SLOTS_SLOT_MAX), ln = BAD(VT_SLOTS_LANE_MAX);
+#undef BAD
+
+		/* calls on the writer: a row computed per call */
+		vt_matrix_hits_add(w, x, 0, 0, 5);
+		vt_matrix_hits_add(w, 0, y, 0, 5);
+		vt_matrix_hits_add(w, 0, 0, z, 5);
+		vt_sessions_pkts_add(w, sid, 5);
+		vt_sessions_in_use_sub(w, sid, 5);
+		vt_slots_level_set(w, sl, 0, 5);
+		vt_slots_level_add(w, 0, ln, 5);
+		counted += 7;
+		/* the transaction form: handles, and indexed calls */
+		tx = vt_tx_begin(w);
+		vt_matrix_ref_hits_add(vt_tx_matrix(&tx, 2, y, 6), 5);
+		vt_tx_matrix_hits_add(&tx, x, y, z, 5);
+		vt_sessions_ref_pkts_add(vt_tx_sessions(&tx, sid), 5);
+		vt_tx_sessions_in_use_add(&tx, sid, 5);
+		vt_slots_ref_level_sub(vt_tx_slots(&tx, sl, ln), 5);
+		vt_tx_slots_level_set(&tx, 1, ln, 5);
+		vt_tx_end(&tx);
+		counted += 6;
+	}
+	fastmib_flush(w);
+	read_all(f->rd, after);
+	assert_memory_equal(before, after, n * 8);
+	assert_int_equal(fastmib_out_of_range_updates(f->rd), counted);
+	assert_int_equal(fastmib_slot_info(f->rd, w->slot, &si), 0);
+	assert_int_equal(si.out_of_range, counted);
+	assert_false(si.in_tx);
+	free(before);
+	free(after);
+}
+
+/*
+ * A transaction opened inside an open one, by either form, is refused and
+ * counted: the sequence number stays odd until the outer transaction ends,
+ * so a reader never sees the outer one half done.
+ */
+static void
+test_nested_begin_refused(void **state)
+{
+	struct tu_fixture *f = *state;
+	struct fastmib_writer *w = f->w;
+	struct fastmib_slot_info si;
+	struct vt_tx outer, inner;
+	uint64_t v[3];
+
+	outer = vt_tx_begin(w);
+	vt_tx_scalars_big_add(&outer, 1);
+	inner = vt_tx_begin(w);                    /* refused */
+	vt_tx_scalars_big_add(&inner, 1);
+	vt_tx_end(&inner);                         /* leaves the sequence odd */
+	assert_int_equal(fastmib_slot_info(f->rd, w->slot, &si), 0);
+	assert_true(si.in_tx);
+	assert_int_equal(si.nested, 1);
+	fastmib_set_read_patience(f->rd, 0);
+	assert_int_equal(fastmib_read(f->rd, VT_GROUP_SCALARS, 0, v), -EBUSY);
+	fastmib_begin(w);                          /* refused too */
+	vt_scalars_big_add(w, 1);
+	fastmib_end(w);
+	assert_int_equal(fastmib_slot_info(f->rd, w->slot, &si), 0);
+	assert_true(si.in_tx);
+	assert_int_equal(si.nested, 2);
+	vt_tx_scalars_big_add(&outer, 1);
+	vt_tx_end(&outer);
+	assert_int_equal(fastmib_slot_info(f->rd, w->slot, &si), 0);
+	assert_false(si.in_tx);
+	assert_int_equal(fastmib_read(f->rd, VT_GROUP_SCALARS, 0, v), 0);
+	assert_int_equal(v[0], 4);
+	/* the value prepared once opens many short transactions */
+	outer = vt_tx_prepare(w);
+	for (int i = 0; i < 10; i++) {
+		vt_tx_open(&outer);
+		vt_tx_scalars_big_add(&outer, 1);
+		vt_tx_end(&outer);
+	}
+	assert_int_equal(fastmib_read(f->rd, VT_GROUP_SCALARS, 0, v), 0);
+	assert_int_equal(v[0], 14);
+	assert_int_equal(fastmib_slot_info(f->rd, w->slot, &si), 0);
+	assert_int_equal(si.nested, 2);
+}
+
+/*
+ * No sequence number follows a slot's counter data: even a write past the
+ * end of the block, from outside the generated API, leaves every reader
+ * reading with rc 0 (the slot headers are a table of their own).
+ */
+static void
+test_stray_write_after_block(void **state)
+{
+	struct tu_fixture *f = *state;
+	const size_t n = rows_of(&vt_schema) * 8;
+	uint64_t *all = calloc(n, 8);
+
+	assert_non_null(all);
+	memset(f->w->percore + VT_PERCORE_SIZE, 0xff, 4096 - VT_PERCORE_SIZE % 4096);
+	read_all(f->rd, all);
+	free(all);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -293,6 +468,10 @@ main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_buffered_all_or_nothing, setup_vt,
 						tu_teardown),
 		cmocka_unit_test_setup_teardown(test_buffered_flush_hint, setup_vt, tu_teardown),
+		cmocka_unit_test_setup_teardown(test_out_of_range, setup_vt, tu_teardown),
+		cmocka_unit_test_setup_teardown(test_nested_begin_refused, setup_vt, tu_teardown),
+		cmocka_unit_test_setup_teardown(test_stray_write_after_block, setup_vt,
+						tu_teardown),
 	};
 
 	(void)argc;
