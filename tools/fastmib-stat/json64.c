@@ -13,6 +13,12 @@ json64_all_strings(bool on)
 	all_strings = on;
 }
 
+bool
+json64_strings(void)
+{
+	return all_strings;
+}
+
 json_t *
 json_u64(uint64_t v)
 {

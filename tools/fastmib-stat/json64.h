@@ -22,6 +22,8 @@
 
 /* --json-strings: every 64-bit value as a decimal string. */
 void json64_all_strings(bool on);
+/* Whether --json-strings is on. */
+bool json64_strings(void);
 
 /* A 64-bit quantity (Counter64, time in ns, TSC, ...) by the rule above. */
 json_t *json_u64(uint64_t v);

@@ -48,6 +48,15 @@ print_once(struct fastmib_segment *seg, const struct stat_opts *o)
 
 	if (rc != 0)
 		return rc;
+	if (!v.all_rows) {
+		/* nothing to order: read and print a range of rows at a time */
+		rc = o->json ? print_json_stream(seg, o->path, &v) :
+			       print_text_stream(seg, o, &v);
+		if (rc < 0)
+			report_error(o->path, "read");
+		view_free(&v);
+		return rc < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
+	}
 	rc = snap_take(seg, &v, &s);
 	if (rc < 0) {
 		report_error(o->path, "read");

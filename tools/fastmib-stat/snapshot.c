@@ -36,27 +36,32 @@ snap_free(struct snap *s)
 	s->g = NULL;
 }
 
-static int
-snap_group(struct fastmib_segment *seg, unsigned gi, uint64_t max_rows,
-	   struct group_snap *gs)
+int64_t
+snap_range(struct fastmib_segment *seg, unsigned gi, uint32_t from, uint64_t max_rows,
+	   bool count_rest, struct group_snap *gs)
 {
 	const struct fastmib_group_schema *g = &fastmib_schema(seg)->groups[gi];
 	uint64_t raw[FASTMIB_MAX_COUNTERS];
-	uint32_t cap = 0;
+	uint32_t cap = gs->n_shown;
+	int64_t r;
 
-	memset(gs, 0, sizeof(*gs));
-	for (int64_t r = next_row(seg, g, gi, 0); r >= 0;
-	     r = next_row(seg, g, gi, (uint32_t)r + 1)) {
-		int rc = fastmib_read(seg, gi, (uint32_t)r, raw);
+	for (r = next_row(seg, g, gi, from); r >= 0; r = next_row(seg, g, gi, (uint32_t)r + 1)) {
+		int rc;
 
+		/* --rows caps table rows; a scalar group's one row is always shown */
+		if (g->n_indexes > 0 && gs->n_shown >= max_rows) {
+			if (!count_rest)
+				return r; /* where the next range starts */
+			if (fastmib_row_present(seg, gi, (uint32_t)r))
+				gs->n_present++; /* counted for the header line */
+			continue;
+		}
+		rc = fastmib_read(seg, gi, (uint32_t)r, raw);
 		if (rc == -ENOENT) /* disabled between next_row and read */
 			continue;
 		if (rc < 0 && rc != -EBUSY)
-			return rc;
+			return rc == -1 ? -EIO : rc; /* -1 means "no more rows" */
 		gs->n_present++;
-		/* --rows caps table rows; a scalar group's one row is always shown */
-		if (g->n_indexes > 0 && gs->n_shown >= max_rows)
-			continue; /* keep counting rows for the header line */
 		if (gs->n_shown == cap) {
 			uint32_t ncap = cap ? 2 * cap : 16;
 			uint32_t *rows = realloc(gs->rows, ncap * sizeof(*rows));
@@ -79,7 +84,32 @@ snap_group(struct fastmib_segment *seg, unsigned gi, uint64_t max_rows,
 				fastmib_reported_value(g->counters[c].type, raw[c]);
 		gs->n_shown++;
 	}
-	return 0;
+	return -1;
+}
+
+uint64_t
+count_present(struct fastmib_segment *seg, unsigned gi)
+{
+	const struct fastmib_group_schema *g = &fastmib_schema(seg)->groups[gi];
+	uint64_t n = 0;
+
+	if (g->n_indexes == 0 || g->all_rows)
+		return g->n_rows;
+	for (int64_t r = next_row(seg, g, gi, 0); r >= 0;
+	     r = next_row(seg, g, gi, (uint32_t)r + 1))
+		n++;
+	return n;
+}
+
+static int
+snap_group(struct fastmib_segment *seg, unsigned gi, uint64_t max_rows,
+	   struct group_snap *gs)
+{
+	int64_t r;
+
+	memset(gs, 0, sizeof(*gs));
+	r = snap_range(seg, gi, 0, max_rows, true, gs);
+	return r < -1 ? (int)r : 0;
 }
 
 int

@@ -104,6 +104,18 @@ int64_t next_row(struct fastmib_segment *seg, const struct fastmib_group_schema 
 		 unsigned gi, uint32_t row);
 /* Groups `v` shows, at most the rows it may show; every row of all with NULL. */
 int snap_take(struct fastmib_segment *seg, const struct view *v, struct snap *s);
+/*
+ * Add to `gs` the rows of group gi from row `from` on, until it holds
+ * `max_rows` rows: returns the row the next range starts at, -1 after the
+ * last row, or a negative errno below -1. With `count_rest`, rows past
+ * `max_rows` are only counted (n_present) and -1 is returned. A range at a
+ * time is how the outputs stream: memory for `max_rows` rows, however
+ * large the table.
+ */
+int64_t snap_range(struct fastmib_segment *seg, unsigned gi, uint32_t from, uint64_t max_rows,
+		   bool count_rest, struct group_snap *gs);
+/* Rows present in group gi now (presence bits only: no counter is read). */
+uint64_t count_present(struct fastmib_segment *seg, unsigned gi);
 void snap_free(struct snap *s);
 const uint64_t *prev_row_vals(const struct group_snap *p, uint32_t n_counters,
 			      uint32_t row);
@@ -123,12 +135,19 @@ uint32_t view_order(const struct group_view *gv, const struct fastmib_group_sche
 /* text.c: the counters as tables; with `prev`, counters per second. */
 void print_text(struct fastmib_segment *seg, const struct stat_opts *o,
 		const struct view *v, const struct snap *s, const struct snap *prev);
+/* The same, once, read and printed a range of rows at a time (a view
+ * without --sort): memory independent of the tables' sizes. 0 or -errno. */
+int print_text_stream(struct fastmib_segment *seg, const struct stat_opts *o,
+		      const struct view *v);
 
 /* json.c */
 json_t *json_doc(struct fastmib_segment *seg, const char *path, const struct view *v,
 		 const struct snap *s);
 /* Print and free `doc`: indented, or one line when `compact`. */
 int print_json(json_t *doc, bool compact);
+/* The document of json_doc(), printed with each table's rows read and
+ * written a range at a time (a view without --sort). 0 or -errno. */
+int print_json_stream(struct fastmib_segment *seg, const char *path, const struct view *v);
 
 /* watch.c: --watch, and what every loop until a signal needs. */
 extern volatile sig_atomic_t stop_requested;

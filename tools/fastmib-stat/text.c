@@ -11,6 +11,8 @@
 
 /* A value cell: wide enough for any uint64_t, a rate, and a suffix. */
 #define CELL 48
+/* A column header: a MIB name and its units. */
+#define HEAD (NAME_BUF + FASTMIB_MAX_UNITS + 8)
 
 /* What every part of one frame needs. */
 struct frame {
@@ -24,7 +26,8 @@ static void
 value_cell(char *buf, size_t len, const struct frame *f,
 	   const struct fastmib_counter_schema *cs, uint64_t v)
 {
-	format_count(buf, len, v, f->o->human, units_are_octets(cs->units));
+	/* the units matter to -H alone */
+	format_count(buf, len, v, f->o->human, f->o->human && units_are_octets(cs->units));
 }
 
 /* The per-second rate of a counter as a cell: "-" without one. */
@@ -145,6 +148,59 @@ print_title(const struct frame *f, const struct fastmib_group_schema *g,
 	printf("%s\n", prev ? ", counters per second" : "");
 }
 
+/* The column headers of a table: index names, counter names with units. */
+static void
+table_headers(const struct frame *f, const struct fastmib_group_schema *g,
+	      const struct group_view *gv, bool rates, char (*heads)[HEAD])
+{
+	for (uint32_t k = 0; k < gv->n_cols; k++) {
+		struct tcol col = gv->cols[k];
+
+		if (col.index)
+			fastmib_name(heads[k], HEAD, FASTMIB_MIB_INDEX, f->sc->prefix,
+				     g->name, g->indexes[col.n].name);
+		else
+			counter_header(heads[k], HEAD, f->sc, g, &g->counters[col.n], rates);
+	}
+}
+
+/* The cells of one row: its index values and counters (rates with `pv`
+ * under --watch), in the columns of --output. */
+static void
+table_cells(const struct frame *f, const struct fastmib_group_schema *g,
+	    const struct group_view *gv, uint32_t row, const uint64_t *v,
+	    const uint64_t *pv, bool rates, char (*cells)[CELL])
+{
+	uint32_t idx[FASTMIB_MAX_INDEXES];
+
+	fastmib_index_of_row(g, row, idx);
+	for (uint32_t k = 0; k < gv->n_cols; k++) {
+		struct tcol col = gv->cols[k];
+		const struct fastmib_counter_schema *cs = &g->counters[col.n];
+
+		if (col.index)
+			format_count(cells[k], CELL, idx[col.n], false, false);
+		else if (!rates || cs->type == FASTMIB_GAUGE32)
+			value_cell(cells[k], CELL, f, cs, v[col.n]);
+		else
+			rate_cell(cells[k], CELL, f, cs, pv ? &pv[col.n] : NULL, v[col.n]);
+	}
+}
+
+/* A libsmartcols table with the headers as right-aligned columns. */
+static struct libscols_table *
+new_table(const struct group_view *gv, char (*heads)[HEAD], const size_t *width)
+{
+	struct libscols_table *tb = cols_new_table();
+	char padded[HEAD + CELL];
+
+	for (uint32_t k = 0; k < gv->n_cols; k++) {
+		snprintf(padded, sizeof(padded), "%*s", width ? (int)width[k] : 0, heads[k]);
+		cols_add_column(tb, padded, true);
+	}
+	return tb;
+}
+
 /*
  * One line per row shown, in the view's order: the columns of --output
  * (index columns, then counters by default). With a previous snapshot
@@ -155,10 +211,9 @@ print_table_group(const struct frame *f, const struct fastmib_group_schema *g,
 		  const struct group_view *gv, const struct group_snap *gs,
 		  const struct group_snap *prev)
 {
-	const struct fastmib_schema *sc = f->sc;
 	uint32_t nc = g->n_counters, n;
-	char name[NAME_BUF + FASTMIB_MAX_UNITS + 8], cell[CELL];
-	uint32_t idx[FASTMIB_MAX_INDEXES];
+	char heads[FASTMIB_MAX_INDEXES + FASTMIB_MAX_COUNTERS][HEAD];
+	char cells[FASTMIB_MAX_INDEXES + FASTMIB_MAX_COUNTERS][CELL];
 	struct libscols_table *tb;
 	uint32_t *order = malloc((gs->n_shown ? gs->n_shown : 1) * sizeof(*order));
 
@@ -173,41 +228,213 @@ print_table_group(const struct frame *f, const struct fastmib_group_schema *g,
 		free(order);
 		return;
 	}
-	tb = cols_new_table();
-	for (uint32_t k = 0; k < gv->n_cols; k++) {
-		struct tcol col = gv->cols[k];
-
-		if (col.index)
-			fastmib_name(name, sizeof(name), FASTMIB_MIB_INDEX, sc->prefix,
-				     g->name, g->indexes[col.n].name);
-		else
-			counter_header(name, sizeof(name), sc, g, &g->counters[col.n],
-				       prev != NULL);
-		cols_add_column(tb, name, true);
-	}
+	table_headers(f, g, gv, prev != NULL, heads);
+	tb = new_table(gv, heads, NULL);
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t r = order[i];
-		const uint64_t *v = &gs->vals[(size_t)r * nc];
 		const uint64_t *pv = prev ? prev_row_vals(prev, nc, gs->rows[r]) : NULL;
 		struct libscols_line *ln = cols_new_line(tb);
 
-		fastmib_index_of_row(g, gs->rows[r], idx);
-		for (uint32_t k = 0; k < gv->n_cols; k++) {
-			struct tcol col = gv->cols[k];
-			const struct fastmib_counter_schema *cs = &g->counters[col.n];
-
-			if (col.index)
-				snprintf(cell, sizeof(cell), "%" PRIu32, idx[col.n]);
-			else if (prev == NULL || cs->type == FASTMIB_GAUGE32)
-				value_cell(cell, sizeof(cell), f, cs, v[col.n]);
-			else
-				rate_cell(cell, sizeof(cell), f, cs, pv ? &pv[col.n] : NULL,
-					  v[col.n]);
-			cols_set(ln, k, cell);
-		}
+		table_cells(f, g, gv, gs->rows[r], &gs->vals[(size_t)r * nc], pv, prev != NULL,
+			    cells);
+		for (uint32_t k = 0; k < gv->n_cols; k++)
+			cols_set(ln, k, cells[k]);
 	}
 	cols_print(tb, f->o->raw, 2);
 	free(order);
+}
+
+/* Rows read and printed at a time by the streaming output. */
+#define STREAM_ROWS 4096
+
+/*
+ * One line of a streamed table, laid out as cols_print() lays out a
+ * libsmartcols table whose columns are all right-aligned: cells padded to
+ * their column's width, one blank between columns, indented by two, no
+ * trailing blank; with --raw, as libsmartcols' raw mode: one blank between
+ * cells, a blank inside a cell written \x20. Written here because a million
+ * lines through libsmartcols cost seconds in its width computations (every
+ * cell measured as wide characters), for cells that are plain ASCII.
+ */
+static void
+put_line(char (*cells)[CELL > HEAD ? CELL : HEAD], uint32_t n, const size_t *width, bool raw)
+{
+	char line[(FASTMIB_MAX_INDEXES + FASTMIB_MAX_COUNTERS) * (CELL > HEAD ? CELL : HEAD) * 4];
+	size_t len = 0;
+
+	if (!raw) {
+		memcpy(line, "  ", 2);
+		len = 2;
+	}
+	for (uint32_t k = 0; k < n; k++) {
+		size_t cl = strlen(cells[k]);
+
+		if (k > 0)
+			line[len++] = ' ';
+		if (raw) {
+			for (size_t i = 0; i < cl; i++) {
+				if (cells[k][i] == ' ') {
+					memcpy(line + len, "\\x20", 4);
+					len += 4;
+				} else {
+					line[len++] = cells[k][i];
+				}
+			}
+			continue;
+		}
+		for (size_t pad = cl < width[k] ? width[k] - cl : 0; pad > 0; pad--)
+			line[len++] = ' ';
+		memcpy(line + len, cells[k], cl);
+		len += cl;
+	}
+	line[len++] = '\n';
+	fwrite(line, 1, len, stdout);
+}
+
+/*
+ * A table group without a snapshot of every row: STREAM_ROWS rows read,
+ * printed and forgotten at a time, so memory does not grow with the table.
+ * Aligned output takes two passes over the rows: the first finds each
+ * column's width, the second prints with those widths (a value that grew a
+ * digit between the passes shifts its line alone).
+ */
+static int
+stream_table_group(struct fastmib_segment *seg, const struct frame *f, unsigned gi)
+{
+	const struct fastmib_group_schema *g = &f->sc->groups[gi];
+	const struct group_view *gv = &f->v->g[gi];
+	char cells[FASTMIB_MAX_INDEXES + FASTMIB_MAX_COUNTERS][CELL > HEAD ? CELL : HEAD];
+	size_t width[FASTMIB_MAX_INDEXES + FASTMIB_MAX_COUNTERS];
+	struct group_snap gs = { .n_present = count_present(seg, gi) };
+	uint64_t shown = gs.n_present < f->v->max_rows ? gs.n_present : f->v->max_rows;
+	uint32_t bounded = 0;
+
+	if (!f->o->raw)
+		print_title(f, g, gv, &gs, NULL, (uint32_t)shown);
+	if (shown == 0)
+		return 0;
+	for (int pass = f->o->raw ? 1 : 0; pass < 2; pass++) {
+		uint64_t done = 0;
+		int64_t next = 0;
+
+		if (pass == 0 || f->o->raw) {
+			char heads[FASTMIB_MAX_INDEXES + FASTMIB_MAX_COUNTERS][HEAD];
+
+			table_headers(f, g, gv, false, heads);
+			for (uint32_t k = 0; k < gv->n_cols; k++) {
+				width[k] = strlen(heads[k]);
+				snprintf(cells[k], sizeof(cells[k]), "%s", heads[k]);
+			}
+			if (f->o->raw)
+				put_line(cells, gv->n_cols, width, true);
+		}
+		while (next >= 0 && done < f->v->max_rows) {
+			uint64_t want = f->v->max_rows - done;
+
+			gs.n_shown = 0;
+			next = snap_range(seg, gi, (uint32_t)next,
+					  want < STREAM_ROWS ? want : STREAM_ROWS, false, &gs);
+			if (next < -1) {
+				free(gs.rows);
+				free(gs.vals);
+				return (int)next;
+			}
+			if (gs.n_shown == 0)
+				break;
+			if (pass == 1)
+				bounded += gs.n_bounded;
+			gs.n_bounded = 0;
+			for (uint32_t i = 0; i < gs.n_shown; i++) {
+				char row[FASTMIB_MAX_INDEXES + FASTMIB_MAX_COUNTERS][CELL];
+
+				table_cells(f, g, gv, gs.rows[i],
+					    &gs.vals[(size_t)i * g->n_counters], NULL, false, row);
+				for (uint32_t k = 0; k < gv->n_cols; k++) {
+					size_t n = strlen(row[k]);
+
+					if (pass == 0 && n > width[k])
+						width[k] = n;
+					memcpy(cells[k], row[k], n + 1);
+				}
+				if (pass == 1)
+					put_line(cells, gv->n_cols, width, f->o->raw);
+			}
+			done += gs.n_shown;
+		}
+		if (pass == 0) {
+			/* the header line, now that the widths are known */
+			char heads[FASTMIB_MAX_INDEXES + FASTMIB_MAX_COUNTERS][HEAD];
+
+			table_headers(f, g, gv, false, heads);
+			for (uint32_t k = 0; k < gv->n_cols; k++)
+				snprintf(cells[k], sizeof(cells[k]), "%s", heads[k]);
+			put_line(cells, gv->n_cols, width, false);
+		}
+	}
+	free(gs.rows);
+	free(gs.vals);
+	return (int)bounded;
+}
+
+/* The header line of the text output. */
+static void
+print_heading(struct fastmib_segment *seg, const struct stat_opts *o)
+{
+	struct fastmib_info info;
+
+	fastmib_info(seg, &info);
+	/* --raw is tables only: what a script parses */
+	if (!o->raw)
+		printf("%s  %s  generation %" PRIu64 "  writer %s\n", fastmib_schema(seg)->module,
+		       o->path, info.generation, info.writer_running ? "running" : "gone");
+}
+
+/* The closing note on values read best effort. */
+static void
+print_bounded_note(const struct stat_opts *o, uint32_t bounded)
+{
+	if (bounded)
+		fprintf(o->raw ? stderr : stdout, "%snote: %" PRIu32 " snapshot(s) "
+			"best-effort: a writer stayed inside a transaction\n",
+			o->raw ? "fastmib-stat: " : "\n", bounded);
+}
+
+int
+print_text_stream(struct fastmib_segment *seg, const struct stat_opts *o,
+		  const struct view *v)
+{
+	const struct fastmib_schema *sc = fastmib_schema(seg);
+	struct frame f = { .sc = sc, .o = o, .v = v };
+	uint32_t bounded = 0;
+
+	print_heading(seg, o);
+	for (uint32_t i = 0; i < sc->n_groups; i++) {
+		const struct fastmib_group_schema *g = &sc->groups[i];
+		int rc;
+
+		if (!v->g[i].shown)
+			continue;
+		if (!o->raw)
+			printf("\n");
+		if (g->n_indexes == 0) {
+			struct group_snap gs = { 0 };
+
+			rc = (int)snap_range(seg, i, 0, 1, false, &gs);
+			if (rc < -1)
+				return rc;
+			print_scalar_group(&f, g, &v->g[i], &gs, NULL);
+			bounded += gs.n_bounded;
+			free(gs.rows);
+			free(gs.vals);
+			continue;
+		}
+		fflush(stdout);
+		if ((rc = stream_table_group(seg, &f, i)) < 0)
+			return rc;
+		bounded += (uint32_t)rc;
+	}
+	print_bounded_note(o, bounded);
+	return 0;
 }
 
 void
@@ -216,17 +443,12 @@ print_text(struct fastmib_segment *seg, const struct stat_opts *o, const struct 
 {
 	const struct fastmib_schema *sc = fastmib_schema(seg);
 	struct frame f = { .sc = sc, .o = o, .v = v };
-	struct fastmib_info info;
 	uint32_t bounded = 0;
 
-	fastmib_info(seg, &info);
 	if (prev != NULL)
 		f.dt = (double)(s->at.tv_sec - prev->at.tv_sec) +
 		       (double)(s->at.tv_nsec - prev->at.tv_nsec) / 1e9;
-	/* --raw is tables only: what a script parses */
-	if (!o->raw)
-		printf("%s  %s  generation %" PRIu64 "  writer %s\n", sc->module, o->path,
-		       info.generation, info.writer_running ? "running" : "gone");
+	print_heading(seg, o);
 	for (uint32_t i = 0; i < sc->n_groups; i++) {
 		const struct fastmib_group_schema *g = &sc->groups[i];
 		const struct group_snap *pg = prev ? &prev->g[i] : NULL;
@@ -241,8 +463,5 @@ print_text(struct fastmib_segment *seg, const struct stat_opts *o, const struct 
 			print_table_group(&f, g, &v->g[i], &s->g[i], pg);
 		bounded += s->g[i].n_bounded;
 	}
-	if (bounded)
-		fprintf(o->raw ? stderr : stdout, "%snote: %" PRIu32 " snapshot(s) "
-			"best-effort: a writer stayed inside a transaction\n",
-			o->raw ? "fastmib-stat: " : "\n", bounded);
+	print_bounded_note(o, bounded);
 }
