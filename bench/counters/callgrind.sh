@@ -4,8 +4,11 @@
 # under valgrind with collection on only inside that loop, and compared
 # with the no-statistics loop. One lcore, so no contention is involved.
 # Then, unless CYCLES_RUNS=0, the same patterns natively on 2 lcores
-# (CYCLES_LCORES), CYCLES_RUNS runs of 1,000,000 packets each: TSC cycles
-# per update, median and min..max, in the same table.
+# (CYCLES_LCORES: one worker, and the main lcore reading its counters
+# meanwhile), CYCLES_RUNS runs of 1,000,000 packets each: TSC cycles per
+# update, median and min..max, the share of the reader's reads that got a
+# consistent snapshot (worst run) and its median and 99th-percentile
+# latency, in the same table.
 # Usage: bench/counters/callgrind.sh BUILD_DIR [PACKETS]
 set -euo pipefail
 bin="$1/bench/counters/fastmib-bench-counters"
@@ -39,6 +42,8 @@ run_fm_pc_calls_x86|fastmib per-core, calls
 run_fm_pc_calls_b_x86|fastmib per-core, calls, tx/burst
 run_fm_pc_tx_x86|fastmib per-core, tx form
 run_fm_pc_tx_b_x86|fastmib per-core, tx form, tx/burst
+run_fm_pc_tx_p_x86|fastmib per-core, tx form, prepared, tx/packet
+run_fm_pc_tx_a_x86|fastmib per-core, tx form, burst counted after its work
 run_fm_sb_calls_x86|fastmib shared-buffered, calls
 run_fm_sb_calls_b_x86|fastmib shared-buffered, calls, tx/burst
 run_fm_sb_tx_x86|fastmib shared-buffered, tx form
@@ -52,6 +57,8 @@ run_fm_pc_calls_portable|fastmib per-core, calls, portable
 run_fm_pc_calls_b_portable|fastmib per-core, calls, portable, tx/burst
 run_fm_pc_tx_portable|fastmib per-core, tx form, portable
 run_fm_pc_tx_b_portable|fastmib per-core, tx form, portable, tx/burst
+run_fm_pc_tx_p_portable|fastmib per-core, tx form, portable, prepared, tx/packet
+run_fm_pc_tx_a_portable|fastmib per-core, tx form, portable, burst counted after its work
 LIST
 
 if [ "$cycles_runs" != 0 ]; then
@@ -61,12 +68,14 @@ if [ "$cycles_runs" != 0 ]; then
 fi
 
 base=$(count run_none "per core seqcount")
-printf "%-52s %8s  %s\n" "pattern" "instr/upd" "cycles/upd, median (min..max)"
+printf "%-62s %9s  %-26s %11s %9s %9s\n" "pattern" "instr/upd" "cycles/upd (min..max)" \
+	"consistent" "read p50" "read p99"
 while IFS='|' read -r fn name; do
 	n=$(count "$fn" "$name")
 	cyc=$(awk -F'\t' -v name="$name" '$1 == name {
-		printf "%.1f (%.1f..%.1f)", $2, $3, $4
-		if ($6 > 0) printf ", %.1f %% lost", $6 }' "$tmp/cycles" 2>/dev/null || true)
+		c = sprintf("%.1f (%.1f..%.1f)", $2, $3, $4)
+		if ($6 > 0) c = c sprintf(", %.1f %% lost", $6)
+		printf "%-26s %11s %7sns %7sns", c, $8, $9, $10 }' "$tmp/cycles" 2>/dev/null || true)
 	awk -v n="$n" -v b="$base" -v p="$packets" -v name="$name" -v cyc="$cyc" \
-		'BEGIN { printf "%-52s %8.2f  %s\n", name, (n - b) / p / 4, cyc }'
+		'BEGIN { printf "%-62s %9.2f  %s\n", name, (n - b) / p / 4, cyc }'
 done <"$tmp/list"

@@ -5,7 +5,7 @@ and freshness, for every way fastmib serves a segment and for a polling
 AgentX peer written with python3-pyagentx.
 
 Usage: bench_snmp.py --build BUILD_DIR [--rows N] [--gets N] [--fresh N]
-                     [--peer-period S] [--peer-fresh N] [--no-peer]
+                     [--peer-period S] [--peer-fresh N] [--no-peer] [--walks N]
 
 Servers (each on its own loopback port):
   agentx      snmpd + fastmib-agentx over AgentX
@@ -15,7 +15,10 @@ Servers (each on its own loopback port):
 
 What is measured:
   walk        `snmpbulkwalk -v2c -Cr50` of the whole table (every column the
-              server has) and of one column; wall time of the client process
+              server has) and of one column; wall time of the client process,
+              and the CPU time the server's processes (snmpd, fastmib-agentx)
+              spent meanwhile; the whole-table walk WALKS times (default 3),
+              median and min..max shown
   GET         one v2c GET of epGlobalRxPkts.0, sent from this process over
               a UDP socket (encoder of tests/lib/snmpharness.py), timed from
               send to reply: no client process start-up in the figure
@@ -180,15 +183,31 @@ def start_peer(seg, stat, period, rows):
 
 # ---------------------------------------------------------------- measurements
 
-def bulkwalk(port, root):
+def cpu_seconds(procs):
+    """User + system CPU time so far of the server's processes."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for p in procs:
+        proc = getattr(p, "proc", None)
+        if proc is None or proc.poll() is not None:
+            continue
+        with open("/proc/%d/stat" % proc.pid) as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / tick
+
+
+def bulkwalk(port, root, procs=()):
+    """(wall seconds, lines, server CPU seconds) of one walk."""
     cmd = ["snmpbulkwalk", "-v2c", "-c", "public", "-Cr50", "-On", "-Oq", "-m", "",
            "-t", "5", "-r", "1", "udp:127.0.0.1:%d" % port, root]
+    c0 = cpu_seconds(procs)
     t0 = time.monotonic()
     out = subprocess.run(cmd, capture_output=True, text=True, timeout=1800,
                          env=dict(os.environ, MIBS="", MIBDIRS="")).stdout
     dt = time.monotonic() - t0
     lines = [ln for ln in out.splitlines() if ln.startswith(".")]
-    return dt, lines
+    return dt, lines, cpu_seconds(procs) - c0
 
 
 def check_column(lines, rows, adds):
@@ -252,12 +271,21 @@ def fmt_ms(v):
     return "%.3f" % (v * 1e3) if v < 1 else "%.0f" % (v * 1e3)
 
 
+def spread(v):
+    return statistics.median(v), min(v), max(v)
+
+
 def measure(srv, args, filler, state, walk_all):
     res = {"name": srv.name}
-    dt, lines = bulkwalk(srv.port, FLOW_TABLE)
-    check_column(lines, args.rows, state["adds"])
-    res["all"] = (len(lines), dt)
-    dt, lines = bulkwalk(srv.port, FLOW_PKTS)
+    walls, cpus = [], []
+    for _ in range(args.walks if srv.name != "pyagentx" else 1):
+        dt, lines, cpu = bulkwalk(srv.port, FLOW_TABLE, srv.procs)
+        check_column(lines, args.rows, state["adds"])
+        walls.append(dt)
+        cpus.append(cpu)
+    res["all"] = (len(lines), statistics.median(walls))
+    res["wall"], res["cpu"] = spread(walls), spread(cpus)
+    dt, lines, _ = bulkwalk(srv.port, FLOW_PKTS)
     check_column(lines, args.rows, state["adds"])
     res["col"] = (len(lines), dt)
     res["get"] = get_latency(srv.port, args.gets)
@@ -284,6 +312,15 @@ def report(results, args):
         print("%-11s %9d %7.2f %8.0f %8.2f | %8d %7.2f %8.0f | %10.0f %8.0f | %12s %8s" % (
             r["name"], na, ta, ra, ra / (ref["all"][0] / ref["all"][1]), nc, tc, nc / tc,
             r["get"][0], r["get"][1], fmt_ms(r["fresh"][0]), fmt_ms(r["fresh"][1])))
+    print("\nwhole-table walk, %d times: wall and server CPU (snmpd + agent processes), "
+          "median (min..max); ratios of medians to agentx" % args.walks)
+    print("%-11s %24s %9s %26s %9s" % ("server", "wall s", "x agentx", "server CPU s",
+                                       "x agentx"))
+    for r in results:
+        w, c = r["wall"], r["cpu"]
+        print("%-11s %8.2f (%5.2f..%5.2f) %9.1f %10.2f (%5.2f..%5.2f) %9.1f" % (
+            r["name"], w[0], w[1], w[2], ref["wall"][0] / w[0], c[0], c[1], c[2],
+            ref["cpu"][0] / c[0] if c[0] > 0 else float("inf")))
     if args.no_peer:
         print("(pyagentx peer not run)")
     else:
@@ -300,6 +337,7 @@ def main():
     ap.add_argument("--peer-period", type=float, default=5.0)
     ap.add_argument("--peer-fresh", type=int, default=6)
     ap.add_argument("--no-peer", action="store_true")
+    ap.add_argument("--walks", type=int, default=3)
     args = ap.parse_args()
     build = os.path.abspath(args.build)
     os.environ["FASTMIB_AGENTX"] = os.path.join(build, "subagent", "fastmib-agentx")

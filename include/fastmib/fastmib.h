@@ -112,8 +112,7 @@ struct fastmib_writer {
 	uint32_t n_ops;            /**< buffered operations */
 	uint32_t tx_start;         /**< n_ops when the open transaction began */
 	uint32_t in_tx;            /**< 1 inside fastmib_begin()/fastmib_end() */
-	uint32_t begin_step;       /**< what fastmib_end() adds to the sequence: 1, or 0
-				        after a refused (nested) fastmib_begin() */
+	uint32_t begin_close;      /**< fastmib_seq_enter()'s result, for fastmib_end() */
 	uint32_t hints;            /**< fastmib_end() calls since the last flush */
 	uint32_t hint_limit;
 	uint32_t slot;             /**< writer slot in the segment */
@@ -294,10 +293,11 @@ fastmib_word_atomic_set(uint64_t *p, uint64_t v)
 #endif
 
 /**
- * Make the sequence at `sn` odd: a transaction opens. Returns the number
- * the matching fastmib_seq_leave() adds: 1, or 0 when the sequence was odd
- * already (a transaction is open: the nested open is refused and counted
- * through fastmib_tx_nested()).
+ * Make the sequence at `sn` odd: a transaction opens. Returns what the
+ * matching fastmib_seq_leave() needs to close it (x86-64: the number to
+ * add, 1; elsewhere: the even number to store), or, when the sequence was
+ * odd already (a transaction is open: the nested open is refused and
+ * counted through fastmib_tx_nested()), what leaves it unchanged.
  * Memory ordering: release (no later store of the transaction becomes
  * visible before the odd number). Caller: the sequence's only writer.
  */
@@ -308,35 +308,39 @@ fastmib_seq_enter(struct fastmib_writer *w, uint32_t *sn)
 	bool was_odd;
 
 	__asm__ volatile("btsl $0, %0" : "+m"(*sn), "=@ccc"(was_odd) : : "memory");
-#else
-	uint32_t v = __atomic_load_n(sn, __ATOMIC_RELAXED);
-	bool was_odd = v & 1;
-
-	if (!was_odd)
-		__atomic_store_n(sn, v + 1, __ATOMIC_RELAXED);
-	__atomic_thread_fence(__ATOMIC_RELEASE);
-#endif
 	if (unlikely(was_odd)) {
 		fastmib_tx_nested(w);
 		return 0;
 	}
 	return 1;
+#else
+	uint32_t v = __atomic_load_n(sn, __ATOMIC_RELAXED);
+
+	if (unlikely(v & 1)) {
+		fastmib_tx_nested(w);
+		return v;
+	}
+	__atomic_store_n(sn, v + 1, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	return v + 2;
+#endif
 }
 
 /**
- * Add `step` (fastmib_seq_enter()'s result) to the sequence at `sn`: a
- * transaction closes, or, after a refused open, nothing changes.
+ * Close the transaction fastmib_seq_enter() opened, with what it returned
+ * (`close`): the sequence turns even again, or, after a refused open,
+ * stays as it was.
  * Memory ordering: release (every store of the transaction is visible to
  * a reader that loads the even number with acquire).
  * Caller: the sequence's only writer.
  */
 static inline void
-fastmib_seq_leave(uint32_t *sn, uint32_t step)
+fastmib_seq_leave(uint32_t *sn, uint32_t close)
 {
 #ifdef FASTMIB_SEQ_X86
-	__asm__ volatile("addl %1, %0" : "+m"(*sn) : "ri"(step) : "memory", "cc");
+	__asm__ volatile("addl %1, %0" : "+m"(*sn) : "ri"(close) : "memory", "cc");
 #else
-	__atomic_store_n(sn, __atomic_load_n(sn, __ATOMIC_RELAXED) + step, __ATOMIC_RELEASE);
+	__atomic_store_n(sn, close, __ATOMIC_RELEASE);
 #endif
 }
 
@@ -358,7 +362,7 @@ fastmib_seq_leave(uint32_t *sn, uint32_t step)
 static inline void
 fastmib_begin(struct fastmib_writer *w)
 {
-	w->begin_step = fastmib_seq_enter(w, &w->seq->sn);
+	w->begin_close = fastmib_seq_enter(w, &w->seq->sn);
 	w->tx_start = w->n_ops;
 	w->in_tx = 1;
 }
@@ -375,7 +379,7 @@ fastmib_begin(struct fastmib_writer *w)
 static inline void
 fastmib_end(struct fastmib_writer *w)
 {
-	fastmib_seq_leave(&w->seq->sn, w->begin_step);
+	fastmib_seq_leave(&w->seq->sn, w->begin_close);
 	w->in_tx = 0;
 	w->tx_start = w->n_ops;
 	if (unlikely(++w->hints >= w->hint_limit || w->n_ops > FASTMIB_WB_SIZE / 2))
@@ -450,8 +454,7 @@ struct fastmib_tx {
 	uint8_t *percore;         /**< this lcore's per-core block */
 	uint8_t *shared;          /**< the segment's shared data area */
 	uint32_t *sn;             /**< this lcore's sequence number (its rte_seqcount_t) */
-	uint32_t step;            /**< what fastmib_tx_end() adds to *sn: 1, or 0 after
-				       a refused open (fastmib_seq_enter()) */
+	uint32_t close;           /**< fastmib_seq_enter()'s result, for fastmib_tx_end() */
 	uint32_t kinds;           /**< FASTMIB_TX_* this transaction covers */
 };
 
@@ -476,7 +479,7 @@ fastmib_tx_prepare(struct fastmib_writer *w, unsigned int kinds)
 	tx.percore = w->percore;
 	tx.shared = w->shared;
 	tx.sn = &w->seq->sn;
-	tx.step = 0;
+	tx.close = 0;
 	tx.kinds = kinds;
 	return tx;
 }
@@ -507,7 +510,7 @@ fastmib_tx_open(struct fastmib_tx *tx)
 	struct fastmib_writer *w = tx->w;
 
 	if (tx->kinds & FASTMIB_TX_PERCORE)
-		tx->step = fastmib_seq_enter(w, tx->sn);
+		tx->close = fastmib_seq_enter(w, tx->sn);
 	if (tx->kinds & FASTMIB_TX_BUFFERED) {
 		w->tx_start = w->n_ops;
 		w->in_tx = 1;
@@ -546,7 +549,7 @@ fastmib_tx_end(struct fastmib_tx *tx)
 	struct fastmib_writer *w = tx->w;
 
 	if (tx->kinds & FASTMIB_TX_PERCORE)
-		fastmib_seq_leave(tx->sn, tx->step);
+		fastmib_seq_leave(tx->sn, tx->close);
 	if (tx->kinds & FASTMIB_TX_BUFFERED) {
 		w->in_tx = 0;
 		if (unlikely(++w->hints >= w->hint_limit || w->n_ops > FASTMIB_WB_SIZE / 2))
