@@ -117,6 +117,7 @@ fms_image_init(uint8_t *base, const struct fms_layout *lay,
 	h->reset = lay->reset;
 	h->data = lay->data;
 	h->slot_events = lay->slot_events;
+	h->fixed_size = lay->allocated;
 	h->event_stride = lay->event_stride;
 	h->event_ring = lay->event_ring;
 	h->tsc_hz = clock->tsc_hz;

@@ -105,7 +105,8 @@ struct fms_header {
 	uint64_t ref_tsc;       /* a TSC reading taken ... */
 	uint64_t ref_ns;        /* ... together with this CLOCK_REALTIME */
 	uint64_t slot_events;   /* offset of the event block in a slot's region */
-	uint8_t reserved[FMS_HEADER_SIZE - 224];
+	uint64_t fixed_size;    /* [0, fixed_size) allocated at creation (fms_layout.allocated) */
+	uint8_t reserved[FMS_HEADER_SIZE - 232];
 };
 _Static_assert(sizeof(struct fms_header) == FMS_HEADER_SIZE, "header size");
 

@@ -118,6 +118,10 @@ layout_check(const char *path, const struct fms_header *h, const struct fms_layo
 				 "disagrees with the schema's %llu (%u)", path,
 				 (unsigned long long)h->event_stride, h->event_ring,
 				 (unsigned long long)l->event_stride, l->event_ring);
+	if (h->fixed_size != l->allocated)
+		return fms_error(-EINVAL, "%s: allocated part of %llu bytes disagrees with the "
+				 "schema's %llu", path, (unsigned long long)h->fixed_size,
+				 (unsigned long long)l->allocated);
 	if (h->file_size != l->file_size)
 		return fms_error(-EINVAL, "%s: file size %llu disagrees with the schema's %llu",
 				 path, (unsigned long long)h->file_size,

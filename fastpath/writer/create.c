@@ -2,7 +2,12 @@
 /*
  * fastmib_create(): build a new segment file under a temporary name and
  * rename it over `path`, so readers never see a half-built file and keep
- * the old inode until they notice it was retired.
+ * the old inode until they notice it was retired. A re-created segment
+ * needs no more room than one: the new file allocates only its fixed part
+ * (its lcores' counters come when they claim their slots), and the old
+ * one, once retired and its writer gone, gives its counters back at once
+ * when the room is needed (release_old()), however long readers keep it
+ * mapped.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -13,6 +18,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/vfs.h>
 #include <unistd.h>
 
@@ -99,6 +105,108 @@ retire(int fd)
 	munmap(h, sizeof(*h));
 }
 
+/* Is the writer of the segment open as `fd` gone (no liveness lock held)? */
+static bool
+writer_gone(int fd)
+{
+	struct flock fl = { .l_type = F_RDLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 1 };
+
+	return fcntl(fd, F_OFD_GETLK, &fl) == 0 && fl.l_type == F_UNLCK;
+}
+
+/* Bytes of the file open as `fd` that are allocated. */
+static uint64_t
+allocated_bytes(int fd)
+{
+	struct stat st;
+
+	return fstat(fd, &st) == 0 ? (uint64_t)st.st_blocks * 512 : 0;
+}
+
+/*
+ * Give back the memory of a retired segment whose writer is gone: its
+ * counters, events and reset records are dead (a new segment is at the
+ * path), though readers may map it until they notice. First every slot is
+ * marked not ready and every stored-baseline bit cleared, so readers stop
+ * loading from what follows (they read zeros meanwhile, which the new
+ * segment's discontinuity time explains); then the pages are punched out.
+ * A reader that loaded a ready flag just before may still touch a hole:
+ * on tmpfs that allocates one zero page, or, on a full one, raises SIGBUS,
+ * which every reader's fault guard turns into an error answer.
+ */
+static void
+release_old(int fd)
+{
+	struct fms_header h;
+	uint64_t keep;
+	uint8_t *base;
+
+	if (pread(fd, &h, sizeof(h), 0) != (ssize_t)sizeof(h) || h.format != FMS_FORMAT ||
+	    h.fixed_size > h.file_size || h.slots.off + h.slots.len > h.fixed_size ||
+	    h.reset.off + sizeof(struct fms_reset) > h.fixed_size || h.page_size == 0)
+		return;
+	base = mmap(NULL, h.fixed_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (base == MAP_FAILED)
+		return;
+	for (uint64_t i = 0; i < h.slots.len / sizeof(struct fms_slot); i++)
+		__atomic_store_n(&((struct fms_slot *)(void *)(base + h.slots.off))[i].ready, 0,
+				 __ATOMIC_RELEASE);
+	/* observations, group times, stored-baseline bits: all that follows
+	 * the reset head in the fixed part */
+	memset(base + h.reset.off + sizeof(struct fms_reset), 0,
+	       h.fixed_size - h.reset.off - sizeof(struct fms_reset));
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	munmap(base, h.fixed_size);
+	keep = (h.fixed_size + h.page_size - 1) / h.page_size * h.page_size;
+	if (keep < h.file_size &&
+	    fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)keep,
+		      (off_t)(h.file_size - keep)) < 0)
+		FMS_LOG(NOTICE, "the replaced segment keeps its memory until its readers "
+			"let go: %s", strerror(errno));
+}
+
+/*
+ * Room for the new segment on its file system: its fixed part, and every
+ * EAL lcore's counters (each lcore claims its slot). When that fits only
+ * with what a retired old segment whose writer is gone would give back,
+ * *release says it must (with room for both, the old one keeps its values
+ * for readers that have not re-attached yet). A tmpfs too small even then
+ * is said now, with the size it needs, rather than at a lcore's claim.
+ */
+static int
+check_room(const char *path, const struct fms_layout *lay, uint32_t n_eal_slots,
+	   uint64_t reclaimable, bool *release)
+{
+	char *dup = strdup(path);
+	struct statvfs sv;
+	uint64_t need = lay->allocated + (uint64_t)n_eal_slots * lay->slot_stride, avail;
+	int rc = 0;
+
+	if (dup == NULL)
+		return 0;
+	*release = false;
+	if (statvfs(dirname(dup), &sv) == 0 && sv.f_blocks > 0) {
+		avail = (uint64_t)sv.f_bavail * sv.f_frsize;
+		if (need > avail && reclaimable) {
+			avail += reclaimable;
+			*release = true;
+		}
+		if (need > avail)
+			rc = fms_error(-ENOSPC,
+				       "%s: %.1f MiB free on its file system%s, but the segment needs "
+				       "%.1f MiB (%.1f MiB for each of its %u lcores, %.1f MiB more); "
+				       "make it at least %.0f MiB larger (a container's /dev/shm: "
+				       "--shm-size, a Kubernetes emptyDir of medium Memory: sizeLimit)",
+				       path, (double)avail / 1048576,
+				       reclaimable ? ", counting the replaced segment's" : "",
+				       (double)need / 1048576, (double)lay->slot_stride / 1048576,
+				       n_eal_slots, (double)lay->allocated / 1048576,
+				       (double)(need - avail) / 1048576 + 1);
+	}
+	free(dup);
+	return rc;
+}
+
 /*
  * TSC rate and one (TSC, CLOCK_REALTIME) pair for converting event
  * timestamps. The pair is the closest of a few tries, so the reading
@@ -171,7 +279,7 @@ group_id(const char *group, gid_t *gid)
 static int
 build_file(struct fastmib_segment *seg, const struct fastmib_schema *schema,
 	   const char *path, unsigned mode, gid_t gid, uint64_t page_size,
-	   uint64_t generation, uint32_t event_ring)
+	   uint64_t generation, uint32_t event_ring, uint64_t reclaimable, bool *release)
 {
 	struct fms_clock clock;
 	int16_t slot_of_lcore[RTE_MAX_LCORE];
@@ -183,6 +291,10 @@ build_file(struct fastmib_segment *seg, const struct fastmib_schema *schema,
 
 	if ((rc = fms_layout_compute(schema, seg->n_slots, page_size, event_ring, &lay)))
 		return rc;
+	if ((rc = check_room(path, &lay, seg->n_eal_slots, reclaimable, release))) {
+		free(lay.groups);
+		return rc;
+	}
 	if (snprintf(tmp, sizeof(tmp), "%s.%d.tmp", path, (int)getpid()) >= (int)sizeof(tmp)) {
 		free(lay.groups);
 		return fms_error(-ENAMETOOLONG, "%s: path too long", path);
@@ -277,6 +389,7 @@ fastmib_create_checked(const struct fastmib_schema *schema, uint64_t expected_ha
 	struct fastmib_opts o = opts ? *opts : (struct fastmib_opts){0};
 	struct fastmib_segment *seg;
 	uint64_t gen, hash;
+	bool old_gone, release = false;
 	int rc, old_fd;
 	gid_t gid;
 
@@ -329,11 +442,16 @@ fastmib_create_checked(const struct fastmib_schema *schema, uint64_t expected_ha
 	seg->n_slots = seg->n_eal_slots + o.extra_threads;
 	if ((rc = old_generation(path, &gen, &old_fd)))
 		goto fail;
+	old_gone = old_fd >= 0 && writer_gone(old_fd);
 	rc = build_file(seg, schema, path, o.mode, gid, pick_page_size(path, o.hugepages),
-			gen + 1, o.event_ring);
+			gen + 1, o.event_ring, old_gone ? allocated_bytes(old_fd) : 0, &release);
 	if (old_fd >= 0) {
-		if (rc == 0)
+		if (rc == 0) {
 			retire(old_fd);
+			/* only with its writer gone (old_gone): never from under one */
+			if (release)
+				release_old(old_fd);
+		}
 		close(old_fd);
 	}
 	if (rc)

@@ -11,8 +11,15 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <cmocka.h>
+
+#include <rte_launch.h>
+#include <rte_lcore.h>
 
 #include "fastmib/fastmib.h"
 #include "handle.h"
@@ -215,6 +222,134 @@ test_create_refusals(void **state)
 	unlink(path);
 }
 
+/* ---- re-creation in the space of one segment ---- */
+
+/* A model of one per-core table of `rows` rows of eight counters. */
+static struct fastmib_counter_schema big_c[8];
+static struct fastmib_group_schema big_g;
+static struct fastmib_schema big;
+
+static void
+big_schema(uint32_t rows)
+{
+	static const char *const names[8] = { "a", "b", "c", "d", "e", "f", "g", "h" };
+
+	for (int i = 0; i < 8; i++)
+		big_c[i] = (struct fastmib_counter_schema){ names[i], "", "A counter.",
+							    (uint32_t)i + 1, FASTMIB_COUNTER64, 0 };
+	big_g = (struct fastmib_group_schema){
+		.name = "conn", .description = "Connections.", .arc = 1,
+		.storage = FASTMIB_STORAGE_PER_CORE, .n_indexes = 1, .all_rows = 1,
+		.indexes = { { "connId", rows } }, .n_rows = rows, .n_counters = 8,
+		.counters = big_c };
+	big = (struct fastmib_schema){ .version = FASTMIB_MODEL_VERSION,
+				       .module = "FASTMIB-BIG-TEST-MIB", .prefix = "bt",
+				       .oid_len = 9, .oid = { 1, 3, 6, 1, 4, 1, 8072, 9999, 78 },
+				       .n_groups = 1, .groups = &big_g };
+	fastmib_schema_lay_out(&big);
+}
+
+static struct fastmib_segment *big_seg;
+
+/* Every lcore claims its slot and writes every row of it. */
+static int
+fill_slot(void *arg)
+{
+	struct fastmib_writer *w = fastmib_writer(big_seg);
+
+	(void)arg;
+	if (w == NULL)
+		return -1;
+	for (uint32_t r = 0; r < big_g.n_rows; r++) {
+		fastmib_begin(w);
+		for (uint32_t c = 0; c < 8; c++)
+			fastmib_pc_add(w, big_g.offset + (uint64_t)r * big_g.row_size + 8 * c, 1);
+		fastmib_end(w);
+	}
+	return 0;
+}
+
+static int
+create_and_fill(const char *path)
+{
+	unsigned lc;
+	int rc = fastmib_create(&big, path, &(struct fastmib_opts){ .extra_threads = 1 },
+				&big_seg);
+
+	if (rc)
+		return rc;
+	RTE_LCORE_FOREACH_WORKER(lc)
+		rte_eal_remote_launch(fill_slot, NULL, lc);
+	rc = fill_slot(NULL);
+	RTE_LCORE_FOREACH_WORKER(lc)
+		rc |= rte_eal_wait_lcore(lc);
+	return rc;
+}
+
+/*
+ * A segment of more than half its tmpfs (2 lcores x 24 MiB on 64 MiB, as in
+ * a container's default /dev/shm) is re-created after its writer is gone,
+ * with a reader still mapping the old one: the old one gives its counters
+ * back, the new one's lcores claim theirs. One that cannot fit is refused
+ * at creation, with the size the file system needs.
+ */
+static char tmpfs_dir[] = "/tmp/fastmib-tmpfs-XXXXXX";
+
+/* Whatever the test left: its tmpfs goes, with everything in it. */
+static int
+drop_tmpfs(void **state)
+{
+	(void)state;
+	if (strchr(tmpfs_dir, 'X') == NULL) {
+		umount2(tmpfs_dir, MNT_DETACH);
+		rmdir(tmpfs_dir);
+	}
+	return 0;
+}
+
+static void
+test_recreate_in_small_tmpfs(void **state)
+{
+	char *dir = tmpfs_dir, path[64];
+	struct fastmib_segment *rd;
+	uint64_t v[8];
+
+	(void)state;
+	if (geteuid() != 0) {
+		print_message("not root: no tmpfs of our own to mount; skipped\n");
+		skip();
+	}
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(mount("tmpfs", dir, "tmpfs", 0, "size=64m"), 0);
+	snprintf(path, sizeof(path), "%s/seg", dir);
+	big_schema(24 * 1024 * 1024 / 64);
+	assert_int_equal(create_and_fill(path), 0);
+	fastmib_close(big_seg);          /* the writer is gone ... */
+	assert_int_equal(fastmib_attach(path, FASTMIB_ATTACH_RDONLY, &rd), 0);
+	assert_int_equal(fastmib_read(rd, 0, 7, v), 0); /* ... a reader maps it */
+	assert_int_equal(v[0], 2);
+	for (int round = 0; round < 3; round++) {
+		assert_int_equal(create_and_fill(path), 0);
+		assert_int_equal(fastmib_read(big_seg, 0, 7, v), 0);
+		assert_int_equal(v[3], 2);
+		fastmib_close(big_seg);
+	}
+	/* the reader that kept the first one mapped: stale, and its counters
+	 * (given back for the new one's room) read zero */
+	assert_true(fastmib_stale(rd));
+	assert_int_equal(fastmib_read(rd, 0, 7, v), 0);
+	assert_int_equal(v[0], 0);
+	fastmib_close(rd);
+	unlink(path);
+
+	/* 2 x 33 MiB cannot fit: refused at creation, saying how much more */
+	big_schema(33 * 1024 * 1024 / 64);
+	assert_int_equal(fastmib_create(&big, path, NULL, &big_seg), -ENOSPC);
+	assert_non_null(strstr(fastmib_last_error(), "free on its file system"));
+	assert_non_null(strstr(fastmib_last_error(), "--shm-size"));
+	assert_int_equal(access(path, F_OK), -1);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -222,6 +357,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_bad_files),
 		cmocka_unit_test(test_recreate_and_stale),
 		cmocka_unit_test(test_create_refusals),
+		cmocka_unit_test_teardown(test_recreate_in_small_tmpfs, drop_tmpfs),
 	};
 
 	(void)argc;
