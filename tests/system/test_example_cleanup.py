@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from conftest import dpdkapp
+from conftest import dpdkapp, tagged
 
 
 def wait_socket(app, deadline_s=20):
@@ -68,7 +68,7 @@ def test_leaves_the_socket_of_another_process(app_factory, tmp_path):
     """Two processes on one prefix with --no-shconf, each with its own
     telemetry socket. The first one's exit leaves the second one's socket
     (and so the directory); the second one's exit removes the directory."""
-    prefix = "fm%d_two_%s" % (os.getpid(), tmp_path.name)
+    prefix = tagged(os.getpid(), "_two_", tmp_path.name)
     args = ["--packets", "1000", "--hold", "--quiet"]
     first = app_factory(args, telemetry=True, prefix=prefix, name="first").start()
     first.wait_for_segment()
