@@ -65,6 +65,17 @@ sb_free(struct strbuf *sb)
 	sb_init(sb);
 }
 
+char *
+sb_take(struct strbuf *sb)
+{
+	char *text = xrealloc(sb->data, sb->len + 1);
+
+	if (sb->data == NULL)
+		text[0] = '\0';
+	sb_init(sb);
+	return text;
+}
+
 static void
 sb_reserve(struct strbuf *sb, size_t extra)
 {

@@ -18,6 +18,9 @@ void sb_putc(struct strbuf *sb, char c);
 void sb_puts(struct strbuf *sb, const char *s);
 void sb_printf(struct strbuf *sb, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* The text, in a block of its own size (a buffer grows in steps of 4 KiB
+ * and more: a model keeps thousands of short texts); `sb` is left empty. */
+char *sb_take(struct strbuf *sb);
 
 /* Allocation helpers: the generator is a short-lived CLI, so running out of
  * memory ends it with exit status 1 rather than threading errors around. */

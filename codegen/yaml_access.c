@@ -198,7 +198,7 @@ get_text(struct loader *c, yaml_node_t *n, const char *field, size_t max_len)
 		    field, sb.len, max_len);
 		goto fail;
 	}
-	return sb.data;
+	return sb_take(&sb);
 fail:
 	sb_free(&sb);
 	return NULL;
