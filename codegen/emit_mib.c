@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "fastmib/oidmap.h"
-#include "names.h"
+#include "gen_names.h"
 
 #define INDENT "        "
 #define WIDTH  72

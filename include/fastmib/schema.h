@@ -208,6 +208,8 @@ const char *fastmib_arg_type_word(uint32_t type);
 /**
  * Rules: names, descriptions and units are non-NULL and within
  * FASTMIB_MAX_NAME, FASTMIB_MAX_TEXT and FASTMIB_MAX_UNITS bytes; the
+ * module name, the prefix and the names of groups, counters, indexes,
+ * events and arguments follow the syntax of <fastmib/names.h>; the
  * module root has 2..FASTMIB_MAX_OID_LEN arcs, the first 0..2, the second
  * 0..39 under 0 and 1; 1..FASTMIB_MAX_GROUPS groups, each with
  * 1..FASTMIB_MAX_COUNTERS counters and 0..FASTMIB_MAX_INDEXES indexes of
@@ -268,6 +270,8 @@ enum fastmib_schema_problem {
 	FASTMIB_BAD_LAYOUT,      /**< an offset or size against the data layout contract */
 	FASTMIB_BAD_AREA,        /**< the group ends at `value`, beyond the area limit `hi`;
 				      field: FASTMIB_FIELD_PERCORE_SIZE or _SHARED_SIZE */
+	FASTMIB_BAD_SYNTAX,      /**< a name against the syntax of <fastmib/names.h>
+				      (field: FASTMIB_FIELD_NAME, _MODULE or _PREFIX) */
 };
 
 /** One broken rule, where it is, and the whole story in words. */

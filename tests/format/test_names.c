@@ -114,12 +114,42 @@ test_lengths(void **state)
 	assert_int_equal(fastmib_name_exporter_module(NULL, 0, "EXAMPLE-DATAPLANE-MIB"), 21);
 }
 
+/* What a model's names may be: the one statement of the rules. */
+static void
+test_syntax(void **state)
+{
+	static const char *const model_ok[] = { "a", "rxPkts", "port2", "aBC9d" };
+	static const char *const model_bad[] = { "", "RxPkts", "2port", "rx_pkts", "rx-pkts",
+						 "rx pkts", "r\xc3\xa9", "\x80x" };
+	static const char *const module_ok[] = { "A", "IF-MIB", "EXAMPLE-DATAPLANE-MIB",
+						 "X2-Y" };
+	static const char *const module_bad[] = { "", "if-MIB", "IF--MIB", "IF-MIB-", "-IF",
+						  "IF_MIB", "IF MIB", "\xc3\x89-MIB" };
+	static const char *const prefix_ok[] = { "ep", "x", "ab12" };
+	static const char *const prefix_bad[] = { "", "Ep", "eP", "1ep", "e_p", "e-p" };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(model_ok) / sizeof(model_ok[0]); i++)
+		assert_true(fastmib_name_is_model(model_ok[i]));
+	for (size_t i = 0; i < sizeof(model_bad) / sizeof(model_bad[0]); i++)
+		assert_false(fastmib_name_is_model(model_bad[i]));
+	for (size_t i = 0; i < sizeof(module_ok) / sizeof(module_ok[0]); i++)
+		assert_true(fastmib_name_is_module(module_ok[i]));
+	for (size_t i = 0; i < sizeof(module_bad) / sizeof(module_bad[0]); i++)
+		assert_false(fastmib_name_is_module(module_bad[i]));
+	for (size_t i = 0; i < sizeof(prefix_ok) / sizeof(prefix_ok[0]); i++)
+		assert_true(fastmib_name_is_prefix(prefix_ok[i]));
+	for (size_t i = 0; i < sizeof(prefix_bad) / sizeof(prefix_bad[0]); i++)
+		assert_false(fastmib_name_is_prefix(prefix_bad[i]));
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_lengths),
+		cmocka_unit_test(test_syntax),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
