@@ -114,6 +114,17 @@ test_lengths(void **state)
 	assert_int_equal(fastmib_name_exporter_module(NULL, 0, "EXAMPLE-DATAPLANE-MIB"), 21);
 }
 
+/* Every one of names[0..n) is valid (`want`) or not by `valid`. */
+static void
+all_are(bool (*valid)(const char *), const char *const *names, size_t n, bool want)
+{
+	for (size_t i = 0; i < n; i++)
+		if (valid(names[i]) != want)
+			fail_msg("'%s' should be %s", names[i], want ? "valid" : "refused");
+}
+
+#define ALL_ARE(fn, v, want) all_are((fn), (v), sizeof(v) / sizeof((v)[0]), (want))
+
 /* What a model's names may be: the one statement of the rules. */
 static void
 test_syntax(void **state)
@@ -129,18 +140,12 @@ test_syntax(void **state)
 	static const char *const prefix_bad[] = { "", "Ep", "eP", "1ep", "e_p", "e-p" };
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(model_ok) / sizeof(model_ok[0]); i++)
-		assert_true(fastmib_name_is_model(model_ok[i]));
-	for (size_t i = 0; i < sizeof(model_bad) / sizeof(model_bad[0]); i++)
-		assert_false(fastmib_name_is_model(model_bad[i]));
-	for (size_t i = 0; i < sizeof(module_ok) / sizeof(module_ok[0]); i++)
-		assert_true(fastmib_name_is_module(module_ok[i]));
-	for (size_t i = 0; i < sizeof(module_bad) / sizeof(module_bad[0]); i++)
-		assert_false(fastmib_name_is_module(module_bad[i]));
-	for (size_t i = 0; i < sizeof(prefix_ok) / sizeof(prefix_ok[0]); i++)
-		assert_true(fastmib_name_is_prefix(prefix_ok[i]));
-	for (size_t i = 0; i < sizeof(prefix_bad) / sizeof(prefix_bad[0]); i++)
-		assert_false(fastmib_name_is_prefix(prefix_bad[i]));
+	ALL_ARE(fastmib_name_is_model, model_ok, true);
+	ALL_ARE(fastmib_name_is_model, model_bad, false);
+	ALL_ARE(fastmib_name_is_module, module_ok, true);
+	ALL_ARE(fastmib_name_is_module, module_bad, false);
+	ALL_ARE(fastmib_name_is_prefix, prefix_ok, true);
+	ALL_ARE(fastmib_name_is_prefix, prefix_bad, false);
 }
 
 int
