@@ -323,6 +323,18 @@ int fastmib_schema_check(const struct fastmib_schema *schema,
  */
 void fastmib_schema_lay_out(struct fastmib_schema *schema);
 
+/* ---- what users name (fastpath/format/lookup.c) ---- */
+
+/**
+ * Position of group `name` in `schema`, by its model name ("portQueue")
+ * or in MIB descriptor style ("epPortQueue", fastmib_name_mib_style()), as
+ * readers take group names from their users; -1 when none has it.
+ */
+int fastmib_group_by_name(const struct fastmib_schema *schema, const char *name);
+
+/** Position of event `name` ("burstStart" or "epBurstStart"), or -1. */
+int fastmib_event_by_name(const struct fastmib_schema *schema, const char *name);
+
 /* ---- rows of a table (the one owner of row <-> index arithmetic) ---- */
 
 /*
@@ -351,6 +363,16 @@ fastmib_row_of_index(const struct fastmib_group_schema *g, const uint64_t *idx,
 	}
 	return (int64_t)row;
 }
+
+/**
+ * Row number of a row written as text: its SNMP index values, 1-based
+ * decimal, one per index of the table, joined by '.' or '_' ("2.3" or
+ * "2_3": `fastmib-stat --reset port.2.3`, the telemetry command
+ * `/fastmib/group,port,2_3`). -1 when `text` is anything else: a value
+ * missing, extra or out of range, a sign, a space
+ * (fastpath/format/lookup.c).
+ */
+int64_t fastmib_row_of_text(const struct fastmib_group_schema *g, const char *text);
 
 /** SNMP index values (1-based) of row `row`, into idx[0..n_indexes). */
 static inline void
