@@ -109,19 +109,27 @@ sb_puts(struct strbuf *sb, const char *s)
 }
 
 void
+sb_vprintf(struct strbuf *sb, const char *fmt, va_list ap)
+{
+	va_list again;
+	int n;
+
+	va_copy(again, ap);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	if (n >= 0) {
+		sb_reserve(sb, (size_t)n);
+		vsnprintf(sb->data + sb->len, (size_t)n + 1, fmt, again);
+		sb->len += (size_t)n;
+	}
+	va_end(again);
+}
+
+void
 sb_printf(struct strbuf *sb, const char *fmt, ...)
 {
 	va_list ap;
-	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
+	sb_vprintf(sb, fmt, ap);
 	va_end(ap);
-	if (n < 0)
-		return;
-	sb_reserve(sb, (size_t)n);
-	va_start(ap, fmt);
-	vsnprintf(sb->data + sb->len, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	sb->len += (size_t)n;
 }

@@ -207,7 +207,7 @@ fma_value(struct fma_seg *s, const struct fastmib_oid_ref *ref, netsnmp_variable
 
 	switch (ref->kind) {
 	case FASTMIB_OID_RESET:
-		snmp_set_var_typed_integer(vb, ASN_INTEGER, 2); /* false */
+		snmp_set_var_typed_integer(vb, ASN_INTEGER, FASTMIB_TRUTH_FALSE);
 		return 0;
 	case FASTMIB_OID_DISCONT:
 		v = fastmib_discontinuity(s->seg, ref->group, ref->row);
@@ -217,10 +217,11 @@ fma_value(struct fma_seg *s, const struct fastmib_oid_ref *ref, netsnmp_variable
 						netsnmp_get_agent_uptime()));
 		return 0;
 	case FASTMIB_OID_WRITER_STATUS:
-		/* running(1), gone(2): the creator's lock on the file, which the
-		 * kernel drops when the writer dies (reader.h) */
+		/* the creator's lock on the file, which the kernel drops when
+		 * the writer dies (reader.h) */
 		snmp_set_var_typed_integer(vb, ASN_INTEGER,
-					   fastmib_writer_running(s->seg) ? 1 : 2);
+					   fastmib_writer_running(s->seg) ? FASTMIB_WRITER_RUNNING
+									  : FASTMIB_WRITER_GONE);
 		return 0;
 	case FASTMIB_OID_EVENT:
 		return fma_event_value(s, ref, vb);

@@ -62,6 +62,16 @@ extern "C" {
 #define FASTMIB_ARC_MODULE_DISCONT 2u /**< R.2.2 <p>DiscontinuityTime */
 #define FASTMIB_ARC_WRITER_STATUS  3u /**< R.2.3 <p>WriterStatus */
 
+/* Values of the module's enumerated objects: the MIB declares them, the
+ * serving agent answers and accepts them. */
+/** TruthValue (SNMPv2-TC) of the reset objects: a SET of true(1) resets,
+ *  false(2) does nothing; they always read false(2). */
+#define FASTMIB_TRUTH_TRUE  1
+#define FASTMIB_TRUTH_FALSE 2
+/** <p>WriterStatus: INTEGER { running(1), gone(2) }. */
+#define FASTMIB_WRITER_RUNNING 1
+#define FASTMIB_WRITER_GONE    2
+
 /* Conformance, R.3: compliances at R.3.1, groups at R.3.2. */
 #define FASTMIB_ARC_COMPLIANCES 1u
 #define FASTMIB_ARC_CONF_GROUPS 2u
