@@ -4,8 +4,10 @@
  * file offers the others. One concern a file:
  *
  *   agent.c    the segment set: attach, re-attach, registration, lifecycle
- *   handler.c  the Net-SNMP handler: GET, GETNEXT, dispatch; the row source
- *              through which the OID map (<fastmib/oidmap.h>) sees a segment
+ *   oids.c     a varbind's name below the root, the object it names, and
+ *              the row source through which the OID map (<fastmib/oidmap.h>)
+ *              sees a segment
+ *   handler.c  the Net-SNMP handler: GET, GETNEXT, dispatch
  *   values.c   snapshots and the encoding of every value
  *   events.c   the event history (copying records) and notifications
  *   set.c      SET phases and resets
@@ -109,17 +111,27 @@ struct fastmib_agent {
 	struct fastmib_event_rec *evbuf; /* FMA_EV_CHUNK records */
 };
 
-/* ---- handler.c ---- */
-
-/* The raw handler registered at each segment's root (myvoid: the fma_seg). */
-Netsnmp_Node_Handler fma_handler;
+/* ---- oids.c ---- */
 
 /* Point s->rows at the segment's presence bitmaps and event history. */
 void fma_rows_init(struct fma_seg *s);
 
+/*
+ * Where `name` stands relative to the root R: -1 before R or a prefix of
+ * it (every instance follows), 1 past everything below R, 0 below R, with
+ * the suffix in x[0..*n). Only FASTMIB_OID_MAX_SUFFIX + 1 arcs are kept:
+ * no instance is longer, so the rest changes no answer.
+ */
+int fma_place(const struct fma_seg *s, const oid *name, size_t len, uint64_t *x, size_t *n);
+
 /* Exact lookup of a varbind's name (GET, SET). */
 enum fastmib_oid_found fma_lookup(const struct fma_seg *s, const netsnmp_variable_list *vb,
 				  struct fastmib_oid_ref *ref);
+
+/* ---- handler.c ---- */
+
+/* The raw handler registered at each segment's root (myvoid: the fma_seg). */
+Netsnmp_Node_Handler fma_handler;
 
 /* ---- values.c ---- */
 
