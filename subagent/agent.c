@@ -240,7 +240,7 @@ fastmib_agent_create(struct fastmib_agent **agentp)
 	a->notify_rate = FASTMIB_AGENT_NOTIFY_RATE;
 	a->notify_burst = FASTMIB_AGENT_NOTIFY_BURST;
 	fastmib_agent_bucket_init(&a->bucket, a->notify_rate, a->notify_burst,
-				  fma_clock_ns(CLOCK_MONOTONIC));
+				  fastmib_monotonic_ns());
 	*agentp = a;
 	return 0;
 }
@@ -327,16 +327,6 @@ const char *
 fastmib_agent_path(const struct fastmib_agent *agent, unsigned int i)
 {
 	return i < agent->n_segs ? agent->segs[i]->path : NULL;
-}
-
-unsigned int
-fastmib_agent_serving(const struct fastmib_agent *agent)
-{
-	unsigned int n = 0;
-
-	for (unsigned int i = 0; i < agent->n_segs; i++)
-		n += agent->segs[i]->reg != NULL;
-	return n;
 }
 
 int

@@ -26,7 +26,7 @@
  * single thread. The core never blocks, never exits and installs no signal
  * handler, so it can live inside snmpd.
  *
- * The pure helpers below (value conversion, time stamps, the notification
+ * The pure helpers below (time stamps, DateAndTime, the notification
  * limit) are inline so that unit tests can check them without an agent.
  */
 #ifndef FASTMIB_AGENT_CORE_H
@@ -106,9 +106,6 @@ int fastmib_agent_start(struct fastmib_agent *agent, unsigned int period_s);
  */
 void fastmib_agent_check(struct fastmib_agent *agent);
 
-/** Number of segments currently attached and registered. */
-unsigned int fastmib_agent_serving(const struct fastmib_agent *agent);
-
 /**
  * Records of the event history kept per segment (1..
  * FASTMIB_AGENT_EVENT_HISTORY_MAX, default FASTMIB_AGENT_EVENT_HISTORY).
@@ -124,10 +121,6 @@ int fastmib_agent_set_event_history(struct fastmib_agent *agent, unsigned int n)
  */
 int fastmib_agent_set_notify_limit(struct fastmib_agent *agent, unsigned int per_s,
 				   unsigned int burst);
-
-/** Notifications sent and suppressed by the limit so far. */
-void fastmib_agent_notify_counts(const struct fastmib_agent *agent, uint64_t *sent,
-				 uint64_t *suppressed);
 
 /** Copy new event records of every served segment now (what the alarm does). */
 void fastmib_agent_poll_events(struct fastmib_agent *agent);

@@ -106,7 +106,7 @@ struct fastmib_agent {
 	/* notifications */
 	unsigned int notify_rate, notify_burst;
 	struct fastmib_agent_bucket bucket;
-	uint64_t sent, suppressed, suppressed_logged;
+	uint64_t suppressed, suppressed_logged;
 	uint64_t suppress_log_ns; /* monotonic time of the last such log line */
 	struct fastmib_event_rec *evbuf; /* FMA_EV_CHUNK records */
 };
@@ -134,11 +134,6 @@ enum fastmib_oid_found fma_lookup(const struct fma_seg *s, const netsnmp_variabl
 Netsnmp_Node_Handler fma_handler;
 
 /* ---- values.c ---- */
-
-/* `clock` in nanoseconds. The agent's own: the libraries' fms_now_ns() and
- * fms_mono_ns() are declared in their private segment format header, and
- * the agent is built on the public API only. */
-uint64_t fma_clock_ns(clockid_t clock);
 
 /* Realtime instant at which the agent's sysUpTime was 0. */
 uint64_t fma_agent_start_ns(void);

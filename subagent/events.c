@@ -59,7 +59,7 @@ fma_notify(struct fma_seg *s, uint32_t num, const struct fastmib_event_rec *rec)
 	oid trap[MAX_OID_LEN];
 	size_t n;
 
-	if (!fastmib_agent_bucket_take(&a->bucket, fma_clock_ns(CLOCK_MONOTONIC))) {
+	if (!fastmib_agent_bucket_take(&a->bucket, fastmib_monotonic_ns())) {
 		a->suppressed++;
 		return;
 	}
@@ -74,7 +74,6 @@ fma_notify(struct fma_seg *s, uint32_t num, const struct fastmib_event_rec *rec)
 		fma_notify_add(s, &vars, num, rec, FASTMIB_EVCOL_ARG1 + k);
 	send_v2trap(vars);
 	snmp_free_varbind(vars);
-	a->sent++;
 	DEBUGMSGTL(("fastmib", "%s: notification %s, event number %" PRIu32 "\n",
 		    s->path, es->name, num));
 }
@@ -137,7 +136,7 @@ fma_log_suppressed(struct fastmib_agent *a)
 
 	if (a->suppressed == a->suppressed_logged)
 		return;
-	now = fma_clock_ns(CLOCK_MONOTONIC);
+	now = fastmib_monotonic_ns();
 	if (a->suppress_log_ns && now - a->suppress_log_ns < 1000000000u)
 		return;
 	snmp_log(LOG_WARNING, "fastmib: %" PRIu64 " notification(s) suppressed by "
@@ -229,14 +228,6 @@ fastmib_agent_set_notify_limit(struct fastmib_agent *agent, unsigned int per_s,
 		return -EINVAL;
 	agent->notify_rate = per_s;
 	agent->notify_burst = burst;
-	fastmib_agent_bucket_init(&agent->bucket, per_s, burst, fma_clock_ns(CLOCK_MONOTONIC));
+	fastmib_agent_bucket_init(&agent->bucket, per_s, burst, fastmib_monotonic_ns());
 	return 0;
-}
-
-void
-fastmib_agent_notify_counts(const struct fastmib_agent *agent, uint64_t *sent,
-			    uint64_t *suppressed)
-{
-	*sent = agent->sent;
-	*suppressed = agent->suppressed;
 }

@@ -11,15 +11,6 @@
 
 #include "core_priv.h"
 
-uint64_t
-fma_clock_ns(clockid_t clock)
-{
-	struct timespec ts;
-
-	clock_gettime(clock, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 /*
  * Net-SNMP 5.9 keeps its start time as a gettimeofday() value: taken from
  * there, the instant is the same however often it is computed, so a module
@@ -31,7 +22,7 @@ uint64_t
 fma_agent_start_ns(void)
 {
 	const struct timeval *tv = netsnmp_get_agent_starttime();
-	uint64_t now = fma_clock_ns(CLOCK_REALTIME);
+	uint64_t now = fastmib_time_ns();
 	uint64_t up = (uint64_t)netsnmp_get_agent_uptime() * 10000000u;
 
 	if (tv) {
@@ -86,7 +77,7 @@ fma_read(struct fma_seg *s, unsigned int group, uint32_t row, uint64_t *values)
 	int rc = fastmib_read(s->seg, group, row, values);
 	uint64_t now;
 
-	if (rc == -EBUSY && (now = fma_clock_ns(CLOCK_MONOTONIC)) >= s->stuck_logged) {
+	if (rc == -EBUSY && (now = fastmib_monotonic_ns()) >= s->stuck_logged) {
 		s->stuck_logged = now + FASTMIB_READ_HOLDOFF_NS;
 		snmp_log(LOG_WARNING, "fastmib: %s: a writer stays inside a transaction; "
 			 "best-effort values for the next second\n", s->path);

@@ -185,6 +185,15 @@ int fastmib_reset_commit_all(struct fastmib_reset_plan **plans, size_t n);
 void fastmib_reset_abort(struct fastmib_reset_plan *plan);
 
 /**
+ * Now, in nanoseconds: fastmib_time_ns() on CLOCK_REALTIME, the clock of
+ * every time stamp a segment holds (discontinuities, creation, event
+ * records); fastmib_monotonic_ns() on CLOCK_MONOTONIC, for intervals. The
+ * libraries, the agent and the tools read the clocks through these.
+ */
+uint64_t fastmib_time_ns(void);
+uint64_t fastmib_monotonic_ns(void);
+
+/**
  * Discontinuity time in ns since the epoch (CLOCK_REALTIME) of the module
  * (group < 0), of a scalar group, or of a table row: its last reset, or
  * the re-enable of a recycled row, or, when later, the creation of the

@@ -134,7 +134,7 @@ def stat_json(segment, *args):
 
 
 def mib(prefix, *parts):
-    """`ep`, `portQueue`, `pkts` -> `epPortQueuePkts` (DESIGN.md names)."""
+    """`ep`, `portQueue`, `pkts` -> `epPortQueuePkts` (docs/model.md, "Names")."""
     return prefix + "".join(p[0].upper() + p[1:] for p in parts)
 
 
