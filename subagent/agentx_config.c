@@ -215,9 +215,9 @@ add_segment(struct agentx_values *v, const char *name, bool config_line)
 			free(path); /* listed twice: serve it once */
 			return 0;
 		}
-	if (v->n_segments == FASTMIB_AGENT_MAX_SEGMENTS) {
+	if (v->n_segments == FMA_MAX_SEGMENTS) {
 		setting_error(config_line, "segment %s: at most %u segments", name,
-			      FASTMIB_AGENT_MAX_SEGMENTS);
+			      FMA_MAX_SEGMENTS);
 		free(path);
 		return -1;
 	}
@@ -740,7 +740,7 @@ add_all(struct settings *st)
 
 	for (int k = 0; k < 2; k++) {
 		for (unsigned int i = 0; i < src[k]->n_segments; i++) {
-			rc = fastmib_agent_add(st->agent, src[k]->segments[i]);
+			rc = fma_add(st->agent, src[k]->segments[i]);
 			if (rc < 0 && rc != -EEXIST)
 				snmp_log(LOG_ERR, APP ": segment %s: %s\n", src[k]->segments[i],
 					 rc == -ENOSPC ? "too many segments" : strerror(-rc));
@@ -769,23 +769,23 @@ agentx_apply(struct settings *st, bool reload)
 	long rate = effective(st, FMS_NOTIFY_RATE), burst = effective(st, FMS_NOTIFY_BURST);
 
 	if (reload) {
-		fastmib_agent_reload_begin(st->agent);
+		fma_reload_begin(st->agent);
 		fastmib_ports_reload_begin(st->ports);
 	}
 	/* the base before the sources: it places those without their own */
 	fastmib_ports_set_base(st->ports, (uint32_t)effective(st, FMS_IFINDEX_BASE));
 	fastmib_ports_set_timeout(st->ports, (unsigned int)effective(st, FMS_PORTS_TIMEOUT));
 	add_all(st);
-	fastmib_agent_set_event_history(st->agent,
+	fma_set_event_history(st->agent,
 					(unsigned int)effective(st, FMS_EV_HISTORY));
-	fastmib_agent_set_notify_limit(st->agent, (unsigned int)rate, (unsigned int)burst);
+	fma_set_notify_limit(st->agent, (unsigned int)rate, (unsigned int)burst);
 	if (reload) {
-		unsigned int dropped = fastmib_agent_reload_end(st->agent);
+		unsigned int dropped = fma_reload_end(st->agent);
 		unsigned int pdropped = fastmib_ports_reload_end(st->ports);
 
 		snmp_log(LOG_INFO, APP ": configuration reloaded: %u segment(s) (%u no "
 			 "longer served), %u ports source(s) (%u no longer served)\n",
-			 fastmib_agent_count(st->agent), dropped,
+			 fma_count(st->agent), dropped,
 			 fastmib_ports_count(st->ports), pdropped);
 	}
 	return 0;

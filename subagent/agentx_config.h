@@ -28,7 +28,7 @@
 
 /* What one source (the command line, or the files) sets. */
 struct agentx_values {
-	char *segments[FASTMIB_AGENT_MAX_SEGMENTS]; /* absolute paths */
+	char *segments[FMA_MAX_SEGMENTS]; /* absolute paths */
 	unsigned int n_segments;
 	char *ports[FASTMIB_PORTS_MAX_SOURCES];      /* absolute PATH[,BASE] */
 	unsigned int n_ports;
@@ -64,7 +64,7 @@ struct settings {
 	bool reloading;
 	unsigned int config_errors;/* errors logged while the configuration is read */
 	netsnmp_log_handler *error_counter;
-	struct fastmib_agent *agent;
+	struct fma_agent *agent;
 	struct fastmib_ports *ports;
 };
 

@@ -14,8 +14,8 @@
  *
  * Everything runs in the agent's single thread (see core.h).
  */
-#ifndef FASTMIB_AGENT_CORE_PRIV_H
-#define FASTMIB_AGENT_CORE_PRIV_H
+#ifndef FMA_CORE_PRIV_H
+#define FMA_CORE_PRIV_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -46,7 +46,7 @@ _Static_assert(FASTMIB_MAX_OID_LEN + FASTMIB_OID_MAX_SUFFIX <= MAX_OID_LEN,
 /* Event log state of one attached segment whose model has events. */
 struct fma_events {
 	struct fastmib_event_cursor *cur;
-	struct fastmib_evhist hist;
+	struct fma_evhist hist;
 	bool primed;           /* the copy made at attach is done */
 	uint64_t dropped_seen; /* cursor drops already logged */
 };
@@ -67,7 +67,7 @@ struct fma_target {
 
 /* One configured segment path, attached or not. */
 struct fma_seg {
-	struct fastmib_agent *agent;
+	struct fma_agent *agent;
 	char *path;
 	struct fastmib_segment *seg;    /* NULL while not attached */
 	bool writable;
@@ -84,7 +84,7 @@ struct fma_seg {
 	/* last attach failure, so that a retry every second logs only changes */
 	int last_rc;
 	char last_msg[256];
-	/* named again since fastmib_agent_reload_begin() */
+	/* named again since fma_reload_begin() */
 	bool confirmed;
 	struct fma_events *ev;          /* NULL: no event log served */
 	uint64_t stuck_logged;          /* CLOCK_MONOTONIC ns until which a stuck writer
@@ -96,7 +96,7 @@ struct fma_seg {
 	bool set_stored;                  /* its resets were stored in ACTION */
 };
 
-struct fastmib_agent {
+struct fma_agent {
 	uint64_t start_ns; /* realtime when agent uptime was 0 */
 	struct fma_seg **segs;
 	unsigned int n_segs;
@@ -105,7 +105,7 @@ struct fastmib_agent {
 	uint32_t ev_history;
 	/* notifications */
 	unsigned int notify_rate, notify_burst;
-	struct fastmib_agent_bucket bucket;
+	struct fma_bucket bucket;
 	uint64_t suppressed, suppressed_logged;
 	uint64_t suppress_log_ns; /* monotonic time of the last such log line */
 	struct fastmib_event_rec *evbuf; /* FMA_EV_CHUNK records */
@@ -161,7 +161,7 @@ void fma_ev_free(struct fma_seg *s);
 /* Copy the records logged since the last poll, notifying as configured. */
 void fma_ev_poll(struct fma_seg *s);
 /* Log the notifications suppressed since the last such line (once a second). */
-void fma_log_suppressed(struct fastmib_agent *a);
+void fma_log_suppressed(struct fma_agent *a);
 /* SNMPAlarmCallback of the event poll (arg: the agent). */
 void fma_ev_alarm(unsigned int reg, void *arg);
 
@@ -178,4 +178,4 @@ void fma_set_end(struct fma_seg *s, netsnmp_agent_request_info *reqinfo,
 /* Forget a SET in progress (cut short by a detach). */
 void fma_set_abort(struct fma_seg *s);
 
-#endif /* FASTMIB_AGENT_CORE_PRIV_H */
+#endif /* FMA_CORE_PRIV_H */

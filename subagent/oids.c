@@ -31,7 +31,7 @@ fma_rows_next_event(void *ctx, uint64_t from, uint32_t min_args)
 {
 	const struct fma_seg *s = ctx;
 
-	return s->ev ? fastmib_evhist_next(&s->ev->hist, from, min_args) : -1;
+	return s->ev ? fma_evhist_next(&s->ev->hist, from, min_args) : -1;
 }
 
 static bool
@@ -39,7 +39,7 @@ fma_rows_event(void *ctx, uint64_t num, uint32_t *n_args)
 {
 	const struct fma_seg *s = ctx;
 
-	return s->ev && fastmib_evhist_get(&s->ev->hist, num, n_args) != NULL;
+	return s->ev && fma_evhist_get(&s->ev->hist, num, n_args) != NULL;
 }
 
 void

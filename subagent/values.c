@@ -132,7 +132,7 @@ fma_event_cell(const struct fastmib_schema *sc, const struct fastmib_event_rec *
 	       uint32_t col, netsnmp_variable_list *vb)
 {
 	const struct fastmib_event_schema *es = &sc->events[rec->event];
-	uint8_t dt[FASTMIB_AGENT_DATETIME_LEN];
+	uint8_t dt[FMA_DATETIME_LEN];
 
 	switch (col) {
 	case FASTMIB_EVCOL_NAME:
@@ -143,7 +143,7 @@ fma_event_cell(const struct fastmib_schema *sc, const struct fastmib_event_rec *
 		break;
 	case FASTMIB_EVCOL_TIME:
 		snmp_set_var_typed_value(vb, ASN_OCTET_STR, dt,
-					 fastmib_agent_date_and_time(rec->time_ns, dt));
+					 fma_date_and_time(rec->time_ns, dt));
 		break;
 	case FASTMIB_EVCOL_LCORE:
 		snmp_set_var_typed_integer(vb, ASN_UNSIGNED, rec->slot);
@@ -164,7 +164,7 @@ static int
 fma_event_value(struct fma_seg *s, const struct fastmib_oid_ref *ref,
 		netsnmp_variable_list *vb)
 {
-	const struct fastmib_event_rec *rec = fastmib_evhist_get(&s->ev->hist, ref->row, NULL);
+	const struct fastmib_event_rec *rec = fma_evhist_get(&s->ev->hist, ref->row, NULL);
 
 	if (!rec)
 		return -ENOENT; /* left the history meanwhile */
@@ -204,7 +204,7 @@ fma_value(struct fma_seg *s, const struct fastmib_oid_ref *ref, netsnmp_variable
 		v = fastmib_discontinuity(s->seg, ref->group, ref->row);
 		snmp_set_var_typed_integer(
 			vb, ASN_TIMETICKS,
-			fastmib_agent_timestamp(v, s->agent->start_ns,
+			fma_timestamp(v, s->agent->start_ns,
 						netsnmp_get_agent_uptime()));
 		return 0;
 	case FASTMIB_OID_WRITER_STATUS:
