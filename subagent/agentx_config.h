@@ -32,7 +32,7 @@ struct agentx_values {
 	unsigned int n_segments;
 	char *ports[FASTMIB_PORTS_MAX_SOURCES];      /* absolute PATH[,BASE] */
 	unsigned int n_ports;
-	long num[FMS_COUNT];                         /* -1: not set */
+	long num[FMA_SET_COUNT];                         /* -1: not set */
 	char *agentx_socket;
 };
 
@@ -86,7 +86,7 @@ void agentx_count_errors_begin(struct settings *st);
 unsigned int agentx_count_errors_end(struct settings *st);
 
 /* The value in force of setting s: command line, else files, else -1. */
-long agentx_setting(const struct settings *st, enum fastmib_setting s);
+long agentx_setting(const struct settings *st, enum fma_setting s);
 
 /* A path made absolute against the start directory (heap), or NULL. */
 char *agentx_absolute_path(const char *path);

@@ -85,7 +85,7 @@ config_read(int major, int minor, void *serverarg, void *clientarg)
 	unsigned int errors = agentx_count_errors_end(st);
 	const char *sock = st->cli.agentx_socket ? st->cli.agentx_socket
 						 : st->files.agentx_socket;
-	long ping = agentx_setting(st, FMS_PING);
+	long ping = agentx_setting(st, FMA_SET_PING);
 
 	(void)major, (void)minor, (void)serverarg, (void)clientarg;
 	if (errors) {
@@ -217,7 +217,7 @@ init_library(struct settings *st)
 		init_system_mib();  /* sysUpTime, the reference of TimeStamps */
 		init_sysORTable();
 	} else {
-		fastmib_agentx_limit_responses();
+		fmx_limit_responses();
 		/* init_agent() set Net-SNMP's default (15 s); ours is 2 s
 		 * unless --ping or a configuration line says otherwise */
 		netsnmp_ds_set_int(NETSNMP_DS_APPLICATION_ID,
@@ -269,8 +269,8 @@ open_everything(struct settings *st)
 			 : "the master refused the session");
 		return -1;
 	}
-	rc = fma_start(st->agent, (unsigned int)(agentx_setting(st, FMS_CHECK) > 0
-				 ? agentx_setting(st, FMS_CHECK) : 0));
+	rc = fma_start(st->agent, (unsigned int)(agentx_setting(st, FMA_SET_CHECK) > 0
+				 ? agentx_setting(st, FMA_SET_CHECK) : 0));
 	if (rc < 0) {
 		snmp_log(LOG_ERR, APP ": cannot start: %s\n", strerror(-rc));
 		return -1;

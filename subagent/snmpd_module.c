@@ -74,10 +74,10 @@
 #define FM_TOKEN_PORTS "fastmibPorts"
 #define FM_TOKEN_GUARD "fastmibGuard"
 /* the numeric directives are named by the settings table */
-#define FM_TOKEN_HISTORY (fastmib_settings[FMS_EV_HISTORY].module_token)
-#define FM_TOKEN_NOTIFY (fastmib_settings[FMS_NOTIFY_RATE].module_token)
-#define FM_TOKEN_IFBASE (fastmib_settings[FMS_IFINDEX_BASE].module_token)
-#define FM_TOKEN_PTIMEOUT (fastmib_settings[FMS_PORTS_TIMEOUT].module_token)
+#define FM_TOKEN_HISTORY (fma_settings[FMA_SET_EV_HISTORY].module_token)
+#define FM_TOKEN_NOTIFY (fma_settings[FMA_SET_NOTIFY_RATE].module_token)
+#define FM_TOKEN_IFBASE (fma_settings[FMA_SET_IFINDEX_BASE].module_token)
+#define FM_TOKEN_PTIMEOUT (fma_settings[FMA_SET_PORTS_TIMEOUT].module_token)
 
 /* Guarded roots one snmpd holds at most. */
 #define FM_MAX_GUARDS 64
@@ -220,7 +220,7 @@ fm_parse_segment(const char *token, char *line)
  * out keeps its default. Returns false after a configuration error.
  */
 static bool
-fm_numbers(const char *token, char *line, const enum fastmib_setting *which,
+fm_numbers(const char *token, char *line, const enum fma_setting *which,
 	   unsigned int n, unsigned int max, long *out)
 {
 	char word[64], msg[256];
@@ -228,11 +228,11 @@ fm_numbers(const char *token, char *line, const enum fastmib_setting *which,
 	unsigned int given = 0;
 
 	for (unsigned int i = 0; i < max; i++) {
-		out[i] = fastmib_settings[which[i]].def;
+		out[i] = fma_settings[which[i]].def;
 		if (!rest || !*rest || *rest == '#')
 			continue;
 		rest = copy_nword_const(rest, word, sizeof(word));
-		if (fastmib_setting_parse(which[i], token, word, &out[i], msg,
+		if (fma_setting_parse(which[i], token, word, &out[i], msg,
 					  sizeof(msg)) < 0) {
 			config_perror(msg);
 			return false;
@@ -254,7 +254,7 @@ fm_numbers(const char *token, char *line, const enum fastmib_setting *which,
 static void
 fm_parse_history(const char *token, char *line)
 {
-	static const enum fastmib_setting which[] = { FMS_EV_HISTORY };
+	static const enum fma_setting which[] = { FMA_SET_EV_HISTORY };
 	long v;
 
 	if (fm.set && fm_numbers(token, line, which, 1, 1, &v))
@@ -265,7 +265,7 @@ fm_parse_history(const char *token, char *line)
 static void
 fm_parse_notify(const char *token, char *line)
 {
-	static const enum fastmib_setting which[] = { FMS_NOTIFY_RATE, FMS_NOTIFY_BURST };
+	static const enum fma_setting which[] = { FMA_SET_NOTIFY_RATE, FMA_SET_NOTIFY_BURST };
 	long v[2];
 
 	if (!fm.set || !fm_numbers(token, line, which, 1, 2, v))
@@ -314,13 +314,13 @@ fm_parse_ports(const char *token, char *line)
 static void
 fm_parse_ports_number(const char *token, char *line)
 {
-	enum fastmib_setting which = strcmp(token, FM_TOKEN_IFBASE) == 0
-				     ? FMS_IFINDEX_BASE : FMS_PORTS_TIMEOUT;
+	enum fma_setting which = strcmp(token, FM_TOKEN_IFBASE) == 0
+				     ? FMA_SET_IFINDEX_BASE : FMA_SET_PORTS_TIMEOUT;
 	long v;
 
 	if (!fm.ports || !fm_numbers(token, line, &which, 1, 1, &v))
 		return;
-	if (which == FMS_IFINDEX_BASE)
+	if (which == FMA_SET_IFINDEX_BASE)
 		fastmib_ports_set_base(fm.ports, (uint32_t)v);
 	else
 		fastmib_ports_set_timeout(fm.ports, (unsigned int)v);
