@@ -345,14 +345,22 @@ name_is_c_keyword(const char *snake)
 	return false;
 }
 
+/* A heap copy of what `spell` (a <fastmib/names.h> function of one name)
+ * makes of `s`. */
+static char *
+spelled(size_t (*spell)(char *buf, size_t len, const char *s), const char *s)
+{
+	size_t n = spell(NULL, 0, s);
+	char *r = xmalloc(n + 1);
+
+	spell(r, n + 1, s);
+	return r;
+}
+
 char *
 name_snake(const char *s)
 {
-	size_t n = fastmib_name_snake(NULL, 0, s);
-	char *r = xmalloc(n + 1);
-
-	fastmib_name_snake(r, n + 1, s);
-	return r;
+	return spelled(fastmib_name_snake, s);
 }
 
 char *
@@ -368,9 +376,5 @@ gen_name(enum fastmib_name_role role, const char *prefix, const char *a, const c
 char *
 gen_exporter_module(const char *module)
 {
-	size_t n = fastmib_name_exporter_module(NULL, 0, module);
-	char *r = xmalloc(n + 1);
-
-	fastmib_name_exporter_module(r, n + 1, module);
-	return r;
+	return spelled(fastmib_name_exporter_module, module);
 }
