@@ -31,7 +31,7 @@
 
 #include <stdlib.h>
 
-#include "names.h"
+#include "gen_names.h"
 
 #define WIDTH 72
 

@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "fastmib/oidmap.h"
-#include "names.h"
+#include "gen_names.h"
 
 #define INDENT "        "
 #define WIDTH  72
@@ -101,6 +101,21 @@ put_description(struct strbuf *o, const char *text)
 	sb_puts(o, "    DESCRIPTION\n" INDENT "\"");
 	wrap_text(o, text, INDENT, WIDTH, 0);
 	sb_puts(o, "\"\n");
+}
+
+/* put_description() of a text made as printf() makes it. */
+static void __attribute__((format(printf, 2, 3)))
+put_descriptionf(struct strbuf *o, const char *fmt, ...)
+{
+	struct strbuf t;
+	va_list ap;
+
+	sb_init(&t);
+	va_start(ap, fmt);
+	sb_vprintf(&t, fmt, ap);
+	va_end(ap);
+	put_description(o, t.data);
+	sb_free(&t);
 }
 
 static bool
@@ -329,11 +344,12 @@ emit_reset_disc(const struct mn *n, const struct m_group *g, const char *parent,
 	struct strbuf t;
 
 	sb_init(&t);
-	sb_printf(&t, "Setting this object to true(1) resets the counters of %s: "
+	sb_printf(&t, "Setting this object to true(%d) resets the counters of %s: "
 		      "from then on they count from zero. Gauges are not reset. "
 		      "A reset records the current values as a baseline and never "
-		      "stops the counting. Reading this object always returns false(2).",
-		  g->table ? "this row" : "this group");
+		      "stops the counting. Reading this object always returns false(%d).",
+		  FASTMIB_TRUTH_TRUE, g->table ? "this row" : "this group",
+		  FASTMIB_TRUTH_FALSE);
 	sb_printf(o, "%s OBJECT-TYPE\n    SYNTAX       TruthValue\n"
 		     "    MAX-ACCESS   read-write\n    STATUS       current\n", reset);
 	put_description(o, t.data);
@@ -462,11 +478,12 @@ emit_control(const struct mn *n, struct strbuf *o)
 	sb_puts(o, "-- Module-wide control\n\n");
 	sb_printf(o, "%s OBJECT-TYPE\n    SYNTAX       TruthValue\n"
 		     "    MAX-ACCESS   read-write\n    STATUS       current\n", all);
-	put_description(o, "Setting this object to true(1) resets every counter of "
-			   "this module, in every group and row: from then on they "
-			   "count from zero. Gauges are not reset. A reset records the "
-			   "current values as a baseline and never stops the counting. "
-			   "Reading this object always returns false(2).");
+	put_descriptionf(o, "Setting this object to true(%d) resets every counter of "
+			    "this module, in every group and row: from then on they "
+			    "count from zero. Gauges are not reset. A reset records the "
+			    "current values as a baseline and never stops the counting. "
+			    "Reading this object always returns false(%d).",
+			 FASTMIB_TRUTH_TRUE, FASTMIB_TRUTH_FALSE);
 	sb_printf(o, "    ::= { %s %u }\n\n", n->control, FASTMIB_ARC_RESET_ALL);
 	sb_printf(o, "%s OBJECT-TYPE\n    SYNTAX       TimeStamp\n"
 		     "    MAX-ACCESS   read-only\n    STATUS       current\n", disc);
@@ -484,29 +501,25 @@ emit_control(const struct mn *n, struct strbuf *o)
 		sb_free(&t);
 	}
 	sb_printf(o, "    ::= { %s %u }\n\n", n->control, FASTMIB_ARC_MODULE_DISCONT);
-	sb_printf(o, "%s OBJECT-TYPE\n    SYNTAX       INTEGER { running(1), gone(2), "
-		     "stalled(3) }\n"
-		     "    MAX-ACCESS   read-only\n    STATUS       current\n", status);
-	{
-		struct strbuf t;
-
-		sb_init(&t);
-		sb_printf(&t, "Whether the process that writes these counters is running: "
-			      "running(1) while it lives with its counters open, gone(2) "
-			      "once it has exited (however it ended) or closed them, within "
-			      "two seconds. The counters of a writer that is gone stay "
-			      "readable: they are its last values, no longer growing. A new "
-			      "writer starts the counters again from zero, which every "
-			      "DiscontinuityTime object of this module shows. stalled(3): "
-			      "the writer runs, but one of its threads has stayed inside one "
-			      "update transaction for longer than the agent waits for a "
-			      "consistent read (50 milliseconds by default): that thread is "
-			      "stopped or hung, and so, most likely, is the traffic it "
-			      "handles. Values read meanwhile are served best effort and "
-			      "counted in %s.", best);
-		put_description(o, t.data);
-		sb_free(&t);
-	}
+	sb_printf(o, "%s OBJECT-TYPE\n    SYNTAX       INTEGER { running(%d), gone(%d), "
+		     "stalled(%d) }\n"
+		     "    MAX-ACCESS   read-only\n    STATUS       current\n", status,
+		  FASTMIB_WRITER_RUNNING, FASTMIB_WRITER_GONE, FASTMIB_WRITER_STALLED);
+	put_descriptionf(o, "Whether the process that writes these counters is "
+			    "running: running(%d) while it lives with its counters "
+			    "open, gone(%d) once it has exited (however it ended) or "
+			    "closed them, within two seconds. The counters of a writer "
+			    "that is gone stay readable: they are its last values, no "
+			    "longer growing. A new writer starts the counters again "
+			    "from zero, which every DiscontinuityTime object of this "
+			    "module shows. stalled(%d): the writer runs, but one of its "
+			    "threads has stayed inside one update transaction for "
+			    "longer than the agent waits for a consistent read (50 "
+			    "milliseconds by default): that thread is stopped or hung, "
+			    "and so, most likely, is the traffic it handles. Values "
+			    "read meanwhile are served best effort and counted in %s.",
+			 FASTMIB_WRITER_RUNNING, FASTMIB_WRITER_GONE,
+			 FASTMIB_WRITER_STALLED, best);
 	sb_printf(o, "    ::= { %s %u }\n\n", n->control, FASTMIB_ARC_WRITER_STATUS);
 	sb_printf(o, "%s OBJECT-TYPE\n    SYNTAX       Counter64\n"
 		     "    MAX-ACCESS   read-only\n    STATUS       current\n", best);

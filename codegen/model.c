@@ -59,57 +59,6 @@ report_yaml_error(struct loader *c, const yaml_parser_t *p)
 		err_at(c, m, "YAML: %s", p->problem ? p->problem : "syntax error");
 }
 
-/*
- * The deepest nesting a model has is 6 (the model, `groups`, a group, its
- * `table`, `indexes`, an index); libyaml's document loader takes time
- * quadratic in the nesting depth, so a hostile model of ten thousand
- * nested brackets would stall the generator. This pass over the event
- * stream stops at the first node nested deeper than MODEL_MAX_DEPTH, in
- * time linear in what it read. Anything it cannot parse is left to the
- * loader, which reports it.
- */
-#define MODEL_MAX_DEPTH 8
-
-static bool
-nesting_ok(struct loader *c, FILE *f)
-{
-	yaml_parser_t p;
-	yaml_event_t ev;
-	unsigned depth = 0;
-	bool ok = true, done = false;
-
-	if (!yaml_parser_initialize(&p))
-		return true;
-	yaml_parser_set_input_file(&p, f);
-	while (!done && yaml_parser_parse(&p, &ev)) {
-		switch (ev.type) {
-		case YAML_SEQUENCE_START_EVENT:
-		case YAML_MAPPING_START_EVENT:
-			if (++depth > MODEL_MAX_DEPTH) {
-				err_at(c, (struct mark){ (unsigned)ev.start_mark.line + 1,
-							 (unsigned)ev.start_mark.column + 1 },
-				       "nested deeper than %d levels: no part of a model "
-				       "goes that deep", MODEL_MAX_DEPTH);
-				ok = false;
-				done = true;
-			}
-			break;
-		case YAML_SEQUENCE_END_EVENT:
-		case YAML_MAPPING_END_EVENT:
-			depth--;
-			break;
-		case YAML_STREAM_END_EVENT:
-			done = true;
-			break;
-		default:
-			break;
-		}
-		yaml_event_delete(&ev);
-	}
-	yaml_parser_delete(&p);
-	return ok;
-}
-
 int
 model_load(const char *path, struct model *m)
 {
@@ -129,7 +78,7 @@ model_load(const char *path, struct model *m)
 		fprintf(stderr, "fastmib-gen: %s: %s\n", path, strerror(errno));
 		return 1;
 	}
-	if (!nesting_ok(&c, f)) {
+	if (!model_bounds_ok(&c, f)) {
 		fclose(f);
 		return 2;
 	}

@@ -6,6 +6,11 @@
 #include "model.h"
 #include "yaml_access.h"
 
+/* model_bounds.c: before the file is loaded, whether loading it stays
+ * within bounds linear in its size (nesting, anchors, aliases); false
+ * after reporting the first fault. Reads `f` from where it is. */
+bool model_bounds_ok(struct loader *c, FILE *f);
+
 /* model_module.c: the `module` mapping. */
 void parse_module(struct loader *c, yaml_node_t *mod, struct model *m);
 

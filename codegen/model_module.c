@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "names.h"
+#include "gen_names.h"
 #include "strbuf.h"
 
 /*
@@ -133,7 +133,7 @@ parse_module(struct loader *c, yaml_node_t *mod, struct model *m)
 		const char *s = scalar(v[NAME]);
 
 		m->module_at = mark_of(v[NAME]);
-		if (!name_is_module(s))
+		if (!fastmib_name_is_module(s))
 			err(c, v[NAME], "module `name` `%s` is not a valid SMI module "
 					"name: uppercase first letter, then letters, digits "
 					"and single hyphens, not ending in a hyphen", s);
@@ -144,7 +144,7 @@ parse_module(struct loader *c, yaml_node_t *mod, struct model *m)
 		const char *s = scalar(v[PREFIX]);
 
 		m->prefix_at = mark_of(v[PREFIX]);
-		if (!name_is_prefix(s))
+		if (!fastmib_name_is_prefix(s))
 			err(c, v[PREFIX], "`prefix` `%s` must be lowercase letters and "
 					  "digits, starting with a letter", s);
 		else if (strlen(s) > 32)

@@ -339,7 +339,8 @@ collect(void *arg, const struct fastmib_schema_fault *f)
 	}
 	sb_init(&t);
 	fault_text(fs->m, f, &t);
-	fs->v[fs->n] = (struct fault_msg){ fault_mark(fs->m, f), (unsigned)fs->n, t.data };
+	fs->v[fs->n] = (struct fault_msg){ fault_mark(fs->m, f), (unsigned)fs->n,
+					   sb_take(&t) };
 	fs->n++;
 	return 0;
 }

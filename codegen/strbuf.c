@@ -65,6 +65,17 @@ sb_free(struct strbuf *sb)
 	sb_init(sb);
 }
 
+char *
+sb_take(struct strbuf *sb)
+{
+	char *text = xrealloc(sb->data, sb->len + 1);
+
+	if (sb->data == NULL)
+		text[0] = '\0';
+	sb_init(sb);
+	return text;
+}
+
 static void
 sb_reserve(struct strbuf *sb, size_t extra)
 {
@@ -98,19 +109,27 @@ sb_puts(struct strbuf *sb, const char *s)
 }
 
 void
+sb_vprintf(struct strbuf *sb, const char *fmt, va_list ap)
+{
+	va_list again;
+	int n;
+
+	va_copy(again, ap);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	if (n >= 0) {
+		sb_reserve(sb, (size_t)n);
+		vsnprintf(sb->data + sb->len, (size_t)n + 1, fmt, again);
+		sb->len += (size_t)n;
+	}
+	va_end(again);
+}
+
+void
 sb_printf(struct strbuf *sb, const char *fmt, ...)
 {
 	va_list ap;
-	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
+	sb_vprintf(sb, fmt, ap);
 	va_end(ap);
-	if (n < 0)
-		return;
-	sb_reserve(sb, (size_t)n);
-	va_start(ap, fmt);
-	vsnprintf(sb->data + sb->len, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	sb->len += (size_t)n;
 }

@@ -4,6 +4,7 @@
 #ifndef FASTMIB_GEN_STRBUF_H
 #define FASTMIB_GEN_STRBUF_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 struct strbuf {
@@ -18,6 +19,11 @@ void sb_putc(struct strbuf *sb, char c);
 void sb_puts(struct strbuf *sb, const char *s);
 void sb_printf(struct strbuf *sb, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+void sb_vprintf(struct strbuf *sb, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
+/* The text, in a block of its own size (a buffer grows in steps of 4 KiB
+ * and more: a model keeps thousands of short texts); `sb` is left empty. */
+char *sb_take(struct strbuf *sb);
 
 /* Allocation helpers: the generator is a short-lived CLI, so running out of
  * memory ends it with exit status 1 rather than threading errors around. */

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "names.h"
+#include "gen_names.h"
 #include "strbuf.h"
 
 struct mark
@@ -198,7 +198,7 @@ get_text(struct loader *c, yaml_node_t *n, const char *field, size_t max_len)
 		    field, sb.len, max_len);
 		goto fail;
 	}
-	return sb.data;
+	return sb_take(&sb);
 fail:
 	sb_free(&sb);
 	return NULL;
@@ -309,7 +309,7 @@ get_name(struct loader *c, yaml_node_t *n, const char *field)
 	if (!want_scalar(c, n, field, "a name"))
 		return NULL;
 	s = scalar(n);
-	if (!name_is_descriptor(s)) {
+	if (!fastmib_name_is_model(s)) {
 		err(c, n, "`%s` `%s` is not a valid name: it must start with a "
 			  "lowercase letter and hold only ASCII letters and digits",
 		    field, s);

@@ -8,7 +8,10 @@
 # commands). Leaves no process or file behind.
 # Usage: scripts/demo.sh [BUILD_DIR]
 # FASTMIB_BASE_MIBS names the base MIB directory when it is not
-# BUILD_DIR/base-mibs (the CMake cache variable of the same name).
+# BUILD_DIR/base-mibs (the CMake cache variable of the same name);
+# FASTMIB_DEMO_NAME the segment in /dev/shm and the application's EAL file
+# prefix (default fastmib-demo-PID). Its other files go to a directory in
+# $TMPDIR (default /tmp).
 set -euo pipefail
 
 build=$(cd "${1:-build}" && pwd)
@@ -23,9 +26,9 @@ for bin in "$app" "$agent" "$stat"; do
 	[ -x "$bin" ] || { echo "demo: $bin is missing; run 'make build'" >&2; exit 1; }
 done
 
-work=$(mktemp -d /tmp/fastmib-demo.XXXXXX)
-seg=/dev/shm/fastmib-demo-$$
-prefix=fastmib-demo-$$
+work=$(mktemp -d "${TMPDIR:-/tmp}/fastmib-demo.XXXXXX")
+prefix=${FASTMIB_DEMO_NAME:-fastmib-demo-$$}
+seg=/dev/shm/$prefix
 # where DPDK's EAL puts the application's runtime directory (and its
 # telemetry socket): /var/run for root, else $XDG_RUNTIME_DIR or /tmp
 if [ "$(id -u)" = 0 ]; then

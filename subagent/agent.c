@@ -64,7 +64,7 @@ fma_detach(struct fma_seg *s)
 static const struct fma_seg *
 fma_root_owner(const struct fma_seg *s)
 {
-	const struct fastmib_agent *a = s->agent;
+	const struct fma_agent *a = s->agent;
 
 	for (unsigned int i = 0; i < a->n_segs; i++) {
 		const struct fma_seg *o = a->segs[i];
@@ -124,7 +124,7 @@ fma_prepare(struct fma_seg *s, char *why, size_t whylen)
 /*
  * Attach the segment at the path and serve it. A root still registered
  * from the segment served before (kept while the file was broken, see
- * fastmib_agent_check()) is reused when the new segment has the same one.
+ * fma_check()) is reused when the new segment has the same one.
  */
 static void
 fma_try_attach(struct fma_seg *s)
@@ -198,7 +198,7 @@ fma_try_attach(struct fma_seg *s)
  * or the path is empty.
  */
 void
-fastmib_agent_check(struct fastmib_agent *agent)
+fma_check(struct fma_agent *agent)
 {
 	for (unsigned int i = 0; i < agent->n_segs; i++) {
 		struct fma_seg *s = agent->segs[i];
@@ -219,15 +219,15 @@ static void
 fma_alarm(unsigned int reg, void *arg)
 {
 	(void)reg;
-	fastmib_agent_check(arg);
+	fma_check(arg);
 }
 
 /* ---- set life cycle ---- */
 
 int
-fastmib_agent_create(struct fastmib_agent **agentp)
+fma_create(struct fma_agent **agentp)
 {
-	struct fastmib_agent *a = calloc(1, sizeof(*a));
+	struct fma_agent *a = calloc(1, sizeof(*a));
 
 	if (a)
 		a->evbuf = calloc(FMA_EV_CHUNK, sizeof(*a->evbuf));
@@ -236,17 +236,17 @@ fastmib_agent_create(struct fastmib_agent **agentp)
 		*agentp = NULL;
 		return -ENOMEM;
 	}
-	a->ev_history = FASTMIB_AGENT_EVENT_HISTORY;
-	a->notify_rate = FASTMIB_AGENT_NOTIFY_RATE;
-	a->notify_burst = FASTMIB_AGENT_NOTIFY_BURST;
-	fastmib_agent_bucket_init(&a->bucket, a->notify_rate, a->notify_burst,
-				  fma_clock_ns(CLOCK_MONOTONIC));
+	a->ev_history = FMA_EVENT_HISTORY;
+	a->notify_rate = FMA_NOTIFY_RATE;
+	a->notify_burst = FMA_NOTIFY_BURST;
+	fma_bucket_init(&a->bucket, a->notify_rate, a->notify_burst,
+				  fastmib_monotonic_ns());
 	*agentp = a;
 	return 0;
 }
 
 int
-fastmib_agent_add(struct fastmib_agent *agent, const char *path)
+fma_add(struct fma_agent *agent, const char *path)
 {
 	struct fma_seg **segs, *s;
 
@@ -260,7 +260,7 @@ fastmib_agent_add(struct fastmib_agent *agent, const char *path)
 			return 0;
 		}
 	}
-	if (agent->n_segs >= FASTMIB_AGENT_MAX_SEGMENTS)
+	if (agent->n_segs >= FMA_MAX_SEGMENTS)
 		return -ENOSPC;
 	segs = realloc(agent->segs, (agent->n_segs + 1) * sizeof(*segs));
 	if (!segs)
@@ -287,14 +287,14 @@ fma_seg_free(struct fma_seg *s)
 }
 
 void
-fastmib_agent_reload_begin(struct fastmib_agent *agent)
+fma_reload_begin(struct fma_agent *agent)
 {
 	for (unsigned int i = 0; i < agent->n_segs; i++)
 		agent->segs[i]->confirmed = false;
 }
 
 unsigned int
-fastmib_agent_reload_end(struct fastmib_agent *agent)
+fma_reload_end(struct fma_agent *agent)
 {
 	unsigned int kept = 0, dropped = 0;
 
@@ -313,44 +313,34 @@ fastmib_agent_reload_end(struct fastmib_agent *agent)
 	agent->n_segs = kept;
 	/* a root given up just now may be taken by a segment that waited */
 	if (agent->alarm)
-		fastmib_agent_check(agent);
+		fma_check(agent);
 	return dropped;
 }
 
 unsigned int
-fastmib_agent_count(const struct fastmib_agent *agent)
+fma_count(const struct fma_agent *agent)
 {
 	return agent->n_segs;
 }
 
 const char *
-fastmib_agent_path(const struct fastmib_agent *agent, unsigned int i)
+fma_path(const struct fma_agent *agent, unsigned int i)
 {
 	return i < agent->n_segs ? agent->segs[i]->path : NULL;
 }
 
-unsigned int
-fastmib_agent_serving(const struct fastmib_agent *agent)
-{
-	unsigned int n = 0;
-
-	for (unsigned int i = 0; i < agent->n_segs; i++)
-		n += agent->segs[i]->reg != NULL;
-	return n;
-}
-
 int
-fastmib_agent_start(struct fastmib_agent *agent, unsigned int period_s)
+fma_start(struct fma_agent *agent, unsigned int period_s)
 {
-	struct timeval ev_period = { 0, FASTMIB_AGENT_EVENT_PERIOD_MS * 1000 };
+	struct timeval ev_period = { 0, FMA_EVENT_PERIOD_MS * 1000 };
 
 	if (agent->alarm)
 		return -EALREADY;
 	/* TimeStamps are agent uptimes: taken relative to the agent's start */
 	agent->start_ns = fma_agent_start_ns();
-	fastmib_agent_check(agent);
+	fma_check(agent);
 	agent->alarm = snmp_alarm_register(period_s ? period_s
-					   : FASTMIB_AGENT_CHECK_PERIOD,
+					   : FMA_CHECK_PERIOD,
 					   SA_REPEAT, fma_alarm, agent);
 	if (!agent->alarm)
 		return -ENOMEM;
@@ -359,7 +349,7 @@ fastmib_agent_start(struct fastmib_agent *agent, unsigned int period_s)
 }
 
 void
-fastmib_agent_destroy(struct fastmib_agent *agent)
+fma_destroy(struct fma_agent *agent)
 {
 	if (!agent)
 		return;

@@ -149,7 +149,7 @@ values_reset(struct agentx_values *v)
 		free(v->ports[i]);
 	free(v->agentx_socket);
 	memset(v, 0, sizeof(*v));
-	for (int i = 0; i < FMS_COUNT; i++)
+	for (int i = 0; i < FMA_SET_COUNT; i++)
 		v->num[i] = -1;
 }
 
@@ -215,9 +215,9 @@ add_segment(struct agentx_values *v, const char *name, bool config_line)
 			free(path); /* listed twice: serve it once */
 			return 0;
 		}
-	if (v->n_segments == FASTMIB_AGENT_MAX_SEGMENTS) {
+	if (v->n_segments == FMA_MAX_SEGMENTS) {
 		setting_error(config_line, "segment %s: at most %u segments", name,
-			      FASTMIB_AGENT_MAX_SEGMENTS);
+			      FMA_MAX_SEGMENTS);
 		free(path);
 		return -1;
 	}
@@ -226,7 +226,7 @@ add_segment(struct agentx_values *v, const char *name, bool config_line)
 }
 
 long
-agentx_setting(const struct settings *st, enum fastmib_setting s)
+agentx_setting(const struct settings *st, enum fma_setting s)
 {
 	return st->cli.num[s] >= 0 ? st->cli.num[s] : st->files.num[s];
 }
@@ -284,13 +284,13 @@ dir_ports(const char *token, char *line)
 static void
 dir_number(const char *token, char *line)
 {
-	enum fastmib_setting s = fastmib_setting_by_token(token);
+	enum fma_setting s = fma_setting_by_token(token);
 	char word[64], msg[256];
 	long v;
 
-	if (s == FMS_COUNT || !one_value(token, line, word, sizeof(word)))
+	if (s == FMA_SET_COUNT || !one_value(token, line, word, sizeof(word)))
 		return;
-	if (fastmib_setting_parse(s, fastmib_settings[s].token, word, &v, msg,
+	if (fma_setting_parse(s, fma_settings[s].token, word, &v, msg,
 				  sizeof(msg)) < 0)
 		netsnmp_config_error("%s", msg);
 	else
@@ -365,7 +365,7 @@ static struct config_line directives[] = {
 	{ "persistentDir", dir_early, NULL, NULL, NORMAL_CONFIG, "DIR" },
 	{ "stateDir", dir_early, NULL, NULL, NORMAL_CONFIG, "DIR" },
 };
-static struct config_line number_directives[FMS_COUNT];
+static struct config_line number_directives[FMA_SET_COUNT];
 
 /* The list for our reload: every directive of ours, linked once. */
 static struct config_line *
@@ -375,10 +375,10 @@ directive_list(void)
 	size_t n = sizeof(directives) / sizeof(directives[0]);
 
 	if (!linked) {
-		for (int i = 0; i < FMS_COUNT; i++) {
+		for (int i = 0; i < FMA_SET_COUNT; i++) {
 			number_directives[i] = (struct config_line){
-				(char *)fastmib_settings[i].token, dir_number, NULL,
-				i + 1 < FMS_COUNT ? &number_directives[i + 1] : NULL,
+				(char *)fma_settings[i].token, dir_number, NULL,
+				i + 1 < FMA_SET_COUNT ? &number_directives[i + 1] : NULL,
 				NORMAL_CONFIG, (char *)"N" };
 		}
 		for (size_t i = 0; i < n; i++)
@@ -540,18 +540,18 @@ static void
 long_options(struct option *o)
 {
 	memcpy(o, fixed_opts, sizeof(fixed_opts));
-	for (int i = 0; i < FMS_COUNT; i++)
-		o[N_FIXED + i] = (struct option){ fastmib_settings[i].option,
+	for (int i = 0; i < FMA_SET_COUNT; i++)
+		o[N_FIXED + i] = (struct option){ fma_settings[i].option,
 						  required_argument, NULL, OPT_NUMBER + i };
-	o[N_FIXED + FMS_COUNT] = (struct option){ NULL, 0, NULL, 0 };
+	o[N_FIXED + FMA_SET_COUNT] = (struct option){ NULL, 0, NULL, 0 };
 }
 
 static int
-set_number(struct settings *st, enum fastmib_setting s, const char *arg)
+set_number(struct settings *st, enum fma_setting s, const char *arg)
 {
 	char msg[256];
 
-	if (fastmib_setting_parse(s, fastmib_settings[s].what, arg, &st->cli.num[s], msg,
+	if (fma_setting_parse(s, fma_settings[s].what, arg, &st->cli.num[s], msg,
 				  sizeof(msg)) < 0) {
 		fprintf(stderr, APP ": %s\n", msg);
 		return -1;
@@ -662,7 +662,7 @@ one_option(struct settings *st, int c, int argc, char **argv)
 		st->group = optarg;
 		return -1;
 	case 'E':
-		return set_number(st, FMS_EV_HISTORY, optarg) < 0 ? 1 : -1;
+		return set_number(st, FMA_SET_EV_HISTORY, optarg) < 0 ? 1 : -1;
 	case OPT_STATE_DIR:
 		set_early(&st->state_dir, optarg);
 		return -1;
@@ -679,8 +679,8 @@ one_option(struct settings *st, int c, int argc, char **argv)
 		printf(APP " " FASTMIB_VERSION " (net-snmp %s)\n", netsnmp_get_version());
 		return 0;
 	default:
-		if (c >= OPT_NUMBER && c < OPT_NUMBER + FMS_COUNT)
-			return set_number(st, (enum fastmib_setting)(c - OPT_NUMBER),
+		if (c >= OPT_NUMBER && c < OPT_NUMBER + FMA_SET_COUNT)
+			return set_number(st, (enum fma_setting)(c - OPT_NUMBER),
 					  optarg) < 0 ? 1 : -1;
 		usage(stderr);
 		return 1;
@@ -690,7 +690,7 @@ one_option(struct settings *st, int c, int argc, char **argv)
 int
 agentx_parse_args(int argc, char **argv, struct settings *st)
 {
-	struct option lo[N_FIXED + FMS_COUNT + 1];
+	struct option lo[N_FIXED + FMA_SET_COUNT + 1];
 	int c, rc;
 
 	long_options(lo);
@@ -740,7 +740,7 @@ add_all(struct settings *st)
 
 	for (int k = 0; k < 2; k++) {
 		for (unsigned int i = 0; i < src[k]->n_segments; i++) {
-			rc = fastmib_agent_add(st->agent, src[k]->segments[i]);
+			rc = fma_add(st->agent, src[k]->segments[i]);
 			if (rc < 0 && rc != -EEXIST)
 				snmp_log(LOG_ERR, APP ": segment %s: %s\n", src[k]->segments[i],
 					 rc == -ENOSPC ? "too many segments" : strerror(-rc));
@@ -756,36 +756,36 @@ add_all(struct settings *st)
 
 /* The value in force of s, else its default. */
 static long
-effective(const struct settings *st, enum fastmib_setting s)
+effective(const struct settings *st, enum fma_setting s)
 {
 	long v = agentx_setting(st, s);
 
-	return v >= 0 ? v : fastmib_settings[s].def;
+	return v >= 0 ? v : fma_settings[s].def;
 }
 
 int
 agentx_apply(struct settings *st, bool reload)
 {
-	long rate = effective(st, FMS_NOTIFY_RATE), burst = effective(st, FMS_NOTIFY_BURST);
+	long rate = effective(st, FMA_SET_NOTIFY_RATE), burst = effective(st, FMA_SET_NOTIFY_BURST);
 
 	if (reload) {
-		fastmib_agent_reload_begin(st->agent);
+		fma_reload_begin(st->agent);
 		fastmib_ports_reload_begin(st->ports);
 	}
 	/* the base before the sources: it places those without their own */
-	fastmib_ports_set_base(st->ports, (uint32_t)effective(st, FMS_IFINDEX_BASE));
-	fastmib_ports_set_timeout(st->ports, (unsigned int)effective(st, FMS_PORTS_TIMEOUT));
+	fastmib_ports_set_base(st->ports, (uint32_t)effective(st, FMA_SET_IFINDEX_BASE));
+	fastmib_ports_set_timeout(st->ports, (unsigned int)effective(st, FMA_SET_PORTS_TIMEOUT));
 	add_all(st);
-	fastmib_agent_set_event_history(st->agent,
-					(unsigned int)effective(st, FMS_EV_HISTORY));
-	fastmib_agent_set_notify_limit(st->agent, (unsigned int)rate, (unsigned int)burst);
+	fma_set_event_history(st->agent,
+					(unsigned int)effective(st, FMA_SET_EV_HISTORY));
+	fma_set_notify_limit(st->agent, (unsigned int)rate, (unsigned int)burst);
 	if (reload) {
-		unsigned int dropped = fastmib_agent_reload_end(st->agent);
+		unsigned int dropped = fma_reload_end(st->agent);
 		unsigned int pdropped = fastmib_ports_reload_end(st->ports);
 
 		snmp_log(LOG_INFO, APP ": configuration reloaded: %u segment(s) (%u no "
 			 "longer served), %u ports source(s) (%u no longer served)\n",
-			 fastmib_agent_count(st->agent), dropped,
+			 fma_count(st->agent), dropped,
 			 fastmib_ports_count(st->ports), pdropped);
 	}
 	return 0;
@@ -795,7 +795,7 @@ agentx_apply(struct settings *st, bool reload)
 static int
 check_values(const struct settings *st)
 {
-	long rate = effective(st, FMS_NOTIFY_RATE), burst = effective(st, FMS_NOTIFY_BURST);
+	long rate = effective(st, FMA_SET_NOTIFY_RATE), burst = effective(st, FMA_SET_NOTIFY_BURST);
 
 	if (rate > 0 && burst == 0) {
 		snmp_log(LOG_ERR, APP ": a notification rate needs a burst of at least 1\n");
@@ -815,7 +815,7 @@ report_restart_only(const struct settings *st, const struct agentx_values *old)
 {
 	const struct agentx_values *v = &st->files;
 
-	if (st->cli.num[FMS_CHECK] < 0 && v->num[FMS_CHECK] != old->num[FMS_CHECK])
+	if (st->cli.num[FMA_SET_CHECK] < 0 && v->num[FMA_SET_CHECK] != old->num[FMA_SET_CHECK])
 		snmp_log(LOG_WARNING, APP ": checkPeriod changed: it takes effect when the "
 			 "agent restarts\n");
 	if (!st->cli.agentx_socket && !st->listen.value &&

@@ -28,11 +28,11 @@
 
 /* What one source (the command line, or the files) sets. */
 struct agentx_values {
-	char *segments[FASTMIB_AGENT_MAX_SEGMENTS]; /* absolute paths */
+	char *segments[FMA_MAX_SEGMENTS]; /* absolute paths */
 	unsigned int n_segments;
 	char *ports[FASTMIB_PORTS_MAX_SOURCES];      /* absolute PATH[,BASE] */
 	unsigned int n_ports;
-	long num[FMS_COUNT];                         /* -1: not set */
+	long num[FMA_SET_COUNT];                         /* -1: not set */
 	char *agentx_socket;
 };
 
@@ -64,7 +64,7 @@ struct settings {
 	bool reloading;
 	unsigned int config_errors;/* errors logged while the configuration is read */
 	netsnmp_log_handler *error_counter;
-	struct fastmib_agent *agent;
+	struct fma_agent *agent;
 	struct fastmib_ports *ports;
 };
 
@@ -86,7 +86,7 @@ void agentx_count_errors_begin(struct settings *st);
 unsigned int agentx_count_errors_end(struct settings *st);
 
 /* The value in force of setting s: command line, else files, else -1. */
-long agentx_setting(const struct settings *st, enum fastmib_setting s);
+long agentx_setting(const struct settings *st, enum fma_setting s);
 
 /* A path made absolute against the start directory (heap), or NULL. */
 char *agentx_absolute_path(const char *path);

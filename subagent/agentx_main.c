@@ -85,7 +85,7 @@ config_read(int major, int minor, void *serverarg, void *clientarg)
 	unsigned int errors = agentx_count_errors_end(st);
 	const char *sock = st->cli.agentx_socket ? st->cli.agentx_socket
 						 : st->files.agentx_socket;
-	long ping = agentx_setting(st, FMS_PING);
+	long ping = agentx_setting(st, FMA_SET_PING);
 
 	(void)major, (void)minor, (void)serverarg, (void)clientarg;
 	if (errors) {
@@ -217,7 +217,7 @@ init_library(struct settings *st)
 		init_system_mib();  /* sysUpTime, the reference of TimeStamps */
 		init_sysORTable();
 	} else {
-		fastmib_agentx_limit_responses();
+		fmx_limit_responses();
 		/* init_agent() set Net-SNMP's default (15 s); ours is 2 s
 		 * unless --ping or a configuration line says otherwise */
 		netsnmp_ds_set_int(NETSNMP_DS_APPLICATION_ID,
@@ -269,8 +269,8 @@ open_everything(struct settings *st)
 			 : "the master refused the session");
 		return -1;
 	}
-	rc = fastmib_agent_start(st->agent, (unsigned int)(agentx_setting(st, FMS_CHECK) > 0
-				 ? agentx_setting(st, FMS_CHECK) : 0));
+	rc = fma_start(st->agent, (unsigned int)(agentx_setting(st, FMA_SET_CHECK) > 0
+				 ? agentx_setting(st, FMA_SET_CHECK) : 0));
 	if (rc < 0) {
 		snmp_log(LOG_ERR, APP ": cannot start: %s\n", strerror(-rc));
 		return -1;
@@ -296,7 +296,7 @@ serve(struct settings *st)
 	sigaction(SIGHUP, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN); /* a vanished master is seen by the ping */
 	snmp_log(LOG_INFO, APP " %s: %u segment(s), %u ports source(s), %s %s\n",
-		 FASTMIB_VERSION, fastmib_agent_count(st->agent),
+		 FASTMIB_VERSION, fma_count(st->agent),
 		 fastmib_ports_count(st->ports),
 		 st->listen.value ? "listening on" : "AgentX via",
 		 st->listen.value ? st->listen.value
@@ -357,7 +357,7 @@ run(struct settings *st)
 	serve(st);
 	fastmib_ports_destroy(st->ports);
 	st->ports = NULL;
-	fastmib_agent_destroy(st->agent);
+	fma_destroy(st->agent);
 	st->agent = NULL;
 	snmp_shutdown(APP);
 	if (st->pid_file)
@@ -375,7 +375,7 @@ main(int argc, char **argv)
 	int status;
 
 	agentx_settings_init(&st);
-	if (fastmib_agent_create(&st.agent) < 0 || fastmib_ports_create(&st.ports) < 0) {
+	if (fma_create(&st.agent) < 0 || fastmib_ports_create(&st.ports) < 0) {
 		fprintf(stderr, APP ": out of memory\n");
 		return 1;
 	}
@@ -383,7 +383,7 @@ main(int argc, char **argv)
 	if (status < 0)
 		status = st.print_directives ? print_directives(&st) : run(&st);
 	fastmib_ports_destroy(st.ports);
-	fastmib_agent_destroy(st.agent);
+	fma_destroy(st.agent);
 	agentx_settings_free(&st);
 	return status;
 }

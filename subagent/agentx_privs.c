@@ -219,8 +219,8 @@ report_segments(struct settings *st, const char *who)
 {
 	char dir[PATH_MAX];
 
-	for (unsigned int i = 0; i < fastmib_agent_count(st->agent); i++) {
-		const char *p = fastmib_agent_path(st->agent, i);
+	for (unsigned int i = 0; i < fma_count(st->agent); i++) {
+		const char *p = fma_path(st->agent, i);
 
 		if (access(p, F_OK) < 0) {
 			if (errno == ENOENT && access(dir_of(p, dir, sizeof(dir)), X_OK) == 0)

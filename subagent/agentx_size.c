@@ -50,7 +50,7 @@ put32(unsigned char *p, uint32_t v, int network_order)
 }
 
 int
-fastmib_agentx_toobig(const unsigned char *in, int len, unsigned char *out)
+fmx_toobig(const unsigned char *in, int len, unsigned char *out)
 {
 	int nbo;
 
@@ -74,7 +74,7 @@ fma_limited_send(netsnmp_transport *t, const void *buf, int size, void **opaque,
 	int n;
 
 	if (size > FASTMIB_AGENTX_MAX_PACKET &&
-	    (n = fastmib_agentx_toobig(buf, size, small)) > 0) {
+	    (n = fmx_toobig(buf, size, small)) > 0) {
 		snmp_log(LOG_WARNING, "fastmib-agentx: a response of %d bytes is more than "
 			 "the master accepts; answered tooBig\n", size);
 		/* the caller's count is what it asked to send */
@@ -102,7 +102,7 @@ fma_on_session(int major, int minor, void *serverarg, void *clientarg)
 }
 
 void
-fastmib_agentx_limit_responses(void)
+fmx_limit_responses(void)
 {
 	snmp_register_callback(SNMP_CALLBACK_APPLICATION, SNMPD_CALLBACK_INDEX_START,
 			       fma_on_session, NULL);

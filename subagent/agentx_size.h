@@ -13,12 +13,12 @@
 
 /* Watch every AgentX session to the master opened from now on. Call
  * before init_snmp(). */
-void fastmib_agentx_limit_responses(void);
+void fmx_limit_responses(void);
 
 /* The packet that replaces an oversized AgentX Response in `in` (len
  * bytes): the same header fields, error tooBig, index 1, no varbinds.
  * Writes 28 bytes to `out` and returns 28, or 0 when `in` is not a
  * Response (then nothing replaces it). Pure; unit-tested. */
-int fastmib_agentx_toobig(const unsigned char *in, int len, unsigned char *out);
+int fmx_toobig(const unsigned char *in, int len, unsigned char *out);
 
 #endif /* FASTMIB_AGENTX_SIZE_H */

@@ -13,24 +13,24 @@
  *
  * Event log: per attached segment whose model has events, the core keeps a
  * cursor into the segment's event rings and a history of the last N
- * records it copied (N = fastmib_agent_set_event_history()), numbered 1, 2,
+ * records it copied (N = fma_set_event_history()), numbered 1, 2,
  * 3, ... in copy order. It copies new records on every request that may
- * reach R.4 and on a periodic alarm (FASTMIB_AGENT_EVENT_PERIOD_MS). A
+ * reach R.4 and on a periodic alarm (FMA_EVENT_PERIOD_MS). A
  * re-attach starts a new history (numbers from 1 again). Records of events
  * declared `notify: true` that were copied after the attach are sent as
  * SNMPv2 notifications through the agent (send_v2trap), at most
- * fastmib_agent_set_notify_limit() of them; the others are counted and
+ * fma_set_notify_limit() of them; the others are counted and
  * logged as suppressed.
  *
  * Threading: every function here, and the handler, runs in the agent's
  * single thread. The core never blocks, never exits and installs no signal
  * handler, so it can live inside snmpd.
  *
- * The pure helpers below (value conversion, time stamps, the notification
+ * The pure helpers below (time stamps, DateAndTime, the notification
  * limit) are inline so that unit tests can check them without an agent.
  */
-#ifndef FASTMIB_AGENT_CORE_H
-#define FASTMIB_AGENT_CORE_H
+#ifndef FMA_CORE_H
+#define FMA_CORE_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -43,53 +43,53 @@ extern "C" {
 #endif
 
 /** Default period of the re-attach check, seconds. */
-#define FASTMIB_AGENT_CHECK_PERIOD 1
+#define FMA_CHECK_PERIOD 1
 
 /** Segment paths one set holds at most (bounds the memory of a module). */
-#define FASTMIB_AGENT_MAX_SEGMENTS 64
+#define FMA_MAX_SEGMENTS 64
 
 /** Event records kept per segment unless configured otherwise. */
-#define FASTMIB_AGENT_EVENT_HISTORY     256u
-#define FASTMIB_AGENT_EVENT_HISTORY_MAX 65536u
+#define FMA_EVENT_HISTORY     256u
+#define FMA_EVENT_HISTORY_MAX 65536u
 /** Period of the event poll alarm, milliseconds. */
-#define FASTMIB_AGENT_EVENT_PERIOD_MS   200u
+#define FMA_EVENT_PERIOD_MS   200u
 /** Default notification limit: sustained rate per second, and burst. */
-#define FASTMIB_AGENT_NOTIFY_RATE       10u
-#define FASTMIB_AGENT_NOTIFY_BURST      20u
+#define FMA_NOTIFY_RATE       10u
+#define FMA_NOTIFY_BURST      20u
 /** Octets of an <p>EventTime value: the DateAndTime form with a UTC offset. */
-#define FASTMIB_AGENT_DATETIME_LEN      11u
+#define FMA_DATETIME_LEN      11u
 
-struct fastmib_agent;
+struct fma_agent;
 
 /** Create an empty segment set. Returns 0 or -ENOMEM. */
-int fastmib_agent_create(struct fastmib_agent **agentp);
+int fma_create(struct fma_agent **agentp);
 
 /**
  * Add a segment path to serve. The path is copied. Nothing is attached
- * until fastmib_agent_start() (or, once started, the next check).
+ * until fma_start() (or, once started, the next check).
  * Returns 0 (also for a path named again during a reload), -ENOMEM,
- * -ENOSPC beyond FASTMIB_AGENT_MAX_SEGMENTS, or -EEXIST for a path given
+ * -ENOSPC beyond FMA_MAX_SEGMENTS, or -EEXIST for a path given
  * twice.
  */
-int fastmib_agent_add(struct fastmib_agent *agent, const char *path);
+int fma_add(struct fma_agent *agent, const char *path);
 
 /**
  * Configuration reload, for front ends that re-read their configuration
  * (the snmpd module on SIGHUP): reload_begin() forgets which paths were
- * configured, the front end then calls fastmib_agent_add() for every path
+ * configured, the front end then calls fma_add() for every path
  * of the new configuration, and reload_end() drops (unregisters, detaches)
  * the paths not named again and attaches the new ones. Paths named again
  * keep their attachment and registration untouched. Returns the number
  * of paths dropped.
  */
-void fastmib_agent_reload_begin(struct fastmib_agent *agent);
-unsigned int fastmib_agent_reload_end(struct fastmib_agent *agent);
+void fma_reload_begin(struct fma_agent *agent);
+unsigned int fma_reload_end(struct fma_agent *agent);
 
 /** Number of paths in the set. */
-unsigned int fastmib_agent_count(const struct fastmib_agent *agent);
+unsigned int fma_count(const struct fma_agent *agent);
 
 /** The i-th path of the set (0 <= i < count), or NULL. */
-const char *fastmib_agent_path(const struct fastmib_agent *agent, unsigned int i);
+const char *fma_path(const struct fma_agent *agent, unsigned int i);
 
 /**
  * Attach every segment that exists, register its handler, and arm the
@@ -98,23 +98,20 @@ const char *fastmib_agent_path(const struct fastmib_agent *agent, unsigned int i
  * are sent by Net-SNMP once it connects. Segments that are missing or
  * refused are logged and retried by the check. -EALREADY when started.
  */
-int fastmib_agent_start(struct fastmib_agent *agent, unsigned int period_s);
+int fma_start(struct fma_agent *agent, unsigned int period_s);
 
 /**
  * Run the re-attach check now (what the alarm does): re-attach stale
  * segments, attach returning ones, unregister vanished ones.
  */
-void fastmib_agent_check(struct fastmib_agent *agent);
-
-/** Number of segments currently attached and registered. */
-unsigned int fastmib_agent_serving(const struct fastmib_agent *agent);
+void fma_check(struct fma_agent *agent);
 
 /**
  * Records of the event history kept per segment (1..
- * FASTMIB_AGENT_EVENT_HISTORY_MAX, default FASTMIB_AGENT_EVENT_HISTORY).
+ * FMA_EVENT_HISTORY_MAX, default FMA_EVENT_HISTORY).
  * Applies to segments attached from now on. -EINVAL when out of range.
  */
-int fastmib_agent_set_event_history(struct fastmib_agent *agent, unsigned int n);
+int fma_set_event_history(struct fma_agent *agent, unsigned int n);
 
 /**
  * Notification limit of the whole set: a token bucket of `burst`
@@ -122,18 +119,14 @@ int fastmib_agent_set_event_history(struct fastmib_agent *agent, unsigned int n)
  * over the limit are dropped, counted and logged at most once a second.
  * -EINVAL for a zero burst with a non-zero rate.
  */
-int fastmib_agent_set_notify_limit(struct fastmib_agent *agent, unsigned int per_s,
+int fma_set_notify_limit(struct fma_agent *agent, unsigned int per_s,
 				   unsigned int burst);
 
-/** Notifications sent and suppressed by the limit so far. */
-void fastmib_agent_notify_counts(const struct fastmib_agent *agent, uint64_t *sent,
-				 uint64_t *suppressed);
-
 /** Copy new event records of every served segment now (what the alarm does). */
-void fastmib_agent_poll_events(struct fastmib_agent *agent);
+void fma_poll_events(struct fma_agent *agent);
 
 /** Unregister every handler, detach every segment, free the set. */
-void fastmib_agent_destroy(struct fastmib_agent *agent);
+void fma_destroy(struct fma_agent *agent);
 
 /* ---- pure helpers ---- */
 
@@ -145,7 +138,7 @@ void fastmib_agent_destroy(struct fastmib_agent *agent);
  * same event always gives the same value, however often it is read.
  */
 static inline uint32_t
-fastmib_agent_timestamp(uint64_t event_ns, uint64_t start_ns, uint64_t uptime_cs)
+fma_timestamp(uint64_t event_ns, uint64_t start_ns, uint64_t uptime_cs)
 {
 	uint64_t cs;
 
@@ -158,10 +151,10 @@ fastmib_agent_timestamp(uint64_t event_ns, uint64_t start_ns, uint64_t uptime_cs
 /**
  * DateAndTime (RFC 2579) of `ns` since the epoch, in UTC: year (2 octets,
  * network order), month, day, hour, minutes, seconds, deci-seconds, then
- * direction '+' and a zero offset. Writes FASTMIB_AGENT_DATETIME_LEN octets.
+ * direction '+' and a zero offset. Writes FMA_DATETIME_LEN octets.
  */
 static inline size_t
-fastmib_agent_date_and_time(uint64_t ns, uint8_t *out)
+fma_date_and_time(uint64_t ns, uint8_t *out)
 {
 	time_t sec = (time_t)(ns / 1000000000u);
 	struct tm tm;
@@ -180,7 +173,7 @@ fastmib_agent_date_and_time(uint64_t ns, uint8_t *out)
 	out[8] = '+';
 	out[9] = 0;
 	out[10] = 0;
-	return FASTMIB_AGENT_DATETIME_LEN;
+	return FMA_DATETIME_LEN;
 }
 
 /**
@@ -189,7 +182,7 @@ fastmib_agent_date_and_time(uint64_t ns, uint8_t *out)
  * time up to `burst` notifications' worth. Integer only, so the same
  * sequence of calls always gives the same answers.
  */
-struct fastmib_agent_bucket {
+struct fma_bucket {
 	uint64_t cost_ns;   /**< credit one notification takes; 0 = none sent */
 	uint64_t cap_ns;    /**< most credit kept (burst * cost_ns) */
 	uint64_t credit_ns;
@@ -197,7 +190,7 @@ struct fastmib_agent_bucket {
 };
 
 static inline void
-fastmib_agent_bucket_init(struct fastmib_agent_bucket *b, unsigned int per_s,
+fma_bucket_init(struct fma_bucket *b, unsigned int per_s,
 			  unsigned int burst, uint64_t now_ns)
 {
 	b->cost_ns = per_s ? 1000000000u / per_s : 0;
@@ -210,7 +203,7 @@ fastmib_agent_bucket_init(struct fastmib_agent_bucket *b, unsigned int per_s,
 
 /** May one more notification go out at `now_ns`? Takes its credit if so. */
 static inline bool
-fastmib_agent_bucket_take(struct fastmib_agent_bucket *b, uint64_t now_ns)
+fma_bucket_take(struct fma_bucket *b, uint64_t now_ns)
 {
 	if (b->cost_ns == 0)
 		return false;
@@ -231,4 +224,4 @@ fastmib_agent_bucket_take(struct fastmib_agent_bucket *b, uint64_t now_ns)
 }
 #endif
 
-#endif /* FASTMIB_AGENT_CORE_H */
+#endif /* FMA_CORE_H */

@@ -4,16 +4,18 @@
  * file offers the others. One concern a file:
  *
  *   agent.c    the segment set: attach, re-attach, registration, lifecycle
- *   handler.c  the Net-SNMP handler: GET, GETNEXT, dispatch; the row source
- *              through which the OID map (<fastmib/oidmap.h>) sees a segment
+ *   oids.c     a varbind's name below the root, the object it names, and
+ *              the row source through which the OID map (<fastmib/oidmap.h>)
+ *              sees a segment
+ *   handler.c  the Net-SNMP handler: GET, GETNEXT, dispatch
  *   values.c   snapshots and the encoding of every value
  *   events.c   the event history (copying records) and notifications
  *   set.c      SET phases and resets
  *
  * Everything runs in the agent's single thread (see core.h).
  */
-#ifndef FASTMIB_AGENT_CORE_PRIV_H
-#define FASTMIB_AGENT_CORE_PRIV_H
+#ifndef FMA_CORE_PRIV_H
+#define FMA_CORE_PRIV_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -44,7 +46,7 @@ _Static_assert(FASTMIB_MAX_OID_LEN + FASTMIB_OID_MAX_SUFFIX <= MAX_OID_LEN,
 /* Event log state of one attached segment whose model has events. */
 struct fma_events {
 	struct fastmib_event_cursor *cur;
-	struct fastmib_evhist hist;
+	struct fma_evhist hist;
 	bool primed;           /* the copy made at attach is done */
 	uint64_t dropped_seen; /* cursor drops already logged */
 };
@@ -65,7 +67,7 @@ struct fma_target {
 
 /* One configured segment path, attached or not. */
 struct fma_seg {
-	struct fastmib_agent *agent;
+	struct fma_agent *agent;
 	char *path;
 	struct fastmib_segment *seg;    /* NULL while not attached */
 	bool writable;
@@ -82,7 +84,7 @@ struct fma_seg {
 	/* last attach failure, so that a retry every second logs only changes */
 	int last_rc;
 	char last_msg[256];
-	/* named again since fastmib_agent_reload_begin() */
+	/* named again since fma_reload_begin() */
 	bool confirmed;
 	struct fma_events *ev;          /* NULL: no event log served */
 	uint64_t stuck_logged;          /* CLOCK_MONOTONIC ns until which a stuck writer
@@ -94,7 +96,7 @@ struct fma_seg {
 	bool set_stored;                  /* its resets were stored in ACTION */
 };
 
-struct fastmib_agent {
+struct fma_agent {
 	uint64_t start_ns; /* realtime when agent uptime was 0 */
 	struct fma_seg **segs;
 	unsigned int n_segs;
@@ -103,30 +105,35 @@ struct fastmib_agent {
 	uint32_t ev_history;
 	/* notifications */
 	unsigned int notify_rate, notify_burst;
-	struct fastmib_agent_bucket bucket;
-	uint64_t sent, suppressed, suppressed_logged;
+	struct fma_bucket bucket;
+	uint64_t suppressed, suppressed_logged;
 	uint64_t suppress_log_ns; /* monotonic time of the last such log line */
 	struct fastmib_event_rec *evbuf; /* FMA_EV_CHUNK records */
 };
+
+/* ---- oids.c ---- */
+
+/* Point s->rows at the segment's presence bitmaps and event history. */
+void fma_rows_init(struct fma_seg *s);
+
+/*
+ * Where `name` stands relative to the root R: -1 before R or a prefix of
+ * it (every instance follows), 1 past everything below R, 0 below R, with
+ * the suffix in x[0..*n). Only FASTMIB_OID_MAX_SUFFIX + 1 arcs are kept:
+ * no instance is longer, so the rest changes no answer.
+ */
+int fma_place(const struct fma_seg *s, const oid *name, size_t len, uint64_t *x, size_t *n);
+
+/* Exact lookup of a varbind's name (GET, SET). */
+enum fastmib_oid_found fma_lookup(const struct fma_seg *s, const netsnmp_variable_list *vb,
+				  struct fastmib_oid_ref *ref);
 
 /* ---- handler.c ---- */
 
 /* The raw handler registered at each segment's root (myvoid: the fma_seg). */
 Netsnmp_Node_Handler fma_handler;
 
-/* Point s->rows at the segment's presence bitmaps and event history. */
-void fma_rows_init(struct fma_seg *s);
-
-/* Exact lookup of a varbind's name (GET, SET). */
-enum fastmib_oid_found fma_lookup(const struct fma_seg *s, const netsnmp_variable_list *vb,
-				  struct fastmib_oid_ref *ref);
-
 /* ---- values.c ---- */
-
-/* `clock` in nanoseconds. The agent's own: the libraries' fms_now_ns() and
- * fms_mono_ns() are declared in their private segment format header, and
- * the agent is built on the public API only. */
-uint64_t fma_clock_ns(clockid_t clock);
 
 /* Realtime instant at which the agent's sysUpTime was 0. */
 uint64_t fma_agent_start_ns(void);
@@ -154,7 +161,7 @@ void fma_ev_free(struct fma_seg *s);
 /* Copy the records logged since the last poll, notifying as configured. */
 void fma_ev_poll(struct fma_seg *s);
 /* Log the notifications suppressed since the last such line (once a second). */
-void fma_log_suppressed(struct fastmib_agent *a);
+void fma_log_suppressed(struct fma_agent *a);
 /* SNMPAlarmCallback of the event poll (arg: the agent). */
 void fma_ev_alarm(unsigned int reg, void *arg);
 
@@ -171,4 +178,4 @@ void fma_set_end(struct fma_seg *s, netsnmp_agent_request_info *reqinfo,
 /* Forget a SET in progress (cut short by a detach). */
 void fma_set_abort(struct fma_seg *s);
 
-#endif /* FASTMIB_AGENT_CORE_PRIV_H */
+#endif /* FMA_CORE_PRIV_H */

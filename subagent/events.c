@@ -52,14 +52,14 @@ fma_notify_add(const struct fma_seg *s, netsnmp_variable_list **vars, uint32_t n
 static void
 fma_notify(struct fma_seg *s, uint32_t num, const struct fastmib_event_rec *rec)
 {
-	struct fastmib_agent *a = s->agent;
+	struct fma_agent *a = s->agent;
 	const struct fastmib_event_schema *es = &s->schema->events[rec->event];
 	netsnmp_variable_list *vars = NULL;
 	uint64_t x[FASTMIB_OID_MAX_SUFFIX];
 	oid trap[MAX_OID_LEN];
 	size_t n;
 
-	if (!fastmib_agent_bucket_take(&a->bucket, fma_clock_ns(CLOCK_MONOTONIC))) {
+	if (!fma_bucket_take(&a->bucket, fastmib_monotonic_ns())) {
 		a->suppressed++;
 		return;
 	}
@@ -74,7 +74,6 @@ fma_notify(struct fma_seg *s, uint32_t num, const struct fastmib_event_rec *rec)
 		fma_notify_add(s, &vars, num, rec, FASTMIB_EVCOL_ARG1 + k);
 	send_v2trap(vars);
 	snmp_free_varbind(vars);
-	a->sent++;
 	DEBUGMSGTL(("fastmib", "%s: notification %s, event number %" PRIu32 "\n",
 		    s->path, es->name, num));
 }
@@ -89,7 +88,7 @@ void
 fma_ev_poll(struct fma_seg *s)
 {
 	struct fma_events *ev = s->ev;
-	struct fastmib_agent *a = s->agent;
+	struct fma_agent *a = s->agent;
 	uint64_t restarts = ev->hist.restarts, dropped;
 	unsigned int total = 0;
 
@@ -109,7 +108,7 @@ fma_ev_poll(struct fma_seg *s)
 			if (rec->event >= s->schema->n_events)
 				continue; /* not from a sound writer: skip it */
 			es = &s->schema->events[rec->event];
-			num = fastmib_evhist_push(&ev->hist, rec, es->n_args);
+			num = fma_evhist_push(&ev->hist, rec, es->n_args);
 			if (ev->primed && es->notify)
 				fma_notify(s, num, rec);
 		}
@@ -131,13 +130,13 @@ fma_ev_poll(struct fma_seg *s)
 }
 
 void
-fma_log_suppressed(struct fastmib_agent *a)
+fma_log_suppressed(struct fma_agent *a)
 {
 	uint64_t now;
 
 	if (a->suppressed == a->suppressed_logged)
 		return;
-	now = fma_clock_ns(CLOCK_MONOTONIC);
+	now = fastmib_monotonic_ns();
 	if (a->suppress_log_ns && now - a->suppress_log_ns < 1000000000u)
 		return;
 	snmp_log(LOG_WARNING, "fastmib: %" PRIu64 " notification(s) suppressed by "
@@ -149,7 +148,7 @@ fma_log_suppressed(struct fastmib_agent *a)
 }
 
 void
-fastmib_agent_poll_events(struct fastmib_agent *agent)
+fma_poll_events(struct fma_agent *agent)
 {
 	for (unsigned int i = 0; i < agent->n_segs; i++) {
 		struct fma_seg *s = agent->segs[i];
@@ -164,7 +163,7 @@ void
 fma_ev_alarm(unsigned int reg, void *arg)
 {
 	(void)reg;
-	fastmib_agent_poll_events(arg);
+	fma_poll_events(arg);
 }
 
 void
@@ -174,7 +173,7 @@ fma_ev_free(struct fma_seg *s)
 		return;
 	if (s->ev->cur)
 		fastmib_event_cursor_free(s->ev->cur);
-	fastmib_evhist_free(&s->ev->hist);
+	fma_evhist_free(&s->ev->hist);
 	free(s->ev);
 	s->ev = NULL;
 }
@@ -196,7 +195,7 @@ fma_ev_attach(struct fma_seg *s, char *why, size_t whylen)
 	if (!ev)
 		return -ENOMEM;
 	s->ev = ev;
-	rc = fastmib_evhist_init(&ev->hist, s->agent->ev_history);
+	rc = fma_evhist_init(&ev->hist, s->agent->ev_history);
 	if (rc < 0)
 		return rc;
 	rc = fastmib_event_cursor_new(s->seg, &ev->cur);
@@ -211,16 +210,16 @@ fma_ev_attach(struct fma_seg *s, char *why, size_t whylen)
 /* ---- configuration ---- */
 
 int
-fastmib_agent_set_event_history(struct fastmib_agent *agent, unsigned int n)
+fma_set_event_history(struct fma_agent *agent, unsigned int n)
 {
-	if (n < 1 || n > FASTMIB_AGENT_EVENT_HISTORY_MAX)
+	if (n < 1 || n > FMA_EVENT_HISTORY_MAX)
 		return -EINVAL;
 	agent->ev_history = n;
 	return 0;
 }
 
 int
-fastmib_agent_set_notify_limit(struct fastmib_agent *agent, unsigned int per_s,
+fma_set_notify_limit(struct fma_agent *agent, unsigned int per_s,
 			       unsigned int burst)
 {
 	if (per_s && !burst)
@@ -229,14 +228,6 @@ fastmib_agent_set_notify_limit(struct fastmib_agent *agent, unsigned int per_s,
 		return -EINVAL;
 	agent->notify_rate = per_s;
 	agent->notify_burst = burst;
-	fastmib_agent_bucket_init(&agent->bucket, per_s, burst, fma_clock_ns(CLOCK_MONOTONIC));
+	fma_bucket_init(&agent->bucket, per_s, burst, fastmib_monotonic_ns());
 	return 0;
-}
-
-void
-fastmib_agent_notify_counts(const struct fastmib_agent *agent, uint64_t *sent,
-			    uint64_t *suppressed)
-{
-	*sent = agent->sent;
-	*suppressed = agent->suppressed;
 }

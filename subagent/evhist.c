@@ -7,7 +7,7 @@
 #include "evhist.h"
 
 int
-fastmib_evhist_init(struct fastmib_evhist *h, uint32_t cap)
+fma_evhist_init(struct fma_evhist *h, uint32_t cap)
 {
 	memset(h, 0, sizeof(*h));
 	if (cap == 0)
@@ -25,12 +25,12 @@ fastmib_evhist_init(struct fastmib_evhist *h, uint32_t cap)
 	}
 	return 0;
 nomem:
-	fastmib_evhist_free(h);
+	fma_evhist_free(h);
 	return -ENOMEM;
 }
 
 void
-fastmib_evhist_free(struct fastmib_evhist *h)
+fma_evhist_free(struct fma_evhist *h)
 {
 	free(h->recs);
 	free(h->n_args);
@@ -40,7 +40,7 @@ fastmib_evhist_free(struct fastmib_evhist *h)
 }
 
 static void
-fma_nums_trim(struct fastmib_evhist_nums *q, uint32_t cap, uint64_t first)
+fma_nums_trim(struct fma_evhist_nums *q, uint32_t cap, uint64_t first)
 {
 	while (q->n && q->v[q->head] < first) {
 		q->head = (q->head + 1) % cap;
@@ -49,13 +49,13 @@ fma_nums_trim(struct fastmib_evhist_nums *q, uint32_t cap, uint64_t first)
 }
 
 uint32_t
-fastmib_evhist_push(struct fastmib_evhist *h, const struct fastmib_event_rec *rec,
+fma_evhist_push(struct fma_evhist *h, const struct fastmib_event_rec *rec,
 		    uint32_t n_args)
 {
 	uint32_t pos;
 	uint64_t num;
 
-	if (h->next > FASTMIB_EVHIST_MAX_NUMBER) {
+	if (h->next > FMA_EVHIST_MAX_NUMBER) {
 		/* A manager must never see a number meaning two records. */
 		h->n = h->head = 0;
 		for (unsigned int k = 0; k < FASTMIB_MAX_EVENT_ARGS; k++)
@@ -75,7 +75,7 @@ fastmib_evhist_push(struct fastmib_evhist *h, const struct fastmib_event_rec *re
 	h->n++;
 	h->first = num + 1 - h->n;
 	for (unsigned int k = 0; k < h->n_args[pos]; k++) {
-		struct fastmib_evhist_nums *q = &h->with_args[k];
+		struct fma_evhist_nums *q = &h->with_args[k];
 
 		/* Entries older than the history go first, so a ring of the
 		 * history's capacity never overflows. */
@@ -87,7 +87,7 @@ fastmib_evhist_push(struct fastmib_evhist *h, const struct fastmib_event_rec *re
 }
 
 const struct fastmib_event_rec *
-fastmib_evhist_get(const struct fastmib_evhist *h, uint64_t num, uint32_t *n_args)
+fma_evhist_get(const struct fma_evhist *h, uint64_t num, uint32_t *n_args)
 {
 	uint32_t pos;
 
@@ -100,9 +100,9 @@ fastmib_evhist_get(const struct fastmib_evhist *h, uint64_t num, uint32_t *n_arg
 }
 
 int64_t
-fastmib_evhist_next(const struct fastmib_evhist *h, uint64_t from, uint32_t min_args)
+fma_evhist_next(const struct fma_evhist *h, uint64_t from, uint32_t min_args)
 {
-	const struct fastmib_evhist_nums *q;
+	const struct fma_evhist_nums *q;
 	uint32_t lo = 0, hi;
 
 	if (h->n == 0)

@@ -13,8 +13,8 @@
  *
  * Not thread-safe: owned by the agent's single thread.
  */
-#ifndef FASTMIB_AGENT_EVHIST_H
-#define FASTMIB_AGENT_EVHIST_H
+#ifndef FMA_EVHIST_H
+#define FMA_EVHIST_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -26,16 +26,16 @@ extern "C" {
 #endif
 
 /** Highest event number; the history restarts at 1 after it. */
-#define FASTMIB_EVHIST_MAX_NUMBER UINT32_MAX
+#define FMA_EVHIST_MAX_NUMBER UINT32_MAX
 
 /** A ring of ascending record numbers. */
-struct fastmib_evhist_nums {
+struct fma_evhist_nums {
 	uint32_t *v;
 	uint32_t head;
 	uint32_t n;
 };
 
-struct fastmib_evhist {
+struct fma_evhist {
 	struct fastmib_event_rec *recs; /**< ring of cap records */
 	uint8_t *n_args;                /**< arguments of each record's event */
 	uint32_t cap;
@@ -44,24 +44,24 @@ struct fastmib_evhist {
 	uint64_t first;                 /**< number of the oldest record */
 	uint64_t next;                  /**< number the next record gets */
 	uint64_t restarts;              /**< times numbering went back to 1 */
-	struct fastmib_evhist_nums with_args[FASTMIB_MAX_EVENT_ARGS];
+	struct fma_evhist_nums with_args[FASTMIB_MAX_EVENT_ARGS];
 };
 
 /** Empty history for up to `cap` (>= 1) records. 0 or -ENOMEM. */
-int fastmib_evhist_init(struct fastmib_evhist *h, uint32_t cap);
-void fastmib_evhist_free(struct fastmib_evhist *h);
+int fma_evhist_init(struct fma_evhist *h, uint32_t cap);
+void fma_evhist_free(struct fma_evhist *h);
 
 /**
  * Append `rec`, whose event has `n_args` arguments, dropping the oldest
  * record of a full history. Returns the record's number (1 after a
- * restart: once FASTMIB_EVHIST_MAX_NUMBER has been given out, the history
+ * restart: once FMA_EVHIST_MAX_NUMBER has been given out, the history
  * is emptied and numbering begins again).
  */
-uint32_t fastmib_evhist_push(struct fastmib_evhist *h,
+uint32_t fma_evhist_push(struct fma_evhist *h,
 			     const struct fastmib_event_rec *rec, uint32_t n_args);
 
 /** Record number `num` and its argument count, or NULL when not held. */
-const struct fastmib_event_rec *fastmib_evhist_get(const struct fastmib_evhist *h,
+const struct fastmib_event_rec *fma_evhist_get(const struct fma_evhist *h,
 						   uint64_t num, uint32_t *n_args);
 
 /**
@@ -69,11 +69,11 @@ const struct fastmib_event_rec *fastmib_evhist_get(const struct fastmib_evhist *
  * `min_args` arguments (0: any record), or -1 when there is none.
  * O(1) for min_args 0, O(log n) otherwise.
  */
-int64_t fastmib_evhist_next(const struct fastmib_evhist *h, uint64_t from,
+int64_t fma_evhist_next(const struct fma_evhist *h, uint64_t from,
 			    uint32_t min_args);
 
 #ifdef __cplusplus
 }
 #endif
 
-#endif /* FASTMIB_AGENT_EVHIST_H */
+#endif /* FMA_EVHIST_H */

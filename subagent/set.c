@@ -84,7 +84,7 @@ fma_set_action(struct fma_seg *s, netsnmp_request_info *r)
 	const netsnmp_variable_list *vb = r->requestvb;
 	struct fastmib_oid_ref ref;
 
-	if (*vb->val.integer != 1)
+	if (*vb->val.integer != FASTMIB_TRUTH_TRUE)
 		return SNMP_ERR_NOERROR;
 	if (fma_lookup(s, vb, &ref) != FASTMIB_OID_INSTANCE || ref.kind != FASTMIB_OID_RESET)
 		return SNMP_ERR_COMMITFAILED;
@@ -188,7 +188,7 @@ fma_set_end(struct fma_seg *s, netsnmp_agent_request_info *reqinfo,
 		if (s->set_stored) {
 			for (netsnmp_request_info *r = requests; r; r = r->next)
 				if (r->requestvb->type == ASN_INTEGER &&
-				    *r->requestvb->val.integer == 1) {
+				    *r->requestvb->val.integer == FASTMIB_TRUTH_TRUE) {
 					netsnmp_set_request_error(reqinfo, r,
 								  SNMP_ERR_UNDOFAILED);
 					break;

@@ -10,30 +10,30 @@
 #include "settings.h"
 #include "telemetry.h"
 
-const struct fastmib_setting_spec fastmib_settings[FMS_COUNT] = {
-	[FMS_PING] = { "pingInterval", NULL, "ping", "ping interval", 1, 3600, 2, " s" },
-	[FMS_CHECK] = { "checkPeriod", NULL, "check-period", "check period", 1, 3600,
-			FASTMIB_AGENT_CHECK_PERIOD, " s" },
-	[FMS_EV_HISTORY] = { "eventHistory", "fastmibEventHistory", "event-history",
-			     "event history", 1, FASTMIB_AGENT_EVENT_HISTORY_MAX,
-			     FASTMIB_AGENT_EVENT_HISTORY, "" },
-	[FMS_NOTIFY_RATE] = { "notifyRate", "fastmibNotifyRate", "notify-rate",
-			      "notification rate", 0, 1000000, FASTMIB_AGENT_NOTIFY_RATE, "/s" },
-	[FMS_NOTIFY_BURST] = { "notifyBurst", "fastmibNotifyRate", "notify-burst",
-			       "notification burst", 0, 1000000, FASTMIB_AGENT_NOTIFY_BURST,
+const struct fma_setting_spec fma_settings[FMA_SET_COUNT] = {
+	[FMA_SET_PING] = { "pingInterval", NULL, "ping", "ping interval", 1, 3600, 2, " s" },
+	[FMA_SET_CHECK] = { "checkPeriod", NULL, "check-period", "check period", 1, 3600,
+			FMA_CHECK_PERIOD, " s" },
+	[FMA_SET_EV_HISTORY] = { "eventHistory", "fastmibEventHistory", "event-history",
+			     "event history", 1, FMA_EVENT_HISTORY_MAX,
+			     FMA_EVENT_HISTORY, "" },
+	[FMA_SET_NOTIFY_RATE] = { "notifyRate", "fastmibNotifyRate", "notify-rate",
+			      "notification rate", 0, 1000000, FMA_NOTIFY_RATE, "/s" },
+	[FMA_SET_NOTIFY_BURST] = { "notifyBurst", "fastmibNotifyRate", "notify-burst",
+			       "notification burst", 0, 1000000, FMA_NOTIFY_BURST,
 			       "" },
-	[FMS_IFINDEX_BASE] = { "ifIndexBase", "fastmibIfIndexBase", "ifindex-base",
+	[FMA_SET_IFINDEX_BASE] = { "ifIndexBase", "fastmibIfIndexBase", "ifindex-base",
 			       "ifIndex base", 1, FASTMIB_IFINDEX_MAX, FASTMIB_IFINDEX_BASE, "" },
-	[FMS_PORTS_TIMEOUT] = { "portsTimeout", "fastmibPortsTimeout", "ports-timeout",
+	[FMA_SET_PORTS_TIMEOUT] = { "portsTimeout", "fastmibPortsTimeout", "ports-timeout",
 				"timeout", 1, FASTMIB_PORTS_TIMEOUT_MAX,
 				FASTMIB_PORTS_TIMEOUT_MS, " ms" },
 };
 
 int
-fastmib_setting_parse(enum fastmib_setting s, const char *name, const char *word,
+fma_setting_parse(enum fma_setting s, const char *name, const char *word,
 		      long *out, char *msg, size_t len)
 {
-	const struct fastmib_setting_spec *n = &fastmib_settings[s];
+	const struct fma_setting_spec *n = &fma_settings[s];
 	char *end;
 	long v;
 
@@ -48,13 +48,13 @@ fastmib_setting_parse(enum fastmib_setting s, const char *name, const char *word
 	return 0;
 }
 
-enum fastmib_setting
-fastmib_setting_by_token(const char *token)
+enum fma_setting
+fma_setting_by_token(const char *token)
 {
 	int i;
 
-	for (i = 0; i < FMS_COUNT; i++)
-		if (!strcasecmp(token, fastmib_settings[i].token))
+	for (i = 0; i < FMA_SET_COUNT; i++)
+		if (!strcasecmp(token, fma_settings[i].token))
 			break;
-	return (enum fastmib_setting)i;
+	return (enum fma_setting)i;
 }

@@ -4,25 +4,25 @@
  * that both front ends read: fastmib-agentx (command-line option and
  * configuration directive) and the snmpd module (its fastmib* directive).
  * A limit changes here and nowhere else; every "bad VALUE" message is
- * made by fastmib_setting_parse() from the same entry.
+ * made by fma_setting_parse() from the same entry.
  */
-#ifndef FASTMIB_AGENT_SETTINGS_H
-#define FASTMIB_AGENT_SETTINGS_H
+#ifndef FMA_SETTINGS_H
+#define FMA_SETTINGS_H
 
 #include <stddef.h>
 
-enum fastmib_setting {
-	FMS_PING,           /* AgentX ping interval, s (fastmib-agentx only) */
-	FMS_CHECK,          /* segment re-attach check period, s */
-	FMS_EV_HISTORY,     /* event records kept per segment */
-	FMS_NOTIFY_RATE,    /* notifications per second */
-	FMS_NOTIFY_BURST,   /* notifications at once */
-	FMS_IFINDEX_BASE,   /* ifIndex base of --ports sources without one */
-	FMS_PORTS_TIMEOUT,  /* longest wait for a telemetry answer, ms */
-	FMS_COUNT
+enum fma_setting {
+	FMA_SET_PING,           /* AgentX ping interval, s (fastmib-agentx only) */
+	FMA_SET_CHECK,          /* segment re-attach check period, s */
+	FMA_SET_EV_HISTORY,     /* event records kept per segment */
+	FMA_SET_NOTIFY_RATE,    /* notifications per second */
+	FMA_SET_NOTIFY_BURST,   /* notifications at once */
+	FMA_SET_IFINDEX_BASE,   /* ifIndex base of --ports sources without one */
+	FMA_SET_PORTS_TIMEOUT,  /* longest wait for a telemetry answer, ms */
+	FMA_SET_COUNT
 };
 
-struct fastmib_setting_spec {
+struct fma_setting_spec {
 	const char *token;        /* fastmib-agentx directive */
 	const char *module_token; /* snmpd module directive, NULL if none */
 	const char *option;       /* fastmib-agentx long option */
@@ -31,17 +31,17 @@ struct fastmib_setting_spec {
 	const char *unit;         /* appended to the range in messages */
 };
 
-extern const struct fastmib_setting_spec fastmib_settings[FMS_COUNT];
+extern const struct fma_setting_spec fma_settings[FMA_SET_COUNT];
 
 /*
  * `word` as setting `s`: a whole decimal number within the limits. On
  * error, -EINVAL and "bad NAME 'WORD' (MIN..MAXUNIT)" in msg, where NAME
  * is `name` (the directive or option the value came with).
  */
-int fastmib_setting_parse(enum fastmib_setting s, const char *name, const char *word,
+int fma_setting_parse(enum fma_setting s, const char *name, const char *word,
 			  long *out, char *msg, size_t len);
 
-/* The setting whose directive (fastmib-agentx's) is `token`, or FMS_COUNT. */
-enum fastmib_setting fastmib_setting_by_token(const char *token);
+/* The setting whose directive (fastmib-agentx's) is `token`, or FMA_SET_COUNT. */
+enum fma_setting fma_setting_by_token(const char *token);
 
-#endif /* FASTMIB_AGENT_SETTINGS_H */
+#endif /* FMA_SETTINGS_H */

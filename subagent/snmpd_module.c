@@ -45,7 +45,7 @@
  * Inside snmpd this code must be a good guest: it runs in snmpd's only
  * thread, never blocks (the core maps files and reads memory), never
  * exits, installs no signal handler, maps counter data read-only, and
- * bounds what it keeps (FASTMIB_AGENT_MAX_SEGMENTS paths, each indexed
+ * bounds what it keeps (FMA_MAX_SEGMENTS paths, each indexed
  * once per attach).
  */
 #ifndef _GNU_SOURCE
@@ -74,10 +74,10 @@
 #define FM_TOKEN_PORTS "fastmibPorts"
 #define FM_TOKEN_GUARD "fastmibGuard"
 /* the numeric directives are named by the settings table */
-#define FM_TOKEN_HISTORY (fastmib_settings[FMS_EV_HISTORY].module_token)
-#define FM_TOKEN_NOTIFY (fastmib_settings[FMS_NOTIFY_RATE].module_token)
-#define FM_TOKEN_IFBASE (fastmib_settings[FMS_IFINDEX_BASE].module_token)
-#define FM_TOKEN_PTIMEOUT (fastmib_settings[FMS_PORTS_TIMEOUT].module_token)
+#define FM_TOKEN_HISTORY (fma_settings[FMA_SET_EV_HISTORY].module_token)
+#define FM_TOKEN_NOTIFY (fma_settings[FMA_SET_NOTIFY_RATE].module_token)
+#define FM_TOKEN_IFBASE (fma_settings[FMA_SET_IFINDEX_BASE].module_token)
+#define FM_TOKEN_PTIMEOUT (fma_settings[FMA_SET_PORTS_TIMEOUT].module_token)
 
 /* Guarded roots one snmpd holds at most. */
 #define FM_MAX_GUARDS 64
@@ -95,7 +95,7 @@ void deinit_fastmib(void) FM_EXPORT;
  * directives) take no argument, so it cannot travel with the calls.
  */
 static struct {
-	struct fastmib_agent *set; /* from the first init to the real unload */
+	struct fma_agent *set; /* from the first init to the real unload */
 	struct fastmib_ports *ports; /* the same, for DPDK applications' ports */
 	bool pinned;               /* dlclose() leaves this object mapped */
 	bool loaded;               /* between init_fastmib() and deinit_fastmib() */
@@ -205,7 +205,7 @@ fm_parse_segment(const char *token, char *line)
 		config_perror(FM_TOKEN " needs an absolute path");
 		return;
 	}
-	rc = fastmib_agent_add(fm.set, path);
+	rc = fma_add(fm.set, path);
 	if (rc == -EEXIST)
 		config_pwarn(FM_TOKEN " names this path twice; served once");
 	else if (rc == -ENOSPC)
@@ -220,7 +220,7 @@ fm_parse_segment(const char *token, char *line)
  * out keeps its default. Returns false after a configuration error.
  */
 static bool
-fm_numbers(const char *token, char *line, const enum fastmib_setting *which,
+fm_numbers(const char *token, char *line, const enum fma_setting *which,
 	   unsigned int n, unsigned int max, long *out)
 {
 	char word[64], msg[256];
@@ -228,11 +228,11 @@ fm_numbers(const char *token, char *line, const enum fastmib_setting *which,
 	unsigned int given = 0;
 
 	for (unsigned int i = 0; i < max; i++) {
-		out[i] = fastmib_settings[which[i]].def;
+		out[i] = fma_settings[which[i]].def;
 		if (!rest || !*rest || *rest == '#')
 			continue;
 		rest = copy_nword_const(rest, word, sizeof(word));
-		if (fastmib_setting_parse(which[i], token, word, &out[i], msg,
+		if (fma_setting_parse(which[i], token, word, &out[i], msg,
 					  sizeof(msg)) < 0) {
 			config_perror(msg);
 			return false;
@@ -254,23 +254,23 @@ fm_numbers(const char *token, char *line, const enum fastmib_setting *which,
 static void
 fm_parse_history(const char *token, char *line)
 {
-	static const enum fastmib_setting which[] = { FMS_EV_HISTORY };
+	static const enum fma_setting which[] = { FMA_SET_EV_HISTORY };
 	long v;
 
 	if (fm.set && fm_numbers(token, line, which, 1, 1, &v))
-		fastmib_agent_set_event_history(fm.set, (unsigned int)v);
+		fma_set_event_history(fm.set, (unsigned int)v);
 }
 
 /* `fastmibNotifyRate PER_SECOND [BURST]` */
 static void
 fm_parse_notify(const char *token, char *line)
 {
-	static const enum fastmib_setting which[] = { FMS_NOTIFY_RATE, FMS_NOTIFY_BURST };
+	static const enum fma_setting which[] = { FMA_SET_NOTIFY_RATE, FMA_SET_NOTIFY_BURST };
 	long v[2];
 
 	if (!fm.set || !fm_numbers(token, line, which, 1, 2, v))
 		return;
-	if (fastmib_agent_set_notify_limit(fm.set, (unsigned int)v[0],
+	if (fma_set_notify_limit(fm.set, (unsigned int)v[0],
 					   (unsigned int)v[1]) < 0)
 		config_perror("a notification rate needs a burst of at least 1");
 }
@@ -314,13 +314,13 @@ fm_parse_ports(const char *token, char *line)
 static void
 fm_parse_ports_number(const char *token, char *line)
 {
-	enum fastmib_setting which = strcmp(token, FM_TOKEN_IFBASE) == 0
-				     ? FMS_IFINDEX_BASE : FMS_PORTS_TIMEOUT;
+	enum fma_setting which = strcmp(token, FM_TOKEN_IFBASE) == 0
+				     ? FMA_SET_IFINDEX_BASE : FMA_SET_PORTS_TIMEOUT;
 	long v;
 
 	if (!fm.ports || !fm_numbers(token, line, &which, 1, 1, &v))
 		return;
-	if (which == FMS_IFINDEX_BASE)
+	if (which == FMA_SET_IFINDEX_BASE)
 		fastmib_ports_set_base(fm.ports, (uint32_t)v);
 	else
 		fastmib_ports_set_timeout(fm.ports, (unsigned int)v);
@@ -345,15 +345,15 @@ static void
 fm_release_history(void)
 {
 	if (fm.set)
-		fastmib_agent_set_event_history(fm.set, FASTMIB_AGENT_EVENT_HISTORY);
+		fma_set_event_history(fm.set, FMA_EVENT_HISTORY);
 }
 
 static void
 fm_release_notify(void)
 {
 	if (fm.set)
-		fastmib_agent_set_notify_limit(fm.set, FASTMIB_AGENT_NOTIFY_RATE,
-					       FASTMIB_AGENT_NOTIFY_BURST);
+		fma_set_notify_limit(fm.set, FMA_NOTIFY_RATE,
+					       FMA_NOTIFY_BURST);
 }
 
 /* Called by snmpd before it re-reads its configuration. */
@@ -361,7 +361,7 @@ static void
 fm_release_segments(void)
 {
 	if (fm.set)
-		fastmib_agent_reload_begin(fm.set);
+		fma_reload_begin(fm.set);
 }
 
 /*
@@ -372,7 +372,7 @@ fm_release_segments(void)
 static int
 fm_post_config(int major, int minor, void *server_arg, void *client_arg)
 {
-	struct fastmib_agent *set = fm.set;
+	struct fma_agent *set = fm.set;
 	int rc;
 
 	(void)major;
@@ -381,9 +381,9 @@ fm_post_config(int major, int minor, void *server_arg, void *client_arg)
 	(void)client_arg;
 	if (!fm.loaded || !set)
 		return SNMPERR_SUCCESS;
-	rc = fastmib_agent_start(set, 0);
+	rc = fma_start(set, 0);
 	if (rc == -EALREADY)
-		fastmib_agent_reload_end(set);
+		fma_reload_end(set);
 	else if (rc < 0)
 		snmp_log(LOG_ERR, "fastmib: cannot start: %s\n", strerror(-rc));
 	rc = fastmib_ports_start(fm.ports);
@@ -391,7 +391,7 @@ fm_post_config(int major, int minor, void *server_arg, void *client_arg)
 		fastmib_ports_reload_end(fm.ports);
 	else if (rc < 0)
 		snmp_log(LOG_ERR, "fastmib: cannot start the ports: %s\n", strerror(-rc));
-	if (fastmib_agent_count(set) == 0 && fastmib_ports_count(fm.ports) == 0 &&
+	if (fma_count(set) == 0 && fastmib_ports_count(fm.ports) == 0 &&
 	    fm.n_guards == 0)
 		snmp_log(LOG_WARNING, "fastmib: no " FM_TOKEN " or " FM_TOKEN_PORTS
 			 " line after the dlmod line: nothing to serve\n");
@@ -453,7 +453,7 @@ fm_destroy(void)
 	fm_release_guards();
 	fastmib_ports_destroy(fm.ports);
 	fm.ports = NULL;
-	fastmib_agent_destroy(fm.set);
+	fma_destroy(fm.set);
 	fm.set = NULL;
 	snmp_log(LOG_INFO, "fastmib: snmpd module unloaded\n");
 }
@@ -504,8 +504,8 @@ init_fastmib(void)
 		fm_register_directives();
 		return;
 	}
-	if (fastmib_agent_create(&fm.set) < 0 || fastmib_ports_create(&fm.ports) < 0) {
-		fastmib_agent_destroy(fm.set);
+	if (fma_create(&fm.set) < 0 || fastmib_ports_create(&fm.ports) < 0) {
+		fma_destroy(fm.set);
 		fm.set = NULL;
 		snmp_log(LOG_ERR, "fastmib: out of memory, module inactive\n");
 		return;
@@ -536,7 +536,7 @@ deinit_fastmib(void)
 	/* Maybe a reload: the segments named again will be kept. Whether
 	 * init_fastmib() follows is known after the configuration is read, or
 	 * at the latest when snmpd's main loop runs alarms again. */
-	fastmib_agent_reload_begin(fm.set);
+	fma_reload_begin(fm.set);
 	fastmib_ports_reload_begin(fm.ports);
 	fm.watching = snmp_register_callback(SNMP_CALLBACK_LIBRARY,
 					     SNMP_CALLBACK_POST_READ_CONFIG,

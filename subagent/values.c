@@ -11,15 +11,6 @@
 
 #include "core_priv.h"
 
-uint64_t
-fma_clock_ns(clockid_t clock)
-{
-	struct timespec ts;
-
-	clock_gettime(clock, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 /*
  * Net-SNMP 5.9 keeps its start time as a gettimeofday() value: taken from
  * there, the instant is the same however often it is computed, so a module
@@ -31,7 +22,7 @@ uint64_t
 fma_agent_start_ns(void)
 {
 	const struct timeval *tv = netsnmp_get_agent_starttime();
-	uint64_t now = fma_clock_ns(CLOCK_REALTIME);
+	uint64_t now = fastmib_time_ns();
 	uint64_t up = (uint64_t)netsnmp_get_agent_uptime() * 10000000u;
 
 	if (tv) {
@@ -86,7 +77,7 @@ fma_read(struct fma_seg *s, unsigned int group, uint32_t row, uint64_t *values)
 	int rc = fastmib_read(s->seg, group, row, values);
 	uint64_t now;
 
-	if (rc == -EBUSY && (now = fma_clock_ns(CLOCK_MONOTONIC)) >= s->stuck_logged) {
+	if (rc == -EBUSY && (now = fastmib_monotonic_ns()) >= s->stuck_logged) {
 		s->stuck_logged = now + FASTMIB_READ_HOLDOFF_NS;
 		snmp_log(LOG_WARNING, "fastmib: %s: a writer stays inside a transaction; "
 			 "best-effort values for the next second\n", s->path);
@@ -141,7 +132,7 @@ fma_event_cell(const struct fastmib_schema *sc, const struct fastmib_event_rec *
 	       uint32_t col, netsnmp_variable_list *vb)
 {
 	const struct fastmib_event_schema *es = &sc->events[rec->event];
-	uint8_t dt[FASTMIB_AGENT_DATETIME_LEN];
+	uint8_t dt[FMA_DATETIME_LEN];
 
 	switch (col) {
 	case FASTMIB_EVCOL_NAME:
@@ -152,7 +143,7 @@ fma_event_cell(const struct fastmib_schema *sc, const struct fastmib_event_rec *
 		break;
 	case FASTMIB_EVCOL_TIME:
 		snmp_set_var_typed_value(vb, ASN_OCTET_STR, dt,
-					 fastmib_agent_date_and_time(rec->time_ns, dt));
+					 fma_date_and_time(rec->time_ns, dt));
 		break;
 	case FASTMIB_EVCOL_LCORE:
 		snmp_set_var_typed_integer(vb, ASN_UNSIGNED, rec->slot);
@@ -173,7 +164,7 @@ static int
 fma_event_value(struct fma_seg *s, const struct fastmib_oid_ref *ref,
 		netsnmp_variable_list *vb)
 {
-	const struct fastmib_event_rec *rec = fastmib_evhist_get(&s->ev->hist, ref->row, NULL);
+	const struct fastmib_event_rec *rec = fma_evhist_get(&s->ev->hist, ref->row, NULL);
 
 	if (!rec)
 		return -ENOENT; /* left the history meanwhile */
@@ -207,13 +198,13 @@ fma_value(struct fma_seg *s, const struct fastmib_oid_ref *ref, netsnmp_variable
 
 	switch (ref->kind) {
 	case FASTMIB_OID_RESET:
-		snmp_set_var_typed_integer(vb, ASN_INTEGER, 2); /* false */
+		snmp_set_var_typed_integer(vb, ASN_INTEGER, FASTMIB_TRUTH_FALSE);
 		return 0;
 	case FASTMIB_OID_DISCONT:
 		v = fastmib_discontinuity(s->seg, ref->group, ref->row);
 		snmp_set_var_typed_integer(
 			vb, ASN_TIMETICKS,
-			fastmib_agent_timestamp(v, s->agent->start_ns,
+			fma_timestamp(v, s->agent->start_ns,
 						netsnmp_get_agent_uptime()));
 		return 0;
 	case FASTMIB_OID_WRITER_STATUS:

@@ -100,7 +100,8 @@ main(int argc, char **argv)
 	}
 	if (runs < 1 || runs > MAX_RUNS || flows == 0)
 		return 2;
-	snprintf(path, sizeof(path), "/dev/shm/fastmib-bench-churn-%d", (int)getpid());
+	snprintf(path, sizeof(path), "/dev/shm/fastmib-bench-%schurn-%d", bench_tag(),
+		 (int)getpid());
 	if (ep_create(path, NULL, &seg) != 0 || !(w = fastmib_writer(seg))) {
 		fprintf(stderr, "churn: %s\n", fastmib_last_error());
 		return 1;

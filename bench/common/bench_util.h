@@ -19,6 +19,17 @@ bench_remove_runtime_dir(void)
 	rmdir(rte_eal_get_runtime_dir());
 }
 
+/* What a benchmark's segment name starts with after /dev/shm/fastmib-bench-:
+ * under ctest (the smoke runs), the test run's tag, so that the suite can
+ * tell what it left behind (tests/leftovers/leftovers.py); else nothing. */
+static inline const char *
+bench_tag(void)
+{
+	const char *tag = getenv("FASTMIB_TEST_TAG");
+
+	return tag != NULL ? tag : "";
+}
+
 /*
  * rte_eal_init(), saying why on failure. On success *argc and *argv are
  * advanced past the EAL's arguments, so that the program's own options

@@ -624,9 +624,9 @@ usage(const char *prog)
 static int
 create_segment(enum fm_model m, const struct fastmib_schema *schema)
 {
-	char path[64];
+	char path[128];
 
-	snprintf(path, sizeof(path), "/dev/shm/fastmib-bench-%d-%s", (int)getpid(),
+	snprintf(path, sizeof(path), "/dev/shm/fastmib-bench-%s%d-%s", bench_tag(), (int)getpid(),
 		 schema->prefix);
 	if (fastmib_create(schema, path, NULL, &B->seg[m]) < 0) {
 		fprintf(stderr, "fastmib_create: %s\n", fastmib_last_error());

@@ -167,7 +167,8 @@ main(int argc, char **argv)
 	}
 	if (n == 0 || runs == 0 || runs > MAX_RUNS)
 		return 2;
-	snprintf(path, sizeof(path), "/dev/shm/fastmib-bench-events-%d", (int)getpid());
+	snprintf(path, sizeof(path), "/dev/shm/fastmib-bench-%sevents-%d", bench_tag(),
+		 (int)getpid());
 	if (fastmib_create(&bench_schema, path, NULL, &seg) != 0 ||
 	    (w = fastmib_writer(seg)) == NULL) {
 		fprintf(stderr, "fastmib-bench-events: %s\n", fastmib_last_error());

@@ -65,9 +65,11 @@ def main():
     stat = os.path.join(a.build, "tools/fastmib-stat")
     if os.path.isdir(stat):
         stat = os.path.join(stat, "fastmib-stat")
-    shm = tempfile.mkdtemp(prefix="fastmib-bench-memory-", dir="/dev/shm")
+    # names carry the test suite's tag, when run by it (what it may leave)
+    tag = os.environ.get("FASTMIB_TEST_TAG", "fastmib")
+    shm = tempfile.mkdtemp(prefix=tag + "-bench-memory-", dir="/dev/shm")
     seg = os.path.join(shm, "segment")
-    prefix = "fastmib-bench-memory-%d" % os.getpid()
+    prefix = "%s-bench-memory-%d" % (tag, os.getpid())
     w = subprocess.Popen([writer, "-l", "0-1", "--no-huge", "--no-pci", "--no-shconf",
                           "--no-telemetry", "-m", "64", "--file-prefix", prefix, "--", seg],
                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)

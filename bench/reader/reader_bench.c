@@ -102,9 +102,10 @@ make_segment(const struct fastmib_schema *schema, unsigned extra, const char *ta
 {
 	struct fastmib_opts o = { .extra_threads = extra };
 	struct fastmib_segment *seg;
-	char path[96];
+	char path[128];
 
-	snprintf(path, sizeof(path), "/dev/shm/fastmib-bench-reader-%d-%s", (int)getpid(), tag);
+	snprintf(path, sizeof(path), "/dev/shm/fastmib-bench-%sreader-%d-%s", bench_tag(),
+		 (int)getpid(), tag);
 	if (fastmib_create(schema, path, &o, &seg) < 0) {
 		fprintf(stderr, "fastmib_create: %s\n", fastmib_last_error());
 		exit(1);

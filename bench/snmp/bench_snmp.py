@@ -39,6 +39,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "tests", "lib"))
 import snmpharness as H  # noqa: E402
+from suiterun import tagged  # noqa: E402
 
 ROOT = "1.3.6.1.4.1.8072.9999.42"
 FLOW_TABLE = ROOT + ".1.4"
@@ -85,7 +86,7 @@ class RawClient:
 class Filler:
     def __init__(self, binary, segment, rows, tag):
         self.proc = subprocess.Popen(
-            [binary] + EAL + ["--file-prefix", "fmbsnmp-%s-%d" % (tag, os.getpid()),
+            [binary] + EAL + ["--file-prefix", tagged("bsnmp-", tag, os.getpid()),
                               "--", segment, "--rows", str(rows)],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
             text=True, bufsize=1)
@@ -351,7 +352,7 @@ def main():
                   "(scripts/bench.sh installs it)")
             args.no_peer = True
 
-    segdir = tempfile.mkdtemp(prefix="fmbsnmp-", dir="/dev/shm")
+    segdir = tempfile.mkdtemp(prefix=tagged("bsnmp-"), dir="/dev/shm")
     seg = os.path.join(segdir, "ep.seg")
     filler = Filler(filler_bin, seg, args.rows, "w")
     state = {"adds": 0}

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Generated names (include/fastmib/names.h). Every name is the prefix, an
+ * Names (include/fastmib/names.h): what a model's names may be, and the
+ * names generated from them. Every generated name is the prefix, an
  * optional fixed word, up to two model names and an optional fixed
  * suffix, spelled in one of four styles; one table row per role says
  * which, so a rule reads in one line.
@@ -131,6 +132,62 @@ static const struct rule rules[FASTMIB_N_NAME_ROLES] = {
 	[FASTMIB_C_EVENT_ID] = CM(1, "EVENT", NULL),
 	[FASTMIB_C_EVENT_FN] = CO(1, "event", NULL),
 };
+
+/* ---- name syntax ---- */
+
+static bool
+is_lower(char c)
+{
+	return c >= 'a' && c <= 'z';
+}
+
+static bool
+is_upper(char c)
+{
+	return c >= 'A' && c <= 'Z';
+}
+
+static bool
+is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+bool
+fastmib_name_is_model(const char *s)
+{
+	if (!is_lower(*s))
+		return false;
+	for (; *s; s++)
+		if (!is_lower(*s) && !is_upper(*s) && !is_digit(*s))
+			return false;
+	return true;
+}
+
+bool
+fastmib_name_is_module(const char *s)
+{
+	if (!is_upper(*s))
+		return false;
+	for (; *s; s++)
+		if (*s == '-' ? s[1] == '-' || s[1] == '\0'
+			      : !is_lower(*s) && !is_upper(*s) && !is_digit(*s))
+			return false;
+	return true;
+}
+
+bool
+fastmib_name_is_prefix(const char *s)
+{
+	if (!is_lower(*s))
+		return false;
+	for (; *s; s++)
+		if (!is_lower(*s) && !is_digit(*s))
+			return false;
+	return true;
+}
+
+/* ---- generated names ---- */
 
 /* snprintf-like output: counts every character, stores what fits. */
 struct out {

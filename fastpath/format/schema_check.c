@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fastmib/names.h"
 #include "segment_format.h"
 
 struct checker {
@@ -72,6 +73,21 @@ check_str(struct checker *k, struct fastmib_schema_fault f, const char *str,
 		return false;
 	}
 	return true;
+}
+
+/* A name: a string field of at most FASTMIB_MAX_NAME bytes whose syntax
+ * `valid` (<fastmib/names.h>) accepts. */
+static bool
+check_name(struct checker *k, struct fastmib_schema_fault f, const char *str,
+	   bool (*valid)(const char *), const char *owner, const char *what)
+{
+	if (!check_str(k, f, str, FASTMIB_MAX_NAME, owner, what))
+		return false;
+	if (valid(str))
+		return true;
+	f.problem = FASTMIB_BAD_SYNTAX;
+	report(k, &f, "%s: %s '%s' is not a valid name", owner, what, str);
+	return false;
 }
 
 /* A number field in lo..hi. */
@@ -175,7 +191,7 @@ check_index(struct checker *k, uint32_t gi, uint32_t xi, const char *gname)
 
 	snprintf(owner, sizeof(owner), "group %s: index %u", gname, xi + 1);
 	f.field = FASTMIB_FIELD_NAME;
-	if (!check_str(k, f, x->name, FASTMIB_MAX_NAME, owner, "name"))
+	if (!check_name(k, f, x->name, fastmib_name_is_model, owner, "name"))
 		return false;
 	snprintf(owner, sizeof(owner), "group %s: index %s", gname, x->name);
 	f.field = FASTMIB_FIELD_MAX;
@@ -257,7 +273,7 @@ check_counter(struct checker *k, uint32_t gi, uint32_t ci, const char *gname)
 
 	snprintf(owner, sizeof(owner), "group %s: counter %u", gname, ci + 1);
 	f.field = FASTMIB_FIELD_NAME;
-	if (!check_str(k, f, c->name, FASTMIB_MAX_NAME, owner, "name"))
+	if (!check_name(k, f, c->name, fastmib_name_is_model, owner, "name"))
 		return false;
 	snprintf(owner, sizeof(owner), "counter %s.%s", gname, c->name);
 	f.field = FASTMIB_FIELD_UNITS;
@@ -346,7 +362,7 @@ check_group(struct checker *k, uint32_t gi)
 
 	snprintf(owner, sizeof(owner), "group %u", gi + 1);
 	f.field = FASTMIB_FIELD_NAME;
-	if (!check_str(k, f, g->name, FASTMIB_MAX_NAME, owner, "name"))
+	if (!check_name(k, f, g->name, fastmib_name_is_model, owner, "name"))
 		return false;
 	snprintf(owner, sizeof(owner), "group %s", g->name);
 	f.field = FASTMIB_FIELD_DESCRIPTION;
@@ -516,7 +532,7 @@ check_arg(struct checker *k, uint32_t ei, uint32_t ai, const char *ename)
 
 	snprintf(owner, sizeof(owner), "event %s: arg %u", ename, ai + 1);
 	f.field = FASTMIB_FIELD_NAME;
-	if (!check_str(k, f, e->args[ai], FASTMIB_MAX_NAME, owner, "name"))
+	if (!check_name(k, f, e->args[ai], fastmib_name_is_model, owner, "name"))
 		return false;
 	snprintf(owner, sizeof(owner), "event %s: arg %s", ename, e->args[ai]);
 	/* 0 is "not given" (stored as uint64); only a read-back schema has to
@@ -537,7 +553,7 @@ check_event(struct checker *k, uint32_t ei)
 
 	snprintf(owner, sizeof(owner), "event %u", ei + 1);
 	f.field = FASTMIB_FIELD_NAME;
-	if (!check_str(k, f, e->name, FASTMIB_MAX_NAME, owner, "name"))
+	if (!check_name(k, f, e->name, fastmib_name_is_model, owner, "name"))
 		return false;
 	snprintf(owner, sizeof(owner), "event %s", e->name);
 	f.field = FASTMIB_FIELD_DESCRIPTION;
@@ -646,10 +662,10 @@ check_module(struct checker *k)
 		return false;
 	}
 	f.field = FASTMIB_FIELD_MODULE;
-	check_str(k, f, s->module, FASTMIB_MAX_NAME, owner, "module name");
+	check_name(k, f, s->module, fastmib_name_is_module, owner, "module name");
 	f.field = FASTMIB_FIELD_PREFIX;
 	if (!k->stop)
-		check_str(k, f, s->prefix, FASTMIB_MAX_NAME, owner, "prefix");
+		check_name(k, f, s->prefix, fastmib_name_is_prefix, owner, "prefix");
 	f.field = FASTMIB_FIELD_OID;
 	if (!k->stop && check_count(k, f, s->oid_len, 2, FASTMIB_MAX_OID_LEN, owner,
 				    "arcs in the root OID") &&

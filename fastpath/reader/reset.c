@@ -6,7 +6,8 @@
  * increment made after the snapshot shows up in later reads.
  *
  * Resetters (any process with a writable attach) serialize on the reset
- * seqlock's spinlock; readers of baselines use its seqcount. Each row is
+ * lock, a compare-and-swap of `owner_pid` from 0 to their pid (reset_lock()
+ * below); readers of baselines use the reset seqcount. Each row is
  * its own short write section, so a reset of a large table never keeps
  * readers retrying for long.
  */

@@ -276,22 +276,6 @@ cmd_segments(const char *cmd, const char *params, struct rte_tel_data *d)
 
 /* ---- /fastmib/group ---- */
 
-/* Group `name` (model name, or MIB style: "portQueue" or "epPortQueue"). */
-static int
-find_group(const struct fastmib_schema *sc, const char *name)
-{
-	char mib[TEL_NAME_LEN];
-
-	for (uint32_t i = 0; i < sc->n_groups; i++) {
-		if (strcmp(sc->groups[i].name, name) == 0)
-			return (int)i;
-		fastmib_name_mib_style(mib, sizeof(mib), sc->prefix, sc->groups[i].name, NULL);
-		if (strcmp(mib, name) == 0)
-			return (int)i;
-	}
-	return -1;
-}
-
 /* The segment of id `id` (or, for ANY_SEGMENT, the oldest one that has
  * group `name`), and that group (-1: none); the caller holds tel_lock. */
 static const struct tel_entry *
@@ -300,42 +284,11 @@ find_target(unsigned int id, const char *name, int *group)
 	for (const struct tel_entry *e = tel_list; e; e = e->next) {
 		if (id != ANY_SEGMENT && e->id != id)
 			continue;
-		*group = find_group(fastmib_schema(e->seg), name);
+		*group = fastmib_group_by_name(fastmib_schema(e->seg), name);
 		if (*group >= 0 || id != ANY_SEGMENT)
 			return e;
 	}
 	return NULL;
-}
-
-/* "I1[_I2...]" (or with dots, as fastmib-stat --reset writes rows): SNMP
- * indexes of a row of `g`, to a 0-based row. */
-static int
-parse_row(const struct fastmib_group_schema *g, const char *s, uint32_t *row)
-{
-	uint64_t idx[FASTMIB_MAX_INDEXES];
-	size_t k = 0;
-	int64_t r;
-
-	for (const char *p = s;; p++) {
-		char *end;
-
-		if (k == g->n_indexes || *p < '0' || *p > '9')
-			return -EINVAL;
-		errno = 0;
-		idx[k++] = strtoull(p, &end, 10);
-		if (errno)
-			return -EINVAL;
-		p = end;
-		if (*p == '\0')
-			break;
-		if (*p != '_' && *p != '.')
-			return -EINVAL;
-	}
-	r = fastmib_row_of_index(g, idx, k);
-	if (r < 0)
-		return -EINVAL;
-	*row = (uint32_t)r;
-	return 0;
 }
 
 /* The dict key of a row: its SNMP indexes joined with '_' (telemetry names
@@ -551,6 +504,7 @@ cmd_group(const char *cmd, const char *params, struct rte_tel_data *d)
 	struct fastmib_info info;
 	size_t left = answer_budget(cmd);
 	uint32_t from = 0;
+	int64_t r;
 	int gi = -1, rc;
 
 	if (params == NULL || *params == '\0')
@@ -600,11 +554,13 @@ cmd_group(const char *cmd, const char *params, struct rte_tel_data *d)
 			rc = answer_error(d, "%s is a scalar group: it has no rows", g->name);
 			goto out;
 		}
-		if (parse_row(g, tok[t + 1], &from) < 0) {
+		r = fastmib_row_of_text(g, tok[t + 1]);
+		if (r < 0) {
 			rc = answer_error(d, "bad row '%s': %s takes %u index value(s) from 1, "
 					  "joined by '_'", tok[t + 1], g->name, g->n_indexes);
 			goto out;
 		}
+		from = (uint32_t)r;
 	}
 	if (group_names_init(&gn, sc, g) < 0) {
 		rc = answer_error(d, "out of memory");

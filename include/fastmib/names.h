@@ -20,11 +20,30 @@
 #ifndef FASTMIB_NAMES_H
 #define FASTMIB_NAMES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* ---- what a name of a model may be (docs/model.md, "Names") ----
+ *
+ * The one statement of these rules: fastmib_schema_check() enforces them on
+ * every schema, and fastmib-gen reports a model that breaks them at its
+ * YAML position. ASCII only, whatever the locale. Lengths are the schema's
+ * rule (FASTMIB_MAX_NAME), not these. */
+
+/** A name of a group, counter, index, event or event argument: an SMI
+ *  descriptor, a lowercase letter then letters and digits. */
+bool fastmib_name_is_model(const char *s);
+
+/** A MIB module name: an uppercase letter, then letters, digits and single
+ *  hyphens, not ending with one. */
+bool fastmib_name_is_module(const char *s);
+
+/** A model prefix: a lowercase letter, then lowercase letters and digits. */
+bool fastmib_name_is_prefix(const char *s);
 
 /** Namespaces: two names collide only within one. */
 enum fastmib_name_space {

@@ -65,6 +65,21 @@ extern "C" {
 #define FASTMIB_ARC_BEST_EFFORT    4u /**< R.2.4 <p>BestEffortReads */
 #define FASTMIB_ARC_OUT_OF_RANGE   5u /**< R.2.5 <p>OutOfRangeUpdates */
 
+/* Values of the module's enumerated objects: the MIB declares them, the
+ * serving agent answers and accepts them. */
+/** TruthValue (SNMPv2-TC) of the reset objects: a SET of true(1) resets,
+ *  false(2) does nothing; they always read false(2). */
+#define FASTMIB_TRUTH_TRUE  1
+#define FASTMIB_TRUTH_FALSE 2
+/** <p>WriterStatus: INTEGER { running(1), gone(2), stalled(3) }, as
+ *  fastmib_writer_status() (<fastmib/reader.h>) returns it. */
+enum fastmib_writer_status {
+	FASTMIB_WRITER_RUNNING = 1, /**< the creator runs, no lcore stuck */
+	FASTMIB_WRITER_GONE = 2,    /**< the creator exited or closed the segment */
+	FASTMIB_WRITER_STALLED = 3, /**< it runs, but a lcore has stayed inside one
+				         transaction longer than the read patience */
+};
+
 /* Conformance, R.3: compliances at R.3.1, groups at R.3.2. */
 #define FASTMIB_ARC_COMPLIANCES 1u
 #define FASTMIB_ARC_CONF_GROUPS 2u

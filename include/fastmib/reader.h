@@ -25,6 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fastmib/oidmap.h" /* enum fastmib_writer_status */
 #include "fastmib/schema.h"
 
 #ifdef __cplusplus
@@ -185,6 +186,15 @@ int fastmib_reset_commit_all(struct fastmib_reset_plan **plans, size_t n);
 void fastmib_reset_abort(struct fastmib_reset_plan *plan);
 
 /**
+ * Now, in nanoseconds: fastmib_time_ns() on CLOCK_REALTIME, the clock of
+ * every time stamp a segment holds (discontinuities, creation, event
+ * records); fastmib_monotonic_ns() on CLOCK_MONOTONIC, for intervals. The
+ * libraries, the agent and the tools read the clocks through these.
+ */
+uint64_t fastmib_time_ns(void);
+uint64_t fastmib_monotonic_ns(void);
+
+/**
  * Discontinuity time in ns since the epoch (CLOCK_REALTIME) of the module
  * (group < 0), of a scalar group, or of a table row: its last reset, or
  * the re-enable of a recycled row, or, when later, the creation of the
@@ -228,14 +238,6 @@ bool fastmib_stale(const struct fastmib_segment *seg);
 bool fastmib_writer_running(const struct fastmib_segment *seg);
 
 /* ---- writer health (fastpath/reader/health.c) ---- */
-
-/** The writer's state as `<prefix>WriterStatus` reports it (SNMP values). */
-enum fastmib_writer_status {
-	FASTMIB_WRITER_RUNNING = 1, /**< the creator runs, no lcore stuck */
-	FASTMIB_WRITER_GONE = 2,    /**< the creator exited or closed the segment */
-	FASTMIB_WRITER_STALLED = 3, /**< it runs, but a lcore has stayed inside one
-				         transaction longer than the read patience */
-};
 
 /** One writer slot (lcore) as readers see it. */
 struct fastmib_slot_info {

@@ -208,6 +208,8 @@ const char *fastmib_arg_type_word(uint32_t type);
 /**
  * Rules: names, descriptions and units are non-NULL and within
  * FASTMIB_MAX_NAME, FASTMIB_MAX_TEXT and FASTMIB_MAX_UNITS bytes; the
+ * module name, the prefix and the names of groups, counters, indexes,
+ * events and arguments follow the syntax of <fastmib/names.h>; the
  * module root has 2..FASTMIB_MAX_OID_LEN arcs, the first 0..2, the second
  * 0..39 under 0 and 1; 1..FASTMIB_MAX_GROUPS groups, each with
  * 1..FASTMIB_MAX_COUNTERS counters and 0..FASTMIB_MAX_INDEXES indexes of
@@ -268,6 +270,8 @@ enum fastmib_schema_problem {
 	FASTMIB_BAD_LAYOUT,      /**< an offset or size against the data layout contract */
 	FASTMIB_BAD_AREA,        /**< the group ends at `value`, beyond the area limit `hi`;
 				      field: FASTMIB_FIELD_PERCORE_SIZE or _SHARED_SIZE */
+	FASTMIB_BAD_SYNTAX,      /**< a name against the syntax of <fastmib/names.h>
+				      (field: FASTMIB_FIELD_NAME, _MODULE or _PREFIX) */
 };
 
 /** One broken rule, where it is, and the whole story in words. */
@@ -320,6 +324,18 @@ int fastmib_schema_check(const struct fastmib_schema *schema,
  */
 void fastmib_schema_lay_out(struct fastmib_schema *schema);
 
+/* ---- what users name (fastpath/format/lookup.c) ---- */
+
+/**
+ * Position of group `name` in `schema`, by its model name ("portQueue")
+ * or in MIB descriptor style ("epPortQueue", fastmib_name_mib_style()), as
+ * readers take group names from their users; -1 when none has it.
+ */
+int fastmib_group_by_name(const struct fastmib_schema *schema, const char *name);
+
+/** Position of event `name` ("burstStart" or "epBurstStart"), or -1. */
+int fastmib_event_by_name(const struct fastmib_schema *schema, const char *name);
+
 /* ---- rows of a table (the one owner of row <-> index arithmetic) ---- */
 
 /**
@@ -367,6 +383,16 @@ fastmib_row_of_index(const struct fastmib_group_schema *g, const uint64_t *idx,
 	}
 	return (int64_t)row;
 }
+
+/**
+ * Row number of a row written as text: its SNMP index values, 1-based
+ * decimal, one per index of the table, joined by '.' or '_' ("2.3" or
+ * "2_3": `fastmib-stat --reset port.2.3`, the telemetry command
+ * `/fastmib/group,port,2_3`). -1 when `text` is anything else: a value
+ * missing, extra or out of range, a sign, a space
+ * (fastpath/format/lookup.c).
+ */
+int64_t fastmib_row_of_text(const struct fastmib_group_schema *g, const char *text);
 
 /** SNMP index values (1-based) of row `row`, into idx[0..n_indexes). */
 static inline void

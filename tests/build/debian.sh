@@ -21,12 +21,13 @@ for p in libfastmib0 libfastmib-reader0 libfastmib-dev fastmib; do
 done
 arch=$(dpkg --print-architecture) ma=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
 
-# lintian, default profile: no error, no warning (overrides carry reasons)
-lintian --fail-on error,warning ./*.changes 2>&1 | grep -v "root privileges" || true
-lintian --fail-on error,warning ./*.changes >/dev/null 2>&1 || fail "lintian"
+# lintian, default profile: no error, no warning (overrides carry reasons).
+# It leaves temporary files (mldbm-elf-*) behind: a directory of its own.
+lintmp=$(mktemp -d) root=$(mktemp -d)
+trap 'rm -rf "$lintmp" "$root"' EXIT
+TMPDIR=$lintmp lintian --fail-on error,warning ./*.changes 2>&1 | grep -v "root privileges" || true
+TMPDIR=$lintmp lintian --fail-on error,warning ./*.changes >/dev/null 2>&1 || fail "lintian"
 
-root=$(mktemp -d)
-trap 'rm -rf "$root"' EXIT
 for d in ./*.deb; do dpkg-deb -x "$d" "$root"; done
 has() { dpkg-deb -c "$1_${ver}_${arch}.deb" | awk '{print $6}' | grep -qxF "$2" ||
 	fail "$1 lacks $2"; }

@@ -7,6 +7,7 @@ FASTMIB_BASE_MIBS (unpacked IETF base MIBs) in the environment.
 import os
 import pathlib
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -118,6 +119,162 @@ def test_errors_hostile_nesting_refused_at_once(tmp_path):
     assert r.returncode == 2
     assert r.stderr == "%s:2:16: error: nested deeper than 8 levels: no part of " \
                        "a model goes that deep\n" % model
+
+
+# ---- what a model file may cost: aliases ----
+
+# The head of a one-group model, up to the group's counters (the group is
+# anchored `g`).
+ALIAS_HEAD = """fastmib: 1
+module:
+  name: BOMB-MIB
+  prefix: bm
+  oid: 1.3.6.1.4.1.8072.9999.7
+  organization: Example Org
+  contact: noc@example.org
+  description: A model of aliases.
+  revisions:
+    - { date: 2026-01-01, description: First. }
+groups:
+  - &g
+    name: g
+    oid: 1
+    storage: per-core
+    description: One group.
+    counters:
+"""
+
+
+def alias_bomb(counters, groups):
+    """One counter, `counters` aliases of it in its group, then `groups`
+    aliases of the group: about counters x groups counters once expanded."""
+    desc = "Packets counted in this group on every lcore since the start. " * 2
+    return (ALIAS_HEAD + "      - &c { name: c, oid: 1, type: counter64, units: "
+            "packets, description: %s }\n" % desc.strip() +
+            "      - *c\n" * counters + "  - *g\n" * groups)
+
+
+def first_alias_past_limit(text):
+    """(line, column) of the alias that takes the model past its expansion
+    limit (docs/model.md: one per node plus the bytes of each scalar, in
+    file order, an alias counting what it stands for; the limit 16 times
+    the file's size, at least 4 MiB), read with PyYAML's parser."""
+    limit = max(16 * len(text.encode()), 4 << 20)
+    total, size, starts = 0, {}, []
+    for ev in yaml.parse(text):
+        if isinstance(ev, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
+            starts.append((ev.anchor, total))
+            total += 1
+        elif isinstance(ev, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
+            anchor, start = starts.pop()
+            if anchor:
+                size[anchor] = total - start
+        elif isinstance(ev, yaml.ScalarEvent):
+            if ev.anchor:
+                size[ev.anchor] = 1 + len(ev.value.encode())
+            total += 1 + len(ev.value.encode())
+        elif isinstance(ev, yaml.AliasEvent):
+            total += size[ev.anchor]
+            if total > limit:
+                return ev.start_mark.line + 1, ev.start_mark.column + 1
+    return None
+
+
+def sanitized(binary):
+    """A sanitizer build reserves terabytes of address space: no RLIMIT_AS."""
+    out = subprocess.run(["ldd", binary], capture_output=True, text=True).stdout
+    return any(rt in out for rt in ("libasan", "libtsan", "libubsan"))
+
+
+def gen_within(mem, *args, cwd=None):
+    """fastmib-gen with at most `mem` bytes of address space: a run that
+    needs more fails to allocate and exits 1 (out of memory)."""
+    def limit():
+        resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
+    return subprocess.run([GEN, *map(str, args)], capture_output=True, text=True,
+                          cwd=cwd, timeout=60,
+                          preexec_fn=None if sanitized(GEN) else limit)
+
+
+@pytest.mark.parametrize("n,kb", [(800, 15), (2200, 40)])
+def test_errors_alias_bomb_refused(tmp_path, n, kb):
+    """800 aliases of a counter in a group and 800 aliases of the group:
+    15 KB of YAML, 640,000 counters to load (a 40 KB one: 4.8 million).
+    Refused at the alias that takes it past its expansion limit, before
+    anything is loaded, within 64 MiB of address space, nothing written.
+    (Time and memory, measured with /usr/bin/time -v: docs/model.md.)"""
+    text = alias_bomb(n, n)
+    assert round(len(text) / 1000) == kb
+    model = tmp_path / "bomb.yaml"
+    model.write_text(text)
+    line, col = first_alias_past_limit(text)
+    assert line > text.count("\n") - n           # at an alias of the group
+    r = gen_within(64 << 20, model.name, "-o", "out", cwd=tmp_path)
+    assert r.returncode == 2, r.stderr
+    assert r.stderr == (
+        "bomb.yaml:%d:%d: error: alias `*g` expands the model past 4194304, the "
+        "most a file of %d bytes may expand to (16 times its size, at least "
+        "4194304; counting one per node and the bytes of each scalar)\n"
+        % (line, col, len(text)))
+    assert not (tmp_path / "out").exists()
+
+
+def test_errors_aliases_within_the_limit_are_loaded(tmp_path):
+    """The same shape, 255 counters in 60 groups (2,742,747 expanded, within
+    the limit): loaded whole, then refused by the schema rules (the
+    groups' names are all the same) in 64 MiB. The address-space limit
+    of the test above bites: 8 MiB are not enough for this one."""
+    if sanitized(GEN):
+        pytest.skip("address space limits do not apply to a sanitizer build")
+    text = alias_bomb(254, 59)
+    model = tmp_path / "many.yaml"
+    model.write_text(text)
+    assert first_alias_past_limit(text) is None
+    r = gen_within(64 << 20, "--check", model.name, cwd=tmp_path)
+    assert r.returncode == 2, r.stderr[-500:]
+    # every group but the first, every counter but the first of each group
+    assert r.stderr.count("error: duplicate group name `g` (first at line 13)") == 59
+    assert r.stderr.count("error: duplicate counter name `c` in group") == 60 * 254
+    r = gen_within(8 << 20, "--check", model.name, cwd=tmp_path)
+    assert (r.returncode, r.stderr) == (1, "fastmib-gen: out of memory\n")
+
+
+def test_errors_too_many_anchors(tmp_path):
+    text = ALIAS_HEAD.replace("  - &g\n", "  -\n") + "".join(
+        "      - { name: c%d, oid: %d, type: counter64, description: &d%d Count. }\n"
+        % (i, i + 1, i) for i in range(257))
+    model = tmp_path / "anchors.yaml"
+    model.write_text(text)
+    r = gen("--check", model.name, cwd=tmp_path)
+    assert r.returncode == 2
+    line = text.count("\n")
+    col = text.splitlines()[-1].index("&") + 1
+    assert r.stderr == ("anchors.yaml:%d:%d: error: anchor `&d256` is one more than "
+                        "the 256 a model may define\n" % (line, col))
+
+
+def test_golden_aliases_same_outputs_as_written_out(tmp_path):
+    """Anchors and aliases within bounds are the model they stand for:
+    the outputs are byte-identical to the same model written out."""
+    aliased = ALIAS_HEAD.replace("  - &g\n", "  -\n") + """\
+      - &pkts { name: pkts, oid: 1, type: counter64, units: packets, description: &d Packets. }
+      - { name: bytes, oid: 2, type: counter64, units: octets, description: *d }
+  - name: h
+    oid: 2
+    storage: per-core
+    description: Another group.
+    counters: [ *pkts ]
+"""
+    written = yaml.dump(yaml.safe_load(aliased), sort_keys=False,
+                        Dumper=type("NoAliases", (yaml.SafeDumper,),
+                                    {"ignore_aliases": lambda self, data: True}))
+    assert "*" not in written and "&" not in written
+    outs = []
+    for name, text in (("a", aliased), ("w", written)):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "m.yaml").write_text(text)
+        outs.append(outputs(tmp_path / name / "m.yaml", tmp_path / name / "out"))
+    assert outs[0] == outs[1]
 
 
 def test_errors_schema_faults_all_reported(tmp_path):

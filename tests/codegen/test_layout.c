@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -152,6 +153,66 @@ test_row_helpers(void **state)
 				assert_int_equal(vt_matrix_row(x, y, z), expect++);
 	assert_int_equal(expect, VT_MATRIX_ROWS);
 	assert_int_equal(vt_slots_row(1, 2), 5);
+}
+
+/*
+ * The row of 0-based index values i[0..n) of table `g` as the schema's one
+ * owner of row arithmetic says (fastmib_row_of_index(), 1-based values),
+ * checked against what the generated helper gave, back through
+ * fastmib_index_of_row(), and from the text a user writes ("2.3").
+ */
+static void
+same_row(const struct fastmib_group_schema *g, const uint32_t *i, size_t n,
+	 uint32_t generated)
+{
+	uint64_t idx[FASTMIB_MAX_INDEXES];
+	uint32_t back[FASTMIB_MAX_INDEXES];
+	char text[64];
+	size_t len = 0;
+
+	for (size_t k = 0; k < n; k++) {
+		idx[k] = i[k] + 1;
+		len += (size_t)snprintf(text + len, sizeof(text) - len, k ? ".%u" : "%u",
+					i[k] + 1);
+	}
+	assert_int_equal(fastmib_row_of_index(g, idx, n), generated);
+	assert_int_equal(fastmib_row_of_text(g, text), generated);
+	fastmib_index_of_row(g, generated, back);
+	for (size_t k = 0; k < n; k++)
+		assert_int_equal(back[k], idx[k]);
+}
+
+/* Every generated row helper, for every row of its table, gives the row
+ * of the schema's row arithmetic. */
+static void
+test_row_helpers_are_the_schema_rows(void **state)
+{
+	const struct fastmib_group_schema *g;
+	uint32_t i[3];
+
+	(void)state;
+	g = &ep_schema.groups[EP_GROUP_PORT];
+	for (i[0] = 0; i[0] < EP_PORT_PORT_ID_MAX; i[0]++)
+		same_row(g, i, 1, ep_port_row(i[0]));
+	g = &ep_schema.groups[EP_GROUP_PORT_QUEUE];
+	for (i[0] = 0; i[0] < EP_PORT_QUEUE_PORT_ID_MAX; i[0]++)
+		for (i[1] = 0; i[1] < EP_PORT_QUEUE_QUEUE_ID_MAX; i[1]++)
+			same_row(g, i, 2, ep_port_queue_row(i[0], i[1]));
+	g = &ep_schema.groups[EP_GROUP_FLOW];
+	for (i[0] = 0; i[0] < EP_FLOW_FLOW_ID_MAX; i[0]++)
+		same_row(g, i, 1, ep_flow_row(i[0]));
+	g = &vt_schema.groups[VT_GROUP_MATRIX];
+	for (i[0] = 0; i[0] < VT_MATRIX_X_MAX; i[0]++)
+		for (i[1] = 0; i[1] < VT_MATRIX_Y_MAX; i[1]++)
+			for (i[2] = 0; i[2] < VT_MATRIX_Z_MAX; i[2]++)
+				same_row(g, i, 3, vt_matrix_row(i[0], i[1], i[2]));
+	g = &vt_schema.groups[VT_GROUP_SESSIONS];
+	for (i[0] = 0; i[0] < VT_SESSIONS_SESSION_ID_MAX; i[0]++)
+		same_row(g, i, 1, vt_sessions_row(i[0]));
+	g = &vt_schema.groups[VT_GROUP_SLOTS];
+	for (i[0] = 0; i[0] < VT_SLOTS_SLOT_MAX; i[0]++)
+		for (i[1] = 0; i[1] < VT_SLOTS_LANE_MAX; i[1]++)
+			same_row(g, i, 2, vt_slots_row(i[0], i[1]));
 }
 
 struct areas {
@@ -477,6 +538,7 @@ main(void)
 		cmocka_unit_test(test_ev_schema),
 		cmocka_unit_test(test_schema_hashes),
 		cmocka_unit_test(test_row_helpers),
+		cmocka_unit_test(test_row_helpers_are_the_schema_rows),
 		cmocka_unit_test_setup_teardown(test_updates_hit_their_member, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_buffered_offsets, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_tx_form_hits_its_member, setup, teardown),

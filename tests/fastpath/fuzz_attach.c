@@ -14,7 +14,7 @@
 
 #include "fastmib/reader.h"
 
-static char path[64];
+static char path[128];
 
 static void
 exercise(struct fastmib_segment *seg)
@@ -95,8 +95,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct fastmib_segment *seg;
 
-	if (path[0] == '\0')
-		snprintf(path, sizeof(path), "/dev/shm/fastmib-fuzz-%d", (int)getpid());
+	if (path[0] == '\0') {
+		/* the test run's tag (tests/fastpath/tutil.h says why) */
+		const char *tag = getenv("FASTMIB_TEST_TAG");
+
+		snprintf(path, sizeof(path), "/dev/shm/fastmib-fuzz-%s-%d",
+			 tag != NULL ? tag : "fmt", (int)getpid());
+	}
 	rewrite(data, size);
 	if (fastmib_attach(path, 0, &seg) == 0) {
 		exercise(seg);

@@ -293,14 +293,14 @@ create_and_fill(const char *path)
  * back, the new one's lcores claim theirs. One that cannot fit is refused
  * at creation, with the size the file system needs.
  */
-static char tmpfs_dir[] = "/tmp/fastmib-tmpfs-XXXXXX";
+static char tmpfs_dir[512] = "XXXXXX";
 
 /* Whatever the test left: its tmpfs goes, with everything in it. */
 static int
 drop_tmpfs(void **state)
 {
 	(void)state;
-	if (strchr(tmpfs_dir, 'X') == NULL) {
+	if (tmpfs_dir[0] == '/') {
 		umount2(tmpfs_dir, MNT_DETACH);
 		rmdir(tmpfs_dir);
 	}
@@ -310,7 +310,8 @@ drop_tmpfs(void **state)
 static void
 test_recreate_in_small_tmpfs(void **state)
 {
-	char *dir = tmpfs_dir, path[64];
+	const char *tmp = getenv("TMPDIR");
+	char *dir = tmpfs_dir, path[600];
 	struct fastmib_segment *rd;
 	uint64_t v[8];
 
@@ -319,6 +320,7 @@ test_recreate_in_small_tmpfs(void **state)
 		print_message("not root: no tmpfs of our own to mount; skipped\n");
 		skip();
 	}
+	snprintf(tmpfs_dir, sizeof(tmpfs_dir), "%s/fastmib-tmpfs-XXXXXX", tmp ? tmp : "/tmp");
 	assert_non_null(mkdtemp(dir));
 	assert_int_equal(mount("tmpfs", dir, "tmpfs", 0, "size=64m"), 0);
 	snprintf(path, sizeof(path), "%s/seg", dir);

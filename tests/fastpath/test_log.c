@@ -100,7 +100,7 @@ main(int argc, char **argv)
 	int rc;
 
 	(void)argc;
-	snprintf(prefix, sizeof(prefix), "fmtl%d", (int)getpid());
+	snprintf(prefix, sizeof(prefix), "%s-l%d", tu_tag(), (int)getpid());
 	if (rte_eal_init((int)(sizeof(eal) / sizeof(eal[0])) - 1, eal) < 0) {
 		fprintf(stderr, "%s: rte_eal_init failed\n", argv[0]);
 		return 1;

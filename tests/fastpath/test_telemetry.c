@@ -28,6 +28,7 @@
 #include <rte_lcore.h>
 
 #include "fastmib/fastmib.h"
+#include "tutil.h"
 #include "fastmib/names.h"
 
 #define MAX_OUTPUT 16384 /* DPDK 22.11: max_output_len of the hello */
@@ -125,7 +126,7 @@ eal_start(const char *prog)
 			 "-l", "0", "--file-prefix", prefix, "--log-level", "lib.eal:error",
 			 NULL };
 
-	snprintf(prefix, sizeof(prefix), "fmtt%d", (int)getpid());
+	snprintf(prefix, sizeof(prefix), "%s-t%d", tu_tag(), (int)getpid());
 	if (rte_eal_init((int)(sizeof(argv) / sizeof(argv[0])) - 1, argv) < 0) {
 		fprintf(stderr, "%s: rte_eal_init failed\n", prog);
 		exit(1);
@@ -248,20 +249,13 @@ mib_counter(char *buf, size_t len, unsigned g, uint32_t c)
 		     groups[g].counters[c].name);
 }
 
-static const char *
-seg_path(char *buf, size_t len, const char *tag)
-{
-	snprintf(buf, len, "/dev/shm/fastmib-test-%d-%s", (int)getpid(), tag);
-	return buf;
-}
-
 static struct fastmib_segment *
 create(const char *tag)
 {
 	struct fastmib_segment *seg = NULL;
 	char path[256];
 
-	seg_path(path, sizeof(path), tag);
+	tu_path(path, sizeof(path), tag);
 	unlink(path);
 	if (fastmib_create(&tt_schema, path, NULL, &seg) != 0)
 		fail_msg("create: %s", fastmib_last_error());
@@ -274,7 +268,7 @@ destroy(struct fastmib_segment *seg, const char *tag)
 	char path[256];
 
 	fastmib_close(seg);
-	unlink(seg_path(path, sizeof(path), tag));
+	unlink(tu_path(path, sizeof(path), tag));
 }
 
 /* ---- tests ---- */
@@ -296,7 +290,7 @@ test_segments(void **state)
 	v = tel_ask(fd, "/fastmib/segments");
 	assert_int_equal(json_object_size(v), 2);
 	s = json_object_get(v, "0");
-	assert_string_equal(str(s, "path"), seg_path(path, sizeof(path), "tel-a"));
+	assert_string_equal(str(s, "path"), tu_path(path, sizeof(path), "tel-a"));
 	assert_string_equal(str(s, "module"), "TELEMETRY-TEST-MIB");
 	assert_string_equal(str(s, "prefix"), "tt");
 	assert_int_equal(num(s, "generation"), 1);
@@ -306,7 +300,7 @@ test_segments(void **state)
 		assert_string_equal(json_string_value(json_array_get(json_object_get(s, "groups"), g)),
 				    groups[g].name);
 	assert_string_equal(str(json_object_get(v, "1"), "path"),
-			    seg_path(path, sizeof(path), "tel-b"));
+			    tu_path(path, sizeof(path), "tel-b"));
 	json_decref(v);
 
 	/* Closed: gone from the list; ids are not reused. */

@@ -59,6 +59,18 @@ tu_wait(unsigned lcore)
 	return rc;
 }
 
+/* The tag of this run of the suite (FASTMIB_TEST_TAG, given to every test
+ * by ctest): in the name of whatever a test makes outside its temporary
+ * directory, so that the suite's last test can tell what this run left
+ * behind (tests/leftovers/leftovers.py). */
+static inline const char *
+tu_tag(void)
+{
+	const char *tag = getenv("FASTMIB_TEST_TAG");
+
+	return tag != NULL && tag[0] != '\0' ? tag : "fmt";
+}
+
 /* At exit: the EAL's runtime directory of this process, empty without
  * shared configuration and telemetry, which DPDK would leave behind. */
 static inline void
@@ -77,7 +89,7 @@ tu_eal_init(const char *name, const char *lcores)
 			 "--no-telemetry", "-m", "64", "--lcores", (char *)lcores,
 			 "--file-prefix", prefix, "--log-level", "lib.eal:error", NULL };
 
-	snprintf(prefix, sizeof(prefix), "fmt%d", (int)getpid());
+	snprintf(prefix, sizeof(prefix), "%s-%d", tu_tag(), (int)getpid());
 	atexit(tu_remove_runtime_dir);
 	if (rte_eal_init((int)(sizeof(argv) / sizeof(argv[0])) - 1, argv) < 0) {
 		fprintf(stderr, "%s: rte_eal_init failed\n", name);
@@ -107,7 +119,7 @@ tu_eal_cleanup_after(int rc)
 static inline const char *
 tu_path(char *buf, size_t len, const char *tag)
 {
-	snprintf(buf, len, "/dev/shm/fastmib-test-%d-%s", (int)getpid(), tag);
+	snprintf(buf, len, "/dev/shm/fastmib-test-%s-%d-%s", tu_tag(), (int)getpid(), tag);
 	return buf;
 }
 

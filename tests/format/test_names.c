@@ -114,12 +114,47 @@ test_lengths(void **state)
 	assert_int_equal(fastmib_name_exporter_module(NULL, 0, "EXAMPLE-DATAPLANE-MIB"), 21);
 }
 
+/* Every one of names[0..n) is valid (`want`) or not by `valid`. */
+static void
+all_are(bool (*valid)(const char *), const char *const *names, size_t n, bool want)
+{
+	for (size_t i = 0; i < n; i++)
+		if (valid(names[i]) != want)
+			fail_msg("'%s' should be %s", names[i], want ? "valid" : "refused");
+}
+
+#define ALL_ARE(fn, v, want) all_are((fn), (v), sizeof(v) / sizeof((v)[0]), (want))
+
+/* What a model's names may be: the one statement of the rules. */
+static void
+test_syntax(void **state)
+{
+	static const char *const model_ok[] = { "a", "rxPkts", "port2", "aBC9d" };
+	static const char *const model_bad[] = { "", "RxPkts", "2port", "rx_pkts", "rx-pkts",
+						 "rx pkts", "r\xc3\xa9", "\x80x" };
+	static const char *const module_ok[] = { "A", "IF-MIB", "EXAMPLE-DATAPLANE-MIB",
+						 "X2-Y" };
+	static const char *const module_bad[] = { "", "if-MIB", "IF--MIB", "IF-MIB-", "-IF",
+						  "IF_MIB", "IF MIB", "\xc3\x89-MIB" };
+	static const char *const prefix_ok[] = { "ep", "x", "ab12" };
+	static const char *const prefix_bad[] = { "", "Ep", "eP", "1ep", "e_p", "e-p" };
+
+	(void)state;
+	ALL_ARE(fastmib_name_is_model, model_ok, true);
+	ALL_ARE(fastmib_name_is_model, model_bad, false);
+	ALL_ARE(fastmib_name_is_module, module_ok, true);
+	ALL_ARE(fastmib_name_is_module, module_bad, false);
+	ALL_ARE(fastmib_name_is_prefix, prefix_ok, true);
+	ALL_ARE(fastmib_name_is_prefix, prefix_bad, false);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_lengths),
+		cmocka_unit_test(test_syntax),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -181,6 +181,42 @@ test_names(void **state)
 		.problem = FASTMIB_BAD_DUPLICATE, .event = TS_EV_OUTER, .arg = 3, .first = 1,
 		.message = "event outer: args 2 and 4 share the name b" });
 
+	/* The syntax of <fastmib/names.h>, for every kind of name. */
+	copy_of(&ts_schema, &c);
+	c.g[TS_FLOW].name = "Flow";
+	expect_one(&c, &(struct fastmib_schema_fault){
+		.object = FASTMIB_OBJ_GROUP, .field = FASTMIB_FIELD_NAME,
+		.problem = FASTMIB_BAD_SYNTAX, .group = TS_FLOW,
+		.message = "group 5: name 'Flow' is not a valid name" });
+
+	copy_of(&ts_schema, &c);
+	c.c[TS_GLOBAL][2].name = "active_flows";
+	expect_one(&c, &(struct fastmib_schema_fault){
+		.object = FASTMIB_OBJ_COUNTER, .field = FASTMIB_FIELD_NAME,
+		.problem = FASTMIB_BAD_SYNTAX, .group = TS_GLOBAL, .counter = 2,
+		.message = "group global: counter 3: name 'active_flows' is not a valid name" });
+
+	copy_of(&ts_schema, &c);
+	c.g[TS_FLOW].indexes[0].name = "9vrf";
+	expect_one(&c, &(struct fastmib_schema_fault){
+		.object = FASTMIB_OBJ_INDEX, .field = FASTMIB_FIELD_NAME,
+		.problem = FASTMIB_BAD_SYNTAX, .group = TS_FLOW, .index = 0,
+		.message = "group flow: index 1: name '9vrf' is not a valid name" });
+
+	copy_of(&ts_ev_schema, &c);
+	c.e[TS_EV_OUTER].args[3] = "";
+	expect_one(&c, &(struct fastmib_schema_fault){
+		.object = FASTMIB_OBJ_ARG, .field = FASTMIB_FIELD_NAME,
+		.problem = FASTMIB_BAD_SYNTAX, .event = TS_EV_OUTER, .arg = 3,
+		.message = "event outer: arg 4: name '' is not a valid name" });
+
+	copy_of(&ts_ev_schema, &c);
+	c.e[TS_EV_INNER].name = "in-ner";
+	expect_one(&c, &(struct fastmib_schema_fault){
+		.object = FASTMIB_OBJ_EVENT, .field = FASTMIB_FIELD_NAME,
+		.problem = FASTMIB_BAD_SYNTAX, .event = TS_EV_INNER,
+		.message = "event 3: name 'in-ner' is not a valid name" });
+
 	copy_of(&ts_schema, &c);
 	c.c[TS_PORT][1].units = "packets per second, averaged over a minute";
 	expect_one(&c, &(struct fastmib_schema_fault){
@@ -259,6 +295,20 @@ test_module(void **state)
 	expect_one(&c, &(struct fastmib_schema_fault){
 		.object = FASTMIB_OBJ_SCHEMA, .field = FASTMIB_FIELD_MODULE,
 		.problem = FASTMIB_BAD_MISSING, .message = "module: module name is missing" });
+
+	copy_of(&ts_schema, &c);
+	c.s.module = "FASTMIB-TEST-";
+	expect_one(&c, &(struct fastmib_schema_fault){
+		.object = FASTMIB_OBJ_SCHEMA, .field = FASTMIB_FIELD_MODULE,
+		.problem = FASTMIB_BAD_SYNTAX,
+		.message = "module: module name 'FASTMIB-TEST-' is not a valid name" });
+
+	copy_of(&ts_schema, &c);
+	c.s.prefix = "tS";
+	expect_one(&c, &(struct fastmib_schema_fault){
+		.object = FASTMIB_OBJ_SCHEMA, .field = FASTMIB_FIELD_PREFIX,
+		.problem = FASTMIB_BAD_SYNTAX,
+		.message = "module: prefix 'tS' is not a valid name" });
 }
 
 /* Independent faults are all reported, in schema order; the callback can

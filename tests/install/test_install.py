@@ -16,6 +16,7 @@ import pytest
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
 
 import dpdkapp  # noqa: E402
+from suiterun import tagged  # noqa: E402
 
 BUILD = os.environ["FASTMIB_BUILD"]
 SOURCE = os.environ["FASTMIB_SOURCE"]
@@ -131,7 +132,7 @@ def read_back(prefix, seg):
 def count_and_read(prefix, writer, tmp_path, name):
     seg = str(tmp_path / f"{name}.seg")
     env = env_for(prefix)
-    eal_prefix = f"fastmib-cx-{name}-{os.getpid()}"
+    eal_prefix = tagged("cx-", name, "-", os.getpid())
     try:
         p = run([writer, *EAL, "--file-prefix", eal_prefix, "--", seg, str(PACKETS)],
                 env=env)

@@ -6,7 +6,8 @@ exits at end of input), and a small client of DPDK's telemetry protocol to
 read what the application itself reports.
 
 Each run gets its own --file-prefix, so its runtime directory (and
-telemetry socket) is private; stop() removes that directory.
+telemetry socket) is private; stop() removes that directory, also after
+kill().
 """
 import itertools
 import json
@@ -16,6 +17,8 @@ import signal
 import socket
 import subprocess
 import time
+
+from suiterun import tagged
 
 TESTPMD = shutil.which("dpdk-testpmd") or "/usr/bin/dpdk-testpmd"
 SOCKET_NAME = "dpdk_telemetry.v2"
@@ -37,8 +40,9 @@ def runtime_dir(prefix):
     return os.path.join(base, "dpdk", prefix)
 
 
-def unique_prefix(tag="fmtp"):
-    return "%s%d_%d" % (tag, os.getpid(), next(_runs))
+def unique_prefix(tag="tp"):
+    """A --file-prefix of this test run (suiterun) and of no other EAL."""
+    return tagged(tag, os.getpid(), "_", next(_runs))
 
 
 class Telemetry:

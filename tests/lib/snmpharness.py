@@ -55,8 +55,9 @@ def free_udp_port():
 
 
 def make_tmpdir(tag):
-    """A short path: AgentX unix socket paths must fit in sun_path."""
-    return tempfile.mkdtemp(prefix="fm%s-" % tag, dir="/tmp")
+    """A short path (AgentX unix socket paths must fit in sun_path) in
+    TMPDIR: the test run's temporary directory under ctest."""
+    return tempfile.mkdtemp(prefix="fm%s-" % tag)
 
 
 def access_lines():

@@ -2,9 +2,9 @@
 """Fixtures of the SNMP system tests: a segment filled by fm-writer, served
 in each of the three modes: fastmib-agentx behind a real snmpd (AgentX),
 fastmib-agentx standalone, or the fastmib module loaded into snmpd."""
-import itertools
 import json
 import os
+import shutil
 import subprocess
 import sys
 
@@ -12,13 +12,12 @@ import pytest
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
 
+import dpdkapp  # noqa: E402
 import snmpharness as h  # noqa: E402
 
 MODULE = "EXAMPLE-DATAPLANE-MIB"
 
 MODES = ["agentx", "standalone", "module"]
-
-_eal_runs = itertools.count(1)
 
 
 def writer_binary(var="FM_WRITER"):
@@ -71,10 +70,12 @@ class Writer:
         self.binary = writer_binary(binary_var)
         self.n = 0
         self.live_proc = None
+        self.prefixes = []
 
     def _eal_prefix(self):
         """Unique per run: writers of one test process never share it."""
-        return "fmw%d_%d" % (os.getpid(), next(_eal_runs))
+        self.prefixes.append(dpdkapp.unique_prefix("w"))
+        return self.prefixes[-1]
 
     def _expect_path(self):
         self.n += 1
@@ -83,10 +84,14 @@ class Writer:
 
     def fill(self, scale=1, rows="sparse"):
         exp = self._expect_path()
-        r = subprocess.run([self.binary, "fill", self.segment, exp,
-                            "--scale", str(scale), "--rows", rows,
-                            "--file-prefix", self._eal_prefix()],
-                           capture_output=True, text=True, timeout=120)
+        prefix = self._eal_prefix()
+        try:
+            r = subprocess.run([self.binary, "fill", self.segment, exp,
+                                "--scale", str(scale), "--rows", rows,
+                                "--file-prefix", prefix],
+                               capture_output=True, text=True, timeout=120)
+        finally:  # it has ended, whichever way
+            shutil.rmtree(dpdkapp.runtime_dir(prefix), ignore_errors=True)
         if r.returncode != 0:
             raise h.HarnessError("fm-writer fill: %s %s" % (r.stdout, r.stderr))
         return Expectations(exp)
@@ -134,8 +139,19 @@ class Writer:
                     pass
             if self.live_proc.poll() is None:
                 self.live_proc.terminate()
-                self.live_proc.wait(30)
+                try:
+                    self.live_proc.wait(30)
+                except subprocess.TimeoutExpired:
+                    self.live_proc.kill()
+                    self.live_proc.wait()
         self.live_proc = None
+
+    def cleanup(self):
+        """After the last run: the runtime directories of runs that could
+        not remove their own (killed, or failed before their exit handler)."""
+        self.stop_live()
+        for p in self.prefixes:
+            shutil.rmtree(dpdkapp.runtime_dir(p), ignore_errors=True)
 
 
 class Served:
@@ -199,7 +215,7 @@ class Served:
         return self.expect
 
     def close(self):
-        self.writer.stop_live()
+        self.writer.cleanup()
         # in module mode the agent is the snmpd
         h.shut_down(self.agent, self.snmpd if self.mode != "module" else None)
 

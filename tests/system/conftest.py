@@ -15,6 +15,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
 
 import dpdkapp  # noqa: E402
+from suiterun import tagged  # noqa: E402
 
 EXAMPLE = os.environ.get("FASTMIB_EXAMPLE", "")
 STAT = os.environ.get("FASTMIB_STAT", "")
@@ -26,7 +27,7 @@ NULL_PKT_LEN = 64
 
 def eal_prefix(tmp_path):
     """A --file-prefix of this test alone: its runtime directory too."""
-    return f"fm{os.getpid()}_{tmp_path.name}"
+    return tagged(os.getpid(), "_", tmp_path.name)
 
 
 def eal_args(tmp_path, lcores="0-1", ports=2, telemetry=False, shconf=False,
@@ -94,11 +95,12 @@ class App:
     def kill(self):
         """SIGKILL if still running; what it could not clean up then is
         removed here (the application removes its own runtime directory
-        when it exits by itself or on SIGINT/SIGTERM)."""
+        when it exits by itself or on SIGINT/SIGTERM, not when it fails
+        before its exit handler or crashes)."""
         if self.proc and self.proc.poll() is None:
             self.proc.kill()
             self.proc.communicate()
-            shutil.rmtree(self.rundir, ignore_errors=True)
+        shutil.rmtree(self.rundir, ignore_errors=True)
 
     def wait_for_segment(self, deadline_s=20):
         """Poll until the segment exists and fastmib-stat can read it."""
@@ -132,7 +134,7 @@ def stat_json(segment, *args):
 
 
 def mib(prefix, *parts):
-    """`ep`, `portQueue`, `pkts` -> `epPortQueuePkts` (DESIGN.md names)."""
+    """`ep`, `portQueue`, `pkts` -> `epPortQueuePkts` (docs/model.md, "Names")."""
     return prefix + "".join(p[0].upper() + p[1:] for p in parts)
 
 

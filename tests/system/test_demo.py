@@ -9,6 +9,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from conftest import tagged
 
 ROOT = Path(__file__).resolve().parents[2]
 BUILD = os.environ.get("FASTMIB_BUILD_DIR", "")
@@ -31,16 +32,19 @@ def processes_mentioning(text):
 def test_demo_runs_end_to_end_and_cleans_up():
     if not BUILD:
         pytest.fail("FASTMIB_BUILD_DIR not set: run through ctest")
+    name = tagged("demo-", os.getpid())
     proc = subprocess.run([str(ROOT / "scripts" / "demo.sh"), BUILD],
                           capture_output=True, text=True, timeout=100,
-                          stdin=subprocess.DEVNULL)
+                          stdin=subprocess.DEVNULL,
+                          env=dict(os.environ, FASTMIB_DEMO_NAME=name))
     out = proc.stdout
     assert proc.returncode == 0, out[-3000:] + proc.stderr[-3000:]
     assert "No Such Object" not in out  # the first query waits for the agent
 
     # What the demo started, as it printed it.
-    work = re.search(r"-c (/tmp/fastmib-demo\.\w+)/snmpd\.conf", out).group(1)
-    seg = re.search(r"--segment (/dev/shm/fastmib-demo-\d+)", out).group(1)
+    work = re.search(r"-c (/\S+/fastmib-demo\.\w+)/snmpd\.conf", out).group(1)
+    seg = re.search(r"--segment (/dev/shm/\S+)", out).group(1)
+    assert seg == "/dev/shm/" + name
 
     # Live counters over SNMP, increasing between the two reads.
     def rx_values(text):

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from conftest import dpdkapp
+from conftest import dpdkapp, stat_json, tagged
 
 
 def wait_socket(app, deadline_s=20):
@@ -39,6 +39,12 @@ def test_gone_after_a_signal(app_factory, sig):
     app = app_factory(["--rate", "100000", "--quiet"], shconf=True, telemetry=True).start()
     app.wait_for_segment()
     wait_socket(app)
+    # counting, before the signal: on a busy machine the lcores may not
+    # have been scheduled yet when the segment and the socket appear
+    end = time.monotonic() + 20
+    while stat_json(app.segment)["groups"]["global"]["counters"]["epGlobalRxPkts"] == 0:
+        assert app.proc.poll() is None and time.monotonic() < end, "nothing counted"
+        time.sleep(0.05)
     assert app.stop(sig) == 0, app.stderr
     assert not app.rundir.exists(), sorted(p.name for p in app.rundir.iterdir())
     # the counters stay for readers
@@ -68,7 +74,7 @@ def test_leaves_the_socket_of_another_process(app_factory, tmp_path):
     """Two processes on one prefix with --no-shconf, each with its own
     telemetry socket. The first one's exit leaves the second one's socket
     (and so the directory); the second one's exit removes the directory."""
-    prefix = "fm%d_two_%s" % (os.getpid(), tmp_path.name)
+    prefix = tagged(os.getpid(), "_two_", tmp_path.name)
     args = ["--packets", "1000", "--hold", "--quiet"]
     first = app_factory(args, telemetry=True, prefix=prefix, name="first").start()
     first.wait_for_segment()

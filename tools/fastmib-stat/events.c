@@ -7,21 +7,6 @@
 
 #include "stat.h"
 
-/* Event by model name ("burstStart") or MIB-style name ("epBurstStart"). */
-static int
-find_event(const struct fastmib_schema *sc, const char *name)
-{
-	char mib[NAME_BUF];
-
-	for (uint32_t i = 0; i < sc->n_events; i++) {
-		fastmib_name_mib_style(mib, sizeof(mib), sc->prefix, sc->events[i].name,
-				       NULL);
-		if (strcmp(sc->events[i].name, name) == 0 || strcmp(mib, name) == 0)
-			return (int)i;
-	}
-	return -1;
-}
-
 /* UTC with nanoseconds: 2026-11-22T10:00:00.123456789Z */
 static void
 format_time_ns(uint64_t ns, char *buf, size_t len)
@@ -137,7 +122,7 @@ event_filter(const struct fastmib_schema *sc, const struct stat_opts *o)
 {
 	int only = -1;
 
-	if (o->event_name && (only = find_event(sc, o->event_name)) < 0) {
+	if (o->event_name && (only = fastmib_event_by_name(sc, o->event_name)) < 0) {
 		fprintf(stderr, "fastmib-stat: no event '%s' in %s\n", o->event_name,
 			sc->module);
 		return -EINVAL;

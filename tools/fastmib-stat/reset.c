@@ -9,22 +9,16 @@
 
 #include "stat.h"
 
-/* Group by model name ("portQueue") or MIB descriptor ("epPortQueue"). */
-static int
-find_group(const struct fastmib_schema *sc, const char *name, size_t len)
+/* "bad row ...": what the group's rows are written as. */
+static void
+bad_row(const char *target, const struct fastmib_group_schema *g)
 {
-	char mib[NAME_BUF];
-
-	for (uint32_t i = 0; i < sc->n_groups; i++) {
-		const char *g = sc->groups[i].name;
-
-		if (strlen(g) == len && strncmp(g, name, len) == 0)
-			return (int)i;
-		fastmib_name_mib_style(mib, sizeof(mib), sc->prefix, g, NULL);
-		if (strlen(mib) == len && strncmp(mib, name, len) == 0)
-			return (int)i;
-	}
-	return -1;
+	fprintf(stderr, "fastmib-stat: bad row '%s': %s takes %" PRIu32 " index value(s)",
+		target, g->name, g->n_indexes);
+	for (uint32_t i = 0; i < g->n_indexes; i++)
+		fprintf(stderr, "%s %s 1..%" PRIu32, i ? "," : ":", g->indexes[i].name,
+			g->indexes[i].max);
+	fprintf(stderr, "\n");
 }
 
 /*
@@ -37,11 +31,12 @@ parse_target(const struct fastmib_schema *sc, const char *t, int *group,
 {
 	const char *dot = strchr(t, '.');
 	size_t len = dot ? (size_t)(dot - t) : strlen(t);
+	char name[NAME_BUF];
 	const struct fastmib_group_schema *g;
-	uint32_t k = 0;
-	uint64_t r = 0;
+	int64_t r;
 
-	*group = find_group(sc, t, len);
+	snprintf(name, sizeof(name), "%.*s", (int)len, t);
+	*group = len < sizeof(name) ? fastmib_group_by_name(sc, name) : -1;
 	if (*group < 0) {
 		fprintf(stderr, "fastmib-stat: no group '%.*s' in %s\n", (int)len, t,
 			sc->module);
@@ -57,28 +52,9 @@ parse_target(const struct fastmib_schema *sc, const char *t, int *group,
 			g->name);
 		return -EINVAL;
 	}
-	for (const char *p = dot; *p == '.'; k++) {
-		char *end;
-		unsigned long v;
-
-		errno = 0;
-		v = strtoul(p + 1, &end, 10);
-		if (k == g->n_indexes || end == p + 1 || !isdigit((unsigned char)p[1]) ||
-		    errno || v < 1 || v > g->indexes[k].max || (*end && *end != '.')) {
-			fprintf(stderr, "fastmib-stat: bad row '%s': %s takes %" PRIu32
-				" index value(s)", t, g->name, g->n_indexes);
-			for (uint32_t i = 0; i < g->n_indexes; i++)
-				fprintf(stderr, "%s %s 1..%" PRIu32, i ? "," : ":",
-					g->indexes[i].name, g->indexes[i].max);
-			fprintf(stderr, "\n");
-			return -EINVAL;
-		}
-		r = r * g->indexes[k].max + (v - 1);
-		p = end;
-	}
-	if (k != g->n_indexes) {
-		fprintf(stderr, "fastmib-stat: bad row '%s': %s takes %" PRIu32
-			" index value(s)\n", t, g->name, g->n_indexes);
+	r = fastmib_row_of_text(g, dot + 1);
+	if (r < 0) {
+		bad_row(t, g);
 		return -EINVAL;
 	}
 	*row = (uint32_t)r;

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * OIDs of a served segment: where a varbind's name stands below the
+ * segment's root, which object it names (the OID map's answer), and the
+ * OID map's view of the segment (present rows, event records). The
+ * handler (GET, GETNEXT) and SET both ask here.
+ */
+#include "core_priv.h"
+
+/* ---- the segment as the OID map sees it ---- */
+
+static int64_t
+fma_rows_next_row(void *ctx, unsigned int group, uint32_t row)
+{
+	const struct fma_seg *s = ctx;
+	int64_t r = fastmib_next_row(s->seg, group, row);
+
+	return r < 0 ? -1 : r;
+}
+
+static bool
+fma_rows_present(void *ctx, unsigned int group, uint32_t row)
+{
+	const struct fma_seg *s = ctx;
+
+	return fastmib_row_present(s->seg, group, row);
+}
+
+static int64_t
+fma_rows_next_event(void *ctx, uint64_t from, uint32_t min_args)
+{
+	const struct fma_seg *s = ctx;
+
+	return s->ev ? fma_evhist_next(&s->ev->hist, from, min_args) : -1;
+}
+
+static bool
+fma_rows_event(void *ctx, uint64_t num, uint32_t *n_args)
+{
+	const struct fma_seg *s = ctx;
+
+	return s->ev && fma_evhist_get(&s->ev->hist, num, n_args) != NULL;
+}
+
+void
+fma_rows_init(struct fma_seg *s)
+{
+	s->rows = (struct fastmib_oid_rows){
+		.ctx = s,
+		.next_row = fma_rows_next_row,
+		.row_present = fma_rows_present,
+		.next_event = fma_rows_next_event,
+		.event = fma_rows_event,
+	};
+}
+
+/* ---- OIDs ---- */
+
+int
+fma_place(const struct fma_seg *s, const oid *name, size_t len, uint64_t *x, size_t *n)
+{
+	size_t common = len < s->root_len ? len : s->root_len;
+
+	*n = 0;
+	for (size_t i = 0; i < common; i++)
+		if (name[i] != s->root[i])
+			return name[i] < s->root[i] ? -1 : 1;
+	if (len <= s->root_len)
+		return -1;
+	*n = len - s->root_len;
+	if (*n > FASTMIB_OID_MAX_SUFFIX + 1)
+		*n = FASTMIB_OID_MAX_SUFFIX + 1;
+	for (size_t i = 0; i < *n; i++)
+		x[i] = name[s->root_len + i];
+	return 0;
+}
+
+enum fastmib_oid_found
+fma_lookup(const struct fma_seg *s, const netsnmp_variable_list *vb,
+	   struct fastmib_oid_ref *ref)
+{
+	uint64_t x[FASTMIB_OID_MAX_SUFFIX + 1];
+	size_t n;
+
+	if (fma_place(s, vb->name, vb->name_length, x, &n) != 0)
+		n = 0; /* not below R: names nothing */
+	return fastmib_oidmap_resolve(s->map, &s->rows, x, n, ref);
+}
