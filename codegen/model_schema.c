@@ -46,7 +46,8 @@ build(struct model *m)
 		for (uint32_t xi = 0; xi < g->n_indexes; xi++) {
 			if (xi < FASTMIB_MAX_INDEXES)
 				sg->indexes[xi] = (struct fastmib_index_schema){
-					g->indexes[xi].name, g->indexes[xi].max };
+					g->indexes[xi].name, g->indexes[xi].max,
+					FASTMIB_INDEX_INTEGER, 0 };
 			/* beyond 2^32 rows, the check has its say anyway */
 			if (rows <= UINT32_MAX)
 				rows *= g->indexes[xi].max;

@@ -81,6 +81,7 @@ static const struct rule rules[FASTMIB_N_NAME_ROLES] = {
 	[FASTMIB_MIB_OBJECT_GROUP] = G(1, "Group"),
 	[FASTMIB_MIB_COUNTER] = G(2, NULL),
 	[FASTMIB_MIB_INDEX] = G(2, NULL),
+	[FASTMIB_MIB_INDEX_TYPE] = G(2, "Type"),
 	[FASTMIB_MIB_NOTIFICATION] = G(1, "Notification"),
 
 	[FASTMIB_MIB_TYPE_ENTRY] = T(1, "Entry"),

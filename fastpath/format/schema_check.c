@@ -194,8 +194,19 @@ check_index(struct checker *k, uint32_t gi, uint32_t xi, const char *gname)
 	if (!check_name(k, f, x->name, fastmib_name_is_model, owner, "name"))
 		return false;
 	snprintf(owner, sizeof(owner), "group %s: index %s", gname, x->name);
+	f.field = FASTMIB_FIELD_INDEX_TYPE;
+	if (!check_range(k, f, x->type, FASTMIB_INDEX_INTEGER, FASTMIB_INDEX_STRING, owner,
+			 "type"))
+		return false;
+	/* max: an integer index's range, 0 for the others; size: a string's */
 	f.field = FASTMIB_FIELD_MAX;
-	return check_range(k, f, x->max, 1, FASTMIB_MAX_ROWS, owner, "max");
+	if (!check_range(k, f, x->max, x->type == FASTMIB_INDEX_INTEGER,
+			 x->type == FASTMIB_INDEX_INTEGER ? FASTMIB_MAX_ROWS : 0, owner, "max"))
+		return false;
+	f.field = FASTMIB_FIELD_SIZE;
+	return check_range(k, f, x->size, x->type == FASTMIB_INDEX_STRING,
+			   x->type == FASTMIB_INDEX_STRING ? FASTMIB_MAX_STRING_INDEX : 0, owner,
+			   "size");
 }
 
 /* Indexes, all_rows and n_rows: the rows of the group. */
@@ -236,6 +247,15 @@ check_rows(struct checker *k, uint32_t gi, const char *gname, const char *owner)
 		report(k, &d, "%s: indexes %u and %u share the name %s", owner, d.first + 1,
 		       xi + 1, names[xi]);
 		return false;
+	}
+	if (fastmib_group_keyed(g)) {
+		/* a keyed table holds n_rows rows (its capacity), present or not */
+		f.field = FASTMIB_FIELD_ALL_ROWS;
+		if (!check_range(k, f, g->all_rows, 0, 0, owner, "all_rows (a keyed table's "
+				 "rows come and go)"))
+			return false;
+		f.field = FASTMIB_FIELD_N_ROWS;
+		return check_range(k, f, g->n_rows, 1, FASTMIB_MAX_ROWS, owner, "capacity");
 	}
 	for (uint32_t xi = 0; xi < g->n_indexes; xi++) {
 		rows *= g->indexes[xi].max;

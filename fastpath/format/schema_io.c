@@ -121,6 +121,8 @@ serialize(const struct fastmib_schema *s, uint8_t *buf)
 		for (uint32_t k = 0; k < g->n_indexes; k++) {
 			r.indexes[k].name = put_str(&t, g->indexes[k].name);
 			r.indexes[k].max = g->indexes[k].max;
+			r.indexes[k].type = g->indexes[k].type;
+			r.indexes[k].size = g->indexes[k].size;
 		}
 		r.n_rows = g->n_rows;
 		r.row_size = g->row_size;
@@ -378,6 +380,8 @@ fms_schema_deserialize(const uint8_t *buf, uint64_t len, struct fastmib_schema *
 					  &gs->indexes[k].name)))
 				goto fail;
 			gs->indexes[k].max = g.indexes[k].max;
+			gs->indexes[k].type = g.indexes[k].type;
+			gs->indexes[k].size = g.indexes[k].size;
 		}
 		gs->n_rows = g.n_rows;
 		gs->row_size = g.row_size;

@@ -203,6 +203,8 @@ struct fms_schema_rec {
 struct fms_index_rec {
 	struct fms_str name;
 	uint32_t max;
+	uint32_t type;
+	uint32_t size;
 	uint32_t pad;
 };
 

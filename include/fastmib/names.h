@@ -109,6 +109,8 @@ enum fastmib_name_role {
 	FASTMIB_MIB_OBJECT_GROUP,     /**< pGGroup: the group's OBJECT-GROUP */
 	FASTMIB_MIB_COUNTER,          /**< pGC (a = group, b = counter): scalar or column */
 	FASTMIB_MIB_INDEX,            /**< pGI (a = group, b = index): index column */
+	FASTMIB_MIB_INDEX_TYPE,       /**< pGIType (a = group, b = index): the
+					   InetAddressType of an inet-address index */
 	FASTMIB_MIB_NOTIFICATION,     /**< pENotification (a = event) */
 	/* ---- MIB type names ---- */
 	FASTMIB_MIB_TYPE_ENTRY,       /**< PGEntry (a = group): a table's SEQUENCE */

@@ -57,6 +57,10 @@ extern "C" {
 #define FASTMIB_ARC_DISCONT     1002u /**< <p><G>DiscontinuityTime */
 /** Index column k (0-based) of a table entry is FASTMIB_ARC_INDEX_FIRST + k. */
 #define FASTMIB_ARC_INDEX_FIRST 1011u
+/** An inet-address index k (0-based) is two index objects: its
+ *  InetAddressType at FASTMIB_ARC_INDEX_TYPE_FIRST + k, then its InetAddress
+ *  at FASTMIB_ARC_INDEX_FIRST + k. */
+#define FASTMIB_ARC_INDEX_TYPE_FIRST 1021u
 
 /* Module-wide objects under R.2. */
 #define FASTMIB_ARC_RESET_ALL      1u /**< R.2.1 <p>ResetAll */

@@ -30,6 +30,7 @@
 #ifndef FASTMIB_SCHEMA_H
 #define FASTMIB_SCHEMA_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -48,7 +49,13 @@ extern "C" {
 #define FASTMIB_MAX_GROUPS    256      /**< groups per model */
 #define FASTMIB_MAX_COUNTERS  256      /**< counters per group */
 #define FASTMIB_MAX_INDEXES   4        /**< indexes per table */
-#define FASTMIB_MAX_ROWS      (1u << 24) /**< rows per table (product of maxes) */
+#define FASTMIB_MAX_ROWS      (1u << 24) /**< rows per table (product of maxes, or capacity) */
+#define FASTMIB_MAX_STRING_INDEX 64    /**< octets of a string index */
+/** Bytes of a keyed table's order key (fastmib_key_encode()): at most
+ *  FASTMIB_MAX_INDEXES indexes of at most 1 + FASTMIB_MAX_STRING_INDEX. */
+#define FASTMIB_MAX_KEY_BYTES (FASTMIB_MAX_INDEXES * (1 + FASTMIB_MAX_STRING_INDEX))
+/** Sub-identifiers of a table row's SNMP index (one per octet at most). */
+#define FASTMIB_MAX_INDEX_SUBIDS FASTMIB_MAX_KEY_BYTES
 #define FASTMIB_MAX_ARC       999      /**< largest group/counter arc; above is reserved */
 #define FASTMIB_MAX_AREA      (1ull << 30) /**< bytes per storage area */
 #define FASTMIB_MAX_EVENTS    256      /**< events per model */
@@ -90,9 +97,36 @@ struct fastmib_counter_schema {
 	uint32_t offset;         /**< byte offset within a row */
 };
 
+/**
+ * What an index of a table is. A table with only FASTMIB_INDEX_INTEGER
+ * indexes is dense: its rows are the product of the maxes, numbered by
+ * fastmib_row_of_index(). A table with at least one other kind is keyed:
+ * it holds up to `n_rows` (its capacity) rows, each the row of one key,
+ * given out by fastmib_key_insert() (docs/model.md, "Keyed tables").
+ */
+enum fastmib_index_type {
+	FASTMIB_INDEX_INTEGER = 0,      /**< 1..max: Unsigned32, one sub-identifier */
+	FASTMIB_INDEX_UINT32 = 1,       /**< 0..4294967295: Unsigned32, one sub-identifier */
+	FASTMIB_INDEX_IPV4 = 2,         /**< IpAddress: four sub-identifiers */
+	FASTMIB_INDEX_INET_ADDRESS = 3, /**< InetAddressType, InetAddress (RFC 4001): the
+					     type (1 IPv4, 2 IPv6), the length (4, 16), octets */
+	FASTMIB_INDEX_MAC = 4,          /**< MacAddress: six sub-identifiers */
+	FASTMIB_INDEX_STRING = 5,       /**< DisplayString (SIZE (1..size)): the length,
+					     then one sub-identifier per octet */
+};
+
 struct fastmib_index_schema {
 	const char *name; /**< model name, e.g. "sessionId" */
-	uint32_t max;     /**< SNMP index runs 1..max */
+	uint32_t max;     /**< FASTMIB_INDEX_INTEGER: SNMP index runs 1..max; else 0 */
+	uint32_t type;    /**< enum fastmib_index_type */
+	uint32_t size;    /**< FASTMIB_INDEX_STRING: at most this many octets
+			       (1..FASTMIB_MAX_STRING_INDEX); else 0 */
+};
+
+/** An IPv4 or IPv6 address as a keyed table's C key holds it. */
+struct fastmib_inet_address {
+	uint8_t type;     /**< 1 = IPv4 in addr[0..3], 2 = IPv6 (InetAddressType) */
+	uint8_t addr[16]; /**< network order */
 };
 
 struct fastmib_group_schema {
@@ -103,7 +137,8 @@ struct fastmib_group_schema {
 	uint32_t n_indexes;      /**< 0 for a scalar group */
 	uint32_t all_rows;       /**< table: 1 = every row exists, 0 = presence bitmap; 0 for scalar groups */
 	struct fastmib_index_schema indexes[FASTMIB_MAX_INDEXES];
-	uint32_t n_rows;         /**< product of index maxes; 1 for a scalar group */
+	uint32_t n_rows;         /**< product of index maxes, or for a keyed table its
+				      capacity; 1 for a scalar group */
 	uint32_t row_size;       /**< bytes between rows (multiple of 8) */
 	uint64_t offset;         /**< byte offset of row 0 within its storage area */
 	uint32_t n_counters;
@@ -258,6 +293,8 @@ enum fastmib_schema_field {
 	FASTMIB_FIELD_RATE,
 	FASTMIB_FIELD_NOTIFY,
 	FASTMIB_FIELD_ARGS,          /**< n_args */
+	FASTMIB_FIELD_INDEX_TYPE,    /**< the type of an index */
+	FASTMIB_FIELD_SIZE,          /**< the size of a string index */
 };
 
 /** What is wrong with the field. */
@@ -402,6 +439,99 @@ fastmib_index_of_row(const struct fastmib_group_schema *g, uint32_t row, uint32_
 		idx[k] = row % g->indexes[k].max + 1;
 		row /= g->indexes[k].max;
 	}
+}
+
+/* ---- keyed tables: keys and their forms (fastpath/format/keys.c) ---- */
+
+/** Is the group a keyed table (an index other than an integer one)? */
+static inline bool
+fastmib_group_keyed(const struct fastmib_group_schema *g)
+{
+	for (uint32_t k = 0; k < g->n_indexes; k++)
+		if (g->indexes[k].type != FASTMIB_INDEX_INTEGER)
+			return true;
+	return false;
+}
+
+/*
+ * A key has three forms, each owned here:
+ *  - the C key: the generated `struct <p>_<g>_key`, one member per index
+ *    in model order: uint32_t (integer and uint32 indexes, the SNMP
+ *    value), uint8_t[4] (ipv4, network order), struct
+ *    fastmib_inet_address (inet-address), uint8_t[6] (mac),
+ *    char[size + 1] (string, NUL-terminated); C's layout rules
+ *    (fastmib_key_layout());
+ *  - the order key: the bytes a segment stores for a row, compared with
+ *    memcmp() (then the shorter first) in the order of the SNMP index OIDs:
+ *    per index, integer and uint32 as 4 bytes big-endian, ipv4 its 4
+ *    octets, inet-address its type, its length and its octets, mac its 6
+ *    octets, string its length and its octets (fastmib_key_encode());
+ *  - the SNMP index: the sub-identifiers after the column in an instance
+ *    OID: as the order key, one sub-identifier per integer, octet, type or
+ *    length (fastmib_key_to_index()).
+ */
+
+/**
+ * The C key's layout: the byte offset of each index's member in
+ * offsets[0..n_indexes), and the struct's size; what the C compiler gives
+ * the generated struct (its header asserts it).
+ */
+void fastmib_key_layout(const struct fastmib_group_schema *g, uint32_t *offsets,
+			uint32_t *size);
+
+/** The longest order key of the table, in bytes. */
+uint32_t fastmib_key_max_bytes(const struct fastmib_group_schema *g);
+
+/**
+ * The order key of C key `key` into buf (FASTMIB_MAX_KEY_BYTES), its
+ * length returned; -EINVAL when the key cannot be an index: a string
+ * empty or longer than its size (no NUL within size + 1), an inet-address
+ * of a type other than 1 or 2, an integer index out of 1..max. The bytes
+ * of a C key the order key does not keep (padding, string bytes after the
+ * NUL, IPv4's addr[4..15]) are ignored.
+ */
+int fastmib_key_encode(const struct fastmib_group_schema *g, const void *key, uint8_t *buf);
+
+/**
+ * Whether buf[0..len) is an order key of the table, as a reader must check
+ * one read from an untrusted segment: every length and type in range, the
+ * string octets printable, nothing left over.
+ */
+bool fastmib_key_valid(const struct fastmib_group_schema *g, const uint8_t *buf, size_t len);
+
+/** The C key of order key buf[0..len) (valid), into key (zeroed first). */
+void fastmib_key_decode(const struct fastmib_group_schema *g, const uint8_t *buf, size_t len,
+			void *key);
+
+/** The SNMP index of order key buf[0..len) (valid), into idx; returns its length. */
+size_t fastmib_key_to_index(const struct fastmib_group_schema *g, const uint8_t *buf,
+			    size_t len, uint64_t *idx);
+
+/**
+ * The order key of SNMP index idx[0..n), into buf: its length, or -1 when
+ * idx is not exactly the index of a possible row (a value out of range,
+ * a length that disagrees, too short or too long).
+ */
+int fastmib_key_of_index(const struct fastmib_group_schema *g, const uint64_t *idx, size_t n,
+			 uint8_t *buf);
+
+/**
+ * Compare order key a[0..alen) with SNMP index idx[0..n) in OID order:
+ * < 0, 0 or > 0 as the row's index is before, equal to or after idx. idx
+ * may be anything (part of an index, values out of range): this is how a
+ * GETNEXT finds the first row after any OID.
+ */
+int fastmib_key_cmp_index(const struct fastmib_group_schema *g, const uint8_t *a, size_t alen,
+			  const uint64_t *idx, size_t n);
+
+/** Compare two order keys: < 0, 0, > 0 in OID order. */
+static inline int
+fastmib_key_cmp(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen)
+{
+	size_t n = alen < blen ? alen : blen;
+	int c = n ? __builtin_memcmp(a, b, n) : 0;
+
+	return c ? c : (alen > blen) - (alen < blen);
 }
 
 #ifdef __cplusplus

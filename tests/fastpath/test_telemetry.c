@@ -80,14 +80,14 @@ build_schema(void)
 	group(G_ROWS, "rows", FASTMIB_STORAGE_PER_CORE, rows_c, ROWS_COUNTERS);
 	groups[G_ROWS].n_indexes = 1;
 	groups[G_ROWS].all_rows = 1;
-	groups[G_ROWS].indexes[0] = (struct fastmib_index_schema){ "rowId", ROWS_N };
+	groups[G_ROWS].indexes[0] = (struct fastmib_index_schema){ .name = "rowId", .max = ROWS_N };
 	groups[G_ROWS].n_rows = ROWS_N;
 	counter(&sparse_c[0], "pkts", 1, FASTMIB_COUNTER64);
 	counter(&sparse_c[1], "bytes", 2, FASTMIB_COUNTER64);
 	group(G_SPARSE, "sparse", FASTMIB_STORAGE_SHARED_ATOMIC, sparse_c, 2);
 	groups[G_SPARSE].n_indexes = 2;
-	groups[G_SPARSE].indexes[0] = (struct fastmib_index_schema){ "vrf", 10 };
-	groups[G_SPARSE].indexes[1] = (struct fastmib_index_schema){ "queue", 10 };
+	groups[G_SPARSE].indexes[0] = (struct fastmib_index_schema){ .name = "vrf", .max = 10 };
+	groups[G_SPARSE].indexes[1] = (struct fastmib_index_schema){ .name = "queue", .max = 10 };
 	groups[G_SPARSE].n_rows = 100;
 	tt_schema = (struct fastmib_schema){
 		.version = FASTMIB_MODEL_VERSION, .module = "TELEMETRY-TEST-MIB", .prefix = "tt",

@@ -884,7 +884,7 @@ test_refused(void **state)
 	expect_refused(&sc, "schema: group lone: index n has max 0");
 	g[0].n_indexes = 2;
 	g[0].indexes[0].max = 8192;
-	g[0].indexes[1] = (struct fastmib_index_schema){ "o", 8192 };
+	g[0].indexes[1] = (struct fastmib_index_schema){ .name = "o", .max = 8192 };
 	expect_refused(&sc, "schema: group lone: more than 16777216 rows");
 	g[0] = g_scalars[0];
 
