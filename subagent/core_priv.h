@@ -30,9 +30,9 @@
 #include "core.h"
 #include "evhist.h"
 
-/* A root and the longest instance suffix below it fit in a Net-SNMP OID. */
-_Static_assert(FASTMIB_MAX_OID_LEN + FASTMIB_OID_MAX_SUFFIX <= MAX_OID_LEN,
-	       "instance OIDs must fit MAX_OID_LEN");
+/* An instance OID fits in a Net-SNMP OID: the schema check keeps a root
+ * and the longest suffix below it within FASTMIB_MAX_INSTANCE_OID. */
+_Static_assert(FASTMIB_MAX_INSTANCE_OID <= MAX_OID_LEN, "instance OIDs must fit MAX_OID_LEN");
 
 /* Snapshots kept per handler call, so that several varbinds of one PDU
  * naming the same group or row see one consistent snapshot. */

@@ -63,6 +63,20 @@ fastmib_key_max_bytes(const struct fastmib_group_schema *g)
 	return n;
 }
 
+uint32_t
+fastmib_index_max_subids(const struct fastmib_group_schema *g)
+{
+	uint32_t n = 0;
+
+	for (uint32_t k = 0; k < g->n_indexes; k++) {
+		const struct fastmib_index_schema *x = &g->indexes[k];
+
+		n += x->type == FASTMIB_INDEX_INTEGER || x->type == FASTMIB_INDEX_UINT32
+			     ? 1 : index_max_bytes(x);
+	}
+	return n;
+}
+
 void
 fastmib_key_layout(const struct fastmib_group_schema *g, uint32_t *offsets, uint32_t *size)
 {

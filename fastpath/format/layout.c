@@ -42,6 +42,10 @@ fms_layout_compute(const struct fastmib_schema *s, uint32_t n_slots,
 		lay->groups[i].presence = off;
 		lay->groups[i].n_words = nw;
 		off += ALIGN_UP((nw + ns) * 8, FMS_CACHE_LINE);
+		if (fastmib_group_keyed(g)) {
+			lay->groups[i].key_log = off;
+			off += ALIGN_UP(sizeof(struct fms_key_log), FMS_CACHE_LINE);
+		}
 	}
 	lay->presence.len = off - lay->presence.off;
 
@@ -66,7 +70,21 @@ fms_layout_compute(const struct fastmib_schema *s, uint32_t n_slots,
 	}
 	lay->reset.len = ALIGN_UP(cur - lay->reset.off, page_size);
 
-	lay->data.off = lay->reset.off + lay->reset.len;
+	lay->keys.off = lay->reset.off + lay->reset.len;
+	cur = lay->keys.off;
+	for (uint32_t i = 0; i < s->n_groups; i++) {
+		const struct fastmib_group_schema *g = &s->groups[i];
+
+		if (!fastmib_group_keyed(g))
+			continue;
+		lay->groups[i].keys = cur;
+		lay->groups[i].key_stride = ALIGN_UP(sizeof(struct fms_key_rec) +
+						     fastmib_key_max_bytes(g), 8);
+		cur += ALIGN_UP((uint64_t)g->n_rows * lay->groups[i].key_stride, FMS_CACHE_LINE);
+	}
+	lay->keys.len = ALIGN_UP(cur - lay->keys.off, page_size);
+
+	lay->data.off = lay->keys.off + lay->keys.len;
 	lay->slot_events = ALIGN_UP(s->percore_size, page_size);
 	if (s->n_events) {
 		lay->event_ring = event_ring;
@@ -115,6 +133,7 @@ fms_image_init(uint8_t *base, const struct fms_layout *lay,
 	h->shared = lay->shared;
 	h->presence = lay->presence;
 	h->reset = lay->reset;
+	h->keys = lay->keys;
 	h->data = lay->data;
 	h->slot_events = lay->slot_events;
 	h->fixed_size = lay->allocated;

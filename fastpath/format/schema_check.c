@@ -248,6 +248,17 @@ check_rows(struct checker *k, uint32_t gi, const char *gname, const char *owner)
 		       xi + 1, names[xi]);
 		return false;
 	}
+	if (k->s->oid_len + 4 + fastmib_index_max_subids(g) > FASTMIB_MAX_INSTANCE_OID) {
+		f.field = FASTMIB_FIELD_INDEXES;
+		f.problem = FASTMIB_BAD_RANGE;
+		f.value = k->s->oid_len + 4 + fastmib_index_max_subids(g);
+		f.lo = 1;
+		f.hi = FASTMIB_MAX_INSTANCE_OID;
+		report(k, &f, "%s: its instance OIDs take up to %llu sub-identifiers (module "
+			      "root, 4 arcs, the indexes); SNMP allows %u", owner,
+		       (unsigned long long)f.value, FASTMIB_MAX_INSTANCE_OID);
+		return false;
+	}
 	if (fastmib_group_keyed(g)) {
 		/* a keyed table holds n_rows rows (its capacity), present or not */
 		f.field = FASTMIB_FIELD_ALL_ROWS;

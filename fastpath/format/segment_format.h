@@ -17,7 +17,10 @@
  *   shared      one cache line holding the flush seqlock, then
  *               shared_size bytes of data
  *   presence    per table group with `rows: present`: row bitmap words
- *               then summary words (one bit per row word)
+ *               then summary words (one bit per row word); for a keyed
+ *               table then its change log (struct fms_key_log: the rows
+ *               whose key came or went, for readers that keep the keys
+ *               in order)
  *   reset       page aligned (mapped writable separately): reset seqlock,
  *               module time, enable seqcount, epoch and best-effort count
  *               (struct fms_reset), per slot an observation word (when a
@@ -27,6 +30,10 @@
  *               scalar group), then from the next page per group a block
  *               of row records (fms_rec_words(): reset half, and enable
  *               half for `rows: present` tables)
+ *   keys        page aligned: per keyed table, a record per row
+ *               (struct fms_key_rec, key_stride bytes): the row's order
+ *               key (fastmib_key_encode()) under a sequence number;
+ *               allocated a page at a time as keys are inserted
  *   data        page aligned: n_slots regions of slot_stride bytes, each
  *               the slot's per-core counter data (percore_size, page
  *               padded), then in models with events the slot's event block
@@ -106,7 +113,8 @@ struct fms_header {
 	uint64_t ref_ns;        /* ... together with this CLOCK_REALTIME */
 	uint64_t slot_events;   /* offset of the event block in a slot's region */
 	uint64_t fixed_size;    /* [0, fixed_size) allocated at creation (fms_layout.allocated) */
-	uint8_t reserved[FMS_HEADER_SIZE - 232];
+	struct fms_area keys;
+	uint8_t reserved[FMS_HEADER_SIZE - 248];
 };
 _Static_assert(sizeof(struct fms_header) == FMS_HEADER_SIZE, "header size");
 
@@ -269,9 +277,41 @@ fms_obs_word(uint32_t sn, uint64_t since_ms)
 	return (since_ms << FMS_OBS_SN_BITS) | (sn & ((1u << FMS_OBS_SN_BITS) - 1));
 }
 
+/*
+ * A keyed table's key record of one row. The creator, holding its key
+ * lock, makes `seq` odd, writes `len` and the key, makes `seq` even
+ * (release), all before it makes the row present; readers copy the record
+ * under `seq` (the seqcount protocol) and check the key as untrusted input
+ * (fastmib_key_valid()). A record keeps its key after the row goes, until
+ * an insert reuses the row.
+ */
+struct fms_key_rec {
+	uint32_t seq;
+	uint32_t len;           /* bytes of key[] in use */
+	uint8_t key[];          /* the order key: up to fastmib_key_max_bytes() */
+};
+
+/*
+ * A keyed table's change log: the row of every insert and remove, in
+ * order. The creator stores entry[head % FMS_KEY_LOG] and then advances
+ * `head` (release); a reader that last saw `head` h reads entries h ..
+ * head-1 and re-reads `head`: when it moved more than FMS_KEY_LOG past h
+ * meanwhile, the entries it read may be overwritten, and it rebuilds its
+ * order from the key records instead.
+ */
+#define FMS_KEY_LOG 4096
+struct fms_key_log {
+	uint64_t head;          /* atomic: entries ever appended */
+	uint8_t pad[FMS_CACHE_LINE - 8];
+	uint32_t entry[FMS_KEY_LOG];
+};
+
 struct fms_group_layout {
 	uint64_t presence;      /* 0 when the group has no presence bitmap */
 	uint64_t n_words;       /* row bitmap words; summary words follow */
+	uint64_t key_log;       /* keyed tables: struct fms_key_log, else 0 */
+	uint64_t keys;          /* keyed tables: the first key record, else 0 */
+	uint64_t key_stride;    /* bytes per key record */
 	uint64_t stored;        /* stored-baseline bitmap */
 	uint64_t time;          /* the group's discontinuity time (one word) */
 	uint64_t reset;         /* rows of fms_rec_words() words */
@@ -285,7 +325,7 @@ struct fms_layout {
 	uint64_t event_stride;  /* bytes of an event block; 0 without events */
 	uint64_t event_counters; /* offset of the first record within an event block */
 	uint32_t event_ring;
-	struct fms_area schema, slots, shared, presence, reset, data;
+	struct fms_area schema, slots, shared, presence, reset, keys, data;
 	uint64_t observations;  /* n_slots observation words (fms_obs_word()) */
 	uint64_t allocated;     /* bytes allocated at creation: [0, allocated) */
 	uint64_t file_size;

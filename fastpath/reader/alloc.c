@@ -2,7 +2,8 @@
 /*
  * Allocation of a segment's lazily allocated parts (see segment_format.h):
  * a slot's region when a thread claims it, the pages of a reset record
- * when the record is first stored. Storing to a hole of a full tmpfs
+ * when the record is first stored, those of a key record when a key is
+ * inserted. Storing to a hole of a full tmpfs
  * raises SIGBUS, which would kill the application; allocating first turns
  * that into an error the caller reports.
  */
@@ -25,14 +26,11 @@ fms_alloc_range(struct fastmib_segment *seg, uint64_t off, uint64_t len, const c
 }
 
 int
-fms_alloc_record(struct fastmib_segment *seg, unsigned group, uint32_t row)
+fms_alloc_once(struct fastmib_segment *seg, uint64_t off, uint64_t len, const char *what)
 {
-	const struct fastmib_group_schema *g = &seg->schema->groups[group];
-	uint64_t ps = seg->lay.page_size, n_pages = seg->lay.reset.len / ps;
-	uint64_t off = (uint64_t)((uint8_t *)fms_reset_row(seg, group, row) - seg->base);
-	uint64_t end = off + fms_rec_words(g) * 8;
-	uint64_t *pages = __atomic_load_n(&seg->record_pages, __ATOMIC_ACQUIRE);
-	uint64_t first = (off - seg->lay.reset.off) / ps, last = (end - 1 - seg->lay.reset.off) / ps;
+	uint64_t ps = seg->lay.page_size, n_pages = (seg->size + ps - 1) / ps;
+	uint64_t *pages = __atomic_load_n(&seg->alloc_pages, __ATOMIC_ACQUIRE);
+	uint64_t first = off / ps, last = (off + len - 1) / ps;
 	int rc;
 
 	if (pages == NULL) {
@@ -40,7 +38,7 @@ fms_alloc_record(struct fastmib_segment *seg, unsigned group, uint32_t row)
 
 		if (fresh == NULL)
 			return fms_error(-ENOMEM, "out of memory");
-		if (__atomic_compare_exchange_n(&seg->record_pages, &none, fresh, false,
+		if (__atomic_compare_exchange_n(&seg->alloc_pages, &none, fresh, false,
 						__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
 			pages = fresh;
 		else {
@@ -51,12 +49,21 @@ fms_alloc_record(struct fastmib_segment *seg, unsigned group, uint32_t row)
 	for (uint64_t p = first; p <= last; p++) {
 		if ((__atomic_load_n(&pages[p / 64], __ATOMIC_RELAXED) >> (p % 64)) & 1)
 			continue;
-		rc = fms_alloc_range(seg, seg->lay.reset.off + p * ps, ps, "a reset record");
+		rc = fms_alloc_range(seg, p * ps, ps, what);
 		if (rc)
 			return rc;
 		__atomic_fetch_or(&pages[p / 64], 1ull << (p % 64), __ATOMIC_RELAXED);
 	}
 	return 0;
+}
+
+int
+fms_alloc_record(struct fastmib_segment *seg, unsigned group, uint32_t row)
+{
+	const struct fastmib_group_schema *g = &seg->schema->groups[group];
+	uint64_t off = (uint64_t)((uint8_t *)fms_reset_row(seg, group, row) - seg->base);
+
+	return fms_alloc_once(seg, off, fms_rec_words(g) * 8, "a reset record");
 }
 
 void

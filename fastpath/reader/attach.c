@@ -65,7 +65,8 @@ header_check(const char *path, const struct fms_header *h, uint64_t st_size)
 			  st_size)) ||
 	    (rc = area_ok(path, "reset", h->reset, h->presence.off + h->presence.len,
 			  st_size)) ||
-	    (rc = area_ok(path, "data", h->data, h->reset.off + h->reset.len, st_size)))
+	    (rc = area_ok(path, "keys", h->keys, h->reset.off + h->reset.len, st_size)) ||
+	    (rc = area_ok(path, "data", h->data, h->keys.off + h->keys.len, st_size)))
 		return rc;
 	if (h->reset.off % h->page_size || h->reset.len % h->page_size ||
 	    h->data.off % h->page_size)
@@ -104,6 +105,7 @@ layout_check(const char *path, const struct fms_header *h, const struct fms_layo
 	    (rc = area_eq(path, "shared", h->shared, l->shared)) ||
 	    (rc = area_eq(path, "presence", h->presence, l->presence)) ||
 	    (rc = area_eq(path, "reset", h->reset, l->reset)) ||
+	    (rc = area_eq(path, "keys", h->keys, l->keys)) ||
 	    (rc = area_eq(path, "data", h->data, l->data)))
 		return rc;
 	if (h->slot_stride != l->slot_stride || h->slot_events != l->slot_events)
@@ -151,7 +153,8 @@ fms_handle_free(struct fastmib_segment *seg)
 	if (seg->fd >= 0)
 		close(seg->fd);
 	free(seg->lay.groups);
-	free(seg->record_pages);
+	free(seg->alloc_pages);
+	fms_key_orders_free(seg);
 	free(seg->obs_local);
 	fms_schema_free(seg->schema);
 	free(seg->path);

@@ -14,6 +14,7 @@
 #include "segment_format.h"
 
 struct fms_writers; /* the creator's writers: fastpath/writer/writers.h */
+struct fms_key_order; /* a reader's order of a keyed table's keys: reader/keys.c */
 
 /* The in-process handle behind struct fastmib_segment. */
 struct fastmib_segment {
@@ -34,7 +35,8 @@ struct fastmib_segment {
 	uint8_t *shared;
 	struct fms_reset *reset_head;
 	struct fastmib_read_stats stats; /* relaxed atomics */
-	uint64_t *record_pages;          /* bit per reset-area page this process allocated */
+	uint64_t *alloc_pages;           /* bit per page of the file this process allocated */
+	struct fms_key_order **orders;   /* keyed tables: the keys in order (reader/keys.c) */
 	uint64_t *obs_local;             /* a read-only handle's slot observations (health.c) */
 	uint64_t read_patience_ns;       /* fastmib_set_read_patience() */
 	uint64_t stuck_until;            /* atomic; CLOCK_MONOTONIC ns, see fastmib_read() */
@@ -137,6 +139,21 @@ fms_reset_row(const struct fastmib_segment *seg, unsigned group, uint32_t row)
 	       (uint64_t)row * fms_rec_words(g);
 }
 
+/* A keyed table's key record of row `row`, and its change log. */
+static inline struct fms_key_rec *
+fms_key_rec(const struct fastmib_segment *seg, unsigned group, uint32_t row)
+{
+	const struct fms_group_layout *gl = &seg->lay.groups[group];
+
+	return (struct fms_key_rec *)(void *)(seg->base + gl->keys + (uint64_t)row * gl->key_stride);
+}
+
+static inline struct fms_key_log *
+fms_key_log(const struct fastmib_segment *seg, unsigned group)
+{
+	return (struct fms_key_log *)(void *)(seg->base + seg->lay.groups[group].key_log);
+}
+
 /* A slot's event block: head line, counters, ring (models with events). */
 static inline uint8_t *
 fms_event_block(const struct fastmib_segment *seg, uint32_t s)
@@ -169,6 +186,9 @@ fms_event_ring(const struct fastmib_segment *seg, uint32_t s)
  * (or another -errno) with a message naming the path and `what`. File
  * systems without fallocate() leave the file sparse, as before. */
 int fms_alloc_range(struct fastmib_segment *seg, uint64_t off, uint64_t len, const char *what);
+/* [off, off + len) allocated, page by page, once per process (a bitmap of
+ * the pages it allocated): then it may be stored to. */
+int fms_alloc_once(struct fastmib_segment *seg, uint64_t off, uint64_t len, const char *what);
 /* The pages of a row's reset record, allocated once per process; then
  * the record may be stored. */
 int fms_alloc_record(struct fastmib_segment *seg, unsigned group, uint32_t row);
@@ -194,6 +214,16 @@ int fms_read_baseline(struct fastmib_segment *seg, unsigned group, uint32_t row,
 /* Slot whose writer is the calling thread (fms_slot.owner_tid), or
  * FMS_NO_SLOT; creator handles only. */
 uint32_t fms_own_slot(const struct fastmib_segment *seg);
+
+/* keys.c (reader) */
+/* The order key of present row `row` of keyed table `group` into buf
+ * (FASTMIB_MAX_KEY_BYTES), its length into *len, the record's sequence
+ * number into *seq (may be NULL): 0, -ENOENT (absent, or its record
+ * unreadable or not a key of the table). */
+int fms_key_read(struct fastmib_segment *seg, unsigned group, uint32_t row, uint8_t *buf,
+		 size_t *len, uint32_t *seq);
+/* Free every order a handle keeps. */
+void fms_key_orders_free(struct fastmib_segment *seg);
 
 /* reset.c */
 /* The snapshot of a row that becomes a baseline: draws an epoch from the

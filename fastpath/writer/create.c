@@ -437,6 +437,7 @@ fastmib_create_checked(const struct fastmib_schema *schema, uint64_t expected_ha
 	}
 	seg->close_writers = fms_writers_close;
 	rte_spinlock_init(&seg->writers->enable_lock);
+	pthread_mutex_init(&seg->writers->key_lock, NULL);
 	seg->writers->hint_limit = o.hint_limit;
 	seg->n_eal_slots = rte_lcore_count();
 	seg->n_slots = seg->n_eal_slots + o.extra_threads;

@@ -156,6 +156,8 @@ fms_writers_close(struct fastmib_segment *seg)
 				ws->by_lcore[j] = NULL;
 		free(w);
 	}
+	fms_keytabs_free(seg);
+	pthread_mutex_destroy(&ws->key_lock);
 	free(ws);
 	seg->writers = NULL;
 	seg->close_writers = NULL;

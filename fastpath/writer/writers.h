@@ -7,14 +7,20 @@
 #ifndef FASTMIB_WRITER_WRITERS_H
 #define FASTMIB_WRITER_WRITERS_H
 
+#include <pthread.h>
+
 #include <rte_lcore.h>
 #include <rte_log.h>
 #include <rte_spinlock.h>
 
 #include "handle.h"
 
+struct fms_keytab; /* keys.c */
+
 struct fms_writers {
 	uint32_t hint_limit;                           /* fastmib_opts.hint_limit */
+	pthread_mutex_t key_lock;                      /* serializes key inserts and removes */
+	struct fms_keytab **keytabs;                   /* per keyed table, made at first use */
 	rte_spinlock_t enable_lock;                    /* serializes row enables */
 	int16_t slot_of_lcore[RTE_MAX_LCORE];          /* EAL slot, -1 = none */
 	struct fastmib_writer *by_lcore[RTE_MAX_LCORE]; /* written by that lcore only */
@@ -31,6 +37,9 @@ extern int fms_logtype;
  * before it is unmapped. Never fail: telemetry is a view. */
 void fms_telemetry_add(struct fastmib_segment *seg);
 void fms_telemetry_forget(struct fastmib_segment *seg);
+
+/* keys.c: free the keyed tables' indexes. */
+void fms_keytabs_free(struct fastmib_segment *seg);
 
 /* writer.c: the close_writers hook of a creator's handle. Flushes and
  * frees every writer of this process. */

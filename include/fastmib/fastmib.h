@@ -705,6 +705,35 @@ fastmib_event_threshold(struct fastmib_writer *w, unsigned t)
 int fastmib_row_enable(struct fastmib_segment *seg, unsigned group, uint32_t row);
 int fastmib_row_disable(struct fastmib_segment *seg, unsigned group, uint32_t row);
 
+/* ---- keyed tables (fastpath/writer/keys.c; creator, any thread) ---- */
+
+/**
+ * The row of C key `key` (the generated `struct <prefix>_<group>_key`) in
+ * keyed table `group`, added if it is not there: a free row is made
+ * present, with its current counts as its baseline (a reused row starts at
+ * zero, as fastmib_row_enable() does), and its key stored for readers.
+ * -ENOSPC when the table holds its capacity already, -EINVAL for a key
+ * that cannot be an index (an empty or too long string, an address type
+ * other than 1 or 2, an integer index out of range) or a group that is
+ * not keyed, -EPERM outside the creating process. O(1) expected. The row
+ * is what the fast path counts with: `<prefix>_tx_<group>(&tx, row)`.
+ * Caller: any thread of the creating process (they serialize on a lock of
+ * its own; the fast path never takes it).
+ */
+int fastmib_key_insert(struct fastmib_segment *seg, unsigned group, const void *key,
+		       uint32_t *row);
+
+/** The row of `key`: 0, or -ENOENT when it is not in the table. */
+int fastmib_key_find(struct fastmib_segment *seg, unsigned group, const void *key,
+		     uint32_t *row);
+
+/**
+ * Take `key` out of the table: its row is absent to readers at once and
+ * free for a later insert, which starts it at zero. 0, or -ENOENT.
+ * Updates still made to the row's number are counted and never served.
+ */
+int fastmib_key_remove(struct fastmib_segment *seg, unsigned group, const void *key);
+
 #ifdef __cplusplus
 }
 #endif

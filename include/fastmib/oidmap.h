@@ -117,8 +117,9 @@ enum fastmib_writer_status {
 #define FASTMIB_STCOL_LOGGED  3u
 #define FASTMIB_STCOL_DROPPED 4u
 
-/** Sub-identifiers of the longest instance suffix: 1.G.1.C.i1..i4. */
-#define FASTMIB_OID_MAX_SUFFIX (4 + FASTMIB_MAX_INDEXES)
+/** Sub-identifiers of the longest instance suffix (1.G.1.C and the
+ *  indexes): the schema check keeps the root and it within SNMP's limit. */
+#define FASTMIB_OID_MAX_SUFFIX FASTMIB_MAX_INSTANCE_OID
 
 /* ---- the map ---- */
 

@@ -136,6 +136,38 @@ void fastmib_read_stats(const struct fastmib_segment *seg,
  */
 void fastmib_set_read_patience(struct fastmib_segment *seg, uint64_t ns);
 
+/* ---- keyed tables (fastpath/reader/keys.c) ---- */
+
+/*
+ * A keyed table's rows are found by key (docs/model.md, "Keyed tables").
+ * Keys are order keys here (fastmib_key_encode() and its kin in
+ * <fastmib/schema.h> turn them into C keys, SNMP indexes and text). Each
+ * handle keeps the keys of every keyed table it looked at in order: the
+ * first lookup builds that from the segment (O(n log n)), every later one
+ * applies what changed since, then searches (O(log n)). Caller: any
+ * thread; one handle may be shared.
+ */
+
+/** The present row whose order key is key[0..len), or -ENOENT; -EINVAL
+ *  for a group that is not a keyed table. */
+int64_t fastmib_keyed_find(struct fastmib_segment *seg, unsigned group, const uint8_t *key,
+			   size_t len);
+
+/**
+ * The present row whose SNMP index comes first after idx[0..n) in OID
+ * order (at it or after, when `inclusive`), or -ENOENT when none does;
+ * idx may be anything (part of an index, values out of range). Its order
+ * key goes to key (FASTMIB_MAX_KEY_BYTES), its length to *len: the key
+ * the row had when it was found, the one to report it by.
+ */
+int64_t fastmib_keyed_next(struct fastmib_segment *seg, unsigned group, const uint64_t *idx,
+			   size_t n, bool inclusive, uint8_t *key, size_t *len);
+
+/** The order key of present row `row`: 0, or -ENOENT (absent: never
+ *  inserted, removed, or its record not a key of the table). */
+int fastmib_row_key(struct fastmib_segment *seg, unsigned group, uint32_t row, uint8_t *key,
+		    size_t *len);
+
 /* ---- reset (fastpath/reader/reset.c; any process with a writable attach) ---- */
 
 /**

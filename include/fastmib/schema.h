@@ -56,6 +56,9 @@ extern "C" {
 #define FASTMIB_MAX_KEY_BYTES (FASTMIB_MAX_INDEXES * (1 + FASTMIB_MAX_STRING_INDEX))
 /** Sub-identifiers of a table row's SNMP index (one per octet at most). */
 #define FASTMIB_MAX_INDEX_SUBIDS FASTMIB_MAX_KEY_BYTES
+/** Sub-identifiers of an instance OID, SNMP's limit (RFC 2578): the module
+ *  root, 4 arcs and a table's longest index must fit in it. */
+#define FASTMIB_MAX_INSTANCE_OID 128
 #define FASTMIB_MAX_ARC       999      /**< largest group/counter arc; above is reserved */
 #define FASTMIB_MAX_AREA      (1ull << 30) /**< bytes per storage area */
 #define FASTMIB_MAX_EVENTS    256      /**< events per model */
@@ -481,6 +484,9 @@ void fastmib_key_layout(const struct fastmib_group_schema *g, uint32_t *offsets,
 
 /** The longest order key of the table, in bytes. */
 uint32_t fastmib_key_max_bytes(const struct fastmib_group_schema *g);
+
+/** The most sub-identifiers a row's SNMP index takes (any table). */
+uint32_t fastmib_index_max_subids(const struct fastmib_group_schema *g);
 
 /**
  * The order key of C key `key` into buf (FASTMIB_MAX_KEY_BYTES), its
