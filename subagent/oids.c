@@ -42,6 +42,25 @@ fma_rows_event(void *ctx, uint64_t num, uint32_t *n_args)
 	return s->ev && fma_evhist_get(&s->ev->hist, num, n_args) != NULL;
 }
 
+static int64_t
+fma_rows_keyed_find(void *ctx, unsigned int group, const uint8_t *key, size_t len)
+{
+	const struct fma_seg *s = ctx;
+	int64_t r = fastmib_keyed_find(s->seg, group, key, len);
+
+	return r < 0 ? -1 : r;
+}
+
+static int64_t
+fma_rows_keyed_next(void *ctx, unsigned int group, const uint64_t *idx, size_t n,
+		    bool inclusive, uint8_t *key, size_t *len)
+{
+	const struct fma_seg *s = ctx;
+	int64_t r = fastmib_keyed_next(s->seg, group, idx, n, inclusive, key, len);
+
+	return r < 0 ? -1 : r;
+}
+
 void
 fma_rows_init(struct fma_seg *s)
 {
@@ -51,6 +70,8 @@ fma_rows_init(struct fma_seg *s)
 		.row_present = fma_rows_present,
 		.next_event = fma_rows_next_event,
 		.event = fma_rows_event,
+		.keyed_find = fma_rows_keyed_find,
+		.keyed_next = fma_rows_keyed_next,
 	};
 }
 

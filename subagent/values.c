@@ -190,8 +190,25 @@ fma_evstat_value(struct fma_seg *s, const struct fastmib_oid_ref *ref,
 	}
 }
 
-int
-fma_value(struct fma_seg *s, const struct fastmib_oid_ref *ref, netsnmp_variable_list *vb)
+/*
+ * Does the row of a keyed table still hold the key it was found by? A row
+ * removed and inserted again for another key between the lookup and the
+ * read must not lend its values to the old key's OID.
+ */
+static bool
+fma_key_unchanged(const struct fma_seg *s, const struct fastmib_oid_ref *ref)
+{
+	uint8_t key[FASTMIB_MAX_KEY_BYTES];
+	size_t len;
+
+	if (ref->group < 0 || !fastmib_group_keyed(&s->schema->groups[ref->group]))
+		return true;
+	return fastmib_row_key(s->seg, (unsigned)ref->group, ref->row, key, &len) == 0 &&
+	       len == ref->key_len && memcmp(key, ref->key, len) == 0;
+}
+
+static int
+fma_value_of(struct fma_seg *s, const struct fastmib_oid_ref *ref, netsnmp_variable_list *vb)
 {
 	const struct fma_snap *sn;
 	uint64_t v;
@@ -246,4 +263,13 @@ fma_value(struct fma_seg *s, const struct fastmib_oid_ref *ref, netsnmp_variable
 		break;
 	}
 	return 0;
+}
+
+int
+fma_value(struct fma_seg *s, const struct fastmib_oid_ref *ref, netsnmp_variable_list *vb)
+{
+	int rc = fma_value_of(s, ref, vb);
+
+	/* read, then checked: what was read belongs to the key found */
+	return rc == 0 && !fma_key_unchanged(s, ref) ? -ENOENT : rc;
 }

@@ -137,7 +137,9 @@ om_check_group(const struct fastmib_group_schema *gs, char *why, size_t whylen)
 	if (gs->n_indexes > FASTMIB_MAX_INDEXES)
 		return om_fail(why, whylen, "schema: group %s: %u indexes (max %u)",
 			       gs->name, gs->n_indexes, FASTMIB_MAX_INDEXES);
-	for (uint32_t k = 0; k < gs->n_indexes; k++) {
+	for (uint32_t k = 0; k < gs->n_indexes && fastmib_group_keyed(gs); k++)
+		rows = gs->n_rows; /* a keyed table: rows by key, up to its capacity */
+	for (uint32_t k = 0; k < gs->n_indexes && !fastmib_group_keyed(gs); k++) {
 		if (gs->indexes[k].max < 1)
 			return om_fail(why, whylen, "schema: group %s: index %s has max 0",
 				       gs->name, gs->indexes[k].name);
@@ -432,6 +434,18 @@ om_resolve_objects(const struct om_walk *w, const uint64_t *x, size_t n)
 	    !(c = om_find_col(g->cols, g->n_cols, x[2], &pos)))
 		return FASTMIB_OID_NO_OBJECT;
 	om_ref_col(w->ref, (int)g->id, c);
+	if (fastmib_group_keyed(g->gs)) {
+		int len = fastmib_key_of_index(g->gs, x + 3, n - 3, w->ref->key);
+
+		if (len < 0 || w->rows->keyed_find == NULL ||
+		    (row = w->rows->keyed_find(w->rows->ctx, g->id, w->ref->key,
+					       (size_t)len)) < 0 ||
+		    (uint64_t)row >= g->gs->n_rows)
+			return FASTMIB_OID_NO_INSTANCE;
+		w->ref->key_len = (uint32_t)len;
+		w->ref->row = (uint32_t)row;
+		return FASTMIB_OID_INSTANCE;
+	}
 	row = fastmib_row_of_index(g->gs, x + 3, n - 3);
 	if (row < 0 || !om_row_present(w, g, (uint32_t)row))
 		return FASTMIB_OID_NO_INSTANCE;
@@ -525,6 +539,54 @@ om_next_scalar(const struct om_col *cols, uint32_t n_cols, const uint64_t *x, si
 	return ci;
 }
 
+/*
+ * A keyed table's row after index idx[0..n) (at it or after, when
+ * `inclusive`) into the reference, its key with it; false when none. An
+ * answer outside the table is taken as none.
+ */
+static bool
+om_next_keyed(const struct om_walk *w, const struct om_group *g, const uint64_t *idx,
+	      size_t n, bool inclusive)
+{
+	size_t len = 0;
+	int64_t row;
+
+	if (w->rows->keyed_next == NULL)
+		return false;
+	row = w->rows->keyed_next(w->rows->ctx, g->id, idx, n, inclusive, w->ref->key, &len);
+	if (row < 0 || (uint64_t)row >= g->gs->n_rows || len > FASTMIB_MAX_KEY_BYTES)
+		return false;
+	w->ref->row = (uint32_t)row;
+	w->ref->key_len = (uint32_t)len;
+	return true;
+}
+
+/* Below R.1.G of a keyed table: 1.C.<index> in column-major order. */
+static bool
+om_next_in_keyed_table(const struct om_walk *w, const struct om_group *g, const uint64_t *x,
+		       size_t n)
+{
+	uint32_t ci = 0;
+	bool found = false;
+
+	if (n > 0 && x[0] > FASTMIB_ARC_ENTRY)
+		return false;
+	if (n > 1 && x[0] == FASTMIB_ARC_ENTRY &&
+	    om_find_col(g->cols, g->n_cols, x[1], &ci)) {
+		/* inside column ci: its next row, else the next column */
+		found = om_next_keyed(w, g, x + 2, n - 2, false);
+		if (!found)
+			ci++;
+	}
+	if (ci >= g->n_cols)
+		return false;
+	/* every column holds the same rows: the first one, if any */
+	if (!found && !om_next_keyed(w, g, NULL, 0, true))
+		return false;
+	om_ref_col(w->ref, (int)g->id, &g->cols[ci]);
+	return true;
+}
+
 /* Below R.1.G of a table: 1.C.i1..in in column-major order. */
 static bool
 om_next_in_table(const struct om_walk *w, const struct om_group *g, const uint64_t *x,
@@ -566,6 +628,8 @@ om_next_in_group(const struct om_walk *w, const struct om_group *g, const uint64
 {
 	uint32_t ci;
 
+	if (om_table(g) && fastmib_group_keyed(g->gs))
+		return om_next_in_keyed_table(w, g, x, n);
 	if (om_table(g))
 		return om_next_in_table(w, g, x, n);
 	ci = om_next_scalar(g->cols, g->n_cols, x, n);
@@ -806,6 +870,8 @@ fastmib_oidmap_suffix(const struct fastmib_oidmap *map, const struct fastmib_oid
 		out[n++] = FASTMIB_ARC_SCALAR_INSTANCE;
 		return n;
 	}
+	if (fastmib_group_keyed(gs))
+		return n + fastmib_key_to_index(gs, ref->key, ref->key_len, out + n);
 	fastmib_index_of_row(gs, ref->row, idx);
 	for (uint32_t k = 0; k < gs->n_indexes; k++)
 		out[n++] = idx[k];

@@ -8,7 +8,8 @@
  *
  *   R.1.G.C.0                scalar counter C of scalar group G
  *   R.1.G.1001.0 / .1002.0   group Reset / DiscontinuityTime
- *   R.1.G.1.C.i1..in         table column C, 1-based indexes (n = 1..4)
+ *   R.1.G.1.C.i1..in         table column C, 1-based indexes (n = 1..4); in a
+ *                            keyed table the row's SNMP index (<fastmib/schema.h>)
  *   R.1.G.1.1001 / .1002     row Reset / DiscontinuityTime columns
  *   R.1.G.1.(1010+k)         index k = 1..4 (not-accessible)
  *   R.2.1.0 / R.2.2.0        module ResetAll / DiscontinuityTime
@@ -149,6 +150,10 @@ struct fastmib_oid_ref {
 	uint32_t row;
 	/** FASTMIB_OID_EVENT / _EVSTAT: FASTMIB_EVCOL_* / FASTMIB_STCOL_*. */
 	uint32_t column;
+	/** Keyed tables: the row's order key (fastmib_key_encode()) as it was
+	 *  when the row was found, key_len bytes: the instance's index. */
+	uint32_t key_len;
+	uint8_t key[FASTMIB_MAX_KEY_BYTES];
 };
 
 /**
@@ -168,6 +173,14 @@ struct fastmib_oid_rows {
 	int64_t (*next_event)(void *ctx, uint64_t from, uint32_t min_args);
 	/** Is event number `num` held? Sets *n_args to its event's arguments. */
 	bool (*event)(void *ctx, uint64_t num, uint32_t *n_args);
+	/** Keyed tables (fastmib_group_keyed()): the present row whose order
+	 * key is key[0..len), or -1 (fastmib_keyed_find()). */
+	int64_t (*keyed_find)(void *ctx, unsigned int group, const uint8_t *key, size_t len);
+	/** Keyed tables: the present row whose SNMP index comes first after
+	 * idx[0..n) (at it or after, with `inclusive`), its order key into key
+	 * and *len; -1 when none does (fastmib_keyed_next()). */
+	int64_t (*keyed_next)(void *ctx, unsigned int group, const uint64_t *idx, size_t n,
+			      bool inclusive, uint8_t *key, size_t *len);
 };
 
 /** Outcome of an exact lookup, as SNMP GET reports it. */

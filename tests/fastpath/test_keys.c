@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "fastmib/fastmib.h"
+#include "fastmib/oidmap.h"
 #include "handle.h"
 #include "tutil.h"
 
@@ -446,6 +447,88 @@ test_hostile_key_records(void **state)
 	assert_int_equal(fastmib_keyed_find(f->rd, TN, key, len), rb);
 }
 
+/* ---- the OID map over a keyed table: what SNMP sees ---- */
+
+static int64_t
+map_find(void *ctx, unsigned int group, const uint8_t *key, size_t len)
+{
+	int64_t r = fastmib_keyed_find(ctx, group, key, len);
+
+	return r < 0 ? -1 : r;
+}
+
+static int64_t
+map_next(void *ctx, unsigned int group, const uint64_t *idx, size_t n, bool inclusive,
+	 uint8_t *key, size_t *len)
+{
+	int64_t r = fastmib_keyed_next(ctx, group, idx, n, inclusive, key, len);
+
+	return r < 0 ? -1 : r;
+}
+
+static int64_t
+map_next_row(void *ctx, unsigned int group, uint32_t row)
+{
+	int64_t r = fastmib_next_row(ctx, group, row);
+
+	return r < 0 ? -1 : r;
+}
+
+/*
+ * 10.0.0.1 / 0xdeadbeef and 2001:db8::1 / 7 are the instances
+ * R.1.1.1.C.1.4.10.0.0.1.3735928559 and R.1.1.1.C.2.16.32.1.13.184.0...0.1.7
+ * in that order; GET finds each, a GETNEXT from the first gives the second,
+ * from the second the next column's first, and a removed key is gone.
+ */
+static void
+test_oids(void **state)
+{
+	struct tu_fixture *f = *state;
+	struct tn_key a = v4("10.0.0.1", 0xdeadbeef), b = v6("2001:db8::1", 7);
+	struct fastmib_oid_rows rows = { .ctx = f->rd, .next_row = map_next_row,
+					 .keyed_find = map_find, .keyed_next = map_next };
+	static const uint64_t ia[] = { 1, 1, 1, 1, 1, 4, 10, 0, 0, 1, 3735928559u };
+	static const uint64_t ib[] = { 1, 1, 1, 1, 2, 16, 32, 1, 13, 184, 0, 0, 0, 0, 0, 0,
+				       0, 0, 0, 0, 0, 1, 7 };
+	struct fastmib_oidmap *map;
+	struct fastmib_oid_ref ref;
+	uint64_t sfx[FASTMIB_OID_MAX_SUFFIX];
+	uint32_t ra, rb;
+	size_t n;
+
+	assert_int_equal(fastmib_key_insert(f->seg, TN, &b, &rb), 0);
+	assert_int_equal(fastmib_key_insert(f->seg, TN, &a, &ra), 0);
+	assert_int_equal(fastmib_oidmap_new(&ks, &map, NULL, 0), 0);
+	/* GET */
+	assert_int_equal(fastmib_oidmap_resolve(map, &rows, ia, 11, &ref), FASTMIB_OID_INSTANCE);
+	assert_int_equal(ref.row, ra);
+	assert_int_equal(fastmib_oidmap_resolve(map, &rows, ib, 23, &ref), FASTMIB_OID_INSTANCE);
+	assert_int_equal(ref.row, rb);
+	assert_int_equal(fastmib_oidmap_resolve(map, &rows, ia, 10, &ref),
+			 FASTMIB_OID_NO_INSTANCE);
+	/* GETNEXT: the column in key order, then the next column */
+	assert_true(fastmib_oidmap_next(map, &rows, (uint64_t[]){ 1, 1 }, 2, false, &ref));
+	n = fastmib_oidmap_suffix(map, &ref, sfx);
+	assert_int_equal(n, 11);
+	assert_memory_equal(sfx, ia, sizeof(ia));
+	assert_true(fastmib_oidmap_next(map, &rows, sfx, n, false, &ref));
+	n = fastmib_oidmap_suffix(map, &ref, sfx);
+	assert_int_equal(n, 23);
+	assert_memory_equal(sfx, ib, sizeof(ib));
+	assert_true(fastmib_oidmap_next(map, &rows, sfx, n, false, &ref));
+	n = fastmib_oidmap_suffix(map, &ref, sfx);
+	assert_int_equal(sfx[3], 2); /* bytes, the second column */
+	assert_memory_equal(sfx + 4, ia + 4, (11 - 4) * sizeof(uint64_t));
+	/* removed: no instance, and walks step over it */
+	assert_int_equal(fastmib_key_remove(f->seg, TN, &a), 0);
+	assert_int_equal(fastmib_oidmap_resolve(map, &rows, ia, 11, &ref),
+			 FASTMIB_OID_NO_INSTANCE);
+	assert_true(fastmib_oidmap_next(map, &rows, (uint64_t[]){ 1, 1 }, 2, false, &ref));
+	n = fastmib_oidmap_suffix(map, &ref, sfx);
+	assert_memory_equal(sfx, ib, sizeof(ib));
+	fastmib_oidmap_free(map);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -457,6 +540,7 @@ main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_walk_in_order, setup, tu_teardown),
 		cmocka_unit_test_setup_teardown(test_walks_while_keys_change, setup, tu_teardown),
 		cmocka_unit_test_setup_teardown(test_hostile_key_records, setup, tu_teardown),
+		cmocka_unit_test_setup_teardown(test_oids, setup, tu_teardown),
 	};
 
 	(void)argc;

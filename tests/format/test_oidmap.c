@@ -252,10 +252,16 @@ push(struct inst **arr, size_t *n, size_t *cap, struct oid o, struct fastmib_oid
 	(*arr)[(*n)++] = (struct inst){ o, ref };
 }
 
+/* A reference to compare with (keyed tables' keys left empty). */
+#define REF(k, g, c, r, col)                                                   \
+	(&(struct fastmib_oid_ref){ .kind = (k), .group = (g), .counter = (c), \
+				    .row = (r), .column = (col) })
+
 static struct fastmib_oid_ref
 ref_of(enum fastmib_oid_kind kind, int group, uint32_t counter, uint32_t row, uint32_t column)
 {
-	struct fastmib_oid_ref r = { kind, group, counter, row, column };
+	struct fastmib_oid_ref r = { .kind = kind, .group = group, .counter = counter,
+				     .row = row, .column = column };
 
 	return r;
 }
@@ -666,7 +672,7 @@ test_examples(void **state)
 	assert_int_equal(fastmib_oidmap_resolve(map, &rows, (uint64_t[]){ 1, 3, 1, 1, 2, 2 },
 						6, &ref),
 			 FASTMIB_OID_INSTANCE);
-	assert_ref_equal(&ref, &(struct fastmib_oid_ref){ FASTMIB_OID_COUNTER, 0, 1, 5, 0 });
+	assert_ref_equal(&ref, REF(FASTMIB_OID_COUNTER, 0, 1, 5, 0));
 	/* row (1, 2) = 1 is absent: a writable column, no instance */
 	assert_int_equal(fastmib_oidmap_resolve(map, &rows, (uint64_t[]){ 1, 3, 1, 1001, 1, 2 },
 						6, &ref),
@@ -682,20 +688,19 @@ test_examples(void **state)
 	 * OutOfRangeUpdates, then the event table */
 	assert_true(fastmib_oidmap_next(map, &rows, (uint64_t[]){ 1, 999, 1002, 0 }, 4, false,
 					&ref));
-	assert_ref_equal(&ref, &(struct fastmib_oid_ref){ FASTMIB_OID_RESET, -1, 0, 0, 0 });
+	assert_ref_equal(&ref, REF(FASTMIB_OID_RESET, -1, 0, 0, 0));
 	assert_true(fastmib_oidmap_next(map, &rows, (uint64_t[]){ 2, 2, 0 }, 3, false, &ref));
-	assert_ref_equal(&ref, &(struct fastmib_oid_ref){ FASTMIB_OID_WRITER_STATUS, -1, 0, 0, 0 });
+	assert_ref_equal(&ref, REF(FASTMIB_OID_WRITER_STATUS, -1, 0, 0, 0));
 	assert_int_equal(fastmib_oidmap_suffix(map, &ref, sfx), 3);
 	assert_memory_equal(sfx, ((uint64_t[]){ 2, 3, 0 }), 3 * sizeof(uint64_t));
 	assert_true(fastmib_oidmap_next(map, &rows, (uint64_t[]){ 2, 3, 0 }, 3, false, &ref));
-	assert_ref_equal(&ref, &(struct fastmib_oid_ref){ FASTMIB_OID_BEST_EFFORT, -1, 0, 0, 0 });
+	assert_ref_equal(&ref, REF(FASTMIB_OID_BEST_EFFORT, -1, 0, 0, 0));
 	assert_true(fastmib_oidmap_next(map, &rows, (uint64_t[]){ 2, 4, 0 }, 3, false, &ref));
-	assert_ref_equal(&ref, &(struct fastmib_oid_ref){ FASTMIB_OID_OUT_OF_RANGE, -1, 0, 0, 0 });
+	assert_ref_equal(&ref, REF(FASTMIB_OID_OUT_OF_RANGE, -1, 0, 0, 0));
 	assert_int_equal(fastmib_oidmap_suffix(map, &ref, sfx), 3);
 	assert_memory_equal(sfx, ((uint64_t[]){ 2, 5, 0 }), 3 * sizeof(uint64_t));
 	assert_true(fastmib_oidmap_next(map, &rows, (uint64_t[]){ 2, 5, 0 }, 3, false, &ref));
-	assert_ref_equal(&ref, &(struct fastmib_oid_ref){ FASTMIB_OID_EVENT, -1, 0, 40,
-							  FASTMIB_EVCOL_NAME });
+	assert_ref_equal(&ref, REF(FASTMIB_OID_EVENT, -1, 0, 40, FASTMIB_EVCOL_NAME));
 	/* argument 4: only records 44, 45 and 52 have four */
 	assert_true(fastmib_oidmap_next(map, &rows, (uint64_t[]){ 4, 1, 1, 11, 45 }, 5, false,
 					&ref));
@@ -706,8 +711,7 @@ test_examples(void **state)
 	/* statistics rows by arc: "four" (arc 999) is the last one, schema index 4 */
 	assert_true(fastmib_oidmap_next(map, &rows, (uint64_t[]){ 4, 2, 1, 4, 7 }, 5, false,
 					&ref));
-	assert_ref_equal(&ref, &(struct fastmib_oid_ref){ FASTMIB_OID_EVSTAT, -1, 0, 4,
-							  FASTMIB_STCOL_DROPPED });
+	assert_ref_equal(&ref, REF(FASTMIB_OID_EVSTAT, -1, 0, 4, FASTMIB_STCOL_DROPPED));
 	assert_false(fastmib_oidmap_next(map, &rows, (uint64_t[]){ 4, 2, 1, 4, 999 }, 5, false,
 					 &ref));
 	/* notification types at R.4.0.A */
@@ -825,7 +829,7 @@ test_confused_source_never_goes_back(void **state)
 	/* no row of `lone` is believed: R.2.1.0 is next */
 	assert_true(fastmib_oidmap_next(map, &rows, (uint64_t[]){ 1, 10, 1, 1, 2 }, 5, false,
 					&ref));
-	assert_ref_equal(&ref, &(struct fastmib_oid_ref){ FASTMIB_OID_RESET, -1, 0, 0, 0 });
+	assert_ref_equal(&ref, REF(FASTMIB_OID_RESET, -1, 0, 0, 0));
 	fastmib_oidmap_free(map);
 }
 
