@@ -4,6 +4,7 @@
 #include <time.h>
 
 #include "fastmib/reader.h"
+#include "fms_util.h"
 #include "segment_format.h"
 
 static uint64_t

@@ -4,6 +4,7 @@
  * the one place that decides where a model's counters live. The generated
  * header's offsets and structs, and the schema it describes, come from it.
  */
+#include "fms_util.h"
 #include "segment_format.h"
 
 static uint64_t

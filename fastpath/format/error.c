@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+#include <stdarg.h>
 #include <stdio.h>
 
+#include "fastmib/reader.h"
+#include "fms_util.h"
 #include "segment_format.h"
 
 /* Per thread, so concurrent callers never see each other's messages. */

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "fms_util.h"
 #include "segment_format.h"
 
 /* Octets an index takes in an order key, at most. */

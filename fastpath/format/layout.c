@@ -4,10 +4,12 @@
  * count, and the image a writer starts a new file with. The areas and
  * what is allocated when are described in segment_format.h.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "fms_util.h"
 #include "segment_format.h"
 
 #define ALIGN_UP(x, a) (((x) + (a) - 1) / (a) * (a))
@@ -110,12 +112,9 @@ fms_image_init(uint8_t *base, const struct fms_layout *lay,
 	struct fms_header *h = (void *)base;
 
 	/* The file is fresh (zero-filled); only non-zero state is written. */
+	/* Sequence numbers and locks start at zero, as the fresh file has them
+	 * (segment_format.h). */
 	fms_schema_serialize(s, base + lay->schema.off);
-	for (uint32_t i = 0; i < n_slots; i++)
-		rte_seqcount_init(&((struct fms_slot *)(void *)(base + lay->slots.off))[i].seq);
-	rte_seqlock_init(&((struct fms_shared *)(void *)(base + lay->shared.off))->lock);
-	rte_seqlock_init(&((struct fms_reset *)(void *)(base + lay->reset.off))->lock);
-	rte_seqcount_init(&((struct fms_reset *)(void *)(base + lay->reset.off))->enable_seq);
 
 	h->format = FMS_FORMAT;
 	h->header_size = FMS_HEADER_SIZE;

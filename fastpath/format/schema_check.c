@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "fastmib/names.h"
+#include "fms_util.h"
 #include "segment_format.h"
 
 struct checker {

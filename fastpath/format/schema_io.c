@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fastmib/reader.h"
+#include "fms_util.h"
 #include "segment_format.h"
 
 #define ALIGN_UP(x, a) (((x) + (a) - 1) / (a) * (a))

@@ -57,13 +57,11 @@
 #ifndef FASTMIB_SEGMENT_FORMAT_H
 #define FASTMIB_SEGMENT_FORMAT_H
 
-#include <stdarg.h>
+#include <stddef.h>
 #include <stdint.h>
-#include <sys/types.h>
 
-#include <rte_seqlock.h>
-
-#include "fastmib/fastmib.h"
+#include "fastmib/event_record.h"
+#include "fastmib/schema.h"
 
 #define FMS_MAGIC "FASTMIB" /* 8 bytes with its NUL */
 #define FMS_FORMAT 6 /* 2: event schema records, event area, TSC clock; 3: event arg types;
@@ -77,6 +75,23 @@
 #define FMS_EVENT_RING_MIN 16
 #define FMS_EVENT_RING_MAX (1u << 20)
 #define FMS_HUGETLBFS_MAGIC 0x958458f6
+
+/*
+ * A sequence number in the segment, and a sequence number with its
+ * writers' lock: the layouts of DPDK's rte_seqcount_t and rte_seqlock_t,
+ * which the writer and the reader run their protocols on. The format
+ * names only the words; fastpath/reader/seq_shim.h is the one place that
+ * hands them to DPDK, and checks at build time that the layouts agree.
+ * A zero-filled file holds them initialised (sequence 0, lock free).
+ */
+struct fms_seqcount {
+	uint32_t sn;
+};
+
+struct fms_seqlock {
+	struct fms_seqcount count;
+	uint32_t lock;          /* 0 = free */
+};
 
 struct fms_area {
 	uint64_t off;
@@ -120,7 +135,7 @@ _Static_assert(sizeof(struct fms_header) == FMS_HEADER_SIZE, "header size");
 
 /* Slot header: one cache line of the slot table, apart from the data. */
 struct fms_slot {
-	rte_seqcount_t seq;
+	struct fms_seqcount seq;
 	uint32_t owner;         /* atomic; lcore id + 1, 0 = free */
 	uint32_t owner_pid;
 	uint32_t owner_tid;     /* atomic; thread that took the slot's writer, 0 = none yet.
@@ -135,8 +150,8 @@ _Static_assert(sizeof(struct fms_slot) == FMS_CACHE_LINE, "slot size");
 
 /* Head of the shared area. */
 struct fms_shared {
-	rte_seqlock_t lock;     /* serializes flushes; readers use its seqcount */
-	uint8_t pad[FMS_CACHE_LINE - sizeof(rte_seqlock_t)];
+	struct fms_seqlock lock; /* serializes flushes; readers use its seqcount */
+	uint8_t pad[FMS_CACHE_LINE - sizeof(struct fms_seqlock)];
 };
 
 /*
@@ -154,10 +169,10 @@ struct fms_shared {
  * of the snapshots decides, not the order of the stores.
  */
 struct fms_reset {
-	rte_seqlock_t lock;     /* its seqcount: readers retry on it; owner_pid is the lock */
+	struct fms_seqlock lock; /* its seqcount: readers retry on it; owner_pid is the lock */
 	uint64_t module_ns;     /* atomic */
 	uint32_t owner_pid;     /* atomic; the resetters' lock: pid of the holder, 0 = free */
-	rte_seqcount_t enable_seq; /* the creator's row enables */
+	struct fms_seqcount enable_seq; /* the creator's row enables */
 	uint64_t epoch;         /* atomic; fetch_add by every snapshot that becomes a baseline */
 	uint64_t best_effort;   /* atomic; values served best effort (fastmib_best_effort_reads()) */
 	uint8_t pad[FMS_CACHE_LINE - 8 - 8 - 4 - 4 - 8 - 8];
@@ -331,29 +346,6 @@ struct fms_layout {
 	uint64_t file_size;
 	struct fms_group_layout *groups; /* n_groups entries, heap */
 };
-
-/* clock.c: CLOCK_REALTIME, for the times a segment records (creation,
- * resets, discontinuities), and CLOCK_MONOTONIC, for deadlines (immune
- * to clock steps), in nanoseconds. */
-uint64_t fms_now_ns(void);
-uint64_t fms_mono_ns(void);
-
-/* error.c: set this thread's message; returns err. */
-int fms_error(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-/* schema_check.c: fastmib_schema_check() stopping at the first fault. */
-int fms_schema_check(const struct fastmib_schema *s);
-/* schema_io.c */
-uint64_t fms_schema_serialized_len(const struct fastmib_schema *s);
-void fms_schema_serialize(const struct fastmib_schema *s, uint8_t *buf);
-int fms_schema_deserialize(const uint8_t *buf, uint64_t len,
-			   struct fastmib_schema **out);
-void fms_schema_free(struct fastmib_schema *s);
-uint64_t fms_fnv1a(const uint8_t *p, uint64_t len);
-/* A valid schema whose hash field, when given, is its hash; *hash gets
- * its hash. -EINVAL (a broken rule) or -ESTALE, with a message naming
- * `path`. */
-int fms_schema_identity(const struct fastmib_schema *s, const char *path, uint64_t *hash);
 
 /* layout.c: the layout is a pure function of these inputs. */
 int fms_layout_compute(const struct fastmib_schema *s, uint32_t n_slots,

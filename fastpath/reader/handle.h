@@ -11,6 +11,8 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
+#include "fastmib/reader.h"
+#include "fms_util.h"
 #include "segment_format.h"
 
 struct fms_writers; /* the creator's writers: fastpath/writer/writers.h */

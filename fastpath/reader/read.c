@@ -24,6 +24,7 @@
 
 #include "guard.h"
 #include "handle.h"
+#include "seq_shim.h"
 
 /* Attempts charged for one rte_pause() while a writer is inside its section. */
 #define FMS_READ_WAIT_COST 32
@@ -70,8 +71,10 @@ copy_words(const uint64_t *src, uint64_t *dst, uint32_t n)
  * about the wall time FASTMIB_READ_MAX_TRIES copy attempts used to take.
  */
 static int
-snap(const rte_seqcount_t *sc, const uint64_t *row, uint32_t n_words, uint64_t *words)
+snap(const struct fms_seqcount *seq, const uint64_t *row, uint32_t n_words, uint64_t *words)
 {
+	const rte_seqcount_t *sc = fms_rte_seqcount_const(seq);
+
 	for (int t = 0; t < FASTMIB_READ_MAX_TRIES; t++) {
 		uint32_t sn = rte_seqcount_read_begin(sc);
 
@@ -245,8 +248,8 @@ fms_read_baseline(struct fastmib_segment *seg, unsigned group, uint32_t row,
 		  uint64_t *base, uint64_t *time)
 {
 	const struct fastmib_group_schema *g = &seg->schema->groups[group];
-	const rte_seqcount_t *rs = &seg->reset_head->lock.count;
-	const rte_seqcount_t *es = &seg->reset_head->enable_seq;
+	const rte_seqcount_t *rs = fms_rte_seqcount_const(&seg->reset_head->lock.count);
+	const rte_seqcount_t *es = fms_rte_seqcount_const(&seg->reset_head->enable_seq);
 	const uint64_t *rec = fms_reset_row(seg, group, row);
 	uint64_t half = fms_rec_half_words(g->n_counters);
 	uint64_t words = fms_rec_words(g);

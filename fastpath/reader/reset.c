@@ -21,6 +21,7 @@
 
 #include "guard.h"
 #include "handle.h"
+#include "seq_shim.h"
 
 /*
  * How long one row's reset waits for a writer preempted inside its
@@ -78,7 +79,7 @@ reset_lock(struct fastmib_segment *seg, uint64_t deadline)
 	    __atomic_compare_exchange_n(&r->owner_pid, &owner, me, false, __ATOMIC_ACQUIRE,
 					__ATOMIC_RELAXED)) {
 		if (__atomic_load_n(&r->lock.count.sn, __ATOMIC_RELAXED) & 1)
-			rte_seqcount_write_end(&r->lock.count);
+			rte_seqcount_write_end(fms_rte_seqcount(&r->lock.count));
 		return 0;
 	}
 	return fms_error(-EBUSY, "%s: the reset lock is held (by pid %u)", seg->path, owner);
@@ -136,7 +137,7 @@ store_row(struct fastmib_segment *seg, unsigned group, uint32_t row, const uint6
 	  uint64_t epoch, uint64_t now)
 {
 	const struct fastmib_group_schema *g = &seg->schema->groups[group];
-	rte_seqcount_t *sc = &seg->reset_head->lock.count;
+	rte_seqcount_t *sc = fms_rte_seqcount(&seg->reset_head->lock.count);
 	uint64_t *rec = fms_reset_row(seg, group, row);
 
 	if (__atomic_load_n(&rec[FMS_REC_EPOCH], __ATOMIC_RELAXED) > epoch)
@@ -313,7 +314,7 @@ static void
 store_plan(const struct fastmib_reset_plan *plan)
 {
 	struct fastmib_segment *seg = plan->seg;
-	rte_seqcount_t *sc = &seg->reset_head->lock.count;
+	rte_seqcount_t *sc = fms_rte_seqcount(&seg->reset_head->lock.count);
 
 	for (size_t i = 0; i < plan->n_rows; i++) {
 		const struct plan_row *r = &plan->rows[i];

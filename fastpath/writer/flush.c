@@ -11,12 +11,13 @@
  */
 #include <string.h>
 
+#include "seq_shim.h"
 #include "writers.h"
 
 static inline rte_seqlock_t *
 flush_lock(const struct fastmib_writer *w)
 {
-	return &w->seg->shared_head->lock;
+	return fms_rte_seqlock(&w->seg->shared_head->lock);
 }
 
 /* Pairs that may be applied now: everything but an open transaction. */

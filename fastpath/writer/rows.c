@@ -10,6 +10,7 @@
 
 #include <rte_spinlock.h>
 
+#include "seq_shim.h"
 #include "writers.h"
 
 /* Enabling a row may happen on the fast path (a new flow): it waits this
@@ -36,7 +37,7 @@ store_enable_baseline(struct fastmib_segment *seg, unsigned group, uint32_t row)
 {
 	const struct fastmib_group_schema *g = &seg->schema->groups[group];
 	uint64_t *half = fms_reset_row(seg, group, row) + fms_rec_half_words(g->n_counters);
-	rte_seqcount_t *sc = &seg->reset_head->enable_seq;
+	rte_seqcount_t *sc = fms_rte_seqcount(&seg->reset_head->enable_seq);
 	uint64_t raw[FASTMIB_MAX_COUNTERS], epoch, any = 0;
 	int rc = fms_snap_baseline(seg, group, row, ENABLE_PATIENCE_NS, &epoch, raw);
 

@@ -123,7 +123,7 @@ fastmib_writer(struct fastmib_segment *seg)
 	memset(w, 0, sizeof(*w));
 	w->percore = fms_slot_data(seg, (uint32_t)slot);
 	w->shared = seg->shared;
-	w->seq = &fms_slot(seg, (uint32_t)slot)->seq;
+	w->sn = &fms_slot(seg, (uint32_t)slot)->seq.sn;
 	w->seg = seg;
 	w->hint_limit = ws->hint_limit;
 	w->slot = (uint32_t)slot;

@@ -13,6 +13,7 @@
 #include <rte_log.h>
 #include <rte_spinlock.h>
 
+#include "fastmib/fastmib.h"
 #include "handle.h"
 
 struct fms_keytab; /* keys.c */

@@ -2,38 +2,69 @@
 /**
  * @file
  * libfastmib: the writer. Fast-path counters of a DPDK application in a
- * self-describing shared-memory segment.
+ * self-describing shared-memory segment, read by other processes through
+ * <fastmib/reader.h> (included here) without ever making a lcore wait.
  *
- * This is what a DPDK application links (with the generated
- * `<prefix>_stats.h` of its model). The reader API, which an application
- * may use as well, is <fastmib/reader.h>, included here.
+ * The rules a writer keeps:
  *
- * Writers are DPDK lcores (EAL threads, or non-EAL threads after
- * rte_thread_register()). Each writer owns one `struct fastmib_writer`,
- * obtained once with fastmib_writer() and then used only by that thread.
- * Generated `<prefix>_<group>_<counter>_add()` functions call the inline
- * primitives below with offsets that are compile-time constants.
+ *  1. One writer per thread. A lcore (an EAL thread, or a thread after
+ *     rte_thread_register()) takes its `struct fastmib_writer` once with
+ *     fastmib_writer() and is the only thread that uses it: every inline
+ *     function below that takes a writer or a transaction is for that
+ *     thread alone. fastmib_create(), row presence and keyed-table inserts
+ *     and removes are for any thread of the creating process.
+ *  2. Transactions hold updates, never work. Between an open
+ *     (<prefix>_tx_begin(), <prefix>_tx_open(), fastmib_begin()) and its
+ *     end the lcore's sequence number is odd, and every reader of its
+ *     counters waits. Count a packet in a short transaction after (or
+ *     around) its work, or count a burst after its work; never hold one
+ *     across the work of a burst. A lcore inside one transaction longer
+ *     than the readers' patience (50 ms) is reported stalled(3).
+ *  3. Transactions do not nest. An open inside an open transaction is
+ *     refused and counted (fastmib_tx_nested()), and its end changes
+ *     nothing. A transaction is closed by the form that opened it.
+ *  4. Indexes are 0-based and within their max; a keyed table's row is the
+ *     one fastmib_key_insert() gave. Anything else lands in the table's
+ *     scratch row, counted (fastmib_row_out_of_range()), and changes
+ *     nothing any reader reads: a defect to fix, never data.
+ *  5. Shared-buffered updates become visible at a flush: call
+ *     fastmib_flush() when the lcore is idle (an empty receive burst).
  *
- * Readers (the agent, fastmib-stat, tests) are any thread of any process
- * that attached the segment; they never write counter data and never block
- * a writer. They link libfastmib_reader only, which needs no DPDK runtime.
+ * The template, for a model of prefix `ep` (docs/fastpath.md has more):
+ *
+ *     struct fastmib_segment *seg;          // once, after rte_eal_init()
+ *     ep_create("/dev/shm/app", NULL, &seg);
+ *
+ *     struct fastmib_writer *w = fastmib_writer(seg);   // in each lcore
+ *     struct ep_tx tx = ep_tx_prepare(w);
+ *     for (;;) {
+ *             n = rte_eth_rx_burst(port, queue, pkts, BURST);
+ *             if (n == 0)
+ *                     fastmib_flush(w);
+ *             for (i = 0; i < n; i++) {
+ *                     // ... the packet's work ...
+ *                     ep_tx_open(&tx);
+ *                     ep_tx_global_rx_pkts_add(&tx, 1);
+ *                     ep_tx_port_rx_bytes_add(&tx, port, pkts[i]->pkt_len);
+ *                     ep_tx_end(&tx);
+ *             }
+ *     }
  *
  * Storage kinds, as seen by a writer:
  *  - per-core: a single-writer add (fastmib_word_add()) into the lcore's own
- *    block, inside the lcore's seqcount write section;
+ *    block, inside the lcore's sequence number's write section;
  *  - shared-buffered: (offset, operand) appended to the lcore's write
  *    buffer; applied to the shared area under the segment's seqlock by a
  *    flush; a transaction's operations are never split across two flushes;
  *  - shared-atomic: relaxed atomic add on the shared area (no transaction).
  *
- * Two forms of the update API, which may be mixed:
- *  - calls on the writer: fastmib_begin(w), `<prefix>_<group>_<counter>_add(w,
- *    ...)`, fastmib_end(w). Each update finds the lcore's block through `w`.
- *  - a transaction value: `struct <prefix>_tx tx = <prefix>_tx_begin(w)`,
- *    `<prefix>_tx_<group>_<counter>_add(&tx, ...)`, row handles
- *    (`<prefix>_tx_<group>(&tx, ...)`), `<prefix>_tx_end(&tx)`. The
- *    transaction holds the block's address in a register and does only the
- *    bookkeeping the model's storage kinds need (fastmib_tx_begin()).
+ * Two forms of the update API, which may be mixed: calls on the writer
+ * (fastmib_begin(w), `<prefix>_<group>_<counter>_add(w, ...)`,
+ * fastmib_end(w)), each update finding the lcore's block through `w`; and
+ * a transaction value (`<prefix>_tx_prepare()`, `_open()`, `_end()`, row
+ * handles `<prefix>_tx_<group>(&tx, ...)`), which holds the block's address
+ * in a register and does only the bookkeeping the model's storage kinds
+ * need (fastmib_tx_prepare()).
  *
  * All functions returning int return 0 or a negative errno value;
  * fastmib_last_error() then holds a message for humans.
@@ -47,8 +78,8 @@
 
 #include <rte_branch_prediction.h>
 #include <rte_cycles.h>
-#include <rte_seqcount.h>
 
+#include "fastmib/event_record.h"
 #include "fastmib/reader.h"
 #include "fastmib/schema.h"
 
@@ -76,24 +107,6 @@ struct fastmib_opts {
 /** Default event records kept per writer slot (models with events only). */
 #define FASTMIB_EVENT_RING 1024
 
-/**
- * One record of a writer slot's event ring, in the segment: one cache line,
- * so a record never shares a line with its neighbours' writes.
- *
- * `seq` is the record number (1, 2, ... per slot) while the record is
- * complete, and 0 while its writer is replacing it. A record number is
- * never reused, so a reader that sees the same non-zero `seq` before and
- * after copying the other fields has copied one complete record.
- */
-struct fastmib_event_slotrec {
-	uint64_t seq;
-	uint64_t tsc;
-	uint32_t event;           /**< index into the schema's events */
-	uint32_t pad;
-	uint64_t args[FASTMIB_MAX_EVENT_ARGS];
-	uint64_t pad2;
-};
-
 /** One buffered operation: add `operand` to the 64-bit word at `offset`. */
 struct fastmib_wb_op {
 	uint64_t offset; /**< byte offset within the shared data area */
@@ -107,7 +120,7 @@ struct fastmib_wb_op {
 struct fastmib_writer {
 	uint8_t *percore;          /**< this lcore's per-core data area */
 	uint8_t *shared;           /**< the segment's shared data area */
-	rte_seqcount_t *seq;       /**< this lcore's seqcount (in the segment) */
+	uint32_t *sn;              /**< this lcore's sequence number (in the segment) */
 	struct fastmib_segment *seg;
 	uint32_t n_ops;            /**< buffered operations */
 	uint32_t tx_start;         /**< n_ops when the open transaction began */
@@ -276,9 +289,10 @@ fastmib_word_atomic_set(uint64_t *p, uint64_t v)
 }
 
 /*
- * The writer side of a lcore's sequence number (its slot's rte_seqcount_t),
- * for transactions: a single writer, so a plain read-modify-write is
- * enough. On x86-64 each step is one instruction on the word in memory:
+ * The writer side of a lcore's sequence number (its slot's, in the
+ * segment: the protocol of DPDK's rte_seqcount, whose readers the reader
+ * library runs on it), for transactions: a single writer, so a plain
+ * read-modify-write is enough. On x86-64 each step is one instruction on the word in memory:
  * `bts $0` makes an even number odd and reports (carry) a number that was
  * odd already, i.e. a transaction already open; `add` closes it. The
  * "memory" clobbers are the compiler barriers of rte_seqcount_write_begin()
@@ -362,7 +376,7 @@ fastmib_seq_leave(uint32_t *sn, uint32_t close)
 static inline void
 fastmib_begin(struct fastmib_writer *w)
 {
-	w->begin_close = fastmib_seq_enter(w, &w->seq->sn);
+	w->begin_close = fastmib_seq_enter(w, w->sn);
 	w->tx_start = w->n_ops;
 	w->in_tx = 1;
 }
@@ -379,7 +393,7 @@ fastmib_begin(struct fastmib_writer *w)
 static inline void
 fastmib_end(struct fastmib_writer *w)
 {
-	fastmib_seq_leave(&w->seq->sn, w->begin_close);
+	fastmib_seq_leave(w->sn, w->begin_close);
 	w->in_tx = 0;
 	w->tx_start = w->n_ops;
 	if (unlikely(++w->hints >= w->hint_limit || w->n_ops > FASTMIB_WB_SIZE / 2))
@@ -453,7 +467,7 @@ struct fastmib_tx {
 	struct fastmib_writer *w; /**< this lcore's writer (events, fastmib_flush()) */
 	uint8_t *percore;         /**< this lcore's per-core block */
 	uint8_t *shared;          /**< the segment's shared data area */
-	uint32_t *sn;             /**< this lcore's sequence number (its rte_seqcount_t) */
+	uint32_t *sn;             /**< this lcore's sequence number */
 	uint32_t close;           /**< fastmib_seq_enter()'s result, for fastmib_tx_end() */
 	uint32_t kinds;           /**< FASTMIB_TX_* this transaction covers */
 };
@@ -478,7 +492,7 @@ fastmib_tx_prepare(struct fastmib_writer *w, unsigned int kinds)
 	tx.w = w;
 	tx.percore = w->percore;
 	tx.shared = w->shared;
-	tx.sn = &w->seq->sn;
+	tx.sn = w->sn;
 	tx.close = 0;
 	tx.kinds = kinds;
 	return tx;

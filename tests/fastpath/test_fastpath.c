@@ -14,9 +14,11 @@
 
 #include <rte_launch.h>
 #include <rte_lcore.h>
+#include <rte_pause.h>
 
 #include "fastmib/fastmib.h"
 #include "handle.h"
+#include "seq_shim.h"
 #include "test_schema.h"
 #include "tutil.h"
 
@@ -401,7 +403,7 @@ static int
 hold_flush_lock(void *arg)
 {
 	struct tu_fixture *f = arg;
-	rte_seqlock_t *l = &f->seg->shared_head->lock;
+	rte_seqlock_t *l = fms_rte_seqlock(&f->seg->shared_head->lock);
 
 	rte_seqlock_write_lock(l);
 	__atomic_store_n(&lock_release, 1, __ATOMIC_RELEASE);
@@ -769,7 +771,7 @@ test_dead_resetter(void **state)
 	struct tu_fixture *f = *state;
 	struct fms_reset *r = f->seg->reset_head;
 
-	rte_seqcount_write_begin(&r->lock.count); /* as a resetter would... */
+	rte_seqcount_write_begin(fms_rte_seqcount(&r->lock.count)); /* as a resetter would... */
 	r->owner_pid = (uint32_t)getpid(); /* ...that is alive */
 	assert_int_equal(fastmib_reset(f->rd, TS_GLOBAL, 0), -EBUSY);
 	assert_non_null(strstr(fastmib_last_error(), "reset lock is held"));
