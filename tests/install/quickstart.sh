@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# Run inside the clean Debian 12 root booted with systemd (clean-root.sh):
+# the README's quick start and the set-up of docs/operations.md as a new
+# user types them, their code blocks taken from the documents as they are
+# (/quickstart/*, cut out by clean-root.sh), and what they must show.
+# Every command is echoed with its output; the first failure ends the run.
+set -euo pipefail
+cd /quickstart
+fail() { echo "FAIL: $*"; exit 1; }
+say() { printf '\n=== %s\n' "$*"; }
+run() { echo "\$ $*"; "$@"; }
+
+say "README 1-3: the model, the generator, an application counting"
+# the application of step 3: its lines in a main() with the EAL and a
+# loop standing for the lcore's burst loop; the segment path as argument
+{
+	echo '#include <unistd.h>'
+	echo '#include <rte_eal.h>'
+	sed -n '1,/^$/p' step3.c
+	echo 'int main(int argc, char **argv) {'
+	echo '    int n = rte_eal_init(argc, argv); if (n < 0) return 1;'
+	echo '    uint16_t nb_rx = 32;'
+	sed '1,/^$/d' step3.c | sed "s|\"/dev/shm/myapp\"|argv[n + 1]|" |
+		sed 's|^struct fastmib_writer|for (;;) { struct fastmib_writer|'
+	echo '    usleep(1000); }'
+	echo '}'
+} >myapp.c
+run fastmib-gen model.yaml -o gen/
+run cc -O2 -o myapp myapp.c gen/ep_schema.c -Igen $(pkg-config --cflags --libs fastmib)
+eal=(--no-huge --no-pci --no-telemetry -m 64 -l 0 --log-level lib.eal:error)
+./myapp "${eal[@]}" --file-prefix qs1 -- /dev/shm/myapp >/dev/null 2>&1 &
+app=$!
+for _ in $(seq 100); do [ -s /dev/shm/myapp ] && break; sleep 0.1; done
+[ -s /dev/shm/myapp ] || fail "the application made no segment"
+
+say "README 4, as written (the --watch line for 3 s)"
+sed 's|^\(fastmib-stat [^#]*--watch[^#]*\)\(#.*\)\{0,1\}$|timeout -s INT 3 \1 \|\| [ $? = 124 ]|' \
+	step4.sh >step4-run.sh
+grep -q '^timeout -s INT 3 fastmib-stat' step4-run.sh || fail "no --watch line in step 4"
+bash -ex step4-run.sh 2>&1 | tee step4.out
+grep -q '^\.1\.3\.6\.1\.4\.1\.8072\.9999\.42\.1\.1\.1\.0 = Counter64: [1-9]' step4.out ||
+	fail "the walk shows no epGlobalRxPkts.0"
+grep -q '^\.1\.3\.6\.1\.4\.1\.8072\.9999\.42\.2\.3\.0 = INTEGER: 1$' step4.out ||
+	fail "the walk shows no epWriterStatus.0 running(1)"
+grep -Eq 'rxPkts +[1-9]' step4.out || fail "fastmib-stat shows no rxPkts"
+# the hand-started agent serves the same root as the service will: stop it
+kill "$(pgrep -f -x 'fastmib-agentx -x /run/agentx/master /dev/shm/myapp')"
+kill "$app"
+
+say "operations.md: the package's directories and socket permissions"
+run stat -c '%U:%G %a %F' /run/fastmib
+[ "$(stat -c '%U:%G %a' /run/fastmib)" = "root:fastmib 2775" ] ||
+	fail "/run/fastmib is not root:fastmib 2775"
+run ls -l /run/agentx/master
+[ "$(stat -c '%A %U %G' /run/agentx/master)" = "srw-rw---- root fastmib" ] ||
+	fail "/run/agentx/master is not srw-rw---- root fastmib"
+run cat /etc/fastmib/agentx.conf
+
+say "operations.md: the service serves /run/fastmib/dataplane.seg"
+./myapp "${eal[@]}" --file-prefix qs2 -- /run/fastmib/dataplane.seg >/dev/null 2>&1 &
+app=$!
+run systemctl is-active fastmib-agentx
+run sudo systemctl reload fastmib-agentx
+for _ in $(seq 100); do
+	journalctl -u fastmib-agentx | grep -q 'serving EXAMPLE-DATAPLANE-MIB (generation 1)' && break
+	sleep 0.1
+done
+run journalctl -u fastmib-agentx --no-pager | tail -5
+journalctl -u fastmib-agentx | grep -q 'serving EXAMPLE-DATAPLANE-MIB (generation 1)' ||
+	fail "the service does not serve the segment"
+run stat -c '%U:%G %a' /run/fastmib/dataplane.seg
+run snmpget -v2c -c public -On localhost .1.3.6.1.4.1.8072.9999.42.1.1.1.0 | tee get.out
+grep -q ' = Counter64: [1-9]' get.out || fail "no value through the service"
+run systemctl is-active fastmib-agentx
+
+say "operations.md: threshold notifications (snmpd.conf.d file, then the drop-in)"
+refused() { journalctl -u snmpd -b --no-pager | grep -c 'Unknown token: monitor' || true; }
+cp monitor.conf /etc/snmp/snmpd.conf.d/fastmib-monitor.conf
+run systemctl restart snmpd
+before=$(refused)
+echo "without the drop-in: $before line(s) 'Unknown token: monitor'"
+[ "$before" -gt 0 ] || fail "Debian's snmpd unit took monitor without the drop-in"
+mkdir -p /etc/systemd/system/snmpd.service.d
+cp monitor-dropin.conf /etc/systemd/system/snmpd.service.d/fastmib-monitor.conf
+run systemctl daemon-reload
+run systemctl restart snmpd
+systemctl show -p ExecStart snmpd | grep -o 'argv\[\]=[^;]*'
+[ "$(refused)" = "$before" ] || fail "snmpd still refuses monitor with the drop-in"
+run systemctl is-active snmpd
+run snmpget -v2c -c public -On localhost .1.3.6.1.4.1.8072.9999.42.1.1.1.0
+kill "$app"
+echo
+echo "quick start replayed: every step as documented"
