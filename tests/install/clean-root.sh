@@ -82,6 +82,7 @@ rm -rf "$qs" && mkdir -p "$qs"
 block '```yaml' "$top/README.md" >"$qs/model.yaml"
 block '```c' "$top/README.md" >"$qs/step3.c"
 block 'sudo tee /etc/snmp/snmpd.conf.d/fastmib.conf' "$top/README.md" >"$qs/step4.sh"
+block 'sudo systemctl enable --now fastmib-agentx' "$top/docs/operations.md" >"$qs/service.sh"
 block '# /etc/systemd/system/snmpd.service.d/fastmib-monitor.conf' \
 	"$top/docs/operations.md" >"$qs/monitor-dropin.conf"
 block '# /etc/snmp/snmpd.conf.d/fastmib-monitor.conf' "$top/docs/operations.md" \
@@ -89,25 +90,30 @@ block '# /etc/snmp/snmpd.conf.d/fastmib-monitor.conf' "$top/docs/operations.md" 
 for f in "$qs"/*; do [ -s "$f" ] || fail "no block for $(basename "$f") in the documents"; done
 cp "$here/quickstart.sh" "$qs/"
 
-# a stock system: systemd as init, sudo (the documents type it), the
-# packages again, and snmpd and snmp (README, step 4)
+# a stock system: its host name in /etc/hosts (as the installer writes
+# it: sudo resolves it), systemd as init, sudo (the documents type it),
+# the packages again, and snmpd and snmp (README, step 4)
+grep -qw "$(cat "$root/etc/hostname")" "$root/etc/hosts" 2>/dev/null ||
+	printf '127.0.1.1\t%s\n' "$(cat "$root/etc/hostname")" >>"$root/etc/hosts"
 in_root apt-get install -y -qq --no-install-recommends systemd-sysv dbus sudo \
 	"${inroot[@]}" snmpd snmp >/dev/null
 umount "$root/proc"
+# /sys/module as a host has it: the EAL looks there for vfio
 systemd-nspawn -q -D "$root" -b --register=no --keep-unit --private-network \
-	-M fastmib-quickstart --console=pipe </dev/null >"$root/boot.log" 2>&1 &
+	--bind-ro=/sys/module -M fastmib-quickstart --console=pipe \
+	</dev/null >"$root/boot.log" 2>&1 &
 nspawn=$!
-init=
-for _ in $(seq 300); do
-	init=$(pgrep -P "$nspawn" || true)
-	[ -n "$init" ] && break
+in_system() { nsenter -t "$init" -a "$@"; }
+state=
+for _ in $(seq 600); do
+	init=$(pgrep -P "$nspawn" -x systemd || true)
+	[ -n "$init" ] && state=$(in_system systemctl is-system-running 2>/dev/null || true)
+	case $state in running | degraded) break ;; esac
 	sleep 0.1
 done
-[ -n "$init" ] || fail "the root does not boot: $(cat "$root/boot.log")"
-in_system() { nsenter -t "$init" -a "$@"; }
-state=$(in_system systemctl is-system-running --wait || true)
-echo "booted: $state"
-in_system systemctl --failed --no-pager --no-legend
+echo "booted: ${state:-no}"
+[ -n "$state" ] || fail "the root does not boot: $(cat "$root/boot.log")"
+in_system systemctl --failed --no-pager --no-legend || true
 rc=0
 in_system /bin/bash /quickstart/quickstart.sh || rc=$?
 in_system systemctl poweroff || true
