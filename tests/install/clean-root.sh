@@ -82,6 +82,7 @@ rm -rf "$qs" && mkdir -p "$qs"
 block '```yaml' "$top/README.md" >"$qs/model.yaml"
 block '```c' "$top/README.md" >"$qs/step3.c"
 block 'sudo tee /etc/snmp/snmpd.conf.d/fastmib.conf' "$top/README.md" >"$qs/step4.sh"
+block '.1.3.6.1.4.1.8072.9999.42.1.1.1.0 = Counter64' "$top/README.md" >"$qs/step4-output.txt"
 block 'sudo systemctl enable --now fastmib-agentx' "$top/docs/operations.md" >"$qs/service.sh"
 block '# /etc/systemd/system/snmpd.service.d/fastmib-monitor.conf' \
 	"$top/docs/operations.md" >"$qs/monitor-dropin.conf"

@@ -39,10 +39,11 @@ sed 's|^\(fastmib-stat [^#]*--watch[^#]*\)\(#.*\)\{0,1\}$|timeout -s INT 3 \1 \|
 	step4.sh >step4-run.sh
 grep -q '^timeout -s INT 3 fastmib-stat' step4-run.sh || fail "no --watch line in step 4"
 bash -ex step4-run.sh 2>&1 | tee step4.out
-grep -q '^\.1\.3\.6\.1\.4\.1\.8072\.9999\.42\.1\.1\.1\.0 = Counter64: [1-9]' step4.out ||
-	fail "the walk shows no epGlobalRxPkts.0"
-grep -q '^\.1\.3\.6\.1\.4\.1\.8072\.9999\.42\.2\.3\.0 = INTEGER: 1$' step4.out ||
-	fail "the walk shows no epWriterStatus.0 running(1)"
+# the walk, line by line as the README shows it: OIDs and types, and
+# every value but the counter's (which grows)
+grep '^\.1\.3\.6\.1\.4\.1\.8072\.9999\.42\.' step4.out | sed 's/Counter64: [1-9][0-9]*$/Counter64: N/' >walk.got
+sed 's/Counter64: [1-9][0-9]*$/Counter64: N/' step4-output.txt >walk.want
+diff -u walk.want walk.got || fail "the walk is not what the README shows"
 grep -Eq 'epGlobalRxPkts +[1-9]' step4.out || fail "fastmib-stat shows no rxPkts"
 # the hand-started agent serves the same root as the service will: stop
 # it (found by its command line: minbase has no pgrep), and wait until it
