@@ -3,10 +3,11 @@
 # (debootstrap --variant=minbase), `apt install` of the four packages
 # from `make package` (which pulls every dependency), lintian there,
 # an application built against libfastmib-dev passing dpkg-shlibdeps,
-# the user, the conffile and /run/fastmib after install, and nothing
-# left after `apt purge` but the system user. Then the root boots as a
-# stock Debian does (systemd, under systemd-nspawn, its own network) with
-# the packages installed again, and quickstart.sh replays in it the
+# the user and the conffile after install, and nothing left after `apt
+# purge` but the system user. Then the root gets systemd, as a stock
+# Debian has it, and the packages again: /run/fastmib is there at once
+# (tmpfiles.d, applied by the postinst); the root boots (systemd-nspawn,
+# its own network), and quickstart.sh replays in it the
 # README's quick start and the set-up of docs/operations.md, their code
 # blocks cut out of the documents here. Too slow for `make test` (it
 # downloads a root of its own: several minutes); run as root:
@@ -96,8 +97,11 @@ cp "$here/quickstart.sh" "$qs/"
 # the packages again, and snmpd and snmp (README, step 4)
 grep -qw "$(cat "$root/etc/hostname")" "$root/etc/hosts" 2>/dev/null ||
 	printf '127.0.1.1\t%s\n' "$(cat "$root/etc/hostname")" >>"$root/etc/hosts"
-in_root apt-get install -y -qq --no-install-recommends systemd-sysv dbus sudo \
-	"${inroot[@]}" snmpd snmp >/dev/null
+in_root apt-get install -y -qq --no-install-recommends systemd-sysv dbus sudo >/dev/null
+in_root apt-get install -y -qq --no-install-recommends "${inroot[@]}" snmpd snmp >/dev/null
+mode=$(in_root stat -c '%U:%G %a' /run/fastmib) || fail "no /run/fastmib after install"
+[ "$mode" = "root:fastmib 2775" ] || fail "/run/fastmib after install: $mode"
+echo "/run/fastmib after install: $mode"
 umount "$root/proc"
 # /sys/module as a host has it: the EAL looks there for vfio
 systemd-nspawn -q -D "$root" -b --register=no --keep-unit --private-network \
