@@ -12,6 +12,7 @@
 # blocks cut out of the documents here. Too slow for `make test` (it
 # downloads a root of its own: several minutes); run as root:
 #   make package && tests/install/clean-root.sh build-package [ROOT]
+# (debootstrap, systemd-nspawn from systemd-container: scripts/install-deps.sh)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
