@@ -11,23 +11,38 @@ say() { printf '\n=== %s\n' "$*"; }
 run() { echo "\$ $*"; "$@"; }
 
 say "README 1-3: the model, the generator, an application counting"
-# the application of step 3: its lines in a main() with the EAL and a
-# loop standing for the lcore's burst loop; the segment path as argument
+# the application of step 3: its lines in a main() that starts the EAL
+# and one port (a net_null device) with the names the lines use, the
+# packet's work being to free it; the segment path as argument
 {
 	echo '#include <unistd.h>'
 	echo '#include <rte_eal.h>'
+	echo '#include <rte_ethdev.h>'
+	echo '#define BURST 32'
 	sed -n '1,/^$/p' step3.c
-	echo 'int main(int argc, char **argv) {'
-	echo '    int n = rte_eal_init(argc, argv); if (n < 0) return 1;'
-	echo '    uint16_t nb_rx = 32;'
+	cat <<'C'
+int main(int argc, char **argv) {
+    int n = rte_eal_init(argc, argv);
+    uint16_t port = 0, queue = 0, nb_rx, i;
+    struct rte_mbuf *pkts[BURST];
+    struct rte_eth_conf conf = { 0 };
+    struct rte_mempool *mp = rte_pktmbuf_pool_create("mbufs", 4095, 256, 0,
+        RTE_MBUF_DEFAULT_BUF_SIZE, (int)rte_socket_id());
+    if (n < 0 || !mp || rte_eth_dev_configure(port, 1, 1, &conf) < 0 ||
+        rte_eth_rx_queue_setup(port, queue, 512, rte_socket_id(), NULL, mp) < 0 ||
+        rte_eth_tx_queue_setup(port, queue, 512, rte_socket_id(), NULL) < 0 ||
+        rte_eth_dev_start(port) < 0)
+        return 1;
+C
 	sed '1,/^$/d' step3.c | sed "s|\"/dev/shm/myapp\"|argv[n + 1]|" |
-		sed 's|^struct fastmib_writer|for (;;) { struct fastmib_writer|'
-	echo '    usleep(1000); }'
+		sed 's|/\* \.\.\. the packet.s work \.\.\. \*/|rte_pktmbuf_free(pkts[i]); usleep(10);|'
 	echo '}'
 } >myapp.c
+grep -q 'argv\[n + 1\]' myapp.c && grep -q rte_pktmbuf_free myapp.c ||
+	fail "step 3 no longer has the segment path or the packet's work"
 run fastmib-gen model.yaml -o gen/
 run cc -O2 -o myapp myapp.c gen/ep_schema.c -Igen $(pkg-config --cflags --libs fastmib)
-eal=(--no-huge --no-pci --no-telemetry -m 64 -l 0 --log-level lib.eal:error)
+eal=(--no-huge --no-pci --no-telemetry -m 64 -l 0 --vdev net_null0 --log-level lib.eal:error)
 ./myapp "${eal[@]}" --file-prefix qs1 -- /dev/shm/myapp >/dev/null 2>&1 &
 app=$!
 trap 'kill "$app" 2>/dev/null || true' EXIT
