@@ -13,10 +13,22 @@ void emit_header(const struct model *m, struct strbuf *out);
 void emit_schema(const struct model *m, struct strbuf *out);
 /* <MODULE-NAME>.txt: the SMIv2 MIB module. */
 void emit_mib(const struct model *m, struct strbuf *out);
+/* What the snmp_exporter module walks besides the default (docs/nms.md). */
+struct exporter_opts {
+	bool event_table;          /* the event table: a row per logged record */
+	uint32_t max_rows;         /* a table that can hold more rows is "large":
+				      left out of the walk ... */
+	const char *const *tables; /* ... unless its group is named here */
+	size_t n_tables;
+};
+
+/* The default of exporter_opts.max_rows. */
+#define EXPORTER_MAX_ROWS 1024u
+
 /* A Prometheus snmp_exporter generator configuration (generator.yml) with
- * one module for the model; `event_table`: also the event table, whose
- * rows are every logged record (docs/nms.md). */
-void emit_exporter(const struct model *m, bool event_table, struct strbuf *out);
+ * one module for the model. */
+void emit_exporter(const struct model *m, const struct exporter_opts *o,
+		   struct strbuf *out);
 /* The module the MIB imports its root's parent from besides SNMPv2-SMI
  * (NET-SNMP-MIB for a root under netSnmp), or NULL: the MIB modules a MIB
  * compiler needs beside SNMPv2-SMI, SNMPv2-TC and SNMPv2-CONF. */

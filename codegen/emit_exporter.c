@@ -14,6 +14,13 @@
  *    max_repetitions varbinds, and behind snmpd each varbind is one AgentX
  *    round trip, so one walk per table is cheaper than one per column; the
  *    reset column comes along and is ignored.
+ *  - Large tables (more rows than exporter_opts.max_rows can be present)
+ *    are left out, named in a comment, unless asked for: each row is a
+ *    series per column, and a scrape walks them all every time.
+ *  - A table indexed by a DPDK port id (`port: true` in the model) gets a
+ *    comment with the PromQL that joins its rows with if_mib's: snmp_exporter
+ *    cannot turn the SNMP index (port id + 1) into the port's ifIndex, so
+ *    the join maps ifIndex values to port ids in PromQL.
  *  - Reset objects always read false(2): never metrics.
  *  - DiscontinuityTime objects (TimeStamp) are gauges, said explicitly:
  *    their value changes when the counters restart.
@@ -30,6 +37,7 @@
 #include "emit.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "gen_names.h"
 
@@ -37,6 +45,7 @@
 
 struct ex {
 	const struct model *m;
+	const struct exporter_opts *opts;
 	struct strbuf *o;
 };
 
@@ -95,8 +104,53 @@ emit_header_comment(const struct ex *x)
 	sb_free(&t);
 }
 
+/* Whether table `g` is walked: small, or named with --snmp-exporter-table. */
+static bool
+table_walked(const struct ex *x, const struct m_group *g)
+{
+	if (g->n_rows <= x->opts->max_rows)
+		return true;
+	for (size_t i = 0; i < x->opts->n_tables; i++)
+		if (strcmp(x->opts->tables[i], g->name) == 0)
+			return true;
+	return false;
+}
+
+/* For each DPDK port index of table `g`: the PromQL that gives its rows
+ * the ifIndex and ifName of the IF-MIB row that fastmib-agentx --ports
+ * serves for that port, at the default ifIndex base (1000 + port id). */
 static void
-emit_walk(const struct ex *x, bool event_table)
+put_port_joins(const struct ex *x, const struct m_group *g)
+{
+	char *metric = gen_name(FASTMIB_MIB_COUNTER, x->m->prefix, g->name,
+				g->counters[0].name);
+	struct strbuf t;
+
+	for (uint32_t xi = 0; xi < g->n_indexes; xi++) {
+		char *idx;
+
+		if (!g->indexes[xi].port)
+			continue;
+		idx = gen_name(FASTMIB_MIB_INDEX, x->m->prefix, g->name, g->indexes[xi].name);
+		sb_init(&t);
+		sb_printf(&t, "%s is a DPDK port id + 1. With if_mib scraped from the "
+			      "same target, its ports served by fastmib-agentx --ports at "
+			      "ifIndex 1000 + port id, this adds their ifIndex and ifName "
+			      "(docs/nms.md, \"Port tables and if_mib\"):", idx);
+		put_comment(x, "      ", t.data);
+		sb_free(&t);
+		sb_printf(x->o,
+			  "      #   %s * on (instance, %s) group_left (ifIndex, ifName)\n"
+			  "      #     count_values by (instance, ifIndex, ifName) (\"%s\",\n"
+			  "      #       ifIndex{ifIndex=~\"10[0-9][0-9]\"} - 999)\n",
+			  metric, idx, idx);
+		free(idx);
+	}
+	free(metric);
+}
+
+static void
+emit_walk(const struct ex *x)
 {
 	const struct model *m = x->m;
 	struct strbuf t;
@@ -122,8 +176,20 @@ emit_walk(const struct ex *x, bool event_table)
 				free(idx);
 			}
 			sb_printf(&t, "; %s%u rows", g->all_rows ? "" : "up to ", g->n_rows);
+			if (!table_walked(x, g)) {
+				char *tn = gen_name(FASTMIB_MIB_TABLE, m->prefix, g->name, NULL);
+
+				sb_printf(&t, ": more than %u, so not walked (a series per "
+					      "row and column at every scrape); to walk it, "
+					      "add \"- %s\" here or run fastmib-gen with "
+					      "--snmp-exporter-table %s", x->opts->max_rows,
+					  tn, g->name);
+				free(tn);
+			}
 			put_comment(x, "      ", t.data);
-			put_walk(x, FASTMIB_MIB_TABLE, g->name, NULL);
+			put_port_joins(x, g);
+			if (table_walked(x, g))
+				put_walk(x, FASTMIB_MIB_TABLE, g->name, NULL);
 		}
 		sb_free(&t);
 	}
@@ -138,7 +204,7 @@ emit_walk(const struct ex *x, bool event_table)
 		return;
 	put_comment(x, "      ", "records logged and dropped per event");
 	put_walk(x, FASTMIB_MIB_EVENT_STATS_TABLE, NULL, NULL);
-	if (event_table) {
+	if (x->opts->event_table) {
 		put_comment(x, "      ", "the last records of the event log: a row, "
 					  "and new series, per record");
 		put_walk(x, FASTMIB_MIB_EVENT_TABLE, NULL, NULL);
@@ -157,8 +223,10 @@ put_lookup(const struct ex *x, enum fastmib_name_role index, enum fastmib_name_r
 }
 
 static void
-emit_lookups(const struct ex *x, bool event_table)
+emit_lookups(const struct ex *x)
 {
+	bool event_table = x->opts->event_table;
+
 	if (x->m->n_events == 0)
 		return;
 	sb_puts(x->o, "    lookups:\n");
@@ -169,8 +237,9 @@ emit_lookups(const struct ex *x, bool event_table)
 }
 
 static void
-emit_overrides(const struct ex *x, bool event_table)
+emit_overrides(const struct ex *x)
 {
+	bool event_table = x->opts->event_table;
 	static const enum fastmib_name_role u64[] = {
 		FASTMIB_MIB_EVENT_LAG_CYCLES, FASTMIB_MIB_EVENT_LAG_NS,
 		FASTMIB_MIB_EVENT_ARG1, FASTMIB_MIB_EVENT_ARG2,
@@ -209,15 +278,15 @@ emit_overrides(const struct ex *x, bool event_table)
 }
 
 void
-emit_exporter(const struct model *m, bool event_table, struct strbuf *out)
+emit_exporter(const struct model *m, const struct exporter_opts *o, struct strbuf *out)
 {
-	struct ex x = { m, out };
+	struct ex x = { m, o, out };
 	char *name = gen_exporter_module(m->module);
 
 	emit_header_comment(&x);
 	sb_printf(out, "modules:\n  %s:\n", name);
-	emit_walk(&x, event_table);
-	emit_lookups(&x, event_table);
-	emit_overrides(&x, event_table);
+	emit_walk(&x);
+	emit_lookups(&x);
+	emit_overrides(&x);
 	free(name);
 }

@@ -5,7 +5,9 @@
  * generator.yml. Exit status: 0 success, 1 usage or I/O error, 2 model
  * error.
  */
+#include <errno.h>
 #include <getopt.h>
+#include <stdint.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +30,7 @@ usage(FILE *f)
 	      "       fastmib-gen --check MODEL.yaml\n"
 	      "       fastmib-gen --names MODEL.yaml\n"
 	      "       fastmib-gen MODEL.yaml [-o DIR] -x FILE [--snmp-exporter-events]\n"
+	      "                  [--snmp-exporter-max-rows N] [--snmp-exporter-table GROUP]...\n"
 	      "\n"
 	      "Generate <prefix>_stats.h, <prefix>_schema.c and <MODULE-NAME>.txt\n"
 	      "from a fastmib counter model (see docs/model.md).\n"
@@ -43,6 +46,11 @@ usage(FILE *f)
 	      "      --snmp-exporter-events\n"
 	      "                    include the event table in that module (a row,\n"
 	      "                    and new series, per logged record)\n"
+	      "      --snmp-exporter-max-rows N\n"
+	      "                    leave out of that module the tables that can hold\n"
+	      "                    more than N rows (default 1024)\n"
+	      "      --snmp-exporter-table GROUP\n"
+	      "                    walk table GROUP whatever its size (repeatable)\n"
 	      "  -h, --help        show this help\n"
 	      "  -V, --version     show the version\n"
 	      "\n"
@@ -87,13 +95,25 @@ generate(const struct model *m, const char *dir)
 
 /* FILE, or standard output for "-"; a file is replaced all at once. */
 static int
-write_exporter(const struct model *m, const char *path, bool event_table)
+write_exporter(const struct model *m, const char *path, const struct exporter_opts *o)
 {
 	struct strbuf text;
 	int rc = 0;
 
+	for (size_t i = 0; i < o->n_tables; i++) {
+		uint32_t g = 0;
+
+		while (g < m->n_groups && (m->groups[g].n_indexes == 0 ||
+					   strcmp(m->groups[g].name, o->tables[i]) != 0))
+			g++;
+		if (g == m->n_groups) {
+			fprintf(stderr, "fastmib-gen: --snmp-exporter-table %s: %s has no "
+					"table group of that name\n", o->tables[i], m->source);
+			return 1;
+		}
+	}
 	sb_init(&text);
-	emit_exporter(m, event_table, &text);
+	emit_exporter(m, o, &text);
 	if (strcmp(path, "-") == 0) {
 		if (fwrite(text.data, 1, text.len, stdout) != text.len || fflush(stdout) != 0) {
 			perror("fastmib-gen: standard output");
@@ -112,7 +132,24 @@ write_exporter(const struct model *m, const char *path, bool event_table)
 	return rc;
 }
 
-enum { OPT_EXPORTER_EVENTS = 256 };
+enum { OPT_EXPORTER_EVENTS = 256, OPT_EXPORTER_MAX_ROWS, OPT_EXPORTER_TABLE };
+
+/* --snmp-exporter-max-rows: a decimal number of rows, at least 1. */
+static bool
+parse_max_rows(const char *s, uint32_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (*s < '0' || *s > '9')
+		return false;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || *end || v < 1 || v > UINT32_MAX)
+		return false;
+	*out = (uint32_t)v;
+	return true;
+}
 
 int
 main(int argc, char **argv)
@@ -123,6 +160,8 @@ main(int argc, char **argv)
 		{ "names", no_argument, NULL, 'n' },
 		{ "snmp-exporter", required_argument, NULL, 'x' },
 		{ "snmp-exporter-events", no_argument, NULL, OPT_EXPORTER_EVENTS },
+		{ "snmp-exporter-max-rows", required_argument, NULL, OPT_EXPORTER_MAX_ROWS },
+		{ "snmp-exporter-table", required_argument, NULL, OPT_EXPORTER_TABLE },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -130,7 +169,9 @@ main(int argc, char **argv)
 	const char *outdir = NULL, *exporter = NULL;
 	struct model m;
 	int check = 0, list = 0, c, rc;
-	bool exporter_events = false;
+	struct exporter_opts xo = { .max_rows = EXPORTER_MAX_ROWS };
+	const char **tables = xcalloc((size_t)argc, sizeof(*tables));
+	bool exporter_extras = false;
 
 	while ((c = getopt_long(argc, argv, "o:cnx:hV", opts, NULL)) != -1) {
 		switch (c) {
@@ -147,23 +188,41 @@ main(int argc, char **argv)
 			exporter = optarg;
 			break;
 		case OPT_EXPORTER_EVENTS:
-			exporter_events = true;
+			xo.event_table = exporter_extras = true;
+			break;
+		case OPT_EXPORTER_MAX_ROWS:
+			exporter_extras = true;
+			if (!parse_max_rows(optarg, &xo.max_rows)) {
+				fprintf(stderr, "fastmib-gen: --snmp-exporter-max-rows '%s': "
+						"not a number of rows (1 or more)\n", optarg);
+				free(tables);
+				return 1;
+			}
+			break;
+		case OPT_EXPORTER_TABLE:
+			exporter_extras = true;
+			tables[xo.n_tables++] = optarg;
 			break;
 		case 'h':
 			usage(stdout);
+			free(tables);
 			return 0;
 		case 'V':
 			printf("fastmib-gen %s (model format %d)\n", FASTMIB_VERSION,
 			       FASTMIB_MODEL_VERSION);
+			free(tables);
 			return 0;
 		default:
 			usage(stderr);
+			free(tables);
 			return 1;
 		}
 	}
+	xo.tables = tables;
 	if (optind != argc - 1 || check + list + (outdir || exporter) != 1 ||
-	    (exporter_events && !exporter) || (exporter && !*exporter)) {
+	    (exporter_extras && !exporter) || (exporter && !*exporter)) {
 		usage(stderr);
+		free(tables);
 		return 1;
 	}
 	rc = model_load(argv[optind], &m);
@@ -172,7 +231,8 @@ main(int argc, char **argv)
 	if (rc == 0 && outdir)
 		rc = generate(&m, outdir);
 	if (rc == 0 && exporter)
-		rc = write_exporter(&m, exporter, exporter_events);
+		rc = write_exporter(&m, exporter, &xo);
 	model_free(&m);
+	free(tables);
 	return rc;
 }

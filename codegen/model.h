@@ -33,6 +33,7 @@ struct m_counter {
 struct m_index {
 	char *name;
 	uint32_t max;
+	bool port;          /* the C index is a DPDK ethdev port id */
 	struct mark at;     /* the index's mapping */
 	struct mark name_at, max_at;
 };

@@ -41,11 +41,12 @@ storage_is_shared(enum fastmib_storage s)
 static bool
 parse_index(struct loader *c, yaml_node_t *in, struct m_index *x)
 {
-	static const struct key keys[] = { { "name", true }, { "max", true } };
-	yaml_node_t *v[2];
+	static const struct key keys[] = { { "name", true }, { "max", true },
+					   { "port", false } };
+	yaml_node_t *v[3];
 	bool have_max = false;
 
-	if (!get_keys(c, in, "index", keys, 2, v))
+	if (!get_keys(c, in, "index", keys, 3, v))
 		return false;
 	x->at = mark_of(in);
 	if (v[0] && (x->name = get_name(c, v[0], "name")) != NULL) {
@@ -61,6 +62,9 @@ parse_index(struct loader *c, yaml_node_t *in, struct m_index *x)
 		x->max_at = mark_of(v[1]);
 		have_max = get_u32(c, v[1], "max", &x->max);
 	}
+	/* a DPDK port id: only the snmp_exporter module uses it (nms.md) */
+	if (v[2] && !get_bool(c, v[2], "port", &x->port))
+		return false;
 	return x->name && have_max;
 }
 

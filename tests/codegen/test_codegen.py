@@ -681,12 +681,72 @@ def test_exporter_beside_outputs(tmp_path):
 
 def test_exporter_usage_and_bad_model(tmp_path):
     assert gen(EXAMPLE, "--snmp-exporter-events", "-o", tmp_path).returncode == 1
+    assert gen(EXAMPLE, "--snmp-exporter-table", "flow", "-o", tmp_path).returncode == 1
     assert gen("--check", EXAMPLE, "-x", tmp_path / "x.yml").returncode == 1
     assert gen("--names", EXAMPLE, "-x", tmp_path / "x.yml").returncode == 1
     assert gen(EXAMPLE, "-x", "").returncode == 1
     r = gen(BAD[0], "-x", tmp_path / "x.yml")
     assert r.returncode == 2
     assert list(tmp_path.iterdir()) == []
+
+
+def walked_tables(text):
+    mod = next(iter(yaml.safe_load(text)["modules"].values()))
+    return [w for w in mod["walk"] if w.endswith("Table")]
+
+
+def test_exporter_large_tables(tmp_path):
+    """A table that can hold more rows than --snmp-exporter-max-rows (1024
+    by default) is left out of the walk and named in a comment that says
+    how to ask for it; --snmp-exporter-table walks it whatever its size."""
+    small = ["epPortTable", "epPortQueueTable", "epEventStatsTable"]
+    text = exporter_module(EXAMPLE)
+    assert walked_tables(text) == small
+    assert re.search(r"# flow: table, labels epFlowFlowId; up to 65536 rows: more than\n"
+                     r"\s+# 1024, so not walked .*\n(\s+# .*\n)*?.*--snmp-exporter-table flow",
+                     text), text
+    assert walked_tables(exporter_module(EXAMPLE, "--snmp-exporter-table", "flow")) == [
+        "epPortTable", "epPortQueueTable", "epFlowTable", "epEventStatsTable"]
+    # portQueue has 32 rows: more than 31, not more than 32
+    assert walked_tables(exporter_module(EXAMPLE, "--snmp-exporter-max-rows", "31")) == [
+        "epPortTable", "epEventStatsTable"]
+    assert walked_tables(exporter_module(EXAMPLE, "--snmp-exporter-max-rows", "32")) == small
+    assert "epFlowTable" in walked_tables(
+        exporter_module(EXAMPLE, "--snmp-exporter-max-rows", "65536"))
+    both = exporter_module(EXAMPLE, "--snmp-exporter-max-rows", "1",
+                           "--snmp-exporter-table", "portQueue", "--snmp-exporter-table", "port")
+    assert walked_tables(both) == small
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--snmp-exporter-max-rows", "0"], "--snmp-exporter-max-rows '0': not a number of rows"),
+    (["--snmp-exporter-max-rows", "1k"], "--snmp-exporter-max-rows '1k': not a number"),
+    (["--snmp-exporter-max-rows", "4294967296"], "not a number of rows (1 or more)"),
+    (["--snmp-exporter-table", "global"],
+     "--snmp-exporter-table global: dataplane.yaml has no table group of that name"),
+    (["--snmp-exporter-table", "flows"],
+     "--snmp-exporter-table flows: dataplane.yaml has no table group of that name"),
+])
+def test_exporter_table_options_refused(tmp_path, args, message):
+    r = gen(EXAMPLE, "-x", tmp_path / "x.yml", *args)
+    assert r.returncode == 1 and message in r.stderr, r.stderr
+    assert list(tmp_path.iterdir()) == []
+    # only with -x
+    assert gen(EXAMPLE, "-o", tmp_path / "o", *args[:2]).returncode == 1
+
+
+def test_exporter_port_tables_get_their_join():
+    """Each index declared `port: true` gets the PromQL that joins its rows
+    with if_mib, naming its own label and a counter of its table; other
+    tables and models get none."""
+    text = exporter_module(EXAMPLE)
+    joins = re.findall(r"#   (\w+) \* on \(instance, (\w+)\) group_left \(ifIndex, ifName\)\n"
+                       r"\s+#     count_values by \(instance, ifIndex, ifName\) \(\"(\w+)\",\n"
+                       r"\s+#       ifIndex\{ifIndex=~\"10\[0-9\]\[0-9\]\"\} - 999\)\n", text)
+    assert joins == [("epPortRxPkts", "epPortPortId", "epPortPortId"),
+                     ("epPortQueuePkts", "epPortQueuePortId", "epPortQueuePortId")]
+    for model in GOOD[1:]:
+        assert "count_values" not in exporter_module(model), model
 
 
 @pytest.mark.parametrize("model", GOOD, ids=[p.stem for p in GOOD])

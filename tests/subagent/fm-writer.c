@@ -28,6 +28,11 @@
  *                         leaves it open, as a writer preempted or dead
  *                         mid-transaction would (answers [])
  *           release       ... and closes it (answers [])
+ *           add GROUP COUNTER ROW N
+ *                         lcore 0 adds N to counter COUNTER of row ROW
+ *                         (0-based; 0 in a scalar group) of group GROUP
+ *                         (model names) in one transaction, flushed: a
+ *                         step of known size (answers [])
  *           blink MS      for MS milliseconds, lcore 1 repeats: open a
  *                         transaction, add 1 to the first Counter64 of
  *                         that group, sleep 200 us, add 2 to the second,
@@ -526,6 +531,35 @@ stall(const struct run *rn, bool open)
 	return 0;
 }
 
+/* add GROUP COUNTER ROW N: one known step of one counter, visible at once. */
+static int
+add_step(const struct run *rn, const char *args)
+{
+	struct fastmib_writer *w = fastmib_writer(rn->seg);
+	char gname[64], cname[64];
+	unsigned long long n;
+	unsigned long row;
+
+	if (!w || sscanf(args, "%63s %63s %lu %llu", gname, cname, &row, &n) != 4)
+		return -1;
+	for (uint32_t g = 0; g < rn->sc->n_groups; g++) {
+		const struct fastmib_group_schema *gs = &rn->sc->groups[g];
+
+		if (strcmp(gs->name, gname) != 0 || row >= gs->n_rows)
+			continue;
+		for (uint32_t c = 0; c < gs->n_counters; c++) {
+			if (strcmp(gs->counters[c].name, cname) != 0)
+				continue;
+			fastmib_begin(w);
+			add(w, gs, (uint32_t)row, c, n);
+			fastmib_end(w);
+			fastmib_flush(w);
+			return 0;
+		}
+	}
+	return -1;
+}
+
 struct blink_job {
 	const struct run *rn;
 	uint64_t ms;
@@ -609,6 +643,8 @@ events_loop(const struct run *rn)
 			rc = stall(rn, line[0] == 's');
 		else if (strncmp(line, "blink ", 6) == 0 || strcmp(line, "join") == 0)
 			rc = blink(rn, line);
+		else if (strncmp(line, "add ", 4) == 0)
+			rc = add_step(rn, line + 4);
 		else
 			rc = -1;
 		if (rc != 0) {

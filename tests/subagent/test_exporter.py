@@ -8,8 +8,10 @@ a real snmpd and fastmib-agentx (AgentX).
 Every sample is compared with what fm-writer says SNMP must report: exact
 counter values, counters typed as counters, DiscontinuityTime as gauges,
 index labels, the event's name on the event statistics, WriterStatus as
-a state set; no reset object, and no event table unless asked for
-(`--snmp-exporter-events`, scraped as a second module)."""
+a state set; no reset object, no table that can hold more than 1024
+rows (the flow table) and no event table, unless asked for
+(`--snmp-exporter-table flow --snmp-exporter-events`, scraped as a second
+module)."""
 import os
 import re
 import subprocess
@@ -75,7 +77,7 @@ def exporter(tmp_path_factory):
     table under another name (the generator reads one generator.yml)."""
     d = tmp_path_factory.mktemp("exporter")
     plain = fastmib_gen("-x", "-")
-    events = fastmib_gen("-x", "-", "--snmp-exporter-events")
+    events = fastmib_gen("-x", "-", "--snmp-exporter-events", "--snmp-exporter-table", "flow")
     assert plain == fastmib_gen("--snmp-exporter", "-")  # byte-identical runs
     second = events.split("modules:\n", 1)[1].replace("  %s:\n" % MODULE,
                                                       "  %s:\n" % EVENTS_MODULE, 1)
@@ -121,15 +123,20 @@ def plain(exporter, served):
     return scrape(exporter, served, MODULE)
 
 
-def test_counters_exact_and_typed(exporter, served, plain):
+@pytest.mark.parametrize("module", [MODULE, EVENTS_MODULE])
+def test_counters_exact_and_typed(exporter, served, plain, module):
     """Every counter, gauge and DiscontinuityTime fm-writer filled, exactly,
-    with its Prometheus type; and
+    with its Prometheus type, but the flow table's in the plain module; and
     nothing else from the groups: no reset, no absent row."""
-    got = by_instance(exporter, MODULE, plain)
-    types = px.types(plain)
+    text = plain if module == MODULE else scrape(exporter, served, module)
+    got = by_instance(exporter, module, text)
+    types = px.types(text)
     objects = served.expect.root + ".1."
+    flows = served.expect.oid(1, 4) + "."  # epFlowTable: 65536 rows at most
     want = {o: (t, v) for o, t, v in served.expect.objects
-            if o.startswith(objects) and t in PROM_TYPE}
+            if o.startswith(objects) and t in PROM_TYPE and
+            (module != MODULE or not o.startswith(flows))}
+    assert (module == MODULE) != any(o.startswith(flows) for o in want)
     assert len(want) > 100
     for oid, (typ, value) in want.items():
         assert oid in got, oid
@@ -145,13 +152,19 @@ def test_counters_exact_and_typed(exporter, served, plain):
     assert got[disc][2] == served.expect.by_oid[disc][1]
 
 
-def test_table_labels(plain):
-    """A table row's labels are its indexes, named after the index objects."""
+def test_table_labels(exporter, served, plain):
+    """A table row's labels are its indexes, named after the index objects;
+    the flow table only in the module that asked for it, and not walked at
+    all in the other (the generator's snmp.yml)."""
     s = px.samples(plain, "epPortQueuePkts")
     assert len(s) == 32
     assert {"epPortQueuePortId": "4", "epPortQueueQueueId": "8"} in [lb for lb, _ in s]
     assert all(set(lb) == {"epPortQueuePortId", "epPortQueueQueueId"} for lb, _ in s)
-    flows = px.samples(plain, "epFlowPkts")
+    assert not px.samples(plain, "epFlowPkts")
+    table = served.expect.oid(1, 4)
+    walked = exporter.modules[MODULE]["walk"] + exporter.modules[MODULE].get("get", [])
+    assert not [o for o in walked if o.startswith(table)], walked
+    flows = px.samples(scrape(exporter, served, EVENTS_MODULE), "epFlowPkts")
     assert all(set(lb) == {"epFlowFlowId"} for lb, _ in flows)
     assert "65536" in {lb["epFlowFlowId"] for lb, _ in flows}
 
