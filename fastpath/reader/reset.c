@@ -105,13 +105,19 @@ int
 fms_snap_baseline(struct fastmib_segment *seg, unsigned group, uint32_t row,
 		  uint64_t patience_ns, uint64_t *epoch, uint64_t *raw)
 {
-	/* The caller's own slot, should it be inside its own transaction:
-	 * waiting for it would wait for ourselves, and its stores so far
-	 * precede the snapshot in program order, so taking them in is exact. */
-	uint32_t own = fms_own_slot(seg);
-	uint64_t deadline = fms_mono_ns() + patience_ns;
+	uint32_t own = FMS_NO_SLOT;
+	uint64_t deadline;
 
 	*epoch = __atomic_add_fetch(&seg->reset_head->epoch, 1, __ATOMIC_RELAXED);
+	if (fms_read_raw_row_own(seg, group, row, raw, own) == 0)
+		return 0;
+	/* Busy: perhaps the caller's own slot, inside its own transaction.
+	 * Waiting for it would wait for ourselves, and its stores so far
+	 * precede the snapshot in program order, so taking them in is exact.
+	 * Looked up only now: it costs two system calls, and a key insert
+	 * snapshots a row every time. */
+	own = fms_own_slot(seg);
+	deadline = fms_mono_ns() + patience_ns;
 	for (unsigned a = 0;; a++) {
 		if (fms_read_raw_row_own(seg, group, row, raw, own) == 0)
 			return 0;
