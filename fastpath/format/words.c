@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The model file's words for counter types, storage kinds and event
- * argument types (<fastmib/schema.h>). */
+/* The model file's words for counter types, storage kinds, event
+ * argument types and index types (<fastmib/schema.h>). */
 #include "fastmib/schema.h"
 
 const char *
@@ -43,4 +43,22 @@ fastmib_arg_type_word(uint32_t type)
 		return "uint64";
 	}
 	return NULL;
+}
+
+const char *
+fastmib_index_type_word(uint32_t type)
+{
+	switch (type) {
+	case FASTMIB_INDEX_UINT32:
+		return "uint32";
+	case FASTMIB_INDEX_IPV4:
+		return "ipv4";
+	case FASTMIB_INDEX_INET_ADDRESS:
+		return "inet-address";
+	case FASTMIB_INDEX_MAC:
+		return "mac";
+	case FASTMIB_INDEX_STRING:
+		return "string";
+	}
+	return NULL; /* FASTMIB_INDEX_INTEGER is written `{ name, max }` */
 }

@@ -240,6 +240,10 @@ fastmib_reported_value(uint32_t type, uint64_t raw)
 }
 const char *fastmib_storage_word(uint32_t storage);
 const char *fastmib_arg_type_word(uint32_t type);
+/** The `type` word of a keyed table's index ("uint32", "ipv4",
+ *  "inet-address", "mac", "string"); NULL for FASTMIB_INDEX_INTEGER, which
+ *  a model writes as `{ name, max }` without a type, and for other values. */
+const char *fastmib_index_type_word(uint32_t type);
 
 /* ---- validation (fastpath/format/schema_check.c) ---- */
 
