@@ -34,6 +34,43 @@ void emit_exporter(const struct model *m, const struct exporter_opts *o,
  * compiler needs beside SNMPv2-SMI, SNMPv2-TC and SNMPv2-CONF. */
 const char *mib_parent_module(const struct model *m);
 
+/* ---- a keyed table's part of <prefix>_stats.h (emit_keys.c), group gi ---- */
+
+struct name_pool;
+/* P_G_KEY_I_OFFSET, P_G_KEY_SIZE: fastmib_key_layout() of its key. */
+void emit_key_constants(const struct model *m, uint32_t gi, struct name_pool *np,
+			struct strbuf *out);
+/* struct p_g_key, and static assertions (macro `sassert`) that the
+ * compiler lays it out as the constants say. */
+void emit_key_struct(const struct model *m, uint32_t gi, struct name_pool *np,
+		     const char *sassert, struct strbuf *out);
+/* p_g_insert(), p_g_find(), p_g_remove(). */
+void emit_key_functions(const struct model *m, uint32_t gi, struct name_pool *np,
+			struct strbuf *out);
+
+/* ---- a table's index objects in the MIB (emit_mib_index.c) ---- */
+
+struct mib_index_object {
+	char *name;             /* pGI, or pGIType */
+	const char *seq_syntax; /* its type in the entry's SEQUENCE */
+	char *syntax;           /* its SYNTAX clause */
+	char *description;
+	unsigned arc;           /* under the entry */
+};
+
+/* Does an index of the model have type t? */
+bool mib_uses_index_type(const struct model *m, enum fastmib_index_type t);
+/* Has the model a keyed table? */
+bool mib_uses_keyed(const struct model *m);
+/* The index objects of table g, in arc order, into out (room for
+ * 2 * FASTMIB_MAX_INDEXES); their number. */
+size_t mib_index_objects(const char *prefix, const struct m_group *g,
+			 struct mib_index_object *out);
+void mib_index_objects_free(struct mib_index_object *v, size_t n);
+/* The descriptors of g's INDEX clause, in model order, an inet-address
+ * index's InetAddressType object before its InetAddress: "a, b, c". */
+void mib_index_clause(const char *prefix, const struct m_group *g, struct strbuf *out);
+
 /* ---- shared helpers (emit_util.c) ---- */
 
 /*
@@ -43,6 +80,10 @@ const char *mib_parent_module(const struct model *m);
  */
 void wrap_text(struct strbuf *out, const char *text, const char *indent,
 	       size_t width, int first_indented);
+/* `text` as a C block comment, wrapped at 76 columns, and a newline. */
+void put_c_comment(struct strbuf *out, const char *text);
+/* The same, indented by one tab (a struct member's). */
+void put_c_comment_tab(struct strbuf *out, const char *text);
 /* Text made safe inside a C block comment. */
 void put_c_comment_text(struct strbuf *out, const char *text);
 /* Text as the body of a C string literal (no surrounding quotes). */

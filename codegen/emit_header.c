@@ -86,6 +86,29 @@ snake(struct hnames *h, const char *name)
 	return pool_snake(&h->pool, name);
 }
 
+/*
+ * The row parameters of a table's update functions: its indexes, 0-based,
+ * for a table of integer indexes; for a keyed table one, `row`, as its
+ * insert function gave it. Each must stay below its bound.
+ */
+static uint32_t
+n_row_params(const struct m_group *g)
+{
+	return g->keyed ? 1 : g->n_indexes;
+}
+
+static const char *
+row_param(struct hnames *h, const struct m_group *g, uint32_t i)
+{
+	return g->keyed ? "row" : snake(h, g->indexes[i].name);
+}
+
+static const char *
+row_param_bound(struct hnames *h, const struct m_group *g, uint32_t i)
+{
+	return g->keyed ? gname(h, FASTMIB_C_ROWS, g) : index_max(h, g, i);
+}
+
 /* The updates of a counter: add, sub (gauges), set (`set: true`). */
 enum op { OP_ADD, OP_SUB, OP_SET };
 
@@ -112,15 +135,6 @@ static const char *
 op_arg(enum op op)
 {
 	return op == OP_SUB ? "(uint64_t)0 - n" : "n";
-}
-
-/* `text` as a block comment, wrapped at 76 columns. */
-static void
-put_comment(struct strbuf *o, const char *text)
-{
-	sb_puts(o, "/* ");
-	wrap_text(o, text, " * ", 76, 0);
-	sb_puts(o, " */\n");
 }
 
 static const char *
@@ -184,6 +198,15 @@ emit_identity(const struct model *m, const struct hnames *h, struct strbuf *o)
 		  h->attach, h->hash, m->module);
 }
 
+static bool
+any_keyed(const struct model *m)
+{
+	for (uint32_t gi = 0; gi < m->n_groups; gi++)
+		if (m->groups[gi].keyed)
+			return true;
+	return false;
+}
+
 static void
 emit_constants(const struct model *m, struct hnames *h, struct strbuf *o)
 {
@@ -196,14 +219,22 @@ emit_constants(const struct model *m, struct hnames *h, struct strbuf *o)
 	sb_puts(o, "\n/* Layout: byte offsets of groups within their storage area, bytes per\n"
 		   " * row, and table sizes (SNMP index k runs 1..MAX, C index 0..MAX-1).\n"
 		   " * Where ROW_SIZE is a power of two, the functions below write\n"
-		   " * row * ROW_SIZE as a shift. */\n");
+		   " * row * ROW_SIZE as a shift.");
+	if (any_keyed(m))
+		sb_puts(o, " A keyed table holds ROWS rows (its capacity);\n"
+			   " * KEY_SIZE and the KEY_..._OFFSET constants lay out its key.");
+	sb_puts(o, " */\n");
 	for (gi = 0; gi < m->n_groups; gi++) {
 		const struct m_group *g = &m->groups[gi];
 
 		for (xi = 0; xi < g->n_indexes; xi++)
-			sb_printf(o, "#define %s %uu\n", index_max(h, g, xi), g->indexes[xi].max);
+			if (g->indexes[xi].type == FASTMIB_INDEX_INTEGER)
+				sb_printf(o, "#define %s %uu\n", index_max(h, g, xi),
+					  g->indexes[xi].max);
 		if (g->table)
 			sb_printf(o, "#define %s %uu\n", gname(h, FASTMIB_C_ROWS, g), g->n_rows);
+		if (g->keyed)
+			emit_key_constants(m, gi, &h->pool, o);
 		sb_printf(o, "#define %s %lluu\n", gname(h, FASTMIB_C_OFFSET, g),
 			  (unsigned long long)g->offset);
 		sb_printf(o, "#define %s %uu\n", gname(h, FASTMIB_C_ROW_SIZE, g), g->row_size);
@@ -259,14 +290,17 @@ emit_structs(const struct model *m, struct hnames *h, struct strbuf *o)
 
 		sb_init(&t);
 		sb_printf(&t, "One row of group %s (%s%s): ", g->name,
-			  fastmib_storage_word(g->storage), g->table ? " table" : "");
+			  fastmib_storage_word(g->storage),
+			  g->keyed ? " keyed table" : g->table ? " table" : "");
 		put_c_comment_text(&t, g->description);
-		put_comment(o, t.data);
+		put_c_comment(o, t.data);
 		sb_free(&t);
 		sb_printf(o, "struct %s {\n", gname(h, FASTMIB_C_ROW_STRUCT, g));
 		for (ki = 0; ki < g->n_counters; ki++)
 			sb_printf(o, "\tuint64_t %s;\n", snake(h, g->counters[ki].name));
 		sb_puts(o, "};\n\n");
+		if (g->keyed)
+			emit_key_struct(m, gi, &h->pool, h->sassert, o);
 	}
 	emit_area_struct(m, h, o, 0);
 	emit_area_struct(m, h, o, 1);
@@ -291,22 +325,36 @@ emit_structs(const struct model *m, struct hnames *h, struct strbuf *o)
 	sb_puts(o, "\n");
 }
 
-/* ", uint32_t a, uint32_t b" */
+/* ", uint32_t a, uint32_t b": the row parameters */
 static void
 put_index_params(struct hnames *h, const struct m_group *g, struct strbuf *o,
 		 int leading_comma)
 {
-	for (uint32_t xi = 0; xi < g->n_indexes; xi++)
+	for (uint32_t xi = 0; xi < n_row_params(g); xi++)
 		sb_printf(o, "%suint32_t %s", (xi || leading_comma) ? ", " : "",
-			  snake(h, g->indexes[xi].name));
+			  row_param(h, g, xi));
 }
 
-/* "a, b": the index parameters as call arguments. */
+/* "a, b": the row parameters as call arguments. */
 static void
 put_index_args(struct hnames *h, const struct m_group *g, struct strbuf *o)
 {
-	for (uint32_t xi = 0; xi < g->n_indexes; xi++)
-		sb_printf(o, "%s%s", xi ? ", " : "", snake(h, g->indexes[xi].name));
+	for (uint32_t xi = 0; xi < n_row_params(g); xi++)
+		sb_printf(o, "%s%s", xi ? ", " : "", row_param(h, g, xi));
+}
+
+/* "row (a, b)" (0-based indexes) or, for a keyed table, "row `row`": the
+ * row the parameters name, in comments. */
+static void
+put_row_words(struct hnames *h, const struct m_group *g, struct strbuf *o)
+{
+	if (g->keyed) {
+		sb_puts(o, "row `row`");
+		return;
+	}
+	sb_puts(o, "row (");
+	put_index_args(h, g, o);
+	sb_puts(o, ")");
 }
 
 /* "static inline RET\nNAME(FIRST, uint32_t a, ..., LAST)\n", the parameters
@@ -326,7 +374,7 @@ put_signature(struct hnames *h, struct strbuf *o, const char *ret, const char *n
 		sb_printf(&sig, "%s(%s,\n\t", name, first);
 		put_index_params(h, g, &sig, 0);
 		if (last)
-			sb_printf(&sig, "%s%s", g->n_indexes ? ", " : "", last);
+			sb_printf(&sig, "%s%s", n_row_params(g) ? ", " : "", last);
 		sb_puts(&sig, ")");
 	}
 	sb_printf(o, "static inline %s\n%s\n", ret, sig.data);
@@ -345,7 +393,7 @@ emit_row_helper(struct hnames *h, const struct m_group *g, struct strbuf *o)
 		      "fastest), as fastmib_row_enable() takes it. Indexes must be in "
 		      "range (checked only with FASTMIB_DEBUG); updates use %s().",
 		  g->name, gname(h, FASTMIB_C_ROW_CHECKED_FN, g));
-	put_comment(o, t.data);
+	put_c_comment(o, t.data);
 	sb_free(&t);
 	sb_printf(o, "static inline uint32_t\n%s(", gname(h, FASTMIB_C_ROW_FN, g));
 	put_index_params(h, g, o, 0);
@@ -382,11 +430,17 @@ emit_row_checked(struct hnames *h, const struct m_group *g, struct strbuf *o)
 	uint32_t xi;
 
 	sb_init(&first);
-	sb_printf(&first, "The row an update of a %s row goes to: %s(), or when an index "
-			  "is out of range the group's scratch row, counted and logged by "
-			  "fastmib_row_out_of_range(), so that no other row changes.",
-		  g->name, gname(h, FASTMIB_C_ROW_FN, g));
-	put_comment(o, first.data);
+	if (g->keyed)
+		sb_printf(&first, "The row an update of a %s row goes to: `row`, or when it "
+				  "is not below %s the group's scratch row, counted and "
+				  "logged by fastmib_row_out_of_range(), so that no other row "
+				  "changes.", g->name, gname(h, FASTMIB_C_ROWS, g));
+	else
+		sb_printf(&first, "The row an update of a %s row goes to: %s(), or when an "
+				  "index is out of range the group's scratch row, counted and "
+				  "logged by fastmib_row_out_of_range(), so that no other row "
+				  "changes.", g->name, gname(h, FASTMIB_C_ROW_FN, g));
+	put_c_comment(o, first.data);
 	sb_free(&first);
 	sb_init(&first);
 	sb_printf(&first, "struct fastmib_writer *%s", wv);
@@ -394,16 +448,21 @@ emit_row_checked(struct hnames *h, const struct m_group *g, struct strbuf *o)
 		      NULL);
 	sb_free(&first);
 	sb_init(&cond);
-	for (xi = 0; xi < g->n_indexes; xi++)
+	for (xi = 0; xi < n_row_params(g); xi++)
 		sb_printf(&cond, "%s%s >= %s", xi ? ") |\n\t\t     (" : "",
-			  snake(h, g->indexes[xi].name), index_max(h, g, xi));
-	if (g->n_indexes > 1)
+			  row_param(h, g, xi), row_param_bound(h, g, xi));
+	if (n_row_params(g) > 1)
 		sb_printf(o, "{\n\tif (unlikely((%s)))\n", cond.data);
 	else
 		sb_printf(o, "{\n\tif (unlikely(%s))\n", cond.data);
 	sb_free(&cond);
-	sb_printf(o, "\t\treturn fastmib_row_out_of_range(%s, %s);\n\treturn %s(", wv,
-		  gname(h, FASTMIB_C_GROUP_ID, g), gname(h, FASTMIB_C_ROW_FN, g));
+	sb_printf(o, "\t\treturn fastmib_row_out_of_range(%s, %s);\n", wv,
+		  gname(h, FASTMIB_C_GROUP_ID, g));
+	if (g->keyed) {
+		sb_printf(o, "\treturn %s;\n}\n\n", row_param(h, g, 0));
+		return;
+	}
+	sb_printf(o, "\treturn %s(", gname(h, FASTMIB_C_ROW_FN, g));
 	put_index_args(h, g, o);
 	sb_puts(o, ");\n}\n\n");
 }
@@ -428,6 +487,27 @@ put_row_bytes(struct strbuf *o, struct hnames *h, const struct m_group *g,
 		sb_printf(o, "(size_t)%s * %s", row, gname(h, FASTMIB_C_ROW_SIZE, g));
 }
 
+/*
+ * A parameter or local name for functions that also take the group's row
+ * parameters: `base`, or `base_` when one has that name (the model
+ * reserves only `w` and `n`; a snake_case index never ends in `_`).
+ */
+static const char *
+free_name(struct hnames *h, const struct m_group *g, const char *base)
+{
+	for (uint32_t xi = 0; xi < n_row_params(g); xi++) {
+		if (strcmp(row_param(h, g, xi), base) == 0) {
+			size_t len = strlen(base);
+			char *s = xmalloc(len + 2);
+
+			memcpy(s, base, len);
+			memcpy(s + len, "_", 2);
+			return pool_keep(&h->pool, s);
+		}
+	}
+	return base;
+}
+
 /* The comment above a counter's functions on the writer. */
 static void
 emit_counter_comment(const struct m_group *g, const struct m_counter *k, struct strbuf *o)
@@ -438,7 +518,7 @@ emit_counter_comment(const struct m_group *g, const struct m_counter *k, struct 
 	sb_printf(&t, "%s.%s (%s%s%s): ", g->name, k->name, fastmib_type_word(k->type),
 		  k->units[0] ? ", " : "", k->units);
 	put_c_comment_text(&t, k->description);
-	put_comment(o, t.data);
+	put_c_comment(o, t.data);
 	sb_free(&t);
 }
 
@@ -450,16 +530,17 @@ emit_update(struct hnames *h, const struct m_group *g, const struct m_counter *k
 {
 	const char *fn = op == OP_SET ? "fastmib_atomic_set" : primitive(g->storage);
 	const char *offset = gname(h, FASTMIB_C_OFFSET, g);
+	const char *rv = free_name(h, g, "row");
 
 	put_signature(h, o, "void", kname(h, ops[op].fn, g, k), "struct fastmib_writer *w",
 		      g, "uint64_t n");
 	sb_puts(o, "{\n");
 	if (g->table) {
-		sb_printf(o, "\tuint32_t row = %s(w, ", gname(h, FASTMIB_C_ROW_CHECKED_FN, g));
+		sb_printf(o, "\tuint32_t %s = %s(w, ", rv, gname(h, FASTMIB_C_ROW_CHECKED_FN, g));
 		put_index_args(h, g, o);
 		/* size_t arithmetic: the constants fold into one displacement */
 		sb_printf(o, ");\n\n\t%s(w, %s + ", fn, offset);
-		put_row_bytes(o, h, g, "row");
+		put_row_bytes(o, h, g, rv);
 		sb_printf(o, " + %uu,\n\t\t%s);\n", k->offset, op_arg(op));
 	} else {
 		sb_printf(o, "\t%s(w, %s + %uu, %s);\n", fn, offset, k->offset, op_arg(op));
@@ -489,27 +570,6 @@ put_tx_kinds(const struct model *m, struct strbuf *o)
 		sb_puts(o, "FASTMIB_TX_BUFFERED");
 	else
 		sb_puts(o, "0u");
-}
-
-/*
- * A parameter or local name for functions that also take the group's
- * indexes: `base`, or `base_` when an index has that name (the model
- * reserves only `w` and `n`; a snake_case index never ends in `_`).
- */
-static const char *
-free_name(struct hnames *h, const struct m_group *g, const char *base)
-{
-	for (uint32_t xi = 0; xi < g->n_indexes; xi++) {
-		if (strcmp(snake(h, g->indexes[xi].name), base) == 0) {
-			size_t len = strlen(base);
-			char *s = xmalloc(len + 2);
-
-			memcpy(s, base, len);
-			memcpy(s + len, "_", 2);
-			return pool_keep(&h->pool, s);
-		}
-	}
-	return base;
 }
 
 /* "struct p_tx *TX": the first parameter of the transaction form. */
@@ -602,7 +662,7 @@ put_tx_update_comment(const struct hnames *h, const struct m_group *g,
 	sb_printf(&t, "%s.%s %s n%s: %s. Caller: the transaction's thread, before %s().",
 		  g->name, k->name, ops[op].verb, where, tx_update_contract(g->storage, op),
 		  h->tx_end);
-	put_comment(o, t.data);
+	put_c_comment(o, t.data);
 	sb_free(&t);
 }
 
@@ -688,7 +748,7 @@ emit_tx_ref(struct hnames *h, const struct m_group *g, struct strbuf *o)
 			  g->name, handle);
 	sb_printf(&t, " Valid until %s() of its transaction, on that "
 		      "transaction's thread.", h->tx_end);
-	put_comment(o, t.data);
+	put_c_comment(o, t.data);
 	sb_free(&t);
 	sb_printf(o, "struct %s {\n", ref);
 	if (buffered)
@@ -698,13 +758,14 @@ emit_tx_ref(struct hnames *h, const struct m_group *g, struct strbuf *o)
 	sb_puts(o, "};\n\n");
 
 	sb_init(&t);
-	sb_puts(&t, "The handle of row (");
-	put_index_args(h, g, &t);
-	sb_printf(&t, ") of %s (0-based indexes): the row's address is computed once "
-		      "here, after one range check (%s()). No memory access, no ordering. "
-		      "Caller: the transaction's thread.", g->name,
+	sb_puts(&t, "The handle of ");
+	put_row_words(h, g, &t);
+	sb_printf(&t, " of %s (%s): the row's address is computed once here, after "
+		      "one range check (%s()). No memory access, no ordering. Caller: the "
+		      "transaction's thread.", g->name,
+		  g->keyed ? "as its insert function gave it" : "0-based indexes",
 		  gname(h, FASTMIB_C_ROW_CHECKED_FN, g));
-	put_comment(o, t.data);
+	put_c_comment(o, t.data);
 	sb_free(&t);
 	sb_init(&ret);
 	sb_printf(&ret, "struct %s", ref);
@@ -747,10 +808,10 @@ emit_tx_row_update(struct hnames *h, const struct m_group *g, const struct m_cou
 	sb_puts(o, "}\n\n");
 
 	sb_init(&t);
-	sb_printf(&t, "%s.%s %s n in row (", g->name, k->name, ops[op].verb);
-	put_index_args(h, g, &t);
-	sb_printf(&t, "): %s() on %s(); same contract.", ref_fn, handle);
-	put_comment(o, t.data);
+	sb_printf(&t, "%s.%s %s n in ", g->name, k->name, ops[op].verb);
+	put_row_words(h, g, &t);
+	sb_printf(&t, ": %s() on %s(); same contract.", ref_fn, handle);
+	put_c_comment(o, t.data);
 	sb_free(&t);
 	put_signature(h, o, "void", kname(h, ops[op].tx_fn, g, k), tx_param(h, txp), g,
 		      "uint64_t n");
@@ -761,8 +822,9 @@ emit_tx_row_update(struct hnames *h, const struct m_group *g, const struct m_cou
 
 /*
  * The update functions of every group, in one of the two forms: on the
- * writer (p_g_c_add(w, ...), after a table's row number function) or on a
- * transaction (p_tx_g_c_add(&tx, ...), after a table's row handle).
+ * writer (p_g_c_add(w, ...), after a table's row number function, or a
+ * keyed table's key functions) or on a transaction (p_tx_g_c_add(&tx,
+ * ...), after a table's row handle).
  */
 static void
 emit_updates(const struct model *m, struct hnames *h, struct strbuf *o, bool tx)
@@ -771,12 +833,16 @@ emit_updates(const struct model *m, struct hnames *h, struct strbuf *o, bool tx)
 		const struct m_group *g = &m->groups[gi];
 
 		sb_printf(o, "/* ---- group %s: %s%s%s ---- */\n\n", g->name,
-			  fastmib_storage_word(g->storage), g->table ? " table" : "",
+			  fastmib_storage_word(g->storage),
+			  g->keyed ? " keyed table" : g->table ? " table" : "",
 			  tx ? ", transaction form" : "");
-		if (g->table && tx)
+		if (g->table && tx) {
 			emit_tx_ref(h, g, o);
-		else if (g->table) {
-			emit_row_helper(h, g, o);
+		} else if (g->table) {
+			if (g->keyed)
+				emit_key_functions(m, gi, &h->pool, o);
+			else
+				emit_row_helper(h, g, o);
 			emit_row_checked(h, g, o);
 		}
 		for (uint32_t ki = 0; ki < g->n_counters; ki++) {
@@ -901,7 +967,7 @@ emit_event(struct hnames *h, const struct m_event *e, struct strbuf *o)
 				  fastmib_arg_type_word(e->args[i].type),
 				  i + 1 < e->n_args ? "," : ".");
 	}
-	put_comment(o, t.data);
+	put_c_comment(o, t.data);
 	sb_free(&t);
 	sb_puts(o, "static inline void\n");
 	put_event_signature(h, pool_name(&h->pool, FASTMIB_C_EVENT_FN, e->name, NULL), e, o);

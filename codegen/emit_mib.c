@@ -161,12 +161,17 @@ put_import_list(struct strbuf *o, struct strbuf *list, const char *module)
 	sb_init(list);
 }
 
-/* Imports of a model with events: more names, so each list is wrapped. */
+/*
+ * Imports of a model with events or keyed tables: more names, so each
+ * list is wrapped. Each name only where the module uses it (smilint -l 6
+ * flags the others).
+ */
 static void
-emit_event_imports(const struct mn *n, const struct parent *par, struct strbuf *o)
+emit_wrapped_imports(const struct mn *n, const struct parent *par, struct strbuf *o)
 {
 	const struct model *m = n->m;
-	bool notify = uses_notify(m);
+	bool notify = uses_notify(m), events = m->n_events > 0;
+	bool inet = mib_uses_index_type(m, FASTMIB_INDEX_INET_ADDRESS);
 	struct strbuf l;
 
 	sb_init(&l);
@@ -177,15 +182,30 @@ emit_event_imports(const struct mn *n, const struct parent *par, struct strbuf *
 		sb_puts(&l, ", Counter32");
 	if (uses_type(m, FASTMIB_GAUGE32))
 		sb_puts(&l, ", Gauge32");
-	sb_puts(&l, ", Unsigned32");
+	if (events || mib_uses_index_type(m, FASTMIB_INDEX_INTEGER) ||
+	    mib_uses_index_type(m, FASTMIB_INDEX_UINT32))
+		sb_puts(&l, ", Unsigned32");
+	if (mib_uses_index_type(m, FASTMIB_INDEX_IPV4))
+		sb_puts(&l, ", IpAddress");
 	if (par->module && strcmp(par->module, "SNMPv2-SMI") == 0)
 		sb_printf(&l, ", %s", par->name);
 	put_import_list(o, &l, "SNMPv2-SMI\n");
-	sb_puts(&l, "TEXTUAL-CONVENTION, TruthValue, TimeStamp, DisplayString, DateAndTime");
+	sb_printf(&l, "%sTruthValue, TimeStamp", events ? "TEXTUAL-CONVENTION, " : "");
+	if (events || mib_uses_index_type(m, FASTMIB_INDEX_STRING))
+		sb_puts(&l, ", DisplayString");
+	if (events)
+		sb_puts(&l, ", DateAndTime");
+	if (mib_uses_index_type(m, FASTMIB_INDEX_MAC))
+		sb_puts(&l, ", MacAddress");
 	put_import_list(o, &l, "SNMPv2-TC\n");
 	sb_printf(&l, "MODULE-COMPLIANCE, OBJECT-GROUP%s",
 		  notify ? ", NOTIFICATION-GROUP" : "");
 	put_import_list(o, &l, "SNMPv2-CONF");
+	if (inet) {
+		sb_puts(o, "\n");
+		sb_puts(&l, "InetAddressType, InetAddress");
+		put_import_list(o, &l, "INET-ADDRESS-MIB");
+	}
 	sb_free(&l);
 	if (par->module && strcmp(par->module, "SNMPv2-SMI") != 0)
 		sb_printf(o, "\n    %s\n        FROM %s", par->name, par->module);
@@ -197,8 +217,8 @@ emit_imports(const struct mn *n, const struct parent *par, struct strbuf *o)
 {
 	const struct model *m = n->m;
 
-	if (m->n_events) {
-		emit_event_imports(n, par, o);
+	if (m->n_events || mib_uses_keyed(m)) {
+		emit_wrapped_imports(n, par, o);
 		return;
 	}
 
@@ -399,15 +419,13 @@ emit_table_group(const struct mn *n, const struct m_group *g, struct strbuf *o)
 	char *reset = gen_name(FASTMIB_MIB_RESET, n->p, g->name, NULL);
 	char *disc = gen_name(FASTMIB_MIB_GROUP_DISCONTINUITY, n->p, g->name, NULL);
 	const struct m_counter **v = sorted_counters(g);
-	char *idx[FASTMIB_MAX_INDEXES];
+	struct mib_index_object idx[2 * FASTMIB_MAX_INDEXES];
+	size_t n_idx = mib_index_objects(n->p, g, idx);
 	struct strbuf t;
 	uint32_t i;
 
-	for (i = 0; i < g->n_indexes; i++)
-		idx[i] = gen_name(FASTMIB_MIB_INDEX, n->p, g->name, g->indexes[i].name);
-
-	sb_printf(o, "-- Group %s (%s storage, table)\n\n", g->name,
-		  fastmib_storage_word(g->storage));
+	sb_printf(o, "-- Group %s (%s storage, %stable)\n\n", g->name,
+		  fastmib_storage_word(g->storage), g->keyed ? "keyed " : "");
 	sb_printf(o, "%s OBJECT-TYPE\n    SYNTAX       SEQUENCE OF %s\n"
 		     "    MAX-ACCESS   not-accessible\n    STATUS       current\n",
 		  table, type);
@@ -416,7 +434,11 @@ emit_table_group(const struct mn *n, const struct m_group *g, struct strbuf *o)
 
 	sb_init(&t);
 	sb_printf(&t, "The counters of one row of %s. ", table);
-	if (g->all_rows)
+	if (g->keyed)
+		sb_printf(&t, "The table is keyed: a row exists from the time the "
+			      "application inserts its key until it removes it, and the "
+			      "table holds at most %u rows at once.", g->n_rows);
+	else if (g->all_rows)
 		sb_puts(&t, "Every row exists, for every value of each index.");
 	else
 		sb_puts(&t, "A row exists while the application has it enabled.");
@@ -425,10 +447,18 @@ emit_table_group(const struct mn *n, const struct m_group *g, struct strbuf *o)
 		  entry, type);
 	put_description(o, t.data);
 	sb_free(&t);
-	sb_puts(o, "    INDEX        { ");
-	for (i = 0; i < g->n_indexes; i++)
-		sb_printf(o, "%s%s", i ? ", " : "", idx[i]);
-	sb_printf(o, " }\n    ::= { %s %u }\n\n", table, FASTMIB_ARC_ENTRY);
+	sb_init(&t);
+	mib_index_clause(n->p, g, &t);
+	/* on one line when it fits, else one descriptor a line */
+	if (strlen("    INDEX        { ") + t.len + 2 <= WIDTH) {
+		sb_printf(o, "    INDEX        { %s }\n", t.data);
+	} else {
+		sb_puts(o, "    INDEX        {\n");
+		wrap_text(o, t.data, INDENT "  ", 0, 1);
+		sb_puts(o, "\n    }\n");
+	}
+	sb_free(&t);
+	sb_printf(o, "    ::= { %s %u }\n\n", table, FASTMIB_ARC_ENTRY);
 
 	sb_printf(o, "%s ::= SEQUENCE {\n", type);
 	for (i = 0; i < g->n_counters; i++) {
@@ -439,25 +469,21 @@ emit_table_group(const struct mn *n, const struct m_group *g, struct strbuf *o)
 	}
 	sb_printf(o, "    %-*s TruthValue,\n", 40, reset);
 	sb_printf(o, "    %-*s TimeStamp", 40, disc);
-	for (i = 0; i < g->n_indexes; i++)
-		sb_printf(o, ",\n    %-*s Unsigned32", 40, idx[i]);
+	for (i = 0; i < n_idx; i++)
+		sb_printf(o, ",\n    %-*s %s", 40, idx[i].name, idx[i].seq_syntax);
 	sb_puts(o, "\n}\n\n");
 
 	for (i = 0; i < g->n_counters; i++)
 		emit_counter(n, g, v[i], entry, o);
 	emit_reset_disc(n, g, entry, o);
-	for (i = 0; i < g->n_indexes; i++) {
-		sb_init(&t);
-		sb_printf(&t, "Index %s of the row: the value the application uses, "
-			      "which starts at 0, plus one.", g->indexes[i].name);
-		sb_printf(o, "%s OBJECT-TYPE\n    SYNTAX       Unsigned32 (1..%u)\n"
+	for (i = 0; i < n_idx; i++) {
+		sb_printf(o, "%s OBJECT-TYPE\n    SYNTAX       %s\n"
 			     "    MAX-ACCESS   not-accessible\n    STATUS       current\n",
-			  idx[i], g->indexes[i].max);
-		put_description(o, t.data);
-		sb_printf(o, "    ::= { %s %u }\n\n", entry, FASTMIB_ARC_INDEX_FIRST + i);
-		sb_free(&t);
-		free(idx[i]);
+			  idx[i].name, idx[i].syntax);
+		put_description(o, idx[i].description);
+		sb_printf(o, "    ::= { %s %u }\n\n", entry, idx[i].arc);
 	}
+	mib_index_objects_free(idx, n_idx);
 	free(v);
 	free(table);
 	free(entry);

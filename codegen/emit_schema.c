@@ -33,6 +33,26 @@ storage_enum(uint32_t s)
 	return "0";
 }
 
+static const char *
+index_type_enum(uint32_t t)
+{
+	switch (t) {
+	case FASTMIB_INDEX_INTEGER:
+		return "FASTMIB_INDEX_INTEGER";
+	case FASTMIB_INDEX_UINT32:
+		return "FASTMIB_INDEX_UINT32";
+	case FASTMIB_INDEX_IPV4:
+		return "FASTMIB_INDEX_IPV4";
+	case FASTMIB_INDEX_INET_ADDRESS:
+		return "FASTMIB_INDEX_INET_ADDRESS";
+	case FASTMIB_INDEX_MAC:
+		return "FASTMIB_INDEX_MAC";
+	case FASTMIB_INDEX_STRING:
+		return "FASTMIB_INDEX_STRING";
+	}
+	return "0";
+}
+
 static void
 put_str(struct strbuf *o, const char *s)
 {
@@ -74,10 +94,18 @@ emit_group(struct name_pool *np, const struct fastmib_group_schema *g, struct st
 	if (g->n_indexes) {
 		sb_puts(o, "\t\t.indexes = {\n");
 		for (uint32_t xi = 0; xi < g->n_indexes; xi++) {
+			const struct fastmib_index_schema *x = &g->indexes[xi];
+			const char *max = x->type == FASTMIB_INDEX_INTEGER ?
+				pool_name(np, FASTMIB_C_INDEX_MAX, g->name, x->name) : "0u";
+
 			sb_puts(o, "\t\t\t{ ");
-			put_str(o, g->indexes[xi].name);
-			sb_printf(o, ", %s },\n", pool_name(np, FASTMIB_C_INDEX_MAX, g->name,
-							   g->indexes[xi].name));
+			put_str(o, x->name);
+			/* a table of integer indexes: as before keyed tables */
+			if (fastmib_group_keyed(g))
+				sb_printf(o, ", %s, %s, %uu },\n", max, index_type_enum(x->type),
+					  x->size);
+			else
+				sb_printf(o, ", %s },\n", max);
 		}
 		sb_puts(o, "\t\t},\n");
 		sb_printf(o, "\t\t.n_rows = %s,\n", pool_name(np, FASTMIB_C_ROWS, g->name, NULL));

@@ -53,6 +53,23 @@ wrap_text(struct strbuf *out, const char *text, const char *indent,
 }
 
 void
+put_c_comment(struct strbuf *o, const char *text)
+{
+	sb_puts(o, "/* ");
+	wrap_text(o, text, " * ", 76, 0);
+	sb_puts(o, " */\n");
+}
+
+void
+put_c_comment_tab(struct strbuf *o, const char *text)
+{
+	/* a tab counts 8 columns, and 1 in wrap_text()'s count */
+	sb_puts(o, "\t/* ");
+	wrap_text(o, text, "\t * ", 76 - 7, 0);
+	sb_puts(o, " */\n");
+}
+
+void
 put_c_comment_text(struct strbuf *out, const char *text)
 {
 	/* break comment terminators and trigraph-like sequences */

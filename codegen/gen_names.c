@@ -46,8 +46,17 @@ static const enum fastmib_name_role event_log_roles[] = {
 
 static const enum fastmib_name_role table_roles[] = {
 	FASTMIB_MIB_TABLE, FASTMIB_MIB_ENTRY, FASTMIB_MIB_TYPE_ENTRY,
-	FASTMIB_C_ROWS, FASTMIB_C_ROW_FN, FASTMIB_C_ROW_CHECKED_FN, FASTMIB_C_TX_ROW_FN,
+	FASTMIB_C_ROWS, FASTMIB_C_ROW_CHECKED_FN, FASTMIB_C_TX_ROW_FN,
 	FASTMIB_C_REF_STRUCT,
+};
+
+/* A table of integer indexes numbers its rows from them. */
+static const enum fastmib_name_role dense_roles[] = { FASTMIB_C_ROW_FN };
+
+/* A keyed table's rows come from its keys. */
+static const enum fastmib_name_role keyed_roles[] = {
+	FASTMIB_C_KEY_STRUCT, FASTMIB_C_KEY_SIZE, FASTMIB_C_KEY_INSERT, FASTMIB_C_KEY_FIND,
+	FASTMIB_C_KEY_REMOVE,
 };
 
 static const enum fastmib_name_role group_roles[] = {
@@ -97,12 +106,22 @@ model_names(const struct model *m, gen_name_fn *fn, void *arg)
 			names(&w, table_roles, N_OF(table_roles), g->name, go);
 		else
 			name(&w, FASTMIB_MIB_SCALAR_NODE, g->name, NULL, go);
+		if (g->keyed)
+			names(&w, keyed_roles, N_OF(keyed_roles), g->name, go);
+		else if (g->table)
+			names(&w, dense_roles, N_OF(dense_roles), g->name, go);
 		names(&w, group_roles, N_OF(group_roles), g->name, go);
 		for (uint32_t xi = 0; xi < g->n_indexes; xi++) {
+			const struct m_index *x = &g->indexes[xi];
 			struct name_owner xo = { OWNER_INDEX, gi, xi };
 
-			name(&w, FASTMIB_MIB_INDEX, g->name, g->indexes[xi].name, xo);
-			name(&w, FASTMIB_C_INDEX_MAX, g->name, g->indexes[xi].name, xo);
+			name(&w, FASTMIB_MIB_INDEX, g->name, x->name, xo);
+			if (x->type == FASTMIB_INDEX_INET_ADDRESS)
+				name(&w, FASTMIB_MIB_INDEX_TYPE, g->name, x->name, xo);
+			if (x->type == FASTMIB_INDEX_INTEGER)
+				name(&w, FASTMIB_C_INDEX_MAX, g->name, x->name, xo);
+			if (g->keyed)
+				name(&w, FASTMIB_C_KEY_OFFSET, g->name, x->name, xo);
 		}
 		for (uint32_t ki = 0; ki < g->n_counters; ki++) {
 			const struct m_counter *k = &g->counters[ki];

@@ -32,10 +32,12 @@ struct m_counter {
 
 struct m_index {
 	char *name;
-	uint32_t max;
+	uint32_t max;       /* FASTMIB_INDEX_INTEGER: 1..max; 0 for the others */
+	uint32_t type;      /* enum fastmib_index_type */
+	uint32_t size;      /* FASTMIB_INDEX_STRING: its most octets; 0 for the others */
 	bool port;          /* the C index is a DPDK ethdev port id */
 	struct mark at;     /* the index's mapping */
-	struct mark name_at, max_at;
+	struct mark name_at, max_at, type_at, size_at;
 };
 
 struct m_group {
@@ -45,6 +47,8 @@ struct m_group {
 	enum fastmib_storage storage;
 	bool table;
 	bool all_rows;
+	bool keyed;         /* a table with an index of a `type` (fastmib_group_keyed()) */
+	uint32_t capacity;  /* keyed tables: the most rows held at once */
 	uint32_t n_indexes;
 	struct m_index *indexes;
 	uint32_t n_rows;    /* from the schema, like row_size and offset */
@@ -53,7 +57,7 @@ struct m_group {
 	uint32_t n_counters;
 	struct m_counter *counters;
 	struct mark at;     /* the group's mapping */
-	struct mark name_at, arc_at, indexes_at, counters_at;
+	struct mark name_at, arc_at, indexes_at, counters_at, capacity_at;
 };
 
 struct m_revision {

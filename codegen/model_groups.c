@@ -38,68 +38,168 @@ storage_is_shared(enum fastmib_storage s)
 	return s != FASTMIB_STORAGE_PER_CORE;
 }
 
+/*
+ * An index: `{ name, max }` (an integer 1..max) or `{ name, type }` with
+ * `size` for a string. *typed is set when the index has a `type`, valid or
+ * not: its table is then keyed, whatever else is wrong with it.
+ */
 static bool
-parse_index(struct loader *c, yaml_node_t *in, struct m_index *x)
+parse_index(struct loader *c, yaml_node_t *in, struct m_index *x, bool *typed)
 {
-	static const struct key keys[] = { { "name", true }, { "max", true },
-					   { "port", false } };
-	yaml_node_t *v[3];
-	bool have_max = false;
+	enum { NAME, MAX, TYPE, SIZE, PORT, N };
+	static const struct key keys[N] = {
+		{ "name", true }, { "max", false }, { "type", false }, { "size", false },
+		{ "port", false },
+	};
+	yaml_node_t *v[N];
+	const char *what;
+	bool ok = true, type_ok = false;
 
-	if (!get_keys(c, in, "index", keys, 3, v))
+	if (!get_keys(c, in, "index", keys, N, v))
 		return false;
 	x->at = mark_of(in);
-	if (v[0] && (x->name = get_name(c, v[0], "name")) != NULL) {
-		x->name_at = mark_of(v[0]);
+	if (v[NAME] && (x->name = get_name(c, v[NAME], "name")) != NULL) {
+		x->name_at = mark_of(v[NAME]);
 		if (strcmp(x->name, "w") == 0 || strcmp(x->name, "n") == 0) {
-			err(c, v[0], "index `name` `%s` is reserved for a parameter "
-				     "of the generated functions", x->name);
+			err(c, v[NAME], "index `name` `%s` is reserved for a parameter "
+					"of the generated functions", x->name);
 			free(x->name);
 			x->name = NULL;
 		}
 	}
-	if (v[1]) {
-		x->max_at = mark_of(v[1]);
-		have_max = get_u32(c, v[1], "max", &x->max);
+	what = x->name ? x->name : "";
+	*typed = v[TYPE] != NULL;
+	if (v[TYPE]) {
+		x->type_at = mark_of(v[TYPE]);
+		type_ok = get_word(c, v[TYPE], "index type", fastmib_index_type_word, &x->type);
+		ok = type_ok;
+	}
+	if (v[MAX]) {
+		x->max_at = mark_of(v[MAX]);
+		if (v[TYPE]) {
+			err(c, v[MAX], "index `%s` has a `type`: `max` is only for integer "
+				       "indexes (`{ name, max }`)", what);
+			ok = false;
+		} else if (!get_u32(c, v[MAX], "max", &x->max)) {
+			ok = false;
+		}
+	} else if (!v[TYPE]) {
+		err(c, in, "index `%s` needs `max` (an integer index, 1..max) or `type` "
+			   "(uint32, ipv4, inet-address, mac or string)", what);
+		ok = false;
+	}
+	if (v[SIZE]) {
+		x->size_at = mark_of(v[SIZE]);
+		if (type_ok && x->type == FASTMIB_INDEX_STRING) {
+			/* its range is the schema's rule */
+			ok &= get_u32(c, v[SIZE], "size", &x->size);
+		} else if (type_ok || !v[TYPE]) {
+			err(c, v[SIZE], "index `%s`: `size` is only for indexes of `type: "
+					"string`", what);
+			ok = false;
+		}
+	} else if (type_ok && x->type == FASTMIB_INDEX_STRING) {
+		err(c, v[TYPE], "index `%s` of `type: string` needs `size`: the most "
+				"octets of its values, 1..%d", what, FASTMIB_MAX_STRING_INDEX);
+		ok = false;
 	}
 	/* a DPDK port id: only the snmp_exporter module uses it (nms.md) */
-	if (v[2] && !get_bool(c, v[2], "port", &x->port))
-		return false;
-	return x->name && have_max;
+	if (v[PORT] && v[TYPE]) {
+		err(c, v[PORT], "index `%s` has a `type`: `port` is only for integer "
+				"indexes (`{ name, max }`)", what);
+		ok = false;
+	} else if (v[PORT] && !get_bool(c, v[PORT], "port", &x->port)) {
+		ok = false;
+	}
+	return x->name && ok;
+}
+
+/*
+ * The rows of a table: `rows` and `capacity`. A keyed table holds at most
+ * `capacity` rows, each there from its key's insertion to its removal
+ * (`rows: present`, the default); a table of integer indexes has one row
+ * per value of its indexes. `typed`: the name of the first index with a
+ * `type` ("" when it has no valid name), or NULL when there is none.
+ */
+static void
+check_table_rows(struct loader *c, yaml_node_t *t, yaml_node_t *rows, yaml_node_t *capacity,
+		 struct m_group *g, const char *typed)
+{
+	struct strbuf why;
+
+	if (!typed) {
+		if (capacity)
+			err(c, capacity, "`capacity` is only for keyed tables (tables with an "
+					 "index of a `type`): this table has one row per value "
+					 "of its indexes, up to their `max`");
+		return;
+	}
+	g->keyed = true;
+	sb_init(&why);
+	if (*typed)
+		sb_printf(&why, "index `%s` has a `type`", typed);
+	else
+		sb_puts(&why, "an index has a `type`");
+	if (rows && g->all_rows) {
+		err(c, rows, "`rows: all` is not possible in a keyed table (%s): its rows "
+			     "come and go with their keys; leave `rows` out or write "
+			     "`rows: present`", why.data);
+		g->all_rows = false;
+	}
+	if (!capacity)
+		err(c, t, "keyed table (%s) needs `capacity`: the most rows it holds at "
+			  "once, 1..%u", why.data, FASTMIB_MAX_ROWS);
+	sb_free(&why);
 }
 
 static void
 parse_table(struct loader *c, yaml_node_t *t, struct m_group *g)
 {
-	static const struct key keys[] = { { "indexes", true }, { "rows", false } };
+	enum { INDEXES, ROWS, CAPACITY, N };
+	static const struct key keys[N] = {
+		{ "indexes", true }, { "rows", false }, { "capacity", false },
+	};
 	static const char *const rows_names[] = { "present", "all" };
+	char *typed = NULL;     /* see check_table_rows() */
 	yaml_node_item_t *items;
-	yaml_node_t *v[2];
+	yaml_node_t *v[N];
 	size_t n, i, r;
 
 	g->table = true;
 	g->all_rows = false;
-	if (!get_keys(c, t, "table", keys, 2, v))
+	if (!get_keys(c, t, "table", keys, N, v))
 		return;
-	if (v[1] && get_enum(c, v[1], "rows", rows_names, 2, &r))
+	if (v[ROWS] && get_enum(c, v[ROWS], "rows", rows_names, 2, &r))
 		g->all_rows = r == 1;
-	if (!v[0])
+	if (v[CAPACITY]) {
+		/* its range is the schema's rule */
+		g->capacity_at = mark_of(v[CAPACITY]);
+		get_u32(c, v[CAPACITY], "capacity", &g->capacity);
+	}
+	if (!v[INDEXES])
 		return;
-	g->indexes_at = mark_of(v[0]);
+	g->indexes_at = mark_of(v[INDEXES]);
 	/* At least one (a table without indexes is a scalar group); the
 	 * schema's limit is checked with the rest of the schema. */
-	items = get_seq(c, v[0], "indexes", 1, SIZE_MAX, &n);
+	items = get_seq(c, v[INDEXES], "indexes", 1, SIZE_MAX, &n);
 	g->indexes = xcalloc(n ? n : 1, sizeof(*g->indexes));
 	for (i = 0; i < n; i++) {
 		struct m_index *x = &g->indexes[g->n_indexes];
+		yaml_node_t *in = node_get(c, items[i]);
+		bool has_type = false, ok = parse_index(c, in, x, &has_type);
 
-		if (!parse_index(c, node_get(c, items[i]), x)) {
+		if (has_type && !typed)
+			typed = xstrdup(x->name ? x->name : "");
+		if (!ok) {
 			free(x->name);
 			memset(x, 0, sizeof(*x));
 			continue;
 		}
 		g->n_indexes++;
 	}
+	if (n)
+		check_table_rows(c, t, v[ROWS], v[CAPACITY], g, typed);
+	free(typed);
 }
 
 static bool

@@ -44,15 +44,18 @@ build(struct model *m)
 		sg->n_indexes = g->n_indexes;
 		sg->all_rows = g->table && g->all_rows;
 		for (uint32_t xi = 0; xi < g->n_indexes; xi++) {
+			const struct m_index *x = &g->indexes[xi];
+
 			if (xi < FASTMIB_MAX_INDEXES)
 				sg->indexes[xi] = (struct fastmib_index_schema){
-					g->indexes[xi].name, g->indexes[xi].max,
-					FASTMIB_INDEX_INTEGER, 0 };
+					x->name, x->max, x->type, x->size };
 			/* beyond 2^32 rows, the check has its say anyway */
 			if (rows <= UINT32_MAX)
-				rows *= g->indexes[xi].max;
+				rows *= x->max;
 		}
-		sg->n_rows = rows <= UINT32_MAX ? (uint32_t)rows : UINT32_MAX;
+		/* a keyed table's rows: its capacity */
+		sg->n_rows = g->keyed ? g->capacity
+				      : rows <= UINT32_MAX ? (uint32_t)rows : UINT32_MAX;
 		sg->n_counters = g->n_counters;
 		sg->counters = &m->schema_counters[ci];
 		for (uint32_t ki = 0; ki < g->n_counters; ki++, ci++) {
@@ -109,6 +112,8 @@ key_of(enum fastmib_schema_field f)
 		return "oid";
 	case FASTMIB_FIELD_MAX:
 		return "max";
+	case FASTMIB_FIELD_SIZE:
+		return "size";
 	case FASTMIB_FIELD_LEVEL:
 		return "level";
 	case FASTMIB_FIELD_RATE:
@@ -161,6 +166,8 @@ fault_mark(const struct model *m, const struct fastmib_schema_fault *f)
 			return g->indexes_at;
 		if (f->field == FASTMIB_FIELD_COUNTERS)
 			return g->counters_at;
+		if (f->field == FASTMIB_FIELD_N_ROWS && g->keyed)
+			return g->capacity_at;
 		return g->name_at;
 	case FASTMIB_OBJ_COUNTER: {
 		const struct m_counter *k = &g->counters[f->counter];
@@ -180,6 +187,10 @@ fault_mark(const struct model *m, const struct fastmib_schema_fault *f)
 
 		if (f->field == FASTMIB_FIELD_MAX)
 			return x->max_at;
+		if (f->field == FASTMIB_FIELD_SIZE)
+			return x->size_at;
+		if (f->field == FASTMIB_FIELD_INDEX_TYPE)
+			return x->type_at;
 		if (f->field == FASTMIB_FIELD_NAME)
 			return x->name_at;
 		return x->at;
@@ -308,9 +319,13 @@ fault_text(const struct model *m, const struct fastmib_schema_fault *f, struct s
 		sb_printf(t, "group `%s` makes the %s storage area %llu bytes; the limit is %llu",
 			  m->groups[f->group].name,
 			  f->field == FASTMIB_FIELD_SHARED_SIZE ? "shared" : "per-core", v, hi);
-	} else if (f->field == FASTMIB_FIELD_INDEXES && f->problem == FASTMIB_BAD_RANGE) {
+	} else if (f->field == FASTMIB_FIELD_INDEXES && f->problem == FASTMIB_BAD_RANGE &&
+		   f->hi == FASTMIB_MAX_ROWS) {
 		sb_printf(t, "table has more than %llu rows (product of the index `max` "
 			     "values); the limit is %llu", hi, hi);
+	} else if (f->field == FASTMIB_FIELD_N_ROWS && f->problem == FASTMIB_BAD_RANGE &&
+		   m->groups[f->group].keyed) {
+		sb_printf(t, "`capacity` must be in %llu..%llu, not %llu", lo, hi, v);
 	} else if (f->problem == FASTMIB_BAD_LENGTH && f->field == FASTMIB_FIELD_MODULE) {
 		sb_printf(t, "module `name` `%s` is longer than %llu characters", m->module, hi);
 	} else if (f->problem == FASTMIB_BAD_LENGTH && f->field == FASTMIB_FIELD_NAME) {

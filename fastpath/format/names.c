@@ -33,6 +33,7 @@ struct rule {
 #define CM(n, word, sfx) { FASTMIB_NS_C_MACRO, C_UPPER, n, word, NULL, sfx }
 #define CO(n, word, sfx) { FASTMIB_NS_C_ORDINARY, C_LOWER, n, word, NULL, sfx }
 #define COI(infix, sfx) { FASTMIB_NS_C_ORDINARY, C_LOWER, 2, NULL, infix, sfx }
+#define CMI(infix, sfx) { FASTMIB_NS_C_MACRO, C_UPPER, 2, NULL, infix, sfx }
 #define CT(n, sfx) { FASTMIB_NS_C_TAG, C_LOWER, n, NULL, NULL, sfx }
 
 static const struct rule rules[FASTMIB_N_NAME_ROLES] = {
@@ -129,6 +130,12 @@ static const struct rule rules[FASTMIB_N_NAME_ROLES] = {
 	[FASTMIB_C_REF_ADD] = COI("ref", "add"),
 	[FASTMIB_C_REF_SUB] = COI("ref", "sub"),
 	[FASTMIB_C_REF_SET] = COI("ref", "set"),
+	[FASTMIB_C_KEY_STRUCT] = CT(1, "key"),
+	[FASTMIB_C_KEY_SIZE] = CM(1, NULL, "KEY_SIZE"),
+	[FASTMIB_C_KEY_OFFSET] = CMI("KEY", "OFFSET"),
+	[FASTMIB_C_KEY_INSERT] = CO(1, NULL, "insert"),
+	[FASTMIB_C_KEY_FIND] = CO(1, NULL, "find"),
+	[FASTMIB_C_KEY_REMOVE] = CO(1, NULL, "remove"),
 
 	[FASTMIB_C_EVENT_ID] = CM(1, "EVENT", NULL),
 	[FASTMIB_C_EVENT_FN] = CO(1, "event", NULL),

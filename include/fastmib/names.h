@@ -158,6 +158,14 @@ enum fastmib_name_role {
 	FASTMIB_C_REF_ADD,            /**< p_g_ref_c_add() (a = group, b = counter): tables */
 	FASTMIB_C_REF_SUB,            /**< p_g_ref_c_sub(): gauges of tables */
 	FASTMIB_C_REF_SET,            /**< p_g_ref_c_set(): `set: true` in tables */
+	/* ---- C names of a keyed table (a = group) ---- */
+	FASTMIB_C_KEY_STRUCT,         /**< struct p_g_key: the table's C key */
+	FASTMIB_C_KEY_SIZE,           /**< macro P_G_KEY_SIZE: its size */
+	FASTMIB_C_KEY_OFFSET,         /**< macro P_G_KEY_I_OFFSET (a = group, b = index):
+					   the offset of index I's member in it */
+	FASTMIB_C_KEY_INSERT,         /**< p_g_insert(): the row of a key, a new one if need be */
+	FASTMIB_C_KEY_FIND,           /**< p_g_find(): the row of a key the table holds */
+	FASTMIB_C_KEY_REMOVE,         /**< p_g_remove(): a key and its row leave the table */
 	/* ---- C names of an event (a = event) ---- */
 	FASTMIB_C_EVENT_ID,           /**< macro P_EVENT_E: the event's index */
 	FASTMIB_C_EVENT_FN,           /**< p_event_e(), its log function */

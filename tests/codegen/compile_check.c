@@ -2,13 +2,19 @@
 /* Compiled (never run) as strict ISO C11 and C++17 with -pedantic: the
  * generated headers must stay clean in users' builds. Calls every kind of
  * generated function so each one is instantiated. */
+#include <string.h>
+
 #include "ep_stats.h"
 #include "vt_stats.h"
 #include "ev_stats.h"
 #include "tf_stats.h"
+#include "kt_stats.h"
+#include "km_stats.h"
+#include "ke_stats.h"
 
 void compile_check(struct fastmib_writer *w);
 void compile_check_tx(struct fastmib_writer *w);
+void compile_check_keyed(struct fastmib_segment *seg, struct fastmib_writer *w);
 
 void
 compile_check(struct fastmib_writer *w)
@@ -79,6 +85,8 @@ compile_check_tx(struct fastmib_writer *w)
 	tf_tx_totals_bytes_seen_on_every_queue_of_every_port_since_start_add(&ttx, 1);
 	tf_lane_ref_depth_sub(la, 1);                /* indexes named tx and r */
 	tf_tx_lane_depth_add(&ttx, 2, 4, 1);
+	tf_tx_cell_pkts_add(&ttx, 3, 1);             /* an index named row */
+	tf_cell_pkts_add(ttx.t.w, 3, 1);
 	tf_tx_end(&ttx);
 	ev_tx_eventual_pkts_add(&etx, 1);
 	ev_tx_end(&etx);
@@ -86,4 +94,75 @@ compile_check_tx(struct fastmib_writer *w)
 	fastmib_word_atomic_add(fastmib_tx_shared(&gtx, 8), 1);
 	fastmib_word_atomic_set(fastmib_tx_shared(&gtx, 16), 1);
 	fastmib_tx_end(&gtx);
+}
+
+/* Keyed tables: a key of every index type, the key functions, and both
+ * update forms on the row a key was given. */
+void
+compile_check_keyed(struct fastmib_segment *seg, struct fastmib_writer *w)
+{
+	struct kt_tunnel_key tk;
+	struct kt_peer_queue_key pk;
+	struct kt_host_key hk;
+	struct kt_station_key sk;
+	struct kt_customer_key ck;
+	struct km_station_key mk;
+	struct ke_session_key ek;
+	struct ke_client_key ec;
+	uint32_t row = 0;
+
+	memset(&tk, 0, sizeof(tk));
+	tk.peer.type = 2;                            /* inet-address */
+	tk.peer.addr[15] = 1;
+	tk.teid = 0xdeadbeefu;                       /* uint32 */
+	memset(&pk, 0, sizeof(pk));
+	pk.peer_addr = tk.peer;
+	pk.queue = KT_PEER_QUEUE_QUEUE_MAX;          /* integer: the SNMP value */
+	memcpy(hk.addr, "\xc0\xa8\x01\x09", 4);       /* ipv4 */
+	memcpy(sk.mac, "\x00\x11\x22\x33\x44\x55", 6); /* mac */
+	strcpy(ck.customer_name, "acme");            /* string */
+	ck.vlan = 100;
+	if (kt_tunnel_insert(seg, &tk, &row) == 0)
+		kt_tunnel_pkts_add(w, row, 1);
+	(void)kt_tunnel_find(seg, &tk, &row);
+	(void)kt_tunnel_remove(seg, &tk);
+	(void)kt_peer_queue_insert(seg, &pk, &row);
+	kt_peer_queue_backlog_add(w, row, 2);        /* buffered gauge */
+	kt_peer_queue_backlog_sub(w, row, 1);
+	(void)kt_host_insert(seg, &hk, &row);
+	kt_host_sessions_set(w, row, 3);             /* atomic, set */
+	kt_host_drops_add(w, row, 1);
+	(void)kt_station_find(seg, &sk, &row);
+	kt_station_frames_add(w, row, 1);
+	(void)kt_customer_insert(seg, &ck, &row);
+	kt_customer_octets_add(w, row, 1500);
+	(void)kt_tunnel_row_checked(w, row);
+	kt_port_pkts_add(w, 3, 1);                   /* beside a dense table */
+	memcpy(mk.mac, sk.mac, sizeof(mk.mac));
+	(void)km_station_insert(seg, &mk, &row);
+	km_station_frames_add(w, row, 1);
+	strcpy(ek.user, "a-user-name-of-up-to-sixty-four-characters");
+	(void)ke_session_insert(seg, &ek, &row);
+	ke_session_logins_add(w, row, 1);
+	memcpy(ec.ip, hk.addr, 4);
+	memcpy(ec.hw, sk.mac, 6);
+	(void)ke_client_remove(seg, &ec);
+
+	{
+		struct kt_tx tx = kt_tx_begin(w);
+		struct kt_tunnel_ref tr = kt_tx_tunnel(&tx, row);
+		struct kt_peer_queue_ref pr = kt_tx_peer_queue(&tx, row);
+		struct km_tx mtx = km_tx_begin(w);
+
+		kt_tunnel_ref_bytes_add(tr, 64);
+		kt_tx_tunnel_pkts_add(&tx, row, 1);
+		kt_peer_queue_ref_backlog_sub(pr, 1);
+		kt_tx_host_sessions_set(&tx, row, 3);
+		kt_tx_station_frames_add(&tx, row, 1);
+		kt_tx_customer_octets_add(&tx, row, 1500);
+		kt_tx_port_pkts_add(&tx, 3, 1);
+		kt_tx_end(&tx);
+		km_tx_station_frames_add(&mtx, row, 1);
+		km_tx_end(&mtx);
+	}
 }
