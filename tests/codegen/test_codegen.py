@@ -23,9 +23,16 @@ EXAMPLE = SRC / "examples" / "dataplane.yaml"
 GOLDEN = SRC / "mibs" / "EXAMPLE-DATAPLANE-MIB.txt"
 BAD = sorted((HERE / "bad").glob("*.yaml"))
 GOOD = [EXAMPLE] + sorted((HERE / "models").glob("*.yaml"))
+# Models of keyed tables: in every test of the generator's own outputs;
+# the snmp_exporter tests below take GOOD.
+KEYED = sorted((HERE / "keyed").glob("*.yaml"))
+KEYED_GOLDEN = HERE / "keyed" / "KEYED-TEST-MIB.txt"
 WARN = sorted((HERE / "warn").glob("*.yaml"))
 # NET-SNMP-MIB (parent of the example's root) ships with net-snmp.
 NETSNMP_MIBS = "/usr/share/snmp/mibs"
+# A stand-in INET-ADDRESS-MIB (what keyed tables' MIBs import), for the
+# tests only: the real module is RFC 4001's, shipped by no Debian package.
+TEST_MIBS = str(SRC / "tests" / "lib" / "mibs")
 
 
 def gen(*args, cwd=None):
@@ -59,9 +66,9 @@ def test_errors_bad_model(model, tmp_path):
     """Each bad model: exit 2, FILE:LINE:COL at the right place, a message
     naming the problem, and nothing written."""
     first = model.read_text(encoding="utf-8").splitlines()[0]
-    m = re.match(r"# expect: (\d+):(\d+) (.*)$", first)
+    m = re.match(r"# expect( exactly)?: (\d+):(\d+) (.*)$", first)
     assert m, "bad model lacks its '# expect:' line"
-    line, col, text = m.groups()
+    exactly, line, col, text = m.groups()
     # run from the model's directory so FILE is exactly what was passed
     out = tmp_path / "out"
     r = gen(model.name, "-o", out, cwd=model.parent)
@@ -73,6 +80,8 @@ def test_errors_bad_model(model, tmp_path):
         assert re.match(r"^%s:\d+:\d+: error: \S" % re.escape(model.name), e), e
     assert errors[0].startswith(f"{model.name}:{line}:{col}: error: "), errors[0]
     assert text in errors[0]
+    if exactly:     # the one error, word for word
+        assert errors == [f"{model.name}:{line}:{col}: error: {text}"]
     assert not out.exists() or list(out.iterdir()) == []
 
 
@@ -304,7 +313,7 @@ def test_golden_example_mib(tmp_path):
         "regenerate mibs/EXAMPLE-DATAPLANE-MIB.txt from examples/dataplane.yaml")
 
 
-@pytest.mark.parametrize("model", GOOD, ids=[p.stem for p in GOOD])
+@pytest.mark.parametrize("model", GOOD + KEYED, ids=[p.stem for p in GOOD + KEYED])
 def test_golden_byte_identical_runs(model, tmp_path):
     """Two runs (different directories, relative vs absolute model path)
     give the same bytes, with no absolute path inside."""
@@ -349,7 +358,7 @@ def defined_names(files):
     }
 
 
-@pytest.mark.parametrize("model", GOOD, ids=[p.stem for p in GOOD])
+@pytest.mark.parametrize("model", GOOD + KEYED, ids=[p.stem for p in GOOD + KEYED])
 def test_names_listed_cover_outputs(model, tmp_path):
     """Every name the outputs define is in `--names`, the list the
     collision check walks: a name emitted but not listed could clash
@@ -381,17 +390,17 @@ def mib_objects(text):
                       text, re.M)
 
 
-@pytest.mark.parametrize("model", GOOD, ids=[p.stem for p in GOOD])
+@pytest.mark.parametrize("model", GOOD + KEYED, ids=[p.stem for p in GOOD + KEYED])
 def test_mib_smilint_clean(model, tmp_path):
     out = outputs(model, tmp_path)
     mib = next(n for n in out if n.endswith(".txt"))
-    env = dict(os.environ, SMIPATH=f"{BASE_MIBS}:{NETSNMP_MIBS}:{tmp_path}")
+    env = dict(os.environ, SMIPATH=f"{BASE_MIBS}:{NETSNMP_MIBS}:{TEST_MIBS}:{tmp_path}")
     r = subprocess.run(["smilint", "-l", "6", "-s", "-m", str(tmp_path / mib)],
                        capture_output=True, text=True, env=env, timeout=60)
     assert (r.returncode, r.stdout, r.stderr) == (0, "", "")
 
 
-@pytest.mark.parametrize("model", GOOD, ids=[p.stem for p in GOOD])
+@pytest.mark.parametrize("model", GOOD + KEYED, ids=[p.stem for p in GOOD + KEYED])
 def test_mib_snmptranslate_resolves_all(model, tmp_path):
     out = outputs(model, tmp_path)
     mib = next(n for n in out if n.endswith(".txt"))
@@ -399,7 +408,7 @@ def test_mib_snmptranslate_resolves_all(model, tmp_path):
     names = mib_objects(out[mib].decode())
     assert len(names) >= 10
     env = dict(os.environ, MIBS="")
-    r = subprocess.run(["snmptranslate", "-M", f"+{BASE_MIBS}:{tmp_path}",
+    r = subprocess.run(["snmptranslate", "-M", f"+{BASE_MIBS}:{TEST_MIBS}:{tmp_path}",
                         "-m", module, "-IR", "-On", *names],
                        capture_output=True, text=True, env=env, timeout=60)
     oids = r.stdout.split()
@@ -464,7 +473,7 @@ def test_mib_example_oid_layout(tmp_path):
 
 
 def translate(outdir, module, *args):
-    r = subprocess.run(["snmptranslate", "-M", f"+{BASE_MIBS}:{outdir}",
+    r = subprocess.run(["snmptranslate", "-M", f"+{BASE_MIBS}:{TEST_MIBS}:{outdir}",
                         "-m", module, *args], capture_output=True, text=True,
                        env=dict(os.environ, MIBS=""), timeout=60)
     assert r.returncode == 0, r.stderr
@@ -601,6 +610,279 @@ def test_warn_example_has_none(tmp_path):
     r = gen("--check", EXAMPLE)
     assert (r.returncode, r.stdout, r.stderr) == (0, "", "")
 
+
+# ---- keyed tables ----
+
+KEYED_MODEL = HERE / "keyed" / "keyed.yaml"
+KT_ROOT = ".1.3.6.1.4.1.8072.9999.77"
+
+
+def test_golden_keyed_mib(tmp_path):
+    """tests/codegen/keyed/KEYED-TEST-MIB.txt is exactly what the generator
+    makes of keyed.yaml: every index type's objects, reviewed once."""
+    out = outputs(KEYED_MODEL, tmp_path)
+    assert out["KEYED-TEST-MIB.txt"] == KEYED_GOLDEN.read_bytes(), (
+        "regenerate tests/codegen/keyed/KEYED-TEST-MIB.txt from keyed.yaml")
+
+
+def test_errors_keyed_several_in_one_run(tmp_path):
+    """Independent faults of keyed tables, in two groups, all in one run, in
+    file order."""
+    text = KEYED_MODEL.read_text()
+    text = text.replace("{ name: teid, type: uint32 }", "{ name: teid, type: u32 }")
+    text = text.replace("      indexes: [ { name: portId, max: 4 } ]\n      rows: all\n",
+                        "      indexes: [ { name: portId, max: 4 } ]\n      capacity: 4\n")
+    text = text.replace("{ name: customerName, type: string, size: 32 }",
+                        "{ name: customerName, type: string }")
+    model = tmp_path / "k.yaml"
+    model.write_text(text)
+    r = gen("--check", model.name, cwd=tmp_path)
+    assert r.returncode == 2
+    lines = text.splitlines()
+
+    def at(needle, word):
+        n = next(i for i, ln in enumerate(lines) if needle in ln and
+                 not ln.split(needle, 1)[1][:1].isdigit())
+        return "%d:%d" % (n + 1, lines[n].index(word, lines[n].index(needle)) + 1)
+    assert r.stderr.splitlines() == [
+        "k.yaml:%s: error: unknown index type `u32` (expected one of: uint32, ipv4, "
+        "inet-address, mac, string)" % at("type: u32", "u32"),
+        "k.yaml:%s: error: index `customerName` of `type: string` needs `size`: the "
+        "most octets of its values, 1..64" % at("customerName, type: string", "string"),
+        "k.yaml:%s: error: `capacity` is only for keyed tables (tables with an index "
+        "of a `type`): this table has one row per value of its indexes, up to their "
+        "`max`" % at("capacity: 4", "4"),
+    ]
+
+
+def test_mib_keyed_index_objects(tmp_path):
+    """The index objects as net-snmp reads them: syntax per index type,
+    not-accessible, at their arcs, listed by INDEX in model order (an
+    address's type first), in no OBJECT-GROUP; and instances decoded
+    through that INDEX clause as docs/mib-layout.md shows them."""
+    outputs(KEYED_MODEL, tmp_path)
+    mod = "KEYED-TEST-MIB"
+    expect = {
+        # name: (group arc, arc under the entry, SYNTAX)
+        "ktTunnelPeer": (2, 1011, "InetAddress (SIZE (4 | 16))"),
+        "ktTunnelTeid": (2, 1012, "Unsigned32"),
+        "ktTunnelPeerType": (2, 1021, "InetAddressType"),
+        "ktPeerQueuePeerAddr": (3, 1011, "InetAddress (SIZE (4 | 16))"),
+        "ktPeerQueueQueue": (3, 1012, "Unsigned32 (1..8)"),
+        "ktPeerQueuePeerAddrType": (3, 1021, "InetAddressType"),
+        "ktHostAddr": (4, 1011, "IpAddress"),
+        "ktStationMac": (5, 1011, "MacAddress"),
+        "ktCustomerCustomerName": (6, 1011, "DisplayString (SIZE (1..32))"),
+        "ktCustomerVlan": (6, 1012, "Unsigned32"),
+        "ktPortPortId": (7, 1011, "Unsigned32 (1..4)"),
+    }
+    names = list(expect)
+    oids = translate(tmp_path, mod, "-IR", "-On", *names).split()
+    assert oids == ["%s.1.%d.1.%d" % (KT_ROOT, g, arc) for g, arc, _ in expect.values()]
+    mib = (tmp_path / f"{mod}.txt").read_text()
+    for name, (_, _, syntax) in expect.items():
+        block = re.search(r"^%s OBJECT-TYPE\n(.*?)\n\n" % name, mib, re.M | re.S).group(1)
+        assert "SYNTAX       %s\n" % syntax in block, (name, block)
+        assert "MAX-ACCESS   not-accessible" in block, name
+        text = translate(tmp_path, mod, "-IR", "-Td", name)
+        assert re.search(r"MAX-ACCESS\s+not-accessible", text), (name, text)
+    assert re.findall(r"INDEX\s+\{([^}]*)\}", mib, re.S)[:5] == [
+        " ktTunnelPeerType, ktTunnelPeer, ktTunnelTeid ",
+        "\n          ktPeerQueuePeerAddrType,\n          ktPeerQueuePeerAddr,"
+        "\n          ktPeerQueueQueue\n    ",
+        " ktHostAddr ", " ktStationMac ", " ktCustomerCustomerName, ktCustomerVlan "]
+    for objs in re.findall(r"OBJECT-GROUP\n    OBJECTS \{([^}]*)\}", mib):
+        assert not set(objs.replace(",", " ").split()) & set(expect), objs
+    # instances, decoded by net-snmp from the INDEX clause and the syntaxes
+    pkts = KT_ROOT + ".1.2.1.1"
+    decoded = translate(tmp_path, mod, "-OX",
+                        pkts + ".1.4.10.0.0.1.3735928559",
+                        pkts + ".2.16.32.1.13.184.0.0.0.0.0.0.0.0.0.0.0.1.7",
+                        KT_ROOT + ".1.3.1.1.1.4.10.0.0.2.8",
+                        KT_ROOT + ".1.4.1.1.192.168.1.9",
+                        KT_ROOT + ".1.5.1.1.0.17.34.51.68.85",
+                        KT_ROOT + ".1.6.1.1.4.97.99.109.101.100").split("\n")
+    decoded = [d for d in decoded if d]
+    assert decoded[0] == 'KEYED-TEST-MIB::ktTunnelPkts[ipv4]["...."][3735928559]'
+    assert re.fullmatch(r'KEYED-TEST-MIB::ktTunnelPkts\[ipv6\]\[".{16}"\]\[7\]',
+                        decoded[1]), decoded[1]
+    assert decoded[2] == 'KEYED-TEST-MIB::ktPeerQueuePkts[ipv4]["...."][8]'
+    assert decoded[3] == "KEYED-TEST-MIB::ktHostSessions[192.168.1.9]"
+    assert decoded[4] == "KEYED-TEST-MIB::ktStationFrames[STRING: 0:11:22:33:44:55]"
+    assert decoded[5] == "KEYED-TEST-MIB::ktCustomerOctets[STRING: acme][100]"
+
+
+def imports(mib):
+    """{module: [names]} of a MIB's IMPORTS."""
+    text = re.search(r"^IMPORTS\n(.*?);", mib, re.M | re.S).group(1)
+    out = {}
+    for names, module in re.findall(r"(.*?)FROM\s+(\S+)", text, re.S):
+        out[module] = [n.strip() for n in names.split(",")]
+    return out
+
+
+def test_mib_keyed_imports(tmp_path):
+    """Imports follow what the module uses: INET-ADDRESS-MIB only with an
+    inet-address index, IpAddress, MacAddress, DisplayString and
+    Unsigned32 only when an index (or the event log) needs them, each once."""
+    got = {}
+    for model in KEYED:
+        out = outputs(model, tmp_path / model.stem)
+        got[model.stem] = imports(next(v for k, v in out.items()
+                                       if k.endswith(".txt")).decode())
+    assert got["keyed"] == {
+        "SNMPv2-SMI": ["MODULE-IDENTITY", "OBJECT-TYPE", "Counter64", "Counter32",
+                       "Gauge32", "Unsigned32", "IpAddress"],
+        "SNMPv2-TC": ["TruthValue", "TimeStamp", "DisplayString", "MacAddress"],
+        "SNMPv2-CONF": ["MODULE-COMPLIANCE", "OBJECT-GROUP"],
+        "INET-ADDRESS-MIB": ["InetAddressType", "InetAddress"],
+        "NET-SNMP-MIB": ["netSnmpExperimental"],
+    }
+    assert got["keyed-mac"] == {
+        "SNMPv2-SMI": ["MODULE-IDENTITY", "OBJECT-TYPE", "Counter64"],
+        "SNMPv2-TC": ["TruthValue", "TimeStamp", "MacAddress"],
+        "SNMPv2-CONF": ["MODULE-COMPLIANCE", "OBJECT-GROUP"],
+        "NET-SNMP-MIB": ["netSnmpExperimental"],
+    }
+    assert got["keyed-events"]["SNMPv2-SMI"] == [
+        "MODULE-IDENTITY", "OBJECT-TYPE", "Counter64", "Counter32", "Unsigned32",
+        "IpAddress"]
+    assert got["keyed-events"]["SNMPv2-TC"] == [
+        "TEXTUAL-CONVENTION", "TruthValue", "TimeStamp", "DisplayString",
+        "DateAndTime", "MacAddress"]
+    assert "INET-ADDRESS-MIB" not in got["keyed-events"]
+
+
+# ---- keyed tables: the generated C ----
+
+def c_compile(incdir, code, obj):
+    """Compile `code` with the generated header as a user's build would
+    (C11, -Wall -Wextra -pedantic -Werror, -O2): the CompletedProcess."""
+    dpdk = subprocess.run(["pkg-config", "--cflags", "libdpdk"], capture_output=True,
+                          text=True, check=True).stdout.split()
+    return subprocess.run(
+        ["cc", "-std=c11", "-O2", "-Wall", "-Wextra", "-pedantic", "-Werror",
+         "-DALLOW_EXPERIMENTAL_API", "-I%s" % (SRC / "include"), "-I%s" % incdir,
+         *dpdk, "-c", "-x", "c", "-", "-o", str(obj)],
+        input=code, capture_output=True, text=True, timeout=120)
+
+
+def c_body(h, fn):
+    """(parameters, body) of static inline function fn of header text h,
+    white space folded."""
+    m = re.search(r"\n%s\(([^)]*)\)\n\{\n(.*?)\n\}\n" % fn, h, re.S)
+    assert m, fn
+    return " ".join(m.group(1).split()), " ".join(m.group(2).split())
+
+
+def test_ccode_keyed_header(tmp_path):
+    """The key struct, its layout constants, the key functions calling the
+    library, and update forms that take the row (docs/model.md)."""
+    h = outputs(KEYED_MODEL, tmp_path)["kt_stats.h"].decode()
+    struct = re.search(r"\nstruct kt_tunnel_key \{\n(.*?)\n\};\n", h, re.S).group(1)
+    assert [ln.strip() for ln in struct.splitlines() if not ln.strip().startswith(
+        ("/*", "*"))] == ["struct fastmib_inet_address peer;", "uint32_t teid;"]
+    struct = re.search(r"\nstruct kt_customer_key \{\n(.*?)\n\};\n", h, re.S).group(1)
+    assert [ln.strip() for ln in struct.splitlines() if not ln.strip().startswith(
+        ("/*", "*"))] == ["char customer_name[32 + 1];", "uint32_t vlan;"]
+    for decl in ("uint8_t addr[4];", "uint8_t mac[6];",
+                 "struct fastmib_inet_address peer_addr;", "uint32_t queue;"):
+        assert "\n\t%s\n" % decl in h, decl
+    for define in ("KT_TUNNEL_ROWS 65536u", "KT_TUNNEL_KEY_PEER_OFFSET 0u",
+                   "KT_TUNNEL_KEY_TEID_OFFSET 20u", "KT_TUNNEL_KEY_SIZE 24u",
+                   "KT_PEER_QUEUE_QUEUE_MAX 8u", "KT_CUSTOMER_KEY_VLAN_OFFSET 36u",
+                   "KT_CUSTOMER_KEY_SIZE 40u", "KT_STATION_KEY_SIZE 6u"):
+        assert "\n#define %s\n" % define in h, define
+    # no MAX for an index that is not an integer, no row number function
+    assert "KT_TUNNEL_TEID_MAX" not in h and "KT_HOST_ADDR_MAX" not in h
+    assert "\nkt_tunnel_row(" not in h and "\nkt_port_row(" in h
+    assert "KT_STATIC_ASSERT(sizeof(struct kt_tunnel_key) == KT_TUNNEL_KEY_SIZE," in h
+    assert c_body(h, "kt_tunnel_insert") == (
+        "struct fastmib_segment *seg, const struct kt_tunnel_key *key, uint32_t *row",
+        "return fastmib_key_insert(seg, KT_GROUP_TUNNEL, key, row);")
+    assert c_body(h, "kt_tunnel_find") == (
+        "struct fastmib_segment *seg, const struct kt_tunnel_key *key, uint32_t *row",
+        "return fastmib_key_find(seg, KT_GROUP_TUNNEL, key, row);")
+    assert c_body(h, "kt_tunnel_remove") == (
+        "struct fastmib_segment *seg, const struct kt_tunnel_key *key",
+        "return fastmib_key_remove(seg, KT_GROUP_TUNNEL, key);")
+    assert c_body(h, "kt_tunnel_row_checked") == (
+        "struct fastmib_writer *w, uint32_t row",
+        "if (unlikely(row >= KT_TUNNEL_ROWS)) "
+        "return fastmib_row_out_of_range(w, KT_GROUP_TUNNEL); return row;")
+    assert c_body(h, "kt_tunnel_pkts_add") == (
+        "struct fastmib_writer *w, uint32_t row, uint64_t n",
+        "uint32_t row_ = kt_tunnel_row_checked(w, row); "
+        "fastmib_pc_add(w, KT_TUNNEL_OFFSET + ((size_t)row_ << 4) + 0u, n);")
+    assert c_body(h, "kt_tx_tunnel")[0] == "struct kt_tx *tx, uint32_t row"
+    assert c_body(h, "kt_tx_tunnel_pkts_add") == (
+        "struct kt_tx *tx, uint32_t row, uint64_t n",
+        "kt_tunnel_ref_pkts_add(kt_tx_tunnel(tx, row), n);")
+    assert c_body(h, "kt_tx_peer_queue_backlog_sub")[0] == (
+        "struct kt_tx *tx, uint32_t row, uint64_t n")
+
+
+def disassembly(obj, fn):
+    """The instructions of function fn in object obj, without addresses."""
+    out = subprocess.run(["objdump", "-d", "--no-show-raw-insn", "-M", "intel",
+                          str(obj)], capture_output=True, text=True, check=True).stdout
+    body = re.search(r"<%s>:\n(.*?)(?:\n\n|\Z)" % fn, out, re.S).group(1)
+    ins = [ln.split("\t", 1)[1].split()[0] for ln in body.splitlines() if "\t" in ln]
+    while ins and ins[-1] in ("nop", "data16", "cs", "xchg", "int3"):
+        ins.pop()       # padding up to the next function
+    return ins
+
+
+def test_ccode_keyed_update_costs_as_dense(tmp_path):
+    """An update of a keyed table's row is the same instructions as one of
+    a table with one integer index, in both forms: one compare and a
+    predicted branch, then the add (compiled, -O2, the mnemonics compared)."""
+    outputs(KEYED_MODEL, tmp_path / "gen")
+    code = """#include "kt_stats.h"
+void keyed(struct fastmib_writer *w, uint32_t row, uint64_t n);
+void dense(struct fastmib_writer *w, uint32_t i, uint64_t n);
+void keyed_tx(struct kt_tx *tx, uint32_t row, uint64_t n);
+void dense_tx(struct kt_tx *tx, uint32_t i, uint64_t n);
+void keyed(struct fastmib_writer *w, uint32_t row, uint64_t n)
+{ kt_station_frames_add(w, row, n); }
+void dense(struct fastmib_writer *w, uint32_t i, uint64_t n)
+{ kt_port_pkts_add(w, i, n); }
+void keyed_tx(struct kt_tx *tx, uint32_t row, uint64_t n)
+{ kt_tx_station_frames_add(tx, row, n); }
+void dense_tx(struct kt_tx *tx, uint32_t i, uint64_t n)
+{ kt_tx_port_pkts_add(tx, i, n); }
+"""
+    obj = tmp_path / "cost.o"
+    r = c_compile(tmp_path / "gen", code, obj)
+    assert r.returncode == 0, r.stderr
+    for keyed, dense in (("keyed", "dense"), ("keyed_tx", "dense_tx")):
+        k, d = disassembly(obj, keyed), disassembly(obj, dense)
+        assert k == d, (keyed, k, d)
+        assert k.count("cmp") == 1, k
+
+
+def test_ccode_keyed_layout_asserts_bite(tmp_path):
+    """The header's assertions tie the C key to fastmib_key_layout(): the
+    header compiles as generated, and a layout constant that disagrees with
+    the compiler's layout (as a library of another layout would give) stops
+    the build with the assertion's message."""
+    outputs(KEYED_MODEL, tmp_path / "gen")
+    header = (tmp_path / "gen" / "kt_stats.h").read_text()
+    code = '#include "kt_stats.h"\n'
+    r = c_compile(tmp_path / "gen", code, tmp_path / "ok.o")
+    assert r.returncode == 0, r.stderr
+    for old, new, message in (
+            ("#define KT_TUNNEL_KEY_TEID_OFFSET 20u", "#define KT_TUNNEL_KEY_TEID_OFFSET 24u",
+             "tunnel key: teid offset"),
+            ("#define KT_CUSTOMER_KEY_SIZE 40u", "#define KT_CUSTOMER_KEY_SIZE 37u",
+             "customer key size")):
+        bad = tmp_path / ("bad-" + message.replace(" ", "-").replace(":", ""))
+        bad.mkdir()
+        assert old in header
+        (bad / "kt_stats.h").write_text(header.replace(old, new))
+        r = c_compile(bad, code, bad / "x.o")
+        assert r.returncode != 0
+        assert message in r.stderr, r.stderr
 
 # ---- command line ----
 
