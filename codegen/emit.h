@@ -60,8 +60,6 @@ struct mib_index_object {
 
 /* Does an index of the model have type t? */
 bool mib_uses_index_type(const struct model *m, enum fastmib_index_type t);
-/* Has the model a keyed table? */
-bool mib_uses_keyed(const struct model *m);
 /* The index objects of table g, in arc order, into out (room for
  * 2 * FASTMIB_MAX_INDEXES); their number. */
 size_t mib_index_objects(const char *prefix, const struct m_group *g,

@@ -198,15 +198,6 @@ emit_identity(const struct model *m, const struct hnames *h, struct strbuf *o)
 		  h->attach, h->hash, m->module);
 }
 
-static bool
-any_keyed(const struct model *m)
-{
-	for (uint32_t gi = 0; gi < m->n_groups; gi++)
-		if (m->groups[gi].keyed)
-			return true;
-	return false;
-}
-
 static void
 emit_constants(const struct model *m, struct hnames *h, struct strbuf *o)
 {
@@ -220,7 +211,7 @@ emit_constants(const struct model *m, struct hnames *h, struct strbuf *o)
 		   " * row, and table sizes (SNMP index k runs 1..MAX, C index 0..MAX-1).\n"
 		   " * Where ROW_SIZE is a power of two, the functions below write\n"
 		   " * row * ROW_SIZE as a shift.");
-	if (any_keyed(m))
+	if (model_has_keyed(m))
 		sb_puts(o, " A keyed table holds ROWS rows (its capacity);\n"
 			   " * KEY_SIZE and the KEY_..._OFFSET constants lay out its key.");
 	sb_puts(o, " */\n");

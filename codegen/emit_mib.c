@@ -217,7 +217,7 @@ emit_imports(const struct mn *n, const struct parent *par, struct strbuf *o)
 {
 	const struct model *m = n->m;
 
-	if (m->n_events || mib_uses_keyed(m)) {
+	if (m->n_events || model_has_keyed(m)) {
 		emit_wrapped_imports(n, par, o);
 		return;
 	}

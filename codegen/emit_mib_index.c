@@ -22,15 +22,6 @@ mib_uses_index_type(const struct model *m, enum fastmib_index_type t)
 	return false;
 }
 
-bool
-mib_uses_keyed(const struct model *m)
-{
-	for (uint32_t gi = 0; gi < m->n_groups; gi++)
-		if (m->groups[gi].keyed)
-			return true;
-	return false;
-}
-
 /* The SEQUENCE syntax, the refined SYNTAX and the DESCRIPTION of index x's
  * object, or of its InetAddressType object (`type_object`). */
 static void

@@ -135,5 +135,7 @@ int model_load(const char *path, struct model *m);
 void model_free(struct model *m);
 
 bool storage_is_shared(enum fastmib_storage s);
+/* Has the model a keyed table (a table with an index of a `type`)? */
+bool model_has_keyed(const struct model *m);
 
 #endif

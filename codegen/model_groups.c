@@ -38,6 +38,15 @@ storage_is_shared(enum fastmib_storage s)
 	return s != FASTMIB_STORAGE_PER_CORE;
 }
 
+bool
+model_has_keyed(const struct model *m)
+{
+	for (uint32_t gi = 0; gi < m->n_groups; gi++)
+		if (m->groups[gi].keyed)
+			return true;
+	return false;
+}
+
 /*
  * An index: `{ name, max }` (an integer 1..max) or `{ name, type }` with
  * `size` for a string. *typed is set when the index has a `type`, valid or

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "kt_stats.h"
+#include "plain_areas.h"
 
 static const struct fastmib_group_schema *
 group(unsigned id)
@@ -202,45 +203,7 @@ test_key_indexes(void **state)
 
 /* ---- updates on a writer over plain memory ---- */
 
-struct areas {
-	struct fastmib_writer *w;
-	struct kt_percore *pc, *pc_expect;
-	struct kt_shared *sh, *sh_expect;
-};
-
-static int
-setup(void **state)
-{
-	struct areas *a = calloc(1, sizeof(*a));
-
-	a->w = calloc(1, sizeof(*a->w));
-	a->pc = aligned_alloc(64, sizeof(struct kt_percore));
-	a->pc_expect = aligned_alloc(64, sizeof(struct kt_percore));
-	a->sh = aligned_alloc(64, sizeof(struct kt_shared));
-	a->sh_expect = aligned_alloc(64, sizeof(struct kt_shared));
-	memset(a->pc, 0, sizeof(*a->pc));
-	memset(a->pc_expect, 0, sizeof(*a->pc));
-	memset(a->sh, 0, sizeof(*a->sh));
-	memset(a->sh_expect, 0, sizeof(*a->sh));
-	a->w->percore = (uint8_t *)a->pc;
-	a->w->shared = (uint8_t *)a->sh;
-	*state = a;
-	return 0;
-}
-
-static int
-teardown(void **state)
-{
-	struct areas *a = *state;
-
-	free(a->w);
-	free(a->pc);
-	free(a->pc_expect);
-	free(a->sh);
-	free(a->sh_expect);
-	free(a);
-	return 0;
-}
+PLAIN_AREAS_FIXTURES(kt)
 
 /* The row a key was given is the row updated: the last row and row 0 of
  * each storage kind, through the calls on the writer and the transaction
@@ -248,43 +211,45 @@ teardown(void **state)
 static void
 test_updates_take_the_row(void **state)
 {
-	struct areas *a = *state;
+	struct plain_areas *a = *state;
 	struct fastmib_writer *w = a->w;
-	rte_seqcount_t seq = RTE_SEQCOUNT_INITIALIZER;
+	struct kt_percore *pc_expect = a->pc_expect;
+	struct kt_shared *sh_expect = a->sh_expect;
+	uint32_t seq = 0;
 	struct kt_tx tx;
 	struct kt_tunnel_ref tr;
 
 	kt_tunnel_bytes_add(w, KT_TUNNEL_ROWS - 1, 1500);
-	a->pc_expect->tunnel[KT_TUNNEL_ROWS - 1].bytes = 1500;
+	pc_expect->tunnel[KT_TUNNEL_ROWS - 1].bytes = 1500;
 	kt_station_frames_add(w, 0, 2);
-	a->pc_expect->station[0].frames = 2;
-	assert_memory_equal(a->pc, a->pc_expect, sizeof(*a->pc));
+	pc_expect->station[0].frames = 2;
+	assert_memory_equal(a->pc, pc_expect, a->pc_size);
 	kt_host_sessions_add(w, 5, 3);
 	kt_host_sessions_sub(w, 5, 1);
 	kt_host_drops_add(w, KT_HOST_ROWS - 1, 4);
-	a->sh_expect->host[5].sessions = 2;
-	a->sh_expect->host[KT_HOST_ROWS - 1].drops = 4;
-	assert_memory_equal(a->sh, a->sh_expect, sizeof(*a->sh));
+	sh_expect->host[5].sessions = 2;
+	sh_expect->host[KT_HOST_ROWS - 1].drops = 4;
+	assert_memory_equal(a->sh, sh_expect, a->sh_size);
 	kt_host_sessions_set(w, 5, 9);
-	a->sh_expect->host[5].sessions = 9;
-	assert_memory_equal(a->sh, a->sh_expect, sizeof(*a->sh));
+	sh_expect->host[5].sessions = 9;
+	assert_memory_equal(a->sh, sh_expect, a->sh_size);
 	assert_int_equal(kt_tunnel_row_checked(w, 17), 17);
 
-	w->seq = &seq;
+	w->sn = &seq;
 	w->hint_limit = 1000; /* no flush: this writer has no segment */
 	tx = kt_tx_begin(w);
 	tr = kt_tx_tunnel(&tx, 17);
 	kt_tunnel_ref_pkts_add(tr, 1);
 	kt_tunnel_ref_bytes_add(tr, 64);
 	kt_tx_tunnel_pkts_add(&tx, 17, 1);
-	a->pc_expect->tunnel[17].pkts = 2;
-	a->pc_expect->tunnel[17].bytes = 64;
+	pc_expect->tunnel[17].pkts = 2;
+	pc_expect->tunnel[17].bytes = 64;
 	kt_tx_station_frames_add(&tx, KT_STATION_ROWS - 1, 1);
-	a->pc_expect->station[KT_STATION_ROWS - 1].frames = 1;
-	assert_memory_equal(a->pc, a->pc_expect, sizeof(*a->pc));
+	pc_expect->station[KT_STATION_ROWS - 1].frames = 1;
+	assert_memory_equal(a->pc, pc_expect, a->pc_size);
 	kt_tx_host_sessions_set(&tx, 0, 4);
-	a->sh_expect->host[0].sessions = 4;
-	assert_memory_equal(a->sh, a->sh_expect, sizeof(*a->sh));
+	sh_expect->host[0].sessions = 4;
+	assert_memory_equal(a->sh, sh_expect, a->sh_size);
 	/* shared-buffered: into the buffer, at the row's offset */
 	kt_tx_peer_queue_backlog_sub(&tx, 4095, 1);
 	kt_tx_customer_octets_add(&tx, 999, 1500);
@@ -295,7 +260,7 @@ test_updates_take_the_row(void **state)
 	kt_tx_end(&tx);
 	kt_customer_octets_add(w, 3, 1);
 	assert_int_equal(w->ops[2].offset, offsetof(struct kt_shared, customer[3].octets));
-	assert_memory_equal(a->sh, a->sh_expect, sizeof(*a->sh));
+	assert_memory_equal(a->sh, sh_expect, a->sh_size);
 }
 
 int

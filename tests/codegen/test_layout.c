@@ -19,6 +19,7 @@
 #include "ep_stats.h"
 #include "vt_stats.h"
 #include "ev_stats.h"
+#include "plain_areas.h"
 
 static void
 check_group(const struct fastmib_schema *s, unsigned id, const char *name,
@@ -215,81 +216,46 @@ test_row_helpers_are_the_schema_rows(void **state)
 			same_row(g, i, 2, vt_slots_row(i[0], i[1]));
 }
 
-struct areas {
-	struct fastmib_writer *w;
-	struct ep_percore *pc, *pc_expect;
-	struct ep_shared *sh, *sh_expect;
-};
-
-static int
-setup(void **state)
-{
-	struct areas *a = calloc(1, sizeof(*a));
-
-	a->w = calloc(1, sizeof(*a->w));
-	a->pc = aligned_alloc(64, sizeof(struct ep_percore));
-	a->pc_expect = aligned_alloc(64, sizeof(struct ep_percore));
-	a->sh = aligned_alloc(64, sizeof(struct ep_shared));
-	a->sh_expect = aligned_alloc(64, sizeof(struct ep_shared));
-	memset(a->pc, 0, sizeof(*a->pc));
-	memset(a->pc_expect, 0, sizeof(*a->pc));
-	memset(a->sh, 0, sizeof(*a->sh));
-	memset(a->sh_expect, 0, sizeof(*a->sh));
-	a->w->percore = (uint8_t *)a->pc;
-	a->w->shared = (uint8_t *)a->sh;
-	*state = a;
-	return 0;
-}
-
-static int
-teardown(void **state)
-{
-	struct areas *a = *state;
-
-	free(a->w);
-	free(a->pc);
-	free(a->pc_expect);
-	free(a->sh);
-	free(a->sh_expect);
-	free(a);
-	return 0;
-}
+PLAIN_AREAS_FIXTURES(ep)
 
 static void
 test_updates_hit_their_member(void **state)
 {
-	struct areas *a = *state;
+	struct plain_areas *a = *state;
 	struct fastmib_writer *w = a->w;
+	struct ep_percore *pc_expect = a->pc_expect;
+	struct ep_shared *sh_expect = a->sh_expect;
 
 	ep_global_rx_bytes_add(w, 1500);
-	a->pc_expect->global.rx_bytes = 1500;
+	pc_expect->global.rx_bytes = 1500;
 	ep_global_mbuf_alloc_fails_add(w, 2);
-	a->pc_expect->global.mbuf_alloc_fails = 2;
+	pc_expect->global.mbuf_alloc_fails = 2;
 	ep_port_rx_errors_add(w, 2, 5);
-	a->pc_expect->port[2].rx_errors = 5;
+	pc_expect->port[2].rx_errors = 5;
 	ep_port_queue_bytes_add(w, 3, 7, 64);
-	a->pc_expect->port_queue[3 * 8 + 7].bytes = 64;
+	pc_expect->port_queue[3 * 8 + 7].bytes = 64;
 	ep_port_queue_pkts_add(w, 1, 0, 1);
 	ep_port_queue_pkts_add(w, 1, 0, 1);
-	a->pc_expect->port_queue[8].pkts = 2;
-	assert_memory_equal(a->pc, a->pc_expect, sizeof(*a->pc));
+	pc_expect->port_queue[8].pkts = 2;
+	assert_memory_equal(a->pc, pc_expect, a->pc_size);
 
 	ep_flow_state_active_flows_add(w, 3);
 	ep_flow_state_active_flows_sub(w, 5);
-	a->sh_expect->flow_state.active_flows = (uint64_t)0 - 2;
+	sh_expect->flow_state.active_flows = (uint64_t)0 - 2;
 	ep_errors_flow_table_full_add(w, 9);
-	a->sh_expect->errors.flow_table_full = 9;
-	assert_memory_equal(a->sh, a->sh_expect, sizeof(*a->sh));
+	sh_expect->errors.flow_table_full = 9;
+	assert_memory_equal(a->sh, sh_expect, a->sh_size);
 	ep_flow_state_active_flows_set(w, 7);
-	a->sh_expect->flow_state.active_flows = 7;
-	assert_memory_equal(a->sh, a->sh_expect, sizeof(*a->sh));
+	sh_expect->flow_state.active_flows = 7;
+	assert_memory_equal(a->sh, sh_expect, a->sh_size);
 }
 
 static void
 test_buffered_offsets(void **state)
 {
-	struct areas *a = *state;
+	struct plain_areas *a = *state;
 	struct fastmib_writer *w = a->w;
+	struct ep_shared *sh_expect = a->sh_expect;
 
 	ep_flow_bytes_add(w, 9, 100);
 	ep_flow_pkts_add(w, 65535, 1);
@@ -299,7 +265,7 @@ test_buffered_offsets(void **state)
 	assert_int_equal(w->ops[1].offset, offsetof(struct ep_shared, flow[65535].pkts));
 	assert_int_equal(w->ops[1].operand, 1);
 	/* nothing reaches the shared area before a flush */
-	assert_memory_equal(a->sh, a->sh_expect, sizeof(*a->sh));
+	assert_memory_equal(a->sh, sh_expect, a->sh_size);
 }
 
 /* The transaction form changes the same members as the calls on the
@@ -307,8 +273,10 @@ test_buffered_offsets(void **state)
 static void
 test_tx_form_hits_its_member(void **state)
 {
-	struct areas *a = *state;
+	struct plain_areas *a = *state;
 	struct fastmib_writer *w = a->w;
+	struct ep_percore *pc_expect = a->pc_expect;
+	struct ep_shared *sh_expect = a->sh_expect;
 	uint32_t seq = 0;
 	struct ep_tx tx;
 	struct ep_port_queue_ref pq;
@@ -320,29 +288,29 @@ test_tx_form_hits_its_member(void **state)
 	assert_int_equal(seq, 1);
 	assert_int_equal(w->in_tx, 1);
 	ep_tx_global_rx_bytes_add(&tx, 1500);
-	a->pc_expect->global.rx_bytes = 1500;
+	pc_expect->global.rx_bytes = 1500;
 	ep_tx_global_mbuf_alloc_fails_add(&tx, 2);
-	a->pc_expect->global.mbuf_alloc_fails = 2;
+	pc_expect->global.mbuf_alloc_fails = 2;
 	ep_tx_port_rx_errors_add(&tx, 2, 5);
-	a->pc_expect->port[2].rx_errors = 5;
+	pc_expect->port[2].rx_errors = 5;
 	pq = ep_tx_port_queue(&tx, 3, 7);
 	ep_port_queue_ref_bytes_add(pq, 64);
 	ep_port_queue_ref_pkts_add(pq, 1);
-	a->pc_expect->port_queue[3 * 8 + 7].bytes = 64;
-	a->pc_expect->port_queue[3 * 8 + 7].pkts = 1;
+	pc_expect->port_queue[3 * 8 + 7].bytes = 64;
+	pc_expect->port_queue[3 * 8 + 7].pkts = 1;
 	ep_tx_port_queue_pkts_add(&tx, 1, 0, 1);
 	ep_tx_port_queue_pkts_add(&tx, 1, 0, 1);
-	a->pc_expect->port_queue[8].pkts = 2;
-	assert_memory_equal(a->pc, a->pc_expect, sizeof(*a->pc));
+	pc_expect->port_queue[8].pkts = 2;
+	assert_memory_equal(a->pc, pc_expect, a->pc_size);
 
 	ep_tx_flow_state_active_flows_add(&tx, 3);
 	ep_tx_flow_state_active_flows_sub(&tx, 5);
-	a->sh_expect->flow_state.active_flows = (uint64_t)0 - 2;
+	sh_expect->flow_state.active_flows = (uint64_t)0 - 2;
 	ep_tx_errors_flow_table_full_add(&tx, 9);
-	a->sh_expect->errors.flow_table_full = 9;
-	assert_memory_equal(a->sh, a->sh_expect, sizeof(*a->sh));
+	sh_expect->errors.flow_table_full = 9;
+	assert_memory_equal(a->sh, sh_expect, a->sh_size);
 	ep_tx_flow_state_active_flows_set(&tx, 7);
-	a->sh_expect->flow_state.active_flows = 7;
+	sh_expect->flow_state.active_flows = 7;
 
 	fl = ep_tx_flow(&tx, 9);
 	ep_flow_ref_bytes_add(fl, 100);
@@ -356,7 +324,7 @@ test_tx_form_hits_its_member(void **state)
 	assert_int_equal(seq, 2);
 	assert_int_equal(w->in_tx, 0);
 	/* nothing buffered reaches the shared area before a flush */
-	assert_memory_equal(a->sh, a->sh_expect, sizeof(*a->sh));
+	assert_memory_equal(a->sh, sh_expect, a->sh_size);
 }
 
 static void
