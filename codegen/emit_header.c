@@ -751,11 +751,14 @@ emit_tx_ref(struct hnames *h, const struct m_group *g, struct strbuf *o)
 	sb_init(&t);
 	sb_puts(&t, "The handle of ");
 	put_row_words(h, g, &t);
-	sb_printf(&t, " of %s (%s): the row's address is computed once here, after "
-		      "one range check (%s()). No memory access, no ordering. Caller: the "
-		      "transaction's thread.", g->name,
-		  g->keyed ? "as its insert function gave it" : "0-based indexes",
-		  gname(h, FASTMIB_C_ROW_CHECKED_FN, g));
+	if (g->keyed)
+		sb_printf(&t, " of %s (as %s() gave it)", g->name,
+			  gname(h, FASTMIB_C_KEY_INSERT, g));
+	else
+		sb_printf(&t, " of %s (0-based indexes)", g->name);
+	sb_printf(&t, ": the row's address is computed once here, after one range check "
+		      "(%s()). No memory access, no ordering. Caller: the transaction's "
+		      "thread.", gname(h, FASTMIB_C_ROW_CHECKED_FN, g));
 	put_c_comment(o, t.data);
 	sb_free(&t);
 	sb_init(&ret);

@@ -100,7 +100,8 @@ emit_group(struct name_pool *np, const struct fastmib_group_schema *g, struct st
 
 			sb_puts(o, "\t\t\t{ ");
 			put_str(o, x->name);
-			/* a table of integer indexes: as before keyed tables */
+			/* type and size only in keyed tables: the schema.c of other
+			 * models stays what it was */
 			if (fastmib_group_keyed(g))
 				sb_printf(o, ", %s, %s, %uu },\n", max, index_type_enum(x->type),
 					  x->size);
