@@ -98,15 +98,11 @@ emit_group(struct name_pool *np, const struct fastmib_group_schema *g, struct st
 			const char *max = x->type == FASTMIB_INDEX_INTEGER ?
 				pool_name(np, FASTMIB_C_INDEX_MAX, g->name, x->name) : "0u";
 
+			/* every field: clang's -Wmissing-field-initializers (in
+			 * -Wextra) refuses fewer */
 			sb_puts(o, "\t\t\t{ ");
 			put_str(o, x->name);
-			/* type and size only in keyed tables: the schema.c of other
-			 * models stays what it was */
-			if (fastmib_group_keyed(g))
-				sb_printf(o, ", %s, %s, %uu },\n", max, index_type_enum(x->type),
-					  x->size);
-			else
-				sb_printf(o, ", %s },\n", max);
+			sb_printf(o, ", %s, %s, %uu },\n", max, index_type_enum(x->type), x->size);
 		}
 		sb_puts(o, "\t\t},\n");
 		sb_printf(o, "\t\t.n_rows = %s,\n", pool_name(np, FASTMIB_C_ROWS, g->name, NULL));
