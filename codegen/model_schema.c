@@ -323,6 +323,12 @@ fault_text(const struct model *m, const struct fastmib_schema_fault *f, struct s
 		   f->hi == FASTMIB_MAX_ROWS) {
 		sb_printf(t, "table has more than %llu rows (product of the index `max` "
 			     "values); the limit is %llu", hi, hi);
+	} else if (f->field == FASTMIB_FIELD_INDEXES && f->problem == FASTMIB_BAD_RANGE &&
+		   f->hi == FASTMIB_MAX_INSTANCE_OID) {
+		sb_printf(t, "the instance OIDs of this table take up to %llu sub-identifiers "
+			     "(the module `oid`, 4 arcs and the longest index); SNMP allows "
+			     "%llu: give string indexes a smaller `size`, or the module a "
+			     "shorter `oid`", v, hi);
 	} else if (f->field == FASTMIB_FIELD_N_ROWS && f->problem == FASTMIB_BAD_RANGE &&
 		   m->groups[f->group].keyed) {
 		sb_printf(t, "`capacity` must be in %llu..%llu, not %llu", lo, hi, v);
