@@ -160,6 +160,9 @@ fastmib_key_encode(const struct fastmib_group_schema *g, const void *key, uint8_
 			len = (uint32_t)strnlen((const char *)m, x->size + 1);
 			if (len == 0 || len > x->size)
 				return -EINVAL;
+			for (uint32_t i = 0; i < len; i++)
+				if (m[i] < 0x20 || m[i] > 0x7e)
+					return -EINVAL; /* DisplayString: printable ASCII */
 			buf[n++] = (uint8_t)len;
 			memcpy(buf + n, m, len);
 			n += len;

@@ -46,9 +46,12 @@ fastmib_row_out_of_range(struct fastmib_writer *w, unsigned group)
 	uint64_t n = count(&fms_slot(seg, w->slot)->out_of_range);
 
 	if (may_log())
-		FMS_LOG(ERR, "%s: group %s: an update with an index out of range (C indexes "
-			"run 0..max-1) went to the scratch row (%" PRIu64 " such updates by "
-			"writer slot %u)", seg->path, g->name, n, w->slot);
+		FMS_LOG(ERR, "%s: group %s: an update with an index out of range (%s) went "
+			"to the scratch row (%" PRIu64 " such updates by writer slot %u)",
+			seg->path, g->name,
+			fastmib_group_keyed(g) ? "a row past the capacity: rows come from the "
+						 "key functions" : "C indexes run 0..max-1",
+			n, w->slot);
 	return g->n_rows;
 }
 

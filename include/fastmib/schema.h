@@ -495,7 +495,8 @@ uint32_t fastmib_index_max_subids(const struct fastmib_group_schema *g);
 /**
  * The order key of C key `key` into buf (FASTMIB_MAX_KEY_BYTES), its
  * length returned; -EINVAL when the key cannot be an index: a string
- * empty or longer than its size (no NUL within size + 1), an inet-address
+ * empty, longer than its size (no NUL within size + 1) or with a byte
+ * outside printable ASCII (DisplayString), an inet-address
  * of a type other than 1 or 2, an integer index out of 1..max. The bytes
  * of a C key the order key does not keep (padding, string bytes after the
  * NUL, IPv4's addr[4..15]) are ignored.

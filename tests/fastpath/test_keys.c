@@ -159,6 +159,11 @@ test_forms(void **state)
 		a.id = 9;
 		assert_int_equal(fastmib_key_encode(&groups[ALL], &a, buf), -EINVAL);
 		a.id = 8;
+		memcpy(a.name, "ed\001e\0", 5); /* a byte a DisplayString cannot hold */
+		assert_int_equal(fastmib_key_encode(&groups[ALL], &a, buf), -EINVAL);
+		memcpy(a.name, "ed\177e\0", 5);
+		assert_int_equal(fastmib_key_encode(&groups[ALL], &a, buf), -EINVAL);
+		memcpy(a.name, "edge\0", 5);
 		len = fastmib_key_encode(&groups[ALL], &a, buf);
 		/* 4 (id) + 4 (ipv4) + 6 (mac) + 1 + 4 (string) */
 		assert_int_equal(len, 19);

@@ -240,7 +240,7 @@ big_schema(uint32_t rows)
 	big_g = (struct fastmib_group_schema){
 		.name = "conn", .description = "Connections.", .arc = 1,
 		.storage = FASTMIB_STORAGE_PER_CORE, .n_indexes = 1, .all_rows = 1,
-		.indexes = { { "connId", rows } }, .n_rows = rows, .n_counters = 8,
+		.indexes = { { .name = "connId", .max = rows } }, .n_rows = rows, .n_counters = 8,
 		.counters = big_c };
 	big = (struct fastmib_schema){ .version = FASTMIB_MODEL_VERSION,
 				       .module = "FASTMIB-BIG-TEST-MIB", .prefix = "bt",

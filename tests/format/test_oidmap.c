@@ -41,15 +41,15 @@ static const struct fastmib_counter_schema c_last[] = { CTR("l", 999) };
 
 /* Groups in model order, which is not arc order. */
 static const struct fastmib_group_schema g_mix[] = {
-	{ .name = "tab2", .arc = 3, .n_indexes = 2, .indexes = { { "i", 3 }, { "j", 4 } },
+	{ .name = "tab2", .arc = 3, .n_indexes = 2, .indexes = { { .name = "i", .max = 3 }, { .name = "j", .max = 4 } },
 	  .n_rows = 12, .n_counters = 2, .counters = c_tab2 },
 	{ .name = "glob", .arc = 1, .n_rows = 1, .n_counters = 3, .counters = c_glob },
-	{ .name = "tab1", .arc = 2, .n_indexes = 1, .all_rows = 1, .indexes = { { "k", 5 } },
+	{ .name = "tab1", .arc = 2, .n_indexes = 1, .all_rows = 1, .indexes = { { .name = "k", .max = 5 } },
 	  .n_rows = 5, .n_counters = 1, .counters = c_tab1 },
 	{ .name = "tab3", .arc = 7, .n_indexes = 3,
-	  .indexes = { { "u", 2 }, { "v", 3 }, { "w", 2 } },
+	  .indexes = { { .name = "u", .max = 2 }, { .name = "v", .max = 3 }, { .name = "w", .max = 2 } },
 	  .n_rows = 12, .n_counters = 3, .counters = c_tab3 },
-	{ .name = "empty", .arc = 5, .n_indexes = 1, .indexes = { { "m", 6 } },
+	{ .name = "empty", .arc = 5, .n_indexes = 1, .indexes = { { .name = "m", .max = 6 } },
 	  .n_rows = 6, .n_counters = 1, .counters = c_empty },
 	{ .name = "last", .arc = 999, .n_rows = 1, .n_counters = 1, .counters = c_last },
 };
@@ -83,7 +83,7 @@ static const struct fastmib_schema s_scalars = {
 
 /* One `rows: present` table, which may be empty, and an event without arguments. */
 static const struct fastmib_group_schema g_lone[] = {
-	{ .name = "lone", .arc = 10, .n_indexes = 1, .indexes = { { "n", 3 } },
+	{ .name = "lone", .arc = 10, .n_indexes = 1, .indexes = { { .name = "n", .max = 3 } },
 	  .n_rows = 3, .n_counters = 1, .counters = c_empty },
 };
 static const struct fastmib_event_schema e_lone[] = { { .name = "ev", .arc = 5 } };
@@ -764,7 +764,7 @@ test_getnext_never_walks_rows(void **state)
 {
 	static const struct fastmib_group_schema big[] = {
 		{ .name = "big", .arc = 1, .n_indexes = 4,
-		  .indexes = { { "a", 64 }, { "b", 64 }, { "c", 64 }, { "d", 64 } },
+		  .indexes = { { .name = "a", .max = 64 }, { .name = "b", .max = 64 }, { .name = "c", .max = 64 }, { .name = "d", .max = 64 } },
 		  .n_rows = 1u << 24, .n_counters = 2, .counters = c_s1 },
 	};
 	static const struct fastmib_schema sc = {
@@ -919,7 +919,7 @@ static const struct fastmib_group_schema table3 = {
 	.name = "t",
 	.arc = 7,
 	.n_indexes = 3,
-	.indexes = { { "a", 3 }, { "b", 4 }, { "c", 2 } },
+	.indexes = { { .name = "a", .max = 3 }, { .name = "b", .max = 4 }, { .name = "c", .max = 2 } },
 	.n_rows = 24,
 };
 

@@ -355,7 +355,7 @@ test_lay_out(void **state)
 		  .counters = b },
 		{ .name = "t", .description = "T.", .arc = 3,
 		  .storage = FASTMIB_STORAGE_PER_CORE, .n_indexes = 1,
-		  .indexes = { { "i", 5 } }, .n_rows = 5, .n_counters = 2, .counters = t },
+		  .indexes = { { .name = "i", .max = 5 } }, .n_rows = 5, .n_counters = 2, .counters = t },
 	};
 	struct fastmib_schema s = {
 		.version = FASTMIB_MODEL_VERSION, .module = "LAYOUT-MIB", .prefix = "lo",
