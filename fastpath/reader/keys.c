@@ -53,6 +53,9 @@ struct fms_key_order {
 	uint32_t n_main, n_delta, cap_main;
 	uint32_t stale;         /* changes logged since the last merge */
 	int built;
+	/* where the next step of a walk likely starts in each array: a walk
+	 * asks for what follows the index it was just given (see next_in) */
+	uint32_t hint_main, hint_delta;
 };
 
 static inline struct ko_ent *
@@ -322,38 +325,54 @@ fms_key_orders_free(struct fastmib_segment *seg)
 
 /* ---- lookups ---- */
 
-/* The first valid entry of arr[from..n). */
-static struct ko_ent *
+/* The position of the first valid entry of arr[from..n), or n. */
+static uint32_t
 first_valid(struct fastmib_segment *seg, unsigned group, const struct fms_key_order *o,
 	    uint8_t *arr, uint32_t from, uint32_t n)
 {
-	for (uint32_t i = from; i < n; i++) {
-		struct ko_ent *e = ent(o, arr, i);
-
-		if (ent_valid(seg, group, e))
-			return e;
-	}
-	return NULL;
+	for (uint32_t i = from; i < n; i++)
+		if (ent_valid(seg, group, ent(o, arr, i)))
+			return i;
+	return n;
 }
 
-/* The first entry of arr[0..n) whose index is after idx (or at it, when
- * `inclusive`), valid. */
-static struct ko_ent *
+/* Does idx come before the key of arr[i] (or at it, when `inclusive`)? */
+static bool
+idx_before(const struct fastmib_group_schema *g, const struct fms_key_order *o, uint8_t *arr,
+	   uint32_t i, const uint64_t *idx, size_t idx_n, bool inclusive)
+{
+	const struct ko_ent *e = ent(o, arr, i);
+	int c = fastmib_key_cmp_index(g, e->key, e->len, idx, idx_n);
+
+	return c > 0 || (c == 0 && inclusive);
+}
+
+/*
+ * The position of the first entry of arr[0..n) whose index is after idx
+ * (or at it, when `inclusive`), valid; n when there is none. `hint` is
+ * where the search may start: it is taken when the entries on each side
+ * of it prove it right (two comparisons, where a binary search makes
+ * log2 n, each a likely cache miss in a large table); a walk's next step
+ * starts just after the entry its last step returned.
+ */
+static uint32_t
 next_in(struct fastmib_segment *seg, unsigned group, const struct fms_key_order *o,
-	uint8_t *arr, uint32_t n, const uint64_t *idx, size_t idx_n, bool inclusive)
+	uint8_t *arr, uint32_t n, const uint64_t *idx, size_t idx_n, bool inclusive,
+	uint32_t hint)
 {
 	const struct fastmib_group_schema *g = &seg->schema->groups[group];
 	uint32_t lo = 0, hi = n;
 
+	if (hint <= n && (hint == 0 || !idx_before(g, o, arr, hint - 1, idx, idx_n, inclusive)) &&
+	    (hint == n || idx_before(g, o, arr, hint, idx, idx_n, inclusive)))
+		return first_valid(seg, group, o, arr, hint, n);
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
-		const struct ko_ent *e = ent(o, arr, mid);
-		int c = fastmib_key_cmp_index(g, e->key, e->len, idx, idx_n);
 
-		if (c < 0 || (c == 0 && !inclusive))
-			lo = mid + 1;
-		else
+		if (idx_before(g, o, arr, mid, idx, idx_n, inclusive))
 			hi = mid;
+		else
+			lo = mid + 1;
 	}
 	return first_valid(seg, group, o, arr, lo, n);
 }
@@ -436,9 +455,17 @@ fastmib_keyed_next_mapped(struct fastmib_segment *seg, unsigned group, const uin
 	pthread_mutex_lock(&o->lock);
 	rc = refresh(seg, group, o);
 	if (rc == 0) {
-		a = next_in(seg, group, o, o->main, o->n_main, idx, n, inclusive);
-		b = next_in(seg, group, o, o->delta, o->n_delta, idx, n, inclusive);
+		uint32_t pa = next_in(seg, group, o, o->main, o->n_main, idx, n, inclusive,
+				      o->hint_main);
+		uint32_t pb = next_in(seg, group, o, o->delta, o->n_delta, idx, n, inclusive,
+				      o->hint_delta);
+
+		a = pa < o->n_main ? ent(o, o->main, pa) : NULL;
+		b = pb < o->n_delta ? ent(o, o->delta, pb) : NULL;
 		e = a == NULL ? b : b == NULL ? a : ent_cmp(a, b) <= 0 ? a : b;
+		/* the next step of a walk asks for what follows e */
+		o->hint_main = e != NULL && e == a ? pa + 1 : pa;
+		o->hint_delta = e != NULL && e == b ? pb + 1 : pb;
 		if (e != NULL) {
 			row = e->row;
 			memcpy(key, e->key, e->len);
