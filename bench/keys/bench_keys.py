@@ -101,7 +101,12 @@ def walk(port, column, want, server_procs):
 
 def start(mode, seg):
     if mode == "dlmod":
-        srv = H.ModuleAgent([seg]).start(wait_oid=DENSE_PKTS + ".1")
+        srv = H.ModuleAgent([seg])
+        try:
+            srv.start(wait_oid=DENSE_PKTS + ".1")
+        except H.HarnessError:
+            srv.cleanup()
+            raise
         return srv, [srv.snmpd.proc], lambda: srv.cleanup()
     snmpd = H.Snmpd().start()
     try:
