@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The model file's words for counter types, storage kinds, event
- * argument types and index types (<fastmib/schema.h>). */
+ * argument types and index types, and RFC 4001's names of the address
+ * types a keyed table holds (<fastmib/schema.h>). */
 #include "fastmib/schema.h"
 
 const char *
@@ -61,4 +62,16 @@ fastmib_index_type_word(uint32_t type)
 		return "string";
 	}
 	return NULL; /* FASTMIB_INDEX_INTEGER is written `{ name, max }` */
+}
+
+const char *
+fastmib_inet_type_word(uint32_t type)
+{
+	switch (type) {
+	case 1:
+		return "ipv4";
+	case 2:
+		return "ipv6";
+	}
+	return NULL;
 }

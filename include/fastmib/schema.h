@@ -535,6 +535,67 @@ int fastmib_key_of_index(const struct fastmib_group_schema *g, const uint64_t *i
 int fastmib_key_cmp_index(const struct fastmib_group_schema *g, const uint8_t *a, size_t alen,
 			  const uint64_t *idx, size_t n);
 
+/* ---- keys as text (fastpath/format/key_text.c) ---- */
+
+/*
+ * A key as people write it: one field per index, in model order, joined
+ * by ',' ("10.0.0.1,7"): integer and uint32 in decimal; ipv4 dotted;
+ * inet-address an IPv4 or an IPv6 address (which one gives its type);
+ * mac six octets of two hexadecimal digits joined by ':'; string its
+ * characters, "\," for a comma and "\\" for a backslash.
+ * fastmib-stat (--reset GROUP/KEY) and the telemetry commands read it.
+ */
+
+/** Longest text of one field, unescaped, NUL included (an IPv6 address
+ *  or a string). */
+#define FASTMIB_MAX_KEY_FIELD_TEXT (FASTMIB_MAX_STRING_INDEX + 1)
+/** Longest text of a whole key: every string escaped, commas, NUL. */
+#define FASTMIB_MAX_KEY_TEXT (FASTMIB_MAX_INDEXES * (2 * FASTMIB_MAX_STRING_INDEX + 1))
+
+/** One index's value in an order key (fastmib_key_field()). */
+struct fastmib_key_field {
+	uint32_t type;          /**< enum fastmib_index_type of the index */
+	uint32_t number;        /**< integer, uint32: the value; inet-address: its
+				     InetAddressType (1 IPv4, 2 IPv6) */
+	const uint8_t *octets;  /**< ipv4, inet-address, mac, string: the value's
+				     octets (in the key); NULL for numbers */
+	uint32_t n_octets;
+	const uint8_t *part;    /**< the index's bytes of the order key: parts of
+				     two keys compare with fastmib_key_cmp() as
+				     the index's sub-identifiers do in SNMP */
+	uint32_t part_len;
+};
+
+/** Index k's value in order key key[0..len) (valid): 0, or -EINVAL for a
+ *  bad k or key. */
+int fastmib_key_field(const struct fastmib_group_schema *g, const uint8_t *key, size_t len,
+		      uint32_t k, struct fastmib_key_field *f);
+
+/**
+ * The text of one field, as snprintf() writes it (returns the length it
+ * needs): a number in decimal, an address as inet_ntop() writes it (IPv6
+ * compressed), a MAC "02:00:5e:00:00:01", a string as it is (unescaped).
+ * FASTMIB_MAX_KEY_FIELD_TEXT bytes always suffice.
+ */
+size_t fastmib_key_field_text(const struct fastmib_key_field *f, char *buf, size_t size);
+
+/** The text of order key key[0..len) (valid) in the grammar above, as
+ *  snprintf() writes it; FASTMIB_MAX_KEY_TEXT bytes always suffice. */
+size_t fastmib_key_text(const struct fastmib_group_schema *g, const uint8_t *key, size_t len,
+			char *buf, size_t size);
+
+/**
+ * The order key of `text` (the grammar above) into buf
+ * (FASTMIB_MAX_KEY_BYTES): its length, or -EINVAL with a message naming
+ * the group, the field and its index ("group tunnel: '10.0.0.300' is not
+ * an IPv4 address for index peer") in fastmib_last_error().
+ */
+int fastmib_key_of_text(const struct fastmib_group_schema *g, const char *text, uint8_t *buf);
+
+/** The word of an InetAddressType: "ipv4" (1), "ipv6" (2); NULL for the
+ *  others (RFC 4001's names; a keyed table holds these two only). */
+const char *fastmib_inet_type_word(uint32_t type);
+
 /** Compare two order keys: < 0, 0, > 0 in OID order. */
 static inline int
 fastmib_key_cmp(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen)
