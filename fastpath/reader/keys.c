@@ -485,6 +485,27 @@ fastmib_row_key_mapped(struct fastmib_segment *seg, unsigned group, uint32_t row
 	return rc ? rc : fms_key_read(seg, group, row, key, len, NULL);
 }
 
+int
+fastmib_keyed_read(struct fastmib_segment *seg, unsigned group, uint32_t row,
+		   const uint8_t *key, size_t len, uint64_t *values)
+{
+	uint8_t now[FASTMIB_MAX_KEY_BYTES];
+	size_t now_len;
+	int rc = check_keyed(seg, group);
+
+	if (rc == 0)
+		rc = fastmib_read(seg, group, row, values);
+	if (rc < 0 && rc != -EBUSY)
+		return rc;
+	/* after the read: the key the values were read under is still the
+	 * row's, so they are that key's (a row removed and given to another
+	 * key meanwhile starts again from its new baseline) */
+	if (fastmib_row_key(seg, group, row, now, &now_len) != 0 || now_len != len ||
+	    memcmp(now, key, len) != 0)
+		return -ENOENT;
+	return rc;
+}
+
 FMS_GUARDED_ENTRY(int64_t, fastmib_keyed_find,
 		  (struct fastmib_segment *seg, unsigned group, const uint8_t *key, size_t len),
 		  (seg, group, key, len), fms_faulted_error(seg), -EIO)

@@ -168,6 +168,16 @@ int64_t fastmib_keyed_next(struct fastmib_segment *seg, unsigned group, const ui
 int fastmib_row_key(struct fastmib_segment *seg, unsigned group, uint32_t row, uint8_t *key,
 		    size_t *len);
 
+/**
+ * fastmib_read() of row `row` of a keyed table for the key it was found by,
+ * key[0..len): -ENOENT when the row is absent or holds another key by the
+ * end of the read (removed and given to another key since it was found),
+ * so that no key is ever shown with another key's values. Else as
+ * fastmib_read() (0, -EBUSY with best-effort values, -EINVAL).
+ */
+int fastmib_keyed_read(struct fastmib_segment *seg, unsigned group, uint32_t row,
+		       const uint8_t *key, size_t len, uint64_t *values);
+
 /* ---- reset (fastpath/reader/reset.c; any process with a writable attach) ---- */
 
 /**

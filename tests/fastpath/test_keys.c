@@ -452,6 +452,37 @@ test_hostile_key_records(void **state)
 	assert_int_equal(fastmib_keyed_find(f->rd, TN, key, len), rb);
 }
 
+/* A row read for the key it was found by: once that key is removed and
+ * its row given to another key, the old key reads absent, never the new
+ * key's values. */
+static void
+test_keyed_read(void **state)
+{
+	struct tu_fixture *f = *state;
+	struct tn_key a = v4("10.0.0.1", 1), b = v6("2001:db8::2", 2);
+	uint8_t ka[FASTMIB_MAX_KEY_BYTES], kb[FASTMIB_MAX_KEY_BYTES];
+	uint64_t v[2];
+	uint32_t ra, rb;
+	size_t la = (size_t)fastmib_key_encode(&groups[TN], &a, ka);
+	size_t lb = (size_t)fastmib_key_encode(&groups[TN], &b, kb);
+
+	assert_int_equal(fastmib_key_insert(f->seg, TN, &a, &ra), 0);
+	fastmib_begin(f->w);
+	fastmib_pc_add(f->w, groups[TN].offset + ra * groups[TN].row_size, 5);
+	fastmib_end(f->w);
+	assert_int_equal(fastmib_keyed_read(f->rd, TN, ra, ka, la, v), 0);
+	assert_int_equal(v[0], 5);
+	assert_int_equal(fastmib_keyed_read(f->rd, TN, ra, kb, lb, v), -ENOENT);
+	assert_int_equal(fastmib_key_remove(f->seg, TN, &a), 0);
+	assert_int_equal(fastmib_keyed_read(f->rd, TN, ra, ka, la, v), -ENOENT);
+	assert_int_equal(fastmib_key_insert(f->seg, TN, &b, &rb), 0);
+	assert_int_equal(rb, ra); /* the free row, reused */
+	assert_int_equal(fastmib_keyed_read(f->rd, TN, ra, ka, la, v), -ENOENT);
+	assert_int_equal(fastmib_keyed_read(f->rd, TN, rb, kb, lb, v), 0);
+	assert_int_equal(v[0], 0);
+	assert_int_equal(fastmib_keyed_read(f->rd, FLAT, 0, ka, la, v), -EINVAL);
+}
+
 /* ---- the OID map over a keyed table: what SNMP sees ---- */
 
 static int64_t
@@ -545,6 +576,7 @@ main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_walk_in_order, setup, tu_teardown),
 		cmocka_unit_test_setup_teardown(test_walks_while_keys_change, setup, tu_teardown),
 		cmocka_unit_test_setup_teardown(test_hostile_key_records, setup, tu_teardown),
+		cmocka_unit_test_setup_teardown(test_keyed_read, setup, tu_teardown),
 		cmocka_unit_test_setup_teardown(test_oids, setup, tu_teardown),
 	};
 

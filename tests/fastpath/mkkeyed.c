@@ -1,0 +1,241 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * A segment of the keyed test model (tests/codegen/keyed/keyed.yaml, kt)
+ * holding exactly the keys and values given, for the tests of what reads
+ * keyed tables (fastmib-stat, the agent behind snmp_exporter):
+ *
+ *   mkkeyed PATH [--hold] [ARG]...
+ *
+ *   GROUP/KEY        insert KEY (as fastmib-stat --reset takes it) into
+ *                    keyed table GROUP: the current row from now on;
+ *                    prints "GROUP/KEY row N"
+ *   COUNTER=VALUE    add VALUE to COUNTER of the current row, or for
+ *                    GROUP.COUNTER=VALUE of scalar group GROUP, in a
+ *                    transaction of its own from the main lcore: a decimal
+ *                    uint64, or a negative number for a gauge (added as a
+ *                    _sub would)
+ *   -GROUP/KEY       remove KEY
+ *   !HOW GROUP/KEY   rewrite the key record of KEY's row as a hostile hand
+ *                    would: HOW is `len` (longer than any key), `type` (an
+ *                    address type never served), `byte` (a string octet
+ *                    outside printable ASCII), `torn` (a sequence number
+ *                    left odd); readers must take the row as absent
+ *   !log GROUP       append a change-log entry naming a row past the table
+ *
+ * Without --hold it exits once done: the segment keeps the values (writer
+ * gone). With --hold it prints "ready" and then takes one ARG per line of
+ * standard input, answering each with "ok" (or "error: ..."), until the
+ * input ends: a writer still running, whose rows change on demand.
+ * A bad ARG on the command line exits 2 with a message.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fastmib/fastmib.h"
+#include "handle.h"
+#include "tutil.h"
+
+extern const struct fastmib_schema kt_schema;
+
+struct state {
+	struct fastmib_segment *seg;
+	struct fastmib_writer *w;
+	int group;    /* of the current row, -1 before the first key */
+	uint32_t row;
+};
+
+/* GROUP/KEY: the group and the C key of KEY. */
+static int
+key_arg(const struct state *st, const char *arg, int *group, uint8_t *ckey)
+{
+	const struct fastmib_schema *sc = fastmib_schema(st->seg);
+	const char *slash = strchr(arg, '/');
+	uint8_t order[FASTMIB_MAX_KEY_BYTES];
+	char name[FASTMIB_MAX_NAME + 1];
+	int n;
+
+	if (slash == NULL || (size_t)(slash - arg) >= sizeof(name))
+		return fprintf(stderr, "mkkeyed: '%s': not GROUP/KEY\n", arg), -EINVAL;
+	snprintf(name, sizeof(name), "%.*s", (int)(slash - arg), arg);
+	*group = fastmib_group_by_name(sc, name);
+	if (*group < 0)
+		return fprintf(stderr, "mkkeyed: no group '%s'\n", name), -EINVAL;
+	n = fastmib_key_of_text(&sc->groups[*group], slash + 1, order);
+	if (n < 0)
+		return fprintf(stderr, "mkkeyed: %s\n", fastmib_last_error()), n;
+	fastmib_key_decode(&sc->groups[*group], order, (size_t)n, ckey);
+	return 0;
+}
+
+static int
+add(struct state *st, const char *arg)
+{
+	const struct fastmib_schema *sc = fastmib_schema(st->seg);
+	const char *eq = strchr(arg, '='), *dot = strchr(arg, '.');
+	char name[FASTMIB_MAX_NAME + 1], *end;
+	const struct fastmib_group_schema *g;
+	uint32_t row = st->row;
+	int group = st->group;
+	uint64_t v;
+	size_t off;
+
+	if (dot != NULL && dot < eq) { /* GROUP.COUNTER: a scalar group */
+		snprintf(name, sizeof(name), "%.*s", (int)(dot - arg), arg);
+		group = fastmib_group_by_name(sc, name);
+		row = 0;
+		arg = dot + 1;
+	}
+	if (group < 0 || (sc->groups[group].n_indexes && dot != NULL && dot < eq))
+		return fprintf(stderr, "mkkeyed: '%s': no current row or no such scalar "
+			       "group\n", arg), -EINVAL;
+	g = &sc->groups[group];
+	snprintf(name, sizeof(name), "%.*s", (int)(eq - arg), arg);
+	errno = 0;
+	v = eq[1] == '-' ? (uint64_t)strtoll(eq + 1, &end, 10) : strtoull(eq + 1, &end, 10);
+	if (errno || end == eq + 1 || *end)
+		return fprintf(stderr, "mkkeyed: '%s': bad value\n", eq + 1), -EINVAL;
+	for (uint32_t c = 0; c < g->n_counters; c++) {
+		if (strcmp(g->counters[c].name, name) != 0)
+			continue;
+		off = g->offset + (size_t)row * g->row_size + g->counters[c].offset;
+		fastmib_begin(st->w);
+		if (g->storage == FASTMIB_STORAGE_PER_CORE)
+			fastmib_pc_add(st->w, off, v);
+		else if (g->storage == FASTMIB_STORAGE_SHARED_BUFFERED)
+			fastmib_wb_add(st->w, off, v);
+		else
+			fastmib_atomic_add(st->w, off, v);
+		fastmib_end(st->w);
+		fastmib_flush(st->w);
+		return 0;
+	}
+	return fprintf(stderr, "mkkeyed: group %s has no counter '%s'\n", g->name, name),
+	       -EINVAL;
+}
+
+/* !HOW GROUP/KEY, !log GROUP */
+static int
+garble(struct state *st, const char *how, const char *target)
+{
+	const struct fastmib_schema *sc = fastmib_schema(st->seg);
+	uint8_t ckey[FASTMIB_MAX_KEY_BYTES + 64];
+	struct fms_key_rec *rec;
+	uint32_t row;
+	int group;
+
+	if (strcmp(how, "log") == 0) {
+		struct fms_key_log *log;
+
+		group = fastmib_group_by_name(sc, target);
+		if (group < 0 || !fastmib_group_keyed(&sc->groups[group]))
+			return fprintf(stderr, "mkkeyed: no keyed table '%s'\n", target), -EINVAL;
+		log = fms_key_log(st->seg, (unsigned)group);
+		log->entry[log->head % FMS_KEY_LOG] = 1u << 30;
+		__atomic_fetch_add(&log->head, 1, __ATOMIC_RELEASE);
+		return 0;
+	}
+	if (key_arg(st, target, &group, ckey) < 0)
+		return -EINVAL;
+	if (fastmib_key_find(st->seg, (unsigned)group, ckey, &row) != 0)
+		return fprintf(stderr, "mkkeyed: %s: not in the table\n", target), -ENOENT;
+	rec = fms_key_rec(st->seg, (unsigned)group, row);
+	if (strcmp(how, "len") == 0)
+		rec->len = 4000;
+	else if (strcmp(how, "type") == 0)
+		rec->key[0] = 7;
+	else if (strcmp(how, "byte") == 0)
+		rec->key[rec->len - 1] = 0x07;
+	else if (strcmp(how, "torn") == 0)
+		__atomic_fetch_add(&rec->seq, 1, __ATOMIC_RELEASE);
+	else
+		return fprintf(stderr, "mkkeyed: '%s': not len, type, byte, torn or log\n", how),
+		       -EINVAL;
+	return 0;
+}
+
+static int
+apply(struct state *st, const char *arg, const char *next)
+{
+	uint8_t ckey[FASTMIB_MAX_KEY_BYTES + 64];
+	int group, rc;
+	uint32_t row;
+
+	if (arg[0] == '!')
+		return next ? garble(st, arg + 1, next) :
+			      (fprintf(stderr, "mkkeyed: %s needs a target\n", arg), -EINVAL);
+	if (arg[0] == '-') {
+		if (key_arg(st, arg + 1, &group, ckey) < 0)
+			return -EINVAL;
+		rc = fastmib_key_remove(st->seg, (unsigned)group, ckey);
+		if (rc < 0)
+			fprintf(stderr, "mkkeyed: %s\n", fastmib_last_error());
+		if (st->group == group)
+			st->group = -1;
+		return rc;
+	}
+	if (strchr(arg, '/') == NULL || (strchr(arg, '=') && strchr(arg, '=') < strchr(arg, '/')))
+		return add(st, arg);
+	if (key_arg(st, arg, &group, ckey) < 0)
+		return -EINVAL;
+	rc = fastmib_key_insert(st->seg, (unsigned)group, ckey, &row);
+	if (rc < 0)
+		return fprintf(stderr, "mkkeyed: %s\n", fastmib_last_error()), rc;
+	st->group = group;
+	st->row = row;
+	printf("%s row %" PRIu32 "\n", arg, row);
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct state st = { .group = -1 };
+	bool hold = argc > 2 && strcmp(argv[2], "--hold") == 0;
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+
+	if (argc < 2) {
+		fprintf(stderr, "usage: mkkeyed PATH [--hold] [ARG]...\n");
+		return 2;
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	tu_eal_init(argv[0], "0");
+	unlink(argv[1]);
+	if (fastmib_create(&kt_schema, argv[1], NULL, &st.seg) != 0 ||
+	    !(st.w = fastmib_writer(st.seg))) {
+		fprintf(stderr, "mkkeyed: %s\n", fastmib_last_error());
+		return 1;
+	}
+	for (int i = hold ? 3 : 2; i < argc; i++) {
+		bool two = argv[i][0] == '!';
+
+		if (apply(&st, argv[i], two && i + 1 < argc ? argv[i + 1] : NULL) < 0)
+			return 2;
+		i += two;
+	}
+	if (hold) {
+		char *how = NULL;
+
+		printf("ready\n");
+		while ((n = getline(&line, &cap, stdin)) > 0) {
+			if (line[n - 1] == '\n')
+				line[n - 1] = '\0';
+			if (line[0] == '!' && how == NULL) { /* its target on the next line */
+				how = strdup(line);
+				continue;
+			}
+			printf(apply(&st, how ? how : line, how ? line : NULL) < 0 ? "error\n" :
+										      "ok\n");
+			free(how);
+			how = NULL;
+		}
+		free(line);
+	}
+	fastmib_close(st.seg);
+	rte_eal_cleanup();
+	return 0;
+}
