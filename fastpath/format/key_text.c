@@ -389,7 +389,7 @@ fastmib_key_of_text(const struct fastmib_group_schema *g, const char *text, uint
 	}
 	if (k < g->n_indexes || extra) {
 		key_shape(g, shape, sizeof(shape));
-		return fms_error(-EINVAL, "group %s: '%s' is not a key of the table: it takes "
+		return fms_error(-EINVAL, "group %s: '%s' is not a key: it takes "
 				 "%" PRIu32 " field(s), joined by ',': %s", g->name, text,
 				 g->n_indexes, shape);
 	}

@@ -6,7 +6,10 @@
  *
  *   /fastmib/segments                     the segments this process created
  *   /fastmib/group,[SEGMENT,]GROUP[,FROM] one group's counters; for a table,
- *                                         its present rows from index FROM
+ *                                         its present rows from FROM on: an
+ *                                         index ("2_3"), or for a keyed
+ *                                         table a key ("10.0.0.1,7",
+ *                                         telemetry_keyed.c)
  *
  * Values are those of the reader API, as SNMP and fastmib-stat report
  * them: one consistent snapshot per scalar group or table row
@@ -33,20 +36,9 @@
 #include <rte_telemetry.h>
 
 #include "fastmib/names.h"
+#include "telemetry_answer.h"
 #include "writers.h"
 
-/*
- * DPDK 22.11 answers with at most 16 KiB (the `max_output_len` of its
- * hello) and silently leaves out dict entries that do not fit, so each
- * answer is sized here, conservatively, to fit, and says when it was cut.
- */
-#define TEL_MAX_OUTPUT 16384
-/* Room kept for what the size estimates below do not count exactly. */
-#define TEL_SLACK 64
-/* Strings longer than this are truncated by DPDK (RTE_TEL_MAX_STRING_LEN - 1). */
-#define TEL_MAX_STR (RTE_TEL_MAX_STRING_LEN - 1)
-/* A MIB name: the prefix and two model names, with room to spare. */
-#define TEL_NAME_LEN (3 * FASTMIB_MAX_NAME + 8)
 /* /fastmib/group without a segment id: the oldest segment with the group. */
 #define ANY_SEGMENT UINT_MAX
 
@@ -78,9 +70,8 @@ static pthread_once_t tel_once = PTHREAD_ONCE_INIT;
 
 /* ---- answer sizes ---- */
 
-/* JSON text of a string: quotes, and escapes counted at their longest. */
-static size_t
-str_size(const char *s)
+size_t
+fms_tel_str_size(const char *s)
 {
 	size_t n = 2;
 
@@ -89,8 +80,8 @@ str_size(const char *s)
 	return n;
 }
 
-static size_t
-u64_size(uint64_t v)
+size_t
+fms_tel_u64_size(uint64_t v)
 {
 	size_t n = 1;
 
@@ -101,11 +92,10 @@ u64_size(uint64_t v)
 	return n;
 }
 
-/* `"name":VALUE,` with a value of `value` bytes (a comma for every entry). */
-static size_t
-entry_size(const char *name, size_t value)
+size_t
+fms_tel_entry_size(const char *name, size_t value)
 {
-	return str_size(name) + 1 + value + 1;
+	return fms_tel_str_size(name) + 1 + value + 1;
 }
 
 /* Bytes left for the answer's dict, from the output limit. */
@@ -113,12 +103,11 @@ static size_t
 answer_budget(const char *cmd)
 {
 	/* {"CMD": ... } and the terminating NUL of DPDK's buffer */
-	return TEL_MAX_OUTPUT - (str_size(cmd) + 3) - TEL_SLACK;
+	return TEL_MAX_OUTPUT - (fms_tel_str_size(cmd) + 3) - TEL_SLACK;
 }
 
-/* Take `n` bytes from `*left` if they are there. */
-static bool
-fits(size_t *left, size_t n)
+bool
+fms_tel_fits(size_t *left, size_t n)
 {
 	if (n > *left)
 		return false;
@@ -141,15 +130,8 @@ clip_path(char *buf, size_t len, const char *path)
 		snprintf(buf, len, "...%s", path + n - (TEL_MAX_STR - 3));
 }
 
-/*
- * An error answer: {"error": "..."}. A callback returning < 0 makes DPDK
- * answer a bare null, which tells the user nothing.
- */
-static int
-answer_error(struct rte_tel_data *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static int
-answer_error(struct rte_tel_data *d, const char *fmt, ...)
+int
+fms_tel_error(struct rte_tel_data *d, const char *fmt, ...)
 {
 	char msg[TEL_MAX_STR + 1];
 	va_list ap;
@@ -162,9 +144,8 @@ answer_error(struct rte_tel_data *d, const char *fmt, ...)
 	return 0;
 }
 
-/* A dict container, or NULL (out of memory). */
-static struct rte_tel_data *
-new_dict(void)
+struct rte_tel_data *
+fms_tel_dict(void)
 {
 	struct rte_tel_data *t = rte_tel_data_alloc();
 
@@ -173,14 +154,23 @@ new_dict(void)
 	return t;
 }
 
-static struct rte_tel_data *
-new_str_array(void)
+struct rte_tel_data *
+fms_tel_str_array(void)
 {
 	struct rte_tel_data *t = rte_tel_data_alloc();
 
 	if (t != NULL)
 		rte_tel_data_start_array(t, RTE_TEL_STRING_VAL);
 	return t;
+}
+
+void
+fms_tel_name(char *buf, enum fastmib_name_role role, const char *prefix, const char *group,
+	     const char *name)
+{
+	fastmib_name(buf, TEL_NAME_LEN, role, prefix, group, name);
+	if (strlen(buf) > TEL_MAX_STR)
+		snprintf(buf, TEL_NAME_LEN, "%s", name);
 }
 
 /* The dict entries every answer about a segment starts with; their size. */
@@ -196,9 +186,10 @@ add_segment_head(struct rte_tel_data *d, const struct tel_entry *e, struct fastm
 	rte_tel_data_add_dict_string(d, "module", sc->module);
 	rte_tel_data_add_dict_string(d, "prefix", sc->prefix);
 	rte_tel_data_add_dict_u64(d, "generation", info->generation);
-	return entry_size("path", str_size(path)) + entry_size("module", str_size(sc->module)) +
-	       entry_size("prefix", str_size(sc->prefix)) +
-	       entry_size("generation", u64_size(info->generation));
+	return fms_tel_entry_size("path", fms_tel_str_size(path)) +
+	       fms_tel_entry_size("module", fms_tel_str_size(sc->module)) +
+	       fms_tel_entry_size("prefix", fms_tel_str_size(sc->prefix)) +
+	       fms_tel_entry_size("generation", fms_tel_u64_size(info->generation));
 }
 
 /* ---- /fastmib/segments ---- */
@@ -212,7 +203,7 @@ static struct rte_tel_data *
 describe_segment(const struct tel_entry *e, size_t *left)
 {
 	const struct fastmib_schema *sc = fastmib_schema(e->seg);
-	struct rte_tel_data *s = new_dict(), *groups = new_str_array();
+	struct rte_tel_data *s = fms_tel_dict(), *groups = fms_tel_str_array();
 	struct fastmib_info info;
 	char hash[24];
 	size_t need;
@@ -221,16 +212,17 @@ describe_segment(const struct tel_entry *e, size_t *left)
 		goto fail;
 	need = 2 + add_segment_head(s, e, &info);
 	snprintf(hash, sizeof(hash), "0x%016" PRIx64, info.schema_hash);
-	need += entry_size("schema_hash", str_size(hash)) +
-	       entry_size("n_groups", u64_size(sc->n_groups)) + entry_size("groups", 2);
-	if (!fits(left, need))
+	need += fms_tel_entry_size("schema_hash", fms_tel_str_size(hash)) +
+	       fms_tel_entry_size("n_groups", fms_tel_u64_size(sc->n_groups)) +
+	       fms_tel_entry_size("groups", 2);
+	if (!fms_tel_fits(left, need))
 		goto fail;
 	rte_tel_data_add_dict_string(s, "schema_hash", hash);
 	rte_tel_data_add_dict_u64(s, "n_groups", sc->n_groups);
 	for (uint32_t i = 0; i < sc->n_groups && i < RTE_TEL_MAX_ARRAY_ENTRIES; i++) {
-		size_t n = str_size(sc->groups[i].name) + 1;
+		size_t n = fms_tel_str_size(sc->groups[i].name) + 1;
 
-		if (!fits(left, n))
+		if (!fms_tel_fits(left, n))
 			break;
 		rte_tel_data_add_array_string(groups, sc->groups[i].name);
 	}
@@ -246,11 +238,11 @@ static int
 cmd_segments(const char *cmd, const char *params, struct rte_tel_data *d)
 {
 	/* with room for "more", should a segment not fit */
-	size_t left = answer_budget(cmd) - entry_size("more", u64_size(UINT_MAX));
+	size_t left = answer_budget(cmd) - fms_tel_entry_size("more", fms_tel_u64_size(UINT_MAX));
 	unsigned int more = 0, shown = 0;
 
 	if (params != NULL && *params)
-		return answer_error(d, "%s takes no parameters", cmd);
+		return fms_tel_error(d, "%s takes no parameters", cmd);
 	rte_tel_data_start_dict(d);
 	pthread_mutex_lock(&tel_lock);
 	for (const struct tel_entry *e = tel_list; e; e = e->next) {
@@ -260,7 +252,7 @@ cmd_segments(const char *cmd, const char *params, struct rte_tel_data *d)
 		snprintf(key, sizeof(key), "%u", e->id);
 		/* once one is left out, so are the later ones: ids stay in order */
 		if (more || shown == RTE_TEL_MAX_DICT_ENTRIES - 1 ||
-		    !fits(&left, entry_size(key, 0)) ||
+		    !fms_tel_fits(&left, fms_tel_entry_size(key, 0)) ||
 		    (s = describe_segment(e, &left)) == NULL) {
 			more++;
 			continue;
@@ -305,16 +297,8 @@ row_key(const struct fastmib_group_schema *g, uint32_t row, char *buf, size_t le
 		n += (size_t)snprintf(buf + n, len - n, k ? "_%" PRIu32 : "%" PRIu32, idx[k]);
 }
 
-/* Counter names of one group, MIB names as fastmib-stat shows them, and
- * what each costs in an answer. */
-struct group_names {
-	uint32_t n;
-	char (*name)[TEL_NAME_LEN];
-	size_t *size; /* entry_size() of the name, without the value */
-};
-
 static int
-group_names_init(struct group_names *gn, const struct fastmib_schema *sc,
+group_names_init(struct fms_tel_names *gn, const struct fastmib_schema *sc,
 		 const struct fastmib_group_schema *g)
 {
 	gn->n = g->n_counters;
@@ -323,39 +307,31 @@ group_names_init(struct group_names *gn, const struct fastmib_schema *sc,
 	if (gn->name == NULL || gn->size == NULL)
 		return -ENOMEM;
 	for (uint32_t c = 0; c < g->n_counters; c++) {
-		fastmib_name(gn->name[c], TEL_NAME_LEN, FASTMIB_MIB_COUNTER, sc->prefix, g->name,
+		fms_tel_name(gn->name[c], FASTMIB_MIB_COUNTER, sc->prefix, g->name,
 			     g->counters[c].name);
-		/* DPDK would cut a longer name, and two could become one key; a
-		 * model name has at most 64 characters. */
-		if (strlen(gn->name[c]) > TEL_MAX_STR)
-			snprintf(gn->name[c], TEL_NAME_LEN, "%s", g->counters[c].name);
-		gn->size[c] = entry_size(gn->name[c], 0);
+		gn->size[c] = fms_tel_entry_size(gn->name[c], 0);
 	}
 	return 0;
 }
 
 static void
-group_names_free(struct group_names *gn)
+group_names_free(struct fms_tel_names *gn)
 {
 	free(gn->name);
 	free(gn->size);
 }
 
-/*
- * A counters dict of one snapshot, or NULL when it does not fit in `*left`
- * (then nothing is taken from it). `*cut`: for a scalar group, counters that
- * do not fit are left out instead and *cut is set.
- */
-static struct rte_tel_data *
-counters_dict(const struct fastmib_group_schema *g, const struct group_names *gn,
-	      const uint64_t *raw, size_t *left, bool partial, bool *cut)
+struct rte_tel_data *
+fms_tel_counters(const struct fastmib_group_schema *g, const struct fms_tel_names *gn,
+		 const uint64_t *raw, size_t *left, bool partial, bool *cut)
 {
 	struct rte_tel_data *t;
 	size_t need = 2;
 	uint32_t n = 0;
 
 	for (; n < gn->n; n++) {
-		size_t c = gn->size[n] + u64_size(fastmib_reported_value(g->counters[n].type, raw[n]));
+		size_t c = gn->size[n] +
+			   fms_tel_u64_size(fastmib_reported_value(g->counters[n].type, raw[n]));
 
 		if (need + c > *left)
 			break;
@@ -363,21 +339,21 @@ counters_dict(const struct fastmib_group_schema *g, const struct group_names *gn
 	}
 	if (n < gn->n && !partial)
 		return NULL;
-	if ((t = new_dict()) == NULL)
+	if ((t = fms_tel_dict()) == NULL)
 		return NULL;
 	*left -= need;
 	for (uint32_t c = 0; c < n; c++)
-		rte_tel_data_add_dict_u64(t, gn->name[c], fastmib_reported_value(g->counters[c].type, raw[c]));
+		rte_tel_data_add_dict_u64(t, gn->name[c],
+					  fastmib_reported_value(g->counters[c].type, raw[c]));
 	if (n < gn->n)
 		*cut = true;
 	return t;
 }
 
-/* Present rows of a table: all of a `rows: all` one, else a bitmap walk. */
-static uint64_t
-count_present(struct fastmib_segment *seg, unsigned int gi,
-	      const struct fastmib_group_schema *g)
+uint64_t
+fms_tel_present_rows(struct fastmib_segment *seg, unsigned int gi)
 {
+	const struct fastmib_group_schema *g = &fastmib_schema(seg)->groups[gi];
 	uint64_t n = 0;
 
 	if (g->all_rows)
@@ -396,18 +372,19 @@ table_tail_size(void)
 
 	memset(key, '9', sizeof(key) - 1);
 	key[sizeof(key) - 1] = '\0';
-	return entry_size("rows_shown", u64_size(UINT32_MAX)) + entry_size("next", str_size(key)) +
-	       entry_size("cut", 1) + entry_size("best_effort", u64_size(UINT32_MAX));
+	return fms_tel_entry_size("rows_shown", fms_tel_u64_size(UINT32_MAX)) +
+	       fms_tel_entry_size("next", fms_tel_str_size(key)) + fms_tel_entry_size("cut", 1) +
+	       fms_tel_entry_size("best_effort", fms_tel_u64_size(UINT32_MAX));
 }
 
 /* The rows of table `gi` from `from` on, as many as fit. */
 static int
 answer_table(struct rte_tel_data *d, const struct tel_entry *e, unsigned int gi,
-	     const struct group_names *gn, uint32_t from, size_t left)
+	     const struct fms_tel_names *gn, uint32_t from, size_t left)
 {
 	const struct fastmib_schema *sc = fastmib_schema(e->seg);
 	const struct fastmib_group_schema *g = &sc->groups[gi];
-	struct rte_tel_data *rows = new_dict(), *idx = new_str_array();
+	struct rte_tel_data *rows = fms_tel_dict(), *idx = fms_tel_str_array();
 	uint64_t raw[FASTMIB_MAX_COUNTERS];
 	uint32_t shown = 0, best_effort = 0;
 	char key[FASTMIB_MAX_INDEXES * 11 + 1], name[TEL_NAME_LEN];
@@ -418,22 +395,20 @@ answer_table(struct rte_tel_data *d, const struct tel_entry *e, unsigned int gi,
 	if (rows == NULL || idx == NULL) {
 		rte_tel_data_free(rows);
 		rte_tel_data_free(idx);
-		return answer_error(d, "out of memory");
+		return fms_tel_error(d, "out of memory");
 	}
 	for (uint32_t k = 0; k < g->n_indexes; k++) {
-		fastmib_name(name, sizeof(name), FASTMIB_MIB_INDEX, sc->prefix, g->name,
-			     g->indexes[k].name);
-		if (strlen(name) > TEL_MAX_STR) /* as counter names */
-			snprintf(name, sizeof(name), "%s", g->indexes[k].name);
+		fms_tel_name(name, FASTMIB_MIB_INDEX, sc->prefix, g->name, g->indexes[k].name);
 		rte_tel_data_add_array_string(idx, name);
-		idx_size += str_size(name) + 1;
+		idx_size += fms_tel_str_size(name) + 1;
 	}
 	rte_tel_data_add_dict_container(d, "indexes", idx, 0);
 	rte_tel_data_add_dict_u64(d, "rows_max", g->n_rows);
-	rte_tel_data_add_dict_u64(d, "rows_present", count_present(e->seg, gi, g));
-	left -= entry_size("indexes", idx_size) + entry_size("rows_max", u64_size(g->n_rows)) +
-		entry_size("rows_present", u64_size(g->n_rows)) + entry_size("rows", 2) +
-		table_tail_size();
+	rte_tel_data_add_dict_u64(d, "rows_present", fms_tel_present_rows(e->seg, gi));
+	left -= fms_tel_entry_size("indexes", idx_size) +
+		fms_tel_entry_size("rows_max", fms_tel_u64_size(g->n_rows)) +
+		fms_tel_entry_size("rows_present", fms_tel_u64_size(g->n_rows)) +
+		fms_tel_entry_size("rows", 2) + table_tail_size();
 	for (r = fastmib_next_row(e->seg, gi, from); r >= 0 && r < g->n_rows;
 	     r = fastmib_next_row(e->seg, gi, (uint32_t)r + 1)) {
 		struct rte_tel_data *row;
@@ -444,13 +419,13 @@ answer_table(struct rte_tel_data *d, const struct tel_entry *e, unsigned int gi,
 			continue;
 		if (rc < 0 && rc != -EBUSY) {
 			rte_tel_data_free(rows);
-			return answer_error(d, "%s", fastmib_last_error());
+			return fms_tel_error(d, "%s", fastmib_last_error());
 		}
 		row_key(g, (uint32_t)r, key, sizeof(key));
 		row_left = left;
 		if (shown == RTE_TEL_MAX_DICT_ENTRIES ||
-		    !fits(&row_left, entry_size(key, 0)) ||
-		    (row = counters_dict(g, gn, raw, &row_left, false, &ignored)) == NULL) {
+		    !fms_tel_fits(&row_left, fms_tel_entry_size(key, 0)) ||
+		    (row = fms_tel_counters(g, gn, raw, &row_left, false, &ignored)) == NULL) {
 			cut = true;
 			break;
 		}
@@ -470,7 +445,7 @@ answer_table(struct rte_tel_data *d, const struct tel_entry *e, unsigned int gi,
 
 static int
 answer_scalar(struct rte_tel_data *d, const struct tel_entry *e, unsigned int gi,
-	      const struct group_names *gn, size_t left)
+	      const struct fms_tel_names *gn, size_t left)
 {
 	const struct fastmib_group_schema *g = &fastmib_schema(e->seg)->groups[gi];
 	uint64_t raw[FASTMIB_MAX_COUNTERS];
@@ -479,11 +454,12 @@ answer_scalar(struct rte_tel_data *d, const struct tel_entry *e, unsigned int gi
 	int rc = fastmib_read(e->seg, gi, 0, raw);
 
 	if (rc < 0 && rc != -EBUSY)
-		return answer_error(d, "%s", fastmib_last_error());
-	left -= entry_size("counters", 0) + entry_size("cut", 1) + entry_size("best_effort", 1);
-	t = counters_dict(g, gn, raw, &left, true, &cut);
+		return fms_tel_error(d, "%s", fastmib_last_error());
+	left -= fms_tel_entry_size("counters", 0) + fms_tel_entry_size("cut", 1) +
+		fms_tel_entry_size("best_effort", 1);
+	t = fms_tel_counters(g, gn, raw, &left, true, &cut);
 	if (t == NULL)
-		return answer_error(d, "out of memory");
+		return fms_tel_error(d, "out of memory");
 	rte_tel_data_add_dict_container(d, "counters", t, 0);
 	rte_tel_data_add_dict_int(d, "cut", cut);
 	rte_tel_data_add_dict_u64(d, "best_effort", rc == -EBUSY);
@@ -495,89 +471,103 @@ answer_scalar(struct rte_tel_data *d, const struct tel_entry *e, unsigned int gi
 static int
 cmd_group(const char *cmd, const char *params, struct rte_tel_data *d)
 {
-	char buf[256], mib[TEL_NAME_LEN], *tok[4], *save = NULL;
-	unsigned int id = ANY_SEGMENT, n = 0, t = 0;
+	/* DPDK reads at most 1024 bytes of a command, parameters included */
+	char buf[1024], mib[TEL_NAME_LEN], *group, *from = NULL, *comma;
+	unsigned int id = ANY_SEGMENT;
 	const struct tel_entry *e;
 	const struct fastmib_schema *sc;
 	const struct fastmib_group_schema *g;
-	struct group_names gn = { 0 };
+	struct fms_tel_names gn = { 0 };
 	struct fastmib_info info;
 	size_t left = answer_budget(cmd);
-	uint32_t from = 0;
+	uint32_t row = 0;
 	int64_t r;
 	int gi = -1, rc;
 
 	if (params == NULL || *params == '\0')
-		return answer_error(d, "which group? " GROUP_USAGE);
+		return fms_tel_error(d, "which group? " GROUP_USAGE);
 	if (strlen(params) >= sizeof(buf))
-		return answer_error(d, "parameters too long: " GROUP_USAGE);
+		return fms_tel_error(d, "parameters too long: " GROUP_USAGE);
 	snprintf(buf, sizeof(buf), "%s", params);
-	for (char *p = strtok_r(buf, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
-		if (n == 3)
-			return answer_error(d, "too many parameters: " GROUP_USAGE);
-		tok[n++] = p;
-	}
+	group = buf;
 	/* Group names start with a letter: a number first is a segment id. */
-	if (n > 0 && tok[0][0] >= '0' && tok[0][0] <= '9') {
+	if (*group >= '0' && *group <= '9') {
+		unsigned long v;
 		char *end;
-		unsigned long v = strtoul(tok[0], &end, 10);
 
+		if ((comma = strchr(group, ',')) != NULL)
+			*comma = '\0';
+		v = strtoul(group, &end, 10);
 		if (*end || v >= ANY_SEGMENT)
-			return answer_error(d, "bad segment id '%s' (see /fastmib/segments)", tok[0]);
+			return fms_tel_error(d, "bad segment id '%s' (see /fastmib/segments)", group);
 		id = (unsigned int)v;
-		t = 1;
+		group = comma ? comma + 1 : group + strlen(group);
 	}
-	if (n <= t)
-		return answer_error(d, "which group? " GROUP_USAGE);
-	if (n - t > 2)
-		return answer_error(d, "too many parameters: " GROUP_USAGE);
+	/* FROM is the rest, commas and all: a keyed table's key has them */
+	if ((comma = strchr(group, ',')) != NULL) {
+		*comma = '\0';
+		from = comma + 1;
+	}
+	if (*group == '\0')
+		return fms_tel_error(d, "which group? " GROUP_USAGE);
 
 	pthread_mutex_lock(&tel_lock);
 	if (tel_list == NULL) {
-		rc = answer_error(d, "this process has no fastmib segment open");
+		rc = fms_tel_error(d, "this process has no fastmib segment open");
 		goto out;
 	}
-	e = find_target(id, tok[t], &gi);
+	e = find_target(id, group, &gi);
 	if (e == NULL && id != ANY_SEGMENT) {
-		rc = answer_error(d, "no segment %u in this process (see /fastmib/segments)", id);
+		rc = fms_tel_error(d, "no segment %u in this process (see /fastmib/segments)", id);
 		goto out;
 	}
 	if (e == NULL || gi < 0) {
-		rc = answer_error(d, "no group '%s' in %s (see /fastmib/segments)", tok[t],
-				  e ? fastmib_schema(e->seg)->module : "any segment of this process");
+		rc = fms_tel_error(d, "no group '%s' in %s (see /fastmib/segments)", group,
+				   e ? fastmib_schema(e->seg)->module :
+				       "any segment of this process");
 		goto out;
 	}
 	sc = fastmib_schema(e->seg);
 	g = &sc->groups[gi];
-	if (n - t == 2) {
-		if (g->n_indexes == 0) {
-			rc = answer_error(d, "%s is a scalar group: it has no rows", g->name);
+	if (from != NULL && g->n_indexes == 0) {
+		rc = fms_tel_error(d, "%s is a scalar group: it has no rows", g->name);
+		goto out;
+	}
+	if (from != NULL && !fastmib_group_keyed(g)) {
+		if (strchr(from, ',') != NULL) {
+			rc = fms_tel_error(d, "too many parameters: " GROUP_USAGE);
 			goto out;
 		}
-		r = fastmib_row_of_text(g, tok[t + 1]);
+		r = fastmib_row_of_text(g, from);
 		if (r < 0) {
-			rc = answer_error(d, "bad row '%s': %s takes %u index value(s) from 1, "
-					  "joined by '_'", tok[t + 1], g->name, g->n_indexes);
+			rc = fms_tel_error(d, "bad row '%s': %s takes %u index value(s) from 1, "
+					   "joined by '_'", from, g->name, g->n_indexes);
 			goto out;
 		}
-		from = (uint32_t)r;
+		row = (uint32_t)r;
 	}
 	if (group_names_init(&gn, sc, g) < 0) {
-		rc = answer_error(d, "out of memory");
+		rc = fms_tel_error(d, "out of memory");
 		goto out;
 	}
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_u64(d, "segment", e->id);
-	left -= 2 + entry_size("segment", u64_size(e->id)) + add_segment_head(d, e, &info);
+	left -= 2 + fms_tel_entry_size("segment", fms_tel_u64_size(e->id)) +
+		add_segment_head(d, e, &info);
 	fastmib_name(mib, sizeof(mib), g->n_indexes ? FASTMIB_MIB_TABLE : FASTMIB_MIB_SCALAR_NODE,
 		     sc->prefix, g->name, NULL);
 	rte_tel_data_add_dict_string(d, "group", g->name);
 	rte_tel_data_add_dict_string(d, "mib", mib);
 	rte_tel_data_add_dict_string(d, "storage", fastmib_storage_word(g->storage));
-	left -= entry_size("group", str_size(g->name)) + entry_size("mib", str_size(mib)) +
-		entry_size("storage", str_size(fastmib_storage_word(g->storage)));
-	rc = g->n_indexes ? answer_table(d, e, (unsigned int)gi, &gn, from, left) :
-			    answer_scalar(d, e, (unsigned int)gi, &gn, left);
+	left -= fms_tel_entry_size("group", fms_tel_str_size(g->name)) +
+		fms_tel_entry_size("mib", fms_tel_str_size(mib)) +
+		fms_tel_entry_size("storage", fms_tel_str_size(fastmib_storage_word(g->storage)));
+	if (fastmib_group_keyed(g))
+		rc = fms_tel_keyed_rows(d, e->seg, (unsigned int)gi, &gn, from, left);
+	else if (g->n_indexes)
+		rc = answer_table(d, e, (unsigned int)gi, &gn, row, left);
+	else
+		rc = answer_scalar(d, e, (unsigned int)gi, &gn, left);
 out:
 	pthread_mutex_unlock(&tel_lock);
 	group_names_free(&gn);

@@ -7,8 +7,10 @@
  *
  * The model is built here rather than generated, for shapes no example
  * has: a scalar group too wide for one answer, a table whose rows fill
- * the 16 KiB output long before DPDK's 256 entries, two-index rows.
+ * the 16 KiB output long before DPDK's 256 entries, two-index rows, keyed
+ * tables (an address and a number; a string and a MAC).
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
@@ -28,18 +30,30 @@
 #include <rte_lcore.h>
 
 #include "fastmib/fastmib.h"
-#include "tutil.h"
 #include "fastmib/names.h"
+#include "handle.h"
+#include "tutil.h"
 
 #define MAX_OUTPUT 16384 /* DPDK 22.11: max_output_len of the hello */
 
-enum { G_KINDS, G_WIDE, G_ROWS, G_SPARSE, N_GROUPS };
+enum { G_KINDS, G_WIDE, G_ROWS, G_SPARSE, G_TUNNEL, G_NAMED, N_GROUPS };
 #define WIDE_N FASTMIB_MAX_COUNTERS
 #define ROWS_N 1000
 #define ROWS_COUNTERS 8
+#define TUNNEL_CAPACITY 2048
+
+struct tunnel_key {
+	struct fastmib_inet_address peer;
+	uint32_t teid;
+};
+
+struct named_key {
+	char if_name[17];
+	uint8_t mac[6];
+};
 
 static struct fastmib_counter_schema kinds_c[3], wide_c[WIDE_N], rows_c[ROWS_COUNTERS],
-	sparse_c[2];
+	sparse_c[2], named_c[1];
 static char wide_names[WIDE_N][FASTMIB_MAX_NAME + 1];
 static char rows_names[ROWS_COUNTERS][FASTMIB_MAX_NAME + 1];
 static struct fastmib_group_schema groups[N_GROUPS];
@@ -89,6 +103,22 @@ build_schema(void)
 	groups[G_SPARSE].indexes[0] = (struct fastmib_index_schema){ .name = "vrf", .max = 10 };
 	groups[G_SPARSE].indexes[1] = (struct fastmib_index_schema){ .name = "queue", .max = 10 };
 	groups[G_SPARSE].n_rows = 100;
+	/* keyed: the C keys below are laid out as fastmib_key_layout() says */
+	group(G_TUNNEL, "tunnel", FASTMIB_STORAGE_PER_CORE, sparse_c, 2);
+	groups[G_TUNNEL].n_indexes = 2;
+	groups[G_TUNNEL].indexes[0] = (struct fastmib_index_schema){
+		.name = "peer", .type = FASTMIB_INDEX_INET_ADDRESS };
+	groups[G_TUNNEL].indexes[1] = (struct fastmib_index_schema){
+		.name = "teid", .type = FASTMIB_INDEX_UINT32 };
+	groups[G_TUNNEL].n_rows = TUNNEL_CAPACITY;
+	counter(&named_c[0], "frames", 1, FASTMIB_COUNTER64);
+	group(G_NAMED, "named", FASTMIB_STORAGE_SHARED_ATOMIC, named_c, 1);
+	groups[G_NAMED].n_indexes = 2;
+	groups[G_NAMED].indexes[0] = (struct fastmib_index_schema){
+		.name = "ifName", .type = FASTMIB_INDEX_STRING, .size = 16 };
+	groups[G_NAMED].indexes[1] = (struct fastmib_index_schema){
+		.name = "mac", .type = FASTMIB_INDEX_MAC };
+	groups[G_NAMED].n_rows = 16;
 	tt_schema = (struct fastmib_schema){
 		.version = FASTMIB_MODEL_VERSION, .module = "TELEMETRY-TEST-MIB", .prefix = "tt",
 		.oid_len = 9, .oid = { 1, 3, 6, 1, 4, 1, 8072, 9999, 77 },
@@ -532,10 +562,269 @@ test_errors(void **state)
 	expect_error(fd, "/fastmib/group,sparse,4", "takes 2 index value(s)");
 	expect_error(fd, "/fastmib/group,sparse,11_1", "bad row");
 	expect_error(fd, "/fastmib/group,sparse,1_x", "bad row");
-	expect_error(fd, "/fastmib/group,0,sparse,1_1,2", "too many parameters");
+	expect_error(fd, "/fastmib/group,sparse,1_1,2", "too many parameters");
 	expect_error(fd, "/fastmib/segments,0", "takes no parameters");
 	close(fd);
 	destroy(seg, "tel-err");
+}
+
+/* ---- keyed tables ---- */
+
+static struct tunnel_key
+tunnel_key(const char *addr, uint32_t teid)
+{
+	struct tunnel_key k;
+
+	memset(&k, 0, sizeof(k));
+	k.peer.type = strchr(addr, ':') ? 2 : 1;
+	assert_int_equal(inet_pton(k.peer.type == 2 ? AF_INET6 : AF_INET, addr, k.peer.addr), 1);
+	k.teid = teid;
+	return k;
+}
+
+/* Insert `k` and give its row pkts and bytes. */
+static uint32_t
+tunnel_row(struct fastmib_segment *seg, struct fastmib_writer *w, struct tunnel_key k,
+	   uint64_t pkts, uint64_t bytes)
+{
+	uint32_t row;
+
+	if (fastmib_key_insert(seg, G_TUNNEL, &k, &row) != 0)
+		fail_msg("insert: %s", fastmib_last_error());
+	fastmib_begin(w);
+	fastmib_pc_add(w, offset_of(G_TUNNEL, row, 0), pkts);
+	fastmib_pc_add(w, offset_of(G_TUNNEL, row, 1), bytes);
+	fastmib_end(w);
+	return row;
+}
+
+/* Entry `i` of a JSON object, in the order of the answer; its name to
+ * *name when not NULL. */
+static json_t *
+nth(json_t *o, size_t i, const char **name)
+{
+	void *it = json_object_iter(o);
+
+	while (it != NULL && i-- > 0)
+		it = json_object_iter_next(o, it);
+	if (it == NULL)
+		return NULL;
+	if (name != NULL)
+		*name = json_object_iter_key(it);
+	return json_object_iter_value(it);
+}
+
+/* Row `i` of an answer: its key's `peer` text and `teid`, its counters. */
+static void
+expect_tunnel(json_t *rows, size_t i, const char *type, const char *peer, uint64_t teid,
+	      uint64_t pkts, uint64_t bytes)
+{
+	json_t *row = nth(rows, i, NULL), *key = json_object_get(row, "key");
+	json_t *c = json_object_get(row, "counters");
+
+	if (row == NULL)
+		fail_msg("no row %zu", i);
+	assert_int_equal(json_object_size(row), 2);
+	assert_int_equal(json_object_size(key), 3);
+	assert_string_equal(str(key, "ttTunnelPeerType"), type);
+	assert_string_equal(str(key, "ttTunnelPeer"), peer);
+	assert_int_equal(num(key, "ttTunnelTeid"), teid);
+	assert_int_equal(json_object_size(c), 2);
+	assert_int_equal(num(c, "ttTunnelPkts"), pkts);
+	assert_int_equal(num(c, "ttTunnelBytes"), bytes);
+}
+
+/* Rows by key, typed, in SNMP order whatever the order of the inserts;
+ * from a key on; a removed key gone, its row serving the next key only. */
+static void
+test_keyed_rows(void **state)
+{
+	struct fastmib_segment *seg = create("tel-keyed");
+	struct fastmib_writer *w = fastmib_writer(seg);
+	int fd = tel_connect();
+	json_t *v, *rows, *ix;
+	const char *name;
+	uint64_t id;
+	uint32_t r;
+
+	(void)state;
+	v = tel_ask(fd, "/fastmib/group,tunnel");
+	assert_string_equal(str(v, "mib"), "ttTunnelTable");
+	assert_int_equal(num(v, "rows_max"), TUNNEL_CAPACITY);
+	assert_int_equal(num(v, "rows_present"), 0);
+	assert_true(json_is_object(json_object_get(v, "rows")));
+	assert_int_equal(json_object_size(json_object_get(v, "rows")), 0);
+	ix = json_object_get(v, "indexes"); /* the INDEX clause, in its order */
+	assert_int_equal(json_array_size(ix), 3);
+	assert_string_equal(json_string_value(json_array_get(ix, 0)), "ttTunnelPeerType");
+	assert_string_equal(json_string_value(json_array_get(ix, 1)), "ttTunnelPeer");
+	assert_string_equal(json_string_value(json_array_get(ix, 2)), "ttTunnelTeid");
+	json_decref(v);
+
+	tunnel_row(seg, w, tunnel_key("2001:db8::1", 1), 41, 4100);
+	r = tunnel_row(seg, w, tunnel_key("10.0.0.2", 7), 21, 2100);
+	tunnel_row(seg, w, tunnel_key("10.0.0.1", 3735928559u), 11, 1100);
+	tunnel_row(seg, w, tunnel_key("9.1.1.1", 5), 1, 100);
+	v = tel_ask(fd, "/fastmib/group,tunnel");
+	assert_int_equal(num(v, "rows_present"), 4);
+	assert_int_equal(num(v, "rows_shown"), 4);
+	assert_int_equal(num(v, "cut"), 0);
+	assert_null(json_object_get(v, "next"));
+	rows = json_object_get(v, "rows");
+	assert_int_equal(json_object_size(rows), 4);
+	/* 9.1.1.1 before 10.0.0.1: the octets in order, IPv4 before IPv6 */
+	expect_tunnel(rows, 0, "ipv4", "9.1.1.1", 5, 1, 100);
+	expect_tunnel(rows, 1, "ipv4", "10.0.0.1", 3735928559u, 11, 1100);
+	expect_tunnel(rows, 2, "ipv4", "10.0.0.2", 7, 21, 2100);
+	expect_tunnel(rows, 3, "ipv6", "2001:db8::1", 1, 41, 4100);
+	json_decref(v);
+
+	/* FROM: a key, present or not, in the grammar of fastmib-stat --reset */
+	v = tel_ask(fd, "/fastmib/group,tunnel,10.0.0.2,7");
+	rows = json_object_get(v, "rows");
+	assert_int_equal(json_object_size(rows), 2);
+	expect_tunnel(rows, 0, "ipv4", "10.0.0.2", 7, 21, 2100);
+	/* a key not in the table, with the segment id and the MIB name */
+	id = num(v, "segment");
+	json_decref(v);
+	v = tel_ask(fd, "/fastmib/group,%" PRIu64 ",ttTunnel,10.0.0.2,8", id);
+	rows = json_object_get(v, "rows");
+	assert_int_equal(json_object_size(rows), 1);
+	expect_tunnel(rows, 0, "ipv6", "2001:db8::1", 1, 41, 4100);
+	json_decref(v);
+
+	/* 10.0.0.2 removed, its row given to another key: that key alone */
+	struct tunnel_key gone = tunnel_key("10.0.0.2", 7);
+
+	assert_int_equal(fastmib_key_remove(seg, G_TUNNEL, &gone), 0);
+	assert_int_equal(tunnel_row(seg, w, tunnel_key("::1", 9), 2, 3), r);
+	v = tel_ask(fd, "/fastmib/group,tunnel,10.0.0.1,3735928560");
+	rows = json_object_get(v, "rows");
+	assert_int_equal(json_object_size(rows), 2);
+	expect_tunnel(rows, 0, "ipv6", "::1", 9, 2, 3);
+	nth(rows, 0, &name);
+	assert_int_equal(strtoul(name, NULL, 10), r); /* the row it has */
+	expect_tunnel(rows, 1, "ipv6", "2001:db8::1", 1, 41, 4100);
+	json_decref(v);
+
+	/* a key record a hostile hand rewrote: that row absent, no crash */
+	fms_key_rec(seg, G_TUNNEL, r)->len = 4000;
+	v = tel_ask(fd, "/fastmib/group,tunnel");
+	assert_int_equal(json_object_size(json_object_get(v, "rows")), 3);
+	json_decref(v);
+	close(fd);
+	destroy(seg, "tel-keyed");
+}
+
+/* A string key with the characters that need escaping, in JSON and in
+ * FROM, and a MAC. */
+static void
+test_keyed_strings(void **state)
+{
+	struct fastmib_segment *seg = create("tel-named");
+	struct fastmib_writer *w = fastmib_writer(seg);
+	static const char *const names[] = { "eth0", "a,b", "q\"uote", "back\\slash" };
+	int fd = tel_connect();
+	json_t *v, *rows;
+	uint32_t row;
+
+	(void)state;
+	for (uint32_t i = 0; i < 4; i++) {
+		struct named_key k = { .mac = { 2, 0, 0, 0, 0xab, (uint8_t)i } };
+
+		snprintf(k.if_name, sizeof(k.if_name), "%s", names[i]);
+		assert_int_equal(fastmib_key_insert(seg, G_NAMED, &k, &row), 0);
+		fastmib_atomic_add(w, offset_of(G_NAMED, row, 0), 100 + i);
+	}
+	v = tel_ask(fd, "/fastmib/group,named"); /* not JSON would fail here */
+	rows = json_object_get(v, "rows");
+	assert_int_equal(json_object_size(rows), 4);
+	/* SNMP order: the length first ("a,b" of 3, "eth0" of 4, ...) */
+	static const uint32_t order[] = { 1, 0, 2, 3 };
+	for (uint32_t i = 0; i < 4; i++) {
+		json_t *key = json_object_get(nth(rows, i, NULL), "key");
+		char mac[32];
+
+		snprintf(mac, sizeof(mac), "02:00:00:00:ab:%02x", order[i]);
+		assert_string_equal(str(key, "ttNamedIfName"), names[order[i]]);
+		assert_string_equal(str(key, "ttNamedMac"), mac);
+		assert_int_equal(num(json_object_get(nth(rows, i, NULL), "counters"),
+				     "ttNamedFrames"), 100 + order[i]);
+	}
+	json_decref(v);
+	v = tel_ask(fd, "/fastmib/group,named,a\\,b,02:00:00:00:ab:01");
+	assert_int_equal(json_object_size(json_object_get(v, "rows")), 4);
+	json_decref(v);
+	v = tel_ask(fd, "/fastmib/group,named,a\\,b,02:00:00:00:ab:02");
+	assert_int_equal(json_object_size(json_object_get(v, "rows")), 3);
+	json_decref(v);
+	close(fd);
+	destroy(seg, "tel-named");
+}
+
+/* More rows than one answer holds: pages from "next", every key once, in
+ * order. */
+static void
+test_keyed_paging(void **state)
+{
+	struct fastmib_segment *seg = create("tel-kpages");
+	struct fastmib_writer *w = fastmib_writer(seg);
+	int fd = tel_connect();
+	char cmd[256];
+	uint32_t seen = 0, pages = 0;
+
+	(void)state;
+	/* inserted from the last to the first: SNMP order is not theirs */
+	for (uint32_t i = TUNNEL_CAPACITY; i-- > 0;) {
+		char a[32];
+
+		snprintf(a, sizeof(a), "10.0.%u.%u", i / 256, i % 256);
+		tunnel_row(seg, w, tunnel_key(a, i), i, 2ull * i);
+	}
+	snprintf(cmd, sizeof(cmd), "/fastmib/group,tunnel");
+	for (;;) {
+		json_t *v = tel_ask(fd, "%s", cmd), *rows = json_object_get(v, "rows");
+
+		pages++;
+		assert_int_equal(num(v, "rows_present"), TUNNEL_CAPACITY);
+		assert_int_equal(num(v, "rows_shown"), json_object_size(rows));
+		assert_true(json_object_size(rows) > 10);
+		for (size_t i = 0; i < json_object_size(rows); i++) {
+			char a[32];
+
+			snprintf(a, sizeof(a), "10.0.%u.%u", seen / 256, seen % 256);
+			expect_tunnel(rows, i, "ipv4", a, seen, seen, 2ull * seen);
+			seen++;
+		}
+		if (!num(v, "cut")) {
+			json_decref(v);
+			break;
+		}
+		snprintf(cmd, sizeof(cmd), "/fastmib/group,tunnel,%s", str(v, "next"));
+		json_decref(v);
+		assert_true(pages < TUNNEL_CAPACITY);
+	}
+	assert_int_equal(seen, TUNNEL_CAPACITY);
+	assert_true(pages > 10);
+	close(fd);
+	destroy(seg, "tel-kpages");
+}
+
+static void
+test_keyed_errors(void **state)
+{
+	struct fastmib_segment *seg = create("tel-kerr");
+	int fd = tel_connect();
+
+	(void)state;
+	expect_error(fd, "/fastmib/group,tunnel,10.0.0.300,7",
+		     "group tunnel: '10.0.0.300' is not an IPv4 address for index peer");
+	expect_error(fd, "/fastmib/group,tunnel,10.0.0.1",
+		     "it takes 2 field(s), joined by ',': peer (inet-address), teid (uint32)");
+	expect_error(fd, "/fastmib/group,tunnel,10.0.0.1,7,8", "it takes 2 field(s)");
+	expect_error(fd, "/fastmib/group,named,eth0,02:00:00:00:00", "is not a MAC address");
+	close(fd);
+	destroy(seg, "tel-kerr");
 }
 
 /* Segments closed while another thread keeps asking about them: each
@@ -615,6 +904,10 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_wide_scalar_cut),
 		cmocka_unit_test(test_rows_paging),
 		cmocka_unit_test(test_sparse_rows),
+		cmocka_unit_test(test_keyed_rows),
+		cmocka_unit_test(test_keyed_strings),
+		cmocka_unit_test(test_keyed_paging),
+		cmocka_unit_test(test_keyed_errors),
 		cmocka_unit_test(test_close_while_asked),
 	};
 	int rc;

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Private to the telemetry commands (telemetry.c, telemetry_keyed.c): what
+ * an answer may hold and what each part of it costs.
+ *
+ * DPDK 22.11 answers with at most 16 KiB (the `max_output_len` of its
+ * hello) and silently leaves out dict entries that do not fit, so each
+ * answer is sized here, conservatively, to fit, and says when it was cut.
+ */
+#ifndef FASTMIB_TELEMETRY_ANSWER_H
+#define FASTMIB_TELEMETRY_ANSWER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <rte_telemetry.h>
+
+#include "fastmib/names.h"
+#include "fastmib/reader.h"
+
+#define TEL_MAX_OUTPUT 16384
+/* Room kept for what the size estimates do not count exactly. */
+#define TEL_SLACK 64
+/* Strings longer than this are truncated by DPDK (RTE_TEL_MAX_STRING_LEN - 1). */
+#define TEL_MAX_STR (RTE_TEL_MAX_STRING_LEN - 1)
+/* A MIB name: the prefix and two model names, with room to spare. */
+#define TEL_NAME_LEN (3 * FASTMIB_MAX_NAME + 8)
+
+/* JSON text of a string: quotes, and escapes counted at their longest. */
+size_t fms_tel_str_size(const char *s);
+size_t fms_tel_u64_size(uint64_t v);
+/* `"name":VALUE,` with a value of `value` bytes (a comma for every entry). */
+size_t fms_tel_entry_size(const char *name, size_t value);
+/* Take `n` bytes from `*left` if they are there. */
+bool fms_tel_fits(size_t *left, size_t n);
+/* An error answer: {"error": "..."} (a callback returning < 0 makes DPDK
+ * answer a bare null, which tells the user nothing). Returns 0. */
+int fms_tel_error(struct rte_tel_data *d, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* An empty dict or string array, or NULL (out of memory). */
+struct rte_tel_data *fms_tel_dict(void);
+struct rte_tel_data *fms_tel_str_array(void);
+/* A MIB name as DPDK keeps it: a longer one would be cut, and two could
+ * become one key; its model name then (at most 64 characters). */
+void fms_tel_name(char *buf, enum fastmib_name_role role, const char *prefix,
+		  const char *group, const char *name);
+
+/* Counter names of one group, MIB names as fastmib-stat shows them, and
+ * what each costs in an answer. */
+struct fms_tel_names {
+	uint32_t n;
+	char (*name)[TEL_NAME_LEN];
+	size_t *size; /* fms_tel_entry_size() of the name, without the value */
+};
+
+/*
+ * A counters dict of one snapshot, or NULL when it does not fit in `*left`
+ * (then nothing is taken from it). With `partial` (a scalar group), counters
+ * that do not fit are left out instead and *cut is set.
+ */
+struct rte_tel_data *fms_tel_counters(const struct fastmib_group_schema *g,
+				      const struct fms_tel_names *gn, const uint64_t *raw,
+				      size_t *left, bool partial, bool *cut);
+
+/* Present rows of table gi: all of a `rows: all` one, else the rows whose
+ * presence bit is set. */
+uint64_t fms_tel_present_rows(struct fastmib_segment *seg, unsigned int gi);
+
+/*
+ * telemetry_keyed.c: the rows of keyed table gi, in SNMP order from the
+ * key `from` (its text; NULL: the first), as many as `left` bytes hold,
+ * into answer d (a dict with the segment and group entries). 0, or an
+ * error answer.
+ */
+int fms_tel_keyed_rows(struct rte_tel_data *d, struct fastmib_segment *seg, unsigned int gi,
+		       const struct fms_tel_names *gn, const char *from, size_t left);
+
+#endif
