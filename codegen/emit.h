@@ -60,6 +60,9 @@ struct mib_index_object {
 
 /* Does an index of the model have type t? */
 bool mib_uses_index_type(const struct model *m, enum fastmib_index_type t);
+/* The module the MIB imports index syntax from besides SNMPv2-SMI and
+ * SNMPv2-TC (INET-ADDRESS-MIB for an inet-address index), or NULL. */
+const char *mib_index_module(const struct model *m);
 /* The index objects of table g, in arc order, into out (room for
  * 2 * FASTMIB_MAX_INDEXES); their number. */
 size_t mib_index_objects(const char *prefix, const struct m_group *g,

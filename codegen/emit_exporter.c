@@ -21,7 +21,13 @@
  *    comment with the PromQL that joins its rows with if_mib's: snmp_exporter
  *    cannot turn the SNMP index (port id + 1) into the port's ifIndex, so
  *    the join maps ifIndex values to port ids in PromQL.
- *  - Reset objects always read false(2): never metrics.
+ *  - Reset objects always read false(2): never metrics. Nor are index
+ *    objects (not-accessible: labels only).
+ *  - A keyed table's labels are its key: snmp_exporter reads each index as
+ *    the MIB's syntax says (InetAddressType and InetAddress into one label
+ *    holding the address, IpAddress, MacAddress, DisplayString, Unsigned32),
+ *    so nothing more is needed than the module that defines the syntax
+ *    (INET-ADDRESS-MIB) in the list of MIB modules.
  *  - DiscontinuityTime objects (TimeStamp) are gauges, said explicitly:
  *    their value changes when the counters restart.
  *  - WriterStatus is a state set: one series per state, 1 for the current
@@ -59,13 +65,20 @@ put_walk(const struct ex *x, enum fastmib_name_role role, const char *a, const c
 }
 
 static void
-put_override(const struct ex *x, enum fastmib_name_role role, const char *a,
-	     const char *setting)
+put_override2(const struct ex *x, enum fastmib_name_role role, const char *a, const char *b,
+	      const char *setting)
 {
-	char *s = gen_name(role, x->m->prefix, a, NULL);
+	char *s = gen_name(role, x->m->prefix, a, b);
 
 	sb_printf(x->o, "      %s:\n        %s\n", s, setting);
 	free(s);
+}
+
+static void
+put_override(const struct ex *x, enum fastmib_name_role role, const char *a,
+	     const char *setting)
+{
+	put_override2(x, role, a, NULL, setting);
 }
 
 static void
@@ -84,7 +97,7 @@ static void
 emit_header_comment(const struct ex *x)
 {
 	const struct model *m = x->m;
-	const char *parent = mib_parent_module(m);
+	const char *parent = mib_parent_module(m), *index = mib_index_module(m);
 	struct strbuf t;
 
 	sb_init(&t);
@@ -97,9 +110,10 @@ emit_header_comment(const struct ex *x)
 	sb_puts(x->o, "#\n");
 	sb_init(&t);
 	sb_printf(&t, "prometheus-snmp-generator needs these MIB modules in its "
-		      "MIB directory: %s, SNMPv2-SMI, SNMPv2-TC, SNMPv2-CONF%s%s. "
+		      "MIB directory: %s, SNMPv2-SMI, SNMPv2-TC, SNMPv2-CONF%s%s%s%s. "
 		      "Metrics and labels are named after the MIB's objects.",
-		  m->module, parent ? ", " : "", parent ? parent : "");
+		  m->module, parent ? ", " : "", parent ? parent : "", index ? ", " : "",
+		  index ? index : "");
 	put_comment(x, "", t.data);
 	sb_free(&t);
 }
@@ -167,12 +181,19 @@ emit_walk(const struct ex *x)
 				put_walk(x, FASTMIB_MIB_COUNTER, g->name, g->counters[ki].name);
 			put_walk(x, FASTMIB_MIB_GROUP_DISCONTINUITY, g->name, NULL);
 		} else {
-			sb_printf(&t, "%s: table, labels", g->name);
+			sb_printf(&t, "%s: %stable, labels", g->name, g->keyed ? "keyed " : "");
 			for (uint32_t xi = 0; xi < g->n_indexes; xi++) {
+				const struct m_index *ix = &g->indexes[xi];
 				char *idx = gen_name(FASTMIB_MIB_INDEX, m->prefix, g->name,
-						     g->indexes[xi].name);
+						     ix->name);
 
 				sb_printf(&t, "%s %s", xi ? "," : "", idx);
+				/* a key's labels hold its values as the exporter
+				 * writes them: say which kind (docs/nms.md) */
+				if (g->keyed)
+					sb_printf(&t, " (%s)", fastmib_index_type_word(ix->type) ?
+							       fastmib_index_type_word(ix->type) :
+							       "integer");
 				free(idx);
 			}
 			sb_printf(&t, "; %s%u rows", g->all_rows ? "" : "up to ", g->n_rows);
@@ -253,6 +274,19 @@ emit_overrides(const struct ex *x)
 	put_override(x, FASTMIB_MIB_RESET_ALL, NULL, "ignore: true");
 	for (uint32_t gi = 0; gi < m->n_groups; gi++)
 		put_override(x, FASTMIB_MIB_RESET, m->groups[gi].name, "ignore: true");
+	put_comment(x, "      ", "index objects are labels, never values (not "
+				  "accessible; an InetAddressType is read with its "
+				  "address, into one label)");
+	for (uint32_t gi = 0; gi < m->n_groups; gi++)
+		for (uint32_t xi = 0; xi < m->groups[gi].n_indexes; xi++) {
+			const struct m_index *ix = &m->groups[gi].indexes[xi];
+
+			if (ix->type == FASTMIB_INDEX_INET_ADDRESS)
+				put_override2(x, FASTMIB_MIB_INDEX_TYPE, m->groups[gi].name,
+					      ix->name, "ignore: true");
+			put_override2(x, FASTMIB_MIB_INDEX, m->groups[gi].name, ix->name,
+				      "ignore: true");
+		}
 	put_comment(x, "      ", "TimeStamps (the agent's uptime in hundredths "
 				  "of a second at the last reset or re-created "
 				  "segment): a new value means the counters restarted");

@@ -171,7 +171,7 @@ emit_wrapped_imports(const struct mn *n, const struct parent *par, struct strbuf
 {
 	const struct model *m = n->m;
 	bool notify = uses_notify(m), events = m->n_events > 0;
-	bool inet = mib_uses_index_type(m, FASTMIB_INDEX_INET_ADDRESS);
+	const char *index_module = mib_index_module(m);
 	struct strbuf l;
 
 	sb_init(&l);
@@ -201,10 +201,10 @@ emit_wrapped_imports(const struct mn *n, const struct parent *par, struct strbuf
 	sb_printf(&l, "MODULE-COMPLIANCE, OBJECT-GROUP%s",
 		  notify ? ", NOTIFICATION-GROUP" : "");
 	put_import_list(o, &l, "SNMPv2-CONF");
-	if (inet) {
+	if (index_module) {
 		sb_puts(o, "\n");
 		sb_puts(&l, "InetAddressType, InetAddress");
-		put_import_list(o, &l, "INET-ADDRESS-MIB");
+		put_import_list(o, &l, index_module);
 	}
 	sb_free(&l);
 	if (par->module && strcmp(par->module, "SNMPv2-SMI") != 0)

@@ -22,6 +22,12 @@ mib_uses_index_type(const struct model *m, enum fastmib_index_type t)
 	return false;
 }
 
+const char *
+mib_index_module(const struct model *m)
+{
+	return mib_uses_index_type(m, FASTMIB_INDEX_INET_ADDRESS) ? "INET-ADDRESS-MIB" : NULL;
+}
+
 /* The SEQUENCE syntax, the refined SYNTAX and the DESCRIPTION of index x's
  * object, or of its InetAddressType object (`type_object`). */
 static void

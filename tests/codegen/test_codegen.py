@@ -23,9 +23,10 @@ EXAMPLE = SRC / "examples" / "dataplane.yaml"
 GOLDEN = SRC / "mibs" / "EXAMPLE-DATAPLANE-MIB.txt"
 BAD = sorted((HERE / "bad").glob("*.yaml"))
 GOOD = [EXAMPLE] + sorted((HERE / "models").glob("*.yaml"))
-# Models of keyed tables: in every test of the generator's own outputs;
-# the snmp_exporter tests below take GOOD.
+# Models of keyed tables: in every test of the generator's own outputs
+# and of the snmp_exporter module (EXPORTED).
 KEYED = sorted((HERE / "keyed").glob("*.yaml"))
+EXPORTED = GOOD + KEYED
 KEYED_GOLDEN = HERE / "keyed" / "KEYED-TEST-MIB.txt"
 WARN = sorted((HERE / "warn").glob("*.yaml"))
 # NET-SNMP-MIB (parent of the example's root) ships with net-snmp.
@@ -947,7 +948,7 @@ def exporter_mibs(text):
     return m.group(1).split(", ")
 
 
-@pytest.mark.parametrize("model", GOOD, ids=[p.stem for p in GOOD])
+@pytest.mark.parametrize("model", EXPORTED, ids=[p.stem for p in EXPORTED])
 def test_exporter_byte_identical_alone(model, tmp_path):
     """-x alone writes that one file; runs give the same bytes (relative or
     absolute model path, file or standard output), no absolute path."""
@@ -1039,11 +1040,11 @@ def test_exporter_port_tables_get_their_join():
                        r"\s+#       ifIndex\{ifIndex=~\"10\[0-9\]\[0-9\]\"\} - 999\)\n", text)
     assert joins == [("epPortRxPkts", "epPortPortId", "epPortPortId"),
                      ("epPortQueuePkts", "epPortQueuePortId", "epPortQueuePortId")]
-    for model in GOOD[1:]:
+    for model in EXPORTED[1:]:
         assert "count_values" not in exporter_module(model), model
 
 
-@pytest.mark.parametrize("model", GOOD, ids=[p.stem for p in GOOD])
+@pytest.mark.parametrize("model", EXPORTED, ids=[p.stem for p in EXPORTED])
 def test_exporter_objects_only(model, tmp_path):
     """Every name the module uses is an object of the model's MIB; the
     module is named after the MIB module; resets and DiscontinuityTimes are
@@ -1068,7 +1069,38 @@ def test_exporter_objects_only(model, tmp_path):
             (bool(extra) and any(o.endswith("EventTable") for o in objects))
 
 
-@pytest.mark.parametrize("model", GOOD, ids=[p.stem for p in GOOD])
+def test_exporter_keyed_tables():
+    """A keyed table's labels are its key: the walk comment names each one
+    with its index type, INET-ADDRESS-MIB is among the modules needed, and
+    every index object (an InetAddressType one too) is ignored: labels,
+    never metrics."""
+    keyed = HERE / "keyed" / "keyed.yaml"
+    text = exporter_module(keyed)
+    assert exporter_mibs(text) == ["KEYED-TEST-MIB", "SNMPv2-SMI", "SNMPv2-TC", "SNMPv2-CONF",
+                                   "NET-SNMP-MIB", "INET-ADDRESS-MIB"]
+    assert "INET-ADDRESS-MIB" not in exporter_mibs(exporter_module(
+        HERE / "keyed" / "keyed-mac.yaml"))
+    comments = " ".join(ln.strip(" #") for ln in text.splitlines() if ln.strip().startswith("#"))
+    assert ("tunnel: keyed table, labels ktTunnelPeer (inet-address), ktTunnelTeid "
+            "(uint32); up to 65536 rows") in comments
+    assert "peerQueue: keyed table, labels ktPeerQueuePeerAddr (inet-address), " \
+           "ktPeerQueueQueue (integer)" in comments
+    assert "customer: keyed table, labels ktCustomerCustomerName (string), ktCustomerVlan " \
+           "(uint32); up to 1000 rows" in comments
+    assert "port: table, labels ktPortPortId; 4 rows" in comments
+    mod = yaml.safe_load(text)["modules"]["keyed_test_mib"]
+    ignored = {o for o, v in mod["overrides"].items() if v == {"ignore": True}}
+    assert ignored - {o for o in ignored if o.endswith("Reset") or o == "ktResetAll"} == {
+        "ktTunnelPeerType", "ktTunnelPeer", "ktTunnelTeid", "ktPeerQueuePeerAddrType",
+        "ktPeerQueuePeerAddr", "ktPeerQueueQueue", "ktHostAddr", "ktStationMac",
+        "ktCustomerCustomerName", "ktCustomerVlan", "ktPortPortId"}
+    # the example model's indexes too
+    ex = yaml.safe_load(exporter_module(EXAMPLE))["modules"]["example_dataplane_mib"]
+    assert {"epPortPortId", "epPortQueuePortId", "epPortQueueQueueId", "epFlowFlowId"} <= {
+        o for o, v in ex["overrides"].items() if v == {"ignore": True}}
+
+
+@pytest.mark.parametrize("model", EXPORTED, ids=[p.stem for p in EXPORTED])
 def test_exporter_prometheus_generator_accepts(model, tmp_path):
     """prometheus-snmp-generator turns each module into snmp.yml without a
     warning, given the MIB modules the header comment lists and no other."""
@@ -1079,7 +1111,7 @@ def test_exporter_prometheus_generator_accepts(model, tmp_path):
     second = events.split("modules:\n", 1)[1].replace(
         "  %s:\n" % name, "  %s_events:\n" % name, 1)
     mibdir = px.mib_dir(str(tmp_path / "mibs"), exporter_mibs(plain),
-                        [str(tmp_path / "out"), BASE_MIBS, NETSNMP_MIBS])
+                        [str(tmp_path / "out"), BASE_MIBS, NETSNMP_MIBS, TEST_MIBS])
     config, log = px.generate(str(tmp_path), plain + second, mibdir)
     assert "level=warn" not in log, log
     snmp = yaml.safe_load(open(config))
