@@ -176,13 +176,13 @@ test_errors(void **state)
 	bad(&tunnel, "10.0.0.1, 7",
 	    "group tunnel: ' 7' is not an unsigned 32-bit integer (0..4294967295) for index teid");
 	bad(&tunnel, "10.0.0.1",
-	    "group tunnel: '10.0.0.1' is not a key of the table: it takes 2 field(s), joined by "
+	    "group tunnel: '10.0.0.1' is not a key: it takes 2 field(s), joined by "
 	    "',': peer (inet-address), teid (uint32)");
 	bad(&tunnel, "10.0.0.1,7,8",
-	    "group tunnel: '10.0.0.1,7,8' is not a key of the table: it takes 2 field(s), joined "
+	    "group tunnel: '10.0.0.1,7,8' is not a key: it takes 2 field(s), joined "
 	    "by ',': peer (inet-address), teid (uint32)");
 	bad(&tunnel, "10.0.0.1,7,",
-	    "group tunnel: '10.0.0.1,7,' is not a key of the table: it takes 2 field(s), joined "
+	    "group tunnel: '10.0.0.1,7,' is not a key: it takes 2 field(s), joined "
 	    "by ',': peer (inet-address), teid (uint32)");
 	bad(&mixed, "10.0.0.1.5,02:00:00:00:00:01,a,1",
 	    "group mixed: '10.0.0.1.5' is not an IPv4 address for index host");
