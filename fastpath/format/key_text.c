@@ -346,20 +346,23 @@ read_field(const struct fastmib_group_schema *g, uint32_t k, const char **p, uin
 	return 0;
 }
 
-/* "peer (inet-address), teid (uint32)": what a key of the table is. */
-static void
-key_shape(const struct fastmib_group_schema *g, char *buf, size_t size)
+size_t
+fastmib_key_shape(const struct fastmib_group_schema *g, char *buf, size_t size)
 {
 	size_t n = 0;
 
-	buf[0] = '\0';
-	for (uint32_t k = 0; k < g->n_indexes && n < size; k++) {
+	if (size)
+		buf[0] = '\0';
+	for (uint32_t k = 0; k < g->n_indexes; k++) {
 		const struct fastmib_index_schema *x = &g->indexes[k];
 		const char *w = fastmib_index_type_word(x->type);
+		char t[FASTMIB_MAX_NAME + 24];
+		int l = snprintf(t, sizeof(t), "%s%s (%s)", k ? ", " : "", x->name,
+				 w ? w : "integer");
 
-		n += (size_t)snprintf(buf + n, size - n, "%s%s (%s)", k ? ", " : "", x->name,
-				      w ? w : "integer");
+		n += put(buf, size, n, t, (size_t)l);
 	}
+	return n;
 }
 
 int
@@ -369,7 +372,7 @@ fastmib_key_of_text(const struct fastmib_group_schema *g, const char *text, uint
 	size_t at = 0;
 	uint32_t k = 0;
 	bool extra = false;
-	char shape[FASTMIB_MAX_INDEXES * (FASTMIB_MAX_NAME + 20)];
+	char shape[FASTMIB_MAX_INDEXES * (FASTMIB_MAX_NAME + 24)];
 
 	if (!fastmib_group_keyed(g))
 		return fms_error(-EINVAL, "group %s is not a keyed table", g->name);
@@ -388,7 +391,7 @@ fastmib_key_of_text(const struct fastmib_group_schema *g, const char *text, uint
 		p++; /* the ',' */
 	}
 	if (k < g->n_indexes || extra) {
-		key_shape(g, shape, sizeof(shape));
+		fastmib_key_shape(g, shape, sizeof(shape));
 		return fms_error(-EINVAL, "group %s: '%s' is not a key: it takes "
 				 "%" PRIu32 " field(s), joined by ',': %s", g->name, text,
 				 g->n_indexes, shape);

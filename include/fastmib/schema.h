@@ -592,6 +592,11 @@ size_t fastmib_key_text(const struct fastmib_group_schema *g, const uint8_t *key
  */
 int fastmib_key_of_text(const struct fastmib_group_schema *g, const char *text, uint8_t *buf);
 
+/** What a key of the table is, as snprintf() writes it: each index's name
+ *  and type word, "peer (inet-address), teid (uint32)" (an integer index
+ *  "(integer)"), for messages. */
+size_t fastmib_key_shape(const struct fastmib_group_schema *g, char *buf, size_t size);
+
 /** The word of an InetAddressType: "ipv4" (1), "ipv6" (2); NULL for the
  *  others (RFC 4001's names; a keyed table holds these two only). */
 const char *fastmib_inet_type_word(uint32_t type);

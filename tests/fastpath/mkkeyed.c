@@ -17,15 +17,23 @@
  *   -GROUP/KEY       remove KEY
  *   !HOW GROUP/KEY   rewrite the key record of KEY's row as a hostile hand
  *                    would: HOW is `len` (longer than any key), `type` (an
- *                    address type never served), `byte` (a string octet
- *                    outside printable ASCII), `torn` (a sequence number
+ *                    address type never served), `byte` (the key's second
+ *                    octet 7: a string's first character outside printable
+ *                    ASCII, an address's length), `torn` (a sequence number
  *                    left odd); readers must take the row as absent
  *   !log GROUP       append a change-log entry naming a row past the table
+ *   @GROUP=N         insert N keys into keyed table GROUP, key i (from 0)
+ *                    of fields made from i by type (uint32 and integers i
+ *                    and i % max + 1, ipv4 and inet-address 10.a.b.c, mac
+ *                    02:00:00:a:b:c, string "k" i), counter c of its row
+ *                    (i + 1) * (c + 1)
  *
  * Without --hold it exits once done: the segment keeps the values (writer
- * gone). With --hold it prints "ready" and then takes one ARG per line of
- * standard input, answering each with "ok" (or "error: ..."), until the
- * input ends: a writer still running, whose rows change on demand.
+ * gone). With --hold it prints "ready" and then takes lines of standard
+ * input, each one ARG or several separated by tabs (applied one right
+ * after the other), answering each line with "ok" (or "error") once done,
+ * until the input ends: a writer still running, whose rows change on
+ * demand.
  * A bad ARG on the command line exits 2 with a message.
  */
 #include <errno.h>
@@ -147,12 +155,91 @@ garble(struct state *st, const char *how, const char *target)
 	else if (strcmp(how, "type") == 0)
 		rec->key[0] = 7;
 	else if (strcmp(how, "byte") == 0)
-		rec->key[rec->len - 1] = 0x07;
+		rec->key[1] = 0x07; /* a string's first octet, an address's length */
 	else if (strcmp(how, "torn") == 0)
 		__atomic_fetch_add(&rec->seq, 1, __ATOMIC_RELEASE);
 	else
 		return fprintf(stderr, "mkkeyed: '%s': not len, type, byte, torn or log\n", how),
 		       -EINVAL;
+	return 0;
+}
+
+/* The text of field k of generated key i. */
+static void
+gen_field(const struct fastmib_index_schema *x, uint32_t i, char *buf, size_t len)
+{
+	switch (x->type) {
+	case FASTMIB_INDEX_INTEGER:
+		snprintf(buf, len, "%" PRIu32, i % x->max + 1);
+		break;
+	case FASTMIB_INDEX_IPV4:
+	case FASTMIB_INDEX_INET_ADDRESS:
+		snprintf(buf, len, "10.%u.%u.%u", i >> 16 & 255, i >> 8 & 255, i & 255);
+		break;
+	case FASTMIB_INDEX_MAC:
+		snprintf(buf, len, "02:00:00:%02x:%02x:%02x", i >> 16 & 255, i >> 8 & 255,
+			 i & 255);
+		break;
+	case FASTMIB_INDEX_STRING:
+		snprintf(buf, len, "k%" PRIu32, i);
+		break;
+	default:
+		snprintf(buf, len, "%" PRIu32, i);
+		break;
+	}
+}
+
+/* @GROUP=N */
+static int
+fill(struct state *st, const char *arg)
+{
+	const struct fastmib_schema *sc = fastmib_schema(st->seg);
+	const char *eq = strchr(arg, '=');
+	char name[FASTMIB_MAX_NAME + 1], text[FASTMIB_MAX_KEY_TEXT], field[80];
+	const struct fastmib_group_schema *g;
+	uint8_t order[FASTMIB_MAX_KEY_BYTES], ckey[FASTMIB_MAX_KEY_BYTES + 64];
+	unsigned long n;
+	int group;
+
+	if (eq == NULL || (size_t)(eq - arg) >= sizeof(name))
+		return fprintf(stderr, "mkkeyed: '%s': not @GROUP=N\n", arg), -EINVAL;
+	snprintf(name, sizeof(name), "%.*s", (int)(eq - arg), arg);
+	group = fastmib_group_by_name(sc, name);
+	n = strtoul(eq + 1, NULL, 10);
+	if (group < 0 || !fastmib_group_keyed(&sc->groups[group]))
+		return fprintf(stderr, "mkkeyed: no keyed table '%s'\n", name), -EINVAL;
+	g = &sc->groups[group];
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t row;
+		int len;
+
+		text[0] = '\0';
+		for (uint32_t k = 0; k < g->n_indexes; k++) {
+			gen_field(&g->indexes[k], i, field, sizeof(field));
+			snprintf(text + strlen(text), sizeof(text) - strlen(text), "%s%s",
+				 k ? "," : "", field);
+		}
+		len = fastmib_key_of_text(g, text, order);
+		if (len < 0)
+			return fprintf(stderr, "mkkeyed: %s\n", fastmib_last_error()), len;
+		fastmib_key_decode(g, order, (size_t)len, ckey);
+		if (fastmib_key_insert(st->seg, (unsigned)group, ckey, &row) != 0)
+			return fprintf(stderr, "mkkeyed: %s\n", fastmib_last_error()), -EINVAL;
+		fastmib_begin(st->w);
+		for (uint32_t c = 0; c < g->n_counters; c++) {
+			size_t off = g->offset + (size_t)row * g->row_size + g->counters[c].offset;
+			uint64_t v = (uint64_t)(i + 1) * (c + 1);
+
+			if (g->storage == FASTMIB_STORAGE_PER_CORE)
+				fastmib_pc_add(st->w, off, v);
+			else if (g->storage == FASTMIB_STORAGE_SHARED_BUFFERED)
+				fastmib_wb_add(st->w, off, v);
+			else
+				fastmib_atomic_add(st->w, off, v);
+		}
+		fastmib_end(st->w);
+	}
+	fastmib_flush(st->w);
 	return 0;
 }
 
@@ -163,6 +250,8 @@ apply(struct state *st, const char *arg, const char *next)
 	int group, rc;
 	uint32_t row;
 
+	if (arg[0] == '@')
+		return fill(st, arg + 1);
 	if (arg[0] == '!')
 		return next ? garble(st, arg + 1, next) :
 			      (fprintf(stderr, "mkkeyed: %s needs a target\n", arg), -EINVAL);
@@ -218,20 +307,23 @@ main(int argc, char **argv)
 		i += two;
 	}
 	if (hold) {
-		char *how = NULL;
-
 		printf("ready\n");
 		while ((n = getline(&line, &cap, stdin)) > 0) {
+			char *args[64], *save = NULL;
+			int na = 0, rc = 0;
+
 			if (line[n - 1] == '\n')
 				line[n - 1] = '\0';
-			if (line[0] == '!' && how == NULL) { /* its target on the next line */
-				how = strdup(line);
-				continue;
+			for (char *a = strtok_r(line, "\t", &save); a && na < 64;
+			     a = strtok_r(NULL, "\t", &save))
+				args[na++] = a;
+			for (int i = 0; i < na && rc == 0; i++) {
+				bool two = args[i][0] == '!';
+
+				rc = apply(&st, args[i], two && i + 1 < na ? args[i + 1] : NULL);
+				i += two;
 			}
-			printf(apply(&st, how ? how : line, how ? line : NULL) < 0 ? "error\n" :
-										      "ok\n");
-			free(how);
-			how = NULL;
+			printf(rc < 0 ? "error\n" : "ok\n");
 		}
 		free(line);
 	}

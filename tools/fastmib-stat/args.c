@@ -45,9 +45,12 @@ usage(FILE *f)
 		"                       DESCRIPTION; of tables their index and counter\n"
 		"                       names; what has no column left is not shown\n"
 		"  --raw                tables only, unaligned, one space between cells\n"
-		"  --reset [GROUP[.ROW]]  reset the whole segment, one group (every row of a\n"
-		"                       table), or one table row given by its SNMP index,\n"
-		"                       dotted for several indexes (e.g. portQueue.2.3);\n"
+		"  --reset [GROUP[.ROW|/KEY]]  reset the whole segment, one group (every row\n"
+		"                       of a table), or one table row given by its SNMP\n"
+		"                       index, dotted for several indexes (portQueue.2.3),\n"
+		"                       or in a keyed table by its key, one field per\n"
+		"                       index joined by ',' (tunnel/10.0.0.1,7; in a string\n"
+		"                       '\\,' is a comma, '\\\\' a backslash);\n"
 		"                       asks first when standard input is a terminal\n"
 		"  -y, --yes            with --reset: do not ask\n"
 		"  --info               print the segment header instead of counters\n"
@@ -65,7 +68,8 @@ usage(FILE *f)
 		"Exit status: 0 success, 1 segment error, 2 usage error.\n");
 }
 
-/* Does `s` look like a reset target (GROUP or GROUP.1.2) rather than a path? */
+/* Does `s` look like a reset target (GROUP, GROUP.1.2 or GROUP/KEY) rather
+ * than a path? */
 static bool
 looks_like_target(const char *s)
 {
@@ -73,7 +77,7 @@ looks_like_target(const char *s)
 
 	if (!isalpha((unsigned char)s[0]))
 		return false;
-	for (const char *p = s; *p; p++)
+	for (const char *p = s; *p && *p != '/'; p++) /* a key may hold anything */
 		if (!isalnum((unsigned char)*p) && *p != '.')
 			return false;
 	return stat(s, &st) != 0; /* an existing file is the segment */

@@ -33,20 +33,103 @@ json_counters(const struct fastmib_schema *sc, const struct fastmib_group_schema
 	return o;
 }
 
-/* One row of a table: its number, index values and counters. */
+/*
+ * A keyed row's "key": one entry per object of the table's INDEX clause,
+ * named as it (an inet-address index is two: its InetAddressType, "ipv4"
+ * or "ipv6", then the address), typed: integer and uint32 indexes numbers,
+ * the others strings (fastmib_key_field_text()). The names are the
+ * table's, made once; the values each row's.
+ */
+struct key_entry {
+	bool is_number;
+	uint32_t number;
+	char text[FASTMIB_MAX_KEY_FIELD_TEXT];
+};
+
+/* The names of g's INDEX objects, in its order; their count. */
+static uint32_t
+index_object_names(const struct fastmib_schema *sc, const struct fastmib_group_schema *g,
+		   char (*names)[NAME_BUF])
+{
+	uint32_t n = 0;
+
+	for (uint32_t k = 0; k < g->n_indexes; k++) {
+		if (g->indexes[k].type == FASTMIB_INDEX_INET_ADDRESS)
+			fastmib_name(names[n++], NAME_BUF, FASTMIB_MIB_INDEX_TYPE, sc->prefix,
+				     g->name, g->indexes[k].name);
+		fastmib_name(names[n++], NAME_BUF, FASTMIB_MIB_INDEX, sc->prefix, g->name,
+			     g->indexes[k].name);
+	}
+	return n;
+}
+
+/* The values of key key[0..len), in the order of index_object_names(). */
+static uint32_t
+key_values(const struct fastmib_group_schema *g, const uint8_t *key, size_t len,
+	   struct key_entry *e)
+{
+	uint32_t n = 0;
+
+	for (uint32_t k = 0; k < g->n_indexes; k++) {
+		struct fastmib_key_field f;
+
+		/* a key read from the segment is valid: keep the shape anyway */
+		if (fastmib_key_field(g, key, len, k, &f) < 0)
+			memset(&f, 0, sizeof(f));
+		if (f.type == FASTMIB_INDEX_INET_ADDRESS) {
+			const char *w = fastmib_inet_type_word(f.number);
+
+			e[n].is_number = false;
+			snprintf(e[n++].text, sizeof(e->text), "%s", w ? w : "unknown");
+		}
+		e[n].is_number = f.octets == NULL;
+		e[n].number = f.number;
+		e[n].text[0] = '\0';
+		if (f.octets != NULL)
+			fastmib_key_field_text(&f, e[n].text, sizeof(e->text));
+		n++;
+	}
+	return n;
+}
+
+/* One row of a table: its number, its SNMP index (a keyed table's: the
+ * sub-identifiers of its key), its key (keyed tables) and counters. */
 static json_t *
 json_row(const struct fastmib_schema *sc, const struct fastmib_group_schema *g,
-	 const struct group_view *gv, uint32_t r, const uint64_t *v)
+	 const struct group_view *gv, const struct group_snap *gs, uint32_t i)
 {
 	json_t *row = json_object(), *ix = json_array();
-	uint32_t idx[FASTMIB_MAX_INDEXES];
+	uint32_t r = gs->rows[i];
 
-	fastmib_index_of_row(g, r, idx);
-	for (uint32_t k = 0; k < g->n_indexes; k++)
-		json_array_append_new(ix, json_integer(idx[k]));
 	json_object_set_new(row, "row", json_integer(r));
-	json_object_set_new(row, "index", ix);
-	json_object_set_new(row, "counters", json_counters(sc, g, gv, v));
+	if (fastmib_group_keyed(g)) {
+		char names[2 * FASTMIB_MAX_INDEXES][NAME_BUF];
+		struct key_entry e[2 * FASTMIB_MAX_INDEXES];
+		uint64_t sub[FASTMIB_MAX_INDEX_SUBIDS];
+		json_t *key = json_object();
+		size_t len, n_sub;
+		const uint8_t *k = snap_key(gs, i, &len);
+		uint32_t n = index_object_names(sc, g, names);
+
+		n_sub = fastmib_key_to_index(g, k, len, sub);
+		for (size_t j = 0; j < n_sub; j++)
+			json_array_append_new(ix, json_integer((json_int_t)sub[j]));
+		key_values(g, k, len, e);
+		for (uint32_t j = 0; j < n; j++)
+			json_object_set_new(key, names[j], e[j].is_number ?
+					    json_integer(e[j].number) : json_string(e[j].text));
+		json_object_set_new(row, "index", ix);
+		json_object_set_new(row, "key", key);
+	} else {
+		uint32_t idx[FASTMIB_MAX_INDEXES];
+
+		fastmib_index_of_row(g, r, idx);
+		for (uint32_t k = 0; k < g->n_indexes; k++)
+			json_array_append_new(ix, json_integer(idx[k]));
+		json_object_set_new(row, "index", ix);
+	}
+	json_object_set_new(row, "counters", json_counters(sc, g, gv,
+							   &gs->vals[(size_t)i * g->n_counters]));
 	return row;
 }
 
@@ -61,7 +144,7 @@ json_group(const struct fastmib_schema *sc, const struct fastmib_group_schema *g
 	   const char *stream_mark)
 {
 	json_t *o = json_object();
-	char name[NAME_BUF];
+	char name[NAME_BUF], idx_text[2 * FASTMIB_MAX_INDEXES][NAME_BUF];
 	uint32_t *order, n;
 
 	json_t *types = json_object();
@@ -90,11 +173,11 @@ json_group(const struct fastmib_schema *sc, const struct fastmib_group_schema *g
 
 	fastmib_name(name, sizeof(name), FASTMIB_MIB_TABLE, sc->prefix, g->name, NULL);
 	json_object_set_new(o, "mib", json_string(name));
-	for (uint32_t k = 0; k < g->n_indexes; k++) {
-		fastmib_name(name, sizeof(name), FASTMIB_MIB_INDEX,
-			     sc->prefix, g->name, g->indexes[k].name);
-		json_array_append_new(idx_names, json_string(name));
-	}
+	/* the INDEX clause: a keyed table's inet-address index is two objects */
+	n = index_object_names(sc, g, idx_text);
+	for (uint32_t k = 0; k < n; k++)
+		json_array_append_new(idx_names, json_string(idx_text[k]));
+
 	json_object_set_new(o, "indexes", idx_names);
 	json_object_set_new(o, "rows_max", json_integer(g->n_rows));
 	json_object_set_new(o, "rows_present", json_integer((json_int_t)gs->n_present));
@@ -116,8 +199,7 @@ json_group(const struct fastmib_schema *sc, const struct fastmib_group_schema *g
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t r = order[i];
 
-		json_array_append_new(rows, json_row(sc, g, gv, gs->rows[r],
-						     &gs->vals[(size_t)r * g->n_counters]));
+		json_array_append_new(rows, json_row(sc, g, gv, gs, r));
 	}
 	free(order);
 	json_object_set_new(o, "rows", rows);
@@ -174,6 +256,8 @@ struct row_writer {
 	const char *key[FASTMIB_MAX_COUNTERS];   /* "\"bgConnRxPkts\": " */
 	uint32_t counter[FASTMIB_MAX_COUNTERS];  /* schema index of each key */
 	bool c64[FASTMIB_MAX_COUNTERS];          /* Counter64: json64's rule */
+	uint32_t n_objects;                      /* keyed tables: INDEX objects */
+	char objects[2 * FASTMIB_MAX_INDEXES][NAME_BUF];
 };
 
 static void
@@ -236,8 +320,16 @@ rw_init(struct row_writer *rw, const struct fastmib_schema *sc,
 		rw->c64[rw->n_keys] = g->counters[c].type == FASTMIB_COUNTER64;
 		rw->key[rw->n_keys++] = k;
 	}
-	/* indentation, keys and at most 22 characters per value, per line */
+	/* indentation, keys and at most 22 characters per value, per line;
+	 * a keyed row's index (a line per sub-identifier) and its key (a line
+	 * per INDEX object, each name and value escaped at worst) */
 	rw->cap = keys + (size_t)(g->n_indexes + rw->n_keys + 8) * (size_t)(indent + 32) + 64;
+	if (fastmib_group_keyed(g)) {
+		rw->n_objects = index_object_names(sc, g, rw->objects);
+		rw->cap += (size_t)fastmib_index_max_subids(g) * (size_t)(indent + 16) +
+			   (size_t)rw->n_objects * (size_t)(indent + 16 + NAME_BUF +
+							    2 * FASTMIB_MAX_KEY_FIELD_TEXT);
+	}
 	rw->buf = malloc(rw->cap);
 	return rw->buf ? 0 : -ENOMEM;
 }
@@ -250,27 +342,79 @@ rw_free(struct row_writer *rw)
 	free(rw->buf);
 }
 
-/* One row object, from its opening brace to its closing one. */
+/* A JSON string of printable ASCII (a key's text): only '"' and '\\'
+ * are escaped, as jansson escapes them. */
 static void
-rw_row(struct row_writer *rw, const struct fastmib_group_schema *g, uint32_t row,
-       const uint64_t *v)
+rw_str(struct row_writer *rw, const char *t)
 {
-	uint32_t idx[FASTMIB_MAX_INDEXES];
+	rw->buf[rw->len++] = '"';
+	for (; *t; t++) {
+		if (*t == '"' || *t == '\\')
+			rw->buf[rw->len++] = '\\';
+		rw->buf[rw->len++] = *t;
+	}
+	rw->buf[rw->len++] = '"';
+}
+
+/* A keyed row's "key" object, its members at `in` + 2, and the comma. */
+static void
+rw_key(struct row_writer *rw, const struct fastmib_group_schema *g, const uint8_t *key,
+       size_t len, int in)
+{
+	struct key_entry e[2 * FASTMIB_MAX_INDEXES];
+
+	key_values(g, key, len, e);
+	RW_LIT(rw, "\"key\": {\n");
+	for (uint32_t j = 0; j < rw->n_objects; j++) {
+		rw_spaces(rw, in + 2);
+		rw_str(rw, rw->objects[j]);
+		RW_LIT(rw, ": ");
+		if (e[j].is_number)
+			rw_u64(rw, e[j].number, false);
+		else
+			rw_str(rw, e[j].text);
+		if (j + 1 < rw->n_objects)
+			RW_LIT(rw, ",\n");
+		else
+			RW_LIT(rw, "\n");
+	}
+	rw_spaces(rw, in);
+	RW_LIT(rw, "},\n");
+}
+
+/* One row object, row i of `gs`, from its opening brace to its closing one. */
+static void
+rw_row(struct row_writer *rw, const struct fastmib_group_schema *g,
+       const struct group_snap *gs, uint32_t i)
+{
+	const uint64_t *v = &gs->vals[(size_t)i * g->n_counters];
+	uint64_t idx[FASTMIB_MAX_INDEX_SUBIDS];
+	const uint8_t *key = NULL;
 	int in = rw->indent;
+	size_t n, len = 0;
 
 	rw->len = 0;
-	fastmib_index_of_row(g, row, idx);
+	if (fastmib_group_keyed(g)) {
+		key = snap_key(gs, i, &len);
+		n = fastmib_key_to_index(g, key, len, idx);
+	} else {
+		uint32_t x[FASTMIB_MAX_INDEXES];
+
+		fastmib_index_of_row(g, gs->rows[i], x);
+		for (n = 0; n < g->n_indexes; n++)
+			idx[n] = x[n];
+	}
 	RW_LIT(rw, "{\n");
 	rw_spaces(rw, in + 2);
 	RW_LIT(rw, "\"row\": ");
-	rw_u64(rw, row, false);
+	rw_u64(rw, gs->rows[i], false);
 	RW_LIT(rw, ",\n");
 	rw_spaces(rw, in + 2);
 	RW_LIT(rw, "\"index\": [\n");
-	for (uint32_t k = 0; k < g->n_indexes; k++) {
+	for (size_t k = 0; k < n; k++) {
 		rw_spaces(rw, in + 4);
 		rw_u64(rw, idx[k], false);
-		if (k + 1 < g->n_indexes)
+		if (k + 1 < n)
 			RW_LIT(rw, ",\n");
 		else
 			RW_LIT(rw, "\n");
@@ -278,6 +422,10 @@ rw_row(struct row_writer *rw, const struct fastmib_group_schema *g, uint32_t row
 	rw_spaces(rw, in + 2);
 	RW_LIT(rw, "],\n");
 	rw_spaces(rw, in + 2);
+	if (key != NULL) {
+		rw_key(rw, g, key, len, in + 2);
+		rw_spaces(rw, in + 2);
+	}
 	if (rw->n_keys == 0) {
 		RW_LIT(rw, "\"counters\": {}\n");
 	} else {
@@ -310,24 +458,25 @@ stream_rows(struct fastmib_segment *seg, const struct view *v, unsigned gi, int 
 	const struct fastmib_schema *sc = fastmib_schema(seg);
 	const struct fastmib_group_schema *g = &sc->groups[gi];
 	struct group_snap gs = { 0 };
+	struct row_cursor cur = { 0 };
 	struct row_writer rw;
 	uint64_t done = 0;
-	int64_t next = 0;
+	int more = 1;
 
 	if (rw_init(&rw, sc, g, &v->g[gi], indent + 2) < 0) {
 		rw_free(&rw);
 		return -ENOMEM;
 	}
 	putchar('[');
-	while (next >= 0 && done < v->max_rows) {
+	while (more > 0 && done < v->max_rows) {
 		uint64_t want = v->max_rows - done;
 
 		gs.n_shown = 0;
-		next = snap_range(seg, gi, (uint32_t)next, want < 4096 ? want : 4096, false, &gs);
-		if (next < -1)
+		more = snap_range(seg, gi, &cur, want < 4096 ? want : 4096, false, &gs);
+		if (more < 0)
 			break;
 		for (uint32_t i = 0; i < gs.n_shown; i++) {
-			rw_row(&rw, g, gs.rows[i], &gs.vals[(size_t)i * g->n_counters]);
+			rw_row(&rw, g, &gs, i);
 			printf("%s\n%*s", done + i ? "," : "", indent + 2, "");
 			fwrite(rw.buf, 1, rw.len, stdout);
 		}
@@ -336,12 +485,11 @@ stream_rows(struct fastmib_segment *seg, const struct view *v, unsigned gi, int 
 			break;
 	}
 	rw_free(&rw);
-	free(gs.rows);
-	free(gs.vals);
+	group_snap_free(&gs);
 	if (done)
 		printf("\n%*s", indent, "");
 	putchar(']');
-	return next < -1 ? (int)next : 0;
+	return more < 0 ? more : 0;
 }
 
 int
@@ -364,9 +512,9 @@ print_json_stream(struct fastmib_segment *seg, const char *path, const struct vi
 		if (!v->g[i].shown)
 			continue;
 		if (sc->groups[i].n_indexes == 0) {
-			int64_t r = snap_range(seg, i, 0, 1, false, &s.g[i]);
+			struct row_cursor cur = { 0 };
 
-			rc = r < -1 ? (int)r : 0;
+			rc = snap_range(seg, i, &cur, 1, false, &s.g[i]);
 			continue;
 		}
 		s.g[i].n_present = count_present(seg, i);

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* --reset: the whole segment, a group, or one table row. */
+/* --reset: the whole segment, a group, or one table row (by its index, or
+ * in a keyed table by its key). */
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -21,44 +22,106 @@ bad_row(const char *target, const struct fastmib_group_schema *g)
 	fprintf(stderr, "\n");
 }
 
+/* What --reset names: a group, and maybe one of its rows. */
+struct target {
+	int group;
+	bool has_row;
+	uint32_t row;                       /* a table of integer indexes */
+	uint8_t key[FASTMIB_MAX_KEY_BYTES]; /* a keyed table: the row's key */
+	size_t key_len;
+};
+
 /*
- * Parse "GROUP" or "GROUP.I1[.I2...]" (SNMP 1-based indexes) into a group
- * number and a 0-based row; *has_row tells whether a row was given.
+ * Parse "GROUP", "GROUP.I1[.I2...]" (SNMP 1-based indexes) or, for a
+ * keyed table, "GROUP/KEY" (fastmib_key_of_text()).
  */
 static int
-parse_target(const struct fastmib_schema *sc, const char *t, int *group,
-	     uint32_t *row, bool *has_row)
+parse_target(const struct fastmib_schema *sc, const char *t, struct target *tg)
 {
-	const char *dot = strchr(t, '.');
-	size_t len = dot ? (size_t)(dot - t) : strlen(t);
-	char name[NAME_BUF];
+	size_t len = strcspn(t, "./");
+	const char *sep = t[len] ? t + len : NULL;
+	char name[NAME_BUF], shape[FASTMIB_MAX_INDEXES * (FASTMIB_MAX_NAME + 24)];
 	const struct fastmib_group_schema *g;
 	int64_t r;
+	int n;
 
+	memset(tg, 0, sizeof(*tg));
 	snprintf(name, sizeof(name), "%.*s", (int)len, t);
-	*group = len < sizeof(name) ? fastmib_group_by_name(sc, name) : -1;
-	if (*group < 0) {
+	tg->group = len < sizeof(name) ? fastmib_group_by_name(sc, name) : -1;
+	if (tg->group < 0) {
 		fprintf(stderr, "fastmib-stat: no group '%.*s' in %s\n", (int)len, t,
 			sc->module);
 		return -EINVAL;
 	}
-	g = &sc->groups[*group];
-	*has_row = dot != NULL;
-	*row = 0;
-	if (!dot)
+	g = &sc->groups[tg->group];
+	tg->has_row = sep != NULL;
+	if (!sep)
 		return 0;
 	if (g->n_indexes == 0) {
 		fprintf(stderr, "fastmib-stat: '%s' is a scalar group: no row index\n",
 			g->name);
 		return -EINVAL;
 	}
-	r = fastmib_row_of_text(g, dot + 1);
-	if (r < 0) {
-		bad_row(t, g);
+	if (!fastmib_group_keyed(g)) {
+		if (*sep == '/') {
+			fprintf(stderr, "fastmib-stat: '%s' is not a keyed table: name its row "
+				"by index, %s.I1[.I2...]\n", g->name, g->name);
+			return -EINVAL;
+		}
+		r = fastmib_row_of_text(g, sep + 1);
+		if (r < 0) {
+			bad_row(t, g);
+			return -EINVAL;
+		}
+		tg->row = (uint32_t)r;
+		return 0;
+	}
+	if (*sep == '.') {
+		fastmib_key_shape(g, shape, sizeof(shape));
+		fprintf(stderr, "fastmib-stat: '%s' is a keyed table: name its row by key, "
+			"%s/KEY, KEY its fields joined by ',': %s\n", g->name, g->name, shape);
 		return -EINVAL;
 	}
-	*row = (uint32_t)r;
+	n = fastmib_key_of_text(g, sep + 1, tg->key);
+	if (n < 0) {
+		fprintf(stderr, "fastmib-stat: %s\n", fastmib_last_error());
+		return -EINVAL;
+	}
+	tg->key_len = (size_t)n;
 	return 0;
+}
+
+/*
+ * The row of a keyed table that holds key key[0..len), reset: its
+ * snapshot is taken, then the row is checked to hold the key still before
+ * the baseline is stored (a row given to another key meanwhile is not
+ * that key's). A row removed and given to another key after the check
+ * was enabled after the snapshot: its newer baseline stays
+ * (fastmib_reset_commit()). 0, -ENOENT (no such key), or < 0.
+ */
+static int
+reset_key(struct fastmib_segment *seg, int group, const uint8_t *key, size_t len)
+{
+	for (int tries = 0; tries < 100; tries++) {
+		struct fastmib_reset_plan *plan;
+		uint8_t now[FASTMIB_MAX_KEY_BYTES];
+		size_t now_len;
+		int64_t row = fastmib_keyed_find(seg, (unsigned)group, key, len);
+		int rc;
+
+		if (row < 0)
+			return (int)row;
+		rc = fastmib_reset_prepare(seg, group, (uint32_t)row, &plan);
+		if (rc == -ENOENT)
+			continue; /* removed since found: find it again */
+		if (rc < 0)
+			return rc;
+		if (fastmib_row_key(seg, (unsigned)group, (uint32_t)row, now, &now_len) == 0 &&
+		    now_len == len && memcmp(now, key, len) == 0)
+			return fastmib_reset_commit(plan);
+		fastmib_reset_abort(plan);
+	}
+	return -EBUSY; /* the key keeps moving: as busy as a stuck writer */
 }
 
 /*
@@ -129,30 +192,16 @@ confirmed(const char *question, const char *path)
 	return yes;
 }
 
-/* Rows present now in table `group`, for the question. */
-static uint64_t
-present_rows(struct fastmib_segment *seg, const struct fastmib_group_schema *g,
-	     int group)
-{
-	uint64_t n = 0;
-
-	for (int64_t r = next_row(seg, g, group, 0); r >= 0;
-	     r = next_row(seg, g, group, (uint32_t)r + 1))
-		n++;
-	return n;
-}
-
 /* Returns a process exit status. With `ask`, only after a yes. */
 int
 do_reset(struct fastmib_segment *seg, const char *path, const char *target,
 	 bool quiet, bool ask)
 {
 	const struct fastmib_schema *sc = fastmib_schema(seg);
-	char question[2 * NAME_BUF + 64];
-	int group, rc;
-	uint32_t row;
+	char question[NAME_BUF + FASTMIB_MAX_KEY_TEXT + 64];
+	struct target tg;
+	int rc;
 	int64_t n;
-	bool has_row;
 
 	if (target == NULL) {
 		snprintf(question, sizeof(question), "every counter (%s)", sc->module);
@@ -165,17 +214,26 @@ do_reset(struct fastmib_segment *seg, const char *path, const char *target,
 			printf("reset %s: all counters\n", path);
 		return 0;
 	}
-	if (parse_target(sc, target, &group, &row, &has_row) < 0)
+	if (parse_target(sc, target, &tg) < 0)
 		return EXIT_USAGE;
 
-	const struct fastmib_group_schema *g = &sc->groups[group];
+	const struct fastmib_group_schema *g = &sc->groups[tg.group];
 
-	if (g->n_indexes == 0 || has_row) {
-		snprintf(question, sizeof(question), "%s '%s'", has_row ? "row" : "group",
+	if (g->n_indexes == 0 || tg.has_row) {
+		snprintf(question, sizeof(question), "%s '%s'", tg.has_row ? "row" : "group",
 			 target);
 		if (ask && !confirmed(question, path))
 			return EXIT_FAILURE;
-		rc = fastmib_reset(seg, group, row);
+		if (tg.key_len) {
+			rc = reset_key(seg, tg.group, tg.key, tg.key_len);
+			if (rc == -ENOENT) {
+				fprintf(stderr, "fastmib-stat: %s: group %s holds no key '%s'\n",
+					path, g->name, strchr(target, '/') + 1);
+				return EXIT_FAILURE;
+			}
+		} else {
+			rc = fastmib_reset(seg, tg.group, tg.row);
+		}
 		if (rc < 0)
 			goto fail;
 		if (!quiet)
@@ -183,10 +241,10 @@ do_reset(struct fastmib_segment *seg, const char *path, const char *target,
 		return 0;
 	}
 	snprintf(question, sizeof(question), "every row of table '%s' (%" PRIu64
-		 " present)", g->name, present_rows(seg, g, group));
+		 " present)", g->name, count_present(seg, (unsigned)tg.group));
 	if (ask && !confirmed(question, path))
 		return EXIT_FAILURE;
-	n = reset_table(seg, g, group);
+	n = reset_table(seg, g, tg.group);
 	if (n < 0)
 		goto fail;
 	if (!quiet)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Snapshots of every group, as the subagent takes them, and the values
- * and rates SNMP reports from them.
+ * and rates SNMP reports from them. Rows come in SNMP order: a keyed
+ * table's by key, from one key to the next (fastmib_keyed_next()).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -24,80 +25,161 @@ next_row(struct fastmib_segment *seg, const struct fastmib_group_schema *g,
 }
 
 void
+group_snap_free(struct group_snap *gs)
+{
+	free(gs->rows);
+	free(gs->vals);
+	free(gs->keys);
+	free(gs->key_lens);
+	gs->rows = NULL;
+	gs->vals = NULL;
+	gs->keys = NULL;
+	gs->key_lens = NULL;
+}
+
+void
 snap_free(struct snap *s)
 {
 	if (s->g == NULL)
 		return;
-	for (uint32_t i = 0; i < s->n_groups; i++) {
-		free(s->g[i].rows);
-		free(s->g[i].vals);
-	}
+	for (uint32_t i = 0; i < s->n_groups; i++)
+		group_snap_free(&s->g[i]);
 	free(s->g);
 	s->g = NULL;
 }
 
-int64_t
-snap_range(struct fastmib_segment *seg, unsigned gi, uint32_t from, uint64_t max_rows,
-	   bool count_rest, struct group_snap *gs)
+const uint8_t *
+snap_key(const struct group_snap *gs, uint32_t i, size_t *len)
 {
-	const struct fastmib_group_schema *g = &fastmib_schema(seg)->groups[gi];
-	uint64_t raw[FASTMIB_MAX_COUNTERS];
-	uint32_t cap = gs->n_shown;
+	*len = gs->key_lens[i];
+	return gs->keys + (size_t)i * gs->key_stride;
+}
+
+/* Room for one more row in `gs`. */
+static int
+grow(struct group_snap *gs, const struct fastmib_group_schema *g, uint32_t *cap)
+{
+	uint32_t ncap = *cap ? 2 * *cap : 16;
+	uint32_t *rows = realloc(gs->rows, ncap * sizeof(*rows));
+	uint64_t *vals;
+
+	if (rows == NULL)
+		return -ENOMEM;
+	gs->rows = rows;
+	vals = realloc(gs->vals, (size_t)ncap * g->n_counters * sizeof(*vals) + 1);
+	if (vals == NULL)
+		return -ENOMEM;
+	gs->vals = vals;
+	if (gs->key_stride) {
+		uint8_t *keys = realloc(gs->keys, (size_t)ncap * gs->key_stride);
+		uint16_t *lens;
+
+		if (keys == NULL)
+			return -ENOMEM;
+		gs->keys = keys;
+		lens = realloc(gs->key_lens, ncap * sizeof(*lens));
+		if (lens == NULL)
+			return -ENOMEM;
+		gs->key_lens = lens;
+	}
+	*cap = ncap;
+	return 0;
+}
+
+/* The next row of the table at `*cur` or after, without moving past it:
+ * its number, its key (keyed tables) in key[0..*len); -1 after the last. */
+static int64_t
+peek(struct fastmib_segment *seg, unsigned gi, const struct fastmib_group_schema *g,
+     const struct row_cursor *cur, uint8_t *key, size_t *len)
+{
 	int64_t r;
 
-	for (r = next_row(seg, g, gi, from); r >= 0; r = next_row(seg, g, gi, (uint32_t)r + 1)) {
+	if (!fastmib_group_keyed(g))
+		return next_row(seg, g, gi, cur->row);
+	r = fastmib_keyed_next(seg, gi, cur->idx, cur->n, !cur->past, key, len);
+	return r == -ENOENT ? -1 : r;
+}
+
+/* Move `*cur` past row r (key key[0..len) in a keyed table). */
+static void
+step(const struct fastmib_group_schema *g, struct row_cursor *cur, int64_t r,
+     const uint8_t *key, size_t len)
+{
+	if (fastmib_group_keyed(g)) {
+		cur->n = fastmib_key_to_index(g, key, len, cur->idx);
+		cur->past = true;
+	} else {
+		cur->row = (uint32_t)r + 1;
+	}
+}
+
+int
+snap_range(struct fastmib_segment *seg, unsigned gi, struct row_cursor *cur,
+	   uint64_t max_rows, bool count_rest, struct group_snap *gs)
+{
+	const struct fastmib_group_schema *g = &fastmib_schema(seg)->groups[gi];
+	bool keyed = fastmib_group_keyed(g);
+	uint64_t raw[FASTMIB_MAX_COUNTERS];
+	uint8_t key[FASTMIB_MAX_KEY_BYTES];
+	uint32_t cap = gs->n_shown;
+	size_t len = 0;
+	int64_t r;
+
+	gs->key_stride = keyed ? fastmib_key_max_bytes(g) : 0;
+	while ((r = peek(seg, gi, g, cur, key, &len)) >= 0) {
 		int rc;
 
 		/* --rows caps table rows; a scalar group's one row is always shown */
 		if (g->n_indexes > 0 && gs->n_shown >= max_rows) {
 			if (!count_rest)
-				return r; /* where the next range starts */
-			if (fastmib_row_present(seg, gi, (uint32_t)r))
-				gs->n_present++; /* counted for the header line */
+				return 1; /* the next range starts at this row */
+			/* counted for the header line: a key found is a row */
+			if (keyed || fastmib_row_present(seg, gi, (uint32_t)r))
+				gs->n_present++;
+			step(g, cur, r, key, len);
 			continue;
 		}
-		rc = fastmib_read(seg, gi, (uint32_t)r, raw);
-		if (rc == -ENOENT) /* disabled between next_row and read */
+		rc = keyed ? fastmib_keyed_read(seg, gi, (uint32_t)r, key, len, raw)
+			   : fastmib_read(seg, gi, (uint32_t)r, raw);
+		step(g, cur, r, key, len);
+		if (rc == -ENOENT) /* gone (or given to another key) since found */
 			continue;
 		if (rc < 0 && rc != -EBUSY)
-			return rc == -1 ? -EIO : rc; /* -1 means "no more rows" */
+			return rc;
 		gs->n_present++;
-		if (gs->n_shown == cap) {
-			uint32_t ncap = cap ? 2 * cap : 16;
-			uint32_t *rows = realloc(gs->rows, ncap * sizeof(*rows));
-			uint64_t *vals = rows == NULL ? NULL :
-				realloc(gs->vals, (size_t)ncap * g->n_counters *
-					sizeof(*vals) + 1);
-
-			if (rows != NULL)
-				gs->rows = rows;
-			if (vals == NULL)
-				return -ENOMEM;
-			gs->vals = vals;
-			cap = ncap;
-		}
+		if (gs->n_shown == cap && (rc = grow(gs, g, &cap)) < 0)
+			return rc;
 		if (rc == -EBUSY)
 			gs->n_bounded++;
 		gs->rows[gs->n_shown] = (uint32_t)r;
+		if (keyed) {
+			memcpy(gs->keys + (size_t)gs->n_shown * gs->key_stride, key, len);
+			gs->key_lens[gs->n_shown] = (uint16_t)len;
+		}
 		for (uint32_t c = 0; c < g->n_counters; c++)
 			gs->vals[(size_t)gs->n_shown * g->n_counters + c] =
 				fastmib_reported_value(g->counters[c].type, raw[c]);
 		gs->n_shown++;
 	}
-	return -1;
+	return r < -1 ? (int)r : 0;
 }
 
 uint64_t
 count_present(struct fastmib_segment *seg, unsigned gi)
 {
 	const struct fastmib_group_schema *g = &fastmib_schema(seg)->groups[gi];
+	struct row_cursor cur = { 0 };
+	uint8_t key[FASTMIB_MAX_KEY_BYTES];
 	uint64_t n = 0;
+	size_t len;
+	int64_t r;
 
 	if (g->n_indexes == 0 || g->all_rows)
 		return g->n_rows;
-	for (int64_t r = next_row(seg, g, gi, 0); r >= 0;
-	     r = next_row(seg, g, gi, (uint32_t)r + 1))
+	while ((r = peek(seg, gi, g, &cur, key, &len)) >= 0) {
+		step(g, &cur, r, key, len);
 		n++;
+	}
 	return n;
 }
 
@@ -105,11 +187,12 @@ static int
 snap_group(struct fastmib_segment *seg, unsigned gi, uint64_t max_rows,
 	   struct group_snap *gs)
 {
-	int64_t r;
+	struct row_cursor cur = { 0 };
+	int rc;
 
 	memset(gs, 0, sizeof(*gs));
-	r = snap_range(seg, gi, 0, max_rows, true, gs);
-	return r < -1 ? (int)r : 0;
+	rc = snap_range(seg, gi, &cur, max_rows, true, gs);
+	return rc < 0 ? rc : 0;
 }
 
 int
@@ -139,23 +222,39 @@ snap_take(struct fastmib_segment *seg, const struct view *v, struct snap *s)
 	return 0;
 }
 
-/* Row `row` of a previous snapshot's group, or NULL (rows are sorted). */
 const uint64_t *
-prev_row_vals(const struct group_snap *p, uint32_t n_counters, uint32_t row)
+prev_row_vals(const struct group_snap *p, const struct fastmib_group_schema *g,
+	      const struct group_snap *gs, uint32_t i)
 {
+	bool keyed = fastmib_group_keyed(g);
 	uint32_t lo = 0, hi = p->n_shown;
+	const uint8_t *key = NULL;
+	size_t len = 0, plen;
 
+	if (keyed)
+		key = snap_key(gs, i, &len);
+	/* both in SNMP order: by key (a row may have had another key then),
+	 * or by row number */
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
+		const uint8_t *pk = keyed ? snap_key(p, mid, &plen) : NULL;
 
-		if (p->rows[mid] < row)
+		if (keyed ? fastmib_key_cmp(pk, plen, key, len) < 0 : p->rows[mid] < gs->rows[i])
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	if (lo < p->n_shown && p->rows[lo] == row)
-		return &p->vals[(size_t)lo * n_counters];
-	return NULL;
+	if (lo == p->n_shown)
+		return NULL;
+	if (keyed) {
+		const uint8_t *pk = snap_key(p, lo, &plen);
+
+		if (fastmib_key_cmp(pk, plen, key, len) != 0)
+			return NULL;
+	} else if (p->rows[lo] != gs->rows[i]) {
+		return NULL;
+	}
+	return &p->vals[(size_t)lo * g->n_counters];
 }
 
 /*

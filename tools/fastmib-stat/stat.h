@@ -81,9 +81,24 @@ struct view {
 struct group_snap {
 	uint64_t n_present; /* rows present in the table (all, not just shown) */
 	uint32_t n_shown;
-	uint32_t *rows;     /* 0-based row numbers, ascending */
+	uint32_t *rows;     /* 0-based row numbers, in SNMP order (a keyed
+			       table's by key, others' ascending) */
 	uint64_t *vals;     /* n_shown x n_counters reported values */
+	uint8_t *keys;      /* keyed tables: each row's order key, the one it
+			       was read for, key_stride bytes apart */
+	uint16_t *key_lens;
+	uint32_t key_stride;
 	uint32_t n_bounded; /* rows read best-effort (writer stalled) */
+};
+
+/* Where the next range of a table's rows starts (snap_range()); zeroed:
+ * at the first row. */
+struct row_cursor {
+	uint32_t row;       /* tables of integer indexes: the next row number */
+	bool past;          /* keyed tables: the rows up to SNMP index idx[0..n)
+			       are done */
+	size_t n;
+	uint64_t idx[FASTMIB_MAX_INDEX_SUBIDS];
 };
 
 struct snap {
@@ -105,20 +120,27 @@ int64_t next_row(struct fastmib_segment *seg, const struct fastmib_group_schema 
 /* Groups `v` shows, at most the rows it may show; every row of all with NULL. */
 int snap_take(struct fastmib_segment *seg, const struct view *v, struct snap *s);
 /*
- * Add to `gs` the rows of group gi from row `from` on, until it holds
- * `max_rows` rows: returns the row the next range starts at, -1 after the
- * last row, or a negative errno below -1. With `count_rest`, rows past
- * `max_rows` are only counted (n_present) and -1 is returned. A range at a
- * time is how the outputs stream: memory for `max_rows` rows, however
- * large the table.
+ * Add to `gs` the rows of group gi from `*cur` on, in SNMP order, until it
+ * holds `max_rows` rows: returns 1 when rows are left (`*cur` is where the
+ * next range starts), 0 after the last row, or a negative errno. With
+ * `count_rest`, rows past `max_rows` are only counted (n_present) and 0
+ * is returned. A range at a time is how the outputs stream: memory for
+ * `max_rows` rows, however large the table. A keyed table's row is read
+ * for the key it was found by (fastmib_keyed_read()).
  */
-int64_t snap_range(struct fastmib_segment *seg, unsigned gi, uint32_t from, uint64_t max_rows,
-		   bool count_rest, struct group_snap *gs);
-/* Rows present in group gi now (presence bits only: no counter is read). */
+int snap_range(struct fastmib_segment *seg, unsigned gi, struct row_cursor *cur,
+	       uint64_t max_rows, bool count_rest, struct group_snap *gs);
+/* Rows present in group gi now (no counter is read): presence bits, or
+ * for a keyed table the keys a reader can read. */
 uint64_t count_present(struct fastmib_segment *seg, unsigned gi);
+/* Row i of `gs`: its order key (keyed tables) and the key's length. */
+const uint8_t *snap_key(const struct group_snap *gs, uint32_t i, size_t *len);
 void snap_free(struct snap *s);
-const uint64_t *prev_row_vals(const struct group_snap *p, uint32_t n_counters,
-			      uint32_t row);
+void group_snap_free(struct group_snap *gs);
+/* The values in previous snapshot `p` of row i of `gs` (the same row, or
+ * for a keyed table the same key), or NULL. */
+const uint64_t *prev_row_vals(const struct group_snap *p, const struct fastmib_group_schema *g,
+			      const struct group_snap *gs, uint32_t i);
 bool rate_of(uint32_t type, uint64_t prev, uint64_t cur, double dt, double *rate);
 
 /* view.c: 0, or an exit status after a message naming the option. */

@@ -9,8 +9,9 @@
 
 #include "stat.h"
 
-/* A value cell: wide enough for any uint64_t, a rate, and a suffix. */
-#define CELL 48
+/* A cell: wide enough for any uint64_t, a rate, and a suffix, or for a
+ * field of a key (a string of FASTMIB_MAX_STRING_INDEX characters). */
+#define CELL 72
 /* A column header: a MIB name and its units. */
 #define HEAD (NAME_BUF + FASTMIB_MAX_UNITS + 8)
 
@@ -51,7 +52,7 @@ print_scalar_group(const struct frame *f, const struct fastmib_group_schema *g,
 {
 	const struct fastmib_schema *sc = f->sc;
 	const struct view *v = f->v;
-	const uint64_t *pv = prev ? prev_row_vals(prev, g->n_counters, 0) : NULL;
+	const uint64_t *pv = prev ? prev_row_vals(prev, g, gs, 0) : NULL;
 	struct libscols_table *tb;
 	char cell[CELL > NAME_BUF ? CELL : NAME_BUF];
 
@@ -164,26 +165,39 @@ table_headers(const struct frame *f, const struct fastmib_group_schema *g,
 	}
 }
 
-/* The cells of one row: its index values and counters (rates with `pv`
- * under --watch), in the columns of --output. */
+/* The cells of row i of `gs`: its index values (a keyed table's key, a
+ * field a cell) and counters (rates with `pv` under --watch), in the
+ * columns of --output. */
 static void
 table_cells(const struct frame *f, const struct fastmib_group_schema *g,
-	    const struct group_view *gv, uint32_t row, const uint64_t *v,
+	    const struct group_view *gv, const struct group_snap *gs, uint32_t i,
 	    const uint64_t *pv, bool rates, char (*cells)[CELL])
 {
+	const uint64_t *v = &gs->vals[(size_t)i * g->n_counters];
 	uint32_t idx[FASTMIB_MAX_INDEXES];
+	bool keyed = fastmib_group_keyed(g);
 
-	fastmib_index_of_row(g, row, idx);
+	if (!keyed)
+		fastmib_index_of_row(g, gs->rows[i], idx);
 	for (uint32_t k = 0; k < gv->n_cols; k++) {
 		struct tcol col = gv->cols[k];
 		const struct fastmib_counter_schema *cs = &g->counters[col.n];
 
-		if (col.index)
+		if (col.index && keyed) {
+			struct fastmib_key_field kf;
+			size_t len;
+			const uint8_t *key = snap_key(gs, i, &len);
+
+			cells[k][0] = '\0';
+			if (fastmib_key_field(g, key, len, col.n, &kf) == 0)
+				fastmib_key_field_text(&kf, cells[k], CELL);
+		} else if (col.index) {
 			format_count(cells[k], CELL, idx[col.n], false, false);
-		else if (!rates || cs->type == FASTMIB_GAUGE32)
+		} else if (!rates || cs->type == FASTMIB_GAUGE32) {
 			value_cell(cells[k], CELL, f, cs, v[col.n]);
-		else
+		} else {
 			rate_cell(cells[k], CELL, f, cs, pv ? &pv[col.n] : NULL, v[col.n]);
+		}
 	}
 }
 
@@ -211,7 +225,7 @@ print_table_group(const struct frame *f, const struct fastmib_group_schema *g,
 		  const struct group_view *gv, const struct group_snap *gs,
 		  const struct group_snap *prev)
 {
-	uint32_t nc = g->n_counters, n;
+	uint32_t n;
 	char heads[FASTMIB_MAX_INDEXES + FASTMIB_MAX_COUNTERS][HEAD];
 	char cells[FASTMIB_MAX_INDEXES + FASTMIB_MAX_COUNTERS][CELL];
 	struct libscols_table *tb;
@@ -232,11 +246,10 @@ print_table_group(const struct frame *f, const struct fastmib_group_schema *g,
 	tb = new_table(gv, heads, NULL);
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t r = order[i];
-		const uint64_t *pv = prev ? prev_row_vals(prev, nc, gs->rows[r]) : NULL;
+		const uint64_t *pv = prev ? prev_row_vals(prev, g, gs, r) : NULL;
 		struct libscols_line *ln = cols_new_line(tb);
 
-		table_cells(f, g, gv, gs->rows[r], &gs->vals[(size_t)r * nc], pv, prev != NULL,
-			    cells);
+		table_cells(f, g, gv, gs, r, pv, prev != NULL, cells);
 		for (uint32_t k = 0; k < gv->n_cols; k++)
 			cols_set(ln, k, cells[k]);
 	}
@@ -248,11 +261,33 @@ print_table_group(const struct frame *f, const struct fastmib_group_schema *g,
 #define STREAM_ROWS 4096
 
 /*
+ * A cell as libsmartcols writes it, into dst (NULL: only counted): a
+ * backslash as \x5c (a key's string may hold one), and with --raw a blank
+ * as \x20, so that the cell stays one field. Its length.
+ */
+static size_t
+cell_out(char *dst, const char *s, bool raw)
+{
+	size_t n = 0;
+
+	for (; *s; s++) {
+		const char *esc = *s == '\\' ? "\\x5c" : raw && *s == ' ' ? "\\x20" : NULL;
+
+		if (esc && dst)
+			memcpy(dst + n, esc, 4);
+		else if (dst)
+			dst[n] = *s;
+		n += esc ? 4 : 1;
+	}
+	return n;
+}
+
+/*
  * One line of a streamed table, laid out as cols_print() lays out a
  * libsmartcols table whose columns are all right-aligned: cells padded to
  * their column's width, one blank between columns, indented by two, no
  * trailing blank; with --raw, as libsmartcols' raw mode: one blank between
- * cells, a blank inside a cell written \x20. Written here because a million
+ * cells. Cells as cell_out() writes them. Written here because a million
  * lines through libsmartcols cost seconds in its width computations (every
  * cell measured as wide characters), for cells that are plain ASCII.
  */
@@ -267,25 +302,13 @@ put_line(char (*cells)[CELL > HEAD ? CELL : HEAD], uint32_t n, const size_t *wid
 		len = 2;
 	}
 	for (uint32_t k = 0; k < n; k++) {
-		size_t cl = strlen(cells[k]);
+		size_t cl = cell_out(NULL, cells[k], raw);
 
 		if (k > 0)
 			line[len++] = ' ';
-		if (raw) {
-			for (size_t i = 0; i < cl; i++) {
-				if (cells[k][i] == ' ') {
-					memcpy(line + len, "\\x20", 4);
-					len += 4;
-				} else {
-					line[len++] = cells[k][i];
-				}
-			}
-			continue;
-		}
-		for (size_t pad = cl < width[k] ? width[k] - cl : 0; pad > 0; pad--)
+		for (size_t pad = !raw && cl < width[k] ? width[k] - cl : 0; pad > 0; pad--)
 			line[len++] = ' ';
-		memcpy(line + len, cells[k], cl);
-		len += cl;
+		len += cell_out(line + len, cells[k], raw);
 	}
 	line[len++] = '\n';
 	fwrite(line, 1, len, stdout);
@@ -314,8 +337,9 @@ stream_table_group(struct fastmib_segment *seg, const struct frame *f, unsigned 
 	if (shown == 0)
 		return 0;
 	for (int pass = f->o->raw ? 1 : 0; pass < 2; pass++) {
+		struct row_cursor cur = { 0 };
 		uint64_t done = 0;
-		int64_t next = 0;
+		int more = 1;
 
 		if (pass == 0 || f->o->raw) {
 			char heads[FASTMIB_MAX_INDEXES + FASTMIB_MAX_COUNTERS][HEAD];
@@ -328,16 +352,15 @@ stream_table_group(struct fastmib_segment *seg, const struct frame *f, unsigned 
 			if (f->o->raw)
 				put_line(cells, gv->n_cols, width, true);
 		}
-		while (next >= 0 && done < f->v->max_rows) {
+		while (more > 0 && done < f->v->max_rows) {
 			uint64_t want = f->v->max_rows - done;
 
 			gs.n_shown = 0;
-			next = snap_range(seg, gi, (uint32_t)next,
-					  want < STREAM_ROWS ? want : STREAM_ROWS, false, &gs);
-			if (next < -1) {
-				free(gs.rows);
-				free(gs.vals);
-				return (int)next;
+			more = snap_range(seg, gi, &cur, want < STREAM_ROWS ? want : STREAM_ROWS,
+					  false, &gs);
+			if (more < 0) {
+				group_snap_free(&gs);
+				return more;
 			}
 			if (gs.n_shown == 0)
 				break;
@@ -347,14 +370,13 @@ stream_table_group(struct fastmib_segment *seg, const struct frame *f, unsigned 
 			for (uint32_t i = 0; i < gs.n_shown; i++) {
 				char row[FASTMIB_MAX_INDEXES + FASTMIB_MAX_COUNTERS][CELL];
 
-				table_cells(f, g, gv, gs.rows[i],
-					    &gs.vals[(size_t)i * g->n_counters], NULL, false, row);
+				table_cells(f, g, gv, &gs, i, NULL, false, row);
 				for (uint32_t k = 0; k < gv->n_cols; k++) {
-					size_t n = strlen(row[k]);
+					size_t n = cell_out(NULL, row[k], false);
 
 					if (pass == 0 && n > width[k])
 						width[k] = n;
-					memcpy(cells[k], row[k], n + 1);
+					memcpy(cells[k], row[k], strlen(row[k]) + 1);
 				}
 				if (pass == 1)
 					put_line(cells, gv->n_cols, width, f->o->raw);
@@ -371,8 +393,7 @@ stream_table_group(struct fastmib_segment *seg, const struct frame *f, unsigned 
 			put_line(cells, gv->n_cols, width, false);
 		}
 	}
-	free(gs.rows);
-	free(gs.vals);
+	group_snap_free(&gs);
 	return (int)bounded;
 }
 
@@ -418,14 +439,16 @@ print_text_stream(struct fastmib_segment *seg, const struct stat_opts *o,
 			printf("\n");
 		if (g->n_indexes == 0) {
 			struct group_snap gs = { 0 };
+			struct row_cursor cur = { 0 };
 
-			rc = (int)snap_range(seg, i, 0, 1, false, &gs);
-			if (rc < -1)
+			rc = snap_range(seg, i, &cur, 1, false, &gs);
+			if (rc < 0) {
+				group_snap_free(&gs);
 				return rc;
+			}
 			print_scalar_group(&f, g, &v->g[i], &gs, NULL);
 			bounded += gs.n_bounded;
-			free(gs.rows);
-			free(gs.vals);
+			group_snap_free(&gs);
 			continue;
 		}
 		fflush(stdout);

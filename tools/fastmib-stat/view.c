@@ -345,16 +345,20 @@ view_free(struct view *v)
 	v->g = NULL;
 }
 
-/* A row's sort key: a value, or a rate (--watch), or none ("-"). */
+/* A row's sort key: a value, or a rate (--watch), or a field of its key
+ * (keyed tables: that index's part of the key), or none ("-"). */
 struct key {
 	uint64_t u;
 	double d;
+	const uint8_t *part;
+	uint32_t part_len;
 	bool none;
 	uint32_t pos;
 };
 
 struct order_ctx {
 	bool rates;
+	bool parts;
 	bool descending;
 };
 
@@ -370,11 +374,13 @@ cmp_keys(const void *pa, const void *pb, void *pctx)
 		return a->none ? 1 : -1;
 	if (!a->none && ctx->rates)
 		c = (a->d > b->d) - (a->d < b->d);
+	else if (!a->none && ctx->parts) /* SNMP order of that index */
+		c = fastmib_key_cmp(a->part, a->part_len, b->part, b->part_len);
 	else if (!a->none)
 		c = (a->u > b->u) - (a->u < b->u);
 	if (ctx->descending)
 		c = -c;
-	/* ties in row order, so that the output is the same every time */
+	/* ties in SNMP order, so that the output is the same every time */
 	return c ? c : (a->pos > b->pos) - (a->pos < b->pos);
 }
 
@@ -401,19 +407,29 @@ view_order(const struct group_view *gv, const struct fastmib_group_schema *g,
 	cs = gv->key.index ? NULL : &g->counters[gv->key.n];
 	/* under --watch the cells are rates (gauges keep their value): sort those */
 	ctx.rates = prev != NULL && cs != NULL && cs->type != FASTMIB_GAUGE32;
+	ctx.parts = cs == NULL && fastmib_group_keyed(g);
 	ctx.descending = gv->descending;
 	for (uint32_t r = 0; r < gs->n_shown; r++) {
 		struct key *k = &keys[r];
 
 		k->pos = r;
 		k->none = false;
-		if (cs == NULL) {
+		if (ctx.parts) {
+			struct fastmib_key_field f;
+			size_t len;
+			const uint8_t *key = snap_key(gs, r, &len);
+
+			/* a key read from the segment is valid: none is a defect */
+			k->none = fastmib_key_field(g, key, len, gv->key.n, &f) < 0;
+			k->part = k->none ? NULL : f.part;
+			k->part_len = k->none ? 0 : f.part_len;
+		} else if (cs == NULL) {
 			uint32_t idx[FASTMIB_MAX_INDEXES];
 
 			fastmib_index_of_row(g, gs->rows[r], idx);
 			k->u = idx[gv->key.n];
 		} else if (ctx.rates) {
-			const uint64_t *pv = prev_row_vals(prev, g->n_counters, gs->rows[r]);
+			const uint64_t *pv = prev_row_vals(prev, g, gs, r);
 
 			k->none = pv == NULL ||
 				  !rate_of(cs->type, pv[gv->key.n],
