@@ -232,6 +232,52 @@ def test_output_columns(seg):
         """)
 
 
+def test_match_counters_of_keyed_tables(seg):
+    """--match keeps counters of keyed tables as of any table: the key's
+    columns stay, the other counters go, in text and in JSON."""
+    assert stat(seg, "--match", "*bytes*", "--raw").stdout == text("""
+        ktTunnelPeer ktTunnelTeid ktTunnelBytes[octets]
+        9.0.0.1 1 100
+        10.0.0.1 3735928559 500
+        10.0.0.2 1 2000
+        ::1 2 3000
+        2001:db8::1 7 900
+        """)
+    doc = json.loads(stat(seg, "--json", "--match", "tunnel.bytes").stdout)
+    assert list(doc["groups"]) == ["tunnel"]
+    assert doc["groups"]["tunnel"]["rows"][0] == {
+        "row": 3, "index": [1, 4, 9, 0, 0, 1, 1],
+        "key": {"ktTunnelPeerType": "ipv4", "ktTunnelPeer": "9.0.0.1", "ktTunnelTeid": 1},
+        "counters": {"ktTunnelBytes": 100}}
+
+
+def test_watch_json(tmp_path):
+    """--watch --json: one compact document per line, keyed rows with their
+    keys, values as they change."""
+    path = tmp_path / "seg"
+    writer = make(path, ["tunnel/10.0.0.1,1", "pkts=100"], hold=True)
+    watch = subprocess.Popen([STAT, str(path), "--watch", "0.2", "--json", "--match",
+                              "tunnel"], stdout=subprocess.PIPE, text=True)
+    try:
+        first = json.loads(watch.stdout.readline())
+        rows = first["groups"]["tunnel"]["rows"]
+        assert [(r["key"]["ktTunnelPeer"], r["counters"]["ktTunnelPkts"]) for r in rows] \
+            == [("10.0.0.1", 100)]
+        tell(writer, "tunnel/2001:db8::5,5", "pkts=7")
+        for line in watch.stdout:
+            rows = json.loads(line)["groups"]["tunnel"]["rows"]
+            if len(rows) == 2:
+                break
+        assert [(r["key"]["ktTunnelPeerType"], r["key"]["ktTunnelPeer"],
+                 r["counters"]["ktTunnelPkts"]) for r in rows] == [
+            ("ipv4", "10.0.0.1", 100), ("ipv6", "2001:db8::5", 7)]
+    finally:
+        watch.terminate()
+        watch.wait(10)
+        writer.stdin.close()
+        writer.wait(30)
+
+
 def values(path, group, counter):
     doc = json.loads(stat(path, "--json", "--match", group).stdout)
     return {tuple(r["key"].values()): r["counters"][counter]
