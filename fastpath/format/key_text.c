@@ -15,7 +15,9 @@
  *
  * Written back, addresses take their usual form (inet_ntop: IPv6 compressed,
  * lower case), a MAC lower case, so that text -> key -> text is the
- * identity on what this writes.
+ * identity on what this writes. A key read from text is a C key first
+ * (<fastmib/schema.h>), encoded by keys.c, the owner of the order key; a
+ * field's value comes from fastmib_key_field() there.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -24,76 +26,6 @@
 #include <string.h>
 
 #include "fms_util.h"
-
-/* The bytes field k takes at `at` in order key buf[0..len), or 0 when they
- * are not a value of the index (the key was checked: only a hostile caller
- * gets 0). */
-static uint32_t
-part_len(const struct fastmib_index_schema *x, const uint8_t *buf, size_t len, size_t at)
-{
-	size_t l;
-
-	switch (x->type) {
-	case FASTMIB_INDEX_INTEGER:
-	case FASTMIB_INDEX_UINT32:
-	case FASTMIB_INDEX_IPV4:
-		l = 4;
-		break;
-	case FASTMIB_INDEX_MAC:
-		l = 6;
-		break;
-	case FASTMIB_INDEX_INET_ADDRESS:
-		l = len - at >= 2 ? 2u + buf[at + 1] : 0;
-		break;
-	case FASTMIB_INDEX_STRING:
-		l = len - at >= 1 ? 1u + buf[at] : 0;
-		break;
-	default:
-		return 0;
-	}
-	return l <= len - at ? (uint32_t)l : 0;
-}
-
-int
-fastmib_key_field(const struct fastmib_group_schema *g, const uint8_t *key, size_t len,
-		  uint32_t k, struct fastmib_key_field *f)
-{
-	size_t at = 0;
-	uint32_t l = 0;
-
-	if (k >= g->n_indexes || !fastmib_key_valid(g, key, len))
-		return fms_error(-EINVAL, "group %s: no index %" PRIu32 " in a key of the table",
-				 g->name, k);
-	for (uint32_t i = 0; i <= k; i++) {
-		at += l;
-		l = part_len(&g->indexes[i], key, len, at);
-	}
-	memset(f, 0, sizeof(*f));
-	f->type = g->indexes[k].type;
-	f->part = key + at;
-	f->part_len = l;
-	switch (f->type) {
-	case FASTMIB_INDEX_INTEGER:
-	case FASTMIB_INDEX_UINT32:
-		f->number = (uint32_t)key[at] << 24 | (uint32_t)key[at + 1] << 16 |
-			    (uint32_t)key[at + 2] << 8 | key[at + 3];
-		break;
-	case FASTMIB_INDEX_INET_ADDRESS:
-		f->number = key[at];
-		f->octets = key + at + 2;
-		f->n_octets = key[at + 1];
-		break;
-	case FASTMIB_INDEX_STRING:
-		f->octets = key + at + 1;
-		f->n_octets = key[at];
-		break;
-	default: /* ipv4, mac */
-		f->octets = key + at;
-		f->n_octets = l;
-		break;
-	}
-	return 0;
-}
 
 /* snprintf()'s contract for a text of n bytes at `s`: copied as far as it
  * fits, NUL-terminated; returns n. */
@@ -245,16 +177,15 @@ read_addr(int family, const char *s, size_t n, uint8_t *out)
 	return inet_pton(family, t, out) == 1;
 }
 
-/* One field of `text`, from `*p` to its unescaped ',' or the end: its order
- * key bytes at buf + *at. */
+/* One field of `text`, from `*p` to its unescaped ',' or the end, into its
+ * member m of the C key (fastmib_key_layout(); zeroed by the caller). */
 static int
-read_field(const struct fastmib_group_schema *g, uint32_t k, const char **p, uint8_t *buf,
-	   size_t *at)
+read_field(const struct fastmib_group_schema *g, uint32_t k, const char **p, uint8_t *m)
 {
 	const struct fastmib_index_schema *x = &g->indexes[k];
 	const char *s = *p, *e = s;
-	uint8_t *o = buf + *at;
-	uint32_t v;
+	uint32_t v, n = 0;
+	char what[64];
 
 	/* the field ends at a ',' that no backslash escapes (strings only
 	 * escape: elsewhere a backslash is just a bad character) */
@@ -267,47 +198,38 @@ read_field(const struct fastmib_group_schema *g, uint32_t k, const char **p, uin
 	switch (x->type) {
 	case FASTMIB_INDEX_INTEGER:
 		if (!read_u32(s, (size_t)(e - s), x->max, &v) || v < 1) {
-			char what[64];
-
 			snprintf(what, sizeof(what), "is not an integer 1..%" PRIu32, x->max);
 			return bad_field(g, k, s, (size_t)(e - s), what);
 		}
-		break;
+		memcpy(m, &v, 4);
+		return 0;
 	case FASTMIB_INDEX_UINT32:
 		if (!read_u32(s, (size_t)(e - s), UINT32_MAX, &v))
 			return bad_field(g, k, s, (size_t)(e - s),
 					 "is not an unsigned 32-bit integer (0..4294967295)");
-		break;
-	case FASTMIB_INDEX_IPV4:
-		if (!read_addr(AF_INET, s, (size_t)(e - s), o))
-			return bad_field(g, k, s, (size_t)(e - s), "is not an IPv4 address");
-		*at += 4;
+		memcpy(m, &v, 4);
 		return 0;
-	case FASTMIB_INDEX_INET_ADDRESS:
-		if (read_addr(AF_INET, s, (size_t)(e - s), o + 2)) {
-			o[0] = 1;
-			o[1] = 4;
-		} else if (read_addr(AF_INET6, s, (size_t)(e - s), o + 2)) {
-			o[0] = 2;
-			o[1] = 16;
-		} else {
-			/* say which of the two it looks like it meant */
+	case FASTMIB_INDEX_IPV4:
+		if (!read_addr(AF_INET, s, (size_t)(e - s), m))
+			return bad_field(g, k, s, (size_t)(e - s), "is not an IPv4 address");
+		return 0;
+	case FASTMIB_INDEX_INET_ADDRESS: /* struct fastmib_inet_address */
+		if (read_addr(AF_INET, s, (size_t)(e - s), m + 1))
+			m[0] = 1;
+		else if (read_addr(AF_INET6, s, (size_t)(e - s), m + 1))
+			m[0] = 2;
+		else /* say which of the two it looks like it meant */
 			return bad_field(g, k, s, (size_t)(e - s),
 					 memchr(s, ':', (size_t)(e - s)) ? "is not an IPv6 address" :
 									   "is not an IPv4 address");
-		}
-		*at += 2u + o[1];
 		return 0;
 	case FASTMIB_INDEX_MAC:
-		if (!read_mac(s, (size_t)(e - s), o))
+		if (!read_mac(s, (size_t)(e - s), m))
 			return bad_field(g, k, s, (size_t)(e - s),
 					 "is not a MAC address (six octets of two hexadecimal "
 					 "digits joined by ':')");
-		*at += 6;
 		return 0;
-	case FASTMIB_INDEX_STRING: {
-		uint32_t n = 0;
-
+	case FASTMIB_INDEX_STRING:
 		for (const char *c = s; c < e; c++) {
 			if (*c == '\\') {
 				if (c + 1 == e || (c[1] != ',' && c[1] != '\\'))
@@ -321,29 +243,18 @@ read_field(const struct fastmib_group_schema *g, uint32_t k, const char **p, uin
 				return bad_field(g, k, s, (size_t)(e - s),
 						 "has a character outside printable ASCII");
 			if (n == x->size) {
-				char what[64];
-
 				snprintf(what, sizeof(what), "is longer than %" PRIu32
 					 " characters", x->size);
 				return bad_field(g, k, s, (size_t)(e - s), what);
 			}
-			o[1 + n++] = (uint8_t)*c;
+			m[n++] = (uint8_t)*c; /* NUL-terminated: the key was zeroed */
 		}
 		if (n == 0)
 			return bad_field(g, k, s, 0, "is empty (1 or more characters)");
-		o[0] = (uint8_t)n;
-		*at += 1u + n;
 		return 0;
-	}
 	default:
 		return bad_field(g, k, s, (size_t)(e - s), "has no type fastmib knows");
 	}
-	o[0] = (uint8_t)(v >> 24);
-	o[1] = (uint8_t)(v >> 16);
-	o[2] = (uint8_t)(v >> 8);
-	o[3] = (uint8_t)v;
-	*at += 4;
-	return 0;
 }
 
 size_t
@@ -368,14 +279,19 @@ fastmib_key_shape(const struct fastmib_group_schema *g, char *buf, size_t size)
 int
 fastmib_key_of_text(const struct fastmib_group_schema *g, const char *text, uint8_t *buf)
 {
+	/* the C key, which fastmib_key_encode() turns into the order key: the
+	 * one owner of that (fastpath/format/keys.c) */
+	uint8_t ckey[FASTMIB_MAX_INDEXES * (FASTMIB_MAX_STRING_INDEX + 1 + 4)];
+	uint32_t offs[FASTMIB_MAX_INDEXES], size, k = 0;
 	const char *p = text;
-	size_t at = 0;
-	uint32_t k = 0;
 	bool extra = false;
 	char shape[FASTMIB_MAX_INDEXES * (FASTMIB_MAX_NAME + 24)];
+	int n;
 
 	if (!fastmib_group_keyed(g))
 		return fms_error(-EINVAL, "group %s is not a keyed table", g->name);
+	fastmib_key_layout(g, offs, &size);
+	memset(ckey, 0, sizeof(ckey));
 	for (;;) {
 		int rc;
 
@@ -383,7 +299,7 @@ fastmib_key_of_text(const struct fastmib_group_schema *g, const char *text, uint
 			extra = true; /* a ',' after the last index's field */
 			break;
 		}
-		if ((rc = read_field(g, k, &p, buf, &at)) < 0)
+		if ((rc = read_field(g, k, &p, ckey + offs[k])) < 0)
 			return rc;
 		k++;
 		if (*p == '\0')
@@ -396,5 +312,8 @@ fastmib_key_of_text(const struct fastmib_group_schema *g, const char *text, uint
 				 "%" PRIu32 " field(s), joined by ',': %s", g->name, text,
 				 g->n_indexes, shape);
 	}
-	return (int)at;
+	n = fastmib_key_encode(g, ckey, buf);
+	if (n < 0) /* each field was checked: a key no index can hold */
+		return fms_error(n, "group %s: '%s' is not a key of the table", g->name, text);
+	return n;
 }

@@ -6,6 +6,7 @@
  * ordered and written as sub-identifiers.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <string.h>
 
 #include "fms_util.h"
@@ -177,16 +178,21 @@ fastmib_key_encode(const struct fastmib_group_schema *g, const void *key, uint8_
 /*
  * Walk order key buf[0..len) index by index, checking it as untrusted
  * input; with `idx`, writes its sub-identifiers there and returns their
- * count; -1 when it is not an order key of the table.
+ * count; with `offs`, where each index's part starts (offs[n_indexes]:
+ * the end); -1 when it is not an order key of the table.
  */
 static int
-walk(const struct fastmib_group_schema *g, const uint8_t *buf, size_t len, uint64_t *idx)
+walk(const struct fastmib_group_schema *g, const uint8_t *buf, size_t len, uint64_t *idx,
+     size_t *offs)
 {
 	size_t n = 0, at = 0;
 
 	for (uint32_t k = 0; k < g->n_indexes; k++) {
 		const struct fastmib_index_schema *x = &g->indexes[k];
 		uint32_t v, l;
+
+		if (offs)
+			offs[k] = at;
 
 		switch (x->type) {
 		case FASTMIB_INDEX_INTEGER:
@@ -230,22 +236,61 @@ walk(const struct fastmib_group_schema *g, const uint8_t *buf, size_t len, uint6
 				idx[n] = buf[at + i];
 		at += l;
 	}
+	if (offs)
+		offs[g->n_indexes] = at;
 	return at == len ? (int)n : -1;
 }
 
 bool
 fastmib_key_valid(const struct fastmib_group_schema *g, const uint8_t *buf, size_t len)
 {
-	return len <= FASTMIB_MAX_KEY_BYTES && walk(g, buf, len, NULL) >= 0;
+	return len <= FASTMIB_MAX_KEY_BYTES && walk(g, buf, len, NULL, NULL) >= 0;
 }
 
 size_t
 fastmib_key_to_index(const struct fastmib_group_schema *g, const uint8_t *buf, size_t len,
 		     uint64_t *idx)
 {
-	int n = walk(g, buf, len, idx);
+	int n = walk(g, buf, len, idx, NULL);
 
 	return n < 0 ? 0 : (size_t)n;
+}
+
+int
+fastmib_key_field(const struct fastmib_group_schema *g, const uint8_t *key, size_t len,
+		  uint32_t k, struct fastmib_key_field *f)
+{
+	size_t offs[FASTMIB_MAX_INDEXES + 1];
+	const uint8_t *p;
+
+	if (k >= g->n_indexes || len > FASTMIB_MAX_KEY_BYTES || walk(g, key, len, NULL, offs) < 0)
+		return fms_error(-EINVAL, "group %s: no index %" PRIu32 " in a key of the table",
+				 g->name, k);
+	p = key + offs[k];
+	memset(f, 0, sizeof(*f));
+	f->type = g->indexes[k].type;
+	f->part = p;
+	f->part_len = (uint32_t)(offs[k + 1] - offs[k]);
+	switch (f->type) {
+	case FASTMIB_INDEX_INTEGER:
+	case FASTMIB_INDEX_UINT32:
+		f->number = get_be32(p);
+		break;
+	case FASTMIB_INDEX_INET_ADDRESS:
+		f->number = p[0];
+		f->octets = p + 2;
+		f->n_octets = p[1];
+		break;
+	case FASTMIB_INDEX_STRING:
+		f->octets = p + 1;
+		f->n_octets = p[0];
+		break;
+	default: /* ipv4, mac: the octets alone */
+		f->octets = p;
+		f->n_octets = f->part_len;
+		break;
+	}
+	return 0;
 }
 
 void

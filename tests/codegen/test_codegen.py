@@ -940,14 +940,6 @@ def exporter_module(model, *extra, cwd=None):
     return r.stdout
 
 
-def exporter_mibs(text):
-    """The MIB modules the header comment says the generator needs."""
-    comment = " ".join(ln[1:].strip() for ln in text.splitlines() if ln.startswith("#"))
-    m = re.search(r"MIB directory: ([A-Za-z0-9, -]+)\.", comment)
-    assert m, comment
-    return m.group(1).split(", ")
-
-
 @pytest.mark.parametrize("model", EXPORTED, ids=[p.stem for p in EXPORTED])
 def test_exporter_byte_identical_alone(model, tmp_path):
     """-x alone writes that one file; runs give the same bytes (relative or
@@ -1076,9 +1068,9 @@ def test_exporter_keyed_tables():
     never metrics."""
     keyed = HERE / "keyed" / "keyed.yaml"
     text = exporter_module(keyed)
-    assert exporter_mibs(text) == ["KEYED-TEST-MIB", "SNMPv2-SMI", "SNMPv2-TC", "SNMPv2-CONF",
+    assert px.needed_mibs(text) == ["KEYED-TEST-MIB", "SNMPv2-SMI", "SNMPv2-TC", "SNMPv2-CONF",
                                    "NET-SNMP-MIB", "INET-ADDRESS-MIB"]
-    assert "INET-ADDRESS-MIB" not in exporter_mibs(exporter_module(
+    assert "INET-ADDRESS-MIB" not in px.needed_mibs(exporter_module(
         HERE / "keyed" / "keyed-mac.yaml"))
     comments = " ".join(ln.strip(" #") for ln in text.splitlines() if ln.strip().startswith("#"))
     assert ("tunnel: keyed table, labels ktTunnelPeer (inet-address), ktTunnelTeid "
@@ -1110,7 +1102,7 @@ def test_exporter_prometheus_generator_accepts(model, tmp_path):
     name = next(iter(yaml.safe_load(plain)["modules"]))
     second = events.split("modules:\n", 1)[1].replace(
         "  %s:\n" % name, "  %s_events:\n" % name, 1)
-    mibdir = px.mib_dir(str(tmp_path / "mibs"), exporter_mibs(plain),
+    mibdir = px.mib_dir(str(tmp_path / "mibs"), px.needed_mibs(plain),
                         [str(tmp_path / "out"), BASE_MIBS, NETSNMP_MIBS, TEST_MIBS])
     config, log = px.generate(str(tmp_path), plain + second, mibdir)
     assert "level=warn" not in log, log

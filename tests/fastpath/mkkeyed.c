@@ -78,6 +78,23 @@ key_arg(const struct state *st, const char *arg, int *group, uint8_t *ckey)
 	return 0;
 }
 
+/* Add v to counter c of row `row` of group g in a transaction of its own. */
+static void
+add_counter(struct state *st, const struct fastmib_group_schema *g, uint32_t row, uint32_t c,
+	    uint64_t v)
+{
+	size_t off = g->offset + (size_t)row * g->row_size + g->counters[c].offset;
+
+	fastmib_begin(st->w);
+	if (g->storage == FASTMIB_STORAGE_PER_CORE)
+		fastmib_pc_add(st->w, off, v);
+	else if (g->storage == FASTMIB_STORAGE_SHARED_BUFFERED)
+		fastmib_wb_add(st->w, off, v);
+	else
+		fastmib_atomic_add(st->w, off, v);
+	fastmib_end(st->w);
+}
+
 static int
 add(struct state *st, const char *arg)
 {
@@ -88,7 +105,6 @@ add(struct state *st, const char *arg)
 	uint32_t row = st->row;
 	int group = st->group;
 	uint64_t v;
-	size_t off;
 
 	if (dot != NULL && dot < eq) { /* GROUP.COUNTER: a scalar group */
 		snprintf(name, sizeof(name), "%.*s", (int)(dot - arg), arg);
@@ -108,15 +124,7 @@ add(struct state *st, const char *arg)
 	for (uint32_t c = 0; c < g->n_counters; c++) {
 		if (strcmp(g->counters[c].name, name) != 0)
 			continue;
-		off = g->offset + (size_t)row * g->row_size + g->counters[c].offset;
-		fastmib_begin(st->w);
-		if (g->storage == FASTMIB_STORAGE_PER_CORE)
-			fastmib_pc_add(st->w, off, v);
-		else if (g->storage == FASTMIB_STORAGE_SHARED_BUFFERED)
-			fastmib_wb_add(st->w, off, v);
-		else
-			fastmib_atomic_add(st->w, off, v);
-		fastmib_end(st->w);
+		add_counter(st, g, row, c, v);
 		fastmib_flush(st->w);
 		return 0;
 	}
@@ -225,19 +233,8 @@ fill(struct state *st, const char *arg)
 		fastmib_key_decode(g, order, (size_t)len, ckey);
 		if (fastmib_key_insert(st->seg, (unsigned)group, ckey, &row) != 0)
 			return fprintf(stderr, "mkkeyed: %s\n", fastmib_last_error()), -EINVAL;
-		fastmib_begin(st->w);
-		for (uint32_t c = 0; c < g->n_counters; c++) {
-			size_t off = g->offset + (size_t)row * g->row_size + g->counters[c].offset;
-			uint64_t v = (uint64_t)(i + 1) * (c + 1);
-
-			if (g->storage == FASTMIB_STORAGE_PER_CORE)
-				fastmib_pc_add(st->w, off, v);
-			else if (g->storage == FASTMIB_STORAGE_SHARED_BUFFERED)
-				fastmib_wb_add(st->w, off, v);
-			else
-				fastmib_atomic_add(st->w, off, v);
-		}
-		fastmib_end(st->w);
+		for (uint32_t c = 0; c < g->n_counters; c++)
+			add_counter(st, g, row, c, (uint64_t)(i + 1) * (c + 1));
 	}
 	fastmib_flush(st->w);
 	return 0;

@@ -14,6 +14,8 @@ import socket
 import subprocess
 import urllib.request
 
+import yaml
+
 import snmpharness as h
 
 EXPORTER = shutil.which("prometheus-snmp-exporter") or "/usr/bin/prometheus-snmp-exporter"
@@ -47,6 +49,14 @@ def mib_dir(dest, modules, search):
     return dest
 
 
+def needed_mibs(text):
+    """The MIB modules the header comment of a generator.yml that
+    `fastmib-gen -x` wrote lists."""
+    comment = " ".join(ln[1:].strip() for ln in text.splitlines() if ln.startswith("#"))
+    start = comment.index("MIB directory: ") + len("MIB directory: ")
+    return comment[start:comment.index(".", start)].split(", ")
+
+
 def generate(workdir, generator_yml, mibdir):
     """Run the generator on `generator_yml` (text) in `workdir`; the path
     of the snmp.yml it wrote. Parse errors of any MIB fail it."""
@@ -58,6 +68,20 @@ def generate(workdir, generator_yml, mibdir):
     if gen.returncode != 0:
         raise h.HarnessError("prometheus-snmp-generator: %s" % gen.stderr)
     return os.path.join(workdir, "snmp.yml"), gen.stderr
+
+
+def started(workdir, generator_yml, mibdir):
+    """An Exporter serving the snmp.yml the generator makes of
+    `generator_yml` (without a warning), started, its modules (snmp.yml as
+    data) in `.modules`; the caller stops it."""
+    config, log = generate(workdir, generator_yml, mibdir)
+    if "level=warn" in log:
+        raise h.HarnessError("prometheus-snmp-generator warned: %s" % log)
+    with open(config) as f:
+        modules = yaml.safe_load(f)
+    e = Exporter(config, workdir).start()
+    e.modules = modules
+    return e
 
 
 class Exporter:

@@ -19,7 +19,6 @@ import sys
 import time
 
 import pytest
-import yaml
 
 from conftest import Served
 
@@ -50,12 +49,8 @@ def fastmib_gen(*args):
     return r.stdout
 
 
-def needed_mibs(text):
-    """The MIB modules the generated file's header comment lists."""
-    comment = " ".join(ln[1:].strip() for ln in text.splitlines() if ln.startswith("#"))
-    m = re.search(r"MIB directory: ([A-Za-z0-9, -]+)\.", comment)
-    assert m, comment
-    return m.group(1).split(", ")
+# the MIB modules the generated file's header comment lists
+needed_mibs = px.needed_mibs
 
 
 @pytest.fixture(scope="module")
@@ -84,12 +79,7 @@ def exporter(tmp_path_factory):
     mibdir = px.mib_dir(str(d / "mibs"), needed_mibs(plain),
                         [os.environ.get("FASTMIB_MIB_DIR", ""),
                          os.environ.get("FASTMIB_BASE_MIBS", ""), "/usr/share/snmp/mibs"])
-    config, log = px.generate(str(d), plain + second, mibdir)
-    assert "level=warn" not in log, log
-    with open(config) as f:
-        modules = yaml.safe_load(f)
-    e = px.Exporter(config, str(d)).start()
-    e.modules = modules
+    e = px.started(str(d), plain + second, mibdir)
     try:
         yield e
     finally:

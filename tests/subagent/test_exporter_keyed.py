@@ -17,7 +17,6 @@ import subprocess
 import sys
 
 import pytest
-import yaml
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
 import snmpexporter as px  # noqa: E402
@@ -82,12 +81,6 @@ def fastmib_gen(*args):
     return r.stdout
 
 
-def needed_mibs(text):
-    comment = " ".join(ln[1:].strip() for ln in text.splitlines() if ln.startswith("#"))
-    start = comment.index("MIB directory: ") + len("MIB directory: ")
-    return comment[start:comment.index(".", start)].split(", ")
-
-
 @pytest.fixture(scope="module")
 def workdir(tmp_path_factory):
     return tmp_path_factory.mktemp("keyed")
@@ -100,7 +93,7 @@ def config(workdir):
     text = fastmib_gen("-x", "-", "--snmp-exporter-table", "tunnel",
                        "--snmp-exporter-table", "peerQueue")
     fastmib_gen("-o", workdir / "gen")
-    mibs = needed_mibs(text)
+    mibs = px.needed_mibs(text)
     assert "INET-ADDRESS-MIB" in mibs
     mibdir = px.mib_dir(str(workdir / "mibs"), mibs,
                         [str(workdir / "gen"), os.environ.get("FASTMIB_BASE_MIBS", ""),
@@ -111,12 +104,7 @@ def config(workdir):
 @pytest.fixture(scope="module")
 def exporter(workdir, config):
     text, mibdir = config
-    snmp_yml, log = px.generate(str(workdir), text, mibdir)
-    assert "level=warn" not in log, log
-    with open(snmp_yml) as f:
-        modules = yaml.safe_load(f)
-    e = px.Exporter(snmp_yml, str(workdir)).start()
-    e.modules = modules
+    e = px.started(str(workdir), text, mibdir)
     try:
         yield e
     finally:
@@ -182,7 +170,7 @@ def test_generator_needs_inet_address_mib(workdir, config):
     text, mibdir = config
     bare = workdir / "no-inet"
     bare.mkdir()
-    mibs = px.mib_dir(str(bare / "mibs"), [m for m in needed_mibs(text)
+    mibs = px.mib_dir(str(bare / "mibs"), [m for m in px.needed_mibs(text)
                                            if m != "INET-ADDRESS-MIB"], [mibdir])
     with pytest.raises(h.HarnessError):
         px.generate(str(bare), text, mibs)
