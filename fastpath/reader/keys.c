@@ -168,7 +168,8 @@ rebuild(struct fastmib_segment *seg, unsigned group, struct fms_key_order *o)
 		if (copy_key(seg, group, (uint32_t)r, ent(o, o->main, n)))
 			n++;
 	}
-	qsort(o->main, n, o->stride, ent_cmp);
+	if (n > 0) /* an empty table has no array to sort (qsort of NULL) */
+		qsort(o->main, n, o->stride, ent_cmp);
 	o->n_main = n;
 	o->n_delta = 0;
 	o->stale = 0;

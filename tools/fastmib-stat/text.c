@@ -347,7 +347,7 @@ stream_table_group(struct fastmib_segment *seg, const struct frame *f, unsigned 
 			table_headers(f, g, gv, false, heads);
 			for (uint32_t k = 0; k < gv->n_cols; k++) {
 				width[k] = strlen(heads[k]);
-				snprintf(cells[k], sizeof(cells[k]), "%s", heads[k]);
+				memcpy(cells[k], heads[k], sizeof(heads[k])); /* a cell holds a header */
 			}
 			if (f->o->raw)
 				put_line(cells, gv->n_cols, width, true);
@@ -389,7 +389,7 @@ stream_table_group(struct fastmib_segment *seg, const struct frame *f, unsigned 
 
 			table_headers(f, g, gv, false, heads);
 			for (uint32_t k = 0; k < gv->n_cols; k++)
-				snprintf(cells[k], sizeof(cells[k]), "%s", heads[k]);
+				memcpy(cells[k], heads[k], sizeof(heads[k])); /* a cell holds a header */
 			put_line(cells, gv->n_cols, width, false);
 		}
 	}
