@@ -94,8 +94,11 @@ fastmib_key_text(const struct fastmib_group_schema *g, const uint8_t *key, size_
 	if (size)
 		buf[0] = '\0';
 	for (uint32_t k = 0; k < g->n_indexes; k++) {
-		if (fastmib_key_field(g, key, len, k, &f) < 0)
+		if (fastmib_key_field(g, key, len, k, &f) < 0) {
+			if (size)
+				buf[0] = '\0'; /* not a key: no text, not part of one */
 			return 0;
+		}
 		if (k)
 			n += put(buf, size, n, ",", 1);
 		n += field_text(&f, true, buf, size, n);
