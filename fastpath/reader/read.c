@@ -263,15 +263,19 @@ fms_read_baseline(struct fastmib_segment *seg, unsigned group, uint32_t row,
 			*time = 0;
 		return 0;
 	}
-	for (int t = 0; t < FASTMIB_READ_MAX_TRIES; t++) {
+	for (int t = 0;; t++) {
 		uint32_t rsn = rte_seqcount_read_begin(rs);
 		uint32_t esn = rte_seqcount_read_begin(es);
 		const uint64_t *pick;
+		bool torn;
 
 		for (uint64_t i = 0; i < words; i++)
 			copy[i] = __atomic_load_n(&rec[i], __ATOMIC_RELAXED);
-		if (rte_seqcount_read_retry(rs, rsn) || rte_seqcount_read_retry(es, esn))
+		torn = rte_seqcount_read_retry(rs, rsn) || rte_seqcount_read_retry(es, esn);
+		if (torn && t + 1 < FASTMIB_READ_MAX_TRIES)
 			continue;
+		/* the last copy, torn or not: the best effort there is (a
+		 * resetter or the creator stayed inside its write section) */
 		pick = copy;
 		if (words > half && copy[half + FMS_REC_EPOCH] > copy[FMS_REC_EPOCH])
 			pick = copy + half;
@@ -281,9 +285,8 @@ fms_read_baseline(struct fastmib_segment *seg, unsigned group, uint32_t row,
 			if (words > half && copy[half + FMS_REC_TIME] > *time)
 				*time = copy[half + FMS_REC_TIME];
 		}
-		return 0;
+		return torn ? -EBUSY : 0;
 	}
-	return -EBUSY;
 }
 
 static int
@@ -376,7 +379,8 @@ fastmib_read_mapped(struct fastmib_segment *seg, unsigned group, uint32_t row,
 
 		rb = fms_read_baseline(seg, group, row, base, NULL);
 		rc = read_row_patiently(seg, group, row, values);
-		if (!baseline_moved(seg, group, row, esn, base))
+		/* a baseline read best effort: no life can be told from another */
+		if (rb || !baseline_moved(seg, group, row, esn, base))
 			break;
 		if (t + 1 == FMS_READ_LIFE_TRIES) {
 			rb = -EBUSY;
@@ -392,7 +396,7 @@ fastmib_read_mapped(struct fastmib_segment *seg, unsigned group, uint32_t row,
 		count_best_effort(seg);
 		return fms_error(-EBUSY, "%s: group %s: %s; best-effort values", seg->path,
 				 g->name, rc ? "a writer stays inside its transaction" :
-				 "a reset stayed busy");
+				 "its baseline kept changing (a reset, or the row enabled again)");
 	}
 	return 0;
 }
