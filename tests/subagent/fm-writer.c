@@ -63,6 +63,16 @@
  *                         close it, sleep 100 us: a writer preempted
  *                         mid-transaction most of the time (answers [] at
  *                         once; "join" answers [] when it is over)
+ *           churn MS FROM TO
+ *                         until "join" (at most MS milliseconds), lcore 1
+ *                         repeats: in a keyed table drawn at random, key
+ *                         number n drawn from FROM..TO-1 is removed if
+ *                         present, else inserted with its values (as
+ *                         remove and insert do), then 20 us of pause.
+ *                         Answers at once, for every keyed table and n,
+ *                         [{"group", "number", "index", "objects"}]: the
+ *                         key's instances and values while present; the
+ *                         keys left present stay ("remove" takes them)
  *
  * Usage: fm-writer fill|live|events SEGMENT EXPECT.json [--scale N]
  *                  [--rows sparse|all] [--keys N] [--file-prefix NAME]
@@ -150,12 +160,12 @@ row_number(const struct run *rn, uint32_t g, uint32_t row)
 	return rn->key_num[g] ? rn->key_num[g][row] - 1 : row;
 }
 
-/* Amount lcore `l` adds to counter `c` of row `row` of group `g` in fill mode. */
+/* Amount lcore `l` adds to counter `c` of the row numbered n (row_number())
+ * of group `g` in fill mode. */
 static uint64_t
-fill_amount(const struct run *rn, uint32_t g, uint32_t c, uint32_t row, uint64_t l)
+fill_amount(const struct run *rn, uint32_t g, uint32_t c, uint32_t n, uint64_t l)
 {
 	const struct fastmib_counter_schema *cs = &rn->sc->groups[g].counters[c];
-	uint32_t n = row_number(rn, g, row);
 	uint64_t base = rn->scale * (1000u * (g + 1) + 10u * (c + 1) + n % 997) +
 			(l ? 7 : 0);
 
@@ -195,9 +205,9 @@ add(struct fastmib_writer *w, const struct fastmib_group_schema *g, uint32_t row
 /* Amount added to counter `c` in live pass `k`: weight c + 1 times k on
  * every Counter64, nothing elsewhere. */
 static uint64_t
-live_amount(const struct run *rn, uint32_t g, uint32_t c, uint32_t row, uint64_t k)
+live_amount(const struct run *rn, uint32_t g, uint32_t c, uint32_t n, uint64_t k)
 {
-	(void)row;
+	(void)n;
 	return rn->sc->groups[g].counters[c].type == FASTMIB_COUNTER64 ? (c + 1) * k : 0;
 }
 
@@ -212,11 +222,14 @@ write_pass(const struct run *rn, struct fastmib_writer *w,
 		const struct fastmib_group_schema *gs = &rn->sc->groups[g];
 
 		for (uint32_t row = 0; row < gs->n_rows; row++) {
+			uint32_t num;
+
 			if (!row_enabled(rn, g, row))
 				continue;
+			num = row_number(rn, g, row);
 			fastmib_begin(w);
 			for (uint32_t c = 0; c < gs->n_counters; c++) {
-				uint64_t n = amount(rn, g, c, row, arg);
+				uint64_t n = amount(rn, g, c, num, arg);
 
 				if (n != 0)
 					add(w, gs, row, c, n);
@@ -283,22 +296,22 @@ expect(json_t *arr, const char *oid, const char *type, uint64_t v)
 					     "type", type, "value", num));
 }
 
-/* Sum of what the lcores add to counter c of row `row` in fill mode. */
+/* Sum of what the lcores add to counter c of the row numbered n in fill mode. */
 static uint64_t
-fill_total(const struct run *rn, uint32_t g, uint32_t c, uint32_t row)
+fill_total(const struct run *rn, uint32_t g, uint32_t c, uint32_t n)
 {
 	uint64_t sum = 0;
 
 	for (unsigned l = 0; l < N_LCORES; l++)
-		sum += fill_amount(rn, g, c, row, l);
+		sum += fill_amount(rn, g, c, n, l);
 	return sum;
 }
 
 static uint64_t
-expected_value(const struct run *rn, uint32_t g, uint32_t c, uint32_t row,
+expected_value(const struct run *rn, uint32_t g, uint32_t c, uint32_t n,
 	       const char **type)
 {
-	uint64_t sum = fill_total(rn, g, c, row);
+	uint64_t sum = fill_total(rn, g, c, n);
 
 	switch (rn->sc->groups[g].counters[c].type) {
 	case FASTMIB_COUNTER32:
@@ -357,18 +370,18 @@ instance(const struct fastmib_group_schema *gs, uint32_t arc, uint32_t row,
 	return n + k;
 }
 
-/* Expected objects of present row `row` of group g into objs (every
- * counter, the row's Reset and DiscontinuityTime), and its Counter64s with
- * their weights for the live-mode sets into set. */
+/* Expected objects of the row numbered n (row_number()) of group g into
+ * objs (every counter, the row's Reset and DiscontinuityTime), and its
+ * Counter64s with their weights for the live-mode sets into set. */
 static void
-row_objects(const struct run *rn, uint32_t g, uint32_t row, json_t *objs, json_t *set)
+row_objects(const struct run *rn, uint32_t g, uint32_t n, json_t *objs, json_t *set)
 {
 	const struct fastmib_group_schema *gs = &rn->sc->groups[g];
-	uint32_t n = row_number(rn, g, row), sfx[MAX_SFX];
+	uint32_t sfx[MAX_SFX];
 
 	for (uint32_t c = 0; c < gs->n_counters; c++) {
 		const char *type;
-		uint64_t v = expected_value(rn, g, c, row, &type);
+		uint64_t v = expected_value(rn, g, c, n, &type);
 		const char *oid = oid_str(rn->sc, sfx, instance(gs, gs->counters[c].arc, n, sfx));
 
 		if (objs)
@@ -476,7 +489,7 @@ build_expectations(const struct run *rn)
 				json_decref(set);
 				continue;
 			}
-			row_objects(rn, g, row, rn->live ? NULL : objs, set);
+			row_objects(rn, g, row_number(rn, g, row), rn->live ? NULL : objs, set);
 			if (json_array_size(set) >= 2 && row < 4096)
 				json_array_append_new(gs->storage ==
 						      FASTMIB_STORAGE_SHARED_ATOMIC ?
@@ -603,7 +616,7 @@ write_totals(const struct run *rn, uint32_t g, uint32_t row)
 		return -1;
 	fastmib_begin(w);
 	for (uint32_t c = 0; c < gs->n_counters; c++) {
-		uint64_t n = fill_total(rn, g, c, row);
+		uint64_t n = fill_total(rn, g, c, row_number(rn, g, row));
 
 		if (n != 0)
 			add(w, gs, row, c, n);
@@ -633,11 +646,33 @@ gauges_to_zero(const struct run *rn, uint32_t g, uint32_t row)
 	return 0;
 }
 
+/* Remove key number n from keyed table g, its gauges brought to zero
+ * first (the application's levels go with the key): its row into *row;
+ * 0, -ENOENT when the table does not hold it, -1 (message) on error. */
+static int
+remove_key(const struct run *rn, uint32_t g, uint32_t n, uint32_t *row)
+{
+	uint8_t key[FMK_KEY_BYTES];
+	int rc;
+
+	if (n >= FMK_MAX_NUMBER || fmk_key(&rn->sc->groups[g], n, key) != 0)
+		return -1;
+	rc = fastmib_key_find(rn->seg, g, key, row);
+	if (rc == -ENOENT)
+		return rc;
+	if (rc < 0 || gauges_to_zero(rn, g, *row) != 0 ||
+	    fastmib_key_remove(rn->seg, g, key) < 0) {
+		fprintf(stderr, "fm-writer: %s\n", fastmib_last_error());
+		return -1;
+	}
+	rn->key_num[g][*row] = 0;
+	return 0;
+}
+
 /* insert GROUP N, remove GROUP N: see the top of the file. */
 static int
 key_command(const struct run *rn, const char *args, bool insert, json_t *out)
 {
-	uint8_t key[FMK_KEY_BYTES];
 	char gname[64];
 	unsigned long n;
 	uint32_t row;
@@ -656,27 +691,20 @@ key_command(const struct run *rn, const char *args, bool insert, json_t *out)
 		if (rc == 0) {
 			json_t *objs = json_array();
 
-			row_objects(rn, (uint32_t)g, row, objs, NULL);
+			row_objects(rn, (uint32_t)g, (uint32_t)n, objs, NULL);
 			json_object_set_new(e, "objects", objs);
 		}
 		json_array_append_new(out, e);
 		return 0;
 	}
-	fmk_key(&rn->sc->groups[g], (uint32_t)n, key);
-	rc = fastmib_key_find(rn->seg, (uint32_t)g, key, &row);
+	rc = remove_key(rn, (uint32_t)g, (uint32_t)n, &row);
 	if (rc == -ENOENT)
 		return 0; /* nothing to remove: [] */
-	if (rc < 0 || gauges_to_zero(rn, (uint32_t)g, row) != 0)
+	if (rc < 0)
 		return -1;
 	e = key_entry(rn, (uint32_t)g, (uint32_t)n, row);
 	json_object_del(e, "key");
 	json_object_del(e, "record");
-	if (fastmib_key_remove(rn->seg, (uint32_t)g, key) < 0) {
-		fprintf(stderr, "fm-writer: %s\n", fastmib_last_error());
-		json_decref(e);
-		return -1;
-	}
-	rn->key_num[g][row] = 0;
 	json_array_append_new(out, e);
 	return 0;
 }
@@ -883,10 +911,42 @@ add_step(const struct run *rn, const char *args)
 	return -1;
 }
 
+/* The other lcore's job (blink, churn): launched by its command, waited
+ * for by "join", which ends a churn at once (a blink runs its time). */
+static bool other_running;
+static int other_stop; /* atomic */
+
+static unsigned int
+other_lcore(void)
+{
+	return rte_get_next_lcore(rte_lcore_id(), 1, 0);
+}
+
+static int
+other_launch(lcore_function_t *fn, void *arg)
+{
+	if (other_running)
+		return -1;
+	__atomic_store_n(&other_stop, 0, __ATOMIC_RELAXED);
+	if (rte_eal_remote_launch(fn, arg, other_lcore()) != 0)
+		return -1;
+	other_running = true;
+	return 0;
+}
+
+static int
+other_join(void)
+{
+	if (!other_running)
+		return -1;
+	__atomic_store_n(&other_stop, 1, __ATOMIC_RELAXED);
+	other_running = false;
+	return rte_eal_wait_lcore(other_lcore()) == 0 ? 0 : -1;
+}
+
 struct blink_job {
 	const struct run *rn;
 	uint64_t ms;
-	bool running;
 };
 
 static uint64_t
@@ -924,22 +984,94 @@ blink_run(void *arg)
 }
 
 static int
-blink(const struct run *rn, const char *cmd)
+blink(const struct run *rn, const char *args)
 {
 	static struct blink_job job;
-	unsigned int other = rte_get_next_lcore(rte_lcore_id(), 1, 0);
 	unsigned long long ms;
 
-	if (strcmp(cmd, "join") == 0) {
-		if (!job.running)
-			return -1;
-		job.running = false;
-		return rte_eal_wait_lcore(other) == 0 ? 0 : -1;
-	}
-	if (job.running || sscanf(cmd, "blink %llu", &ms) != 1)
+	if (other_running || sscanf(args, "%llu", &ms) != 1)
 		return -1;
-	job = (struct blink_job){ .rn = rn, .ms = ms, .running = true };
-	return rte_eal_remote_launch(blink_run, &job, other) == 0 ? 0 : -1;
+	job = (struct blink_job){ .rn = rn, .ms = ms };
+	return other_launch(blink_run, &job);
+}
+
+struct churn_job {
+	const struct run *rn;
+	uint64_t ms;
+	uint32_t from, to;
+};
+
+/* Until "join" (or ms): in a keyed table drawn at random, key number n
+ * drawn from from..to-1 is removed if present, else inserted with its
+ * values, as remove and insert do; a pause of 20 us between two. */
+static int
+churn_run(void *arg)
+{
+	const struct churn_job *job = arg;
+	const struct run *rn = job->rn;
+	const struct timespec gap = { 0, 20000 };
+	uint32_t keyed[FASTMIB_MAX_GROUPS], n_keyed = 0;
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+
+	for (uint32_t g = 0; g < rn->sc->n_groups; g++)
+		if (rn->key_num[g])
+			keyed[n_keyed++] = g;
+	for (uint64_t end = mono_ms() + job->ms;
+	     n_keyed && mono_ms() < end && !__atomic_load_n(&other_stop, __ATOMIC_RELAXED);) {
+		uint32_t g, n, row;
+		int rc;
+
+		x ^= x << 13; /* xorshift64 */
+		x ^= x >> 7;
+		x ^= x << 17;
+		g = keyed[x % n_keyed];
+		n = job->from + (uint32_t)((x >> 16) % (job->to - job->from));
+		rc = remove_key(rn, g, n, &row);
+		if (rc == -ENOENT)
+			rc = insert_key(rn, g, n, &row) < 0 || write_totals(rn, g, row) ? -1 : 0;
+		if (rc < 0)
+			return -1;
+		nanosleep(&gap, NULL);
+	}
+	return 0;
+}
+
+/* churn MS FROM TO: answers at once, for every keyed table and key number
+ * of FROM..TO-1, the key's index and the objects it has while present. */
+static int
+churn(const struct run *rn, const char *args, json_t *out)
+{
+	static struct churn_job job;
+	unsigned long long ms;
+	unsigned long from, to;
+
+	if (other_running || sscanf(args, "%llu %lu %lu", &ms, &from, &to) != 3 ||
+	    from >= to || to > FMK_MAX_NUMBER)
+		return -1;
+	for (uint32_t g = 0; g < rn->sc->n_groups; g++) {
+		const struct fastmib_group_schema *gs = &rn->sc->groups[g];
+
+		for (uint32_t n = (uint32_t)from; rn->key_num[g] && n < to; n++) {
+			uint64_t idx[MAX_SFX];
+			size_t len = key_index(gs, n, idx);
+			json_t *index = json_array(), *objs = json_array();
+
+			if (len == 0) {
+				json_decref(index);
+				json_decref(objs);
+				return -1;
+			}
+			for (size_t i = 0; i < len; i++)
+				json_array_append_new(index, json_integer((json_int_t)idx[i]));
+			row_objects(rn, g, n, objs, NULL);
+			json_array_append_new(out, json_pack("{s:s, s:i, s:o, s:o}", "group",
+							     gs->name, "number", (int)n,
+							     "index", index, "objects", objs));
+		}
+	}
+	job = (struct churn_job){ .rn = rn, .ms = ms, .from = (uint32_t)from,
+				  .to = (uint32_t)to };
+	return other_launch(churn_run, &job);
 }
 
 /* Command loop of the events mode; 0 at "quit" or end of input. */
@@ -964,8 +1096,12 @@ events_loop(const struct run *rn)
 			rc = events_flood(rn, out, line + 6);
 		else if (strcmp(line, "stall") == 0 || strcmp(line, "release") == 0)
 			rc = stall(rn, line[0] == 's');
-		else if (strncmp(line, "blink ", 6) == 0 || strcmp(line, "join") == 0)
-			rc = blink(rn, line);
+		else if (strncmp(line, "blink ", 6) == 0)
+			rc = blink(rn, line + 6);
+		else if (strncmp(line, "churn ", 6) == 0)
+			rc = churn(rn, line + 6, out);
+		else if (strcmp(line, "join") == 0)
+			rc = other_join();
 		else if (strncmp(line, "add ", 4) == 0)
 			rc = add_step(rn, line + 4);
 		else if (strncmp(line, "insert ", 7) == 0 || strncmp(line, "remove ", 7) == 0)
@@ -1107,6 +1243,8 @@ main(int argc, char **argv)
 		printf("ready\n");
 		fflush(stdout);
 		rc = events_loop(&rn);
+		if (other_running && other_join() != 0) /* the segment outlives its job */
+			rc = 1;
 		fastmib_close(rn.seg);
 		rte_eal_cleanup();
 		return rc;
