@@ -110,12 +110,12 @@ class Writer:
             raise h.HarnessError("fm-writer live: %s" % self.live_proc.stderr.read())
         return Expectations(exp)
 
-    def events(self):
+    def events(self, scale=1):
         """Events mode: counters filled, then records logged (and keys
         inserted and removed) on command()."""
         exp = self._expect_path()
         self.live_proc = subprocess.Popen(
-            [self.binary, "events", self.segment, exp,
+            [self.binary, "events", self.segment, exp, "--scale", str(scale),
              "--file-prefix", self._eal_prefix()],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             text=True)
