@@ -54,6 +54,10 @@ struct fma_events {
 struct fma_snap {
 	int group; /* schema index */
 	uint32_t row;
+	/* keyed tables: the key the row was read for (a row may change keys
+	 * between two varbinds of one request); key_len 0 elsewhere */
+	uint32_t key_len;
+	uint8_t key[FASTMIB_MAX_KEY_BYTES];
 	int rc;
 	uint64_t *values;
 };

@@ -77,6 +77,20 @@ fma_rows_init(struct fma_seg *s)
 
 /* ---- OIDs ---- */
 
+/*
+ * A sub-identifier as SNMP has it: 32 bits (RFC 2578). Net-SNMP's AgentX
+ * subagent decodes a request's sub-identifiers through an int
+ * (agentx_parse_oid()), so those from 2^31 on arrive sign-extended in a
+ * 64-bit oid: 0xdeadbeef as 0xffffffffdeadbeef. Taken as they come, a GET
+ * of such an index (a uint32 key, an event number) would find nothing and
+ * a GETNEXT after it would skip every greater one.
+ */
+static uint64_t
+fma_subid(oid o)
+{
+	return (uint64_t)o & 0xffffffffu;
+}
+
 int
 fma_place(const struct fma_seg *s, const oid *name, size_t len, uint64_t *x, size_t *n)
 {
@@ -84,15 +98,15 @@ fma_place(const struct fma_seg *s, const oid *name, size_t len, uint64_t *x, siz
 
 	*n = 0;
 	for (size_t i = 0; i < common; i++)
-		if (name[i] != s->root[i])
-			return name[i] < s->root[i] ? -1 : 1;
+		if (fma_subid(name[i]) != s->root[i])
+			return fma_subid(name[i]) < s->root[i] ? -1 : 1;
 	if (len <= s->root_len)
 		return -1;
 	*n = len - s->root_len;
 	if (*n > FASTMIB_OID_MAX_SUFFIX + 1)
 		*n = FASTMIB_OID_MAX_SUFFIX + 1;
 	for (size_t i = 0; i < *n; i++)
-		x[i] = name[s->root_len + i];
+		x[i] = fma_subid(name[s->root_len + i]);
 	return 0;
 }
 

@@ -85,13 +85,20 @@ fma_read(struct fma_seg *s, unsigned int group, uint32_t row, uint64_t *values)
 	return rc;
 }
 
+/* The snapshot of the row `ref` names, taken once per request and row;
+ * in a keyed table per row and key: between two varbinds of one request
+ * the row may have gone to another key, whose values these are not. */
 static const struct fma_snap *
-fma_snapshot(struct fma_seg *s, int group, uint32_t row)
+fma_snapshot(struct fma_seg *s, const struct fastmib_oid_ref *ref)
 {
+	int group = ref->group;
+	uint32_t row = ref->row;
 	struct fma_snap *sn;
 
 	for (unsigned int i = 0; i < s->n_snaps; i++)
-		if (s->snaps[i].group == group && s->snaps[i].row == row)
+		if (s->snaps[i].group == group && s->snaps[i].row == row &&
+		    s->snaps[i].key_len == ref->key_len &&
+		    memcmp(s->snaps[i].key, ref->key, ref->key_len) == 0)
 			return &s->snaps[i];
 	sn = &s->snaps[s->next_snap];
 	s->next_snap = (s->next_snap + 1) % FMA_SNAP_SLOTS;
@@ -99,6 +106,8 @@ fma_snapshot(struct fma_seg *s, int group, uint32_t row)
 		s->n_snaps++;
 	sn->group = group;
 	sn->row = row;
+	sn->key_len = ref->key_len;
+	memcpy(sn->key, ref->key, ref->key_len);
 	sn->rc = fma_read(s, (unsigned int)group, row, sn->values);
 	if (sn->rc == -EBUSY)
 		DEBUGMSGTL(("fastmib", "%s: group %s row %" PRIu32
@@ -245,7 +254,7 @@ fma_value_of(struct fma_seg *s, const struct fastmib_oid_ref *ref, netsnmp_varia
 	case FASTMIB_OID_COUNTER:
 		break;
 	}
-	sn = fma_snapshot(s, ref->group, ref->row);
+	sn = fma_snapshot(s, ref);
 	if (sn->rc < 0 && sn->rc != -EBUSY)
 		return sn->rc;
 	v = sn->values[ref->counter];

@@ -209,7 +209,8 @@ int fms_read_raw_row_own(struct fastmib_segment *seg, unsigned group, uint32_t r
 			 uint64_t *values, uint32_t own);
 /* The baseline of one row (the half of the newer epoch) and, if `time` is
  * not NULL, its discontinuity time (the later of the two halves' times),
- * under the read protocol of both seqcounts; 0 or -EBUSY. */
+ * under the read protocol of both seqcounts; 0, or -EBUSY with the last
+ * copy (perhaps torn) when a writer of the record stayed inside. */
 int fms_read_baseline(struct fastmib_segment *seg, unsigned group, uint32_t row,
 		      uint64_t *base, uint64_t *time);
 

@@ -263,15 +263,19 @@ fms_read_baseline(struct fastmib_segment *seg, unsigned group, uint32_t row,
 			*time = 0;
 		return 0;
 	}
-	for (int t = 0; t < FASTMIB_READ_MAX_TRIES; t++) {
+	for (int t = 0;; t++) {
 		uint32_t rsn = rte_seqcount_read_begin(rs);
 		uint32_t esn = rte_seqcount_read_begin(es);
 		const uint64_t *pick;
+		bool torn;
 
 		for (uint64_t i = 0; i < words; i++)
 			copy[i] = __atomic_load_n(&rec[i], __ATOMIC_RELAXED);
-		if (rte_seqcount_read_retry(rs, rsn) || rte_seqcount_read_retry(es, esn))
+		torn = rte_seqcount_read_retry(rs, rsn) || rte_seqcount_read_retry(es, esn);
+		if (torn && t + 1 < FASTMIB_READ_MAX_TRIES)
 			continue;
+		/* the last copy, torn or not: the best effort there is (a
+		 * resetter or the creator stayed inside its write section) */
 		pick = copy;
 		if (words > half && copy[half + FMS_REC_EPOCH] > copy[FMS_REC_EPOCH])
 			pick = copy + half;
@@ -281,9 +285,8 @@ fms_read_baseline(struct fastmib_segment *seg, unsigned group, uint32_t row,
 			if (words > half && copy[half + FMS_REC_TIME] > *time)
 				*time = copy[half + FMS_REC_TIME];
 		}
-		return 0;
+		return torn ? -EBUSY : 0;
 	}
-	return -EBUSY;
 }
 
 static int
@@ -324,16 +327,46 @@ fastmib_read_raw_mapped(struct fastmib_segment *seg, unsigned group, uint32_t ro
 	return rc;
 }
 
+/* Reads of a row that a new life took over, before one is taken as best
+ * effort: a row recycled that often during one read is not a case. */
+#define FMS_READ_LIFE_TRIES 8
+
+/*
+ * Did the row's baseline move since `base` was read, a row enable having
+ * come in between (enable_seq moved from esn)? Then the counts just read
+ * may belong to a later life of the row (a flow's row given to another
+ * flow, a key removed and another inserted on its row) than the baseline:
+ * subtracted, the old life's counts would show as the new one's. Counter
+ * baselines are snapshots of ever-growing raw counts, so an unchanged one
+ * proves that none came in between.
+ */
+static bool
+baseline_moved(struct fastmib_segment *seg, unsigned group, uint32_t row, uint32_t esn,
+	       const uint64_t *base)
+{
+	const rte_seqcount_t *es = fms_rte_seqcount_const(&seg->reset_head->enable_seq);
+	uint64_t now[FASTMIB_MAX_COUNTERS];
+
+	/* the fence in read_retry orders the counter loads before this one */
+	if (!rte_seqcount_read_retry(es, esn))
+		return false;
+	return fms_read_baseline(seg, group, row, now, NULL) != 0 ||
+	       memcmp(now, base, seg->schema->groups[group].n_counters * sizeof(*now)) != 0;
+}
+
 /*
  * The baseline is read first: it is a snapshot taken before we load the
  * counters (acquire on the reset sequence orders our later loads after the
  * resetter's), so every counter read afterwards is >= its baseline modulo
- * 2^64 and the unsigned difference never goes "negative".
+ * 2^64 and the unsigned difference never goes "negative". Baseline and
+ * counts must be of one life of the row: an enable between them means
+ * reading again (baseline_moved()).
  */
 static int
 fastmib_read_mapped(struct fastmib_segment *seg, unsigned group, uint32_t row,
 	     uint64_t *values)
 {
+	const rte_seqcount_t *es = fms_rte_seqcount_const(&seg->reset_head->enable_seq);
 	uint64_t base[FASTMIB_MAX_COUNTERS];
 	const struct fastmib_group_schema *g;
 	int rc = check_row(seg, group, &row), rb;
@@ -341,8 +374,19 @@ fastmib_read_mapped(struct fastmib_segment *seg, unsigned group, uint32_t row,
 	if (rc)
 		return rc;
 	g = &seg->schema->groups[group];
-	rb = fms_read_baseline(seg, group, row, base, NULL);
-	rc = read_row_patiently(seg, group, row, values);
+	for (int t = 0;; t++) {
+		uint32_t esn = rte_seqcount_read_begin(es);
+
+		rb = fms_read_baseline(seg, group, row, base, NULL);
+		rc = read_row_patiently(seg, group, row, values);
+		/* a baseline read best effort: no life can be told from another */
+		if (rb || !baseline_moved(seg, group, row, esn, base))
+			break;
+		if (t + 1 == FMS_READ_LIFE_TRIES) {
+			rb = -EBUSY;
+			break;
+		}
+	}
 	for (uint32_t i = 0; i < g->n_counters; i++)
 		if (g->counters[i].type != FASTMIB_GAUGE32)
 			values[i] -= base[i];
@@ -352,7 +396,7 @@ fastmib_read_mapped(struct fastmib_segment *seg, unsigned group, uint32_t row,
 		count_best_effort(seg);
 		return fms_error(-EBUSY, "%s: group %s: %s; best-effort values", seg->path,
 				 g->name, rc ? "a writer stays inside its transaction" :
-				 "a reset stayed busy");
+				 "its baseline kept changing (a reset, or the row enabled again)");
 	}
 	return 0;
 }

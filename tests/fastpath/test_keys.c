@@ -420,6 +420,71 @@ test_walks_while_keys_change(void **state)
 	pthread_join(t, NULL);
 }
 
+/*
+ * A row read while its key is removed and another key inserted on it
+ * (the freed row is the next one given out): every read is one key's
+ * values, never the baseline of one key's life subtracted from the counts
+ * of a later one. Key a counts 1000 and key b 1 on the same row, in turn,
+ * while another thread reads the row: 0, 1 and 1000 are the only answers
+ * (anything else mixes lives: 1001, 2001, ...).
+ */
+static struct fastmib_segment *mix_rd;
+static uint32_t mix_row;
+static int mix_stop;                /* atomic */
+static uint64_t mix_bad, mix_reads; /* atomic */
+
+static void *
+mix_reader(void *arg)
+{
+	uint64_t v[2];
+
+	(void)arg;
+	while (!__atomic_load_n(&mix_stop, __ATOMIC_RELAXED)) {
+		if (fastmib_read(mix_rd, TN, mix_row, v) != 0)
+			continue;
+		__atomic_fetch_add(&mix_reads, 1, __ATOMIC_RELAXED);
+		if (v[0] != 0 && v[0] != 1 && v[0] != 1000)
+			__atomic_fetch_add(&mix_bad, 1, __ATOMIC_RELAXED);
+	}
+	return NULL;
+}
+
+static void
+test_reads_never_mix_two_lives(void **state)
+{
+	struct tu_fixture *f = *state;
+	struct tn_key keys[2] = { v4("10.9.0.1", 1000), v4("10.9.0.2", 1) };
+	struct fastmib_writer *w = fastmib_writer(f->seg);
+	uint32_t r;
+	pthread_t t;
+
+	assert_non_null(w);
+	assert_int_equal(fastmib_key_insert(f->seg, TN, &keys[0], &r), 0);
+	assert_int_equal(fastmib_key_remove(f->seg, TN, &keys[0]), 0);
+	mix_row = r;
+	mix_rd = f->rd;
+	__atomic_store_n(&mix_stop, 0, __ATOMIC_RELAXED);
+	assert_int_equal(pthread_create(&t, NULL, mix_reader, NULL), 0);
+	for (uint32_t i = 0; i < 500000 && !__atomic_load_n(&mix_bad, __ATOMIC_RELAXED); i++) {
+		const struct tn_key *k = &keys[i % 2];
+		uint32_t row;
+
+		assert_int_equal(fastmib_key_insert(f->seg, TN, k, &row), 0);
+		assert_int_equal(row, r);
+		fastmib_begin(w);
+		fastmib_pc_add(w, (uint32_t)(groups[TN].offset + (uint64_t)row * groups[TN].row_size),
+			       k->teid);
+		fastmib_end(w);
+		assert_int_equal(fastmib_key_remove(f->seg, TN, k), 0);
+	}
+	__atomic_store_n(&mix_stop, 1, __ATOMIC_RELAXED);
+	pthread_join(t, NULL);
+	print_message("%llu reads of a row whose key changed all along\n",
+		      (unsigned long long)mix_reads);
+	assert_true(mix_reads > 0);
+	assert_int_equal(mix_bad, 0);
+}
+
 /* A key record rewritten by a hostile hand: that row is absent to
  * readers (GET and walk), every other row is served, nothing crashes. */
 static void
@@ -575,6 +640,7 @@ main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_capacity, setup, tu_teardown),
 		cmocka_unit_test_setup_teardown(test_walk_in_order, setup, tu_teardown),
 		cmocka_unit_test_setup_teardown(test_walks_while_keys_change, setup, tu_teardown),
+		cmocka_unit_test_setup_teardown(test_reads_never_mix_two_lives, setup, tu_teardown),
 		cmocka_unit_test_setup_teardown(test_hostile_key_records, setup, tu_teardown),
 		cmocka_unit_test_setup_teardown(test_keyed_read, setup, tu_teardown),
 		cmocka_unit_test_setup_teardown(test_oids, setup, tu_teardown),

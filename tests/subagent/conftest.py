@@ -52,6 +52,9 @@ class Expectations:
         self.invariants = [[(o, w) for o, w in s] for s in d["invariants"]]
         # shared-atomic sets: each counter on its own, never going backwards
         self.monotonic = [[(o, w) for o, w in s] for s in d["monotonic"]]
+        # keyed tables: their indexes and keys; where the file keeps keys
+        self.keyed = d["keyed"]
+        self.layout = d["layout"]
 
     def oid(self, *suffix):
         return self.root + "." + ".".join(str(x) for x in suffix)
@@ -107,11 +110,12 @@ class Writer:
             raise h.HarnessError("fm-writer live: %s" % self.live_proc.stderr.read())
         return Expectations(exp)
 
-    def events(self):
-        """Events mode: counters filled, then records logged on command()."""
+    def events(self, scale=1):
+        """Events mode: counters filled, then records logged (and keys
+        inserted and removed) on command()."""
         exp = self._expect_path()
         self.live_proc = subprocess.Popen(
-            [self.binary, "events", self.segment, exp,
+            [self.binary, "events", self.segment, exp, "--scale", str(scale),
              "--file-prefix", self._eal_prefix()],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             text=True)
@@ -155,13 +159,15 @@ class Writer:
 
 
 class Served:
-    """One segment served by one agent, reached through `client`."""
+    """One segment served by one agent, reached through `client`; written
+    by fm-writer for the example model, or by another fm-writer
+    (`binary_var`, Writer)."""
 
-    def __init__(self, mode, workdir):
+    def __init__(self, mode, workdir, binary_var="FM_WRITER"):
         self.mode = mode
         self.dir = workdir
         self.segment = os.path.join(workdir, "ep.seg")
-        self.writer = Writer(self.segment, workdir)
+        self.writer = Writer(self.segment, workdir, binary_var)
         self.snmpd = None
         self.agent = None
         self.expect = None

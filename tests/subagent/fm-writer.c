@@ -4,7 +4,17 @@
  *
  * Creates a segment of a test model (the example model unless built with
  * another FM_SCHEMA) and updates it from two lcores, driven by the schema
- * alone (every group, storage kind and counter type), then writes the exact values SNMP must report to a JSON file.
+ * alone (every group, storage kind, counter type and index type), then
+ * writes the exact values SNMP must report to a JSON file.
+ *
+ * A keyed table gets keys 0 .. N-1 (--keys N, default 48, at most its
+ * capacity) inserted before anything is written: key number n is a fixed
+ * function of n (fm-keys.c), and the row's values are a function of n as
+ * a row's values are of its row elsewhere. The expectations name each
+ * key's instances by its SNMP index and list, per keyed table ("keyed"),
+ * every key: its number, row, index (sub-identifiers), the key in words
+ * and where its key record lies in the file ("layout" says where the
+ * change logs and the header's keys area lie).
  *
  *   fill: add known amounts once, flush, write the expectations, exit; the
  *         segment stays (until unlinked) for the agent to serve.
@@ -30,18 +40,43 @@
  *           release       ... and closes it (answers [])
  *           add GROUP COUNTER ROW N
  *                         lcore 0 adds N to counter COUNTER of row ROW
- *                         (0-based; 0 in a scalar group) of group GROUP
+ *                         (0-based; 0 in a scalar group; the key number
+ *                         in a keyed table) of group GROUP
  *                         (model names) in one transaction, flushed: a
  *                         step of known size (answers [])
+ *           insert GROUP N
+ *                         insert key number N into keyed table GROUP and
+ *                         write its values (each counter's fill total, in
+ *                         one transaction): answers [{"group", "number",
+ *                         "row", "new": true, "index", "key", "record",
+ *                         "objects"}], or "new": false (nothing written)
+ *                         for a key the table holds
+ *           remove GROUP N
+ *                         bring the row's gauges to zero (a level is the
+ *                         application's: the library keeps a reused row's
+ *                         gauges), then remove key number N: answers
+ *                         [{"group", "number", "row", "index"}], or []
+ *                         when the table does not hold it
  *           blink MS      for MS milliseconds, lcore 1 repeats: open a
  *                         transaction, add 1 to the first Counter64 of
  *                         that group, sleep 200 us, add 2 to the second,
  *                         close it, sleep 100 us: a writer preempted
  *                         mid-transaction most of the time (answers [] at
  *                         once; "join" answers [] when it is over)
+ *           churn MS FROM TO
+ *                         until "join" (at most MS milliseconds), lcore 1
+ *                         repeats: in a keyed table drawn at random, key
+ *                         number n drawn from FROM..TO-1 is removed if
+ *                         present, else inserted with its values (as
+ *                         remove and insert do), then 20 us of pause.
+ *                         Answers at once, for every keyed table and n,
+ *                         [{"group", "number", "index", "objects"}]: the
+ *                         key's instances and values while present; the
+ *                         keys left present stay ("remove" takes them)
  *
  * Usage: fm-writer fill|live|events SEGMENT EXPECT.json [--scale N]
- *                  [--rows sparse|all] [--file-prefix NAME]
+ *                  [--rows sparse|all] [--keys N] [--file-prefix NAME]
+ *                  [--group GROUP] [--mode OCTAL]
  */
 #include <errno.h>
 #include <getopt.h>
@@ -59,6 +94,7 @@
 #include <rte_lcore.h>
 
 #include "fastmib/fastmib.h"
+#include "fm-keys.h"
 
 /* Built once per test model: FM_SCHEMA names its generated schema. */
 #ifndef FM_SCHEMA
@@ -67,6 +103,7 @@
 extern const struct fastmib_schema FM_SCHEMA;
 
 #define N_LCORES 2
+#define DEFAULT_KEYS 48
 
 static volatile sig_atomic_t stop_requested;
 
@@ -77,6 +114,8 @@ struct run {
 	bool events;
 	bool all_rows;
 	uint64_t scale;
+	uint32_t n_keys;     /* keys inserted at start in each keyed table */
+	uint32_t **key_num;  /* keyed tables: per row, its key's number + 1, 0 = none */
 	int failed;
 };
 
@@ -102,19 +141,32 @@ sparse_row(uint32_t row, uint32_t n_rows)
 }
 
 static bool
-row_enabled(const struct run *rn, const struct fastmib_group_schema *g, uint32_t row)
+row_enabled(const struct run *rn, uint32_t g, uint32_t row)
 {
-	if (g->n_indexes == 0 || g->all_rows || rn->all_rows)
+	const struct fastmib_group_schema *gs = &rn->sc->groups[g];
+
+	if (rn->key_num[g])
+		return rn->key_num[g][row] != 0;
+	if (gs->n_indexes == 0 || gs->all_rows || rn->all_rows)
 		return true;
-	return sparse_row(row, g->n_rows);
+	return sparse_row(row, gs->n_rows);
 }
 
-/* Amount lcore `l` adds to counter `c` of row `row` of group `g` in fill mode. */
+/* What the values of row `row` of group g are a function of: the row, or
+ * in a keyed table its key's number. */
+static uint32_t
+row_number(const struct run *rn, uint32_t g, uint32_t row)
+{
+	return rn->key_num[g] ? rn->key_num[g][row] - 1 : row;
+}
+
+/* Amount lcore `l` adds to counter `c` of the row numbered n (row_number())
+ * of group `g` in fill mode. */
 static uint64_t
-fill_amount(const struct run *rn, uint32_t g, uint32_t c, uint32_t row, uint64_t l)
+fill_amount(const struct run *rn, uint32_t g, uint32_t c, uint32_t n, uint64_t l)
 {
 	const struct fastmib_counter_schema *cs = &rn->sc->groups[g].counters[c];
-	uint64_t base = rn->scale * (1000u * (g + 1) + 10u * (c + 1) + row % 997) +
+	uint64_t base = rn->scale * (1000u * (g + 1) + 10u * (c + 1) + n % 997) +
 			(l ? 7 : 0);
 
 	switch (cs->type) {
@@ -126,7 +178,7 @@ fill_amount(const struct run *rn, uint32_t g, uint32_t c, uint32_t row, uint64_t
 		return l == 0 ? 5000 + base : (uint64_t)-(int64_t)1200;
 	default:
 		/* exercise the high half of Counter64 on some rows */
-		return base + (l == 0 && row % 5 == 0 ? (3ull << 32) : 0);
+		return base + (l == 0 && n % 5 == 0 ? (3ull << 32) : 0);
 	}
 }
 
@@ -153,9 +205,9 @@ add(struct fastmib_writer *w, const struct fastmib_group_schema *g, uint32_t row
 /* Amount added to counter `c` in live pass `k`: weight c + 1 times k on
  * every Counter64, nothing elsewhere. */
 static uint64_t
-live_amount(const struct run *rn, uint32_t g, uint32_t c, uint32_t row, uint64_t k)
+live_amount(const struct run *rn, uint32_t g, uint32_t c, uint32_t n, uint64_t k)
 {
-	(void)row;
+	(void)n;
 	return rn->sc->groups[g].counters[c].type == FASTMIB_COUNTER64 ? (c + 1) * k : 0;
 }
 
@@ -170,11 +222,14 @@ write_pass(const struct run *rn, struct fastmib_writer *w,
 		const struct fastmib_group_schema *gs = &rn->sc->groups[g];
 
 		for (uint32_t row = 0; row < gs->n_rows; row++) {
-			if (!row_enabled(rn, gs, row))
+			uint32_t num;
+
+			if (!row_enabled(rn, g, row))
 				continue;
+			num = row_number(rn, g, row);
 			fastmib_begin(w);
 			for (uint32_t c = 0; c < gs->n_counters; c++) {
-				uint64_t n = amount(rn, g, c, row, arg);
+				uint64_t n = amount(rn, g, c, num, arg);
 
 				if (n != 0)
 					add(w, gs, row, c, n);
@@ -214,10 +269,13 @@ worker(void *arg)
 
 /* ---- expectations ---- */
 
+/* Sub-identifiers of an instance suffix below the root, at most. */
+#define MAX_SFX FASTMIB_MAX_INSTANCE_OID
+
 static char *
 oid_str(const struct fastmib_schema *sc, const uint32_t *sfx, size_t n)
 {
-	static char buf[512];
+	static char buf[MAX_SFX * 12 + 64];
 	size_t len = 0;
 
 	for (uint32_t i = 0; i < sc->oid_len; i++)
@@ -238,14 +296,23 @@ expect(json_t *arr, const char *oid, const char *type, uint64_t v)
 					     "type", type, "value", num));
 }
 
+/* Sum of what the lcores add to counter c of the row numbered n in fill mode. */
 static uint64_t
-expected_value(const struct run *rn, uint32_t g, uint32_t c, uint32_t row,
-	       const char **type)
+fill_total(const struct run *rn, uint32_t g, uint32_t c, uint32_t n)
 {
 	uint64_t sum = 0;
 
 	for (unsigned l = 0; l < N_LCORES; l++)
-		sum += fill_amount(rn, g, c, row, l);
+		sum += fill_amount(rn, g, c, n, l);
+	return sum;
+}
+
+static uint64_t
+expected_value(const struct run *rn, uint32_t g, uint32_t c, uint32_t n,
+	       const char **type)
+{
+	uint64_t sum = fill_total(rn, g, c, n);
+
 	switch (rn->sc->groups[g].counters[c].type) {
 	case FASTMIB_COUNTER32:
 		*type = "Counter32";
@@ -261,13 +328,25 @@ expected_value(const struct run *rn, uint32_t g, uint32_t c, uint32_t row,
 	}
 }
 
-/* Instance suffix (below the root) of column `arc` of `row` in group gs. */
+/* The SNMP index of key number n of keyed group gs into idx; its length,
+ * 0 when the table cannot hold that key. */
+static size_t
+key_index(const struct fastmib_group_schema *gs, uint32_t n, uint64_t *idx)
+{
+	uint8_t key[FMK_KEY_BYTES];
+
+	return fmk_key(gs, n, key) == 0 ? fmk_index(gs, key, idx) : 0;
+}
+
+/* Instance suffix (below the root) of column `arc` of group gs: of row
+ * `row`, or in a keyed table of key number `row`. */
 static size_t
 instance(const struct fastmib_group_schema *gs, uint32_t arc, uint32_t row,
 	 uint32_t *sfx)
 {
-	uint32_t idx[FASTMIB_MAX_INDEXES];
-	size_t n = 0;
+	uint64_t idx[MAX_SFX];
+	uint32_t dense[FASTMIB_MAX_INDEXES];
+	size_t n = 0, k, n_idx;
 
 	sfx[n++] = 1;
 	sfx[n++] = gs->arc;
@@ -278,10 +357,117 @@ instance(const struct fastmib_group_schema *gs, uint32_t arc, uint32_t row,
 	}
 	sfx[n++] = 1;
 	sfx[n++] = arc;
-	fastmib_index_of_row(gs, row, idx);
-	for (uint32_t k = 0; k < gs->n_indexes; k++)
-		sfx[n + k] = idx[k];
-	return n + gs->n_indexes;
+	if (fastmib_group_keyed(gs)) {
+		n_idx = key_index(gs, row, idx);
+	} else {
+		fastmib_index_of_row(gs, row, dense);
+		for (k = 0; k < gs->n_indexes; k++)
+			idx[k] = dense[k];
+		n_idx = gs->n_indexes;
+	}
+	for (k = 0; k < n_idx && n + k < MAX_SFX; k++)
+		sfx[n + k] = (uint32_t)idx[k];
+	return n + k;
+}
+
+/* Expected objects of the row numbered n (row_number()) of group g into
+ * objs (every counter, the row's Reset and DiscontinuityTime), and its
+ * Counter64s with their weights for the live-mode sets into set. */
+static void
+row_objects(const struct run *rn, uint32_t g, uint32_t n, json_t *objs, json_t *set)
+{
+	const struct fastmib_group_schema *gs = &rn->sc->groups[g];
+	uint32_t sfx[MAX_SFX];
+
+	for (uint32_t c = 0; c < gs->n_counters; c++) {
+		const char *type;
+		uint64_t v = expected_value(rn, g, c, n, &type);
+		const char *oid = oid_str(rn->sc, sfx, instance(gs, gs->counters[c].arc, n, sfx));
+
+		if (objs)
+			expect(objs, oid, type, v);
+		if (set && gs->counters[c].type == FASTMIB_COUNTER64)
+			json_array_append_new(set, json_pack("[s, i]", oid, (json_int_t)(c + 1)));
+	}
+	if (!objs)
+		return;
+	expect(objs, oid_str(rn->sc, sfx, instance(gs, 1001, n, sfx)), "INTEGER", 2);
+	expect(objs, oid_str(rn->sc, sfx, instance(gs, 1002, n, sfx)), "Timeticks", 0);
+}
+
+/* Key number n of keyed group g, held in row `row`, as the expectations
+ * and the insert command describe it. */
+static json_t *
+key_entry(const struct run *rn, uint32_t g, uint32_t n, uint32_t row)
+{
+	const struct fastmib_group_schema *gs = &rn->sc->groups[g];
+	uint8_t key[FMK_KEY_BYTES];
+	uint64_t idx[MAX_SFX];
+	size_t len;
+	json_t *index = json_array();
+
+	fmk_key(gs, n, key);
+	len = fmk_index(gs, key, idx);
+	for (size_t i = 0; i < len; i++)
+		json_array_append_new(index, json_integer((json_int_t)idx[i]));
+	return json_pack("{s:s, s:i, s:i, s:o, s:o, s:o}", "group", gs->name,
+			 "number", (int)n, "row", (int)row, "index", index,
+			 "key", fmk_key_words(gs, key), "record", fmk_record(rn->seg, g, row));
+}
+
+/* Per keyed table: its arc, its indexes and every key it holds. */
+static json_t *
+keyed_tables(const struct run *rn)
+{
+	json_t *out = json_object();
+
+	for (uint32_t g = 0; g < rn->sc->n_groups; g++) {
+		const struct fastmib_group_schema *gs = &rn->sc->groups[g];
+		json_t *indexes = json_array(), *keys = json_array();
+
+		if (!rn->key_num[g]) {
+			json_decref(indexes);
+			json_decref(keys);
+			continue;
+		}
+		for (uint32_t k = 0; k < gs->n_indexes; k++) {
+			const char *word = fastmib_index_type_word(gs->indexes[k].type);
+
+			json_array_append_new(indexes, json_pack(
+				"{s:s, s:s, s:i, s:i}", "name", gs->indexes[k].name,
+				"type", word ? word : "integer", "max", (int)gs->indexes[k].max,
+				"size", (int)gs->indexes[k].size));
+		}
+		for (uint32_t row = 0; row < gs->n_rows; row++)
+			if (rn->key_num[g][row])
+				json_array_append_new(keys, key_entry(rn, g,
+								      rn->key_num[g][row] - 1, row));
+		json_object_set_new(out, gs->name, json_pack("{s:i, s:o, s:o}", "arc",
+							     (int)gs->arc, "indexes", indexes,
+							     "keys", keys));
+	}
+	return out;
+}
+
+/* A few instances of rows that are not there, to probe: absent rows of a
+ * sparse table, keys a keyed table does not hold. */
+static void
+absent_probes(const struct run *rn, uint32_t g, json_t *absent)
+{
+	const struct fastmib_group_schema *gs = &rn->sc->groups[g];
+	uint32_t sfx[MAX_SFX], arc = gs->counters[0].arc;
+
+	if (rn->key_num[g]) {
+		for (uint32_t n = rn->n_keys; n < rn->n_keys + 4 && n < FMK_MAX_NUMBER; n++)
+			if (key_index(gs, n, (uint64_t[MAX_SFX]){ 0 }) > 0)
+				json_array_append_new(absent, json_string(
+					oid_str(rn->sc, sfx, instance(gs, arc, n, sfx))));
+		return;
+	}
+	for (uint32_t row = 0; row < gs->n_rows && row < 8; row++)
+		if (!row_enabled(rn, g, row))
+			json_array_append_new(absent, json_string(
+				oid_str(rn->sc, sfx, instance(gs, arc, row, sfx))));
 }
 
 static json_t *
@@ -290,47 +476,26 @@ build_expectations(const struct run *rn)
 	const struct fastmib_schema *sc = rn->sc;
 	json_t *objs = json_array(), *absent = json_array(), *inv = json_array();
 	json_t *mono = json_array();
-	uint32_t sfx[16];
 	struct fastmib_info info;
 
 	for (uint32_t g = 0; g < sc->n_groups; g++) {
 		const struct fastmib_group_schema *gs = &sc->groups[g];
 
+		absent_probes(rn, g, absent);
 		for (uint32_t row = 0; row < gs->n_rows; row++) {
 			json_t *set = json_array();
 
-			if (!row_enabled(rn, gs, row)) {
-				if (row < 8) /* a few absent instances to probe */
-					json_array_append_new(absent, json_string(oid_str(
-						sc, sfx, instance(gs, gs->counters[0].arc,
-								  row, sfx))));
+			if (!row_enabled(rn, g, row)) {
 				json_decref(set);
 				continue;
 			}
-			for (uint32_t c = 0; c < gs->n_counters; c++) {
-				const char *type;
-				uint64_t v = expected_value(rn, g, c, row, &type);
-				const char *oid = oid_str(sc, sfx, instance(gs,
-					gs->counters[c].arc, row, sfx));
-
-				if (!rn->live)
-					expect(objs, oid, type, v);
-				if (gs->counters[c].type == FASTMIB_COUNTER64)
-					json_array_append_new(set, json_pack(
-						"[s, i]", oid, (json_int_t)(c + 1)));
-			}
+			row_objects(rn, g, row_number(rn, g, row), rn->live ? NULL : objs, set);
 			if (json_array_size(set) >= 2 && row < 4096)
 				json_array_append_new(gs->storage ==
 						      FASTMIB_STORAGE_SHARED_ATOMIC ?
 						      mono : inv, set);
 			else
 				json_decref(set);
-			if (rn->live)
-				continue;
-			expect(objs, oid_str(sc, sfx, instance(gs, 1001, row, sfx)),
-			       "INTEGER", 2);
-			expect(objs, oid_str(sc, sfx, instance(gs, 1002, row, sfx)),
-			       "Timeticks", 0);
 		}
 	}
 	if (!rn->live) {
@@ -362,12 +527,13 @@ build_expectations(const struct run *rn)
 		}
 	}
 	fastmib_info(rn->seg, &info);
-	return json_pack("{s:s, s:s, s:s, s:I, s:o, s:o, s:o, s:o}",
+	return json_pack("{s:s, s:s, s:s, s:I, s:o, s:o, s:o, s:o, s:o, s:o}",
 			 "module", sc->module, "prefix", sc->prefix,
 			 "root", oid_str(sc, NULL, 0),
 			 "generation", (json_int_t)info.generation,
 			 "objects", objs, "absent", absent, "invariants", inv,
-			 "monotonic", mono);
+			 "monotonic", mono, "keyed", keyed_tables(rn),
+			 "layout", fmk_layout(rn->seg));
 }
 
 static int
@@ -386,6 +552,184 @@ write_expectations(const struct run *rn, const char *path)
 	if (rc != 0)
 		fprintf(stderr, "fm-writer: cannot write %s\n", path);
 	return rc;
+}
+
+/* ---- keys of keyed tables ---- */
+
+/* The keyed table named `name`, or -1. */
+static int
+keyed_group(const struct run *rn, const char *name)
+{
+	for (uint32_t g = 0; g < rn->sc->n_groups; g++)
+		if (rn->key_num[g] && strcmp(rn->sc->groups[g].name, name) == 0)
+			return (int)g;
+	return -1;
+}
+
+/* Insert key number n into keyed table g: its row into *row; 0 for a new
+ * key, 1 for a key the table held, -1 (message on stderr) for an error. */
+static int
+insert_key(const struct run *rn, uint32_t g, uint32_t n, uint32_t *row)
+{
+	const struct fastmib_group_schema *gs = &rn->sc->groups[g];
+	uint8_t key[FMK_KEY_BYTES];
+	uint32_t held;
+
+	if (n >= FMK_MAX_NUMBER || fmk_key(gs, n, key) != 0)
+		return -1;
+	if (fastmib_key_insert(rn->seg, g, key, row) < 0) {
+		fprintf(stderr, "fm-writer: %s\n", fastmib_last_error());
+		return -1;
+	}
+	held = rn->key_num[g][*row];
+	if (held == n + 1)
+		return 1;
+	if (held != 0) {
+		fprintf(stderr, "fm-writer: group %s: key numbers %u and %u make the same "
+			"key\n", gs->name, held - 1, n);
+		return -1;
+	}
+	rn->key_num[g][*row] = n + 1;
+	return 0;
+}
+
+/* The row of key number n in keyed table g: 0, -ENOENT, or another error. */
+static int
+find_key(const struct run *rn, uint32_t g, uint32_t n, uint32_t *row)
+{
+	uint8_t key[FMK_KEY_BYTES];
+
+	if (n >= FMK_MAX_NUMBER || fmk_key(&rn->sc->groups[g], n, key) != 0)
+		return -EINVAL;
+	return fastmib_key_find(rn->seg, g, key, row);
+}
+
+/* One transaction of this lcore adding to each counter of row `row` what
+ * the lcores add in fill mode altogether, applied at once. */
+static int
+write_totals(const struct run *rn, uint32_t g, uint32_t row)
+{
+	const struct fastmib_group_schema *gs = &rn->sc->groups[g];
+	struct fastmib_writer *w = fastmib_writer(rn->seg);
+
+	if (!w)
+		return -1;
+	fastmib_begin(w);
+	for (uint32_t c = 0; c < gs->n_counters; c++) {
+		uint64_t n = fill_total(rn, g, c, row_number(rn, g, row));
+
+		if (n != 0)
+			add(w, gs, row, c, n);
+	}
+	fastmib_end(w);
+	fastmib_flush(w);
+	return 0;
+}
+
+/* Bring the gauges of row `row` back to zero, as an application does
+ * whose levels go with the key. */
+static int
+gauges_to_zero(const struct run *rn, uint32_t g, uint32_t row)
+{
+	const struct fastmib_group_schema *gs = &rn->sc->groups[g];
+	struct fastmib_writer *w = fastmib_writer(rn->seg);
+	uint64_t v[FASTMIB_MAX_COUNTERS];
+
+	if (!w || fastmib_read(rn->seg, g, row, v) < 0)
+		return -1;
+	fastmib_begin(w);
+	for (uint32_t c = 0; c < gs->n_counters; c++)
+		if (gs->counters[c].type == FASTMIB_GAUGE32 && v[c] != 0)
+			add(w, gs, row, c, (uint64_t)0 - v[c]);
+	fastmib_end(w);
+	fastmib_flush(w);
+	return 0;
+}
+
+/* Remove key number n from keyed table g, its gauges brought to zero
+ * first (the application's levels go with the key): its row into *row;
+ * 0, -ENOENT when the table does not hold it, -1 (message) on error. */
+static int
+remove_key(const struct run *rn, uint32_t g, uint32_t n, uint32_t *row)
+{
+	uint8_t key[FMK_KEY_BYTES];
+	int rc;
+
+	if (n >= FMK_MAX_NUMBER || fmk_key(&rn->sc->groups[g], n, key) != 0)
+		return -1;
+	rc = fastmib_key_find(rn->seg, g, key, row);
+	if (rc == -ENOENT)
+		return rc;
+	if (rc < 0 || gauges_to_zero(rn, g, *row) != 0 ||
+	    fastmib_key_remove(rn->seg, g, key) < 0) {
+		fprintf(stderr, "fm-writer: %s\n", fastmib_last_error());
+		return -1;
+	}
+	rn->key_num[g][*row] = 0;
+	return 0;
+}
+
+/* insert GROUP N, remove GROUP N: see the top of the file. */
+static int
+key_command(const struct run *rn, const char *args, bool insert, json_t *out)
+{
+	char gname[64];
+	unsigned long n;
+	uint32_t row;
+	json_t *e;
+	int g, rc;
+
+	if (sscanf(args, "%63s %lu", gname, &n) != 2 || (g = keyed_group(rn, gname)) < 0 ||
+	    n >= FMK_MAX_NUMBER)
+		return -1;
+	if (insert) {
+		if ((rc = insert_key(rn, (uint32_t)g, (uint32_t)n, &row)) < 0 ||
+		    (rc == 0 && write_totals(rn, (uint32_t)g, row) != 0))
+			return -1;
+		e = key_entry(rn, (uint32_t)g, (uint32_t)n, row);
+		json_object_set_new(e, "new", json_boolean(rc == 0));
+		if (rc == 0) {
+			json_t *objs = json_array();
+
+			row_objects(rn, (uint32_t)g, (uint32_t)n, objs, NULL);
+			json_object_set_new(e, "objects", objs);
+		}
+		json_array_append_new(out, e);
+		return 0;
+	}
+	rc = remove_key(rn, (uint32_t)g, (uint32_t)n, &row);
+	if (rc == -ENOENT)
+		return 0; /* nothing to remove: [] */
+	if (rc < 0)
+		return -1;
+	e = key_entry(rn, (uint32_t)g, (uint32_t)n, row);
+	json_object_del(e, "key");
+	json_object_del(e, "record");
+	json_array_append_new(out, e);
+	return 0;
+}
+
+/* Keys 0 .. n_keys - 1 in every keyed table (at most its capacity). */
+static int
+insert_first_keys(struct run *rn)
+{
+	rn->key_num = calloc(rn->sc->n_groups, sizeof(*rn->key_num));
+	if (!rn->key_num)
+		return -1;
+	for (uint32_t g = 0; g < rn->sc->n_groups; g++) {
+		const struct fastmib_group_schema *gs = &rn->sc->groups[g];
+		uint32_t row;
+
+		if (!fastmib_group_keyed(gs))
+			continue;
+		rn->key_num[g] = calloc(gs->n_rows, sizeof(**rn->key_num));
+		if (!rn->key_num[g])
+			return -1;
+		for (uint32_t n = 0; n < rn->n_keys && n < gs->n_rows; n++)
+			if (insert_key(rn, g, n, &row) != 0)
+				return -1;
+	}
+	return 0;
 }
 
 /* ---- events mode ---- */
@@ -544,9 +888,16 @@ add_step(const struct run *rn, const char *args)
 		return -1;
 	for (uint32_t g = 0; g < rn->sc->n_groups; g++) {
 		const struct fastmib_group_schema *gs = &rn->sc->groups[g];
+		uint32_t r;
 
-		if (strcmp(gs->name, gname) != 0 || row >= gs->n_rows)
+		if (strcmp(gs->name, gname) != 0)
 			continue;
+		/* a keyed table's row is its key's */
+		if (rn->key_num[g] && row <= UINT32_MAX &&
+		    find_key(rn, g, (uint32_t)row, &r) == 0)
+			row = r;
+		else if (rn->key_num[g] || row >= gs->n_rows)
+			return -1;
 		for (uint32_t c = 0; c < gs->n_counters; c++) {
 			if (strcmp(gs->counters[c].name, cname) != 0)
 				continue;
@@ -560,10 +911,42 @@ add_step(const struct run *rn, const char *args)
 	return -1;
 }
 
+/* The other lcore's job (blink, churn): launched by its command, waited
+ * for by "join", which ends a churn at once (a blink runs its time). */
+static bool other_running;
+static int other_stop; /* atomic */
+
+static unsigned int
+other_lcore(void)
+{
+	return rte_get_next_lcore(rte_lcore_id(), 1, 0);
+}
+
+static int
+other_launch(lcore_function_t *fn, void *arg)
+{
+	if (other_running)
+		return -1;
+	__atomic_store_n(&other_stop, 0, __ATOMIC_RELAXED);
+	if (rte_eal_remote_launch(fn, arg, other_lcore()) != 0)
+		return -1;
+	other_running = true;
+	return 0;
+}
+
+static int
+other_join(void)
+{
+	if (!other_running)
+		return -1;
+	__atomic_store_n(&other_stop, 1, __ATOMIC_RELAXED);
+	other_running = false;
+	return rte_eal_wait_lcore(other_lcore()) == 0 ? 0 : -1;
+}
+
 struct blink_job {
 	const struct run *rn;
 	uint64_t ms;
-	bool running;
 };
 
 static uint64_t
@@ -601,22 +984,94 @@ blink_run(void *arg)
 }
 
 static int
-blink(const struct run *rn, const char *cmd)
+blink(const struct run *rn, const char *args)
 {
 	static struct blink_job job;
-	unsigned int other = rte_get_next_lcore(rte_lcore_id(), 1, 0);
 	unsigned long long ms;
 
-	if (strcmp(cmd, "join") == 0) {
-		if (!job.running)
-			return -1;
-		job.running = false;
-		return rte_eal_wait_lcore(other) == 0 ? 0 : -1;
-	}
-	if (job.running || sscanf(cmd, "blink %llu", &ms) != 1)
+	if (other_running || sscanf(args, "%llu", &ms) != 1)
 		return -1;
-	job = (struct blink_job){ .rn = rn, .ms = ms, .running = true };
-	return rte_eal_remote_launch(blink_run, &job, other) == 0 ? 0 : -1;
+	job = (struct blink_job){ .rn = rn, .ms = ms };
+	return other_launch(blink_run, &job);
+}
+
+struct churn_job {
+	const struct run *rn;
+	uint64_t ms;
+	uint32_t from, to;
+};
+
+/* Until "join" (or ms): in a keyed table drawn at random, key number n
+ * drawn from from..to-1 is removed if present, else inserted with its
+ * values, as remove and insert do; a pause of 20 us between two. */
+static int
+churn_run(void *arg)
+{
+	const struct churn_job *job = arg;
+	const struct run *rn = job->rn;
+	const struct timespec gap = { 0, 20000 };
+	uint32_t keyed[FASTMIB_MAX_GROUPS], n_keyed = 0;
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+
+	for (uint32_t g = 0; g < rn->sc->n_groups; g++)
+		if (rn->key_num[g])
+			keyed[n_keyed++] = g;
+	for (uint64_t end = mono_ms() + job->ms;
+	     n_keyed && mono_ms() < end && !__atomic_load_n(&other_stop, __ATOMIC_RELAXED);) {
+		uint32_t g, n, row;
+		int rc;
+
+		x ^= x << 13; /* xorshift64 */
+		x ^= x >> 7;
+		x ^= x << 17;
+		g = keyed[x % n_keyed];
+		n = job->from + (uint32_t)((x >> 16) % (job->to - job->from));
+		rc = remove_key(rn, g, n, &row);
+		if (rc == -ENOENT)
+			rc = insert_key(rn, g, n, &row) < 0 || write_totals(rn, g, row) ? -1 : 0;
+		if (rc < 0)
+			return -1;
+		nanosleep(&gap, NULL);
+	}
+	return 0;
+}
+
+/* churn MS FROM TO: answers at once, for every keyed table and key number
+ * of FROM..TO-1, the key's index and the objects it has while present. */
+static int
+churn(const struct run *rn, const char *args, json_t *out)
+{
+	static struct churn_job job;
+	unsigned long long ms;
+	unsigned long from, to;
+
+	if (other_running || sscanf(args, "%llu %lu %lu", &ms, &from, &to) != 3 ||
+	    from >= to || to > FMK_MAX_NUMBER)
+		return -1;
+	for (uint32_t g = 0; g < rn->sc->n_groups; g++) {
+		const struct fastmib_group_schema *gs = &rn->sc->groups[g];
+
+		for (uint32_t n = (uint32_t)from; rn->key_num[g] && n < to; n++) {
+			uint64_t idx[MAX_SFX];
+			size_t len = key_index(gs, n, idx);
+			json_t *index = json_array(), *objs = json_array();
+
+			if (len == 0) {
+				json_decref(index);
+				json_decref(objs);
+				return -1;
+			}
+			for (size_t i = 0; i < len; i++)
+				json_array_append_new(index, json_integer((json_int_t)idx[i]));
+			row_objects(rn, g, n, objs, NULL);
+			json_array_append_new(out, json_pack("{s:s, s:i, s:o, s:o}", "group",
+							     gs->name, "number", (int)n,
+							     "index", index, "objects", objs));
+		}
+	}
+	job = (struct churn_job){ .rn = rn, .ms = ms, .from = (uint32_t)from,
+				  .to = (uint32_t)to };
+	return other_launch(churn_run, &job);
 }
 
 /* Command loop of the events mode; 0 at "quit" or end of input. */
@@ -641,10 +1096,16 @@ events_loop(const struct run *rn)
 			rc = events_flood(rn, out, line + 6);
 		else if (strcmp(line, "stall") == 0 || strcmp(line, "release") == 0)
 			rc = stall(rn, line[0] == 's');
-		else if (strncmp(line, "blink ", 6) == 0 || strcmp(line, "join") == 0)
-			rc = blink(rn, line);
+		else if (strncmp(line, "blink ", 6) == 0)
+			rc = blink(rn, line + 6);
+		else if (strncmp(line, "churn ", 6) == 0)
+			rc = churn(rn, line + 6, out);
+		else if (strcmp(line, "join") == 0)
+			rc = other_join();
 		else if (strncmp(line, "add ", 4) == 0)
 			rc = add_step(rn, line + 4);
+		else if (strncmp(line, "insert ", 7) == 0 || strncmp(line, "remove ", 7) == 0)
+			rc = key_command(rn, line + 7, line[0] == 'i', out);
 		else
 			rc = -1;
 		if (rc != 0) {
@@ -690,8 +1151,8 @@ static void
 usage(void)
 {
 	fprintf(stderr, "usage: fm-writer fill|live|events SEGMENT EXPECT.json "
-		"[--scale N] [--rows sparse|all] [--file-prefix NAME] [--group GROUP]\n"
-		"[--mode OCTAL]\n");
+		"[--scale N] [--rows sparse|all] [--keys N] [--file-prefix NAME]\n"
+		"[--group GROUP] [--mode OCTAL]\n");
 }
 
 int
@@ -703,9 +1164,10 @@ main(int argc, char **argv)
 		{ "file-prefix", required_argument, NULL, 'p' },
 		{ "group", required_argument, NULL, 'g' },
 		{ "mode", required_argument, NULL, 'm' },
+		{ "keys", required_argument, NULL, 'k' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct run rn = { .sc = &FM_SCHEMA, .scale = 1 };
+	struct run rn = { .sc = &FM_SCHEMA, .scale = 1, .n_keys = DEFAULT_KEYS };
 	struct fastmib_opts fo = { 0 };
 	char prefix[64];
 	int c, rc;
@@ -722,6 +1184,8 @@ main(int argc, char **argv)
 			fo.group = optarg;
 		else if (c == 'm')
 			fo.mode = (unsigned int)strtoul(optarg, NULL, 8);
+		else if (c == 'k')
+			rn.n_keys = (uint32_t)strtoul(optarg, NULL, 10);
 		else {
 			usage();
 			return 2;
@@ -745,13 +1209,17 @@ main(int argc, char **argv)
 			fastmib_last_error());
 		return 1;
 	}
+	if (insert_first_keys(&rn) != 0) {
+		fprintf(stderr, "fm-writer: cannot insert the first keys\n");
+		return 1;
+	}
 	for (uint32_t g = 0; g < rn.sc->n_groups; g++) {
 		const struct fastmib_group_schema *gs = &rn.sc->groups[g];
 
-		if (gs->n_indexes == 0 || gs->all_rows)
+		if (gs->n_indexes == 0 || gs->all_rows || rn.key_num[g])
 			continue;
 		for (uint32_t row = 0; row < gs->n_rows; row++)
-			if (row_enabled(&rn, gs, row) &&
+			if (row_enabled(&rn, g, row) &&
 			    fastmib_row_enable(rn.seg, g, row) < 0) {
 				fprintf(stderr, "fm-writer: %s\n", fastmib_last_error());
 				return 1;
@@ -775,6 +1243,8 @@ main(int argc, char **argv)
 		printf("ready\n");
 		fflush(stdout);
 		rc = events_loop(&rn);
+		if (other_running && other_join() != 0) /* the segment outlives its job */
+			rc = 1;
 		fastmib_close(rn.seg);
 		rte_eal_cleanup();
 		return rc;
