@@ -132,6 +132,11 @@ show snmpbulkwalk -Cr50 -c public "${snmp_opts[@]}" epObjects "| head -n 12"
 snmpbulkwalk -Cr50 -c public "${snmp_opts[@]}" epObjects | head -n 12 || true
 show snmpbulkwalk -Cr50 -c public "${snmp_opts[@]}" epFlowPkts "| wc -l   # flows present now"
 snmpbulkwalk -Cr50 -c public "${snmp_opts[@]}" epFlowPkts | wc -l
+say "   traffic per server: a table keyed by the server's address and port, so a"
+say "   row's index is 192.168.0.1.443, not a slot number"
+show snmptable -Cb -Ci -c public "${snmp_opts[@]}" epServerTable "| head -n 8"
+snmptable -Cb -Ci -c public "${snmp_opts[@]}" epServerTable | head -n 8 || true
+run snmpget -c public "${snmp_opts[@]}" epServerPkts.192.168.0.1.443 epServerBytes.192.168.0.1.443
 
 say "4b. the application's ports in IF-MIB, after the kernel's interfaces in one walk"
 say "    (read live over DPDK telemetry: no change in the application)"
@@ -155,6 +160,9 @@ run snmpset -c private "${snmp_opts[@]}" epGlobalReset.0 i 1
 run snmpget -c public "${snmp_opts[@]}" epGlobalRxPkts.0 epGlobalDiscontinuityTime.0
 sleep 1
 run snmpget -c public "${snmp_opts[@]}" epGlobalRxPkts.0
+say "   one server's row, by its key"
+run snmpset -c private "${snmp_opts[@]}" epServerReset.192.168.0.1.443 i 1
+run snmpget -c public "${snmp_opts[@]}" epServerPkts.192.168.0.1.443 epServerPkts.192.168.0.1.80
 say "   a read-only community cannot reset"
 run snmpset -c public "${snmp_opts[@]}" epResetAll.0 i 1 2>&1 || true
 

@@ -15,11 +15,15 @@
 #include "ep_stats.h"
 #include "fastmib/fastmib.h"
 #include "flow_table.h"
+#include "servers.h"
 
 #define BURST_SIZE 32
 /* Ports and queues the counter model has rows for. */
 #define APP_MAX_PORTS EP_PORT_PORT_ID_MAX
 #define APP_MAX_QUEUES EP_PORT_QUEUE_QUEUE_ID_MAX
+/* Servers the generated flows go to (192.168.0.1 ..), each on five
+ * services: 80 rows of the server table at most. */
+#define APP_SERVERS 16
 
 struct app_config {
 	const char *segment;
@@ -48,6 +52,7 @@ struct worker_tally {
 	uint64_t flows_created, flows_expired;
 	uint64_t port_rx_pkts[APP_MAX_PORTS], port_rx_bytes[APP_MAX_PORTS];
 	uint64_t port_tx_pkts[APP_MAX_PORTS], port_tx_bytes[APP_MAX_PORTS];
+	uint64_t server_pkts[EP_SERVER_ROWS], server_bytes[EP_SERVER_ROWS]; /* by row */
 };
 
 /* One generated flow: its tuple and the packets it still has to send. */
@@ -67,6 +72,7 @@ struct worker {
 	uint32_t n_gen;          /* generator flows of this worker */
 	struct gen_flow *gen;
 	struct flow_table ft;
+	struct server_cache servers;
 	struct worker_tally tally;
 	uint32_t done;           /* set (release) when the worker has returned */
 } __rte_cache_aligned;

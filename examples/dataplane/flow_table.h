@@ -33,6 +33,7 @@ struct flow {
 	uint64_t last_seen; /* TSC of the last packet */
 	uint64_t pkts;      /* application's own tally, for the summary */
 	uint64_t bytes;
+	uint32_t server_row;    /* the row of the flow's server (servers.h) */
 	uint32_t lru_prev;
 	uint32_t lru_next;
 };

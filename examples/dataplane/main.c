@@ -15,6 +15,7 @@
  * It exits cleanly on SIGINT and SIGTERM as at the end of a run, and leaves
  * no runtime directory of its EAL behind (rundir.c).
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -428,8 +429,48 @@ row_json(json_t *index, json_t *counters)
 }
 
 /*
+ * The server table's rows: each row's key from the workers' caches (every
+ * server a worker met is in its cache), its totals summed over workers.
+ */
+static json_t *
+servers_json(const struct app *app, const struct worker_tally *t)
+{
+	json_t *rows = json_array();
+	bool seen[EP_SERVER_ROWS] = { false };
+
+	for (uint16_t i = 0; i < app->n_workers; i++) {
+		const struct server_cache *c = &app->workers[i].servers;
+
+		for (uint32_t j = 0; j < SERVER_CACHE_SLOTS; j++) {
+			const struct server_entry *e = &c->slot[j];
+			uint64_t index[FASTMIB_MAX_INSTANCE_OID];
+			size_t n;
+			json_t *jx;
+			char addr[INET_ADDRSTRLEN];
+			struct in_addr in = { .s_addr = htonl(e->ip) };
+
+			if (e->ip == 0 || e->row == SERVER_NONE || seen[e->row])
+				continue;
+			seen[e->row] = true;
+			n = server_index(e->ip, e->port, index);
+			jx = json_array();
+			for (size_t k = 0; k < n; k++)
+				json_array_append_new(jx, json_integer((json_int_t)index[k]));
+			inet_ntop(AF_INET, &in, addr, sizeof(addr));
+			json_array_append_new(rows, json_pack(
+				"{s:o, s:{s:s, s:i}, s:{s:I, s:I}}", "index", jx,
+				"key", "serverAddr", addr, "serverPort", (int)e->port,
+				"counters", "pkts", (json_int_t)t->server_pkts[e->row],
+				"bytes", (json_int_t)t->server_bytes[e->row]));
+		}
+	}
+	return rows;
+}
+
+/*
  * Final totals, counted by the application itself, in the shape of the
- * counter model: groups by model name, table rows by SNMP (1-based) index.
+ * counter model: groups by model name, table rows by SNMP index (1-based
+ * integers; a keyed table's rows also give their key).
  */
 static json_t *
 summary_json(const struct app *app, const struct nic_state *ns, double elapsed)
@@ -452,6 +493,10 @@ summary_json(const struct app *app, const struct nic_state *ns, double elapsed)
 		t.table_full += x->table_full;
 		t.flows_created += x->flows_created;
 		t.flows_expired += x->flows_expired;
+		for (uint32_t r = 0; r < EP_SERVER_ROWS; r++) {
+			t.server_pkts[r] += x->server_pkts[r];
+			t.server_bytes[r] += x->server_bytes[r];
+		}
 		for (uint16_t j = 0; j < app->n_ports; j++) {
 			uint16_t p = app->ports[j];
 
@@ -490,7 +535,7 @@ summary_json(const struct app *app, const struct nic_state *ns, double elapsed)
 	}
 	return json_pack(
 		"{s:s, s:i, s:i, s:f, s:{s:{s:I, s:I, s:I, s:I, s:I, s:I, s:I}, "
-		"s:o, s:o, s:o, s:{s:I, s:I, s:I}, s:{s:I, s:I}}}",
+		"s:o, s:o, s:o, s:{s:I, s:I, s:I}, s:{s:I, s:I}, s:o}}",
 		"segment", app->cfg.segment, "workers", app->n_workers,
 		"ports", app->n_ports, "elapsed_s", elapsed,
 		"groups",
@@ -506,7 +551,8 @@ summary_json(const struct app *app, const struct nic_state *ns, double elapsed)
 		"flowsExpired", (json_int_t)t.flows_expired,
 		"errors",
 		"badHeaders", (json_int_t)t.bad_headers,
-		"flowTableFull", (json_int_t)t.table_full);
+		"flowTableFull", (json_int_t)t.table_full,
+		"server", servers_json(app, &t));
 }
 
 static int

@@ -80,7 +80,8 @@ ipv4(uint32_t a, uint32_t b, uint32_t c, uint32_t d)
 	return a << 24 | (b & 0xff) << 16 | (c & 0xff) << 8 | (d & 0xff);
 }
 
-/* A new synthetic flow: a client of this lcore's subnet talking to a server. */
+/* A new synthetic flow: a client of this lcore's subnet talking to one of
+ * APP_SERVERS servers, on one of five services. */
 static void
 gen_new_flow(struct worker *wk, struct gen_flow *g)
 {
@@ -90,7 +91,7 @@ gen_new_flow(struct worker *wk, struct gen_flow *g)
 
 	memset(&g->key, 0, sizeof(g->key));
 	g->key.src_ip = ipv4(10, wk->index, (uint32_t)(r >> 8), (uint32_t)r);
-	g->key.dst_ip = ipv4(192, 168, (uint32_t)(r >> 16), (uint32_t)(r >> 24));
+	g->key.dst_ip = ipv4(192, 168, 0, 1 + (uint32_t)(r >> 16) % APP_SERVERS);
 	g->key.src_port = (uint16_t)(1024 + ((r >> 32) % 64512));
 	g->key.dst_port = services[(r >> 48) % RTE_DIM(services)];
 	g->key.proto = g->key.dst_port == 53 || g->key.dst_port == 123 ?
@@ -223,6 +224,8 @@ classify(struct worker *wk, struct fastmib_writer *w, uint16_t rx_port,
 				uint32_t id = flow_table_id(&wk->ft, slot);
 
 				b->n_new++;
+				wk->ft.flows[slot].server_row =
+					server_row(&wk->servers, seg, key.dst_ip, key.dst_port);
 				fastmib_row_enable(seg, EP_GROUP_FLOW, ep_flow_row(id));
 				ep_event_flow_created(w, id);
 			} else {
@@ -272,6 +275,13 @@ count_burst(struct worker *wk, struct fastmib_writer *w, uint16_t rx_port,
 		f->bytes += b->len[i];
 		ep_flow_pkts_add(w, flow_table_id(&wk->ft, slot), 1);
 		ep_flow_bytes_add(w, flow_table_id(&wk->ft, slot), b->len[i]);
+		if (f->server_row == SERVER_NONE)
+			continue;
+		/* a keyed table's row is counted like any other row */
+		ep_server_pkts_add(w, f->server_row, 1);
+		ep_server_bytes_add(w, f->server_row, b->len[i]);
+		t->server_pkts[f->server_row]++;
+		t->server_bytes[f->server_row] += b->len[i];
 	}
 	if (b->n_new) {
 		ep_flow_state_flows_created_add(w, b->n_new);

@@ -57,6 +57,19 @@ def check_invariants(s, packets, workers):
     assert fs["flowsCreated"] - fs["flowsExpired"] == fs["activeFlows"] > 0
     assert fs["flowsExpired"] > 0
     assert len(s["groups"]["flow"]) == fs["activeFlows"]
+    # Every packet of a flow is counted in its server's row, a row keyed by
+    # the server's address and port: 16 addresses, 5 services.
+    servers = s["groups"]["server"]
+    assert sum(r["counters"]["pkts"] for r in servers) == \
+        packets - s["groups"]["errors"]["badHeaders"] - s["groups"]["errors"]["flowTableFull"]
+    assert sum(r["counters"]["bytes"] for r in servers) == \
+        sum(r["counters"]["pkts"] for r in servers) * NULL_PKT_LEN
+    assert 0 < len(servers) <= 80
+    for r in servers:
+        addr, port = r["key"]["serverAddr"], r["key"]["serverPort"]
+        assert r["index"] == [int(b) for b in addr.split(".")] + [port]
+        assert addr.startswith("192.168.0.") and 1 <= int(addr.split(".")[3]) <= 16
+        assert port in (53, 80, 123, 443, 8080)
     # Port and queue rows add up to the totals; each worker took its
     # exact share of --packets on its own queue.
     assert sum(r["counters"]["rxPkts"] for r in s["groups"]["port"]) == packets

@@ -29,6 +29,8 @@ GROUPS = {
                       "flowsExpired": (3, "Counter64")}),
     "errors": (6, {"badHeaders": (1, "Counter64"),
                    "flowTableFull": (2, "Counter32")}),
+    # keyed by (serverAddr ipv4, serverPort uint32): index 192.168.0.1.443
+    "server": (7, {"pkts": (1, "Counter64"), "bytes": (2, "Counter64")}),
 }
 
 
