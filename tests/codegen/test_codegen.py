@@ -986,23 +986,25 @@ def test_exporter_large_tables(tmp_path):
     """A table that can hold more rows than --snmp-exporter-max-rows (1024
     by default) is left out of the walk and named in a comment that says
     how to ask for it; --snmp-exporter-table walks it whatever its size."""
-    small = ["epPortTable", "epPortQueueTable", "epEventStatsTable"]
+    small = ["epPortTable", "epPortQueueTable", "epServerTable", "epEventStatsTable"]
     text = exporter_module(EXAMPLE)
     assert walked_tables(text) == small
     assert re.search(r"# flow: table, labels epFlowFlowId; up to 65536 rows: more than\n"
                      r"\s+# 1024, so not walked .*\n(\s+# .*\n)*?.*--snmp-exporter-table flow",
                      text), text
     assert walked_tables(exporter_module(EXAMPLE, "--snmp-exporter-table", "flow")) == [
-        "epPortTable", "epPortQueueTable", "epFlowTable", "epEventStatsTable"]
-    # portQueue has 32 rows: more than 31, not more than 32
+        "epPortTable", "epPortQueueTable", "epFlowTable", "epServerTable", "epEventStatsTable"]
+    # portQueue has 32 rows: more than 31, not more than 32; server 256 rows
     assert walked_tables(exporter_module(EXAMPLE, "--snmp-exporter-max-rows", "31")) == [
         "epPortTable", "epEventStatsTable"]
-    assert walked_tables(exporter_module(EXAMPLE, "--snmp-exporter-max-rows", "32")) == small
+    assert walked_tables(exporter_module(EXAMPLE, "--snmp-exporter-max-rows", "32")) == [
+        "epPortTable", "epPortQueueTable", "epEventStatsTable"]
+    assert walked_tables(exporter_module(EXAMPLE, "--snmp-exporter-max-rows", "256")) == small
     assert "epFlowTable" in walked_tables(
         exporter_module(EXAMPLE, "--snmp-exporter-max-rows", "65536"))
     both = exporter_module(EXAMPLE, "--snmp-exporter-max-rows", "1",
                            "--snmp-exporter-table", "portQueue", "--snmp-exporter-table", "port")
-    assert walked_tables(both) == small
+    assert walked_tables(both) == ["epPortTable", "epPortQueueTable", "epEventStatsTable"]
 
 
 @pytest.mark.parametrize("args, message", [

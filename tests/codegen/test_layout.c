@@ -50,10 +50,10 @@ test_ep_schema(void **state)
 	assert_string_equal(s->prefix, "ep");
 	assert_int_equal(s->oid_len, 9);
 	assert_memory_equal(s->oid, oid, sizeof(oid));
-	assert_int_equal(s->n_groups, 6);
+	assert_int_equal(s->n_groups, 7);
 	assert_int_equal(s->percore_size, sizeof(struct ep_percore));
 	assert_int_equal(s->shared_size, sizeof(struct ep_shared));
-	assert_int_equal(s->percore_size, 896);
+	assert_int_equal(s->percore_size, 896 + 4160); /* server: 257 rows of 16 bytes, to 64 */
 	assert_int_equal(s->shared_size, 1048768); /* rows + one scratch row per table */
 
 	check_group(s, EP_GROUP_GLOBAL, "global", offsetof(struct ep_percore, global),
@@ -70,6 +70,8 @@ test_ep_schema(void **state)
 		    sizeof(struct ep_flow_state_row), 1);
 	check_group(s, EP_GROUP_ERRORS, "errors", offsetof(struct ep_shared, errors),
 		    sizeof(struct ep_errors_row), 1);
+	check_group(s, EP_GROUP_SERVER, "server", offsetof(struct ep_percore, server),
+		    sizeof(struct ep_server_row), 256);
 
 	assert_int_equal(s->groups[EP_GROUP_PORT].storage, FASTMIB_STORAGE_PER_CORE);
 	assert_int_equal(s->groups[EP_GROUP_FLOW].storage, FASTMIB_STORAGE_SHARED_BUFFERED);

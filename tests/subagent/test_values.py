@@ -62,7 +62,9 @@ def test_walk_from_inside_and_below_instances(served):
         e.oid(1, 1, 7): e.oid(1, 1, 7, 0),
         e.oid(1, 1, 7, 0): e.oid(1, 1, 1001, 0),
         e.oid(1, 1, 8): e.oid(1, 1, 1001, 0),
-        e.oid(1, 6, 2000): e.oid(2, 1, 0),
+        e.oid(1, 6, 2000): e.oid(1, 7, 1, 1, 10, 0, 0, 1, 0),  # server's first key
+        e.oid(1, 7, 1, 1, 10, 0, 0, 1): e.oid(1, 7, 1, 1, 10, 0, 0, 1, 0),
+        e.oid(1, 7, 2000): e.oid(2, 1, 0),                # past the last group
         e.oid(1): e.oid(1, 1, 1, 0),
         e.root: e.oid(1, 1, 1, 0),
         e.oid(2): e.oid(2, 1, 0),
