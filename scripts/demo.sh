@@ -132,8 +132,7 @@ show snmpbulkwalk -Cr50 -c public "${snmp_opts[@]}" epObjects "| head -n 12"
 snmpbulkwalk -Cr50 -c public "${snmp_opts[@]}" epObjects | head -n 12 || true
 show snmpbulkwalk -Cr50 -c public "${snmp_opts[@]}" epFlowPkts "| wc -l   # flows present now"
 snmpbulkwalk -Cr50 -c public "${snmp_opts[@]}" epFlowPkts | wc -l
-say "   traffic per server: a table keyed by the server's address and port, so a"
-say "   row's index is 192.168.0.1.443, not a slot number"
+say "   traffic per server, keyed by address and port: index 192.168.0.1.443"
 show snmptable -Cb -Ci -c public "${snmp_opts[@]}" epServerTable "| head -n 8"
 snmptable -Cb -Ci -c public "${snmp_opts[@]}" epServerTable | head -n 8 || true
 run snmpget -c public "${snmp_opts[@]}" epServerPkts.192.168.0.1.443 epServerBytes.192.168.0.1.443
