@@ -20,7 +20,6 @@
 
 #include <net-snmp/agent/net-snmp-agent-includes.h>
 
-#include "telemetry.h"
 
 #ifndef FASTMIB_VERSION
 #define FASTMIB_VERSION "0.0.0"
@@ -63,17 +62,21 @@ usage(FILE *f)
 		"      --ports PATH[,BASE] serve the ethdev ports of the DPDK application\n"
 		"                          whose telemetry socket (or runtime directory,\n"
 		"                          e.g. /var/run/dpdk/rte) is PATH as IF-MIB rows\n"
-		"                          at ifIndex BASE + port id (repeatable)\n"
-		"      --ifindex-base N    base of the n-th --ports without one: N + 100 n\n"
-		"                          (default 1000)\n"
+		"                          (repeatable); its new devices take the first\n"
+		"                          free ifIndex from BASE, kept in the state\n"
+		"                          directory by device\n"
+		"      --ifindex-base N    BASE of --ports without one (default 1000)\n"
 		"      --ports-timeout MS  longest wait for a telemetry answer (default 5)\n"
+		"      --ports-link-trap-rate N  linkUp/linkDown per second at most\n"
+		"                          (default 10, 0 = none)\n"
 		"  -h, --help              this text\n"
 		"  -v, --version           version\n\n"
 		"Configuration files: fastmib-agentx.conf and fastmib-agentx.local.conf\n"
 		"in Net-SNMP's search path (not with -C), then the -c files. Lines:\n"
 		"  segment PATH | agentxSocket SOCKET | pingInterval N | checkPeriod N\n"
 		"  eventHistory N | notifyRate N | notifyBurst N | ports PATH[,BASE]\n"
-		"  ifIndexBase N | portsTimeout MS, and in -c files only:\n"
+		"  ifIndexBase N | portsTimeout MS | portsLinkTrapRate N, and in -c\n"
+		"  files only:\n"
 		"  listen ADDR | persistentDir DIR\n"
 		"Command-line options take precedence. Any other line (rocommunity,\n"
 		"rwcommunity, createUser, rouser, rwuser, view, access, trap2sink,\n"
@@ -775,6 +778,8 @@ agentx_apply(struct settings *st, bool reload)
 	/* the base before the sources: it places those without their own */
 	fastmib_ports_set_base(st->ports, (uint32_t)effective(st, FMA_SET_IFINDEX_BASE));
 	fastmib_ports_set_timeout(st->ports, (unsigned int)effective(st, FMA_SET_PORTS_TIMEOUT));
+	fastmib_ports_set_trap_rate(st->ports,
+				    (unsigned int)effective(st, FMA_SET_PORTS_TRAP_RATE));
 	add_all(st);
 	fma_set_event_history(st->agent,
 					(unsigned int)effective(st, FMA_SET_EV_HISTORY));

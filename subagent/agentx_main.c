@@ -334,7 +334,10 @@ run(struct settings *st)
 	init_library(st);
 	init_snmp(APP);     /* reads the configuration: config_read() */
 	/* a standalone agent serves no kernel interface to keep clear of */
-	fastmib_ports_set_beside_kernel(st->ports, st->listen.value == NULL);
+	fastmib_ports_set_mode(st->ports, st->listen.value ? FASTMIB_PORTS_STANDALONE
+			       : FASTMIB_PORTS_AGENTX);
+	/* the ifIndex, ifAlias and notification setting of each device */
+	fastmib_ports_set_state_dir(st->ports, st->state_path);
 	if (open_everything(st) < 0)
 		goto fail;
 	/* As snmpd: detach once everything is open, so that the exit status

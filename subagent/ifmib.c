@@ -14,6 +14,12 @@ has(const struct fastmib_port_reading *r, unsigned int parts)
 }
 
 static bool
+has_stat(const struct fastmib_port_reading *r, enum fastmib_port_stat k)
+{
+	return has(r, FASTMIB_PORT_STATS) && (r->stats_have & (1u << k));
+}
+
+static bool
 has_cast(const struct fastmib_port_reading *r, int k)
 {
 	return has(r, FASTMIB_PORT_XSTATS) && (r->cast_have & (1u << k));
@@ -37,23 +43,23 @@ fastmib_ifmib_oper(const struct fastmib_port_reading *r)
 	return r->started && r->link_up ? FASTMIB_IF_UP : FASTMIB_IF_DOWN;
 }
 
-bool
+unsigned int
 fastmib_ifmib_track(struct fastmib_ifmib_track *t, const struct fastmib_port_reading *r,
 		    uint32_t now_cs)
 {
+	unsigned int seen = 0;
 	bool disc = false;
 	int oper;
 
 	if (has(r, FASTMIB_PORT_STATS)) {
-		const uint64_t raw[FASTMIB_IFMIB_RAW] = {
-			r->ipackets, r->opackets, r->ibytes, r->obytes,
-			r->imissed, r->ierrors, r->oerrors, r->rx_nombuf,
-		};
+		unsigned int both = t->raw_have & r->stats_have;
 
-		for (unsigned int i = 0; t->have && i < FASTMIB_IFMIB_RAW; i++)
-			disc |= raw[i] < t->raw[i];
-		memcpy(t->raw, raw, sizeof(raw));
-		t->have = true;
+		for (unsigned int k = 0; k < FASTMIB_STAT_COUNT; k++)
+			disc |= (both & (1u << k)) && r->stat[k] < t->raw[k];
+		for (unsigned int k = 0; k < FASTMIB_STAT_COUNT; k++)
+			if (r->stats_have & (1u << k))
+				t->raw[k] = r->stat[k];
+		t->raw_have |= r->stats_have;
 	}
 	if (has(r, FASTMIB_PORT_XSTATS)) {
 		unsigned int both = r->cast_have & t->cast_have;
@@ -67,14 +73,18 @@ fastmib_ifmib_track(struct fastmib_ifmib_track *t, const struct fastmib_port_rea
 	if (disc) {
 		t->discontinuity = now_cs;
 		t->ucast_floor[0] = t->ucast_floor[1] = 0;
+		seen |= FASTMIB_IFMIB_DISCONTINUITY;
 	}
 	oper = fastmib_ifmib_oper(r);
 	if (oper) {
-		if (t->oper && t->oper != oper)
+		if (t->oper && t->oper != oper) {
 			t->last_change = now_cs;
+			seen |= FASTMIB_IFMIB_OPER;
+		}
 		t->oper = oper;
+		t->admin = r->started ? FASTMIB_IF_UP : FASTMIB_IF_DOWN;
 	}
-	return disc;
+	return seen;
 }
 
 bool
@@ -85,6 +95,13 @@ fastmib_ifmib_served(enum fastmib_ifmib_table t, unsigned int col)
 	return t != FASTMIB_IFTABLE || (col != FASTMIB_IF_IN_UNKNOWN_PROTOS &&
 					col != FASTMIB_IF_OUT_DISCARDS &&
 					col != FASTMIB_IF_OUT_QLEN);
+}
+
+bool
+fastmib_ifmib_writable(enum fastmib_ifmib_table t, unsigned int col)
+{
+	return t == FASTMIB_IFXTABLE && (col == FASTMIB_IFX_ALIAS ||
+					 col == FASTMIB_IFX_LINK_UP_DOWN_TRAP_ENABLE);
 }
 
 unsigned int
@@ -110,6 +127,74 @@ fastmib_ifmib_cast_mask(enum fastmib_ifmib_table t, unsigned int col)
 	case FASTMIB_IFX_HC_OUT_BROADCAST_PKTS:
 		return 1u << FASTMIB_CAST_OUT_BCAST;
 	default:
+		return 0;
+	}
+}
+
+/* Unicast columns: the difference of all packets and the breakdown, or
+ * the PMD's own count: xstats matter where a breakdown may exist. */
+static unsigned int
+ucast_parts(bool in, int cast_have)
+{
+	const unsigned int need = in ? (1u << FASTMIB_CAST_IN_UCAST | 1u << FASTMIB_CAST_IN_MCAST |
+					1u << FASTMIB_CAST_IN_BCAST)
+				     : (1u << FASTMIB_CAST_OUT_UCAST |
+					1u << FASTMIB_CAST_OUT_MCAST |
+					1u << FASTMIB_CAST_OUT_BCAST);
+
+	return FASTMIB_PORT_STATS |
+	       (cast_have < 0 || ((unsigned int)cast_have & need) ? FASTMIB_PORT_XSTATS : 0);
+}
+
+unsigned int
+fastmib_ifmib_parts(enum fastmib_ifmib_table t, unsigned int col, int cast_have)
+{
+	unsigned int mask = fastmib_ifmib_cast_mask(t, col);
+
+	if (!fastmib_ifmib_served(t, col))
+		return 0;
+	if (mask)
+		return cast_have >= 0 && !((unsigned int)cast_have & mask) ? 0
+		       : FASTMIB_PORT_XSTATS;
+	if (t == FASTMIB_IFTABLE) {
+		switch (col) {
+		case FASTMIB_IF_MTU:
+		case FASTMIB_IF_PHYS_ADDRESS:
+		case FASTMIB_IF_ADMIN_STATUS:
+			return FASTMIB_PORT_INFO;
+		case FASTMIB_IF_SPEED:
+			return FASTMIB_PORT_LINK;
+		case FASTMIB_IF_OPER_STATUS:
+			return FASTMIB_PORT_INFO | FASTMIB_PORT_LINK;
+		case FASTMIB_IF_IN_UCAST_PKTS:
+			return ucast_parts(true, cast_have);
+		case FASTMIB_IF_OUT_UCAST_PKTS:
+			return ucast_parts(false, cast_have);
+		case FASTMIB_IF_IN_OCTETS:
+		case FASTMIB_IF_IN_DISCARDS:
+		case FASTMIB_IF_IN_ERRORS:
+		case FASTMIB_IF_OUT_OCTETS:
+		case FASTMIB_IF_OUT_ERRORS:
+			return FASTMIB_PORT_STATS;
+		default:
+			return 0; /* ifIndex, ifDescr, ifType, ifLastChange, ifSpecific */
+		}
+	}
+	switch (col) {
+	case FASTMIB_IFX_HC_IN_OCTETS:
+	case FASTMIB_IFX_HC_OUT_OCTETS:
+		return FASTMIB_PORT_STATS;
+	case FASTMIB_IFX_HC_IN_UCAST_PKTS:
+		return ucast_parts(true, cast_have);
+	case FASTMIB_IFX_HC_OUT_UCAST_PKTS:
+		return ucast_parts(false, cast_have);
+	case FASTMIB_IFX_HIGH_SPEED:
+		return FASTMIB_PORT_LINK;
+	case FASTMIB_IFX_PROMISCUOUS_MODE:
+		return FASTMIB_PORT_INFO;
+	default:
+		/* ifName, ifLinkUpDownTrapEnable, ifConnectorPresent, ifAlias,
+		 * ifCounterDiscontinuityTime: known to the agent */
 		return 0;
 	}
 }
@@ -140,28 +225,33 @@ fastmib_ifmib_pci_name(const char *s)
  * but not from one instant, so it could dip by a few packets between two
  * readings: it is never reported below what was reported before.
  */
-static uint64_t
-ucast(const struct fastmib_port_reading *r, struct fastmib_ifmib_track *tr, bool in)
+static bool
+ucast(const struct fastmib_port_reading *r, struct fastmib_ifmib_track *tr, bool in,
+      uint64_t *out)
 {
 	int u = in ? FASTMIB_CAST_IN_UCAST : FASTMIB_CAST_OUT_UCAST;
 	int m = in ? FASTMIB_CAST_IN_MCAST : FASTMIB_CAST_OUT_MCAST;
 	int b = in ? FASTMIB_CAST_IN_BCAST : FASTMIB_CAST_OUT_BCAST;
+	enum fastmib_port_stat all = in ? FASTMIB_STAT_IPACKETS : FASTMIB_STAT_OPACKETS;
 	uint64_t v, other = 0, *floor = &tr->ucast_floor[in ? 0 : 1];
 
 	if (has_cast(r, u)) {
 		v = r->cast[u];
-	} else {
-		v = in ? r->ipackets : r->opackets;
+	} else if (has_stat(r, all)) {
+		v = r->stat[all];
 		if (has_cast(r, m))
 			other += r->cast[m];
 		if (has_cast(r, b))
 			other += r->cast[b];
 		v = v > other ? v - other : 0;
+	} else {
+		return false;
 	}
 	if (v < *floor)
 		v = *floor;
 	*floor = v;
-	return v;
+	*out = v;
+	return true;
 }
 
 /* Multicast + broadcast, when the PMD reports at least one of them. */
@@ -185,11 +275,27 @@ set_num(struct fastmib_ifv *out, enum fastmib_ifv_type type, uint64_t v)
 }
 
 static void
+set_stat(struct fastmib_ifv *out, const struct fastmib_port_reading *r,
+	 enum fastmib_port_stat k, enum fastmib_ifv_type type)
+{
+	if (has_stat(r, k))
+		set_num(out, type, r->stat[k]);
+}
+
+static void
 set_cast(struct fastmib_ifv *out, const struct fastmib_port_reading *r, int k,
 	 enum fastmib_ifv_type type)
 {
 	if (has_cast(r, k))
 		set_num(out, type, r->cast[k]);
+}
+
+static void
+set_octets(struct fastmib_ifv *out, const void *s, size_t len)
+{
+	out->type = FASTMIB_IFV_OCTETS;
+	out->octets = s;
+	out->len = len;
 }
 
 static uint64_t
@@ -199,22 +305,18 @@ clamp32(uint64_t v)
 }
 
 static void
-if_value(unsigned int col, uint32_t ifindex, const struct fastmib_port_reading *r,
-	 struct fastmib_ifmib_track *tr, struct fastmib_ifv *out)
+if_value(unsigned int col, const struct fastmib_ifmib_port *p,
+	 const struct fastmib_port_reading *r, struct fastmib_ifv *out)
 {
-	bool info = has(r, FASTMIB_PORT_INFO), stats = has(r, FASTMIB_PORT_STATS);
+	bool info = has(r, FASTMIB_PORT_INFO);
 	uint64_t v;
 
 	switch (col) {
 	case FASTMIB_IF_INDEX:
-		set_num(out, FASTMIB_IFV_INTEGER, ifindex);
+		set_num(out, FASTMIB_IFV_INTEGER, p->ifindex);
 		break;
 	case FASTMIB_IF_DESCR:
-		if (info) {
-			out->type = FASTMIB_IFV_OCTETS;
-			out->octets = r->name;
-			out->len = strlen(r->name);
-		}
+		set_octets(out, p->ifname, strlen(p->ifname));
 		break;
 	case FASTMIB_IF_TYPE:
 		set_num(out, FASTMIB_IFV_INTEGER, FASTMIB_IFTYPE_ETHERNET);
@@ -231,11 +333,8 @@ if_value(unsigned int col, uint32_t ifindex, const struct fastmib_port_reading *
 				: r->speed_mbps * 1000000u);
 		break;
 	case FASTMIB_IF_PHYS_ADDRESS:
-		if (info && r->mac_ok) {
-			out->type = FASTMIB_IFV_OCTETS;
-			out->octets = r->mac;
-			out->len = sizeof(r->mac);
-		}
+		if (info && r->mac_ok)
+			set_octets(out, r->mac, sizeof(r->mac));
 		break;
 	case FASTMIB_IF_ADMIN_STATUS:
 		if (info)
@@ -246,15 +345,14 @@ if_value(unsigned int col, uint32_t ifindex, const struct fastmib_port_reading *
 			set_num(out, FASTMIB_IFV_INTEGER, (uint64_t)fastmib_ifmib_oper(r));
 		break;
 	case FASTMIB_IF_LAST_CHANGE:
-		set_num(out, FASTMIB_IFV_TIMETICKS, tr->last_change);
+		set_num(out, FASTMIB_IFV_TIMETICKS, p->track->last_change);
 		break;
 	case FASTMIB_IF_IN_OCTETS:
-		if (stats)
-			set_num(out, FASTMIB_IFV_COUNTER32, r->ibytes);
+		set_stat(out, r, FASTMIB_STAT_IBYTES, FASTMIB_IFV_COUNTER32);
 		break;
 	case FASTMIB_IF_IN_UCAST_PKTS:
-		if (stats)
-			set_num(out, FASTMIB_IFV_COUNTER32, ucast(r, tr, true));
+		if (ucast(r, p->track, true, &v))
+			set_num(out, FASTMIB_IFV_COUNTER32, v);
 		break;
 	case FASTMIB_IF_IN_NUCAST_PKTS:
 		if (nucast(r, true, &v))
@@ -262,28 +360,26 @@ if_value(unsigned int col, uint32_t ifindex, const struct fastmib_port_reading *
 		break;
 	case FASTMIB_IF_IN_DISCARDS:
 		/* dropped for want of room: in the NIC (imissed) or of mbufs */
-		if (stats)
-			set_num(out, FASTMIB_IFV_COUNTER32, r->imissed + r->rx_nombuf);
+		if (has_stat(r, FASTMIB_STAT_IMISSED) && has_stat(r, FASTMIB_STAT_RX_NOMBUF))
+			set_num(out, FASTMIB_IFV_COUNTER32,
+				r->stat[FASTMIB_STAT_IMISSED] + r->stat[FASTMIB_STAT_RX_NOMBUF]);
 		break;
 	case FASTMIB_IF_IN_ERRORS:
-		if (stats)
-			set_num(out, FASTMIB_IFV_COUNTER32, r->ierrors);
+		set_stat(out, r, FASTMIB_STAT_IERRORS, FASTMIB_IFV_COUNTER32);
 		break;
 	case FASTMIB_IF_OUT_OCTETS:
-		if (stats)
-			set_num(out, FASTMIB_IFV_COUNTER32, r->obytes);
+		set_stat(out, r, FASTMIB_STAT_OBYTES, FASTMIB_IFV_COUNTER32);
 		break;
 	case FASTMIB_IF_OUT_UCAST_PKTS:
-		if (stats)
-			set_num(out, FASTMIB_IFV_COUNTER32, ucast(r, tr, false));
+		if (ucast(r, p->track, false, &v))
+			set_num(out, FASTMIB_IFV_COUNTER32, v);
 		break;
 	case FASTMIB_IF_OUT_NUCAST_PKTS:
 		if (nucast(r, false, &v))
 			set_num(out, FASTMIB_IFV_COUNTER32, v);
 		break;
 	case FASTMIB_IF_OUT_ERRORS:
-		if (stats)
-			set_num(out, FASTMIB_IFV_COUNTER32, r->oerrors);
+		set_stat(out, r, FASTMIB_STAT_OERRORS, FASTMIB_IFV_COUNTER32);
 		break;
 	case FASTMIB_IF_SPECIFIC:
 		/* deprecated; 0.0 is its defined "nothing more specific" */
@@ -296,18 +392,14 @@ if_value(unsigned int col, uint32_t ifindex, const struct fastmib_port_reading *
 }
 
 static void
-ifx_value(unsigned int col, const struct fastmib_port_reading *r,
-	  struct fastmib_ifmib_track *tr, struct fastmib_ifv *out)
+ifx_value(unsigned int col, const struct fastmib_ifmib_port *p,
+	  const struct fastmib_port_reading *r, struct fastmib_ifv *out)
 {
-	bool info = has(r, FASTMIB_PORT_INFO), stats = has(r, FASTMIB_PORT_STATS);
+	uint64_t v;
 
 	switch (col) {
 	case FASTMIB_IFX_NAME:
-		if (info) {
-			out->type = FASTMIB_IFV_OCTETS;
-			out->octets = r->name;
-			out->len = strlen(r->name);
-		}
+		set_octets(out, p->ifname, strlen(p->ifname));
 		break;
 	case FASTMIB_IFX_IN_MULTICAST_PKTS:
 		set_cast(out, r, FASTMIB_CAST_IN_MCAST, FASTMIB_IFV_COUNTER32);
@@ -322,12 +414,11 @@ ifx_value(unsigned int col, const struct fastmib_port_reading *r,
 		set_cast(out, r, FASTMIB_CAST_OUT_BCAST, FASTMIB_IFV_COUNTER32);
 		break;
 	case FASTMIB_IFX_HC_IN_OCTETS:
-		if (stats)
-			set_num(out, FASTMIB_IFV_COUNTER64, r->ibytes);
+		set_stat(out, r, FASTMIB_STAT_IBYTES, FASTMIB_IFV_COUNTER64);
 		break;
 	case FASTMIB_IFX_HC_IN_UCAST_PKTS:
-		if (stats)
-			set_num(out, FASTMIB_IFV_COUNTER64, ucast(r, tr, true));
+		if (ucast(r, p->track, true, &v))
+			set_num(out, FASTMIB_IFV_COUNTER64, v);
 		break;
 	case FASTMIB_IFX_HC_IN_MULTICAST_PKTS:
 		set_cast(out, r, FASTMIB_CAST_IN_MCAST, FASTMIB_IFV_COUNTER64);
@@ -336,12 +427,11 @@ ifx_value(unsigned int col, const struct fastmib_port_reading *r,
 		set_cast(out, r, FASTMIB_CAST_IN_BCAST, FASTMIB_IFV_COUNTER64);
 		break;
 	case FASTMIB_IFX_HC_OUT_OCTETS:
-		if (stats)
-			set_num(out, FASTMIB_IFV_COUNTER64, r->obytes);
+		set_stat(out, r, FASTMIB_STAT_OBYTES, FASTMIB_IFV_COUNTER64);
 		break;
 	case FASTMIB_IFX_HC_OUT_UCAST_PKTS:
-		if (stats)
-			set_num(out, FASTMIB_IFV_COUNTER64, ucast(r, tr, false));
+		if (ucast(r, p->track, false, &v))
+			set_num(out, FASTMIB_IFV_COUNTER64, v);
 		break;
 	case FASTMIB_IFX_HC_OUT_MULTICAST_PKTS:
 		set_cast(out, r, FASTMIB_CAST_OUT_MCAST, FASTMIB_IFV_COUNTER64);
@@ -350,30 +440,25 @@ ifx_value(unsigned int col, const struct fastmib_port_reading *r,
 		set_cast(out, r, FASTMIB_CAST_OUT_BCAST, FASTMIB_IFV_COUNTER64);
 		break;
 	case FASTMIB_IFX_LINK_UP_DOWN_TRAP_ENABLE:
-		/* the agent sends no linkUp/linkDown for these ports */
-		set_num(out, FASTMIB_IFV_INTEGER, 2 /* disabled */);
+		set_num(out, FASTMIB_IFV_INTEGER, (uint64_t)p->link_traps);
 		break;
 	case FASTMIB_IFX_HIGH_SPEED:
 		if (has(r, FASTMIB_PORT_LINK))
 			set_num(out, FASTMIB_IFV_GAUGE32, clamp32(r->speed_mbps));
 		break;
 	case FASTMIB_IFX_PROMISCUOUS_MODE:
-		if (info)
+		if (has(r, FASTMIB_PORT_INFO))
 			set_num(out, FASTMIB_IFV_INTEGER, r->promiscuous ? FASTMIB_TRUE : FASTMIB_FALSE);
 		break;
 	case FASTMIB_IFX_CONNECTOR_PRESENT:
-		if (info)
-			set_num(out, FASTMIB_IFV_INTEGER,
-				fastmib_ifmib_pci_name(r->name) ? FASTMIB_TRUE : FASTMIB_FALSE);
+		set_num(out, FASTMIB_IFV_INTEGER,
+			fastmib_ifmib_pci_name(p->device) ? FASTMIB_TRUE : FASTMIB_FALSE);
 		break;
 	case FASTMIB_IFX_ALIAS:
-		/* no alias can be configured: the zero-length string */
-		out->type = FASTMIB_IFV_OCTETS;
-		out->octets = "";
-		out->len = 0;
+		set_octets(out, p->alias_len ? (const void *)p->alias : "", p->alias_len);
 		break;
 	case FASTMIB_IFX_COUNTER_DISCONTINUITY_TIME:
-		set_num(out, FASTMIB_IFV_TIMETICKS, tr->discontinuity);
+		set_num(out, FASTMIB_IFV_TIMETICKS, p->track->discontinuity);
 		break;
 	default:
 		break;
@@ -381,13 +466,13 @@ ifx_value(unsigned int col, const struct fastmib_port_reading *r,
 }
 
 void
-fastmib_ifmib_value(enum fastmib_ifmib_table t, unsigned int col, uint32_t ifindex,
-		    const struct fastmib_port_reading *r, struct fastmib_ifmib_track *tr,
+fastmib_ifmib_value(enum fastmib_ifmib_table t, unsigned int col,
+		    const struct fastmib_ifmib_port *p, const struct fastmib_port_reading *r,
 		    struct fastmib_ifv *out)
 {
 	memset(out, 0, sizeof(*out));
 	if (t == FASTMIB_IFTABLE)
-		if_value(col, ifindex, r, tr, out);
+		if_value(col, p, r, out);
 	else
-		ifx_value(col, r, tr, out);
+		ifx_value(col, p, r, out);
 }

@@ -2,10 +2,13 @@
 /**
  * @file
  * IF-MIB (RFC 2863) columns of a DPDK ethdev port, computed from a
- * telemetry reading (telemetry.h): which columns exist, what each one is
- * worth, and the per-port history that turns readings into ifLastChange and
- * ifCounterDiscontinuityTime. No Net-SNMP here, so that the mapping can be
- * checked by unit tests; ports.c puts the values into varbinds.
+ * telemetry reading (<fastmib/ethdev/reading.h>) and what the agent keeps
+ * of the port (its ifIndex, ifName, alias and notification setting from
+ * the port map, its history): which columns exist, which parts of a
+ * reading each one needs, what each one is worth, and the per-port history
+ * that turns readings into ifLastChange and ifCounterDiscontinuityTime. No
+ * Net-SNMP here, so that the mapping can be checked by unit tests;
+ * port_rows.c puts the values into varbinds.
  *
  * docs/if-mib.md is the operator's description of the same mapping.
  */
@@ -16,7 +19,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "telemetry.h"
+#include "fastmib/ethdev/portmap.h"
+#include "fastmib/ethdev/reading.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -117,6 +121,10 @@ struct fastmib_ifv {
 	size_t len;
 };
 
+/** ifLinkUpDownTrapEnable: enabled(1), disabled(2). */
+#define FASTMIB_IF_TRAPS_ENABLED  FASTMIB_LINK_TRAPS_ENABLED
+#define FASTMIB_IF_TRAPS_DISABLED FASTMIB_LINK_TRAPS_DISABLED
+
 /**
  * What the agent remembers of one port of one application instance: the
  * raw counters of the last reading (to see them go backwards), the
@@ -126,17 +134,28 @@ struct fastmib_ifv {
  * fastmib_ifmib_track()). Times are TimeStamps: centiseconds of the
  * agent's uptime.
  */
-#define FASTMIB_IFMIB_RAW 8u /* ipackets .. rx_nombuf */
 struct fastmib_ifmib_track {
-	bool have;          /**< raw[] holds an earlier reading */
-	uint64_t raw[FASTMIB_IFMIB_RAW];
+	unsigned int raw_have;  /**< bits of enum fastmib_port_stat in raw[] */
+	uint64_t raw[FASTMIB_STAT_COUNT];
 	bool have_cast;
 	unsigned int cast_have;
 	uint64_t cast[FASTMIB_CAST_COUNT];
 	int oper;           /**< FASTMIB_IF_UP / DOWN, 0 before the first reading */
+	int admin;          /**< the same for ifAdminStatus */
 	uint32_t last_change;
 	uint32_t discontinuity;
 	uint64_t ucast_floor[2]; /**< in, out */
+};
+
+/** What a column's value needs besides a reading. */
+struct fastmib_ifmib_port {
+	uint32_t ifindex;
+	const char *ifname;             /**< ifName and ifDescr */
+	const char *device;             /**< ethdev name (ifConnectorPresent) */
+	const uint8_t *alias;
+	size_t alias_len;
+	int link_traps;                 /**< ifLinkUpDownTrapEnable */
+	struct fastmib_ifmib_track *track;
 };
 
 /**
@@ -147,14 +166,20 @@ struct fastmib_ifmib_track {
  */
 void fastmib_ifmib_track_reset(struct fastmib_ifmib_track *t, uint32_t now_cs);
 
+/** What fastmib_ifmib_track() saw change. */
+enum fastmib_ifmib_change {
+	FASTMIB_IFMIB_DISCONTINUITY = 1u << 0, /**< a counter went back */
+	FASTMIB_IFMIB_OPER = 1u << 1,          /**< ifOperStatus changed */
+};
+
 /**
  * Take reading `r` (any parts) into the history at `now_cs`: a counter
  * lower than before advances the discontinuity time (and forgets the
  * history, as at a reset); a changed operational status sets the last
- * change time. Returns true when a discontinuity was seen.
+ * change time. Returns enum fastmib_ifmib_change bits.
  */
-bool fastmib_ifmib_track(struct fastmib_ifmib_track *t, const struct fastmib_port_reading *r,
-			 uint32_t now_cs);
+unsigned int fastmib_ifmib_track(struct fastmib_ifmib_track *t,
+				 const struct fastmib_port_reading *r, uint32_t now_cs);
 
 /** ifOperStatus of a reading with info and link parts (0 without them). */
 int fastmib_ifmib_oper(const struct fastmib_port_reading *r);
@@ -168,14 +193,26 @@ int fastmib_ifmib_oper(const struct fastmib_port_reading *r);
 bool fastmib_ifmib_served(enum fastmib_ifmib_table t, unsigned int col);
 
 /**
- * Value of column `col` of table `t` for the port at `ifindex`, from
- * reading `r` (NULL for columns that need none) and history `tr`.
- * FASTMIB_IFV_NONE when the column has no source for this port. Unicast
- * counts are raised to the history's floor, which they then update.
+ * Parts of a reading column `col` of table `t` needs (0: none, the agent
+ * knows the value). `cast_have` is what the port's xstats are known to
+ * break down, or -1 while that is not known (then xstats are read wherever
+ * a breakdown could matter).
  */
-void fastmib_ifmib_value(enum fastmib_ifmib_table t, unsigned int col, uint32_t ifindex,
-			 const struct fastmib_port_reading *r, struct fastmib_ifmib_track *tr,
-			 struct fastmib_ifv *out);
+unsigned int fastmib_ifmib_parts(enum fastmib_ifmib_table t, unsigned int col, int cast_have);
+
+/** Is column `col` of table `t` writable (ifAlias, ifLinkUpDownTrapEnable)? */
+bool fastmib_ifmib_writable(enum fastmib_ifmib_table t, unsigned int col);
+
+/**
+ * Value of column `col` of table `t` for port `p`, from reading `r` (NULL
+ * or partial for columns that need nothing of it; see
+ * fastmib_ifmib_parts()). FASTMIB_IFV_NONE when the column has no source
+ * for this port. Unicast counts are raised to the history's floor, which
+ * they then update.
+ */
+void fastmib_ifmib_value(enum fastmib_ifmib_table t, unsigned int col,
+			 const struct fastmib_ifmib_port *p,
+			 const struct fastmib_port_reading *r, struct fastmib_ifv *out);
 
 /**
  * The breakdown counters (bits 1 << enum fastmib_port_cast) of which

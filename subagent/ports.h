@@ -2,33 +2,35 @@
 /**
  * @file
  * IF-MIB rows (ifTable, ifXTable) for the ethdev ports of DPDK
- * applications, read live over their telemetry sockets (telemetry.h,
- * ifmib.h). Used by every front end beside the segment set of core.h.
+ * applications, read live over their telemetry sockets (the ethdev
+ * library, <fastmib/ethdev/...>), beside the segment set of core.h in every
+ * front end. docs/if-mib.md describes the behaviour for operators,
+ * docs/architecture.md the files.
  *
  * Each configured application is a "ports source": a telemetry socket or
- * runtime directory, with an ifIndex base. Port P of the source with base B
- * is served at ifIndex B + P. A source without a base of its own gets
- * base + 100 * n, n being its position among the sources (0, 1, ...), and
- * then serves port ids 0..99 only.
+ * runtime directory, with the base its new devices take their ifIndex
+ * from. Which ifIndex, ifName, ifAlias and ifLinkUpDownTrapEnable a port
+ * has is the port map's rule (<fastmib/ethdev/portmap.h>), kept by device
+ * in the state directory.
  *
- * Rows are registered per port and table: one registration of
- * ifEntry.1.<ifIndex> with a range over the column sub-identifier (1..22),
- * one of ifXEntry.1.<ifIndex> (1..19). snmpd keeps its own IF-MIB rows for
- * the kernel's interfaces; a walk through snmpd gives both in OID order.
- * A port whose ifIndex is also a kernel interface's, or another source's,
- * is not served (logged), so nothing is shadowed.
+ * How the rows reach the agent depends on the front end (the mode): in
+ * snmpd (module) the ports' handler joins snmpd's own ifTable and ifXTable
+ * handlers, and the kernel's interfaces and the ports are one table; as an
+ * AgentX subagent each column of a run of consecutive ifIndex values is a
+ * registration of its own (snmpd keeps its table and splits it around
+ * them); the standalone agent registers the two tables.
  *
- * Values are read at request time: one telemetry query per port per PDU,
- * shared by the PDU's varbinds, and reused by later PDUs for at most
- * FASTMIB_PORTS_REUSE_NS (snmpd turns a GETBULK into one AgentX GetNext
- * per varbind). A periodic check (FASTMIB_PORTS_CHECK_MS) connects to
+ * Values are read at request time, one reading of a port per PDU at most:
+ * every varbind of a PDU that names a port shares it. When the application
+ * answers late, the port's last reading serves if it is younger than
+ * FASTMIB_PORTS_MAX_AGE_MS, else the varbind answers genErr: never a
+ * silent gap. A periodic check (FASTMIB_PORTS_CHECK_MS) connects to
  * applications that appear, notices those that exit (their rows are
- * withdrawn), reads the port list, link state and counters so that
- * ifLastChange and ifCounterDiscontinuityTime follow what happens between
- * requests.
+ * withdrawn), reads the port list, link states and counters, and sends
+ * linkUp/linkDown.
  *
- * Every wait for the application is bounded (the timeout, default
- * FASTMIB_PORTS_TIMEOUT_MS); an application that stops answering for
+ * Every wait for an application is bounded (the timeout, default
+ * FASTMIB_PORTS_TIMEOUT_MS); one that stops answering for
  * FASTMIB_PORTS_STALL_MS has its rows withdrawn until it answers again.
  * Single-threaded like the rest of the agent.
  */
@@ -39,7 +41,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "telemetry.h"
+#include "fastmib/ethdev/portmap.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -50,55 +52,78 @@ extern "C" {
 #define FASTMIB_PORTS_TIMEOUT_MAX 1000u
 /** Sources one set holds at most. */
 #define FASTMIB_PORTS_MAX_SOURCES 32u
+/** Ports of one source served at most. */
+#define FASTMIB_PORTS_MAX_PORTS   1024u
 /** Period of the connect / exit / sampling check, milliseconds. */
 #define FASTMIB_PORTS_CHECK_MS    500u
-/** How long a reading may serve later PDUs, nanoseconds. */
-#define FASTMIB_PORTS_REUSE_NS    1000000u
+/** The oldest reading served when an answer is late, milliseconds. */
+#define FASTMIB_PORTS_MAX_AGE_MS  1000u
 /** An application that has not answered for this long is taken as gone. */
 #define FASTMIB_PORTS_STALL_MS    1500u
+/** A connection without a hello for this long is logged, milliseconds. */
+#define FASTMIB_PORTS_HELLO_MS    1000u
+/** Default limit of linkUp/linkDown notifications per second (and burst). */
+#define FASTMIB_PORTS_TRAP_RATE   10u
+#define FASTMIB_PORTS_TRAP_RATE_MAX 1000000u
+
+/** The front end the rows are served by. */
+enum fastmib_ports_mode {
+	FASTMIB_PORTS_AGENTX = 0,   /**< a subagent of snmpd (default) */
+	FASTMIB_PORTS_MODULE,       /**< inside snmpd */
+	FASTMIB_PORTS_STANDALONE,   /**< an agent of its own: no kernel interface */
+};
 
 struct fastmib_ports;
 
 /** Create an empty set. Returns 0 or -ENOMEM. */
 int fastmib_ports_create(struct fastmib_ports **portsp);
 
-/**
- * Are the rows served next to snmpd's own IF-MIB (AgentX subagent, snmpd
- * module: the default)? Then the ifIndex values of the kernel's interfaces
- * are left to snmpd. A standalone agent serves no kernel interface.
- */
-void fastmib_ports_set_beside_kernel(struct fastmib_ports *ports, bool beside);
+/** Which front end serves the rows; before fastmib_ports_start(). */
+void fastmib_ports_set_mode(struct fastmib_ports *ports, enum fastmib_ports_mode mode);
 
 /**
- * Add a source "PATH[,BASE]" (see fastmib_port_source_parse()). The n-th
- * source added (from 0, also counting those with a base) gets base +
- * FASTMIB_IFINDEX_SPACING * n when it has no base of its own. Returns 0
+ * Add a source "PATH[,BASE]" (see fastmib_port_source_parse()). Returns 0
  * (also for a source named again during a reload), -EINVAL, -EEXIST (named
  * twice), -ENOSPC, -ENOMEM.
  */
 int fastmib_ports_add(struct fastmib_ports *ports, const char *spec);
 
-/** ifIndex base of sources without their own (default FASTMIB_IFINDEX_BASE).
- * -EINVAL outside 1..FASTMIB_IFINDEX_MAX. */
+/** Base of new ifIndex values of sources without their own (default
+ * FASTMIB_IFINDEX_BASE). -EINVAL outside 1..FASTMIB_IFINDEX_MAX. */
 int fastmib_ports_set_base(struct fastmib_ports *ports, uint32_t base);
 
 /** Longest wait for one telemetry answer, 1..FASTMIB_PORTS_TIMEOUT_MAX ms. */
 int fastmib_ports_set_timeout(struct fastmib_ports *ports, unsigned int ms);
 
+/**
+ * linkUp/linkDown notifications per second at most, with a burst of as
+ * many (0: none at all). -EINVAL above FASTMIB_PORTS_TRAP_RATE_MAX.
+ */
+int fastmib_ports_set_trap_rate(struct fastmib_ports *ports, unsigned int per_s);
+
+/**
+ * The state directory, where the port map is kept (NULL: nowhere, the map
+ * lives as long as the agent). Read at fastmib_ports_start(); later calls
+ * apply to the next start.
+ */
+int fastmib_ports_set_state_dir(struct fastmib_ports *ports, const char *dir);
+
 /** Reload, as fastmib_agent_reload_begin()/end(): sources named again keep
- * their rows; sources whose base changed are served again at the new one. */
+ * their rows; a base that changed applies to devices not in the map yet.
+ * Returns the number of sources dropped. */
 void fastmib_ports_reload_begin(struct fastmib_ports *ports);
 unsigned int fastmib_ports_reload_end(struct fastmib_ports *ports);
 
 /** Sources configured. */
 unsigned int fastmib_ports_count(const struct fastmib_ports *ports);
 
-/** Ports currently served (rows registered). */
+/** Ports currently served. */
 unsigned int fastmib_ports_serving(const struct fastmib_ports *ports);
 
 /**
- * Connect to the applications that run, register their rows, arm the
- * periodic check. Call after init_agent(). -EALREADY when started.
+ * Read the port map, connect to the applications that run, serve their
+ * rows, arm the periodic check. Call after init_agent() (and in snmpd,
+ * once its configuration is read). -EALREADY when started.
  */
 int fastmib_ports_start(struct fastmib_ports *ports);
 

@@ -8,7 +8,6 @@
 #include "core.h"
 #include "ports.h"
 #include "settings.h"
-#include "telemetry.h"
 
 const struct fma_setting_spec fma_settings[FMA_SET_COUNT] = {
 	[FMA_SET_PING] = { "pingInterval", NULL, "ping", "ping interval", 1, 3600, 2, " s" },
@@ -27,6 +26,9 @@ const struct fma_setting_spec fma_settings[FMA_SET_COUNT] = {
 	[FMA_SET_PORTS_TIMEOUT] = { "portsTimeout", "fastmibPortsTimeout", "ports-timeout",
 				"timeout", 1, FASTMIB_PORTS_TIMEOUT_MAX,
 				FASTMIB_PORTS_TIMEOUT_MS, " ms" },
+	[FMA_SET_PORTS_TRAP_RATE] = { "portsLinkTrapRate", "fastmibPortsLinkTrapRate",
+				  "ports-link-trap-rate", "linkUp/linkDown rate", 0,
+				  FASTMIB_PORTS_TRAP_RATE_MAX, FASTMIB_PORTS_TRAP_RATE, "/s" },
 };
 
 int

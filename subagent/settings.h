@@ -17,8 +17,9 @@ enum fma_setting {
 	FMA_SET_EV_HISTORY,     /* event records kept per segment */
 	FMA_SET_NOTIFY_RATE,    /* notifications per second */
 	FMA_SET_NOTIFY_BURST,   /* notifications at once */
-	FMA_SET_IFINDEX_BASE,   /* ifIndex base of --ports sources without one */
+	FMA_SET_IFINDEX_BASE,   /* first ifIndex of new devices of sources without one */
 	FMA_SET_PORTS_TIMEOUT,  /* longest wait for a telemetry answer, ms */
+	FMA_SET_PORTS_TRAP_RATE, /* linkUp/linkDown per second, 0 = none */
 	FMA_SET_COUNT
 };
 

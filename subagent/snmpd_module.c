@@ -11,6 +11,7 @@
  *                                                  # application's ports
  *   fastmibIfIndexBase 1000                        # optional
  *   fastmibPortsTimeout 5                          # optional, milliseconds
+ *   fastmibPortsLinkTrapRate 10                    # optional, per second
  *
  *   fastmibGuard   .1.3.6.1.4.1.8072.9999.42        # errors, not silence, when
  *                                                  # the subagent serving this
@@ -78,6 +79,7 @@
 #define FM_TOKEN_NOTIFY (fma_settings[FMA_SET_NOTIFY_RATE].module_token)
 #define FM_TOKEN_IFBASE (fma_settings[FMA_SET_IFINDEX_BASE].module_token)
 #define FM_TOKEN_PTIMEOUT (fma_settings[FMA_SET_PORTS_TIMEOUT].module_token)
+#define FM_TOKEN_PTRAPS (fma_settings[FMA_SET_PORTS_TRAP_RATE].module_token)
 
 /* Guarded roots one snmpd holds at most. */
 #define FM_MAX_GUARDS 64
@@ -310,18 +312,21 @@ fm_parse_ports(const char *token, char *line)
 		config_perror(FM_TOKEN_PORTS ": cannot add it (out of memory, or path too long)");
 }
 
-/* `fastmibIfIndexBase N` and `fastmibPortsTimeout MS` */
+/* `fastmibIfIndexBase N`, `fastmibPortsTimeout MS`, `fastmibPortsLinkTrapRate N` */
 static void
 fm_parse_ports_number(const char *token, char *line)
 {
-	enum fma_setting which = strcmp(token, FM_TOKEN_IFBASE) == 0
-				     ? FMA_SET_IFINDEX_BASE : FMA_SET_PORTS_TIMEOUT;
+	enum fma_setting which = strcmp(token, FM_TOKEN_IFBASE) == 0 ? FMA_SET_IFINDEX_BASE
+				 : strcmp(token, FM_TOKEN_PTRAPS) == 0 ? FMA_SET_PORTS_TRAP_RATE
+				 : FMA_SET_PORTS_TIMEOUT;
 	long v;
 
 	if (!fm.ports || !fm_numbers(token, line, &which, 1, 1, &v))
 		return;
 	if (which == FMA_SET_IFINDEX_BASE)
 		fastmib_ports_set_base(fm.ports, (uint32_t)v);
+	else if (which == FMA_SET_PORTS_TRAP_RATE)
+		fastmib_ports_set_trap_rate(fm.ports, (unsigned int)v);
 	else
 		fastmib_ports_set_timeout(fm.ports, (unsigned int)v);
 }
@@ -338,6 +343,13 @@ fm_release_ports_timeout(void)
 {
 	if (fm.ports)
 		fastmib_ports_set_timeout(fm.ports, FASTMIB_PORTS_TIMEOUT_MS);
+}
+
+static void
+fm_release_ports_traps(void)
+{
+	if (fm.ports)
+		fastmib_ports_set_trap_rate(fm.ports, FASTMIB_PORTS_TRAP_RATE);
 }
 
 /* Lines removed in a reload go back to the defaults. */
@@ -386,6 +398,9 @@ fm_post_config(int major, int minor, void *server_arg, void *client_arg)
 		fma_reload_end(set);
 	else if (rc < 0)
 		snmp_log(LOG_ERR, "fastmib: cannot start: %s\n", strerror(-rc));
+	/* the ports' ifIndex and ifAlias are kept where snmpd keeps its state */
+	fastmib_ports_set_mode(fm.ports, FASTMIB_PORTS_MODULE);
+	fastmib_ports_set_state_dir(fm.ports, get_persistent_directory());
 	rc = fastmib_ports_start(fm.ports);
 	if (rc == -EALREADY)
 		fastmib_ports_reload_end(fm.ports);
@@ -425,6 +440,8 @@ fm_register_directives(void)
 				NULL, "N");
 	register_config_handler("snmpd", FM_TOKEN_PTIMEOUT, fm_parse_ports_number,
 				fm_release_ports_timeout, "MILLISECONDS");
+	register_config_handler("snmpd", FM_TOKEN_PTRAPS, fm_parse_ports_number,
+				fm_release_ports_traps, "PER_SECOND");
 	register_config_handler("snmpd", FM_TOKEN_GUARD, fm_parse_guard,
 				fm_release_guards, "OID");
 	snmp_register_callback(SNMP_CALLBACK_LIBRARY,
@@ -444,6 +461,7 @@ fm_unregister_directives(void)
 	unregister_config_handler("snmpd", FM_TOKEN_PORTS);
 	unregister_config_handler("snmpd", FM_TOKEN_IFBASE);
 	unregister_config_handler("snmpd", FM_TOKEN_PTIMEOUT);
+	unregister_config_handler("snmpd", FM_TOKEN_PTRAPS);
 	unregister_config_handler("snmpd", FM_TOKEN_GUARD);
 }
 

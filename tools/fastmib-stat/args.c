@@ -7,7 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "ports.h"
+#include "fastmib/ethdev/portmap.h"
 #include "stat.h"
 
 #ifndef FASTMIB_VERSION_STRING
@@ -19,9 +19,9 @@ usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: fastmib-stat SEGMENT [OPTIONS]\n"
-		"       fastmib-stat --ports PATH[,BASE]... [--json] [--watch SECONDS]\n"
+		"       fastmib-stat --ports PATH[,BASE] [--ports ...] [OPTIONS]\n"
 		"Print the counters of a fastmib shared-memory segment, or the ports of\n"
-		"DPDK applications.\n"
+		"DPDK applications as fastmib-agentx serves them in IF-MIB.\n"
 		"\n"
 		"  --json               one JSON document instead of text; 64-bit values\n"
 		"                       above 2^53-1 as decimal strings\n"
@@ -61,11 +61,24 @@ usage(FILE *f)
 		"  --event NAME         with --events: only this event (model or MIB name)\n"
 		"  --level N            with --events: only events of level <= N (0..9)\n"
 		"  --help               this text\n"
-		"  --version            program version\n");
-	stat_ports_usage(f);
-	fprintf(f,
+		"  --version            program version\n"
 		"\n"
-		"Exit status: 0 success, 1 segment error, 2 usage error.\n");
+		"Ports of DPDK applications (no SEGMENT; with --json, --json-strings, -H,\n"
+		"--raw and --watch):\n"
+		"  --ports PATH[,BASE]  the ethdev ports of the DPDK application whose\n"
+		"                       telemetry socket (or runtime directory, e.g.\n"
+		"                       /var/run/dpdk/rte) is PATH (repeatable), at the\n"
+		"                       ifIndex and ifName the agent serves them; BASE: the\n"
+		"                       first ifIndex of the application's new devices\n"
+		"  --ifindex-base N     first ifIndex of new devices without a BASE\n"
+		"                       (default 1000)\n"
+		"  --state-dir DIR      the agent's state directory, where it keeps the\n"
+		"                       ifIndex of each device (default\n"
+		"                       /var/lib/fastmib-agentx; /var/lib/snmp for the\n"
+		"                       snmpd module)\n"
+		"  --timeout MS         longest wait for a telemetry answer (default 1000)\n"
+		"\n"
+		"Exit status: 0 success, 1 segment or application error, 2 usage error.\n");
 }
 
 /* Does `s` look like a reset target (GROUP, GROUP.1.2 or GROUP/KEY) rather
@@ -83,7 +96,7 @@ looks_like_target(const char *s)
 	return stat(s, &st) != 0; /* an existing file is the segment */
 }
 
-int
+static int
 parse_watch_seconds(const char *s, double *v)
 {
 	char *end;
@@ -93,13 +106,49 @@ parse_watch_seconds(const char *s, double *v)
 	return (errno || end == s || *end || !(*v > 0) || *v > 86400) ? -EINVAL : 0;
 }
 
+/*
+ * --ports: a mode of its own. It takes no SEGMENT and none of the options
+ * that choose or change a segment's counters; the output options it
+ * shares. Returns -1 to go on, or the exit status.
+ */
+static int
+ports_args(int argc, char **argv, const struct stat_opts *o)
+{
+	const char *segment_only = o->reset ? "--reset" : o->info ? "--info"
+		: o->events ? "--events" : o->follow ? "--follow" : o->event_name ? "--event"
+		: o->max_level < FASTMIB_EVENT_RATE_MAX ? "--level" : o->n_match ? "--match"
+		: o->sort ? "--sort" : o->top ? "--top" : o->output ? "--output"
+		: o->max_rows != UINT64_MAX ? "--rows" : o->yes ? "-y (--yes)" : NULL;
+
+	if (optind < argc) {
+		fprintf(stderr, "fastmib-stat: --ports takes no SEGMENT ('%s')\n", argv[optind]);
+		return EXIT_USAGE;
+	}
+	if (segment_only) {
+		fprintf(stderr, "fastmib-stat: %s is for a segment's counters, not with "
+			"--ports\n", segment_only);
+		return EXIT_USAGE;
+	}
+	if (o->json_strings && !o->json) {
+		fprintf(stderr, "fastmib-stat: --json-strings goes with --json\n");
+		return EXIT_USAGE;
+	}
+	if ((o->human || o->raw) && o->json) {
+		fprintf(stderr, "fastmib-stat: %s is for the ports as text, not with --json\n",
+			o->human ? "-H (--human)" : "--raw");
+		return EXIT_USAGE;
+	}
+	json64_all_strings(o->json_strings);
+	return -1;
+}
+
 /* Returns -1 to continue, or an exit status. */
 int
 parse_args(int argc, char **argv, struct stat_opts *o)
 {
 	enum { O_JSON = 256, O_JSON_STRINGS, O_WATCH, O_ROWS, O_RESET, O_INFO, O_HELP, O_VERSION,
 	       O_EVENTS, O_FOLLOW, O_EVENT, O_LEVEL, O_MATCH, O_SORT, O_TOP, O_OUTPUT,
-	       O_RAW };
+	       O_RAW, O_PORTS, O_IFINDEX_BASE, O_TIMEOUT, O_STATE_DIR };
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, O_JSON },
 		{ "json-strings", no_argument, NULL, O_JSON_STRINGS },
@@ -118,18 +167,24 @@ parse_args(int argc, char **argv, struct stat_opts *o)
 		{ "top", required_argument, NULL, O_TOP },
 		{ "output", required_argument, NULL, O_OUTPUT },
 		{ "raw", no_argument, NULL, O_RAW },
+		{ "ports", required_argument, NULL, O_PORTS },
+		{ "ifindex-base", required_argument, NULL, O_IFINDEX_BASE },
+		{ "timeout", required_argument, NULL, O_TIMEOUT },
+		{ "state-dir", required_argument, NULL, O_STATE_DIR },
 		{ "help", no_argument, NULL, O_HELP },
 		{ "version", no_argument, NULL, O_VERSION },
 		{ NULL, 0, NULL, 0 },
 	};
 	bool rows_given = false;
+	unsigned long long ull;
 	int c;
 
 	memset(o, 0, sizeof(*o));
 	o->max_rows = UINT64_MAX;
-	/* every --match could be one: room for all of them */
+	/* every --match (or --ports) could be one: room for all of them */
 	o->match = calloc((size_t)argc, sizeof(*o->match));
-	if (o->match == NULL) {
+	o->ports = calloc((size_t)argc, sizeof(*o->ports));
+	if (o->match == NULL || o->ports == NULL) {
 		fprintf(stderr, "fastmib-stat: out of memory\n");
 		return EXIT_FAILURE;
 	}
@@ -219,6 +274,44 @@ parse_args(int argc, char **argv, struct stat_opts *o)
 				return EXIT_USAGE;
 			}
 			break;
+		case O_PORTS: {
+			char path[4096];
+			uint32_t base;
+
+			if (fastmib_port_source_parse(optarg, path, sizeof(path), &base) < 0) {
+				fprintf(stderr, "fastmib-stat: --ports %s: needs PATH or "
+					"PATH,BASE with BASE in 1..%u\n", optarg,
+					FASTMIB_IFINDEX_MAX);
+				return EXIT_USAGE;
+			}
+			o->ports[o->n_ports++] = optarg;
+			break;
+		}
+		case O_IFINDEX_BASE:
+			errno = 0;
+			ull = strtoull(optarg, &end, 10);
+			if (errno || end == optarg || *end || optarg[0] == '-' || ull < 1 ||
+			    ull > FASTMIB_IFINDEX_MAX) {
+				fprintf(stderr, "fastmib-stat: --ifindex-base: '%s' is not in "
+					"1..%u\n", optarg, FASTMIB_IFINDEX_MAX);
+				return EXIT_USAGE;
+			}
+			o->ifindex_base = (uint32_t)ull;
+			break;
+		case O_TIMEOUT:
+			errno = 0;
+			ull = strtoull(optarg, &end, 10);
+			if (errno || end == optarg || *end || optarg[0] == '-' || ull < 1 ||
+			    ull > 60000) {
+				fprintf(stderr, "fastmib-stat: --timeout: '%s' is not a number "
+					"of milliseconds in 1..60000\n", optarg);
+				return EXIT_USAGE;
+			}
+			o->timeout_ms = (unsigned int)ull;
+			break;
+		case O_STATE_DIR:
+			o->state_dir = optarg;
+			break;
 		case O_HELP:
 			usage(stdout);
 			return EXIT_SUCCESS;
@@ -230,6 +323,13 @@ parse_args(int argc, char **argv, struct stat_opts *o)
 				"Try 'fastmib-stat --help'.\n", argv[optind - 1]);
 			return EXIT_USAGE;
 		}
+	}
+	if (o->n_ports)
+		return ports_args(argc, argv, o);
+	if ((o->ifindex_base || o->timeout_ms || o->state_dir) && !o->n_ports) {
+		fprintf(stderr, "fastmib-stat: %s goes with --ports\n", o->ifindex_base ?
+			"--ifindex-base" : o->timeout_ms ? "--timeout" : "--state-dir");
+		return EXIT_USAGE;
 	}
 	if (optind != argc - 1) {
 		fprintf(stderr, "fastmib-stat: %s\n", optind == argc ?

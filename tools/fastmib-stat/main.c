@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * fastmib-stat: print the counters of a fastmib segment from the shell.
+ * fastmib-stat: print the counters of a fastmib segment from the shell, or
+ * (--ports, ports.c) the ports of DPDK applications.
  *
  * A pure reader: it attaches the segment (read-only unless --reset), takes
  * the same per-group / per-row snapshots the SNMP subagent takes, and
@@ -12,7 +13,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ports.h"
 #include "stat.h"
 
 /* "fastmib-stat: PATH: message", without repeating a path the message has. */
@@ -79,11 +79,13 @@ main(int argc, char **argv)
 	struct fastmib_segment *seg;
 	int rc;
 
-	if (stat_ports_wanted(argc, argv))
-		return stat_ports_main(argc, argv);
 	rc = parse_args(argc, argv, &o);
 	if (rc >= 0)
 		goto out;
+	if (o.n_ports) {
+		rc = do_ports(&o);
+		goto out;
+	}
 	if (attach(o.path, o.reset, &seg) < 0) {
 		rc = EXIT_FAILURE;
 		goto out;
@@ -114,5 +116,6 @@ out_close:
 	fastmib_close(seg);
 out:
 	free(o.match);
+	free(o.ports);
 	return rc;
 }

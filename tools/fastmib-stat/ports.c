@@ -1,314 +1,220 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * fastmib-stat --ports PATH[,BASE]: the ethdev ports of a DPDK application
- * (its telemetry socket, or its runtime directory) as a table or JSON, with
- * per-second rates under --watch. The same telemetry client and ifIndex
- * rule as fastmib-agentx's IF-MIB rows, so the two show the same ports at
- * the same ifIndex values.
+ * fastmib-stat --ports PATH[,BASE]: the ethdev ports of DPDK applications
+ * (each named by its telemetry socket or runtime directory) as a table or
+ * JSON, with per-second rates under --watch. The telemetry client, the
+ * port map and the ifIndex and ifName rules are the agent's own
+ * (<fastmib/ethdev/...>), read from the agent's state directory, so the two
+ * show the same ports at the same ifIndex values and names.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
-#include <signal.h>
+#include <net/if.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <jansson.h>
 
-#include "cols.h"
-#include "json64.h"
-#include "ports.h"
-#include "telemetry.h"
+#include "fastmib/ethdev/client.h"
+#include "fastmib/ethdev/portmap.h"
+#include "fastmib/ethdev/reading.h"
+#include "stat.h"
 
-#ifndef FASTMIB_VERSION_STRING
-#define FASTMIB_VERSION_STRING "unknown"
-#endif
-
-#define EXIT_USAGE 2
-#define MAX_SOURCES 32u
+/* Ports of one application read at most (as the agent). */
 #define MAX_PORTS 1024u
 /* A shell tool can wait longer than the agent, which must never block. */
 #define DEFAULT_TIMEOUT_MS 1000u
+/* Where the systemd unit keeps the agent's state. */
+#define DEFAULT_STATE_DIR "/var/lib/fastmib-agentx"
 
 struct port_row {
 	struct fastmib_port_reading r;
-	uint32_t ifindex;
+	const struct fastmib_portmap_entry *e; /* ifIndex, alias; NULL: none left */
+	char ifname[FASTMIB_IFNAME_MAX];
 };
 
 struct source {
-	const char *spec;
 	char path[4096];
-	uint32_t own_base;
-	uint32_t base;
+	uint32_t base;                  /* of its new devices */
+	const char *label;              /* for ifName, NULL with one source */
 	struct fastmib_tel *tel;
 	/* the last sample, for rates */
 	struct port_row *rows;
 	unsigned int n_rows;
 	long pid;
 	struct timespec at;
-	char error[600];
+	char error[800];
 };
 
-struct opts {
-	struct source src[MAX_SOURCES];
+struct ports {
+	const struct stat_opts *o;
+	struct source *src;
 	unsigned int n_src;
-	uint32_t base;
+	char (*labels)[FASTMIB_PORT_LABEL_MAX];
+	struct fastmib_portmap *map;
 	unsigned int timeout_ms;
-	double watch;
-	bool json;
-	bool json_strings;
-	bool human; /* -H */
-	bool raw;   /* --raw */
 };
 
-static volatile sig_atomic_t stop_requested;
+/* ifIndex values of kernel interfaces are not given to ports: the agent
+ * serves its rows beside snmpd's. */
+static bool
+kernel_ifindex(uint32_t ifindex, void *arg)
+{
+	char name[IF_NAMESIZE];
 
+	(void)arg;
+	return if_indextoname(ifindex, name) != NULL;
+}
+
+/* The agent's port map, read only: where it has not assigned an ifIndex
+ * yet, the one it would assign is computed here and never written. */
+static int
+load_map(struct ports *ps)
+{
+	const char *dir = ps->o->state_dir;
+	struct stat st;
+	int rc = fastmib_portmap_new(&ps->map);
+
+	if (rc < 0)
+		return rc;
+	if (!dir) {
+		/* the default only where an agent keeps its state */
+		if (stat(DEFAULT_STATE_DIR, &st) != 0)
+			return 0;
+		dir = DEFAULT_STATE_DIR;
+	}
+	rc = fastmib_portmap_load(ps->map, dir);
+	if (rc < 0 && fastmib_portmap_errors(ps->map)[0])
+		fprintf(stderr, "fastmib-stat: %s", fastmib_portmap_errors(ps->map));
+	return 0;
+}
+
+/* A JSON string of text from outside: as is when it is UTF-8, else escaped. */
+static json_t *
+json_text(const char *s, size_t len)
+{
+	char esc[4 * FASTMIB_IFNAME_MAX + 1];
+	json_t *j = json_stringn(s, len);
+
+	if (j)
+		return j;
+	fastmib_escape(s, len, esc, sizeof(esc));
+	return json_string(esc);
+}
+
+/* Faulty counters of a port, once per reading, on stderr. */
 static void
-on_signal(int sig)
+report_faults(const struct source *s, const struct fastmib_port_reading *r)
 {
-	(void)sig;
-	stop_requested = 1;
+	char path[4200], name[4 * FASTMIB_PORT_NAME_MAX + 1];
+
+	if (!r->stats_bad && !r->cast_bad)
+		return;
+	fastmib_escape_str(s->path, path, sizeof(path));
+	fastmib_escape_str(r->name, name, sizeof(name));
+	for (unsigned int k = 0; k < FASTMIB_STAT_COUNT; k++)
+		if (r->stats_bad & (1u << k))
+			fprintf(stderr, "fastmib-stat: %s: port %u (%s): stats.%s is not an "
+				"unsigned 64-bit integer (%s): not shown\n", path, r->port, name,
+				fastmib_port_stat_name(k), r->bad_text);
+	for (unsigned int k = 0; k < FASTMIB_CAST_COUNT; k++)
+		if (r->cast_bad & (1u << k))
+			fprintf(stderr, "fastmib-stat: %s: port %u (%s): xstats.%s is not an "
+				"unsigned 64-bit integer (%s): not shown\n", path, r->port, name,
+				fastmib_port_cast_name(k), r->bad_text);
 }
-
-void
-stat_ports_usage(FILE *f)
-{
-	fprintf(f,
-		"  --ports PATH[,BASE]  the ethdev ports of the DPDK application whose\n"
-		"                       telemetry socket (or runtime directory, e.g.\n"
-		"                       /var/run/dpdk/rte) is PATH, at ifIndex BASE + port id\n"
-		"                       as fastmib-agentx serves them (repeatable); with\n"
-		"                       --json, --watch, -H and --raw; no SEGMENT then\n"
-		"  --ifindex-base N     base of the n-th --ports without one: N + 100 n\n"
-		"                       (default 1000)\n"
-		"  --timeout MS         longest wait for a telemetry answer (default 1000)\n");
-}
-
-bool
-stat_ports_wanted(int argc, char **argv)
-{
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--") == 0)
-			break;
-		if (strcmp(argv[i], "--ports") == 0 || strncmp(argv[i], "--ports=", 8) == 0)
-			return true;
-	}
-	return false;
-}
-
-static int
-parse_uint(const char *s, unsigned long long min, unsigned long long max,
-	   unsigned long long *v)
-{
-	char *end;
-
-	errno = 0;
-	*v = strtoull(s, &end, 10);
-	return (errno || end == s || *end || s[0] == '-' || *v < min || *v > max)
-		? -EINVAL : 0;
-}
-
-static int
-parse_args(int argc, char **argv, struct opts *o)
-{
-	enum { O_PORTS = 256, O_BASE, O_TIMEOUT, O_JSON, O_JSON_STRINGS, O_WATCH, O_HELP,
-	       O_VERSION, O_RAW };
-	static const struct option longopts[] = {
-		{ "ports", required_argument, NULL, O_PORTS },
-		{ "ifindex-base", required_argument, NULL, O_BASE },
-		{ "timeout", required_argument, NULL, O_TIMEOUT },
-		{ "json", no_argument, NULL, O_JSON },
-		{ "json-strings", no_argument, NULL, O_JSON_STRINGS },
-		{ "human", no_argument, NULL, 'H' },
-		{ "raw", no_argument, NULL, O_RAW },
-		{ "watch", required_argument, NULL, O_WATCH },
-		{ "help", no_argument, NULL, O_HELP },
-		{ "version", no_argument, NULL, O_VERSION },
-		{ NULL, 0, NULL, 0 },
-	};
-	unsigned long long v;
-	int c;
-
-	memset(o, 0, sizeof(*o));
-	o->base = FASTMIB_IFINDEX_BASE;
-	o->timeout_ms = DEFAULT_TIMEOUT_MS;
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "H", longopts, NULL)) != -1) {
-		struct source *s;
-
-		switch (c) {
-		case O_PORTS:
-			if (o->n_src >= MAX_SOURCES) {
-				fprintf(stderr, "fastmib-stat: at most %u --ports\n", MAX_SOURCES);
-				return EXIT_USAGE;
-			}
-			s = &o->src[o->n_src++];
-			s->spec = optarg;
-			if (fastmib_port_source_parse(optarg, s->path, sizeof(s->path),
-						      &s->own_base) < 0) {
-				fprintf(stderr, "fastmib-stat: --ports %s: needs PATH or "
-					"PATH,BASE with BASE in 1..%u\n", optarg,
-					FASTMIB_IFINDEX_MAX);
-				return EXIT_USAGE;
-			}
-			break;
-		case O_BASE:
-			if (parse_uint(optarg, 1, FASTMIB_IFINDEX_MAX, &v) < 0) {
-				fprintf(stderr, "fastmib-stat: --ifindex-base: '%s' is not "
-					"in 1..%u\n", optarg, FASTMIB_IFINDEX_MAX);
-				return EXIT_USAGE;
-			}
-			o->base = (uint32_t)v;
-			break;
-		case O_TIMEOUT:
-			if (parse_uint(optarg, 1, 60000, &v) < 0) {
-				fprintf(stderr, "fastmib-stat: --timeout: '%s' is not a "
-					"number of milliseconds in 1..60000\n", optarg);
-				return EXIT_USAGE;
-			}
-			o->timeout_ms = (unsigned int)v;
-			break;
-		case O_JSON:
-			o->json = true;
-			break;
-		case O_JSON_STRINGS:
-			o->json_strings = true;
-			break;
-		case 'H':
-			o->human = true;
-			break;
-		case O_RAW:
-			o->raw = true;
-			break;
-		case O_WATCH:
-			if (parse_watch_seconds(optarg, &o->watch) < 0) {
-				fprintf(stderr, "fastmib-stat: --watch: '%s' is not a "
-					"number of seconds in (0, 86400]\n", optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case O_HELP:
-			printf("Usage: fastmib-stat --ports PATH[,BASE]... [--json] [-H] "
-			       "[--raw] [--watch SECONDS]\n"
-			       "Print the ethdev ports of running DPDK applications, read "
-			       "over DPDK telemetry.\n\n");
-			stat_ports_usage(stdout);
-			printf("  --json               one JSON document instead of text\n"
-			       "  --json-strings       with --json: every 64-bit value as a "
-			       "decimal string\n"
-			       "                       (without: above 2^53-1 only)\n"
-			       "  -H, --human          counters with a prefix: 1.2M packets, "
-			       "1.5GiB\n"
-			       "  --raw                the tables alone, unaligned\n"
-			       "  --watch SECONDS      redraw every SECONDS with per-second "
-			       "rates\n\n"
-			       "Exit status: 0 success, 1 an application could not be "
-			       "read, 2 usage error.\n");
-			return EXIT_SUCCESS;
-		case O_VERSION:
-			printf("fastmib-stat %s\n", FASTMIB_VERSION_STRING);
-			return EXIT_SUCCESS;
-		default:
-			fprintf(stderr, "fastmib-stat: unknown or incomplete option '%s' "
-				"with --ports\nTry 'fastmib-stat --help'.\n", argv[optind - 1]);
-			return EXIT_USAGE;
-		}
-	}
-	if (optind < argc) {
-		fprintf(stderr, "fastmib-stat: --ports takes no SEGMENT ('%s')\n",
-			argv[optind]);
-		return EXIT_USAGE;
-	}
-	if (o->json_strings && !o->json) {
-		fprintf(stderr, "fastmib-stat: --json-strings goes with --json\n");
-		return EXIT_USAGE;
-	}
-	if ((o->human || o->raw) && o->json) {
-		fprintf(stderr, "fastmib-stat: %s is for the ports as text, not with --json\n",
-			o->human ? "-H (--human)" : "--raw");
-		return EXIT_USAGE;
-	}
-	json64_all_strings(o->json_strings);
-	for (unsigned int i = 0; i < o->n_src; i++)
-		o->src[i].base = fastmib_port_source_base(o->src[i].own_base, o->base, i);
-	return -1;
-}
-
-/* ---- reading ---- */
 
 /*
  * Connect (if needed) and read every port of one application: its list,
- * then each port's info, link and stats. Returns 0, or -1 with s->error.
+ * then each port's info, link and stats in one pipelined query. Returns 0,
+ * or -1 with s->error.
  */
 static int
-sample(struct source *s, unsigned int timeout_ms, struct port_row **rowsp,
-       unsigned int *np)
+sample(struct ports *ps, struct source *s, struct port_row **rowsp, unsigned int *np)
 {
-	const char *list_cmd = "/ethdev/list";
 	uint16_t ids[MAX_PORTS];
-	struct port_row *rows;
-	json_t *list;
+	struct fastmib_port_ask *asks = NULL;
+	struct fastmib_port_reading *rd = NULL;
+	struct port_row *rows = NULL;
 	int n, rc;
 
 	*rowsp = NULL;
 	*np = 0;
 	s->error[0] = '\0';
-	rc = fastmib_tel_connect(s->tel, timeout_ms);
+	rc = fastmib_tel_connect(s->tel, ps->timeout_ms);
 	if (rc == -EINPROGRESS) {
+		char sock[4 * 108 + 1];
+
 		snprintf(s->error, sizeof(s->error), "%s: no hello within %u ms",
-			 fastmib_tel_socket(s->tel), timeout_ms);
+			 fastmib_escape_str(fastmib_tel_socket(s->tel), sock, sizeof(sock)),
+			 ps->timeout_ms);
 		fastmib_tel_close(s->tel);
 		return -1;
 	}
-	if (rc == 0)
-		rc = fastmib_tel_query(s->tel, &list_cmd, 1, &list, timeout_ms);
-	if (rc < 0)
-		goto fail;
-	n = fastmib_port_parse_list(list, ids, MAX_PORTS);
-	json_decref(list);
-	if (n < 0) {
-		snprintf(s->error, sizeof(s->error), "%s: /ethdev/list: not a list of "
-			 "port ids", fastmib_tel_socket(s->tel));
+	n = rc < 0 ? rc : fastmib_tel_list_ports(s->tel, ids, MAX_PORTS, ps->timeout_ms);
+	if (n == -EPROTO && fastmib_tel_ready(s->tel)) {
+		snprintf(s->error, sizeof(s->error), "%s: /ethdev/list: not a list of port ids",
+			 fastmib_tel_socket(s->tel));
 		return -1;
 	}
+	if (n < 0) {
+		rc = n;
+		goto fail;
+	}
+	asks = calloc(n ? (size_t)n : 1, sizeof(*asks));
+	rd = calloc(n ? (size_t)n : 1, sizeof(*rd));
 	rows = calloc(n ? (size_t)n : 1, sizeof(*rows));
-	if (!rows) {
+	if (!asks || !rd || !rows) {
 		snprintf(s->error, sizeof(s->error), "out of memory");
-		return -1;
+		goto out;
 	}
 	for (int i = 0; i < n; i++) {
-		rc = fastmib_tel_read_port(s->tel, ids[i], FASTMIB_PORT_INFO |
-					   FASTMIB_PORT_LINK | FASTMIB_PORT_STATS,
-					   &rows[*np].r, timeout_ms);
-		if (rc < 0) {
-			free(rows);
-			*np = 0;
-			goto fail;
-		}
+		asks[i].port = ids[i];
+		asks[i].parts = FASTMIB_PORT_INFO | FASTMIB_PORT_LINK | FASTMIB_PORT_STATS;
+	}
+	rc = n ? fastmib_tel_read_ports(s->tel, asks, (unsigned int)n, rd, ps->timeout_ms) : 0;
+	if (rc < 0)
+		goto fail;
+	for (int i = 0; i < n; i++) {
+		struct port_row *row = &rows[*np];
+		bool created;
+		int err;
+
 		/* a port detached between the list and its reading is left out */
-		if (!(rows[*np].r.parts & FASTMIB_PORT_INFO))
+		if (!(rd[i].parts & FASTMIB_PORT_INFO))
 			continue;
-		rows[*np].ifindex = (uint32_t)((uint64_t)s->base + ids[i] > FASTMIB_IFINDEX_MAX
-					       ? 0 : s->base + ids[i]);
+		row->r = rd[i];
+		row->e = fastmib_port_ifindex(ps->map, s->path, s->base, rd[i].name,
+					      rd[i].mac_ok ? rd[i].mac : NULL, kernel_ifindex,
+					      NULL, &created, &err);
+		if (row->e)
+			((struct fastmib_portmap_entry *)row->e)->in_use = true;
+		fastmib_port_ifname(s->label, rd[i].name, row->ifname, sizeof(row->ifname));
+		report_faults(s, &rd[i]);
 		(*np)++;
 	}
 	*rowsp = rows;
-	return 0;
+	rows = NULL;
+	goto out;
 fail:
 	if (rc == -ETIMEDOUT || rc == -EBUSY)
 		snprintf(s->error, sizeof(s->error), "%s: no answer within %u ms",
-			 fastmib_tel_socket(s->tel), timeout_ms);
+			 fastmib_tel_socket(s->tel), ps->timeout_ms);
 	else
 		snprintf(s->error, sizeof(s->error), "%s", fastmib_tel_error(s->tel)[0]
 			 ? fastmib_tel_error(s->tel) : strerror(-rc));
 	/* start afresh next time: late answers belong to nobody */
 	fastmib_tel_close(s->tel);
-	return -1;
+out:
+	free(asks);
+	free(rd);
+	free(rows);
+	return s->error[0] ? -1 : 0;
 }
 
 static const struct port_row *
@@ -339,117 +245,144 @@ format_speed(const struct fastmib_port_reading *r, char *buf, size_t len)
 		snprintf(buf, len, "%" PRIu64 "M", r->speed_mbps);
 }
 
-/* Per-second rates of the four traffic counters; false without a previous
- * reading of the same application instance, or after a reset. */
-static bool
-rates_of(const struct fastmib_port_reading *p, const struct fastmib_port_reading *c,
-	 double dt, double rate[4])
-{
-	const uint64_t prev[4] = { p->ipackets, p->opackets, p->ibytes * 8, p->obytes * 8 };
-	const uint64_t cur[4] = { c->ipackets, c->opackets, c->ibytes * 8, c->obytes * 8 };
+/* The four traffic counters rates are shown for, and whether in octets. */
+static const enum fastmib_port_stat rate_stats[4] = {
+	FASTMIB_STAT_IPACKETS, FASTMIB_STAT_OPACKETS, FASTMIB_STAT_IBYTES, FASTMIB_STAT_OBYTES,
+};
 
-	if (dt <= 0)
+/* Per-second rate of traffic counter k (octets as bits); false without a
+ * previous reading of the same application instance, or after a reset. */
+static bool
+port_rate(const struct fastmib_port_reading *p, const struct fastmib_port_reading *c,
+	unsigned int k, double dt, double *rate)
+{
+	enum fastmib_port_stat f = rate_stats[k];
+	unsigned int mult = k >= 2 ? 8 : 1;
+
+	if (dt <= 0 || !(p->stats_have & c->stats_have & (1u << f)) || c->stat[f] < p->stat[f])
 		return false;
-	for (int k = 0; k < 4; k++) {
-		if (cur[k] < prev[k])
-			return false;
-		rate[k] = (double)(cur[k] - prev[k]) / dt;
-	}
+	*rate = (double)(c->stat[f] - p->stat[f]) * mult / dt;
 	return true;
 }
 
 /* ---- output ---- */
 
-/* A counter as a cell; with -H packets 1.2M, octets 1.5GiB, bits 9.9G. */
-static void
-count_cell(struct libscols_line *ln, size_t col, uint64_t v, bool human, bool octets)
-{
-	char cell[32];
+/* Text columns of the counters, in order, after IFINDEX PORT NAME STATE SPEED. */
+static const struct {
+	const char *head;
+	enum fastmib_port_stat stat;
+	bool octets;
+} text_counters[] = {
+	{ "RX-PACKETS", FASTMIB_STAT_IPACKETS, false }, { "TX-PACKETS", FASTMIB_STAT_OPACKETS, false },
+	{ "RX-OCTETS", FASTMIB_STAT_IBYTES, true },     { "TX-OCTETS", FASTMIB_STAT_OBYTES, true },
+	{ "RX-ERRORS", FASTMIB_STAT_IERRORS, false },   { "RX-MISSED", FASTMIB_STAT_IMISSED, false },
+	{ "RX-NOMBUF", FASTMIB_STAT_RX_NOMBUF, false }, { "TX-ERRORS", FASTMIB_STAT_OERRORS, false },
+};
+#define N_TEXT_COUNTERS (sizeof(text_counters) / sizeof(text_counters[0]))
 
-	format_count(cell, sizeof(cell), v, human, octets);
-	cols_set(ln, col, cell);
-}
-
 static void
-print_text(const struct opts *o, const struct source *s, const struct port_row *rows,
-	   unsigned int n, bool watching, double dt)
+print_text_source(const struct ports *ps, const struct source *s, const struct port_row *rows,
+		  unsigned int n, bool watching, double dt)
 {
-	static const char *const heads[] = {
-		"IFINDEX", "PORT", "NAME", "STATE", "SPEED", "RX-PACKETS", "TX-PACKETS",
-		"RX-OCTETS", "TX-OCTETS", "RX-ERRORS", "RX-MISSED", "RX-NOMBUF", "TX-ERRORS",
-		"RX-PKT/S", "TX-PKT/S", "RX-BIT/S", "TX-BIT/S",
-	};
+	static const char *const heads[] = { "IFINDEX", "PORT", "NAME", "STATE", "SPEED" };
+	static const char *const rate_heads[] = { "RX-PKT/S", "TX-PKT/S", "RX-BIT/S", "TX-BIT/S" };
+	const struct stat_opts *o = ps->o;
 	struct libscols_table *tb;
-	char cell[32];
+	char cell[32], path[4200];
 
+	fastmib_escape_str(s->path, path, sizeof(path));
 	if (s->error[0]) {
 		/* once, the error goes to stderr alone; a live display shows it */
 		if (watching)
-			fprintf(o->raw ? stderr : stdout, "%s: not read: %s\n", s->path,
-				s->error);
+			fprintf(o->raw ? stderr : stdout, "%s: not read: %s\n", path, s->error);
 		return;
 	}
 	/* --raw: the table alone, for scripts */
 	if (!o->raw)
-		printf("%s: pid %ld, %s, %u port(s)\n", s->path, fastmib_tel_pid(s->tel),
+		printf("%s: pid %ld, %s, %u port(s)\n", path, fastmib_tel_pid(s->tel),
 		       fastmib_tel_version(s->tel), n);
 	if (n == 0)
 		return;
 	tb = cols_new_table();
-	for (unsigned int k = 0; k < (watching ? 17u : 13u); k++)
+	for (unsigned int k = 0; k < 5; k++)
 		cols_add_column(tb, heads[k], k != 2 && k != 3);
+	for (unsigned int k = 0; k < N_TEXT_COUNTERS; k++)
+		cols_add_column(tb, text_counters[k].head, true);
+	for (unsigned int k = 0; watching && k < 4; k++)
+		cols_add_column(tb, rate_heads[k], true);
 	for (unsigned int i = 0; i < n; i++) {
 		const struct fastmib_port_reading *r = &rows[i].r;
 		const struct port_row *p = watching ? prev_row(s, r->port) : NULL;
 		struct libscols_line *ln = cols_new_line(tb);
-		double rate[4];
+		char name[4 * FASTMIB_IFNAME_MAX + 1];
+		size_t col = 5;
 
-		snprintf(cell, sizeof(cell), "%" PRIu32, rows[i].ifindex);
+		if (rows[i].e)
+			snprintf(cell, sizeof(cell), "%" PRIu32, rows[i].e->ifindex);
+		else
+			snprintf(cell, sizeof(cell), "-");
 		cols_set(ln, 0, cell);
 		snprintf(cell, sizeof(cell), "%u", r->port);
 		cols_set(ln, 1, cell);
-		cols_set(ln, 2, r->name);
+		cols_set(ln, 2, fastmib_escape_str(rows[i].ifname, name, sizeof(name)));
 		cols_set(ln, 3, state_of(r));
 		format_speed(r, cell, sizeof(cell));
 		cols_set(ln, 4, cell);
-		count_cell(ln, 5, r->ipackets, o->human, false);
-		count_cell(ln, 6, r->opackets, o->human, false);
-		count_cell(ln, 7, r->ibytes, o->human, true);
-		count_cell(ln, 8, r->obytes, o->human, true);
-		count_cell(ln, 9, r->ierrors, o->human, false);
-		count_cell(ln, 10, r->imissed, o->human, false);
-		count_cell(ln, 11, r->rx_nombuf, o->human, false);
-		count_cell(ln, 12, r->oerrors, o->human, false);
-		if (!watching)
-			continue;
-		if (p && s->pid == fastmib_tel_pid(s->tel) && rates_of(&p->r, r, dt, rate)) {
-			for (unsigned int k = 0; k < 4; k++) {
-				format_rate(cell, sizeof(cell), rate[k], o->human, false);
-				cols_set(ln, 13 + k, cell);
-			}
-		} else {
-			for (unsigned int k = 0; k < 4; k++)
-				cols_set(ln, 13 + k, "-");
+		for (unsigned int k = 0; k < N_TEXT_COUNTERS; k++, col++) {
+			enum fastmib_port_stat f = text_counters[k].stat;
+
+			if (r->stats_have & (1u << f))
+				format_count(cell, sizeof(cell), r->stat[f], o->human,
+					     text_counters[k].octets);
+			else
+				snprintf(cell, sizeof(cell), "-");
+			cols_set(ln, col, cell);
+		}
+		for (unsigned int k = 0; watching && k < 4; k++, col++) {
+			double rate;
+
+			if (p && s->pid == fastmib_tel_pid(s->tel) &&
+			    port_rate(&p->r, r, k, dt, &rate))
+				format_rate(cell, sizeof(cell), rate, o->human, false);
+			else
+				snprintf(cell, sizeof(cell), "-");
+			cols_set(ln, col, cell);
 		}
 	}
 	cols_print(tb, o->raw, 2);
 }
 
 static json_t *
+stat_json(const struct fastmib_port_reading *r, enum fastmib_port_stat k)
+{
+	return r->stats_have & (1u << k) ? json_u64(r->stat[k]) : json_null();
+}
+
+static json_t *
 port_json(const struct source *s, const struct port_row *row, bool watching, double dt)
 {
+	static const char *const keys[FASTMIB_STAT_COUNT] = {
+		[FASTMIB_STAT_IPACKETS] = "rx_packets", [FASTMIB_STAT_OPACKETS] = "tx_packets",
+		[FASTMIB_STAT_IBYTES] = "rx_octets",    [FASTMIB_STAT_OBYTES] = "tx_octets",
+		[FASTMIB_STAT_IMISSED] = "rx_missed",   [FASTMIB_STAT_IERRORS] = "rx_errors",
+		[FASTMIB_STAT_OERRORS] = "tx_errors",   [FASTMIB_STAT_RX_NOMBUF] = "rx_nombuf",
+	};
+	static const char *const rate_keys[4] = { "rx_packets", "tx_packets", "rx_bits",
+						  "tx_bits" };
 	const struct fastmib_port_reading *r = &row->r;
 	const struct port_row *p = watching ? prev_row(s, r->port) : NULL;
 	char mac[18] = "";
-	double rate[4];
-	json_t *o = json_object();
+	json_t *o = json_object(), *rates = NULL;
 
 	if (r->mac_ok)
 		snprintf(mac, sizeof(mac), "%02X:%02X:%02X:%02X:%02X:%02X", r->mac[0],
 			 r->mac[1], r->mac[2], r->mac[3], r->mac[4], r->mac[5]);
 	json_object_set_new(o, "port", json_integer(r->port));
-	json_object_set_new(o, "ifindex", json_integer(row->ifindex));
-	json_object_set_new(o, "name", json_string(r->name));
+	json_object_set_new(o, "ifindex", row->e ? json_integer(row->e->ifindex) : json_null());
+	json_object_set_new(o, "name", json_text(r->name, strlen(r->name)));
+	json_object_set_new(o, "ifname", json_text(row->ifname, strlen(row->ifname)));
+	json_object_set_new(o, "alias", row->e ? json_text((const char *)row->e->alias,
+							   row->e->alias_len) : json_null());
 	json_object_set_new(o, "state", json_string(state_of(r)));
 	json_object_set_new(o, "started", json_boolean(r->started));
 	json_object_set_new(o, "link_up", json_boolean(r->link_up));
@@ -458,18 +391,20 @@ port_json(const struct source *s, const struct port_row *row, bool watching, dou
 	json_object_set_new(o, "mtu", json_integer(r->mtu));
 	json_object_set_new(o, "mac", r->mac_ok ? json_string(mac) : json_null());
 	json_object_set_new(o, "promiscuous", json_boolean(r->promiscuous));
-	json_object_set_new(o, "rx_packets", json_u64(r->ipackets));
-	json_object_set_new(o, "tx_packets", json_u64(r->opackets));
-	json_object_set_new(o, "rx_octets", json_u64(r->ibytes));
-	json_object_set_new(o, "tx_octets", json_u64(r->obytes));
-	json_object_set_new(o, "rx_errors", json_u64(r->ierrors));
-	json_object_set_new(o, "rx_missed", json_u64(r->imissed));
-	json_object_set_new(o, "rx_nombuf", json_u64(r->rx_nombuf));
-	json_object_set_new(o, "tx_errors", json_u64(r->oerrors));
-	if (watching && p && s->pid == fastmib_tel_pid(s->tel) && rates_of(&p->r, r, dt, rate))
-		json_object_set_new(o, "rates", json_pack("{s:f,s:f,s:f,s:f}",
-			"rx_packets", rate[0], "tx_packets", rate[1],
-			"rx_bits", rate[2], "tx_bits", rate[3]));
+	for (unsigned int k = 0; k < FASTMIB_STAT_COUNT; k++)
+		json_object_set_new(o, keys[k], stat_json(r, (enum fastmib_port_stat)k));
+	for (unsigned int k = 0; watching && p && s->pid == fastmib_tel_pid(s->tel) && k < 4;
+	     k++) {
+		double rate;
+
+		if (!port_rate(&p->r, r, k, dt, &rate))
+			continue;
+		if (!rates)
+			rates = json_object();
+		json_object_set_new(rates, rate_keys[k], json_real(rate));
+	}
+	if (rates)
+		json_object_set_new(o, "rates", rates);
 	return o;
 }
 
@@ -478,11 +413,12 @@ source_json(const struct source *s, const struct port_row *rows, unsigned int n,
 	    bool watching, double dt)
 {
 	json_t *o = json_object(), *ports;
+	const char *sock = fastmib_tel_socket(s->tel);
 
-	json_object_set_new(o, "path", json_string(s->path));
-	json_object_set_new(o, "socket", json_string(fastmib_tel_socket(s->tel)));
+	json_object_set_new(o, "path", json_text(s->path, strlen(s->path)));
+	json_object_set_new(o, "socket", json_text(sock, strlen(sock)));
 	if (s->error[0]) {
-		json_object_set_new(o, "error", json_string(s->error));
+		json_object_set_new(o, "error", json_text(s->error, strlen(s->error)));
 		return o;
 	}
 	json_object_set_new(o, "pid", json_integer(fastmib_tel_pid(s->tel)));
@@ -502,34 +438,37 @@ seconds_between(const struct timespec *a, const struct timespec *b)
 
 /* One pass over every source; returns how many could not be read. */
 static unsigned int
-report(struct opts *o, bool watching)
+report(struct ports *ps, bool watching)
 {
-	json_t *doc = o->json ? json_object() : NULL;
-	json_t *arr = o->json ? json_array() : NULL;
+	json_t *doc = ps->o->json ? json_object() : NULL;
+	json_t *arr = ps->o->json ? json_array() : NULL;
 	unsigned int failed = 0;
 
-	for (unsigned int i = 0; i < o->n_src; i++) {
-		struct source *s = &o->src[i];
+	/* every pass binds the devices afresh, in the order of the sources */
+	for (unsigned int i = 0; i < fastmib_portmap_count(ps->map); i++)
+		fastmib_portmap_at(ps->map, i)->in_use = false;
+	for (unsigned int i = 0; i < ps->n_src; i++) {
+		struct source *s = &ps->src[i];
 		struct port_row *rows;
 		unsigned int n;
 		struct timespec now;
 		double dt;
 
-		if (sample(s, o->timeout_ms, &rows, &n) < 0)
+		if (sample(ps, s, &rows, &n) < 0)
 			failed++;
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		dt = s->rows ? seconds_between(&s->at, &now) : 0;
-		if (o->json)
+		if (ps->o->json)
 			json_array_append_new(arr, source_json(s, rows, n, watching, dt));
 		else
-			print_text(o, s, rows, n, watching, dt);
+			print_text_source(ps, s, rows, n, watching, dt);
 		free(s->rows);
 		s->rows = rows;
 		s->n_rows = n;
 		s->pid = s->error[0] ? 0 : fastmib_tel_pid(s->tel);
 		s->at = now;
 	}
-	if (o->json) {
+	if (ps->o->json) {
 		json_object_set_new(doc, "sources", arr);
 		json_dumpf(doc, stdout, watching ? JSON_COMPACT : JSON_INDENT(2));
 		putchar('\n');
@@ -539,67 +478,72 @@ report(struct opts *o, bool watching)
 	return failed;
 }
 
-static void
-sleep_interruptible(double seconds)
+static int
+run(struct ports *ps)
 {
-	struct timespec ts = {
-		.tv_sec = (time_t)seconds,
-		.tv_nsec = (long)((seconds - (double)(time_t)seconds) * 1e9),
-	};
+	const struct stat_opts *o = ps->o;
 
-	while (!stop_requested && nanosleep(&ts, &ts) != 0 && errno == EINTR)
-		;
-}
-
-int
-stat_ports_main(int argc, char **argv)
-{
-	struct opts *o = calloc(1, sizeof(*o));
-	int rc;
-
-	if (!o) {
-		fprintf(stderr, "fastmib-stat: out of memory\n");
-		return EXIT_FAILURE;
-	}
-	rc = parse_args(argc, argv, o);
-	if (rc >= 0)
-		goto out;
-	for (unsigned int i = 0; i < o->n_src; i++) {
-		if (fastmib_tel_new(o->src[i].path, &o->src[i].tel) < 0) {
-			fprintf(stderr, "fastmib-stat: out of memory\n");
-			rc = EXIT_FAILURE;
-			goto out;
-		}
-	}
 	if (o->watch > 0) {
-		struct sigaction sa = { .sa_handler = on_signal };
 		bool tty = isatty(STDOUT_FILENO);
 
-		sigemptyset(&sa.sa_mask);
-		sigaction(SIGINT, &sa, NULL);
-		sigaction(SIGTERM, &sa, NULL);
+		stop_on_signals();
 		for (unsigned int pass = 0; !stop_requested; pass++) {
 			if (!o->json && tty)
 				fputs("\033[H\033[2J", stdout);
 			else if (!o->json && pass)
 				putchar('\n');
-			report(o, true);
+			report(ps, true);
 			sleep_interruptible(o->watch);
 		}
-		rc = EXIT_SUCCESS;
-	} else {
-		unsigned int failed = report(o, false);
+		return EXIT_SUCCESS;
+	}
+	if (report(ps, false) == 0)
+		return EXIT_SUCCESS;
+	for (unsigned int i = 0; i < ps->n_src; i++)
+		if (ps->src[i].error[0])
+			fprintf(stderr, "fastmib-stat: %s\n", ps->src[i].error);
+	return EXIT_FAILURE;
+}
 
-		for (unsigned int i = 0; i < o->n_src; i++)
-			if (o->src[i].error[0])
-				fprintf(stderr, "fastmib-stat: %s\n", o->src[i].error);
-		rc = failed ? EXIT_FAILURE : EXIT_SUCCESS;
+int
+do_ports(const struct stat_opts *o)
+{
+	struct ports ps = { .o = o, .n_src = o->n_ports };
+	const char **paths = calloc(o->n_ports, sizeof(*paths));
+	int rc = EXIT_FAILURE;
+
+	ps.timeout_ms = o->timeout_ms ? o->timeout_ms : DEFAULT_TIMEOUT_MS;
+	ps.src = calloc(o->n_ports, sizeof(*ps.src));
+	ps.labels = calloc(o->n_ports, sizeof(*ps.labels));
+	if (!paths || !ps.src || !ps.labels || load_map(&ps) < 0) {
+		fprintf(stderr, "fastmib-stat: out of memory\n");
+		goto out;
 	}
+	for (unsigned int i = 0; i < o->n_ports; i++) {
+		struct source *s = &ps.src[i];
+		uint32_t own;
+
+		/* checked by parse_args() */
+		fastmib_port_source_parse(o->ports[i], s->path, sizeof(s->path), &own);
+		s->base = own ? own : o->ifindex_base ? o->ifindex_base : FASTMIB_IFINDEX_BASE;
+		paths[i] = s->path;
+		if (fastmib_tel_new(s->path, &s->tel) < 0) {
+			fprintf(stderr, "fastmib-stat: out of memory\n");
+			goto out;
+		}
+	}
+	fastmib_port_labels(paths, o->n_ports, ps.labels);
+	for (unsigned int i = 0; o->n_ports > 1 && i < o->n_ports; i++)
+		ps.src[i].label = ps.labels[i];
+	rc = run(&ps);
 out:
-	for (unsigned int i = 0; i < o->n_src; i++) {
-		fastmib_tel_free(o->src[i].tel);
-		free(o->src[i].rows);
+	for (unsigned int i = 0; ps.src && i < o->n_ports; i++) {
+		fastmib_tel_free(ps.src[i].tel);
+		free(ps.src[i].rows);
 	}
-	free(o);
+	fastmib_portmap_free(ps.map);
+	free(ps.src);
+	free(ps.labels);
+	free(paths);
 	return rc;
 }

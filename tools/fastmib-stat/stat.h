@@ -44,6 +44,12 @@ struct stat_opts {
 	uint64_t top;             /* --top N; 0 = not given */
 	const char *output;       /* --output COLUMNS, as given; NULL = default */
 	bool raw;                 /* --raw: tables unaligned, nothing else */
+	/* --ports: the ports of DPDK applications instead of a segment */
+	const char **ports;       /* --ports PATH[,BASE], each */
+	uint32_t n_ports;
+	uint32_t ifindex_base;    /* --ifindex-base; 0 = the default */
+	unsigned int timeout_ms;  /* --timeout; 0 = the default */
+	const char *state_dir;    /* --state-dir; NULL = the default */
 };
 
 /* The columns of the list of a scalar group (--output keywords). */
@@ -111,7 +117,7 @@ struct snap {
 /* main.c: "fastmib-stat: PATH: [WHAT: ]message of the last failed call". */
 void report_error(const char *path, const char *what);
 
-/* args.c: -1 to go on, or the exit status. */
+/* args.c: -1 to go on, or the exit status. Free o->match and o->ports. */
 int parse_args(int argc, char **argv, struct stat_opts *o);
 
 /* snapshot.c */
@@ -176,6 +182,9 @@ extern volatile sig_atomic_t stop_requested;
 void stop_on_signals(void);
 void sleep_interruptible(double seconds);
 int watch(struct fastmib_segment **segp, const struct stat_opts *o);
+
+/* ports.c: fastmib-stat --ports; an exit status. */
+int do_ports(const struct stat_opts *o);
 
 /* info.c, reset.c, events.c: exit statuses, except do_info (< 0: error). */
 int do_info(struct fastmib_segment *seg, const char *path, bool json);

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Unit tests of the IF-MIB mapping of DPDK ports: telemetry replies (as
- * DPDK 22.11's dpdk-testpmd sends them) parsed into readings, and every
- * column computed from a reading, with the history that gives
- * ifLastChange and ifCounterDiscontinuityTime.
+ * Unit tests of the IF-MIB mapping of DPDK ports: every column computed
+ * from a reading (telemetry replies as DPDK 22.11's dpdk-testpmd sends
+ * them) and what the agent keeps of a port, with the history that gives
+ * ifLastChange and ifCounterDiscontinuityTime, and the parts of a reading
+ * each column needs.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -15,8 +16,8 @@
 #include <cmocka.h>
 #include <jansson.h>
 
+#include "fastmib/ethdev/reading.h"
 #include "ifmib.h"
-#include "telemetry.h"
 
 /* Replies of dpdk-testpmd on net_null ports, copied from a real run. */
 static const char INFO_NULL0[] =
@@ -71,13 +72,23 @@ full_reading(struct fastmib_port_reading *r)
 	parse(fastmib_port_parse_xstats, XSTATS_NULL, r, 0);
 }
 
+/* The port as the agent knows it: ifIndex 1000, ifName "rte/net_null0". */
+static uint8_t alias[64];
+static size_t alias_len;
+static int link_traps = FASTMIB_LINK_TRAPS_ENABLED;
+static const char *device = "net_null0";
+
 static struct fastmib_ifv
 value(enum fastmib_ifmib_table t, unsigned int col, const struct fastmib_port_reading *r,
       struct fastmib_ifmib_track *tr)
 {
+	const struct fastmib_ifmib_port p = {
+		.ifindex = 1000, .ifname = "rte/net_null0", .device = device, .alias = alias,
+		.alias_len = alias_len, .link_traps = link_traps, .track = tr,
+	};
 	struct fastmib_ifv v;
 
-	fastmib_ifmib_value(t, col, 1000, r, tr, &v);
+	fastmib_ifmib_value(t, col, &p, r, &v);
 	return v;
 }
 
@@ -86,105 +97,6 @@ assert_num(struct fastmib_ifv v, enum fastmib_ifv_type type, uint64_t num)
 {
 	assert_int_equal(v.type, type);
 	assert_int_equal(v.num, num);
-}
-
-static void
-test_parse_list(void **state)
-{
-	uint16_t ids[4];
-	json_t *j;
-
-	(void)state;
-	j = js("[3,0,1]");
-	assert_int_equal(fastmib_port_parse_list(j, ids, 4), 3);
-	assert_int_equal(ids[0], 0);
-	assert_int_equal(ids[1], 1);
-	assert_int_equal(ids[2], 3);
-	json_decref(j);
-	j = js("[0,70000]");
-	assert_int_equal(fastmib_port_parse_list(j, ids, 4), -EPROTO);
-	json_decref(j);
-	j = js("{\"a\":1}");
-	assert_int_equal(fastmib_port_parse_list(j, ids, 4), -EPROTO);
-	json_decref(j);
-	assert_int_equal(fastmib_port_parse_list(json_null(), ids, 4), -EPROTO);
-}
-
-static void
-test_parse_info_link_stats(void **state)
-{
-	struct fastmib_port_reading r;
-	static const uint8_t mac[6] = { 0x92, 0xF0, 0x4A, 0x1F, 0xA7, 0x53 };
-
-	(void)state;
-	full_reading(&r);
-	assert_int_equal(r.parts, FASTMIB_PORT_INFO | FASTMIB_PORT_LINK | FASTMIB_PORT_STATS |
-			 FASTMIB_PORT_XSTATS);
-	assert_string_equal(r.name, "net_null0");
-	assert_int_equal(r.mtu, 1500);
-	assert_true(r.mac_ok);
-	assert_memory_equal(r.mac, mac, 6);
-	assert_true(r.promiscuous);
-	assert_true(r.started);
-	assert_true(r.link_up);
-	assert_true(r.speed_known);
-	assert_int_equal(r.speed_mbps, 10000);
-	assert_int_equal(r.ipackets, 45846496);
-	assert_int_equal(r.obytes, 2907600896u);
-	assert_int_equal(r.rx_nombuf, 5);
-	/* net_null counts no multicast or broadcast */
-	assert_int_equal(r.cast_have, 0);
-
-	/* a down link has no speed */
-	parse(fastmib_port_parse_link, LINK_DOWN, &r, 0);
-	assert_false(r.link_up);
-	assert_false(r.speed_known);
-	assert_int_equal(r.speed_mbps, 0);
-	/* up with RTE_ETH_SPEED_NUM_UNKNOWN */
-	parse(fastmib_port_parse_link, "{\"status\":\"UP\",\"speed\":4294967295}", &r, 0);
-	assert_true(r.link_up);
-	assert_false(r.speed_known);
-
-	/* what the application answers for a port it does not have */
-	memset(&r, 0, sizeof(r));
-	assert_int_equal(fastmib_port_parse_info(json_null(), &r), -EPROTO);
-	assert_int_equal(fastmib_port_parse_stats(json_null(), &r), -EPROTO);
-	parse(fastmib_port_parse_stats, "{\"ipackets\":-1}", &r, -EPROTO);
-	assert_int_equal(r.parts, 0);
-}
-
-static void
-test_parse_xstats_breakdown(void **state)
-{
-	struct fastmib_port_reading r;
-
-	(void)state;
-	/* port-wide names, as most physical NIC PMDs give them */
-	memset(&r, 0, sizeof(r));
-	parse(fastmib_port_parse_xstats,
-	      "{\"rx_good_packets\":100,\"rx_multicast_packets\":7,"
-	      "\"rx_broadcast_packets\":3,\"tx_multicast_packets\":2,"
-	      "\"tx_broadcast_packets\":1,\"rx_q0_multicast_packets\":99}", &r, 0);
-	assert_int_equal(r.cast_have, 0xf);
-	assert_int_equal(r.cast[FASTMIB_CAST_IN_MCAST], 7); /* port-wide wins */
-	assert_int_equal(r.cast[FASTMIB_CAST_IN_BCAST], 3);
-	assert_int_equal(r.cast[FASTMIB_CAST_OUT_MCAST], 2);
-	assert_int_equal(r.cast[FASTMIB_CAST_OUT_BCAST], 1);
-	/* per-queue names (virtio) are summed */
-	memset(&r, 0, sizeof(r));
-	parse(fastmib_port_parse_xstats,
-	      "{\"rx_q0_multicast_packets\":4,\"rx_q1_multicast_packets\":6,"
-	      "\"rx_q12_broadcast_packets\":5,\"rx_q0_good_packets\":50,"
-	      "\"rx_qx_multicast_packets\":1000,\"rx_multicast_bytes\":1000}", &r, 0);
-	assert_int_equal(r.cast_have, (1u << FASTMIB_CAST_IN_MCAST) |
-			 (1u << FASTMIB_CAST_IN_BCAST));
-	assert_int_equal(r.cast[FASTMIB_CAST_IN_MCAST], 10);
-	assert_int_equal(r.cast[FASTMIB_CAST_IN_BCAST], 5);
-	/* a PMD's own unicast count */
-	memset(&r, 0, sizeof(r));
-	parse(fastmib_port_parse_xstats, "{\"rx_unicast_packets\":42}", &r, 0);
-	assert_int_equal(r.cast_have, 1u << FASTMIB_CAST_IN_UCAST);
-	assert_int_equal(r.cast[FASTMIB_CAST_IN_UCAST], 42);
 }
 
 static void
@@ -199,10 +111,11 @@ test_if_table(void **state)
 	fastmib_ifmib_track_reset(&tr, 0);
 	fastmib_ifmib_track(&tr, &r, 0);
 	assert_num(value(FASTMIB_IFTABLE, FASTMIB_IF_INDEX, NULL, &tr), FASTMIB_IFV_INTEGER, 1000);
-	v = value(FASTMIB_IFTABLE, FASTMIB_IF_DESCR, &r, &tr);
+	/* ifDescr is the ifName, known without a reading */
+	v = value(FASTMIB_IFTABLE, FASTMIB_IF_DESCR, NULL, &tr);
 	assert_int_equal(v.type, FASTMIB_IFV_OCTETS);
-	assert_int_equal(v.len, 9);
-	assert_memory_equal(v.octets, "net_null0", 9);
+	assert_int_equal(v.len, 13);
+	assert_memory_equal(v.octets, "rte/net_null0", 13);
 	assert_num(value(FASTMIB_IFTABLE, FASTMIB_IF_TYPE, NULL, &tr), FASTMIB_IFV_INTEGER, 6);
 	assert_num(value(FASTMIB_IFTABLE, FASTMIB_IF_MTU, &r, &tr), FASTMIB_IFV_INTEGER, 1500);
 	/* 10 Gb/s does not fit: the maximum, as RFC 2863 says */
@@ -221,7 +134,7 @@ test_if_table(void **state)
 	/* 32-bit counters are the 64-bit ones modulo 2^32 */
 	assert_num(value(FASTMIB_IFTABLE, FASTMIB_IF_IN_OCTETS, &r, &tr), FASTMIB_IFV_COUNTER32,
 		   2934175744u);
-	r.ibytes = (5ull << 32) + 17;
+	r.stat[FASTMIB_STAT_IBYTES] = (5ull << 32) + 17;
 	assert_num(value(FASTMIB_IFTABLE, FASTMIB_IF_IN_OCTETS, &r, &tr), FASTMIB_IFV_COUNTER32, 17);
 	/* no breakdown: every packet is unicast, and there is no NUcast */
 	assert_num(value(FASTMIB_IFTABLE, FASTMIB_IF_IN_UCAST_PKTS, &r, &tr), FASTMIB_IFV_COUNTER32,
@@ -243,11 +156,16 @@ test_if_table(void **state)
 			 FASTMIB_IFV_NONE);
 	assert_int_equal(value(FASTMIB_IFTABLE, FASTMIB_IF_SPECIFIC, NULL, &tr).type,
 			 FASTMIB_IFV_OID_ZERO);
-	/* without a reading, only the constants */
-	assert_int_equal(value(FASTMIB_IFTABLE, FASTMIB_IF_DESCR, NULL, &tr).type,
-			 FASTMIB_IFV_NONE);
+	/* without a reading, only what the agent knows */
 	assert_int_equal(value(FASTMIB_IFTABLE, FASTMIB_IF_IN_OCTETS, NULL, &tr).type,
 			 FASTMIB_IFV_NONE);
+	assert_int_equal(value(FASTMIB_IFTABLE, FASTMIB_IF_MTU, NULL, &tr).type,
+			 FASTMIB_IFV_NONE);
+	/* a counter the reading could not take has no value; the others have */
+	r.stats_have &= ~(1u << FASTMIB_STAT_IMISSED);
+	assert_int_equal(value(FASTMIB_IFTABLE, FASTMIB_IF_IN_DISCARDS, &r, &tr).type,
+			 FASTMIB_IFV_NONE);
+	assert_num(value(FASTMIB_IFTABLE, FASTMIB_IF_IN_ERRORS, &r, &tr), FASTMIB_IFV_COUNTER32, 3);
 	for (unsigned int c = 0; c <= FASTMIB_IF_LAST + 1; c++) {
 		bool none = c == 0 || c == FASTMIB_IF_IN_UNKNOWN_PROTOS ||
 			    c == FASTMIB_IF_OUT_DISCARDS || c == FASTMIB_IF_OUT_QLEN ||
@@ -298,9 +216,10 @@ test_ifx_table(void **state)
 	(void)state;
 	full_reading(&r);
 	fastmib_ifmib_track_reset(&tr, 0);
-	v = value(FASTMIB_IFXTABLE, FASTMIB_IFX_NAME, &r, &tr);
+	v = value(FASTMIB_IFXTABLE, FASTMIB_IFX_NAME, NULL, &tr);
 	assert_int_equal(v.type, FASTMIB_IFV_OCTETS);
-	assert_memory_equal(v.octets, "net_null0", 9);
+	assert_int_equal(v.len, 13);
+	assert_memory_equal(v.octets, "rte/net_null0", 13);
 	assert_num(value(FASTMIB_IFXTABLE, FASTMIB_IFX_HC_IN_OCTETS, &r, &tr), FASTMIB_IFV_COUNTER64,
 		   2934175744u);
 	assert_num(value(FASTMIB_IFXTABLE, FASTMIB_IFX_HC_OUT_OCTETS, &r, &tr),
@@ -311,8 +230,13 @@ test_ifx_table(void **state)
 		assert_int_equal(value(FASTMIB_IFXTABLE, c, &r, &tr).type, FASTMIB_IFV_NONE);
 	assert_int_equal(value(FASTMIB_IFXTABLE, FASTMIB_IFX_HC_IN_MULTICAST_PKTS, &r, &tr).type,
 			 FASTMIB_IFV_NONE);
+	/* the port's own setting, enabled(1) unless set otherwise */
+	assert_num(value(FASTMIB_IFXTABLE, FASTMIB_IFX_LINK_UP_DOWN_TRAP_ENABLE, NULL, &tr),
+		   FASTMIB_IFV_INTEGER, 1);
+	link_traps = FASTMIB_LINK_TRAPS_DISABLED;
 	assert_num(value(FASTMIB_IFXTABLE, FASTMIB_IFX_LINK_UP_DOWN_TRAP_ENABLE, NULL, &tr),
 		   FASTMIB_IFV_INTEGER, 2);
+	link_traps = FASTMIB_LINK_TRAPS_ENABLED;
 	assert_num(value(FASTMIB_IFXTABLE, FASTMIB_IFX_HIGH_SPEED, &r, &tr), FASTMIB_IFV_GAUGE32,
 		   10000);
 	assert_num(value(FASTMIB_IFXTABLE, FASTMIB_IFX_PROMISCUOUS_MODE, &r, &tr),
@@ -320,12 +244,19 @@ test_ifx_table(void **state)
 	/* a vdev has no connector; a PCI device has */
 	assert_num(value(FASTMIB_IFXTABLE, FASTMIB_IFX_CONNECTOR_PRESENT, &r, &tr),
 		   FASTMIB_IFV_INTEGER, 2);
-	strcpy(r.name, "0000:03:00.1");
-	assert_num(value(FASTMIB_IFXTABLE, FASTMIB_IFX_CONNECTOR_PRESENT, &r, &tr),
+	device = "0000:03:00.1";
+	assert_num(value(FASTMIB_IFXTABLE, FASTMIB_IFX_CONNECTOR_PRESENT, NULL, &tr),
 		   FASTMIB_IFV_INTEGER, 1);
+	device = "net_null0";
 	v = value(FASTMIB_IFXTABLE, FASTMIB_IFX_ALIAS, NULL, &tr);
 	assert_int_equal(v.type, FASTMIB_IFV_OCTETS);
 	assert_int_equal(v.len, 0);
+	memcpy(alias, "uplink-A", 8);
+	alias_len = 8;
+	v = value(FASTMIB_IFXTABLE, FASTMIB_IFX_ALIAS, NULL, &tr);
+	assert_int_equal(v.len, 8);
+	assert_memory_equal(v.octets, "uplink-A", 8);
+	alias_len = 0;
 	assert_num(value(FASTMIB_IFXTABLE, FASTMIB_IFX_COUNTER_DISCONTINUITY_TIME, &r, &tr),
 		   FASTMIB_IFV_TIMETICKS, 0);
 }
@@ -356,7 +287,7 @@ test_breakdown_columns(void **state)
 	assert_num(value(FASTMIB_IFXTABLE, FASTMIB_IFX_HC_OUT_BROADCAST_PKTS, &r, &tr),
 		   FASTMIB_IFV_COUNTER64, 4294967301u);
 	/* more multicast than packets (read a moment later): 0, not a wrap */
-	r.ipackets = 10;
+	r.stat[FASTMIB_STAT_IPACKETS] = 10;
 	fastmib_ifmib_track_reset(&tr, 0);
 	assert_num(value(FASTMIB_IFXTABLE, FASTMIB_IFX_HC_IN_UCAST_PKTS, &r, &tr),
 		   FASTMIB_IFV_COUNTER64, 0);
@@ -370,7 +301,7 @@ test_ucast_never_dips(void **state)
 
 	(void)state;
 	full_reading(&r);
-	r.ipackets = 1000;
+	r.stat[FASTMIB_STAT_IPACKETS] = 1000;
 	r.cast[FASTMIB_CAST_IN_MCAST] = 100;
 	r.cast_have = 1u << FASTMIB_CAST_IN_MCAST;
 	fastmib_ifmib_track_reset(&tr, 0);
@@ -378,18 +309,18 @@ test_ucast_never_dips(void **state)
 	assert_num(value(FASTMIB_IFXTABLE, FASTMIB_IFX_HC_IN_UCAST_PKTS, &r, &tr),
 		   FASTMIB_IFV_COUNTER64, 900);
 	/* the multicast count read after more packets arrived than ipackets saw */
-	r.ipackets = 1002;
+	r.stat[FASTMIB_STAT_IPACKETS] = 1002;
 	r.cast[FASTMIB_CAST_IN_MCAST] = 105;
 	assert_false(fastmib_ifmib_track(&tr, &r, 20));
 	assert_num(value(FASTMIB_IFXTABLE, FASTMIB_IFX_HC_IN_UCAST_PKTS, &r, &tr),
 		   FASTMIB_IFV_COUNTER64, 900);
-	r.ipackets = 1010;
+	r.stat[FASTMIB_STAT_IPACKETS] = 1010;
 	assert_num(value(FASTMIB_IFXTABLE, FASTMIB_IFX_HC_IN_UCAST_PKTS, &r, &tr),
 		   FASTMIB_IFV_COUNTER64, 905);
 	/* after a reset the floor goes too */
-	r.ipackets = 50;
+	r.stat[FASTMIB_STAT_IPACKETS] = 50;
 	r.cast[FASTMIB_CAST_IN_MCAST] = 10;
-	assert_true(fastmib_ifmib_track(&tr, &r, 30));
+	assert_int_equal(fastmib_ifmib_track(&tr, &r, 30), FASTMIB_IFMIB_DISCONTINUITY);
 	assert_num(value(FASTMIB_IFXTABLE, FASTMIB_IFX_HC_IN_UCAST_PKTS, &r, &tr),
 		   FASTMIB_IFV_COUNTER64, 40);
 }
@@ -407,18 +338,20 @@ test_track(void **state)
 	assert_int_equal(tr.discontinuity, 0);
 	assert_int_equal(tr.last_change, 0);
 	/* counters going up: nothing happens */
-	r.ipackets += 10;
-	r.imissed += 1;
+	r.stat[FASTMIB_STAT_IPACKETS] += 10;
+	r.stat[FASTMIB_STAT_IMISSED] += 1;
 	assert_false(fastmib_ifmib_track(&tr, &r, 200));
 	/* the link goes down: last change now */
 	parse(fastmib_port_parse_link, LINK_DOWN, &r, 0);
-	fastmib_ifmib_track(&tr, &r, 300);
+	assert_int_equal(fastmib_ifmib_track(&tr, &r, 300), FASTMIB_IFMIB_OPER);
 	assert_int_equal(tr.last_change, 300);
+	assert_int_equal(tr.oper, FASTMIB_IF_DOWN);
+	assert_int_equal(tr.admin, FASTMIB_IF_UP);
 	fastmib_ifmib_track(&tr, &r, 400); /* no change, no new time */
 	assert_int_equal(tr.last_change, 300);
 	/* any counter lower than before: a discontinuity */
-	r.ierrors = 0;
-	assert_true(fastmib_ifmib_track(&tr, &r, 500));
+	r.stat[FASTMIB_STAT_IERRORS] = 0;
+	assert_int_equal(fastmib_ifmib_track(&tr, &r, 500), FASTMIB_IFMIB_DISCONTINUITY);
 	assert_int_equal(tr.discontinuity, 500);
 	/* and its new values are the reference from now on */
 	assert_false(fastmib_ifmib_track(&tr, &r, 600));
@@ -428,51 +361,56 @@ test_track(void **state)
 	r.cast_have = 1u << FASTMIB_CAST_OUT_BCAST;
 	fastmib_ifmib_track(&tr, &r, 700);
 	r.cast[FASTMIB_CAST_OUT_BCAST] = 8;
-	assert_true(fastmib_ifmib_track(&tr, &r, 800));
+	assert_int_equal(fastmib_ifmib_track(&tr, &r, 800), FASTMIB_IFMIB_DISCONTINUITY);
 	assert_int_equal(tr.discontinuity, 800);
 	/* a reading without stats (not read) says nothing about counters */
 	r.parts = FASTMIB_PORT_INFO | FASTMIB_PORT_LINK;
-	r.ipackets = 0;
+	r.stat[FASTMIB_STAT_IPACKETS] = 0;
 	assert_false(fastmib_ifmib_track(&tr, &r, 900));
 	/* a new instance of the application */
 	fastmib_ifmib_track_reset(&tr, 1000);
 	assert_int_equal(tr.discontinuity, 1000);
 	assert_int_equal(tr.last_change, 1000);
-	assert_false(tr.have);
+	assert_int_equal(tr.raw_have, 0);
 }
 
 static void
-test_sources(void **state)
+test_parts(void **state)
 {
-	char path[64];
-	uint32_t base;
-
 	(void)state;
-	assert_int_equal(fastmib_port_source_parse("/var/run/dpdk/rte", path, sizeof(path),
-						   &base), 0);
-	assert_string_equal(path, "/var/run/dpdk/rte");
-	assert_int_equal(base, 0);
-	assert_int_equal(fastmib_port_source_parse("/run/a,2000", path, sizeof(path), &base), 0);
-	assert_string_equal(path, "/run/a");
-	assert_int_equal(base, 2000);
-	/* a comma not followed by digits only belongs to the path */
-	assert_int_equal(fastmib_port_source_parse("/run/a,b", path, sizeof(path), &base), 0);
-	assert_string_equal(path, "/run/a,b");
-	assert_int_equal(base, 0);
-	assert_int_equal(fastmib_port_source_parse(",5", path, sizeof(path), &base), -EINVAL);
-	assert_int_equal(fastmib_port_source_parse("/a,0", path, sizeof(path), &base), -EINVAL);
-	assert_int_equal(fastmib_port_source_parse("/a,2147483648", path, sizeof(path), &base),
-			 -EINVAL);
-	assert_int_equal(fastmib_port_source_parse("/a,2147483647", path, sizeof(path), &base), 0);
-	assert_int_equal(fastmib_port_source_parse("", path, sizeof(path), &base), -EINVAL);
-	assert_int_equal(fastmib_port_source_parse(
-		"/a/very/long/path/that/does/not/fit/into/sixty/four/octets/at/all", path,
-		sizeof(path), &base), -ENAMETOOLONG);
-	/* base, base + 100, ...; a source's own base wins */
-	assert_int_equal(fastmib_port_source_base(0, 1000, 0), 1000);
-	assert_int_equal(fastmib_port_source_base(0, 1000, 2), 1200);
-	assert_int_equal(fastmib_port_source_base(7, 1000, 2), 7);
-	assert_int_equal(fastmib_port_source_base(0, 2147483600u, 1), 2147483647u);
+	/* what the agent knows needs no reading */
+	assert_int_equal(fastmib_ifmib_parts(FASTMIB_IFXTABLE, FASTMIB_IFX_NAME, -1), 0);
+	assert_int_equal(fastmib_ifmib_parts(FASTMIB_IFXTABLE, FASTMIB_IFX_ALIAS, -1), 0);
+	assert_int_equal(fastmib_ifmib_parts(FASTMIB_IFTABLE, FASTMIB_IF_INDEX, -1), 0);
+	assert_int_equal(fastmib_ifmib_parts(FASTMIB_IFTABLE, FASTMIB_IF_IN_UNKNOWN_PROTOS, -1), 0);
+	assert_int_equal(fastmib_ifmib_parts(FASTMIB_IFXTABLE, FASTMIB_IFX_HC_IN_OCTETS, -1),
+			 FASTMIB_PORT_STATS);
+	assert_int_equal(fastmib_ifmib_parts(FASTMIB_IFTABLE, FASTMIB_IF_OPER_STATUS, 0),
+			 FASTMIB_PORT_INFO | FASTMIB_PORT_LINK);
+	assert_int_equal(fastmib_ifmib_parts(FASTMIB_IFXTABLE, FASTMIB_IFX_HIGH_SPEED, 0),
+			 FASTMIB_PORT_LINK);
+	/* unicast: xstats while a breakdown may exist, stats alone without */
+	assert_int_equal(fastmib_ifmib_parts(FASTMIB_IFXTABLE, FASTMIB_IFX_HC_IN_UCAST_PKTS, -1),
+			 FASTMIB_PORT_STATS | FASTMIB_PORT_XSTATS);
+	assert_int_equal(fastmib_ifmib_parts(FASTMIB_IFXTABLE, FASTMIB_IFX_HC_IN_UCAST_PKTS, 0),
+			 FASTMIB_PORT_STATS);
+	assert_int_equal(fastmib_ifmib_parts(FASTMIB_IFXTABLE, FASTMIB_IFX_HC_IN_UCAST_PKTS,
+					     1 << FASTMIB_CAST_OUT_MCAST), FASTMIB_PORT_STATS);
+	assert_int_equal(fastmib_ifmib_parts(FASTMIB_IFXTABLE, FASTMIB_IFX_HC_IN_UCAST_PKTS,
+					     1 << FASTMIB_CAST_IN_BCAST),
+			 FASTMIB_PORT_STATS | FASTMIB_PORT_XSTATS);
+	/* a breakdown column of a port known to have none needs nothing */
+	assert_int_equal(fastmib_ifmib_parts(FASTMIB_IFXTABLE, FASTMIB_IFX_IN_MULTICAST_PKTS, 0),
+			 0);
+	assert_int_equal(fastmib_ifmib_parts(FASTMIB_IFXTABLE, FASTMIB_IFX_IN_MULTICAST_PKTS, -1),
+			 FASTMIB_PORT_XSTATS);
+	/* only ifAlias and ifLinkUpDownTrapEnable are writable */
+	for (unsigned int c = 0; c <= FASTMIB_IFX_LAST + 1; c++) {
+		assert_int_equal(fastmib_ifmib_writable(FASTMIB_IFXTABLE, c),
+				 c == FASTMIB_IFX_ALIAS ||
+				 c == FASTMIB_IFX_LINK_UP_DOWN_TRAP_ENABLE);
+		assert_false(fastmib_ifmib_writable(FASTMIB_IFTABLE, c));
+	}
 }
 
 static void
@@ -491,16 +429,13 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_parse_list),
-		cmocka_unit_test(test_parse_info_link_stats),
-		cmocka_unit_test(test_parse_xstats_breakdown),
 		cmocka_unit_test(test_if_table),
 		cmocka_unit_test(test_status),
 		cmocka_unit_test(test_ifx_table),
 		cmocka_unit_test(test_breakdown_columns),
 		cmocka_unit_test(test_ucast_never_dips),
 		cmocka_unit_test(test_track),
-		cmocka_unit_test(test_sources),
+		cmocka_unit_test(test_parts),
 		cmocka_unit_test(test_pci_names),
 	};
 

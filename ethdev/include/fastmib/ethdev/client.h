@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/**
+ * @file
+ * The client side of DPDK's telemetry socket (`dpdk_telemetry.v2` in an
+ * application's runtime directory): another process asking a running
+ * DPDK application questions. (libfastmib's telemetry_commands.c is the
+ * other side: commands answered inside the application.)
+ *
+ * The protocol (DPDK 22.11): a SOCK_SEQPACKET unix socket; on connect the
+ * application sends a JSON hello (`version`, `pid`, `max_output_len`); each
+ * command string sent gets exactly one JSON reply `{"<command>": value}`,
+ * in order. Commands may be pipelined: several are sent, then the replies
+ * are read back, which costs one wait instead of one per command.
+ *
+ * DPDK prints its counters as unsigned 64-bit integers; a JSON parser keeps
+ * signed 64-bit ones. Replies are therefore parsed with every integer
+ * outside the signed range turned into a string of its digits first, so
+ * that no reply is refused for a large counter; fastmib_json_u64() reads
+ * either form (reading.h).
+ *
+ * Nothing here blocks beyond the timeout a call is given: the socket is
+ * non-blocking and every wait is a poll() with a deadline. A reply that
+ * misses its deadline is not lost track of: the connection counts it as
+ * owed, skips it when it arrives, and refuses new queries (-EBUSY) until
+ * every owed reply came back, so answers never pair with the wrong command.
+ *
+ * One connection per application: DPDK serves at most 10 clients at once.
+ * Not thread-safe; one thread uses one connection.
+ */
+#ifndef FASTMIB_ETHDEV_CLIENT_H
+#define FASTMIB_ETHDEV_CLIENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Name of the socket in the runtime directory (the v2 protocol). */
+#define FASTMIB_TEL_SOCKET_NAME "dpdk_telemetry.v2"
+
+/** Commands one query pipelines at most. */
+#define FASTMIB_TEL_MAX_BATCH 1024u
+
+struct fastmib_tel;
+
+/**
+ * A connection object for `path`: the application's telemetry socket, or
+ * its runtime directory (e.g. /var/run/dpdk/rte), in which case the socket
+ * is PATH/dpdk_telemetry.v2. Nothing is opened yet; the path need not
+ * exist. Returns 0 or -ENOMEM.
+ */
+int fastmib_tel_new(const char *path, struct fastmib_tel **telp);
+
+/** Close the connection (if any) and free the object. NULL is ignored. */
+void fastmib_tel_free(struct fastmib_tel *tel);
+
+/**
+ * Connect and read the hello, waiting at most `timeout_ms` in all. Returns
+ * 0 when the connection is ready, -EINPROGRESS when connected but the hello
+ * has not arrived yet (call again later; no wait is repeated), or a negative
+ * errno with fastmib_tel_error() naming the socket and the reason:
+ * -ENOENT (no such socket: the application has not started),
+ * -ECONNREFUSED (the socket file is left over from a process that died),
+ * -EACCES, -ENOTSOCK, -ENAMETOOLONG, -ECONNRESET (closed before the hello:
+ * the application ends, or already serves its maximum of clients), -EPROTO
+ * (the hello is not DPDK's). A ready connection returns 0 at once.
+ */
+int fastmib_tel_connect(struct fastmib_tel *tel, unsigned int timeout_ms);
+
+/** Connected and the hello read. */
+bool fastmib_tel_ready(const struct fastmib_tel *tel);
+
+/** Connected, the hello not read yet: since when (CLOCK_MONOTONIC ns), else 0. */
+uint64_t fastmib_tel_waiting_since(const struct fastmib_tel *tel);
+
+/** Drop the connection (the object can connect again). */
+void fastmib_tel_close(struct fastmib_tel *tel);
+
+/**
+ * Without waiting: take in the replies owed by queries that timed out, and
+ * see whether the application closed the connection. Returns 0 (ready, no
+ * reply owed), -EBUSY (replies still owed, or the hello not read yet),
+ * -ENOTCONN (not connected) or -ECONNRESET (the application closed the
+ * connection; it is closed here too).
+ */
+int fastmib_tel_poll(struct fastmib_tel *tel);
+
+/**
+ * Send `n` commands (at most FASTMIB_TEL_MAX_BATCH), reading replies while
+ * the socket takes no more, and wait at most `timeout_ms` for each reply
+ * (from the query's start, then from the reply before it). On success replies[i] holds a new reference to the value of the
+ * i-th reply (JSON null when the application rejected the command), to be
+ * released with json_decref(). Replies still owed by an earlier query are
+ * waited for (and skipped) first, within the same time. On failure no
+ * reference is left in replies[]: -ETIMEDOUT (the late replies are skipped
+ * when they come), -EBUSY (earlier replies did not come in time: nothing
+ * sent), -ENOTCONN, -ECONNRESET, -EPROTO (a reply that is not JSON or not
+ * the answer to its command: the connection is closed, and
+ * fastmib_tel_error() quotes the start of the reply, escaped).
+ */
+int fastmib_tel_query(struct fastmib_tel *tel, const char *const *cmds, unsigned int n,
+		      json_t **replies, unsigned int timeout_ms);
+
+/** pid the application's hello announced (0 before the first hello). */
+long fastmib_tel_pid(const struct fastmib_tel *tel);
+
+/** DPDK version string of the hello ("" before it), escaped for a log. */
+const char *fastmib_tel_version(const struct fastmib_tel *tel);
+
+/** Socket path the last connection attempt used. */
+const char *fastmib_tel_socket(const struct fastmib_tel *tel);
+
+/** Last error, "SOCKET: what: reason". Outside text in it is escaped. */
+const char *fastmib_tel_error(const struct fastmib_tel *tel);
+
+/** Queries sent (exchanges) and commands sent over the object's life. */
+struct fastmib_tel_counts {
+	uint64_t exchanges;
+	uint64_t commands;
+	uint64_t timeouts;
+};
+void fastmib_tel_counts(const struct fastmib_tel *tel, struct fastmib_tel_counts *out);
+
+/**
+ * Parse `len` octets of JSON text as the client parses replies: integers
+ * outside the signed 64-bit range become strings of their digits. NULL when
+ * the text is not one JSON value.
+ */
+json_t *fastmib_tel_json_load(const char *text, size_t len);
+
+/**
+ * `len` octets of `in` written to `out` (NUL-terminated, cut to fit `size`)
+ * so that a log line shows them and nothing else: printable ASCII as is
+ * except the backslash (\\), everything else as \xHH. Returns out.
+ * Everything that comes from outside (names, paths, answers) goes through
+ * this before it reaches a log.
+ */
+char *fastmib_escape(const char *in, size_t len, char *out, size_t size);
+
+/** The same for a NUL-terminated string. */
+char *fastmib_escape_str(const char *in, char *out, size_t size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* FASTMIB_ETHDEV_CLIENT_H */

@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/**
+ * @file
+ * What DPDK telemetry says about an ethdev port: the replies of
+ * `/ethdev/list`, `/ethdev/info`, `/ethdev/link_status`, `/ethdev/stats`
+ * and `/ethdev/xstats` parsed into a port reading, and the queries that
+ * take readings of one or many ports at once (pipelined, client.h).
+ *
+ * Counters are unsigned 64-bit and read exactly, whatever their value (the
+ * client turns integers beyond the signed range into digit strings). Each
+ * counter of a reading stands alone: one that is missing or is not an
+ * unsigned 64-bit integer is left out of the reading (its bit clear in
+ * `stats_have`, set in `stats_bad`) and the rest of the port, and every
+ * other port, stays readable.
+ */
+#ifndef FASTMIB_ETHDEV_READING_H
+#define FASTMIB_ETHDEV_READING_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "fastmib/ethdev/client.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Longest ethdev name (RTE_ETH_NAME_MAX_LEN in DPDK 22.11). */
+#define FASTMIB_PORT_NAME_MAX 64u
+
+/** Which parts a port reading holds. */
+enum fastmib_port_part {
+	FASTMIB_PORT_INFO = 1u << 0,   /**< /ethdev/info */
+	FASTMIB_PORT_LINK = 1u << 1,   /**< /ethdev/link_status */
+	FASTMIB_PORT_STATS = 1u << 2,  /**< /ethdev/stats */
+	FASTMIB_PORT_XSTATS = 1u << 3, /**< /ethdev/xstats */
+	FASTMIB_PORT_ALL = 0xfu,
+};
+
+/** The counters of /ethdev/stats a reading keeps (bits of stats_have). */
+enum fastmib_port_stat {
+	FASTMIB_STAT_IPACKETS = 0,
+	FASTMIB_STAT_OPACKETS,
+	FASTMIB_STAT_IBYTES,
+	FASTMIB_STAT_OBYTES,
+	FASTMIB_STAT_IMISSED,
+	FASTMIB_STAT_IERRORS,
+	FASTMIB_STAT_OERRORS,
+	FASTMIB_STAT_RX_NOMBUF,
+	FASTMIB_STAT_COUNT,
+};
+
+/** Counters of the multicast/broadcast breakdown a PMD may give in xstats. */
+enum fastmib_port_cast {
+	FASTMIB_CAST_IN_MCAST = 0,
+	FASTMIB_CAST_IN_BCAST,
+	FASTMIB_CAST_OUT_MCAST,
+	FASTMIB_CAST_OUT_BCAST,
+	FASTMIB_CAST_IN_UCAST,   /**< PMDs that count unicast themselves */
+	FASTMIB_CAST_OUT_UCAST,
+	FASTMIB_CAST_COUNT,
+};
+
+/** What telemetry says about one ethdev port, as far as it was read. */
+struct fastmib_port_reading {
+	uint16_t port;
+	unsigned int parts;             /**< enum fastmib_port_part bits */
+	/* /ethdev/info */
+	char name[FASTMIB_PORT_NAME_MAX];
+	uint32_t mtu;
+	bool mac_ok;
+	uint8_t mac[6];
+	bool promiscuous;
+	bool started;                   /**< dev_started */
+	/* /ethdev/link_status */
+	bool link_up;
+	bool speed_known;               /**< absent when down, or unknown */
+	uint64_t speed_mbps;
+	/* /ethdev/stats, indexed by enum fastmib_port_stat */
+	uint64_t stat[FASTMIB_STAT_COUNT];
+	unsigned int stats_have;        /**< bit k: stat[k] was read */
+	/* /ethdev/xstats: bit k of `cast_have` set when cast[k] was given */
+	unsigned int cast_have;
+	uint64_t cast[FASTMIB_CAST_COUNT];
+	/* for the log: counters that could not be read (stats_bad bit k,
+	 * cast_bad bit k), counters read at 2^63 or more (a driver counter
+	 * that went below zero, most likely), and the first faulty text */
+	unsigned int stats_bad, cast_bad;
+	unsigned int stats_big, cast_big;
+	char bad_text[40];
+};
+
+/** The field name of stats counter k ("ipackets"), of breakdown counter k
+ * ("rx_multicast_packets"). */
+const char *fastmib_port_stat_name(enum fastmib_port_stat k);
+const char *fastmib_port_cast_name(enum fastmib_port_cast k);
+
+/**
+ * An unsigned 64-bit integer from a JSON value: an integer >= 0, or a
+ * string of decimal digits up to 18446744073709551615 (as the client
+ * passes on larger integers). 0, -ENOENT (no value) or -ERANGE (anything
+ * else).
+ */
+int fastmib_json_u64(const json_t *v, uint64_t *out);
+
+/** Port ids of a `/ethdev/list` reply, ascending; returns how many (<= max)
+ * or -EPROTO. Ids outside 0..65535 are refused. */
+int fastmib_port_parse_list(const json_t *reply, uint16_t *ids, unsigned int max);
+
+/** Each fills its part of `r` and sets its bit in r->parts; -EPROTO when the
+ * reply is not what the part needs (the bit stays clear): the application
+ * answered null (it has no such port), or not an object. A stats or xstats
+ * object with faulty counters is taken, without them. */
+int fastmib_port_parse_info(const json_t *reply, struct fastmib_port_reading *r);
+int fastmib_port_parse_link(const json_t *reply, struct fastmib_port_reading *r);
+int fastmib_port_parse_stats(const json_t *reply, struct fastmib_port_reading *r);
+int fastmib_port_parse_xstats(const json_t *reply, struct fastmib_port_reading *r);
+
+/** One port to read: which, and which parts. */
+struct fastmib_port_ask {
+	uint16_t port;
+	unsigned int parts;
+};
+
+/**
+ * Read `n` ports, each its parts, in one query (all commands pipelined;
+ * more than FASTMIB_TEL_MAX_BATCH commands take several), waiting at most
+ * `timeout_ms` for each. On success out[i] holds the reading of asks[i]
+ * (out[i].parts may lack a part the application rejected, e.g. a port
+ * detached since). Errors as fastmib_tel_query(); out[] is then undefined.
+ */
+int fastmib_tel_read_ports(struct fastmib_tel *tel, const struct fastmib_port_ask *asks,
+			   unsigned int n, struct fastmib_port_reading *out,
+			   unsigned int timeout_ms);
+
+/** The same for one port. */
+int fastmib_tel_read_port(struct fastmib_tel *tel, uint16_t port, unsigned int parts,
+			  struct fastmib_port_reading *r, unsigned int timeout_ms);
+
+/** Port ids the application lists (`/ethdev/list`), ascending, at most
+ * `max`: how many, or an error of fastmib_tel_query(), or -EPROTO. */
+int fastmib_tel_list_ports(struct fastmib_tel *tel, uint16_t *ids, unsigned int max,
+			   unsigned int timeout_ms);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* FASTMIB_ETHDEV_READING_H */

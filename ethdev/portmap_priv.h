@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The port map's insides, shared by its rules (portmap.c) and its file
+ * (portmap_file.c). */
+#ifndef FASTMIB_ETHDEV_PORTMAP_PRIV_H
+#define FASTMIB_ETHDEV_PORTMAP_PRIV_H
+
+#include "fastmib/ethdev/portmap.h"
+
+struct fastmib_portmap {
+	struct fastmib_portmap_entry **e;
+	unsigned int n, cap;
+	char *path;          /* DIR/FASTMIB_PORTMAP_FILE, NULL: memory only */
+	bool file_faulty;    /* lines were refused at load: never overwrite */
+	char *errors;        /* messages, newline-separated */
+	size_t errors_len;
+};
+
+/* A new entry at the end of the map, its source copied; NULL: no memory. */
+struct fastmib_portmap_entry *fastmib_portmap_add(struct fastmib_portmap *map,
+						  const char *source);
+
+/* Append "FILE:LINE: " + message to the map's errors. */
+void fastmib_portmap_note(struct fastmib_portmap *map, unsigned int line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+#endif

@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * linkUp and linkDown (RFC 2863) for the ports: sent when a port that is
+ * served sees its ifOperStatus change (at a request or at the periodic
+ * check), with ifIndex, ifAdminStatus and ifOperStatus, through the trap
+ * sinks of whatever serves the rows (snmpd's, over AgentX or in the
+ * module; the agent's own when standalone). A port that appears or goes
+ * with its application sends nothing: its row appears or goes.
+ *
+ * ifLinkUpDownTrapEnable of each port (the port map) and the set's rate
+ * (fastmib_ports_set_trap_rate(): a token bucket, 0 = none) decide; what
+ * the limit holds back is counted and said at most once a second.
+ * Notifications found inside a request are queued and sent from the main
+ * loop (an alarm), never from inside the request.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+
+#include "ports_priv.h"
+
+static const oid fmp_trap_oid_oid[] = { 1, 3, 6, 1, 6, 3, 1, 1, 4, 1, 0 };
+static const oid fmp_link_down[] = { 1, 3, 6, 1, 6, 3, 1, 1, 5, 3 };
+static const oid fmp_link_up[] = { 1, 3, 6, 1, 6, 3, 1, 1, 5, 4 };
+
+struct fmp_trap {
+	struct fmp_trap *next;
+	uint32_t ifindex;
+	int admin, oper;
+};
+
+static void
+fmp_trap_alarm(unsigned int reg, void *arg)
+{
+	struct fastmib_ports *set = arg;
+
+	(void)reg;
+	set->trap_alarm = 0;
+	fmp_notify_flush(set);
+}
+
+void
+fmp_notify_oper(struct fmp_port *p, int oper)
+{
+	struct fastmib_ports *set = p->src->set;
+	struct fmp_trap *t, **tail;
+
+	if (!p->served || !p->entry || set->trap_rate == 0 ||
+	    p->entry->link_traps != FASTMIB_LINK_TRAPS_ENABLED)
+		return;
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return;
+	t->ifindex = p->entry->ifindex;
+	t->admin = p->track.admin ? p->track.admin : FASTMIB_IF_UP;
+	t->oper = oper;
+	for (tail = &set->traps; *tail; tail = &(*tail)->next)
+		;
+	*tail = t;
+	if (!set->trap_alarm)
+		set->trap_alarm = snmp_alarm_register(0, 0, fmp_trap_alarm, set);
+}
+
+static void
+fmp_send(const struct fmp_trap *t)
+{
+	netsnmp_variable_list *vars = NULL;
+	oid name[FASTMIB_IFMIB_IFENTRY_LEN + 2] = { FASTMIB_IFMIB_IFENTRY };
+	const oid *trap = t->oper == FASTMIB_IF_UP ? fmp_link_up : fmp_link_down;
+	static const unsigned int cols[3] = { FASTMIB_IF_INDEX, FASTMIB_IF_ADMIN_STATUS,
+					      FASTMIB_IF_OPER_STATUS };
+	const long vals[3] = { (long)t->ifindex, t->admin, t->oper };
+
+	snmp_varlist_add_variable(&vars, fmp_trap_oid_oid, OID_LENGTH(fmp_trap_oid_oid),
+				  ASN_OBJECT_ID, trap, OID_LENGTH(fmp_link_up) * sizeof(oid));
+	name[FASTMIB_IFMIB_IFENTRY_LEN + 1] = t->ifindex;
+	for (unsigned int k = 0; k < 3; k++) {
+		name[FASTMIB_IFMIB_IFENTRY_LEN] = cols[k];
+		snmp_varlist_add_variable(&vars, name, FASTMIB_IFMIB_IFENTRY_LEN + 2, ASN_INTEGER,
+					  &vals[k], sizeof(vals[k]));
+	}
+	/* Net-SNMP puts sysUpTime first */
+	send_v2trap(vars);
+	snmp_free_varbind(vars);
+}
+
+void
+fmp_notify_flush(struct fastmib_ports *set)
+{
+	uint64_t now = fmp_now_ns();
+
+	while (set->traps) {
+		struct fmp_trap *t = set->traps;
+
+		set->traps = t->next;
+		if (fastmib_agent_bucket_take(&set->bucket, now)) {
+			fmp_send(t);
+			set->traps_sent++;
+			DEBUGMSGTL(("fastmib_ports", "%s ifIndex %u\n", t->oper == FASTMIB_IF_UP
+				    ? "linkUp" : "linkDown", t->ifindex));
+		} else {
+			set->traps_suppressed++;
+		}
+		free(t);
+	}
+	if (set->traps_suppressed != set->traps_suppressed_logged &&
+	    (!set->suppress_log_ns || now - set->suppress_log_ns >= 1000000000u)) {
+		snmp_log(LOG_WARNING, "fastmib: ports: %" PRIu64 " linkUp/linkDown "
+			 "notification(s) not sent: over the limit of %u per second\n",
+			 set->traps_suppressed - set->traps_suppressed_logged, set->trap_rate);
+		set->traps_suppressed_logged = set->traps_suppressed;
+		set->suppress_log_ns = now;
+	}
+}
+
+void
+fmp_notify_free(struct fastmib_ports *set)
+{
+	if (set->trap_alarm)
+		snmp_alarm_unregister(set->trap_alarm);
+	set->trap_alarm = 0;
+	while (set->traps) {
+		struct fmp_trap *t = set->traps;
+
+		set->traps = t->next;
+		free(t);
+	}
+}

@@ -1,0 +1,734 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * How the ports' rows reach the agent, by front end (ports.h), and ifNumber.
+ *
+ * In snmpd (module), snmpd serves ifTable and ifXTable itself: the ports'
+ * handler is put into the handler chain of each of snmpd's two
+ * registrations, below bulk_to_next, so that every request for the table
+ * passes through it: a GET of a port's instance is answered here, the rest
+ * goes on to snmpd's handlers; a GETNEXT is answered by whichever is
+ * first, snmpd's next kernel instance or the next port's. No registration
+ * per port: a thousand ports cost snmpd's registry nothing. The same is
+ * done to ifNumber ("if number"), which then counts the ports too.
+ * Without snmpd's own tables (excluded with -I), and in the standalone
+ * agent, the handler is registered for the two tables itself.
+ *
+ * As an AgentX subagent, the tables are snmpd's and cannot be joined: each
+ * column of each run of consecutive ifIndex values (at most FMP_RUN_MAX)
+ * is one ranged registration, i.e. one AgentX Register PDU, which snmpd
+ * expands into one subtree per instance and splits its own table around.
+ * Net-SNMP inserts a subtree by a walk of its registry from the start, so
+ * runs are registered from the last column and the last ifIndex down (each
+ * new subtree lands before the ones registered already) and unregistered
+ * from the first up: that keeps the work linear in the ports. When snmpd
+ * comes back after a restart, Net-SNMP would register every subtree again
+ * one by one, in ascending order; the runs are sent again whole instead,
+ * in the same cheap order, and the copies are marked done.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <net-snmp/agent/agent_callbacks.h>
+
+#include "ports_priv.h"
+
+/* Consecutive ifIndex values one AgentX registration covers at most: the
+ * registry work of inserting a run grows with its square. */
+#define FMP_RUN_MAX 32u
+/* Our own registrations of the tables, less preferred than snmpd's
+ * (127): should snmpd register its own, it wins and is joined. */
+#define FMP_OWN_PRIORITY 130
+#define FMP_HANDLER_NAME "fastmib-ports"
+
+/* Net-SNMP's AgentX client (libnetsnmpagent), without a public header. */
+int agentx_register(netsnmp_session *ss, oid start[], size_t startlen, int priority,
+		    int range_subid, oid range_ubound, int timeout, u_char flags,
+		    const char *contextName);
+
+static const oid fmp_table_oid[2][FASTMIB_IFMIB_IFXENTRY_LEN - 1] = {
+	{ 1, 3, 6, 1, 2, 1, 2, 2 },
+	{ 1, 3, 6, 1, 2, 1, 31, 1, 1 },
+};
+static const char *const fmp_snmpd_name[2] = { "ifTable", "ifXTable" };
+static const oid fmp_ifnumber_oid[] = { 1, 3, 6, 1, 2, 1, 2, 1 };
+
+/* One AgentX registration: a column of a run of ifIndex values. */
+struct fmp_run {
+	uint8_t t;
+	uint8_t col;
+	uint32_t lo, hi;
+};
+
+struct fmp_tab {
+	struct fastmib_ports *set;
+	enum fastmib_ifmib_table t;
+};
+
+struct fmp_reg {
+	struct fmp_tab tab[2];
+	netsnmp_handler_registration *own[2];  /* our registrations of the tables */
+	netsnmp_handler_registration *own_ifnumber;
+	bool reattach_cb;
+	struct fmp_run *runs;                  /* AgentX: registered, sorted */
+	unsigned int n_runs;
+};
+
+/* ---- requests ---- */
+
+/* Did snmpd's handlers answer this GETNEXT request? */
+static bool
+fmp_answered(const netsnmp_request_info *r)
+{
+	u_char type = r->requestvb->type;
+
+	return type != ASN_NULL && type != ASN_PRIV_RETRY && type != SNMP_ENDOFMIBVIEW &&
+	       type != SNMP_NOSUCHOBJECT && type != SNMP_NOSUCHINSTANCE;
+}
+
+/* How many instances a GETNEXT request of this PDU may still walk through:
+ * the repetitions a GETBULK has left, one for a GETNEXT. */
+static unsigned int
+fmp_reach(const netsnmp_agent_request_info *reqinfo, const netsnmp_request_info *r)
+{
+	const netsnmp_pdu *pdu = reqinfo->asp ? reqinfo->asp->pdu : NULL;
+
+	if (pdu && pdu->command == SNMP_MSG_GETBULK && r->repeat > 0)
+		return (unsigned int)r->repeat + 1;
+	return 1;
+}
+
+/*
+ * GETNEXT through the table: each request's next instance of ours,
+ * compared with the next one snmpd's handlers found (if any). A port
+ * column without an instance after all (its xstats have no breakdown)
+ * passes on to the following one.
+ */
+static int
+fmp_table_getnext(struct fmp_tab *tab, netsnmp_mib_handler *handler,
+		  netsnmp_handler_registration *reginfo, netsnmp_agent_request_info *reqinfo,
+		  netsnmp_request_info *requests)
+{
+	struct fastmib_ports *set = tab->set;
+	size_t elen = fmp_entry_len[tab->t];
+	unsigned int n = 0, i = 0;
+	netsnmp_request_info *r;
+	int ret = SNMP_ERR_NOERROR;
+	struct fmp_from {
+		oid name[MAX_OID_LEN];
+		size_t len;
+		bool incl;
+	} *orig;
+	bool planned = false;
+
+	for (r = requests; r; r = r->next)
+		n++;
+	orig = malloc((n ? n : 1) * sizeof(*orig));
+	if (!orig)
+		return SNMP_ERR_GENERR;
+	/* snmpd's handlers move a request's OID as they go: where it was */
+	for (r = requests; r; r = r->next, i++) {
+		orig[i].len = r->requestvb->name_length;
+		memcpy(orig[i].name, r->requestvb->name, orig[i].len * sizeof(oid));
+		orig[i].incl = r->inclusive;
+	}
+	if (handler->next)
+		ret = netsnmp_call_next_handler(handler, reginfo, reqinfo, requests);
+	for (r = requests, i = 0; r; r = r->next, i++) {
+		netsnmp_variable_list from = { 0 };
+		bool incl = orig[i].incl;
+
+		from.name = orig[i].name;
+		from.name_length = orig[i].len;
+		while (!(r->processed && r->status != SNMP_ERR_NOERROR)) {
+			oid inst[FASTMIB_IFMIB_IFXENTRY_LEN + 2];
+			unsigned int col, pos;
+			struct fmp_port *p;
+			int rc;
+
+			if (!fmp_table_next(set, tab->t, &from, incl, &col, &p, &pos))
+				break;
+			memcpy(inst, fmp_entry_oid[tab->t], elen * sizeof(oid));
+			inst[elen] = col;
+			inst[elen + 1] = p->entry->ifindex;
+			if (fmp_answered(r) && snmp_oid_compare(r->requestvb->name,
+								r->requestvb->name_length,
+								inst, elen + 2) < 0)
+				break; /* snmpd's kernel row comes first */
+			if (!planned) {
+				fmp_plan_walk(set, tab->t, col, pos, fmp_reach(reqinfo, r), reqinfo);
+				planned = true;
+			}
+			rc = fmp_fill(set, tab->t, col, p, reqinfo, r->requestvb);
+			if (rc != 0) {
+				snmp_set_var_objid(r->requestvb, inst, elen + 2);
+				if (rc < 0)
+					netsnmp_set_request_error(reqinfo, r, SNMP_ERR_GENERR);
+				break;
+			}
+			/* no instance after all: on from it */
+			memcpy(orig[i].name, inst, (elen + 2) * sizeof(oid));
+			from.name_length = elen + 2;
+			incl = false;
+		}
+	}
+	free(orig);
+	return ret;
+}
+
+/*
+ * Requests for the table in the other modes: a port's instance is
+ * answered here (GET, SET), the rest passed on alone, so that snmpd's
+ * handlers never see an instance of ours.
+ */
+static int
+fmp_table_other(struct fmp_tab *tab, netsnmp_mib_handler *handler,
+		netsnmp_handler_registration *reginfo, netsnmp_agent_request_info *reqinfo,
+		netsnmp_request_info *requests)
+{
+	struct fastmib_ports *set = tab->set;
+	size_t elen = fmp_entry_len[tab->t];
+	netsnmp_request_info **next, *head = NULL, *tail = NULL, *r;
+	unsigned int n = 0, i = 0;
+	int ret = SNMP_ERR_NOERROR;
+
+	for (r = requests; r; r = r->next)
+		n++;
+	next = malloc((n ? n : 1) * sizeof(*next));
+	if (!next)
+		return SNMP_ERR_GENERR;
+	for (r = requests; r; r = r->next)
+		next[i++] = r->next;
+	if (reqinfo->mode == MODE_GET)
+		fmp_plan_get(set, tab->t, reqinfo, requests);
+	for (r = requests, i = 0; r; r = next[i++]) {
+		const netsnmp_variable_list *vb = r->requestvb;
+		struct fmp_port *p = NULL;
+
+		if (vb->name_length == elen + 2 &&
+		    snmp_oid_compare(vb->name, elen, fmp_entry_oid[tab->t], elen) == 0 &&
+		    vb->name[elen + 1] <= FASTMIB_IFINDEX_MAX)
+			p = fmp_rows_find(set, (uint32_t)vb->name[elen + 1]);
+		if (!p) {
+			if (tail)
+				tail->next = r;
+			else
+				head = r;
+			tail = r;
+			continue;
+		}
+		if (r->processed)
+			continue;
+		if (reqinfo->mode == MODE_GET)
+			fmp_table_get(set, tab->t, reqinfo, r);
+		else
+			fmp_set(set, tab->t, (unsigned int)vb->name[elen], p, reqinfo, r);
+	}
+	if (tail)
+		tail->next = NULL;
+	if (handler->next && head)
+		ret = netsnmp_call_next_handler(handler, reginfo, reqinfo, head);
+	for (r = requests, i = 0; r; r = r->next)
+		r->next = next[i++];
+	free(next);
+	return ret;
+}
+
+int
+fmp_table_handler(netsnmp_mib_handler *handler, netsnmp_handler_registration *reginfo,
+		  netsnmp_agent_request_info *reqinfo, netsnmp_request_info *requests)
+{
+	struct fmp_tab *tab = handler->myvoid;
+
+	if (reqinfo->mode == MODE_GETNEXT)
+		return fmp_table_getnext(tab, handler, reginfo, reqinfo, requests);
+	return fmp_table_other(tab, handler, reginfo, reqinfo, requests);
+}
+
+/* ifNumber: snmpd's count of its interfaces, and the ports served. */
+static int
+fmp_ifnumber_handler(netsnmp_mib_handler *handler, netsnmp_handler_registration *reginfo,
+		     netsnmp_agent_request_info *reqinfo, netsnmp_request_info *requests)
+{
+	struct fastmib_ports *set = handler->myvoid;
+	int ret = SNMP_ERR_NOERROR;
+
+	if (handler->next)
+		ret = netsnmp_call_next_handler(handler, reginfo, reqinfo, requests);
+	if (reqinfo->mode != MODE_GET)
+		return ret;
+	for (netsnmp_request_info *r = requests; r; r = r->next) {
+		long v = 0;
+
+		if (handler->next) {
+			if (r->requestvb->type != ASN_INTEGER || !r->requestvb->val.integer)
+				continue;
+			v = *r->requestvb->val.integer;
+		}
+		snmp_set_var_typed_integer(r->requestvb, ASN_INTEGER,
+					   v + (long)set->rows.n);
+	}
+	return ret;
+}
+
+/* ---- AgentX: a registration per column of a run ---- */
+
+/*
+ * A port instance of one AgentX registration: the registry hands each
+ * expanded subtree its own copy, its instance OID in rootoid.
+ */
+static int
+fmp_instance_handler(netsnmp_mib_handler *handler, netsnmp_handler_registration *reginfo,
+		     netsnmp_agent_request_info *reqinfo, netsnmp_request_info *requests)
+{
+	struct fastmib_ports *set = handler->myvoid;
+	enum fastmib_ifmib_table t;
+	unsigned int col;
+	struct fmp_port *p;
+
+	if (reginfo->rootoid_len == FASTMIB_IFMIB_IFENTRY_LEN + 2 &&
+	    snmp_oid_compare(reginfo->rootoid, FASTMIB_IFMIB_IFENTRY_LEN,
+			     fmp_entry_oid[FASTMIB_IFTABLE], FASTMIB_IFMIB_IFENTRY_LEN) == 0)
+		t = FASTMIB_IFTABLE;
+	else if (reginfo->rootoid_len == FASTMIB_IFMIB_IFXENTRY_LEN + 2)
+		t = FASTMIB_IFXTABLE;
+	else
+		return SNMP_ERR_GENERR;
+	col = (unsigned int)reginfo->rootoid[fmp_entry_len[t]];
+	p = fmp_rows_find(set, (uint32_t)reginfo->rootoid[fmp_entry_len[t] + 1]);
+	for (netsnmp_request_info *r = requests; r; r = r->next) {
+		netsnmp_variable_list *vb = r->requestvb;
+		int cmp = snmp_oid_compare(vb->name, vb->name_length, reginfo->rootoid,
+					   reginfo->rootoid_len);
+		int rc;
+
+		if (r->processed)
+			continue;
+		switch (reqinfo->mode) {
+		case MODE_GET:
+			rc = cmp == 0 && p ? fmp_fill(set, t, col, p, reqinfo, vb) : 0;
+			if (rc <= 0)
+				netsnmp_set_request_error(reqinfo, r, rc < 0 ? SNMP_ERR_GENERR
+							  : SNMP_NOSUCHINSTANCE);
+			break;
+		case MODE_GETNEXT:
+			if (!p || cmp > 0 || (cmp == 0 && !r->inclusive))
+				break; /* unanswered: the agent moves on */
+			rc = fmp_fill(set, t, col, p, reqinfo, vb);
+			if (rc != 0)
+				snmp_set_var_objid(vb, reginfo->rootoid, reginfo->rootoid_len);
+			if (rc < 0)
+				netsnmp_set_request_error(reqinfo, r, SNMP_ERR_GENERR);
+			break;
+		default:
+			if (!p || cmp != 0)
+				netsnmp_set_request_error(reqinfo, r, SNMP_ERR_NOCREATION);
+			else
+				fmp_set(set, t, col, p, reqinfo, r);
+			break;
+		}
+	}
+	return SNMP_ERR_NOERROR;
+}
+
+static int
+fmp_run_cmp(const struct fmp_run *a, const struct fmp_run *b)
+{
+	if (a->t != b->t)
+		return a->t < b->t ? -1 : 1;
+	if (a->col != b->col)
+		return a->col < b->col ? -1 : 1;
+	if (a->lo != b->lo)
+		return a->lo < b->lo ? -1 : 1;
+	return (a->hi > b->hi) - (a->hi < b->hi);
+}
+
+static size_t
+fmp_run_name(const struct fmp_run *run, oid *name)
+{
+	size_t elen = fmp_entry_len[run->t];
+
+	memcpy(name, fmp_entry_oid[run->t], elen * sizeof(oid));
+	name[elen] = run->col;
+	name[elen + 1] = run->lo;
+	return elen + 2;
+}
+
+static int
+fmp_run_register(struct fastmib_ports *set, const struct fmp_run *run)
+{
+	oid name[FASTMIB_IFMIB_IFXENTRY_LEN + 2];
+	size_t len = fmp_run_name(run, name);
+	netsnmp_handler_registration *reg;
+
+	reg = netsnmp_create_handler_registration(
+		FMP_HANDLER_NAME, fmp_instance_handler, name, len,
+		fastmib_ifmib_writable((enum fastmib_ifmib_table)run->t, run->col)
+		? HANDLER_CAN_RWRITE : HANDLER_CAN_RONLY);
+	if (!reg)
+		return -ENOMEM;
+	reg->handler->myvoid = set; /* no data_free: the set outlives it */
+	if (run->hi > run->lo) {
+		reg->range_subid = (int)len;
+		reg->range_ubound = run->hi;
+	}
+	/* on failure the library frees `reg` */
+	return netsnmp_register_handler(reg) == MIB_REGISTERED_OK ? 0 : -EADDRINUSE;
+}
+
+static void
+fmp_run_unregister(const struct fmp_run *run)
+{
+	oid name[FASTMIB_IFMIB_IFXENTRY_LEN + 2];
+	size_t len = fmp_run_name(run, name);
+
+	/* the row variant frees every expanded copy and tells snmpd once,
+	 * with the range (unregister_mib_context() would free the last only) */
+	if (run->hi > run->lo)
+		netsnmp_unregister_mib_table_row(name, len, DEFAULT_MIB_PRIORITY, (int)len,
+						 run->hi, "");
+	else
+		unregister_mib_context(name, len, DEFAULT_MIB_PRIORITY, 0, 0, "");
+}
+
+/* The runs the served rows call for, sorted. */
+static struct fmp_run *
+fmp_runs_wanted(const struct fastmib_ports *set, unsigned int *np)
+{
+	unsigned int cap = 64, n = 0;
+	struct fmp_run *runs = malloc(cap * sizeof(*runs));
+
+	for (unsigned int t = 0; runs && t < 2; t++) {
+		for (unsigned int col = 1; col <= fastmib_ifmib_last_col(t); col++) {
+			struct fmp_run *cur = NULL;
+
+			for (unsigned int i = 0; i < set->rows.n; i++) {
+				const struct fmp_port *p = set->rows.by_ifindex[i];
+				uint32_t ifindex = p->entry->ifindex;
+
+				if (!fmp_has_instance(t, col, p)) {
+					cur = NULL;
+					continue;
+				}
+				if (cur && cur->hi + 1 == ifindex && cur->hi - cur->lo + 1 < FMP_RUN_MAX) {
+					cur->hi = ifindex;
+					continue;
+				}
+				if (n == cap) {
+					struct fmp_run *grown = realloc(runs, 2 * cap * sizeof(*runs));
+
+					if (!grown) {
+						free(runs);
+						return NULL;
+					}
+					runs = grown;
+					cap *= 2;
+				}
+				cur = &runs[n++];
+				*cur = (struct fmp_run){ (uint8_t)t, (uint8_t)col, ifindex, ifindex };
+			}
+		}
+	}
+	*np = n;
+	return runs;
+}
+
+/*
+ * Registrations follow the rows: runs no longer wanted go first, from the
+ * first up; new runs follow, from the last down (see the top).
+ */
+static void
+fmp_runs_sync(struct fastmib_ports *set)
+{
+	struct fmp_reg *reg = set->reg;
+	unsigned int n_want, n_keep = 0, a = 0, b = 0;
+	struct fmp_run *want = fmp_runs_wanted(set, &n_want), *kept;
+
+	if (!want)
+		return;
+	kept = malloc((reg->n_runs + n_want + 1) * sizeof(*kept));
+	if (!kept) {
+		free(want);
+		return;
+	}
+	/* both lists are sorted: a merge tells old from new */
+	while (a < reg->n_runs || b < n_want) {
+		int cmp = a == reg->n_runs ? 1 : b == n_want ? -1
+			  : fmp_run_cmp(&reg->runs[a], &want[b]);
+
+		if (cmp < 0) {
+			fmp_run_unregister(&reg->runs[a++]);
+		} else if (cmp == 0) {
+			kept[n_keep++] = reg->runs[a++];
+			want[b++].col = 0; /* registered already */
+		} else {
+			b++;
+		}
+	}
+	for (unsigned int k = n_want; k-- > 0;) {
+		if (want[k].col == 0)
+			continue;
+		if (fmp_run_register(set, &want[k]) == 0)
+			kept[n_keep++] = want[k];
+		else
+			snmp_log(LOG_ERR, "fastmib: ports: cannot register ifIndex %u..%u in "
+				 "%s column %u\n", want[k].lo, want[k].hi,
+				 want[k].t == FASTMIB_IFTABLE ? "ifTable" : "ifXTable", want[k].col);
+	}
+	qsort(kept, n_keep, sizeof(*kept), (int (*)(const void *, const void *))fmp_run_cmp);
+	free(reg->runs);
+	reg->runs = kept;
+	reg->n_runs = n_keep;
+	free(want);
+}
+
+/* Our subtree at `st` (itself or one of its children), or NULL. */
+static netsnmp_subtree *
+fmp_own_subtree(netsnmp_subtree *st, const struct fastmib_ports *set)
+{
+	for (; st; st = st->children)
+		if (st->reginfo && st->reginfo->handler &&
+		    st->reginfo->handler->access_method == fmp_instance_handler &&
+		    st->reginfo->handler->myvoid == set)
+			return st;
+	return NULL;
+}
+
+/*
+ * snmpd is back (SNMPD_CALLBACK_INDEX_START, before Net-SNMP registers
+ * every subtree again): the runs are sent whole, the copies marked done.
+ */
+static int
+fmp_reattach(int major, int minor, void *serverarg, void *clientarg)
+{
+	struct fastmib_ports *set = clientarg;
+	struct fmp_reg *reg = set->reg;
+	netsnmp_session *ss = serverarg;
+
+	(void)major;
+	(void)minor;
+	for (unsigned int k = reg->n_runs; ss && k-- > 0;) {
+		const struct fmp_run *run = &reg->runs[k];
+		oid name[FASTMIB_IFMIB_IFXENTRY_LEN + 2];
+		size_t len = fmp_run_name(run, name);
+		netsnmp_subtree *st = netsnmp_subtree_find(name, len, NULL, "");
+
+		for (uint32_t i = run->lo; st && i <= run->hi; i++, st = st->next) {
+			netsnmp_subtree *own = fmp_own_subtree(st, set);
+
+			if (own)
+				own->flags |= SUBTREE_ATTACHED;
+		}
+		agentx_register(ss, name, len, DEFAULT_MIB_PRIORITY,
+				run->hi > run->lo ? (int)len : 0, run->hi > run->lo ? run->hi : 0,
+				0, 0, NULL);
+	}
+	return SNMPERR_SUCCESS;
+}
+
+/* ---- snmpd's own tables (module) and ours (standalone) ---- */
+
+/* Our handler in `reginfo`'s chain, or NULL. */
+static netsnmp_mib_handler *
+fmp_find_injected(netsnmp_handler_registration *reginfo)
+{
+	return netsnmp_find_handler_by_name(reginfo, FMP_HANDLER_NAME);
+}
+
+/*
+ * Into every piece of snmpd's registration of `root` (other registrations
+ * inside it split it; each piece has its own chain), our handler, before
+ * the handler named `before`. Returns how many pieces have it now.
+ */
+static unsigned int
+fmp_inject(const oid *root, size_t len, const char *reg_name, const char *before,
+	   Netsnmp_Node_Handler *fn, void *arg)
+{
+	oid end[MAX_OID_LEN];
+	netsnmp_subtree *st = netsnmp_subtree_find(root, len, NULL, "");
+	unsigned int n = 0;
+
+	memcpy(end, root, len * sizeof(oid));
+	end[len - 1]++;
+	for (; st && snmp_oid_compare(st->start_a, st->start_len, end, len) < 0; st = st->next) {
+		for (netsnmp_subtree *c = st; c; c = c->children) {
+			netsnmp_handler_registration *ri = c->reginfo;
+			netsnmp_mib_handler *h;
+
+			if (!ri || !ri->handlerName || strcmp(ri->handlerName, reg_name) != 0)
+				continue;
+			if (fmp_find_injected(ri)) {
+				n++;
+				continue;
+			}
+			h = netsnmp_create_handler(FMP_HANDLER_NAME, fn);
+			if (!h)
+				continue;
+			h->myvoid = arg;
+			if (netsnmp_inject_handler_before(ri, h, before) != SNMPERR_SUCCESS) {
+				netsnmp_handler_free(h);
+				continue;
+			}
+			n++;
+		}
+	}
+	return n;
+}
+
+/* Take our handler out of every piece of snmpd's registration of `root`. */
+static void
+fmp_eject(const oid *root, size_t len)
+{
+	oid end[MAX_OID_LEN];
+	netsnmp_subtree *st = netsnmp_subtree_find(root, len, NULL, "");
+
+	memcpy(end, root, len * sizeof(oid));
+	end[len - 1]++;
+	for (; st && snmp_oid_compare(st->start_a, st->start_len, end, len) < 0; st = st->next) {
+		for (netsnmp_subtree *c = st; c; c = c->children) {
+			netsnmp_mib_handler *h = c->reginfo ? fmp_find_injected(c->reginfo) : NULL;
+
+			if (!h)
+				continue;
+			if (h->prev)
+				h->prev->next = h->next;
+			else
+				c->reginfo->handler = h->next;
+			if (h->next)
+				h->next->prev = h->prev;
+			h->next = h->prev = NULL;
+			netsnmp_handler_free(h);
+		}
+	}
+}
+
+static int
+fmp_own_table(struct fastmib_ports *set, enum fastmib_ifmib_table t, int priority)
+{
+	struct fmp_reg *reg = set->reg;
+	netsnmp_handler_registration *ri;
+
+	ri = netsnmp_create_handler_registration("fastmib-ports-table", fmp_table_handler,
+						 fmp_table_oid[t], fmp_entry_len[t] - 1,
+						 HANDLER_CAN_RWRITE);
+	if (!ri)
+		return -ENOMEM;
+	ri->handler->myvoid = &reg->tab[t];
+	ri->priority = priority;
+	if (netsnmp_register_handler(ri) != MIB_REGISTERED_OK)
+		return -EADDRINUSE;
+	reg->own[t] = ri;
+	return 0;
+}
+
+static int
+fmp_own_ifnumber(struct fastmib_ports *set)
+{
+	netsnmp_handler_registration *ri;
+
+	ri = netsnmp_create_handler_registration("fastmib-ports-ifNumber", fmp_ifnumber_handler,
+						 fmp_ifnumber_oid, OID_LENGTH(fmp_ifnumber_oid),
+						 HANDLER_CAN_RONLY);
+	if (!ri)
+		return -ENOMEM;
+	ri->handler->myvoid = set;
+	if (netsnmp_register_scalar(ri) != MIB_REGISTERED_OK)
+		return -EADDRINUSE;
+	set->reg->own_ifnumber = ri;
+	return 0;
+}
+
+/* In snmpd: join its tables and its ifNumber, or (tables excluded with -I)
+ * stand in for them until they appear. */
+static void
+fmp_module_sync(struct fastmib_ports *set)
+{
+	struct fmp_reg *reg = set->reg;
+
+	for (unsigned int t = 0; t < 2; t++) {
+		unsigned int n = fmp_inject(fmp_table_oid[t], fmp_entry_len[t] - 1,
+					    fmp_snmpd_name[t], "table", fmp_table_handler,
+					    &reg->tab[t]);
+
+		if (n && reg->own[t]) {
+			netsnmp_unregister_handler(reg->own[t]);
+			reg->own[t] = NULL;
+		} else if (!n && !reg->own[t] &&
+			   fmp_own_table(set, t, FMP_OWN_PRIORITY) == 0) {
+			snmp_log(LOG_INFO, "fastmib: ports: snmpd serves no %s (excluded "
+				 "with -I?): the ports' rows are served alone\n", fmp_snmpd_name[t]);
+		}
+	}
+	fmp_inject(fmp_ifnumber_oid, OID_LENGTH(fmp_ifnumber_oid), "if number", "if number",
+		   fmp_ifnumber_handler, set);
+}
+
+/* ---- entry points ---- */
+
+int
+fmp_reg_start(struct fastmib_ports *set)
+{
+	struct fmp_reg *reg = calloc(1, sizeof(*reg));
+	int rc = 0;
+
+	if (!reg)
+		return -ENOMEM;
+	set->reg = reg;
+	for (unsigned int t = 0; t < 2; t++)
+		reg->tab[t] = (struct fmp_tab){ set, (enum fastmib_ifmib_table)t };
+	switch (set->mode) {
+	case FASTMIB_PORTS_AGENTX:
+		reg->reattach_cb = snmp_register_callback(SNMP_CALLBACK_APPLICATION,
+							  SNMPD_CALLBACK_INDEX_START,
+							  fmp_reattach, set) == SNMPERR_SUCCESS;
+		break;
+	case FASTMIB_PORTS_MODULE:
+		fmp_module_sync(set);
+		break;
+	case FASTMIB_PORTS_STANDALONE:
+		for (unsigned int t = 0; t < 2 && rc == 0; t++)
+			rc = fmp_own_table(set, t, DEFAULT_MIB_PRIORITY);
+		if (rc == 0)
+			rc = fmp_own_ifnumber(set);
+		break;
+	}
+	return rc;
+}
+
+void
+fmp_reg_sync(struct fastmib_ports *set)
+{
+	if (!set->reg)
+		return;
+	if (set->mode == FASTMIB_PORTS_AGENTX)
+		fmp_runs_sync(set);
+	else if (set->mode == FASTMIB_PORTS_MODULE)
+		fmp_module_sync(set);
+}
+
+void
+fmp_reg_stop(struct fastmib_ports *set)
+{
+	struct fmp_reg *reg = set->reg;
+
+	if (!reg)
+		return;
+	for (unsigned int k = 0; k < reg->n_runs; k++)
+		fmp_run_unregister(&reg->runs[k]);
+	free(reg->runs);
+	if (reg->reattach_cb)
+		snmp_unregister_callback(SNMP_CALLBACK_APPLICATION, SNMPD_CALLBACK_INDEX_START,
+					 fmp_reattach, set, 1);
+	for (unsigned int t = 0; t < 2; t++) {
+		if (reg->own[t])
+			netsnmp_unregister_handler(reg->own[t]);
+		if (set->mode == FASTMIB_PORTS_MODULE)
+			fmp_eject(fmp_table_oid[t], fmp_entry_len[t] - 1);
+	}
+	if (reg->own_ifnumber)
+		netsnmp_unregister_handler(reg->own_ifnumber);
+	if (set->mode == FASTMIB_PORTS_MODULE)
+		fmp_eject(fmp_ifnumber_oid, OID_LENGTH(fmp_ifnumber_oid));
+	free(reg);
+	set->reg = NULL;
+}
