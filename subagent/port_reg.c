@@ -132,6 +132,8 @@ fmp_table_getnext(struct fmp_tab *tab, netsnmp_mib_handler *handler,
 		memcpy(orig[i].name, r->requestvb->name, orig[i].len * sizeof(oid));
 		orig[i].incl = r->inclusive;
 	}
+	/* before snmpd's handlers move the requests' OIDs */
+	fmp_plan_pdu(set, reqinfo);
 	if (handler->next)
 		ret = netsnmp_call_next_handler(handler, reginfo, reqinfo, requests);
 	for (r = requests, i = 0; r; r = r->next, i++) {
@@ -200,7 +202,7 @@ fmp_table_other(struct fmp_tab *tab, netsnmp_mib_handler *handler,
 	for (r = requests; r; r = r->next)
 		next[i++] = r->next;
 	if (reqinfo->mode == MODE_GET)
-		fmp_plan_get(set, tab->t, reqinfo, requests);
+		fmp_plan_pdu(set, reqinfo);
 	for (r = requests, i = 0; r; r = next[i++]) {
 		const netsnmp_variable_list *vb = r->requestvb;
 		struct fmp_port *p = NULL;
@@ -270,6 +272,8 @@ fmp_ifnumber_handler(netsnmp_mib_handler *handler, netsnmp_handler_registration 
 	}
 	return ret;
 }
+
+static netsnmp_mib_handler *fmp_find_injected(netsnmp_handler_registration *reginfo);
 
 /* ---- AgentX: a registration per column of a run ---- */
 
@@ -486,11 +490,13 @@ fmp_runs_sync(struct fastmib_ports *set)
 static netsnmp_subtree *
 fmp_own_subtree(netsnmp_subtree *st, const struct fastmib_ports *set)
 {
-	for (; st; st = st->children)
-		if (st->reginfo && st->reginfo->handler &&
-		    st->reginfo->handler->access_method == fmp_instance_handler &&
-		    st->reginfo->handler->myvoid == set)
+	for (; st; st = st->children) {
+		/* Net-SNMP may have put helpers (bulk_to_next) above ours */
+		netsnmp_mib_handler *h = st->reginfo ? fmp_find_injected(st->reginfo) : NULL;
+
+		if (h && h->access_method == fmp_instance_handler && h->myvoid == set)
 			return st;
+	}
 	return NULL;
 }
 

@@ -315,11 +315,12 @@ fmp_plan_run(struct fastmib_ports *set, struct fmp_plan *pl, long id)
 	}
 }
 
-void
-fmp_plan_walk(struct fastmib_ports *set, enum fastmib_ifmib_table t, unsigned int col,
-	      unsigned int from, unsigned int reach, netsnmp_agent_request_info *reqinfo)
+/* The ports and parts the `reach` instances from (col, position `from`)
+ * of table `t` need, into the plan. */
+static void
+fmp_plan_add_walk(struct fastmib_ports *set, struct fmp_plan *pl, enum fastmib_ifmib_table t,
+		  unsigned int col, unsigned int from, unsigned int reach)
 {
-	struct fmp_plan pl = { .n = 0 };
 	unsigned int last = fastmib_ifmib_last_col(t);
 
 	if (reach > FMP_PLAN_MAX)
@@ -335,9 +336,18 @@ fmp_plan_walk(struct fastmib_ports *set, enum fastmib_ifmib_table t, unsigned in
 		p = set->rows.by_ifindex[from++];
 		if (!fmp_has_instance(t, col, p))
 			continue;
-		fmp_plan_add(&pl, p, fmp_parts(set, t, col, p));
+		fmp_plan_add(pl, p, fmp_parts(set, t, col, p));
 		reach--;
 	}
+}
+
+void
+fmp_plan_walk(struct fastmib_ports *set, enum fastmib_ifmib_table t, unsigned int col,
+	      unsigned int from, unsigned int reach, netsnmp_agent_request_info *reqinfo)
+{
+	struct fmp_plan pl = { .n = 0 };
+
+	fmp_plan_add_walk(set, &pl, t, col, from, reach);
 	fmp_plan_run(set, &pl, fmp_pdu_id(reqinfo));
 }
 
@@ -359,25 +369,44 @@ fmp_instance_of(enum fastmib_ifmib_table t, const oid *name, size_t len, unsigne
 	return true;
 }
 
+/*
+ * The whole PDU, once: snmpd hands each registration (ifTable, ifXTable)
+ * its varbinds in a call of its own, so the parts a port needs are only
+ * known from the PDU itself. A GET names instances; a GETNEXT or GETBULK
+ * starts walks of one instance (GETNEXT, non-repeaters) or of
+ * max-repetitions instances at most (repeaters).
+ */
 void
-fmp_plan_get(struct fastmib_ports *set, enum fastmib_ifmib_table t,
-	     netsnmp_agent_request_info *reqinfo, netsnmp_request_info *requests)
+fmp_plan_pdu(struct fastmib_ports *set, netsnmp_agent_request_info *reqinfo)
 {
+	const netsnmp_pdu *pdu = reqinfo->asp ? reqinfo->asp->pdu : NULL;
 	struct fmp_plan pl = { .n = 0 };
+	long id = fmp_pdu_id(reqinfo);
+	unsigned int k = 0;
 
-	for (netsnmp_request_info *r = requests; r; r = r->next) {
-		unsigned int col;
-		uint32_t ifindex;
-		struct fmp_port *p;
+	if (!pdu || (set->planned_valid && set->planned_transid == id))
+		return;
+	set->planned_valid = true;
+	set->planned_transid = id;
+	for (const netsnmp_variable_list *vb = pdu->variables; vb; vb = vb->next_variable, k++) {
+		for (unsigned int t = 0; t < 2; t++) {
+			unsigned int col, pos, reach = 1;
+			uint32_t ifindex;
+			struct fmp_port *p;
 
-		if (r->processed || !fmp_instance_of(t, r->requestvb->name,
-						      r->requestvb->name_length, &col, &ifindex))
-			continue;
-		p = fmp_rows_find(set, ifindex);
-		if (p && fmp_has_instance(t, col, p))
-			fmp_plan_add(&pl, p, fmp_parts(set, t, col, p));
+			if (pdu->command == SNMP_MSG_GET) {
+				if (fmp_instance_of(t, vb->name, vb->name_length, &col, &ifindex) &&
+				    (p = fmp_rows_find(set, ifindex)) && fmp_has_instance(t, col, p))
+					fmp_plan_add(&pl, p, fmp_parts(set, t, col, p));
+				continue;
+			}
+			if (pdu->command == SNMP_MSG_GETBULK && k >= (unsigned int)pdu->non_repeaters)
+				reach = pdu->max_repetitions > 0 ? (unsigned int)pdu->max_repetitions : 0;
+			if (reach && fmp_table_next(set, t, vb, false, &col, &p, &pos))
+				fmp_plan_add_walk(set, &pl, t, col, pos, reach);
+		}
 	}
-	fmp_plan_run(set, &pl, fmp_pdu_id(reqinfo));
+	fmp_plan_run(set, &pl, id);
 }
 
 static void
@@ -476,7 +505,7 @@ fmp_table_get(struct fastmib_ports *set, enum fastmib_ifmib_table t,
 }
 
 bool
-fmp_table_next(struct fastmib_ports *set, enum fastmib_ifmib_table t,
+fmp_table_next(const struct fastmib_ports *set, enum fastmib_ifmib_table t,
 	       const netsnmp_variable_list *vb, bool inclusive, unsigned int *colp,
 	       struct fmp_port **portp, unsigned int *posp)
 {

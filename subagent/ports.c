@@ -309,12 +309,11 @@ fmp_src_withdraw(struct fmp_src *s, const char *why)
 		s->ports[i]->listed = false;
 		s->ports[i]->refused = NULL;
 	}
-	if (s->up && why)
+	if (s->up && why && n)
 		snmp_log(LOG_INFO, "fastmib: ports %s: application (pid %ld) %s; "
 			 "%u port(s) withdrawn\n", s->epath, s->pid, why, n);
 	s->up = false;
 	s->behind_ns = 0;
-	s->late_logged = false;
 	s->lost = NULL;
 }
 
@@ -521,10 +520,10 @@ fmp_src_came_up(struct fmp_src *s)
 			p->logged_cast_bad = p->logged_cast_big = 0;
 		}
 		s->pid = pid;
+		s->late_logged = false;
 	}
 	s->up = true;
 	s->behind_ns = 0;
-	s->late_logged = false;
 	s->hello_logged = false;
 	s->last_rc = 0;
 	s->last_msg[0] = '\0';
@@ -555,14 +554,19 @@ fmp_src_check(struct fmp_src *s)
 			}
 			return;
 		}
-		if (!s->behind_ns) {
+		if (!s->behind_ns)
 			s->behind_ns = now;
-		} else if (now - s->behind_ns >= FASTMIB_PORTS_STALL_MS * 1000000ull) {
-			fmp_src_withdraw(s, "does not answer");
-			fastmib_tel_close(s->tel);
-		}
+	}
+	/* no answer in time for this long, late ones or none: gone (its rows
+	 * come back with its first answer in time) */
+	if (s->up && s->behind_ns &&
+	    fmp_now_ns() - s->behind_ns >= FASTMIB_PORTS_STALL_MS * 1000000ull) {
+		fmp_src_withdraw(s, "does not answer in time");
+		fastmib_tel_close(s->tel);
 		return;
 	}
+	if (rc == -EBUSY)
+		return;
 	if (rc == -ENOTCONN) {
 		rc = fastmib_tel_connect(s->tel, s->set->timeout_ms);
 		if (s->set->starting && (rc == 0 || rc == -EINPROGRESS))

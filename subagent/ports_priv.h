@@ -122,6 +122,8 @@ struct fastmib_ports {
 	struct fmp_rows rows;
 	bool rows_changed;              /* served set changed since last sync */
 	struct fmp_reg *reg;
+	bool planned_valid;             /* the PDU planned_transid is planned */
+	long planned_transid;
 	/* linkUp/linkDown */
 	struct fastmib_agent_bucket bucket;
 	uint64_t traps_sent, traps_suppressed, traps_suppressed_logged;
@@ -175,15 +177,14 @@ bool fmp_has_instance(enum fastmib_ifmib_table t, unsigned int col, const struct
  */
 void fmp_plan_walk(struct fastmib_ports *set, enum fastmib_ifmib_table t, unsigned int col,
 		   unsigned int from, unsigned int reach, netsnmp_agent_request_info *reqinfo);
-/* Read ahead for a GET: the parts each named port needs. */
-void fmp_plan_get(struct fastmib_ports *set, enum fastmib_ifmib_table t,
-		  netsnmp_agent_request_info *reqinfo, netsnmp_request_info *requests);
+/* Read ahead for the whole PDU (module, standalone), once per PDU. */
+void fmp_plan_pdu(struct fastmib_ports *set, netsnmp_agent_request_info *reqinfo);
 /* The value of a table's instance: GET / GETNEXT of the table handler. */
 int fmp_table_get(struct fastmib_ports *set, enum fastmib_ifmib_table t,
 		  netsnmp_agent_request_info *reqinfo, netsnmp_request_info *r);
 /* The next instance of ours after the request's OID: true and its OID in
  * `out` (column, ifIndex), or false. */
-bool fmp_table_next(struct fastmib_ports *set, enum fastmib_ifmib_table t,
+bool fmp_table_next(const struct fastmib_ports *set, enum fastmib_ifmib_table t,
 		    const netsnmp_variable_list *vb, bool inclusive, unsigned int *col,
 		    struct fmp_port **port, unsigned int *pos);
 

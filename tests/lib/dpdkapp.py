@@ -83,12 +83,15 @@ class Telemetry:
 
 class Testpmd:
     """dpdk-testpmd on `ports` net_null vdevs, io forwarding, started at
-    once. `interactive`: its prompt reads commands from our pipe (command())
-    instead of waiting for a line to exit."""
+    once. `vdevs`: the devices' names in probe order (port id order),
+    net_null0, net_null1, ... by default. `interactive`: its prompt reads
+    commands from our pipe (command()) instead of waiting for a line to
+    exit."""
 
     def __init__(self, ports=2, prefix=None, interactive=False, lcores="0-1",
-                 log_dir=None):
-        self.n_ports = ports
+                 log_dir=None, vdevs=None):
+        self.vdevs = list(vdevs) if vdevs else ["net_null%d" % i for i in range(ports)]
+        self.n_ports = len(self.vdevs)
         self.prefix = prefix or unique_prefix()
         self.dir = runtime_dir(self.prefix)
         self.socket = os.path.join(self.dir, SOCKET_NAME)
@@ -101,8 +104,8 @@ class Testpmd:
     def command_line(self):
         cmd = [TESTPMD, "-l", self.lcores, "--no-huge", "-m", "512", "--no-pci",
                "--file-prefix", self.prefix, "--log-level", "*:warning"]
-        for i in range(self.n_ports):
-            cmd += ["--vdev", "net_null%d" % i]
+        for v in self.vdevs:
+            cmd += ["--vdev", v]
         cmd += ["--"]
         if self.interactive:
             cmd += ["-i"]

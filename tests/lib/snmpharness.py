@@ -383,11 +383,16 @@ class Agent:
         self.state = os.path.join(self.dir, "state")
         os.makedirs(self.state, exist_ok=True)
         self.proc = None
+        # a settings file: access control for a standalone agent, and the
+        # lines asked for (a subagent's access control is snmpd's)
+        self.conf = os.path.join(self.dir, "agent.conf")
+        self.has_conf = standalone or bool(extra_conf)
+        if self.has_conf:
+            with open(self.conf, "w") as f:
+                f.write("\n".join((access_lines() if standalone else []) +
+                                  list(extra_conf)) + "\n")
         if standalone:
             self.port = free_udp_port()
-            self.conf = os.path.join(self.dir, "agent.conf")
-            with open(self.conf, "w") as f:
-                f.write("\n".join(access_lines() + list(extra_conf)) + "\n")
             self.client = Client(self.port)
         else:
             self.port = snmpd.port
@@ -398,9 +403,11 @@ class Agent:
         cmd = self.wrapper + [agentx_binary(), "-f", "-C", "-Lf", self.log,
                               "--state-dir", self.state]
         if self.standalone:
-            cmd += ["--listen", "udp:127.0.0.1:%d" % self.port, "-c", self.conf]
+            cmd += ["--listen", "udp:127.0.0.1:%d" % self.port]
         else:
             cmd += ["-x", self.snmpd.sock]
+        if self.has_conf:
+            cmd += ["-c", self.conf]
         return cmd + self.extra_args + self.segments
 
     def start(self, wait_oid=None, timeout=20):

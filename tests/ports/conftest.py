@@ -11,6 +11,7 @@ import pytest
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
 
 import dpdkapp  # noqa: E402
+import faketel  # noqa: E402
 import snmpharness as h  # noqa: E402
 
 IF_ENTRY = "1.3.6.1.2.1.2.2.1"
@@ -48,43 +49,54 @@ def kernel_interfaces():
 
 class PortsServer:
     """The ports of one or more applications (`specs`: PATH[,BASE]) served
-    in `mode`, reached through `client`."""
+    in `mode`, reached through `client`. `lines`: more settings, as
+    directives without the module's "fastmib" prefix (ifIndexBase 300, ...);
+    `trap_port`: where notifications go (a test snmptrapd)."""
 
     def __init__(self, mode, specs, base=None, timeout_ms=TIMEOUT_MS, if_mib=True,
-                 debug=False):
+                 debug=False, lines=(), trap_port=None):
         self.mode = mode
         self.specs = list(specs)
         self.snmpd = self.agent = None
-        args = []
-        for s in self.specs:
-            args += ["--ports", s]
+        conf = ["ports %s" % s for s in self.specs]
         if base is not None:
-            args += ["--ifindex-base", str(base)]
+            conf.append("ifIndexBase %d" % base)
         if timeout_ms is not None:
-            args += ["--ports-timeout", str(timeout_ms)]
+            conf.append("portsTimeout %d" % timeout_ms)
+        conf += list(lines)
         # -Dfastmib_ports: a log line per telemetry query made for a request
         debug_args = ["-Dfastmib_ports"] if debug else []
+        sinks = [h.trap_sink_line(trap_port)] if trap_port else []
         if mode == "module":
-            lines = ["fastmibPorts %s" % s for s in self.specs]
-            if base is not None:
-                lines.append("fastmibIfIndexBase %d" % base)
-            if timeout_ms is not None:
-                lines.append("fastmibPortsTimeout %d" % timeout_ms)
-            self.agent = h.ModuleAgent([], extra_lines=lines, if_mib=if_mib,
-                                       snmpd_args=debug_args)
+            self.agent = h.ModuleAgent([], extra_lines=["fastmib" + c[0].upper() + c[1:]
+                                                        for c in conf] + sinks,
+                                       if_mib=if_mib, snmpd_args=debug_args)
             self.snmpd = self.agent.snmpd
         else:
             if mode == "agentx":
-                self.snmpd = h.Snmpd(if_mib=if_mib).start()
+                self.snmpd = h.Snmpd(if_mib=if_mib, extra_lines=sinks).start()
             self.agent = h.Agent([], self.snmpd, standalone=mode == "standalone",
-                                 extra_args=args + debug_args)
+                                 extra_args=debug_args,
+                                 extra_conf=conf + (sinks if mode == "standalone" else []))
         self.client = self.agent.client
+
+    @property
+    def state_dir(self):
+        """Where the port map is kept."""
+        return self.snmpd.persist if self.mode == "module" else self.agent.state
 
     def start(self, wait_ifindex=None, timeout=20):
         self.agent.start()
         if wait_ifindex is not None:
             self.wait_row(wait_ifindex, timeout)
         return self
+
+    def restart(self, wait_ifindex=None):
+        """Stop the serving process and start it again, state kept."""
+        self.agent.stop()
+        self.agent.start()
+        if wait_ifindex is not None:
+            self.wait_row(wait_ifindex)
 
     def row_served(self, ifindex):
         r = self.client.get([ifx_oid(1, ifindex)])
@@ -104,6 +116,13 @@ class PortsServer:
                                  self.agent.read_log())
         return True
 
+    def names(self):
+        """{ifIndex: ifName} of the DPDK rows (ifIndex >= 1000)."""
+        w = self.client.bulkwalk(IFX_ENTRY + ".1", reps=50)
+        assert w.rc == 0, w
+        return {int(vb.oid.rsplit(".", 1)[1]): vb.value.strip('"') for vb in w.varbinds
+                if int(vb.oid.rsplit(".", 1)[1]) >= 1000}
+
     def read_log(self):
         return self.agent.read_log()
 
@@ -115,7 +134,12 @@ class PortsServer:
         """Stop the serving process (its log then has the traffic line)."""
         return self.agent.stop()
 
-    def close(self):
+    def close(self, keep=False):
+        if keep:
+            self.agent.stop()
+            if self.mode == "agentx":
+                self.snmpd.stop()
+            return
         h.shut_down(self.agent, self.snmpd if self.mode != "module" else None)
 
 
@@ -134,3 +158,30 @@ def telemetry(testpmd):
     t = testpmd.telemetry()
     yield t
     t.close()
+
+
+@pytest.fixture
+def trapd():
+    """A test snmptrapd: where the notifications go."""
+    t = h.Snmptrapd().start()
+    try:
+        yield t
+    finally:
+        t.stop()
+        t.cleanup()
+
+
+@pytest.fixture
+def fake_app():
+    """Synthetic DPDK applications (tests/lib/faketel.py), stopped after."""
+    apps = []
+
+    def make(ports):
+        app = faketel.FakeApp(ports).start()
+        apps.append(app)
+        return app
+    try:
+        yield make
+    finally:
+        for a in apps:
+            a.stop()

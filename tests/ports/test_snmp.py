@@ -3,7 +3,9 @@
 type, MTU, speed and addresses exactly as the application's telemetry
 reports them; counters read at request time (each lies between two
 telemetry reads taken just before and just after it); beside snmpd's own
-interfaces in one walk, in OID order, nothing duplicated or shadowed."""
+interfaces in one walk, in OID order, nothing duplicated or shadowed, no
+row with a column missing; ifNumber counting the ports where the agent
+takes it over; one telemetry reading of a port per PDU at most."""
 import re
 import subprocess
 import time
@@ -53,7 +55,7 @@ def test_rows_are_what_telemetry_reports(served, telemetry):
             if_oid(9, i): ("Timeticks", 0),  # up since before the agent
             if_oid(22, i): ("OID", ".0.0"),
             ifx_oid(1, i): ("STRING", '"%s"' % info["name"]),
-            ifx_oid(14, i): ("INTEGER", 2),
+            ifx_oid(14, i): ("INTEGER", 1),  # linkUp/linkDown enabled
             ifx_oid(15, i): ("Gauge32", link["speed"]),
             ifx_oid(16, i): ("INTEGER", 1 if info["promiscuous"] else 2),
             ifx_oid(17, i): ("INTEGER", 2),  # a vdev has no connector
@@ -158,7 +160,8 @@ def test_walk_beside_snmpd_own_interfaces(served):
                      for vb in walk.varbinds
                      if vb.oid.startswith("%s.%d." % (table, name_col))}
             assert names == {**kernel, **ours}
-            # every column of a DPDK row that has a value, nothing else
+            # every column of a DPDK row that has a value, nothing else:
+            # never a row with a column missing
             for i in ours:
                 have = sorted(int(o.split(".")[-2]) for o in oids
                               if o.endswith(".%d" % i))
@@ -181,53 +184,89 @@ def test_getnext_across_the_rows(served):
     assert [vb.oid for vb in r.varbinds] == list(cases.values())
 
 
-def test_rows_are_read_only(served):
-    for oid, t, v in ((if_oid(7, BASE), "i", 2), (ifx_oid(18, BASE), "s", "uplink"),
-                      (ifx_oid(16, BASE), "i", 2)):
+def test_read_only_columns(served):
+    """ifAdminStatus and ifPromiscuousMode (and everything but ifAlias and
+    ifLinkUpDownTrapEnable) are read-only: notWritable, nothing changed."""
+    for oid, t, v in ((if_oid(7, BASE), "i", 2), (ifx_oid(16, BASE), "i", 2),
+                      (if_oid(2, BASE), "s", "x"), (ifx_oid(15, BASE), "u", 1)):
         r = served.client.set(oid, t, v)
         assert r.error in ("notWritable", "noAccess"), r
     assert served.client.value(if_oid(7, BASE)) == 1
 
 
-def test_one_query_per_port_per_pdu(served, testpmd):
-    """A GET of every counter of both ports, and more: each port is read
-    once, whatever the number of its varbinds. Over AgentX snmpd splits the
-    PDU by registration (one per column) and a reading serves the pieces
-    that follow for 1 ms only, so the exact count holds in-process."""
-    if served.mode == "agentx":
-        pytest.skip("snmpd sends one AgentX PDU per column registration")
+def pdu_readings(server, before):
+    """The telemetry queries made for requests since log offset `before`:
+    [(ports read, first port id)] (needs debug)."""
+    log = server.read_log()[before:]
+    return [(int(m.group(1)), int(m.group(2))) for m in
+            re.finditer(r"(\d+) port\(s\) from port (\d+): query for a request", log)]
+
+
+def test_one_reading_per_port_per_pdu(served, testpmd):
+    """A GET of every counter of both ports, and more, reads each port once
+    for the PDU, both in one query in snmpd or standalone; over AgentX
+    snmpd splits the PDU by registration, and the pieces share the
+    readings by the request's transaction id. A bulk walk of one column
+    reads each port once too."""
     s = PortsServer(served.mode, [testpmd.dir], debug=True)
     try:
         s.start(wait_ifindex=BASE + 1)
-        time.sleep(0.01)  # past the 1 ms a reading may serve later PDUs
-        before = s.queries_for_requests()
         oids = ["%s.%d.%d" % (e, c, BASE + p) for p in (0, 1) for e, c, _, _ in COUNTERS]
         oids += [if_oid(2, BASE), ifx_oid(1, BASE + 1), if_oid(8, BASE + 1)]
+        before = len(s.read_log())
         r = s.client.get(oids)
         assert r.rc == 0 and all(vb.value is not None for vb in r.varbinds), r
-        assert s.queries_for_requests() - before == 2
-        # a walk of one column of both ports: one query per row read
-        time.sleep(0.01)
-        before = s.queries_for_requests()
+        reads = pdu_readings(s, before)
+        if served.mode == "agentx":
+            assert sorted(p for _, p in reads) == [0, 1] and all(n == 1 for n, _ in reads)
+        else:
+            assert reads == [(2, 0)]
+        before = len(s.read_log())
         w = s.client.bulkwalk(ifx_oid(6, BASE)[:-5], reps=10)
         assert [vb.oid for vb in w.varbinds if oid_key(vb.oid)[-1] >= BASE] == \
             [ifx_oid(6, BASE), ifx_oid(6, BASE + 1)]
-        assert s.queries_for_requests() - before == 2
+        reads = pdu_readings(s, before)
+        assert sum(n for n, _ in reads) == 2 and len({p for _, p in reads}) == len(reads)
     finally:
         s.close()
 
 
-def test_settings_file_sources_and_bases(testpmd, tmp_path):
-    """`ports` and `ifIndexBase` lines of the settings file; a source of
-    its own base, and the n-th source without one at base + 100 n."""
+def test_ifnumber(served):
+    """ifNumber counts the ports where the agent can take it over: in snmpd
+    (the module) snmpd's own count and the ports, standalone the ports;
+    over AgentX it stays snmpd's (docs/if-mib.md says why)."""
+    n = served.client.value("1.3.6.1.2.1.2.1.0")
+    kernel = len(kernel_interfaces())
+    assert n == {"module": kernel + 2, "standalone": 2, "agentx": kernel}[served.mode]
+
+
+def test_snmpnetstat_lists_the_ports(served):
+    if served.mode not in BESIDE_SNMPD:
+        pytest.skip("snmpnetstat reads ipAddrTable too, which the standalone agent lacks")
+    r = subprocess.run(["snmpnetstat", "-v2c", "-c", "public", "-m", "", "-Ci",
+                        served.client.target], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    names = [ln.split()[0] for ln in r.stdout.splitlines()[1:] if ln.strip()]
+    assert "net_null0" in names and "net_null1" in names, r.stdout
+    assert set(kernel_interfaces().values()) <= set(names), r.stdout
+
+
+def test_settings_file_sources_and_bases(testpmd):
+    """`ports` and `ifIndexBase` lines of the settings file: a source of its
+    own base, one from ifIndexBase; several sources: ifName is
+    LABEL/NAME, the label the runtime directory's name, numbered where two
+    are the same."""
     conf = ["ports %s,5000" % testpmd.dir, "ports %s" % testpmd.socket,
             "ifIndexBase 300", "portsTimeout 100"]
     agent = h.Agent([], None, standalone=True, extra_conf=conf)
     try:
-        agent.start(wait_oid=ifx_oid(1, 401))
-        r = agent.client.get([ifx_oid(1, i) for i in (5000, 5001, 400, 401)])
-        assert [vb.value for vb in r.varbinds] == ['"net_null0"', '"net_null1"'] * 2
-        r = agent.client.get([ifx_oid(1, i) for i in (300, 1000, 5002)])
+        agent.start(wait_oid=ifx_oid(1, 301))
+        r = agent.client.get([ifx_oid(1, i) for i in (5000, 5001, 300, 301)])
+        label = testpmd.prefix
+        assert [vb.value for vb in r.varbinds] == [
+            '"%s/net_null0"' % label, '"%s/net_null1"' % label,
+            '"%s-2/net_null0"' % label, '"%s-2/net_null1"' % label]
+        r = agent.client.get([ifx_oid(1, i) for i in (302, 1000, 5002)])
         assert {vb.type for vb in r.varbinds} <= {"noSuchInstance", "noSuchObject"}
     finally:
         h.shut_down(agent)
@@ -237,6 +276,8 @@ def test_settings_file_sources_and_bases(testpmd, tmp_path):
     (["--ports", "/x,0"], "needs PATH or PATH,BASE with BASE in 1..2147483647"),
     (["--ifindex-base", "0", "--ports", "/x"], "bad ifIndex base '0'"),
     (["--ports-timeout", "5000", "--ports", "/x"], "bad timeout '5000' (1..1000 ms)"),
+    (["--ports-link-trap-rate", "-1", "--ports", "/x"],
+     "bad linkUp/linkDown rate '-1' (0..1000000/s)"),
     ([], "no segment and no --ports given"),
 ])
 def test_bad_options_are_refused(args, message):

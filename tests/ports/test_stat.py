@@ -64,7 +64,7 @@ def test_json_strings(testpmd):
     assert (r.returncode, r.stderr) == (2, "fastmib-stat: --json-strings goes with --json\n")
 
 
-def test_text_table_and_bases(testpmd):
+def test_text_table_and_bases(testpmd, tmp_path):
     # the socket itself, the runtime directory, and an explicit base
     for spec, base in ((testpmd.socket, 1000), (testpmd.dir + ",5000", 5000)):
         r = stat("--ports", spec)
@@ -76,12 +76,16 @@ def test_text_table_and_bases(testpmd):
         assert [row[:5] for row in rows] == [
             [str(base), "0", "net_null0", "up", "10G"],
             [str(base + 1), "1", "net_null1", "up", "10G"]]
-    # two sources: the second gets base + 100, like the agent's
+    # two sources: the next free ifIndex values, and names LABEL/NAME,
+    # like the agent's
     r = stat("--ports", testpmd.dir, "--ports", testpmd.socket, "--ifindex-base", 300,
-             "--json")
+             "--state-dir", tmp_path, "--json")
     assert r.returncode == 0, r.stderr
-    assert [[p["ifindex"] for p in s["ports"]] for s in json.loads(r.stdout)["sources"]] \
-        == [[300, 301], [400, 401]]
+    sources = json.loads(r.stdout)["sources"]
+    assert [[p["ifindex"] for p in s["ports"]] for s in sources] == [[300, 301], [302, 303]]
+    assert [[p["ifname"] for p in s["ports"]] for s in sources] == [
+        ["%s/net_null0" % testpmd.prefix, "%s/net_null1" % testpmd.prefix],
+        ["%s-2/net_null0" % testpmd.prefix, "%s-2/net_null1" % testpmd.prefix]]
 
 
 def test_raw_and_human(testpmd):
