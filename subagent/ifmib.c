@@ -165,6 +165,8 @@ fastmib_ifmib_parts(enum fastmib_ifmib_table t, unsigned int col, int cast_have)
 		case FASTMIB_IF_SPEED:
 			return FASTMIB_PORT_LINK;
 		case FASTMIB_IF_OPER_STATUS:
+		case FASTMIB_IF_LAST_CHANGE:
+			/* the history is brought up to date by the reading */
 			return FASTMIB_PORT_INFO | FASTMIB_PORT_LINK;
 		case FASTMIB_IF_IN_UCAST_PKTS:
 			return ucast_parts(true, cast_have);
@@ -177,7 +179,7 @@ fastmib_ifmib_parts(enum fastmib_ifmib_table t, unsigned int col, int cast_have)
 		case FASTMIB_IF_OUT_ERRORS:
 			return FASTMIB_PORT_STATS;
 		default:
-			return 0; /* ifIndex, ifDescr, ifType, ifLastChange, ifSpecific */
+			return 0; /* ifIndex, ifDescr, ifType, ifSpecific */
 		}
 	}
 	switch (col) {
@@ -192,9 +194,14 @@ fastmib_ifmib_parts(enum fastmib_ifmib_table t, unsigned int col, int cast_have)
 		return FASTMIB_PORT_LINK;
 	case FASTMIB_IFX_PROMISCUOUS_MODE:
 		return FASTMIB_PORT_INFO;
+	case FASTMIB_IFX_COUNTER_DISCONTINUITY_TIME:
+		/* a reset shows in the counters: they are read for it, so that a
+		 * request sees it with them, or before them */
+		return FASTMIB_PORT_STATS |
+		       (cast_have != 0 ? FASTMIB_PORT_XSTATS : 0);
 	default:
-		/* ifName, ifLinkUpDownTrapEnable, ifConnectorPresent, ifAlias,
-		 * ifCounterDiscontinuityTime: known to the agent */
+		/* ifName, ifLinkUpDownTrapEnable, ifConnectorPresent, ifAlias:
+		 * known to the agent */
 		return 0;
 	}
 }

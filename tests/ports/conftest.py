@@ -26,6 +26,34 @@ BESIDE_SNMPD = ["agentx", "module"]
 TIMEOUT_MS = 100
 
 
+# Columns a net_null row answers, by table
+NULL_COLS = {IF_ENTRY: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 14, 16, 17, 20, 22],
+             IFX_ENTRY: [1, 6, 7, 10, 11, 14, 15, 16, 17, 18, 19]}
+
+
+def no_partial_row(walk, table, base=1000, server=None):
+    """A walk either completed, every DPDK row (ifIndex >= base) in it whole,
+    or stopped at an error it says (genErr); never a row with a column
+    silently missing. A row withdrawn while the walk crossed it (its
+    application gone, `server` no longer serving it afterwards) may end
+    early. Returns "genError", "rows" or "none"."""
+    if walk.error:
+        assert walk.error == "genError", walk
+        return "genError"
+    assert walk.rc == 0, walk
+    rows = {}
+    for vb in walk.varbinds:
+        col, ifindex = (int(x) for x in vb.oid.rsplit(".", 2)[1:])
+        if ifindex >= base:
+            rows.setdefault(ifindex, []).append(col)
+    for ifindex, cols in rows.items():
+        if cols != NULL_COLS[table] and server is not None and \
+                cols == NULL_COLS[table][:len(cols)] and not server.row_served(ifindex):
+            continue
+        assert cols == NULL_COLS[table], (ifindex, cols)
+    return "rows" if rows else "none"
+
+
 def if_oid(col, ifindex):
     return "%s.%d.%d" % (IF_ENTRY, col, ifindex)
 

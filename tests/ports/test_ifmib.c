@@ -389,6 +389,15 @@ test_parts(void **state)
 			 FASTMIB_PORT_INFO | FASTMIB_PORT_LINK);
 	assert_int_equal(fastmib_ifmib_parts(FASTMIB_IFXTABLE, FASTMIB_IFX_HIGH_SPEED, 0),
 			 FASTMIB_PORT_LINK);
+	/* the history's times come with what moves them */
+	assert_int_equal(fastmib_ifmib_parts(FASTMIB_IFTABLE, FASTMIB_IF_LAST_CHANGE, 0),
+			 FASTMIB_PORT_INFO | FASTMIB_PORT_LINK);
+	assert_int_equal(fastmib_ifmib_parts(FASTMIB_IFXTABLE,
+					     FASTMIB_IFX_COUNTER_DISCONTINUITY_TIME, 0),
+			 FASTMIB_PORT_STATS);
+	assert_int_equal(fastmib_ifmib_parts(FASTMIB_IFXTABLE,
+					     FASTMIB_IFX_COUNTER_DISCONTINUITY_TIME, -1),
+			 FASTMIB_PORT_STATS | FASTMIB_PORT_XSTATS);
 	/* unicast: xstats while a breakdown may exist, stats alone without */
 	assert_int_equal(fastmib_ifmib_parts(FASTMIB_IFXTABLE, FASTMIB_IFX_HC_IN_UCAST_PKTS, -1),
 			 FASTMIB_PORT_STATS | FASTMIB_PORT_XSTATS);
