@@ -10,6 +10,8 @@ import subprocess
 
 import pytest
 
+import faketel
+
 STAT = os.environ.get("FASTMIB_STAT", "")
 
 
@@ -168,3 +170,29 @@ def test_a_killed_application_is_reported(tmp_path):
     finally:
         app.stop()
     assert not os.path.exists(app.dir)
+
+
+def test_same_ifindex_as_the_agent(tmp_path, fake_app):
+    """Two synthetic applications with 101 and 60 ports: fastmib-stat --ports
+    shows every port at the ifIndex and ifName the agent serves it, both
+    from the agent's state directory and, with none, as a fresh agent would
+    give them."""
+    from conftest import PortsServer
+
+    a = fake_app(faketel.null_ports(101))
+    b = fake_app(faketel.null_ports(60, prefix="net_tap"))
+    srv = PortsServer("agentx", [a.dir, b.dir])
+    try:
+        srv.start(wait_ifindex=1160, timeout=30)
+        served = srv.names()
+        assert len(served) == 161 and sorted(served) == list(range(1000, 1161))
+        for state in (srv.state_dir, str(tmp_path)):
+            r = stat("--ports", a.dir, "--ports", b.dir, "--state-dir", state, "--json")
+            assert r.returncode == 0, r.stderr
+            shown = {p["ifindex"]: p["ifname"] for s in json.loads(r.stdout)["sources"]
+                     for p in s["ports"]}
+            assert shown == served
+        # fastmib-stat never writes the state
+        assert os.listdir(tmp_path) == []
+    finally:
+        srv.close()
