@@ -2,35 +2,44 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """IF-MIB of DPDK ports: bulk walks of ifXTable for dpdk-testpmd with N
 net_null ports, in every serving mode, beside the same walk of snmpd's own
-ifXTable (the kernel's interfaces) on this machine.
+ifXTable (the kernel's interfaces) on this machine, and beside the same
+servers fed by an application that answers telemetry at no cost.
 
 Usage: bench_ports.py --build BUILD_DIR [--ports 2,32] [--walks N] [--reps R]
-                      [--modes kernel,agentx,module,standalone] [--table OID]
+                      [--modes kernel,agentx,module,standalone,agentx-stub,...]
+                      [--table OID]
 
 For each port count, one dpdk-testpmd forwards between N net_null ports
 (its forwarding lcore at the lowest priority, so that it takes only idle
 CPU time), and each server in turn is walked:
 
-  kernel      snmpd serving its own IF-MIB only (no fastmib): the reference
-  agentx      the same snmpd + fastmib-agentx --ports over AgentX
-  module      the same snmpd with fastmib_snmpd.so and fastmibPorts
-  standalone  fastmib-agentx --listen --ports (no kernel rows)
+  kernel       snmpd serving its own IF-MIB only (no fastmib): the reference
+  agentx       the same snmpd + fastmib-agentx --ports over AgentX
+  module       the same snmpd with fastmib_snmpd.so and fastmibPorts
+  standalone   fastmib-agentx --listen --ports (no kernel rows)
+  agentx-stub, module-stub, standalone-stub
+               the same, the ports those of fastmib-telemetry-stub (N ports
+               answered from memory): the ceiling of each mode, what the
+               walk costs without the application's telemetry
 
 A walk is a sequence of GETBULK requests (max-repetitions R) for ifXTable,
 sent from this process over a UDP socket until the answer leaves the table:
 no client process start-up in the figure. Reported per server: varbinds per
-walk (of them, the DPDK ports'), median wall time of a walk, varbinds/s, and
-telemetry queries per walk (counted from the agent's -Dfastmib_ports log
-lines in a separate run, so that logging does not slow the timed walks).
-First, per port count: the round trip of one query as the agent makes it
-(info, link_status, stats and xstats of a port, sent together), timed from
-this process.
+walk (of them, the DPDK ports'), median wall time of a walk, varbinds/s,
+the ratio to the reference (kernel, or the mode's stub), and telemetry
+queries and port readings per walk (counted from the agent's
+-Dfastmib_ports log lines in a separate run, so that logging does not slow
+the timed walks). First, per port count: the cost of telemetry commands
+to the application, timed from this process.
 """
 import argparse
 import os
+import re
 import socket
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -79,18 +88,36 @@ class Walker:
         self.sock.close()
 
 
-def server(mode, app, debug):
-    """A started server of `mode` for the ports of `app` (None: kernel)."""
+class Stub:
+    """fastmib-telemetry-stub: N ports answered from memory."""
+
+    def __init__(self, build, n):
+        self.dir = tempfile.mkdtemp(prefix="fmstub-", dir="/tmp")
+        self.proc = subprocess.Popen(
+            [os.path.join(build, "bench", "ports", "fastmib-telemetry-stub"), self.dir,
+             str(n)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        assert self.proc.stdout.readline().strip() == "ready"
+
+    def stop(self):
+        self.proc.stdin.close()
+        self.proc.wait(10)
+        os.rmdir(self.dir)
+
+
+def server(mode, path, debug):
+    """A started server of `mode` for the ports of the application at
+    `path` (None: kernel)."""
     dbg = ["-Dfastmib_ports"] if debug else []
+    mode = mode.split("-")[0]
     if mode == "kernel":
         return H.Snmpd(if_mib=True).start(), None
     if mode == "module":
-        m = H.ModuleAgent([], extra_lines=["fastmibPorts %s" % app.dir], if_mib=True,
+        m = H.ModuleAgent([], extra_lines=["fastmibPorts %s" % path], if_mib=True,
                           snmpd_args=dbg)
         return m.start(), m
     snmpd = H.Snmpd(if_mib=True).start() if mode == "agentx" else None
     agent = H.Agent([], snmpd, standalone=mode == "standalone",
-                    extra_args=["--ports", app.dir] + dbg)
+                    extra_args=["--ports", path] + dbg)
     return agent.start(), (snmpd if mode == "agentx" else None)
 
 
@@ -109,9 +136,16 @@ def wait_ports(walker, n, timeout=20):
     H.wait_for(served, timeout, "%d ports served" % n, interval=0.1)
 
 
-def run_mode(mode, app, n, args):
-    """(varbinds, DPDK varbinds, median s, queries per walk or None)."""
-    srv, extra = server(mode, app, debug=False)
+def readings(log):
+    """Telemetry queries made for requests, and ports they read."""
+    found = re.findall(r"(\d+) port\(s\) from port \d+: query for a request", log)
+    return len(found), sum(int(x) for x in found)
+
+
+def run_mode(mode, path, n, args):
+    """(varbinds, DPDK varbinds, median s, (queries, port readings) per
+    walk or None)."""
+    srv, extra = server(mode, path, debug=False)
     try:
         w = Walker(port_of(srv), args.reps)
         if mode != "kernel":
@@ -141,15 +175,16 @@ def run_mode(mode, app, n, args):
         assert not missing, mode
     queries = None
     if mode != "kernel":
-        srv, extra = server(mode, app, debug=True)
+        srv, extra = server(mode, path, debug=True)
         try:
             w = Walker(port_of(srv), args.reps)
             wait_ports(w, n)
             time.sleep(0.01)
-            before = srv.read_log().count("query for a request")
+            before = len(srv.read_log())
             for _ in range(args.walks):
                 w.walk(args.table)
-            queries = (srv.read_log().count("query for a request") - before) / args.walks
+            q, r = readings(srv.read_log()[before:])
+            queries = (q / args.walks, r / args.walks)
             w.close()
         finally:
             H.shut_down(srv, extra)
@@ -157,13 +192,12 @@ def run_mode(mode, app, n, args):
     return len(oids), dpdk, statistics.median(times), queries
 
 
-def query_latency(app, n=2000):
-    """Median and 99th percentile of one query the agent makes for a
-    request (info, link_status, stats, xstats of port 0, sent together),
-    from a Python client: the application's side of the cost."""
+def query_latency(app, ports, kinds, n=500):
+    """Median time of one query of `kinds` for each of `ports`, all sent
+    before the answers are read, from a Python client: the application's
+    side of the cost."""
     t = app.telemetry()
-    cmds = [c.encode() for c in ("/ethdev/info,0", "/ethdev/link_status,0",
-                                 "/ethdev/stats,0", "/ethdev/xstats,0")]
+    cmds = [("%s,%d" % (k, p)).encode() for p in ports for k in kinds]
     times = []
     try:
         for _ in range(n):
@@ -176,7 +210,7 @@ def query_latency(app, n=2000):
     finally:
         t.close()
     times.sort()
-    return times[len(times) // 2], times[len(times) * 99 // 100]
+    return times[len(times) // 2]
 
 
 def main():
@@ -185,7 +219,8 @@ def main():
     ap.add_argument("--ports", default="2,32")
     ap.add_argument("--walks", type=int, default=20)
     ap.add_argument("--reps", type=int, default=25)
-    ap.add_argument("--modes", default="kernel,agentx,module,standalone")
+    ap.add_argument("--modes", default="kernel,agentx-stub,agentx,module-stub,module,"
+                                       "standalone-stub,standalone")
     ap.add_argument("--verbose", action="store_true", help="print the agent's log")
     ap.add_argument("--table", default=IFX_TABLE,
                     help="subtree to walk (default ifXTable, %s)" % IFX_TABLE)
@@ -196,21 +231,36 @@ def main():
     os.environ.setdefault("FASTMIB_AGENTX", os.path.join(build, "subagent", "fastmib-agentx"))
     os.environ.setdefault("FASTMIB_MODULE", os.path.join(build, "subagent", "fastmib_snmpd.so"))
     modes = args.modes.split(",")
-    print("%5s  %-10s  %8s  %6s  %9s  %12s  %13s" % (
-        "ports", "server", "varbinds", "(DPDK)", "walk ms", "varbinds/s", "queries/walk"))
+    print("%5s  %-16s  %8s  %6s  %9s  %12s  %8s  %17s" % (
+        "ports", "server", "varbinds", "(DPDK)", "walk ms", "varbinds/s", "ratio",
+        "queries/readings"))
     for n in [int(x) for x in args.ports.split(",")]:
         app = dpdkapp.Testpmd(ports=n).start()
+        stub = Stub(build, n) if any(m.endswith("-stub") for m in modes) else None
+        rate = {}
         try:
-            med, p99 = query_latency(app, 200 if args.check else 2000)
-            print("%5d  one query (4 commands): median %.0f us, p99 %.0f us" % (
-                n, med * 1e6, p99 * 1e6), flush=True)
+            k3 = ("/ethdev/info", "/ethdev/link_status", "/ethdev/stats")
+            reps = 100 if args.check else 500
+            print("%5d  telemetry: stats of 1 port %.0f us, of %d ports %.0f us; info, "
+                  "link, stats of 1 port %.0f us, of %d ports %.0f us" % (
+                      n, 1e6 * query_latency(app, [0], ("/ethdev/stats",), reps), n,
+                      1e6 * query_latency(app, range(n), ("/ethdev/stats",), reps),
+                      1e6 * query_latency(app, [0], k3, reps), n,
+                      1e6 * query_latency(app, range(n), k3, reps)), flush=True)
             for mode in modes:
-                vbs, dpdk, t, q = run_mode(mode, app, n, args)
-                print("%5d  %-10s  %8d  %6d  %9.2f  %12.0f  %13s" % (
-                    n, mode, vbs, dpdk, t * 1e3, vbs / t,
-                    "-" if q is None else "%.1f" % q), flush=True)
+                path = stub.dir if mode.endswith("-stub") else app.dir
+                vbs, dpdk, t, q = run_mode(mode, path, n, args)
+                rate[mode] = vbs / t
+                ref = "kernel" if mode.startswith("module") else mode.split("-")[0] + "-stub"
+                ratio = "-" if mode == ref or ref not in rate else "%.2f" % (
+                    rate[mode] / rate[ref])
+                print("%5d  %-16s  %8d  %6d  %9.2f  %12.0f  %8s  %17s" % (
+                    n, mode, vbs, dpdk, t * 1e3, vbs / t, ratio,
+                    "-" if q is None else "%.1f / %.1f" % q), flush=True)
         finally:
             app.stop()
+            if stub:
+                stub.stop()
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Private to the telemetry commands (telemetry.c, telemetry_keyed.c): what
+ * Private to the telemetry commands (telemetry_commands.c, telemetry_keyed.c): what
  * an answer may hold and what each part of it costs.
  *
  * DPDK 22.11 answers with at most 16 KiB (the `max_output_len` of its

@@ -142,7 +142,7 @@ fms_writers_close(struct fastmib_segment *seg)
 	struct fms_writers *ws = seg->writers;
 
 	/* First, while everything is still mapped: waits for a telemetry
-	 * command reading this segment (see telemetry.c). */
+	 * command reading this segment (see telemetry_commands.c). */
 	fms_telemetry_forget(seg);
 
 	for (unsigned i = 0; i < RTE_MAX_LCORE; i++) {

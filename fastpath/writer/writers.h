@@ -33,7 +33,7 @@ extern int fms_logtype;
 #define FMS_LOG(level, fmt, ...) \
 	rte_log(RTE_LOG_##level, fms_logtype, "fastmib: " fmt "\n", ##__VA_ARGS__)
 
-/* telemetry.c: list a segment this process created in the telemetry
+/* telemetry_commands.c: list a segment this process created in the telemetry
  * commands (registering them at the first call), and take it off the list
  * before it is unmapped. Never fail: telemetry is a view. */
 void fms_telemetry_add(struct fastmib_segment *seg);

@@ -68,7 +68,8 @@ def test_rows_are_what_telemetry_reports(served, telemetry):
                else (vb.type, vb.value) for vb in r.varbinds}
         assert got == want
         assert info["name"] == "net_null%d" % p and link["speed"] == 10000
-        mac = served.client.get([if_oid(6, i)]).varbinds[0]
+        # -Ox: in hexadecimal even when the (random) address is printable
+        mac = served.client.get([if_oid(6, i)], fmt=("-On", "-Oe", "-Ox")).varbinds[0]
         assert mac.type == "Hex-STRING"
         assert h.parse_hex(mac.value) == bytes.fromhex(info["mac_addr"].replace(":", ""))
         # nothing in telemetry gives these: no instance, not an invented value
@@ -121,10 +122,19 @@ def test_counters_are_read_at_request_time(served, telemetry):
         before = {p: telemetry.stats(p) for p in (0, 1)}
         r = served.client.get(oids)
         after = {p: telemetry.stats(p) for p in (0, 1)}
+        # no reading for a second on a very busy machine: genErr, tolerated
+        # like a late one
+        if r.error == "genError" and misses < 2:
+            misses += 1
+            continue
         assert r.rc == 0 and len(r.varbinds) == len(oids), r
         # an application that misses the agent's deadline (a busy machine)
-        # gives no values for that request: tolerated once or twice
-        if any(vb.type == "noSuchInstance" for vb in r.varbinds) and misses < 2:
+        # has its last reading served, taken before this one: tolerated
+        # once or twice (a copy refreshed every so often would be older
+        # every time)
+        stale = any(vb.value < field(before[p]) for vb, (p, (_, _, kind, field)) in zip(
+            r.varbinds, [(p, c) for p in (0, 1) for c in COUNTERS]) if kind == "Counter64")
+        if stale and misses < 2:
             misses += 1
             continue
         vbs = iter(r.varbinds)
