@@ -290,12 +290,12 @@ static const struct {
 
 /* Commands of one query: text, and whose reply goes where. */
 struct batch {
-	char text[FASTMIB_TEL_MAX_BATCH][32];
-	const char *cmds[FASTMIB_TEL_MAX_BATCH];
-	json_t *replies[FASTMIB_TEL_MAX_BATCH];
-	unsigned int who[FASTMIB_TEL_MAX_BATCH];  /* index in asks[] */
-	unsigned int kind[FASTMIB_TEL_MAX_BATCH];
-	unsigned int n;
+	unsigned int n, cap;
+	char (*text)[32];
+	const char **cmds;
+	json_t **replies;
+	unsigned int *who;  /* index in asks[] */
+	unsigned int *kind;
 };
 
 static int
@@ -321,31 +321,45 @@ int
 fastmib_tel_read_ports(struct fastmib_tel *tel, const struct fastmib_port_ask *asks,
 		       unsigned int n, struct fastmib_port_reading *out, unsigned int timeout_ms)
 {
-	struct batch *b = malloc(sizeof(*b));
+	struct batch b = { 0 };
+	unsigned long total = 0;
 	int rc = 0;
 
-	if (!b)
-		return -ENOMEM;
-	b->n = 0;
+	for (unsigned int i = 0; i < n; i++)
+		total += (unsigned int)__builtin_popcount(asks[i].parts & FASTMIB_PORT_ALL);
+	b.cap = total < FASTMIB_TEL_MAX_BATCH ? (unsigned int)total : FASTMIB_TEL_MAX_BATCH;
+	if (b.cap) {
+		b.text = malloc(b.cap * sizeof(*b.text));
+		b.cmds = malloc(b.cap * sizeof(*b.cmds));
+		b.replies = malloc(b.cap * sizeof(*b.replies));
+		b.who = malloc(b.cap * sizeof(*b.who));
+		b.kind = malloc(b.cap * sizeof(*b.kind));
+		if (!b.text || !b.cmds || !b.replies || !b.who || !b.kind)
+			rc = -ENOMEM;
+	}
 	for (unsigned int i = 0; i < n && rc == 0; i++) {
 		memset(&out[i], 0, sizeof(out[i]));
 		out[i].port = asks[i].port;
 		for (unsigned int k = 0; k < N_KINDS; k++) {
 			if (!(asks[i].parts & kinds[k].part))
 				continue;
-			if (b->n == FASTMIB_TEL_MAX_BATCH && (rc = flush(tel, b, out, timeout_ms)))
+			if (b.n == b.cap && (rc = flush(tel, &b, out, timeout_ms)))
 				break;
-			snprintf(b->text[b->n], sizeof(b->text[0]), "%s,%u", kinds[k].cmd,
+			snprintf(b.text[b.n], sizeof(b.text[0]), "%s,%u", kinds[k].cmd,
 				 asks[i].port);
-			b->cmds[b->n] = b->text[b->n];
-			b->who[b->n] = i;
-			b->kind[b->n] = k;
-			b->n++;
+			b.cmds[b.n] = b.text[b.n];
+			b.who[b.n] = i;
+			b.kind[b.n] = k;
+			b.n++;
 		}
 	}
 	if (rc == 0)
-		rc = flush(tel, b, out, timeout_ms);
-	free(b);
+		rc = flush(tel, &b, out, timeout_ms);
+	free(b.text);
+	free(b.cmds);
+	free(b.replies);
+	free(b.who);
+	free(b.kind);
 	return rc;
 }
 

@@ -36,6 +36,9 @@
 /* Consecutive ifIndex values one AgentX registration covers at most: the
  * registry work of inserting a run grows with its square. */
 #define FMP_RUN_MAX 32u
+/* How far an AgentX walk is read ahead at least: a GETBULK's usual
+ * max-repetitions (snmp_exporter's default). */
+#define FMP_AGENTX_REACH 25u
 /* Our own registrations of the tables, less preferred than snmpd's
  * (127): should snmpd register its own, it wins and is joined. */
 #define FMP_OWN_PRIORITY 130
@@ -67,6 +70,10 @@ struct fmp_tab {
 
 struct fmp_reg {
 	struct fmp_tab tab[2];
+	long ax_id;                            /* AgentX: the request seen last */
+	unsigned int ax_count;                 /* its instances answered so far */
+	unsigned int ax_reach;                 /* how far a walk is read ahead */
+	bool ax_walk;                          /* a GetNext came in the request */
 	netsnmp_handler_registration *own[2];  /* our registrations of the tables */
 	netsnmp_handler_registration *own_ifnumber;
 	bool reattach_cb;
@@ -278,6 +285,46 @@ static netsnmp_mib_handler *fmp_find_injected(netsnmp_handler_registration *regi
 /* ---- AgentX: a registration per column of a run ---- */
 
 /*
+ * A walk over AgentX: snmpd sends one GetNext per repetition, and a Get
+ * where the walk steps into an instance of ours (each instance is a
+ * subtree of its own), all with the request's transaction id; the
+ * subagent never sees how many repetitions the request has. A request in
+ * which a GetNext came is a walk's; it reads ahead as far as the longest
+ * walk seen lately went (FMP_AGENTX_REACH at least), the parts of each
+ * column, in one query, so that a port is read once in the request.
+ */
+static void
+fmp_agentx_request(struct fastmib_ports *set, netsnmp_agent_request_info *reqinfo)
+{
+	struct fmp_reg *reg = set->reg;
+	long id = fmp_pdu_id(reqinfo);
+
+	if (id != reg->ax_id) {
+		if (reg->ax_count > reg->ax_reach || reg->ax_reach < FMP_AGENTX_REACH)
+			reg->ax_reach = reg->ax_count > FMP_AGENTX_REACH ? reg->ax_count
+					: FMP_AGENTX_REACH;
+		reg->ax_id = id;
+		reg->ax_count = 0;
+		reg->ax_walk = false;
+	}
+	if (reqinfo->mode == MODE_GETNEXT)
+		reg->ax_walk = true;
+	set->agentx_walk = reg->ax_walk;
+}
+
+static void
+fmp_plan_agentx(struct fastmib_ports *set, enum fastmib_ifmib_table t, unsigned int col,
+		struct fmp_port *p, netsnmp_agent_request_info *reqinfo)
+{
+	long id = fmp_pdu_id(reqinfo);
+
+	if (!set->agentx_walk || (p->pdu_valid && p->pdu_transid == id))
+		return;
+	fmp_plan_walk(set, t, col, fmp_rows_from(set, p->entry->ifindex, true),
+		      set->reg->ax_reach, reqinfo);
+}
+
+/*
  * A port instance of one AgentX registration: the registry hands each
  * expanded subtree its own copy, its instance OID in rootoid.
  */
@@ -300,6 +347,7 @@ fmp_instance_handler(netsnmp_mib_handler *handler, netsnmp_handler_registration 
 		return SNMP_ERR_GENERR;
 	col = (unsigned int)reginfo->rootoid[fmp_entry_len[t]];
 	p = fmp_rows_find(set, (uint32_t)reginfo->rootoid[fmp_entry_len[t] + 1]);
+	fmp_agentx_request(set, reqinfo);
 	for (netsnmp_request_info *r = requests; r; r = r->next) {
 		netsnmp_variable_list *vb = r->requestvb;
 		int cmp = snmp_oid_compare(vb->name, vb->name_length, reginfo->rootoid,
@@ -310,7 +358,10 @@ fmp_instance_handler(netsnmp_mib_handler *handler, netsnmp_handler_registration 
 			continue;
 		switch (reqinfo->mode) {
 		case MODE_GET:
+			if (cmp == 0 && p)
+				fmp_plan_agentx(set, t, col, p, reqinfo);
 			rc = cmp == 0 && p ? fmp_fill(set, t, col, p, reqinfo, vb) : 0;
+			set->reg->ax_count += rc > 0;
 			if (rc <= 0)
 				netsnmp_set_request_error(reqinfo, r, rc < 0 ? SNMP_ERR_GENERR
 							  : SNMP_NOSUCHINSTANCE);
@@ -318,7 +369,9 @@ fmp_instance_handler(netsnmp_mib_handler *handler, netsnmp_handler_registration 
 		case MODE_GETNEXT:
 			if (!p || cmp > 0 || (cmp == 0 && !r->inclusive))
 				break; /* unanswered: the agent moves on */
+			fmp_plan_agentx(set, t, col, p, reqinfo);
 			rc = fmp_fill(set, t, col, p, reqinfo, vb);
+			set->reg->ax_count += rc > 0;
 			if (rc != 0)
 				snmp_set_var_objid(vb, reginfo->rootoid, reginfo->rootoid_len);
 			if (rc < 0)

@@ -104,16 +104,22 @@ fmp_has_instance(enum fastmib_ifmib_table t, unsigned int col, const struct fmp_
 	return !mask || p->cast_have < 0 || ((unsigned int)p->cast_have & mask);
 }
 
-/* Parts of a reading a request of this front end needs for `col`: over
- * AgentX every part, since snmpd sends a PDU's varbinds for one port in
- * several AgentX PDUs that share one reading. */
+/*
+ * Parts of a reading a request needs for `col`. Over AgentX, snmpd sends a
+ * GET's varbinds for one port in AgentX PDUs of their own (one per
+ * registration), which cannot be planned together: a GET reads every part
+ * of a port at once, so that they share one reading. A walk is planned
+ * (fmp_plan_walk()), the Gets snmpd sends as it steps into each instance
+ * of a walk included (set->agentx_walk).
+ */
 static unsigned int
 fmp_parts(const struct fastmib_ports *set, enum fastmib_ifmib_table t, unsigned int col,
-	  const struct fmp_port *p)
+	  const struct fmp_port *p, const netsnmp_agent_request_info *reqinfo)
 {
 	unsigned int parts = fastmib_ifmib_parts(t, col, p->cast_have);
 
-	if (set->mode == FASTMIB_PORTS_AGENTX && parts) {
+	if (set->mode == FASTMIB_PORTS_AGENTX && reqinfo->mode == MODE_GET && parts &&
+	    !set->agentx_walk) {
 		parts = FASTMIB_PORT_INFO | FASTMIB_PORT_LINK | FASTMIB_PORT_STATS;
 		if (p->cast_have != 0)
 			parts |= FASTMIB_PORT_XSTATS;
@@ -319,7 +325,8 @@ fmp_plan_run(struct fastmib_ports *set, struct fmp_plan *pl, long id)
  * of table `t` need, into the plan. */
 static void
 fmp_plan_add_walk(struct fastmib_ports *set, struct fmp_plan *pl, enum fastmib_ifmib_table t,
-		  unsigned int col, unsigned int from, unsigned int reach)
+		  unsigned int col, unsigned int from, unsigned int reach,
+		  const netsnmp_agent_request_info *reqinfo)
 {
 	unsigned int last = fastmib_ifmib_last_col(t);
 
@@ -336,7 +343,7 @@ fmp_plan_add_walk(struct fastmib_ports *set, struct fmp_plan *pl, enum fastmib_i
 		p = set->rows.by_ifindex[from++];
 		if (!fmp_has_instance(t, col, p))
 			continue;
-		fmp_plan_add(pl, p, fmp_parts(set, t, col, p));
+		fmp_plan_add(pl, p, fmp_parts(set, t, col, p, reqinfo));
 		reach--;
 	}
 }
@@ -347,7 +354,7 @@ fmp_plan_walk(struct fastmib_ports *set, enum fastmib_ifmib_table t, unsigned in
 {
 	struct fmp_plan pl = { .n = 0 };
 
-	fmp_plan_add_walk(set, &pl, t, col, from, reach);
+	fmp_plan_add_walk(set, &pl, t, col, from, reach, reqinfo);
 	fmp_plan_run(set, &pl, fmp_pdu_id(reqinfo));
 }
 
@@ -397,13 +404,13 @@ fmp_plan_pdu(struct fastmib_ports *set, netsnmp_agent_request_info *reqinfo)
 			if (pdu->command == SNMP_MSG_GET) {
 				if (fmp_instance_of(t, vb->name, vb->name_length, &col, &ifindex) &&
 				    (p = fmp_rows_find(set, ifindex)) && fmp_has_instance(t, col, p))
-					fmp_plan_add(&pl, p, fmp_parts(set, t, col, p));
+					fmp_plan_add(&pl, p, fmp_parts(set, t, col, p, reqinfo));
 				continue;
 			}
 			if (pdu->command == SNMP_MSG_GETBULK && k >= (unsigned int)pdu->non_repeaters)
 				reach = pdu->max_repetitions > 0 ? (unsigned int)pdu->max_repetitions : 0;
 			if (reach && fmp_table_next(set, t, vb, false, &col, &p, &pos))
-				fmp_plan_add_walk(set, &pl, t, col, pos, reach);
+				fmp_plan_add_walk(set, &pl, t, col, pos, reach, reqinfo);
 		}
 	}
 	fmp_plan_run(set, &pl, id);
@@ -465,7 +472,7 @@ fmp_fill(struct fastmib_ports *set, enum fastmib_ifmib_table t, unsigned int col
 
 	if (!fmp_has_instance(t, col, p))
 		return 0;
-	parts = fmp_parts(set, t, col, p);
+	parts = fmp_parts(set, t, col, p, reqinfo);
 	if (parts) {
 		/* not planned ahead: this port alone */
 		if (fmp_missing(p, id, parts)) {

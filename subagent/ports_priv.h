@@ -122,6 +122,7 @@ struct fastmib_ports {
 	struct fmp_rows rows;
 	bool rows_changed;              /* served set changed since last sync */
 	struct fmp_reg *reg;
+	bool agentx_walk;               /* the AgentX request answered is a walk's */
 	bool planned_valid;             /* the PDU planned_transid is planned */
 	long planned_transid;
 	/* linkUp/linkDown */

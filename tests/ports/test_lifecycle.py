@@ -188,7 +188,10 @@ def test_counter_reset_and_port_stop_at_the_prompt(tmp_path):
         time.sleep(0.2)
         app.command("port start 1", settle=1.0)
         app.command("start")
-        h.wait_for(lambda: srv.client.value(if_oid(8, BASE + 1)) == 1, 5,
+        # (a GET may meet a moment when testpmd's telemetry is slower than
+        # the wait: genErr then, and the next GET reads again)
+        h.wait_for(lambda: srv.client.get([if_oid(8, BASE + 1)]).varbinds[:1] and
+                   srv.client.get([if_oid(8, BASE + 1)]).varbinds[0].value == 1, 5,
                    "port 1 up again")
         assert srv.client.value(if_oid(7, BASE + 1)) == 1
         assert srv.client.value(ifx_oid(15, BASE + 1)) == 10000
