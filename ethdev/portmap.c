@@ -116,6 +116,7 @@ fastmib_portmap_free(struct fastmib_portmap *map)
 		free(map->e[i]);
 	}
 	free(map->e);
+	free(map->used);
 	free(map->path);
 	free(map->errors);
 	free(map);
@@ -194,6 +195,29 @@ fastmib_portmap_add(struct fastmib_portmap *map, const char *source)
 	return e;
 }
 
+/* A new entry's ifIndex into the sorted list (if it is made). */
+static void
+used_insert(struct fastmib_portmap *map, uint32_t ifindex)
+{
+	unsigned int i = map->n - 1; /* the list lacks the newest entry */
+	uint32_t *grown;
+
+	if (!map->used)
+		return;
+	grown = realloc(map->used, map->n * sizeof(*grown));
+	if (!grown) {
+		free(map->used);
+		map->used = NULL;
+		return;
+	}
+	map->used = grown;
+	while (i > 0 && map->used[i - 1] > ifindex) {
+		map->used[i] = map->used[i - 1];
+		i--;
+	}
+	map->used[i] = ifindex;
+}
+
 struct fastmib_portmap_entry *
 fastmib_portmap_by_ifindex(struct fastmib_portmap *map, uint32_t ifindex)
 {
@@ -211,41 +235,43 @@ cmp_u32(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The first ifIndex >= base held by no entry and not `taken`; 0 if none. */
+/*
+ * The first ifIndex >= base held by no entry and not `taken`; 0 if none.
+ * The entries' ifIndex values are kept sorted between calls, so that a
+ * thousand new devices cost a thousand binary searches, not sorts.
+ */
 static uint32_t
 first_free(struct fastmib_portmap *map, uint32_t base,
 	   bool (*taken)(uint32_t, void *), void *arg)
 {
-	uint32_t *used = malloc((map->n ? map->n : 1) * sizeof(*used));
 	uint32_t cand = base;
-	unsigned int k = 0;
+	unsigned int lo = 0, hi = map->n;
 
-	if (!used)
-		return 0;
-	for (unsigned int i = 0; i < map->n; i++)
-		used[i] = map->e[i]->ifindex;
-	qsort(used, map->n, sizeof(*used), cmp_u32);
-	while (k < map->n && used[k] < base)
-		k++;
+	if (!map->used) {
+		map->used = malloc((map->n ? map->n : 1) * sizeof(*map->used));
+		if (!map->used)
+			return 0;
+		for (unsigned int i = 0; i < map->n; i++)
+			map->used[i] = map->e[i]->ifindex;
+		qsort(map->used, map->n, sizeof(*map->used), cmp_u32);
+	}
+	while (lo < hi) {
+		unsigned int mid = (lo + hi) / 2;
+
+		if (map->used[mid] < base)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
 	for (;;) {
-		while (k < map->n && used[k] < cand)
-			k++;
-		if (k < map->n && used[k] == cand) {
-			if (cand == FASTMIB_IFINDEX_MAX)
-				break;
-			cand++;
-			continue;
-		}
-		if (!taken || !taken(cand, arg)) {
-			free(used);
+		while (lo < map->n && map->used[lo] < cand)
+			lo++;
+		if (!(lo < map->n && map->used[lo] == cand) && (!taken || !taken(cand, arg)))
 			return cand;
-		}
 		if (cand == FASTMIB_IFINDEX_MAX)
-			break;
+			return 0;
 		cand++;
 	}
-	free(used);
-	return 0;
 }
 
 /* A MAC an operator can recognise a device by: set, and not locally
@@ -306,6 +332,7 @@ fastmib_port_ifindex(struct fastmib_portmap *map, const char *source, uint32_t b
 		e->mac_ok = true;
 	}
 	e->ifindex = ifindex;
+	used_insert(map, ifindex);
 	*created = true;
 	return e;
 }

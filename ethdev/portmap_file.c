@@ -205,6 +205,8 @@ parse_line(struct fastmib_portmap *map, const char *line, unsigned int lineno, c
 	tmp.source = e->source;
 	tmp.line = lineno;
 	*e = tmp;
+	free(map->used); /* made again at the next new device */
+	map->used = NULL;
 	free(w);
 	return true;
 bad:

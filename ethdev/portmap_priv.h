@@ -13,6 +13,7 @@ struct fastmib_portmap {
 	bool file_faulty;    /* lines were refused at load: never overwrite */
 	char *errors;        /* messages, newline-separated */
 	size_t errors_len;
+	uint32_t *used;      /* every entry's ifIndex, sorted; NULL: to be made */
 };
 
 /* A new entry at the end of the map, its source copied; NULL: no memory. */

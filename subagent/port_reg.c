@@ -26,6 +26,7 @@
  * in the same cheap order, and the copies are marked done.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,7 +36,7 @@
 
 /* Consecutive ifIndex values one AgentX registration covers at most: the
  * registry work of inserting a run grows with its square. */
-#define FMP_RUN_MAX 32u
+#define FMP_RUN_MAX 64u
 /* How far an AgentX walk is read ahead at least: a GETBULK's usual
  * max-repetitions (snmp_exporter's default). */
 #define FMP_AGENTX_REACH 25u
@@ -448,20 +449,51 @@ fmp_run_unregister(const struct fmp_run *run)
 		unregister_mib_context(name, len, DEFAULT_MIB_PRIORITY, 0, 0, "");
 }
 
-/* The runs the served rows call for, sorted. */
+static int
+fmp_cmp_known(const void *a, const void *b)
+{
+	uint32_t x = (*(struct fmp_port *const *)a)->known_ifindex;
+	uint32_t y = (*(struct fmp_port *const *)b)->known_ifindex;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The runs the ports call for, sorted: every port served at some point
+ * (known_ifindex), also while its application is away. snmpd keeps the
+ * pieces of its own table that a registration split off when it is
+ * withdrawn, and every later withdrawal walks past them: withdrawing and
+ * registering again at each restart of a large application would cost
+ * snmpd time quadratic in its ports. A port away answers noSuchInstance
+ * (and a walk passes it) from the registration it keeps.
+ */
 static struct fmp_run *
 fmp_runs_wanted(const struct fastmib_ports *set, unsigned int *np)
 {
-	unsigned int cap = 64, n = 0;
+	unsigned int cap = 64, n = 0, n_known = 0, total = 0;
 	struct fmp_run *runs = malloc(cap * sizeof(*runs));
+	struct fmp_port **known;
 
-	for (unsigned int t = 0; runs && t < 2; t++) {
+	for (unsigned int i = 0; i < set->n_srcs; i++)
+		total += set->srcs[i]->n_ports;
+	known = malloc((total ? total : 1) * sizeof(*known));
+	if (!runs || !known) {
+		free(runs);
+		free(known);
+		return NULL;
+	}
+	for (unsigned int i = 0; i < set->n_srcs; i++)
+		for (unsigned int j = 0; j < set->srcs[i]->n_ports; j++)
+			if (set->srcs[i]->ports[j]->known_ifindex)
+				known[n_known++] = set->srcs[i]->ports[j];
+	qsort(known, n_known, sizeof(*known), fmp_cmp_known);
+	for (unsigned int t = 0; t < 2; t++) {
 		for (unsigned int col = 1; col <= fastmib_ifmib_last_col(t); col++) {
 			struct fmp_run *cur = NULL;
 
-			for (unsigned int i = 0; i < set->rows.n; i++) {
-				const struct fmp_port *p = set->rows.by_ifindex[i];
-				uint32_t ifindex = p->entry->ifindex;
+			for (unsigned int i = 0; i < n_known; i++) {
+				const struct fmp_port *p = known[i];
+				uint32_t ifindex = p->known_ifindex;
 
 				if (!fmp_has_instance(t, col, p)) {
 					cur = NULL;
@@ -471,11 +503,14 @@ fmp_runs_wanted(const struct fastmib_ports *set, unsigned int *np)
 					cur->hi = ifindex;
 					continue;
 				}
+				if (cur && cur->hi == ifindex)
+					continue; /* two ports known at one ifIndex: one registration */
 				if (n == cap) {
 					struct fmp_run *grown = realloc(runs, 2 * cap * sizeof(*runs));
 
 					if (!grown) {
 						free(runs);
+						free(known);
 						return NULL;
 					}
 					runs = grown;
@@ -486,6 +521,7 @@ fmp_runs_wanted(const struct fastmib_ports *set, unsigned int *np)
 			}
 		}
 	}
+	free(known);
 	*np = n;
 	return runs;
 }
@@ -500,6 +536,8 @@ fmp_runs_sync(struct fastmib_ports *set)
 	struct fmp_reg *reg = set->reg;
 	unsigned int n_want, n_keep = 0, a = 0, b = 0;
 	struct fmp_run *want = fmp_runs_wanted(set, &n_want), *kept;
+	uint64_t t0 = fmp_now_ns();
+	unsigned int n_unreg = 0, n_reg = 0;
 
 	if (!want)
 		return;
@@ -515,6 +553,7 @@ fmp_runs_sync(struct fastmib_ports *set)
 
 		if (cmp < 0) {
 			fmp_run_unregister(&reg->runs[a++]);
+			n_unreg++;
 		} else if (cmp == 0) {
 			kept[n_keep++] = reg->runs[a++];
 			want[b++].col = 0; /* registered already */
@@ -525,8 +564,10 @@ fmp_runs_sync(struct fastmib_ports *set)
 	for (unsigned int k = n_want; k-- > 0;) {
 		if (want[k].col == 0)
 			continue;
-		if (fmp_run_register(set, &want[k]) == 0)
+		if (fmp_run_register(set, &want[k]) == 0) {
 			kept[n_keep++] = want[k];
+			n_reg++;
+		}
 		else
 			snmp_log(LOG_ERR, "fastmib: ports: cannot register ifIndex %u..%u in "
 				 "%s column %u\n", want[k].lo, want[k].hi,
@@ -537,6 +578,9 @@ fmp_runs_sync(struct fastmib_ports *set)
 	reg->runs = kept;
 	reg->n_runs = n_keep;
 	free(want);
+	if (n_reg || n_unreg)
+		snmp_log(LOG_INFO, "fastmib_ports: %u registration(s) made, %u withdrawn, in %"
+			    PRIu64 " us\n", n_reg, n_unreg, (fmp_now_ns() - t0) / 1000);
 }
 
 /* Our subtree at `st` (itself or one of its children), or NULL. */
@@ -766,13 +810,17 @@ fmp_reg_sync(struct fastmib_ports *set)
 }
 
 void
-fmp_reg_stop(struct fastmib_ports *set)
+fmp_reg_stop(struct fastmib_ports *set, bool leaving)
 {
 	struct fmp_reg *reg = set->reg;
 
 	if (!reg)
 		return;
-	for (unsigned int k = 0; k < reg->n_runs; k++)
+	/* snmpd drops a leaving subagent's registrations with its session, in
+	 * one pass over its registry; one by one they would cost it time
+	 * quadratic in the ports (see fmp_runs_wanted()) */
+	for (unsigned int k = 0; !(leaving && set->mode == FASTMIB_PORTS_AGENTX) &&
+	     k < reg->n_runs; k++)
 		fmp_run_unregister(&reg->runs[k]);
 	free(reg->runs);
 	if (reg->reattach_cb)

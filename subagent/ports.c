@@ -315,6 +315,7 @@ fmp_src_withdraw(struct fmp_src *s, const char *why)
 	s->up = false;
 	s->behind_ns = 0;
 	s->lost = NULL;
+	s->sample_n = 0;
 }
 
 void
@@ -370,54 +371,72 @@ fmp_src_answers(struct fmp_src *s)
 /*
  * Read the port list and the state of every listed port (info, link,
  * stats, and xstats where a breakdown is or may be), take it in, and mark
- * which ports are listed. Returns 0 or the first query's failure.
+ * which ports are listed: queries of FMP_SAMPLE_CHUNK ports. A sample that
+ * takes longer than FMP_CHECK_SLICE_NS is cut there and carried on by the
+ * next call (s->sample_n > 0), so that the serving process (snmpd itself,
+ * in the module) answers requests in between however many ports there
+ * are. Returns 0 when the sample is complete, -EINPROGRESS when cut, or
+ * the failure of a query.
  */
 static int
-fmp_src_sample(struct fmp_src *s)
+fmp_src_sample(struct fmp_src *s, uint64_t until)
 {
-	uint16_t ids[FASTMIB_PORTS_MAX_PORTS];
 	struct fastmib_port_ask asks[FMP_SAMPLE_CHUNK];
 	struct fastmib_port_reading rd[FMP_SAMPLE_CHUNK];
-	unsigned int n_ids, at = 0;
 	int rc;
 
-	s->bg_exchanges++;
-	rc = fastmib_tel_list_ports(s->tel, ids, FASTMIB_PORTS_MAX_PORTS, s->set->timeout_ms);
-	if (rc == -EPROTO && fastmib_tel_ready(s->tel)) {
-		fmp_src_log_failure(s, -EPROTO, "/ethdev/list: not a list of port ids");
-		return -EPROTO;
-	}
-	if (rc < 0)
-		return rc;
-	n_ids = (unsigned int)rc;
-	for (unsigned int i = 0; i < s->n_ports; i++)
-		s->ports[i]->listed = false;
-	for (unsigned int i = 0; i < n_ids; i++) {
-		struct fmp_port *p = fmp_port(s, ids[i], true);
+	if (s->sample_n == 0) {
+		if (!s->sample_ids &&
+		    !(s->sample_ids = malloc(FASTMIB_PORTS_MAX_PORTS * sizeof(*s->sample_ids))))
+			return -ENOMEM;
+		s->bg_exchanges++;
+		rc = fastmib_tel_list_ports(s->tel, s->sample_ids, FASTMIB_PORTS_MAX_PORTS,
+					    s->set->timeout_ms);
+		if (rc == -EPROTO && fastmib_tel_ready(s->tel)) {
+			fmp_src_log_failure(s, -EPROTO, "/ethdev/list: not a list of port ids");
+			return -EPROTO;
+		}
+		if (rc < 0)
+			return rc;
+		for (unsigned int i = 0; i < s->n_ports; i++)
+			s->ports[i]->listed = false;
+		for (int i = 0; i < rc; i++) {
+			struct fmp_port *p = fmp_port(s, s->sample_ids[i], true);
 
-		if (p)
-			p->listed = true;
+			if (p)
+				p->listed = true;
+		}
+		s->first_sample = false;
+		s->sample_n = (unsigned int)rc;
+		s->sample_at = 0;
+		if (rc == 0)
+			return 0;
 	}
-	s->first_sample = false;
-	while (at < n_ids) {
-		unsigned int n = n_ids - at < FMP_SAMPLE_CHUNK ? n_ids - at : FMP_SAMPLE_CHUNK;
+	while (s->sample_at < s->sample_n) {
+		unsigned int at = s->sample_at;
+		unsigned int n = s->sample_n - at < FMP_SAMPLE_CHUNK ? s->sample_n - at
+				 : FMP_SAMPLE_CHUNK;
 		uint64_t now;
 
+		if (at && fmp_now_ns() >= until)
+			return -EINPROGRESS;
 		for (unsigned int i = 0; i < n; i++) {
-			struct fmp_port *p = fmp_port(s, ids[at + i], false);
+			struct fmp_port *p = fmp_port(s, s->sample_ids[at + i], false);
 
-			asks[i].port = ids[at + i];
+			asks[i].port = s->sample_ids[at + i];
 			asks[i].parts = FASTMIB_PORT_INFO | FASTMIB_PORT_LINK | FASTMIB_PORT_STATS;
 			if (p && p->cast_have != 0)
 				asks[i].parts |= FASTMIB_PORT_XSTATS;
 		}
 		s->bg_exchanges++;
 		rc = fastmib_tel_read_ports(s->tel, asks, n, rd, s->set->timeout_ms);
-		if (rc < 0)
+		if (rc < 0) {
+			s->sample_n = 0;
 			return rc;
+		}
 		now = fmp_now_ns();
 		for (unsigned int i = 0; i < n; i++) {
-			struct fmp_port *p = fmp_port(s, ids[at + i], false);
+			struct fmp_port *p = fmp_port(s, s->sample_ids[at + i], false);
 
 			if (!p)
 				continue;
@@ -438,8 +457,9 @@ fmp_src_sample(struct fmp_src *s)
 			memcpy(p->mac, rd[i].mac, sizeof(p->mac));
 			fmp_port_take(p, &rd[i], now);
 		}
-		at += n;
+		s->sample_at = at + n;
 	}
+	s->sample_n = 0;
 	return 0;
 }
 
@@ -482,6 +502,7 @@ fmp_src_follow(struct fmp_src *s)
 		p->refused = NULL;
 		if (!p->served) {
 			p->served = true;
+			p->known_ifindex = p->entry->ifindex;
 			set->rows_changed = true;
 		}
 	}
@@ -529,10 +550,36 @@ fmp_src_came_up(struct fmp_src *s)
 	s->last_msg[0] = '\0';
 }
 
+/* A part of the source's sample (see fmp_src_sample()); the rows follow
+ * the port list once the sample is complete. */
 static void
-fmp_src_check(struct fmp_src *s)
+fmp_src_sample_step(struct fmp_src *s, uint64_t until)
 {
-	int rc = fastmib_tel_poll(s->tel);
+	int rc = fmp_src_sample(s, until);
+
+	if (rc == -EINPROGRESS)
+		return;
+	if (rc < 0) {
+		fmp_src_trouble(s, rc);
+		if (!fastmib_tel_ready(s->tel))
+			fmp_src_withdraw(s, s->lost ? s->lost : "closed its telemetry connection");
+		return;
+	}
+	fmp_src_answers(s);
+	fmp_src_follow(s);
+}
+
+static void
+fmp_src_check(struct fmp_src *s, uint64_t until)
+{
+	int rc;
+
+	if (s->sample_n) {
+		/* a sample under way: its next part (a check found it cut) */
+		fmp_src_sample_step(s, until);
+		return;
+	}
+	rc = fastmib_tel_poll(s->tel);
 
 	if (rc == -ECONNRESET || (rc == -ENOTCONN && s->up)) {
 		fmp_src_withdraw(s, rc == -ECONNRESET ? "exited"
@@ -580,28 +627,52 @@ fmp_src_check(struct fmp_src *s)
 	}
 	if (!s->up)
 		fmp_src_came_up(s);
-	rc = fmp_src_sample(s);
-	if (rc < 0) {
-		fmp_src_trouble(s, rc);
-		if (!fastmib_tel_ready(s->tel))
-			fmp_src_withdraw(s, s->lost ? s->lost : "closed its telemetry connection");
-		return;
-	}
-	fmp_src_answers(s);
-	fmp_src_follow(s);
+	fmp_src_sample_step(s, until);
 }
 
-void
-fastmib_ports_check(struct fastmib_ports *set)
+static void fmp_continue(unsigned int reg, void *arg);
+
+/* After a check or a part of one: rows, registrations, notifications, and
+ * the next part of a sample that was cut. */
+static void
+fmp_set_settle(struct fastmib_ports *set)
 {
+	bool more = false;
+
 	for (unsigned int i = 0; i < set->n_srcs; i++)
-		fmp_src_check(set->srcs[i]);
+		more |= set->srcs[i]->sample_n > 0;
+	if (more && !set->continue_alarm)
+		set->continue_alarm = snmp_alarm_register(0, 0, fmp_continue, set);
 	if (set->rows_changed) {
 		fmp_rows_sync(set);
 		set->rows_changed = false;
 	}
 	fmp_reg_sync(set);
 	fmp_notify_flush(set);
+}
+
+void
+fastmib_ports_check(struct fastmib_ports *set)
+{
+	uint64_t until = fmp_now_ns() + FMP_CHECK_SLICE_NS;
+
+	for (unsigned int i = 0; i < set->n_srcs; i++)
+		fmp_src_check(set->srcs[i], until);
+	fmp_set_settle(set);
+}
+
+static void
+fmp_continue(unsigned int reg, void *arg)
+{
+	struct fastmib_ports *set = arg;
+	uint64_t until = fmp_now_ns() + FMP_CHECK_SLICE_NS;
+
+	(void)reg;
+	set->continue_alarm = 0;
+	for (unsigned int i = 0; i < set->n_srcs; i++)
+		if (set->srcs[i]->sample_n)
+			fmp_src_sample_step(set->srcs[i], until);
+	fmp_set_settle(set);
 }
 
 static void
@@ -772,6 +843,7 @@ fmp_src_free(struct fmp_src *s)
 	for (unsigned int i = 0; i < s->n_ports; i++)
 		free(s->ports[i]);
 	free(s->ports);
+	free(s->sample_ids);
 	fastmib_tel_free(s->tel);
 	free(s->path);
 	free(s->epath);
@@ -873,11 +945,13 @@ fastmib_ports_destroy(struct fastmib_ports *set)
 		return;
 	if (set->alarm)
 		snmp_alarm_unregister(set->alarm);
+	if (set->continue_alarm)
+		snmp_alarm_unregister(set->continue_alarm);
 	for (unsigned int i = 0; i < set->n_srcs; i++)
 		fmp_src_free(set->srcs[i]);
 	set->n_srcs = 0;
 	fmp_rows_sync(set);
-	fmp_reg_stop(set);
+	fmp_reg_stop(set, true);
 	fmp_notify_free(set);
 	fmp_set_free(set);
 	fmp_rows_free(&set->rows);

@@ -24,8 +24,10 @@
 
 /* Parts a reading keeps a time for (info, link, stats, xstats). */
 #define FMP_PARTS 4u
-/* Commands of one sampling query at most (3 or 4 per port). */
+/* Ports one sampling query reads at most (3 or 4 commands each). */
 #define FMP_SAMPLE_CHUNK 64u
+/* A check works at most this long before it lets requests in (ns). */
+#define FMP_CHECK_SLICE_NS (20ull * 1000000u)
 /* How many timeouts' worth of missed answers a request still waits
  * through (a hiccup); after that, requests do not wait at all until the
  * application answers again (the last readings serve meanwhile). */
@@ -53,6 +55,9 @@ struct fmp_port {
 	struct fastmib_portmap_entry *entry; /* ifIndex, alias, traps: bound */
 	char ifname[FASTMIB_IFNAME_MAX];
 	bool served;                    /* in the rows */
+	uint32_t known_ifindex;         /* served there once: AgentX keeps its
+					 * registrations while the application is
+					 * away (0: never served) */
 	const char *refused;            /* why not served, logged once */
 	struct fastmib_ifmib_track track;
 	bool tracked;                   /* a reading of this instance was taken */
@@ -91,6 +96,8 @@ struct fmp_src {
 	bool late_logged;               /* "answers late" said for this episode */
 	bool hello_logged;              /* "no hello" said for this connection */
 	const char *lost;               /* why a request lost the connection */
+	uint16_t *sample_ids;           /* the port list of a sample under way */
+	unsigned int sample_n, sample_at; /* its length (0: none), next port */
 	bool confirmed;
 	int last_rc;                    /* last connection failure, logged once */
 	char last_msg[256];
@@ -118,6 +125,7 @@ struct fastmib_ports {
 	unsigned int n_srcs;
 	char (*labels)[FASTMIB_PORT_LABEL_MAX];
 	unsigned int alarm;
+	unsigned int continue_alarm;    /* the rest of a check that was cut */
 	bool starting;                  /* inside fastmib_ports_start() */
 	struct fmp_rows rows;
 	bool rows_changed;              /* served set changed since last sync */
@@ -193,7 +201,9 @@ bool fmp_table_next(const struct fastmib_ports *set, enum fastmib_ifmib_table t,
 int fmp_reg_start(struct fastmib_ports *set);
 /* Bring snmpd's registrations in line with the served rows. */
 void fmp_reg_sync(struct fastmib_ports *set);
-void fmp_reg_stop(struct fastmib_ports *set);
+/* `leaving`: the agent stops, and snmpd drops an AgentX subagent's
+ * registrations with its session at once. */
+void fmp_reg_stop(struct fastmib_ports *set, bool leaving);
 /* The table handler (module, standalone): one per table. */
 Netsnmp_Node_Handler fmp_table_handler;
 
