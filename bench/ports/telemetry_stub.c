@@ -9,7 +9,8 @@
  *
  *   fastmib-telemetry-stub DIR N
  *
- * It prints "ready" once it listens, and ends at end of input.
+ * It prints "ready" once it listens and "connected" at each connection,
+ * and ends at end of input.
  */
 #include <errno.h>
 #include <poll.h>
@@ -109,6 +110,8 @@ main(int argc, char **argv)
 						   "\"pid\":%d,\"max_output_len\":16384}",
 						   (int)getpid());
 
+				printf("connected\n");
+				fflush(stdout);
 				send(c, out, (size_t)len, MSG_NOSIGNAL);
 				pfd[2 + n_clients++] = (struct pollfd){ .fd = c, .events = POLLIN };
 			} else if (c >= 0) {

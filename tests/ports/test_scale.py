@@ -1,0 +1,108 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""A DPDK application with 1,024 ports (an OVS-DPDK host with VF
+representors), served over AgentX and in the snmpd module: every row is
+there within 1 s of the agent's connection to it, and snmpd answers its
+own GETs (sysUpTime) meanwhile, each within 100 ms; when the application
+exits the rows go, and the agent stops at once. The application is
+fastmib-telemetry-stub (bench/ports), which answers from memory: what is
+measured is the agent's and snmpd's work."""
+import os
+import socket
+import subprocess
+import tempfile
+import threading
+import time
+
+import pytest
+
+import snmpharness as h
+from conftest import BESIDE_SNMPD, PortsServer, if_oid, ifx_oid
+
+STUB = os.environ.get("FASTMIB_TELEMETRY_STUB", "")
+N = 1024
+BASE = 1000
+
+
+class Stub:
+    def __init__(self, n):
+        self.dir = tempfile.mkdtemp(prefix="fmscale-", dir="/tmp")
+        self.proc = subprocess.Popen([STUB, self.dir, str(n)], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, text=True)
+        assert self.proc.stdout.readline().strip() == "ready"
+
+    def wait_connection(self):
+        assert self.proc.stdout.readline().strip() == "connected"
+        return time.monotonic()
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.stdin.close()
+            self.proc.wait(10)
+        for f in os.listdir(self.dir):
+            os.unlink(os.path.join(self.dir, f))
+        os.rmdir(self.dir)
+
+
+class Pinger(threading.Thread):
+    """sysUpTime GETs to snmpd, one every 5 ms, their round trips."""
+
+    def __init__(self, port):
+        super().__init__(daemon=True)
+        self.port = port
+        self.times = []
+        self.stopped = threading.Event()
+
+    def run(self):
+        s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        s.settimeout(5)
+        reqid = 0
+        while not self.stopped.is_set():
+            reqid += 1
+            msg = h.snmp_message(b"public", h.PDU_GET, reqid,
+                                 [([int(x) for x in h.SYS_UPTIME.split(".")], h.NULL)])
+            t0 = time.monotonic()
+            s.sendto(msg, ("127.0.0.1", self.port))
+            s.recv(65536)
+            self.times.append(time.monotonic() - t0)
+            time.sleep(0.005)
+        s.close()
+
+
+@pytest.mark.parametrize("mode", BESIDE_SNMPD)
+def test_a_thousand_ports(mode):
+    if not STUB:
+        pytest.fail("FASTMIB_TELEMETRY_STUB not set: run through ctest")
+    stub = Stub(N)
+    srv = PortsServer(mode, [stub.dir])
+    pinger = None
+    try:
+        srv.start()
+        pinger = Pinger(srv.client.target_port())
+        pinger.start()
+        connected = stub.wait_connection()
+
+        def served(oid):
+            r = srv.client.get([oid])
+            return r.varbinds and r.varbinds[0].value is not None
+        # the first and last of the rows registered or served
+        h.wait_for(lambda: served(if_oid(1, BASE)) and served(ifx_oid(19, BASE + N - 1)),
+                   10, "%d ports served" % N, interval=0.01)
+        took = time.monotonic() - connected
+        pinger.stopped.set()
+        pinger.join()
+        assert took <= 1.0, took
+        assert pinger.times and max(pinger.times) < 0.1, max(pinger.times)
+        w = srv.client.bulkwalk(ifx_oid(1, 0)[:-2], reps=50)
+        assert sum(1 for vb in w.varbinds if int(vb.oid.rsplit(".", 1)[1]) >= BASE) == N
+        stub.proc.stdin.close()
+        stub.proc.wait(10)
+        srv.wait_gone(BASE)
+        srv.wait_gone(BASE + N - 1)
+        t0 = time.monotonic()
+        srv.stop()
+        assert time.monotonic() - t0 < 5
+    finally:
+        if pinger:
+            pinger.stopped.set()
+        srv.close()
+        stub.stop()
