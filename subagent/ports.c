@@ -142,6 +142,15 @@ fmp_obstacle(const struct fmp_port *p, char *kname)
 
 /* ---- faulty counters in the log ---- */
 
+static void
+fmp_log_big(const struct fmp_port *p, const char *name, const char *part,
+	    const char *field, uint64_t v)
+{
+	snmp_log(LOG_NOTICE, "fastmib: ports %s: port %u (%s): %s.%s is %" PRIu64 ", 2^63 "
+		 "or more (a driver counter that went below zero?); served as read\n",
+		 p->src->epath, p->id, name, part, field, v);
+}
+
 /*
  * Counters a reading could not take, or took at 2^63 and more, said once
  * per port and field; the same again at most every FMP_FAULT_LOG_NS.
@@ -182,16 +191,10 @@ fmp_log_faults(struct fmp_port *p, const struct fastmib_port_reading *r, uint64_
 			 "minute\n", p->src->epath, p->id, name, fields, r->bad_text);
 	for (unsigned int k = 0; k < FASTMIB_STAT_COUNT; k++)
 		if (big & (1u << k))
-			snmp_log(LOG_NOTICE, "fastmib: ports %s: port %u (%s): stats.%s is "
-				 "%" PRIu64 ", 2^63 or more (a driver counter that went below "
-				 "zero?); served as read\n", p->src->epath, p->id, name,
-				 fastmib_port_stat_name(k), r->stat[k]);
+			fmp_log_big(p, name, "stats", fastmib_port_stat_name(k), r->stat[k]);
 	for (unsigned int k = 0; k < FASTMIB_CAST_COUNT; k++)
 		if (cbig & (1u << k))
-			snmp_log(LOG_NOTICE, "fastmib: ports %s: port %u (%s): xstats.%s is "
-				 "%" PRIu64 ", 2^63 or more (a driver counter that went below "
-				 "zero?); served as read\n", p->src->epath, p->id, name,
-				 fastmib_port_cast_name(k), r->cast[k]);
+			fmp_log_big(p, name, "xstats", fastmib_port_cast_name(k), r->cast[k]);
 	p->logged_bad |= bad;
 	p->logged_big |= big;
 	p->logged_cast_bad |= cbad;
