@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "fastmib/ethdev/client.h"
+#include "fastmib/reader.h" /* fastmib_monotonic_ns() */
 
 /* Replies are at most max_output_len octets (16384 in DPDK 22.11); the
  * buffer is sized from the hello, within these bounds. */
@@ -45,15 +46,6 @@ struct fastmib_tel {
 	char err[768];
 	struct fastmib_tel_counts counts;
 };
-
-static uint64_t
-tel_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 /* "SOCKET: what: reason (hint)"; the path escaped, as it may come from
  * anywhere a configuration file took it. */
@@ -183,7 +175,7 @@ tel_recv(struct fastmib_tel *t, uint64_t deadline, bool want_out)
 			fastmib_tel_close(t);
 			return -ECONNRESET;
 		}
-		now = tel_now_ns();
+		now = fastmib_monotonic_ns();
 		if (deadline == 0 || now >= deadline)
 			return -ETIMEDOUT;
 		ts.tv_sec = (time_t)((deadline - now) / 1000000000u);
@@ -257,7 +249,7 @@ int
 fastmib_tel_connect(struct fastmib_tel *t, unsigned int timeout_ms)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	uint64_t deadline = timeout_ms ? tel_now_ns() + (uint64_t)timeout_ms * 1000000u : 0;
+	uint64_t deadline = timeout_ms ? fastmib_monotonic_ns() + (uint64_t)timeout_ms * 1000000u : 0;
 	ssize_t n;
 	int rc;
 
@@ -306,7 +298,7 @@ fastmib_tel_connect(struct fastmib_tel *t, unsigned int timeout_ms)
 		t->owed = 0;
 		t->pid = 0;
 		t->version[0] = '\0';
-		t->connected_ns = tel_now_ns();
+		t->connected_ns = fastmib_monotonic_ns();
 	}
 	n = tel_recv(t, deadline, false);
 	if (n == -ETIMEDOUT)
@@ -416,7 +408,7 @@ fastmib_tel_query(struct fastmib_tel *t, const char *const *cmds, unsigned int n
 
 	if (n == 0 || n > FASTMIB_TEL_MAX_BATCH)
 		return -EINVAL;
-	deadline = tel_now_ns() + (uint64_t)(timeout_ms ? timeout_ms : 1) * 1000000u;
+	deadline = fastmib_monotonic_ns() + (uint64_t)(timeout_ms ? timeout_ms : 1) * 1000000u;
 	rc = fastmib_tel_poll(t);
 	/* replies of a query that gave up a moment ago: wait for them within
 	 * this query's time, so that a hiccup of the application costs one
@@ -469,7 +461,7 @@ fastmib_tel_query(struct fastmib_tel *t, const char *const *cmds, unsigned int n
 		t->owed--;
 		/* the wait is for each reply: an application that answers a
 		 * long batch steadily is not late */
-		deadline = tel_now_ns() + (uint64_t)(timeout_ms ? timeout_ms : 1) * 1000000u;
+		deadline = fastmib_monotonic_ns() + (uint64_t)(timeout_ms ? timeout_ms : 1) * 1000000u;
 		replies[got] = tel_reply_value(t, cmds[got], (size_t)len);
 		if (!replies[got]) {
 			rc = -EPROTO;

@@ -21,7 +21,7 @@
 
 #include "agentx_connect.h"
 #include "agentx_privs.h"
-#include "telemetry.h"
+#include "fastmib/ethdev/portmap.h"
 
 /* A whole decimal id ("0" .. "4294967294"), or -1. */
 static long long

@@ -86,13 +86,13 @@ fmp_send(const struct fmp_trap *t)
 void
 fmp_notify_flush(struct fastmib_ports *set)
 {
-	uint64_t now = fmp_now_ns();
+	uint64_t now = fastmib_monotonic_ns();
 
 	while (set->traps) {
 		struct fmp_trap *t = set->traps;
 
 		set->traps = t->next;
-		if (fastmib_agent_bucket_take(&set->bucket, now)) {
+		if (fma_bucket_take(&set->bucket, now)) {
 			fmp_send(t);
 			set->traps_sent++;
 			DEBUGMSGTL(("fastmib_ports", "%s ifIndex %u\n", t->oper == FASTMIB_IF_UP

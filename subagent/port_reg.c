@@ -536,7 +536,7 @@ fmp_runs_sync(struct fastmib_ports *set)
 	struct fmp_reg *reg = set->reg;
 	unsigned int n_want, n_keep = 0, a = 0, b = 0;
 	struct fmp_run *want = fmp_runs_wanted(set, &n_want), *kept;
-	uint64_t t0 = fmp_now_ns();
+	uint64_t t0 = fastmib_monotonic_ns();
 	unsigned int n_unreg = 0, n_reg = 0;
 
 	if (!want)
@@ -580,7 +580,7 @@ fmp_runs_sync(struct fastmib_ports *set)
 	free(want);
 	if (n_reg || n_unreg)
 		snmp_log(LOG_INFO, "fastmib_ports: %u registration(s) made, %u withdrawn, in %"
-			    PRIu64 " us\n", n_reg, n_unreg, (fmp_now_ns() - t0) / 1000);
+			    PRIu64 " us\n", n_reg, n_unreg, (fastmib_monotonic_ns() - t0) / 1000);
 }
 
 /* Our subtree at `st` (itself or one of its children), or NULL. */

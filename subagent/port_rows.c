@@ -221,7 +221,7 @@ fmp_read(struct fmp_src *s, struct fmp_port *const *ports, const unsigned int *p
 {
 	struct fastmib_port_ask asks[FMP_PLAN_MAX];
 	struct fastmib_port_reading rd[FMP_PLAN_MAX];
-	uint64_t now = fmp_now_ns();
+	uint64_t now = fastmib_monotonic_ns();
 	int rc = -ENOTCONN;
 
 	for (unsigned int i = 0; i < n; i++) {
@@ -244,7 +244,7 @@ fmp_read(struct fmp_src *s, struct fmp_port *const *ports, const unsigned int *p
 			rc = fastmib_tel_read_ports(s->tel, asks, n, rd, s->set->timeout_ms);
 		}
 	}
-	now = fmp_now_ns();
+	now = fastmib_monotonic_ns();
 	if (rc < 0) {
 		DEBUGMSGTL(("fastmib_ports", "%s: %s\n", s->epath, strerror(-rc)));
 		if (rc != -ENOTCONN)

@@ -15,15 +15,6 @@
 
 #include "ports_priv.h"
 
-uint64_t
-fmp_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 /* RFC 2863: events before the agent's start read 0. */
 uint32_t
 fmp_stamp(const struct fastmib_ports *set)
@@ -326,7 +317,7 @@ fmp_src_trouble(struct fmp_src *s, int rc)
 {
 	if (rc == -ETIMEDOUT || rc == -EBUSY) {
 		if (!s->behind_ns)
-			s->behind_ns = fmp_now_ns();
+			s->behind_ns = fastmib_monotonic_ns();
 		if (!s->late_logged) {
 			s->late_logged = true;
 			snmp_log(LOG_WARNING, "fastmib: ports %s: application (pid %ld) answers "
@@ -421,7 +412,7 @@ fmp_src_sample(struct fmp_src *s, uint64_t until)
 				 : FMP_SAMPLE_CHUNK;
 		uint64_t now;
 
-		if (at && fmp_now_ns() >= until)
+		if (at && fastmib_monotonic_ns() >= until)
 			return -EINPROGRESS;
 		for (unsigned int i = 0; i < n; i++) {
 			struct fmp_port *p = fmp_port(s, s->sample_ids[at + i], false);
@@ -437,7 +428,7 @@ fmp_src_sample(struct fmp_src *s, uint64_t until)
 			s->sample_n = 0;
 			return rc;
 		}
-		now = fmp_now_ns();
+		now = fastmib_monotonic_ns();
 		for (unsigned int i = 0; i < n; i++) {
 			struct fmp_port *p = fmp_port(s, s->sample_ids[at + i], false);
 
@@ -590,7 +581,7 @@ fmp_src_check(struct fmp_src *s, uint64_t until)
 		rc = -ENOTCONN;
 	}
 	if (rc == -EBUSY) {
-		uint64_t now = fmp_now_ns(), since = fastmib_tel_waiting_since(s->tel);
+		uint64_t now = fastmib_monotonic_ns(), since = fastmib_tel_waiting_since(s->tel);
 
 		if (since) {
 			/* connected, and no hello: not DPDK's socket, or a stuck
@@ -610,7 +601,7 @@ fmp_src_check(struct fmp_src *s, uint64_t until)
 	/* no answer in time for this long, late ones or none: gone (its rows
 	 * come back with its first answer in time) */
 	if (s->up && s->behind_ns &&
-	    fmp_now_ns() - s->behind_ns >= FASTMIB_PORTS_STALL_MS * 1000000ull) {
+	    fastmib_monotonic_ns() - s->behind_ns >= FASTMIB_PORTS_STALL_MS * 1000000ull) {
 		fmp_src_withdraw(s, "does not answer in time");
 		fastmib_tel_close(s->tel);
 		return;
@@ -657,7 +648,7 @@ fmp_set_settle(struct fastmib_ports *set)
 void
 fastmib_ports_check(struct fastmib_ports *set)
 {
-	uint64_t until = fmp_now_ns() + FMP_CHECK_SLICE_NS;
+	uint64_t until = fastmib_monotonic_ns() + FMP_CHECK_SLICE_NS;
 
 	for (unsigned int i = 0; i < set->n_srcs; i++)
 		fmp_src_check(set->srcs[i], until);
@@ -668,7 +659,7 @@ static void
 fmp_continue(unsigned int reg, void *arg)
 {
 	struct fastmib_ports *set = arg;
-	uint64_t until = fmp_now_ns() + FMP_CHECK_SLICE_NS;
+	uint64_t until = fastmib_monotonic_ns() + FMP_CHECK_SLICE_NS;
 
 	(void)reg;
 	set->continue_alarm = 0;
@@ -782,7 +773,7 @@ fastmib_ports_set_trap_rate(struct fastmib_ports *set, unsigned int per_s)
 	if (per_s > FASTMIB_PORTS_TRAP_RATE_MAX)
 		return -EINVAL;
 	set->trap_rate = per_s;
-	fastmib_agent_bucket_init(&set->bucket, per_s, per_s, fmp_now_ns());
+	fma_bucket_init(&set->bucket, per_s, per_s, fastmib_monotonic_ns());
 	return 0;
 }
 
@@ -929,7 +920,7 @@ fastmib_ports_start(struct fastmib_ports *set)
 	if (set->n_srcs == 0)
 		return 0;
 	fmp_map_load(set);
-	fastmib_agent_bucket_init(&set->bucket, set->trap_rate, set->trap_rate, fmp_now_ns());
+	fma_bucket_init(&set->bucket, set->trap_rate, set->trap_rate, fastmib_monotonic_ns());
 	fmp_relabel(set);
 	rc = fmp_reg_start(set);
 	if (rc < 0)

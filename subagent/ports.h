@@ -108,7 +108,7 @@ int fastmib_ports_set_trap_rate(struct fastmib_ports *ports, unsigned int per_s)
  */
 int fastmib_ports_set_state_dir(struct fastmib_ports *ports, const char *dir);
 
-/** Reload, as fastmib_agent_reload_begin()/end(): sources named again keep
+/** Reload, as fma_reload_begin()/end(): sources named again keep
  * their rows; a base that changed applies to devices not in the map yet.
  * Returns the number of sources dropped. */
 void fastmib_ports_reload_begin(struct fastmib_ports *ports);

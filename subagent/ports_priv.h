@@ -16,6 +16,7 @@
 #include <net-snmp/agent/net-snmp-agent-includes.h>
 
 #include "core.h"
+#include "fastmib/reader.h"
 #include "fastmib/ethdev/client.h"
 #include "fastmib/ethdev/portmap.h"
 #include "fastmib/ethdev/reading.h"
@@ -134,7 +135,7 @@ struct fastmib_ports {
 	bool planned_valid;             /* the PDU planned_transid is planned */
 	long planned_transid;
 	/* linkUp/linkDown */
-	struct fastmib_agent_bucket bucket;
+	struct fma_bucket bucket;
 	uint64_t traps_sent, traps_suppressed, traps_suppressed_logged;
 	uint64_t suppress_log_ns;
 	struct fmp_trap *traps;         /* queued, sent by an alarm */
@@ -143,7 +144,6 @@ struct fastmib_ports {
 	struct fmp_set_txn *txn;
 };
 
-uint64_t fmp_now_ns(void);
 /* A TimeStamp now: the agent's uptime, 0 while it starts. */
 uint32_t fmp_stamp(const struct fastmib_ports *set);
 

@@ -92,7 +92,7 @@ class Stub:
     """fastmib-telemetry-stub: N ports answered from memory."""
 
     def __init__(self, build, n):
-        self.dir = tempfile.mkdtemp(prefix="fmstub-", dir="/tmp")
+        self.dir = tempfile.mkdtemp(prefix="fmstub-")
         self.proc = subprocess.Popen(
             [os.path.join(build, "bench", "ports", "fastmib-telemetry-stub"), self.dir,
              str(n)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)

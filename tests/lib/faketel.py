@@ -57,7 +57,7 @@ def null_ports(n, prefix="net_null"):
 
 class FakeApp:
     def __init__(self, ports, workdir=None, version="DPDK 22.11.11 (fake)"):
-        self.dir = workdir or tempfile.mkdtemp(prefix="fmfake-", dir="/tmp")
+        self.dir = workdir or tempfile.mkdtemp(prefix="fmfake-")
         self.socket = os.path.join(self.dir, SOCKET_NAME)
         self.ports = list(ports)
         self.ids = None          # port ids listed; None: 0..len-1

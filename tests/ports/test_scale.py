@@ -25,7 +25,7 @@ BASE = 1000
 
 class Stub:
     def __init__(self, n):
-        self.dir = tempfile.mkdtemp(prefix="fmscale-", dir="/tmp")
+        self.dir = tempfile.mkdtemp(prefix="fmscale-")
         self.proc = subprocess.Popen([STUB, self.dir, str(n)], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, text=True)
         assert self.proc.stdout.readline().strip() == "ready"
