@@ -48,7 +48,8 @@ fmp_rows_sync(struct fastmib_ports *set)
 		for (unsigned int j = 0; j < set->srcs[i]->n_ports; j++)
 			if (set->srcs[i]->ports[j]->served)
 				rows->by_ifindex[rows->n++] = set->srcs[i]->ports[j];
-	qsort(rows->by_ifindex, rows->n, sizeof(*rows->by_ifindex), cmp_ifindex);
+	if (rows->n) /* no array at all before the first row */
+		qsort(rows->by_ifindex, rows->n, sizeof(*rows->by_ifindex), cmp_ifindex);
 }
 
 void

@@ -21,6 +21,9 @@ from conftest import BESIDE_SNMPD, PortsServer, if_oid, ifx_oid
 STUB = os.environ.get("FASTMIB_TELEMETRY_STUB", "")
 N = 1024
 BASE = 1000
+# The bound is the product's; binaries instrumented by a sanitizer (whose
+# runtime snmpd then preloads) run several times slower.
+APPEAR_S = 3.0 if os.environ.get("FASTMIB_SNMPD_PRELOAD") else 1.0
 
 
 class Stub:
@@ -90,7 +93,7 @@ def test_a_thousand_ports(mode):
         took = time.monotonic() - connected
         pinger.stopped.set()
         pinger.join()
-        assert took <= 1.0, took
+        assert took <= APPEAR_S, took
         assert pinger.times and max(pinger.times) < 0.1, max(pinger.times)
         w = srv.client.bulkwalk(ifx_oid(1, 0)[:-2], reps=50)
         assert sum(1 for vb in w.varbinds if int(vb.oid.rsplit(".", 1)[1]) >= BASE) == N

@@ -181,7 +181,8 @@ def test_same_ifindex_as_the_agent(tmp_path, fake_app):
 
     a = fake_app(faketel.null_ports(101))
     b = fake_app(faketel.null_ports(60, prefix="net_tap"))
-    srv = PortsServer("agentx", [a.dir, b.dir])
+    # the synthetic applications answer from Python: a wait of 1 s for each
+    srv = PortsServer("agentx", [a.dir, b.dir], timeout_ms=1000)
     try:
         srv.start(wait_ifindex=1160, timeout=30)
         served = srv.names()
