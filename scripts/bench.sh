@@ -34,6 +34,8 @@ echo; echo "== SNMP serving"
 
 echo; echo "== IF-MIB of DPDK ports: ifXTable walks, 2 and 32 dpdk-testpmd ports"
 /usr/bin/python3 "$here/bench/ports/bench_ports.py" --build "$build"
+echo; echo "== IF-MIB of DPDK ports: 1,024 ports appearing, snmpd's own GETs meanwhile"
+/usr/bin/python3 "$here/bench/ports/bench_ports.py" --build "$build" --appear 1024
 
 if [ -f "$here/bench/gen/bench_gen.py" ]; then
 	echo; echo "== code generator"

@@ -8,6 +8,7 @@ servers fed by an application that answers telemetry at no cost.
 Usage: bench_ports.py --build BUILD_DIR [--ports 2,32] [--walks N] [--reps R]
                       [--modes kernel,agentx,module,standalone,agentx-stub,...]
                       [--table OID]
+       bench_ports.py --build BUILD_DIR --appear N [--rounds R]
 
 For each port count, one dpdk-testpmd forwards between N net_null ports
 (its forwarding lcore at the lowest priority, so that it takes only idle
@@ -31,21 +32,25 @@ queries and port readings per walk (counted from the agent's
 -Dfastmib_ports log lines in a separate run, so that logging does not slow
 the timed walks). First, per port count: the cost of telemetry commands
 to the application, timed from this process.
+
+--appear N: an application of N ports (the stub) instead, over AgentX and
+in the module: seconds from the agent's connection to it until its first
+and last rows answer, and the round trips of sysUpTime GETs sent to snmpd
+every 5 ms meanwhile; median and maximum of R rounds.
 """
 import argparse
 import os
 import re
 import socket
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "tests", "lib"))
 import dpdkapp  # noqa: E402
 import snmpharness as H  # noqa: E402
+from telstub import Pinger, Stub, stub_binary  # noqa: E402
 
 IFX_TABLE = "1.3.6.1.2.1.31.1.1"
 BASE = 1000
@@ -86,22 +91,6 @@ class Walker:
 
     def close(self):
         self.sock.close()
-
-
-class Stub:
-    """fastmib-telemetry-stub: N ports answered from memory."""
-
-    def __init__(self, build, n):
-        self.dir = tempfile.mkdtemp(prefix="fmstub-")
-        self.proc = subprocess.Popen(
-            [os.path.join(build, "bench", "ports", "fastmib-telemetry-stub"), self.dir,
-             str(n)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-        assert self.proc.stdout.readline().strip() == "ready"
-
-    def stop(self):
-        self.proc.stdin.close()
-        self.proc.wait(10)
-        os.rmdir(self.dir)
 
 
 def server(mode, path, debug):
@@ -213,6 +202,35 @@ def query_latency(app, ports, kinds, n=500):
     return times[len(times) // 2]
 
 
+def appear(mode, n, build, rounds):
+    """Seconds from the agent's connection to an application of n ports
+    (the stub) until the first and the last row answer, and snmpd's
+    sysUpTime round trips meanwhile (median, max): `rounds` times."""
+    out = []
+    for _ in range(rounds):
+        stub = Stub(stub_binary(build), n)
+        srv, extra = server(mode, stub.dir, debug=False)
+        pinger = Pinger(port_of(srv))
+        try:
+            pinger.start()
+            connected = stub.wait_connection()
+
+            def served(oid):
+                r = srv.client.get([oid])
+                return r.varbinds and r.varbinds[0].value is not None
+            H.wait_for(lambda: served("1.3.6.1.2.1.2.2.1.1.%d" % BASE) and
+                       served("%s.1.19.%d" % (IFX_TABLE, BASE + n - 1)), 60,
+                       "%d ports served" % n, interval=0.01)
+            took = time.monotonic() - connected
+            times = pinger.finish()
+            out.append((took, statistics.median(times), max(times)))
+        finally:
+            pinger.stopped.set()
+            H.shut_down(srv, extra)
+            stub.stop()
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--build", required=True)
@@ -226,17 +244,33 @@ def main():
                     help="subtree to walk (default ifXTable, %s)" % IFX_TABLE)
     ap.add_argument("--check", action="store_true",
                     help="fail unless every walk has every port's row, in order")
+    ap.add_argument("--appear", type=int, metavar="N",
+                    help="instead of walks: how long N ports of the stub take to "
+                         "appear over AgentX and in the module, snmpd's own GETs "
+                         "meanwhile")
+    ap.add_argument("--rounds", type=int, default=5, help="rounds of --appear")
     args = ap.parse_args()
     build = os.path.abspath(args.build)
     os.environ.setdefault("FASTMIB_AGENTX", os.path.join(build, "subagent", "fastmib-agentx"))
     os.environ.setdefault("FASTMIB_MODULE", os.path.join(build, "subagent", "fastmib_snmpd.so"))
+    if args.appear:
+        print("%5s  %-8s  %12s  %12s  %12s  %12s" % (
+            "ports", "server", "appear s", "(max)", "GET ms", "(max)"))
+        for mode in ("agentx", "module"):
+            r = appear(mode, args.appear, build, args.rounds)
+            print("%5d  %-8s  %12.3f  %12.3f  %12.1f  %12.1f" % (
+                args.appear, mode, statistics.median(x[0] for x in r), max(x[0] for x in r),
+                1e3 * statistics.median(x[1] for x in r), 1e3 * max(x[2] for x in r)),
+                flush=True)
+        return
     modes = args.modes.split(",")
     print("%5s  %-16s  %8s  %6s  %9s  %12s  %8s  %17s" % (
         "ports", "server", "varbinds", "(DPDK)", "walk ms", "varbinds/s", "ratio",
         "queries/readings"))
     for n in [int(x) for x in args.ports.split(",")]:
         app = dpdkapp.Testpmd(ports=n).start()
-        stub = Stub(build, n) if any(m.endswith("-stub") for m in modes) else None
+        stub = Stub(stub_binary(build), n) if any(m.endswith("-stub") for m in modes) \
+            else None
         rate = {}
         try:
             k3 = ("/ethdev/info", "/ethdev/link_status", "/ethdev/stats")

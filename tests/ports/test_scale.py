@@ -7,18 +7,14 @@ exits the rows go, and the agent stops at once. The application is
 fastmib-telemetry-stub (bench/ports), which answers from memory: what is
 measured is the agent's and snmpd's work."""
 import os
-import socket
-import subprocess
-import tempfile
-import threading
 import time
 
 import pytest
 
 import snmpharness as h
 from conftest import BESIDE_SNMPD, PortsServer, if_oid, ifx_oid
+from telstub import Pinger, Stub, stub_binary
 
-STUB = os.environ.get("FASTMIB_TELEMETRY_STUB", "")
 N = 1024
 BASE = 1000
 # The bound is the product's; binaries instrumented by a sanitizer (whose
@@ -26,56 +22,11 @@ BASE = 1000
 APPEAR_S = 3.0 if os.environ.get("FASTMIB_SNMPD_PRELOAD") else 1.0
 
 
-class Stub:
-    def __init__(self, n):
-        self.dir = tempfile.mkdtemp(prefix="fmscale-")
-        self.proc = subprocess.Popen([STUB, self.dir, str(n)], stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, text=True)
-        assert self.proc.stdout.readline().strip() == "ready"
-
-    def wait_connection(self):
-        assert self.proc.stdout.readline().strip() == "connected"
-        return time.monotonic()
-
-    def stop(self):
-        if self.proc.poll() is None:
-            self.proc.stdin.close()
-            self.proc.wait(10)
-        for f in os.listdir(self.dir):
-            os.unlink(os.path.join(self.dir, f))
-        os.rmdir(self.dir)
-
-
-class Pinger(threading.Thread):
-    """sysUpTime GETs to snmpd, one every 5 ms, their round trips."""
-
-    def __init__(self, port):
-        super().__init__(daemon=True)
-        self.port = port
-        self.times = []
-        self.stopped = threading.Event()
-
-    def run(self):
-        s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-        s.settimeout(5)
-        reqid = 0
-        while not self.stopped.is_set():
-            reqid += 1
-            msg = h.snmp_message(b"public", h.PDU_GET, reqid,
-                                 [([int(x) for x in h.SYS_UPTIME.split(".")], h.NULL)])
-            t0 = time.monotonic()
-            s.sendto(msg, ("127.0.0.1", self.port))
-            s.recv(65536)
-            self.times.append(time.monotonic() - t0)
-            time.sleep(0.005)
-        s.close()
-
-
 @pytest.mark.parametrize("mode", BESIDE_SNMPD)
 def test_a_thousand_ports(mode):
-    if not STUB:
+    if not stub_binary():
         pytest.fail("FASTMIB_TELEMETRY_STUB not set: run through ctest")
-    stub = Stub(N)
+    stub = Stub(stub_binary(), N)
     srv = PortsServer(mode, [stub.dir])
     pinger = None
     try:
@@ -91,14 +42,12 @@ def test_a_thousand_ports(mode):
         h.wait_for(lambda: served(if_oid(1, BASE)) and served(ifx_oid(19, BASE + N - 1)),
                    10, "%d ports served" % N, interval=0.01)
         took = time.monotonic() - connected
-        pinger.stopped.set()
-        pinger.join()
+        times = pinger.finish()
         assert took <= APPEAR_S, took
-        assert pinger.times and max(pinger.times) < 0.1, max(pinger.times)
+        assert times and max(times) < 0.1, max(times)
         w = srv.client.bulkwalk(ifx_oid(1, 0)[:-2], reps=50)
         assert sum(1 for vb in w.varbinds if int(vb.oid.rsplit(".", 1)[1]) >= BASE) == N
-        stub.proc.stdin.close()
-        stub.proc.wait(10)
+        stub.exit()
         srv.wait_gone(BASE)
         srv.wait_gone(BASE + N - 1)
         t0 = time.monotonic()
