@@ -310,6 +310,7 @@ fmp_src_withdraw(struct fmp_src *s, const char *why)
 	s->behind_ns = 0;
 	s->lost = NULL;
 	s->sample_n = 0;
+	s->sampled = false;
 }
 
 void
@@ -545,7 +546,7 @@ fmp_src_came_up(struct fmp_src *s)
 }
 
 /* A part of the source's sample (see fmp_src_sample()); the rows follow
- * the port list once the sample is complete. */
+ * the port list once the sample is complete (fmp_set_follow()). */
 static void
 fmp_src_sample_step(struct fmp_src *s, uint64_t until)
 {
@@ -560,7 +561,30 @@ fmp_src_sample_step(struct fmp_src *s, uint64_t until)
 		return;
 	}
 	fmp_src_answers(s);
-	fmp_src_follow(s);
+	s->sampled = true;
+}
+
+/*
+ * Rows follow the samples complete, in the order of the sources: while an
+ * application's sample is still cut in slices, those configured after it
+ * wait for it, so that applications sampled together take their new
+ * ifIndex values in blocks in that order (as fastmib-stat gives them from
+ * an empty state), however their samples were sliced.
+ */
+static void
+fmp_set_follow(struct fastmib_ports *set)
+{
+	for (unsigned int i = 0; i < set->n_srcs; i++) {
+		struct fmp_src *s = set->srcs[i];
+
+		if (s->sample_n)
+			return;
+		if (s->sampled) {
+			s->sampled = false;
+			if (s->up)
+				fmp_src_follow(s);
+		}
+	}
 }
 
 static void
@@ -633,6 +657,7 @@ fmp_set_settle(struct fastmib_ports *set)
 {
 	bool more = false;
 
+	fmp_set_follow(set);
 	for (unsigned int i = 0; i < set->n_srcs; i++)
 		more |= set->srcs[i]->sample_n > 0;
 	if (more && !set->continue_alarm)

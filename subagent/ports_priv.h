@@ -99,6 +99,7 @@ struct fmp_src {
 	const char *lost;               /* why a request lost the connection */
 	uint16_t *sample_ids;           /* the port list of a sample under way */
 	unsigned int sample_n, sample_at; /* its length (0: none), next port */
+	bool sampled;                   /* a sample complete, its rows to follow */
 	bool confirmed;
 	int last_rc;                    /* last connection failure, logged once */
 	char last_msg[256];

@@ -193,6 +193,11 @@ def test_same_ifindex_as_the_agent(tmp_path, fake_app):
             shown = {p["ifindex"]: p["ifname"] for s in json.loads(r.stdout)["sources"]
                      for p in s["ports"]}
             assert shown == served
+        # both applications were there when the agent started: each took a
+        # block, in the order of the sources
+        la, lb = (os.path.basename(x) for x in (a.dir, b.dir))
+        assert served == dict([(1000 + i, "%s/net_null%d" % (la, i)) for i in range(101)] +
+                              [(1101 + i, "%s/net_tap%d" % (lb, i)) for i in range(60)])
         # fastmib-stat never writes the state
         assert os.listdir(tmp_path) == []
     finally:
