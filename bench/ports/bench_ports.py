@@ -210,7 +210,8 @@ def appear(mode, n, build, rounds):
     for _ in range(rounds):
         stub = Stub(stub_binary(build), n)
         srv, extra = server(mode, stub.dir, debug=False)
-        pinger = Pinger(port_of(srv))
+        pinger = Pinger(port_of(srv), extra.proc.pid if mode == "agentx"
+                        else srv.snmpd.proc.pid)
         try:
             pinger.start()
             connected = stub.wait_connection()
