@@ -909,12 +909,6 @@ fastmib_ports_count(const struct fastmib_ports *set)
 	return set ? set->n_srcs : 0;
 }
 
-unsigned int
-fastmib_ports_serving(const struct fastmib_ports *set)
-{
-	return set ? set->rows.n : 0;
-}
-
 /* The port map from the state directory; its errors said once, at start. */
 static void
 fmp_map_load(struct fastmib_ports *set)

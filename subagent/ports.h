@@ -117,9 +117,6 @@ unsigned int fastmib_ports_reload_end(struct fastmib_ports *ports);
 /** Sources configured. */
 unsigned int fastmib_ports_count(const struct fastmib_ports *ports);
 
-/** Ports currently served. */
-unsigned int fastmib_ports_serving(const struct fastmib_ports *ports);
-
 /**
  * Read the port map, connect to the applications that run, serve their
  * rows, arm the periodic check. Call after init_agent() (and in snmpd,

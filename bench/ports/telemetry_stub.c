@@ -10,11 +10,12 @@
  *   fastmib-telemetry-stub DIR N
  *
  * It prints "ready" once it listens and "connected T" at each connection,
- * T the time of CLOCK_MONOTONIC in nanoseconds (a test's clock too: the
+ * T fastmib_monotonic_ns(), CLOCK_MONOTONIC in nanoseconds (a test's clock too: the
  * time from the connection to the rows counts even if it waited for its
  * serving process to start), and ends at end of input.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <poll.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -22,8 +23,9 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
-#include <time.h>
 #include <unistd.h>
+
+#include "fastmib/reader.h"
 
 #define MAX_CLIENTS 16
 
@@ -112,10 +114,7 @@ main(int argc, char **argv)
 				int len = snprintf(out, sizeof(out), "{\"version\":\"DPDK 22.11 (stub)\","
 						   "\"pid\":%d,\"max_output_len\":16384}",
 						   (int)getpid());
-				struct timespec ts;
-
-				clock_gettime(CLOCK_MONOTONIC, &ts);
-				printf("connected %lld\n", (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec);
+				printf("connected %" PRIu64 "\n", fastmib_monotonic_ns());
 				fflush(stdout);
 				send(c, out, (size_t)len, MSG_NOSIGNAL);
 				pfd[2 + n_clients++] = (struct pollfd){ .fd = c, .events = POLLIN };

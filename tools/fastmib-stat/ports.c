@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <jansson.h>
@@ -23,6 +22,7 @@
 #include "fastmib/ethdev/client.h"
 #include "fastmib/ethdev/portmap.h"
 #include "fastmib/ethdev/reading.h"
+#include "fastmib/reader.h"
 #include "stat.h"
 
 /* Ports of one application read at most (as the agent). */
@@ -47,7 +47,7 @@ struct source {
 	struct port_row *rows;
 	unsigned int n_rows;
 	long pid;
-	struct timespec at;
+	uint64_t at;                    /* fastmib_monotonic_ns() */
 	char error[800];
 };
 
@@ -430,12 +430,6 @@ source_json(const struct source *s, const struct port_row *rows, unsigned int n,
 	return o;
 }
 
-static double
-seconds_between(const struct timespec *a, const struct timespec *b)
-{
-	return (double)(b->tv_sec - a->tv_sec) + (double)(b->tv_nsec - a->tv_nsec) / 1e9;
-}
-
 /* One pass over every source; returns how many could not be read. */
 static unsigned int
 report(struct ports *ps, bool watching)
@@ -451,13 +445,13 @@ report(struct ports *ps, bool watching)
 		struct source *s = &ps->src[i];
 		struct port_row *rows;
 		unsigned int n;
-		struct timespec now;
+		uint64_t now;
 		double dt;
 
 		if (sample(ps, s, &rows, &n) < 0)
 			failed++;
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		dt = s->rows ? seconds_between(&s->at, &now) : 0;
+		now = fastmib_monotonic_ns();
+		dt = s->rows ? (double)(now - s->at) / 1e9 : 0;
 		if (ps->o->json)
 			json_array_append_new(arr, source_json(s, rows, n, watching, dt));
 		else
