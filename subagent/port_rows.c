@@ -254,13 +254,8 @@ fmp_read(struct fmp_src *s, struct fmp_port *const *ports, const unsigned int *p
 			fmp_pdu_fallback(ports[i], parts[i], now);
 		return;
 	}
-	if (s->behind_ns) {
-		if (s->late_logged)
-			snmp_log(LOG_INFO, "fastmib: ports %s: application (pid %ld) answers "
-				 "again\n", s->epath, s->pid);
-		s->behind_ns = 0;
-		s->late_logged = false;
-	}
+	if (s->behind_ns)
+		fmp_src_answers(s);
 	for (unsigned int i = 0; i < n; i++) {
 		struct fmp_port *p = ports[i];
 

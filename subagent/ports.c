@@ -319,14 +319,18 @@ fmp_src_trouble(struct fmp_src *s, int rc)
 	if (rc == -ETIMEDOUT || rc == -EBUSY) {
 		if (!s->behind_ns)
 			s->behind_ns = fastmib_monotonic_ns();
-		if (!s->late_logged) {
-			s->late_logged = true;
+		if (!s->late_logged && !fmp_src_serving(s))
+			/* said hello, then nothing: no rows to speak of yet */
+			snmp_log(LOG_WARNING, "fastmib: ports %s: application (pid %ld) does "
+				 "not answer (no answer within %u ms); no rows until it "
+				 "does\n", s->epath, s->pid, s->set->timeout_ms);
+		else if (!s->late_logged)
 			snmp_log(LOG_WARNING, "fastmib: ports %s: application (pid %ld) answers "
 				 "late (no answer within %u ms): its last readings serve for "
 				 "%u ms, then its rows answer genErr; withdrawn after %u ms "
 				 "without an answer\n", s->epath, s->pid, s->set->timeout_ms,
 				 FASTMIB_PORTS_MAX_AGE_MS, FASTMIB_PORTS_STALL_MS);
-		}
+		s->late_logged = true;
 		return;
 	}
 	/* closed, or not speaking the protocol: the check withdraws the
@@ -352,8 +356,7 @@ fmp_src_log_failure(struct fmp_src *s, int rc, const char *msg)
 		 "fastmib: ports %s: %s; retrying\n", s->epath, msg);
 }
 
-/* Answers are coming again after a late episode. */
-static void
+void
 fmp_src_answers(struct fmp_src *s)
 {
 	if (s->late_logged)

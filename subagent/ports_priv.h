@@ -149,7 +149,11 @@ struct fastmib_ports {
 uint32_t fmp_stamp(const struct fastmib_ports *set);
 
 /* ports.c */
+/* A query failed: lateness said once, a closed or broken connection
+ * closed (the check withdraws its rows). */
 void fmp_src_trouble(struct fmp_src *s, int rc);
+/* Answers are coming again after a late episode: said if it was. */
+void fmp_src_answers(struct fmp_src *s);
 /* A reading (any parts) taken in: history, link notifications, faulty
  * counters logged. */
 void fmp_port_take(struct fmp_port *p, const struct fastmib_port_reading *r, uint64_t now);

@@ -68,6 +68,7 @@ class FakeApp:
         self.hello = True        # new connections get a hello
         self.raw = {}            # command -> answer text, as sent
         self.commands = 0        # answered so far
+        self.accepted = 0        # connections accepted so far
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._thread = None
@@ -159,6 +160,7 @@ class FakeApp:
                     if s is self._listen:
                         c, _ = self._listen.accept()
                         clients.append(c)
+                        self.accepted += 1
                         pending[c] = []
                         if self.hello:
                             c.send(json.dumps({"version": self.version, "pid": self.pid,

@@ -3,7 +3,8 @@
 application, end to end: a counter at 2^64-1 (DPDK prints counters as
 unsigned 64-bit) is served exactly, as Counter64, the other port as
 usual, and the log says it once; a port name with a newline reaches the
-log escaped, never as a line of its own."""
+log escaped, never as a line of its own; an application that says hello
+and then answers nothing is logged once, with the reason."""
 import json
 import os
 import subprocess
@@ -11,6 +12,7 @@ import subprocess
 import pytest
 
 import faketel
+import snmpharness as h
 from conftest import BESIDE_SNMPD, PortsServer, if_oid, ifx_oid
 
 BASE = 1000
@@ -65,5 +67,29 @@ def test_newline_in_a_port_name(mode, fake_app):
         assert "evil\\x0afastmib: forged line" in log, log
         assert not any(ln.startswith("fastmib: forged line") for ln in log.splitlines()), log
         assert "evil\n" not in log
+    finally:
+        srv.close()
+
+
+@pytest.mark.parametrize("mode", BESIDE_SNMPD)
+def test_hello_then_silence(mode, fake_app):
+    app = fake_app(faketel.null_ports(2))
+    app.silent = True
+    srv = PortsServer(mode, [app.dir], timeout_ms=20)
+    try:
+        srv.start()
+        said = "application (pid %d) does not answer (no answer within 20 ms); no rows " \
+               "until it does" % app.pid
+        # the agent gives up on the connection and connects again: the
+        # silence goes on through several checks, said once
+        h.wait_for(lambda: app.accepted >= 2, 20, "a second connection")
+        h.wait_for(lambda: said in srv.read_log(), 10, "the silence said")
+        assert srv.read_log().count("does not answer") == 1, srv.read_log()
+        assert not srv.row_served(BASE)
+        app.silent = False
+        srv.wait_row(BASE + 1)
+        log = srv.read_log()
+        assert log.count("does not answer") == 1 and "answers late" not in log, log
+        assert "application (pid %d) answers again" % app.pid in log, log
     finally:
         srv.close()
