@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "confset.h"
 #include "core_priv.h"
 
 /* ---- attach / register ---- */
@@ -245,23 +246,54 @@ fma_create(struct fma_agent **agentp)
 	return 0;
 }
 
+static void
+fma_seg_free(struct fma_seg *s)
+{
+	fma_detach(s);
+	free(s->targets);
+	free(s->path);
+	free(s);
+}
+
+/* The segments as a configured set (confset.h). */
+static const char *
+fma_seg_path(const void *elem)
+{
+	return (*(struct fma_seg *const *)elem)->path;
+}
+
+static bool *
+fma_seg_confirmed(void *elem)
+{
+	return &(*(struct fma_seg **)elem)->confirmed;
+}
+
+static void
+fma_seg_drop(void *elem)
+{
+	struct fma_seg *s = *(struct fma_seg **)elem;
+
+	snmp_log(LOG_INFO, "fastmib: %s: no longer configured, not served\n", s->path);
+	fma_seg_free(s);
+}
+
+static const struct fma_confset_ops fma_segs_conf = {
+	.size = sizeof(struct fma_seg *),
+	.path = fma_seg_path,
+	.confirmed = fma_seg_confirmed,
+	.drop = fma_seg_drop,
+	.max = FMA_MAX_SEGMENTS,
+};
+
 int
 fma_add(struct fma_agent *agent, const char *path)
 {
 	struct fma_seg **segs, *s;
+	void *named;
+	int rc = fma_confset_add(&fma_segs_conf, agent->segs, agent->n_segs, path, &named);
 
-	for (unsigned int i = 0; i < agent->n_segs; i++) {
-		struct fma_seg *o = agent->segs[i];
-
-		if (strcmp(o->path, path) == 0) {
-			if (o->confirmed)
-				return -EEXIST;
-			o->confirmed = true; /* named again in a reload */
-			return 0;
-		}
-	}
-	if (agent->n_segs >= FMA_MAX_SEGMENTS)
-		return -ENOSPC;
+	if (rc < 0 || named)
+		return rc;
 	segs = realloc(agent->segs, (agent->n_segs + 1) * sizeof(*segs));
 	if (!segs)
 		return -ENOMEM;
@@ -277,40 +309,17 @@ fma_add(struct fma_agent *agent, const char *path)
 	return 0;
 }
 
-static void
-fma_seg_free(struct fma_seg *s)
-{
-	fma_detach(s);
-	free(s->targets);
-	free(s->path);
-	free(s);
-}
-
 void
 fma_reload_begin(struct fma_agent *agent)
 {
-	for (unsigned int i = 0; i < agent->n_segs; i++)
-		agent->segs[i]->confirmed = false;
+	fma_confset_begin(&fma_segs_conf, agent->segs, agent->n_segs);
 }
 
 unsigned int
 fma_reload_end(struct fma_agent *agent)
 {
-	unsigned int kept = 0, dropped = 0;
+	unsigned int dropped = fma_confset_end(&fma_segs_conf, agent->segs, &agent->n_segs);
 
-	for (unsigned int i = 0; i < agent->n_segs; i++) {
-		struct fma_seg *s = agent->segs[i];
-
-		if (s->confirmed) {
-			agent->segs[kept++] = s;
-			continue;
-		}
-		snmp_log(LOG_INFO, "fastmib: %s: no longer configured, not served\n",
-			 s->path);
-		fma_seg_free(s);
-		dropped++;
-	}
-	agent->n_segs = kept;
 	/* a root given up just now may be taken by a segment that waited */
 	if (agent->alarm)
 		fma_check(agent);

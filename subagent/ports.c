@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "confset.h"
 #include "ports_priv.h"
 
 /* RFC 2863: events before the agent's start read 0. */
@@ -732,29 +733,78 @@ fastmib_ports_set_mode(struct fastmib_ports *set, enum fastmib_ports_mode mode)
 	set->mode = mode;
 }
 
+static void
+fmp_src_free(struct fmp_src *s)
+{
+	struct fastmib_tel_counts c;
+
+	fmp_src_withdraw(s, NULL);
+	fastmib_tel_counts(s->tel, &c);
+	if (c.exchanges)
+		snmp_log(LOG_INFO, "fastmib: ports %s: %" PRIu64 " telemetry queries "
+			 "(%" PRIu64 " for requests, %" PRIu64 " checks), %" PRIu64
+			 " commands, %" PRIu64 " timed out; %" PRIu64 " late answers served "
+			 "the last reading, %" PRIu64 " genErr\n", s->epath, c.exchanges,
+			 s->req_exchanges, s->bg_exchanges, c.commands, c.timeouts,
+			 s->stale_served, s->gen_errs);
+	for (unsigned int i = 0; i < s->n_ports; i++)
+		free(s->ports[i]);
+	free(s->ports);
+	free(s->sample_ids);
+	fastmib_tel_free(s->tel);
+	free(s->path);
+	free(s->epath);
+	free(s);
+}
+
+/* The applications as a configured set (confset.h). */
+static const char *
+fmp_src_path(const void *elem)
+{
+	return (*(struct fmp_src *const *)elem)->path;
+}
+
+static bool *
+fmp_src_confirmed(void *elem)
+{
+	return &(*(struct fmp_src **)elem)->confirmed;
+}
+
+static void
+fmp_src_drop(void *elem)
+{
+	struct fmp_src *s = *(struct fmp_src **)elem;
+
+	snmp_log(LOG_INFO, "fastmib: ports %s: no longer configured, not served\n", s->epath);
+	fmp_src_free(s);
+}
+
+static const struct fma_confset_ops fmp_srcs_conf = {
+	.size = sizeof(struct fmp_src *),
+	.path = fmp_src_path,
+	.confirmed = fmp_src_confirmed,
+	.drop = fmp_src_drop,
+	.max = FASTMIB_PORTS_MAX_SOURCES,
+};
+
 int
 fastmib_ports_add(struct fastmib_ports *set, const char *spec)
 {
 	char path[4096];
 	uint32_t base;
 	struct fmp_src **srcs, *s;
+	void *named;
 	int rc = fastmib_port_source_parse(spec, path, sizeof(path), &base);
 
 	if (rc < 0)
 		return rc;
-	for (unsigned int i = 0; i < set->n_srcs; i++) {
-		struct fmp_src *o = set->srcs[i];
-
-		if (strcmp(o->path, path) == 0) {
-			if (o->confirmed)
-				return -EEXIST;
-			o->confirmed = true; /* named again in a reload */
-			o->own_base = base;
-			return 0;
-		}
+	rc = fma_confset_add(&fmp_srcs_conf, set->srcs, set->n_srcs, path, &named);
+	if (rc < 0)
+		return rc;
+	if (named) {
+		(*(struct fmp_src **)named)->own_base = base;
+		return 0;
 	}
-	if (set->n_srcs >= FASTMIB_PORTS_MAX_SOURCES)
-		return -ENOSPC;
 	srcs = realloc(set->srcs, (set->n_srcs + 1) * sizeof(*srcs));
 	if (!srcs)
 		return -ENOMEM;
@@ -848,56 +898,18 @@ fmp_relabel(struct fastmib_ports *set)
 	}
 }
 
-static void
-fmp_src_free(struct fmp_src *s)
-{
-	struct fastmib_tel_counts c;
-
-	fmp_src_withdraw(s, NULL);
-	fastmib_tel_counts(s->tel, &c);
-	if (c.exchanges)
-		snmp_log(LOG_INFO, "fastmib: ports %s: %" PRIu64 " telemetry queries "
-			 "(%" PRIu64 " for requests, %" PRIu64 " checks), %" PRIu64
-			 " commands, %" PRIu64 " timed out; %" PRIu64 " late answers served "
-			 "the last reading, %" PRIu64 " genErr\n", s->epath, c.exchanges,
-			 s->req_exchanges, s->bg_exchanges, c.commands, c.timeouts,
-			 s->stale_served, s->gen_errs);
-	for (unsigned int i = 0; i < s->n_ports; i++)
-		free(s->ports[i]);
-	free(s->ports);
-	free(s->sample_ids);
-	fastmib_tel_free(s->tel);
-	free(s->path);
-	free(s->epath);
-	free(s);
-}
-
 void
 fastmib_ports_reload_begin(struct fastmib_ports *set)
 {
-	for (unsigned int i = 0; i < set->n_srcs; i++)
-		set->srcs[i]->confirmed = false;
+	fma_confset_begin(&fmp_srcs_conf, set->srcs, set->n_srcs);
 	set->base = FASTMIB_IFINDEX_BASE; /* unless the configuration says again */
 }
 
 unsigned int
 fastmib_ports_reload_end(struct fastmib_ports *set)
 {
-	unsigned int kept = 0, dropped = 0;
+	unsigned int dropped = fma_confset_end(&fmp_srcs_conf, set->srcs, &set->n_srcs);
 
-	for (unsigned int i = 0; i < set->n_srcs; i++) {
-		struct fmp_src *s = set->srcs[i];
-
-		if (!s->confirmed) {
-			snmp_log(LOG_INFO, "fastmib: ports %s: no longer configured, "
-				 "not served\n", s->epath);
-			fmp_src_free(s);
-			dropped++;
-			continue;
-		}
-		set->srcs[kept++] = s;
-	}
-	set->n_srcs = kept;
 	if (dropped)
 		set->rows_changed = true;
 	fmp_relabel(set);
