@@ -732,6 +732,17 @@ insert_first_keys(struct run *rn)
 	return 0;
 }
 
+static void
+free_keys(struct run *rn)
+{
+	if (!rn->key_num)
+		return;
+	for (uint32_t g = 0; g < rn->sc->n_groups; g++)
+		free(rn->key_num[g]);
+	free(rn->key_num);
+	rn->key_num = NULL;
+}
+
 /* ---- events mode ---- */
 
 /* What one round of the script logs as argument k of event e: small
@@ -1245,10 +1256,12 @@ main(int argc, char **argv)
 		rc = events_loop(&rn);
 		if (other_running && other_join() != 0) /* the segment outlives its job */
 			rc = 1;
+		free_keys(&rn);
 		fastmib_close(rn.seg);
 		rte_eal_cleanup();
 		return rc;
 	}
+	free_keys(&rn);
 	fastmib_close(rn.seg);
 	rte_eal_cleanup();
 	if (!rn.live) {
