@@ -31,6 +31,14 @@
 #define TEL_QUOTE 48u
 /* tel_recv(): nothing to read, but the socket takes commands again. */
 #define TEL_WRITABLE 1
+/* Longest command the owed FIFO keeps (the ethdev commands are far shorter). */
+#define TEL_CMD_MAX 40u
+
+/* A command whose reply is still to come, and when it was sent. */
+struct tel_owed {
+	char cmd[TEL_CMD_MAX];
+	uint64_t sent_ns;
+};
 
 struct fastmib_tel {
 	char *path;                 /* as configured */
@@ -39,6 +47,13 @@ struct fastmib_tel {
 	bool ready;                 /* hello read */
 	uint64_t connected_ns;      /* when connect() succeeded */
 	unsigned int owed;          /* replies still to come for sent commands */
+	/* their commands, oldest first (a ring of FASTMIB_TEL_MAX_BATCH: a
+	 * query sends nothing while replies are owed) */
+	struct tel_owed *fifo;
+	unsigned int fifo_head;
+	uint64_t last_reply_ns;     /* any message received, 0: none yet */
+	fastmib_tel_late_fn *late;
+	void *late_arg;
 	long pid;
 	char version[96];           /* escaped */
 	char *buf;
@@ -83,6 +98,7 @@ fastmib_tel_close(struct fastmib_tel *t)
 	t->ready = false;
 	t->connected_ns = 0;
 	t->owed = 0;
+	t->fifo_head = 0;
 }
 
 void
@@ -91,6 +107,7 @@ fastmib_tel_free(struct fastmib_tel *t)
 	if (!t)
 		return;
 	fastmib_tel_close(t);
+	free(t->fifo);
 	free(t->buf);
 	free(t->path);
 	free(t);
@@ -159,6 +176,8 @@ tel_recv(struct fastmib_tel *t, uint64_t deadline, bool want_out)
 				return -EPROTO;
 			}
 			t->buf[n] = '\0';
+			/* a sign of life, in time or not */
+			t->last_reply_ns = fastmib_monotonic_ns();
 			return n;
 		}
 		if (n == 0) {
@@ -332,6 +351,65 @@ fastmib_tel_waiting_since(const struct fastmib_tel *t)
 	return t->fd >= 0 && !t->ready ? t->connected_ns : 0;
 }
 
+static json_t *tel_reply_value(struct fastmib_tel *t, const char *cmd, size_t len);
+
+/* The owed command `i` places after the oldest. */
+static struct tel_owed *
+tel_owed_at(struct fastmib_tel *t, unsigned int i)
+{
+	return &t->fifo[(t->fifo_head + i) % FASTMIB_TEL_MAX_BATCH];
+}
+
+/* A command sent at `sent_ns`: owed until its reply comes. One too long
+ * to keep is owed without its text (its reply is then only counted). */
+static void
+tel_owe(struct fastmib_tel *t, const char *cmd, uint64_t sent_ns)
+{
+	struct tel_owed *o = tel_owed_at(t, t->owed);
+	size_t len = strlen(cmd);
+
+	if (len < sizeof(o->cmd))
+		memcpy(o->cmd, cmd, len + 1);
+	else
+		o->cmd[0] = '\0';
+	o->sent_ns = sent_ns;
+	t->owed++;
+}
+
+/* The reply to the oldest owed command came: it is owed no more. */
+static struct tel_owed
+tel_paid(struct fastmib_tel *t)
+{
+	struct tel_owed o = *tel_owed_at(t, 0);
+
+	t->fifo_head = (t->fifo_head + 1) % FASTMIB_TEL_MAX_BATCH;
+	t->owed--;
+	return o;
+}
+
+/*
+ * Reply `len` (in the buffer) came after its query gave up on it: checked
+ * against its command like any reply (replies come in order, so a
+ * mismatch is a broken protocol, -EPROTO with the connection closed), and
+ * handed to the late callback with the time its command was sent.
+ */
+static int
+tel_late(struct fastmib_tel *t, size_t len)
+{
+	struct tel_owed o = tel_paid(t);
+	json_t *v;
+
+	if (!o.cmd[0])
+		return 0;
+	v = tel_reply_value(t, o.cmd, len);
+	if (!v)
+		return -EPROTO;
+	if (t->late)
+		t->late(o.cmd, o.sent_ns, v, t->late_arg);
+	json_decref(v);
+	return 0;
+}
+
 int
 fastmib_tel_poll(struct fastmib_tel *t)
 {
@@ -352,11 +430,30 @@ fastmib_tel_poll(struct fastmib_tel *t)
 			break;
 		if (n < 0)
 			return n == -ECONNRESET ? -ECONNRESET : (int)n;
-		/* a late reply: its query has given up on it */
-		if (t->owed)
-			t->owed--;
+		/* a late reply: its query has given up on it, its reader not */
+		if (t->owed && tel_late(t, (size_t)n) < 0)
+			return -EPROTO;
 	}
 	return t->owed ? -EBUSY : 0;
+}
+
+void
+fastmib_tel_on_late(struct fastmib_tel *t, fastmib_tel_late_fn *fn, void *arg)
+{
+	t->late = fn;
+	t->late_arg = arg;
+}
+
+uint64_t
+fastmib_tel_last_reply_ns(const struct fastmib_tel *t)
+{
+	return t->last_reply_ns;
+}
+
+uint64_t
+fastmib_tel_owed_since(const struct fastmib_tel *t)
+{
+	return t->owed ? t->fifo[t->fifo_head].sent_ns : 0;
 }
 
 /* Does reply key `key` answer command `cmd` ("/ethdev/stats,3" -> "/ethdev/stats")? */
@@ -402,13 +499,16 @@ int
 fastmib_tel_query(struct fastmib_tel *t, const char *const *cmds, unsigned int n,
 		  json_t **replies, unsigned int timeout_ms)
 {
-	uint64_t deadline;
+	uint64_t deadline, start;
 	unsigned int sent = 0, got = 0;
 	int rc;
 
 	if (n == 0 || n > FASTMIB_TEL_MAX_BATCH)
 		return -EINVAL;
-	deadline = fastmib_monotonic_ns() + (uint64_t)(timeout_ms ? timeout_ms : 1) * 1000000u;
+	if (!t->fifo && !(t->fifo = calloc(FASTMIB_TEL_MAX_BATCH, sizeof(*t->fifo))))
+		return -ENOMEM;
+	start = fastmib_monotonic_ns();
+	deadline = start + (uint64_t)(timeout_ms ? timeout_ms : 1) * 1000000u;
 	rc = fastmib_tel_poll(t);
 	/* replies of a query that gave up a moment ago: wait for them within
 	 * this query's time, so that a hiccup of the application costs one
@@ -420,7 +520,8 @@ fastmib_tel_query(struct fastmib_tel *t, const char *const *cmds, unsigned int n
 			return -EBUSY;
 		if (len < 0)
 			return (int)len;
-		t->owed--;
+		if (tel_late(t, (size_t)len) < 0)
+			return -EPROTO;
 		rc = t->owed ? -EBUSY : 0;
 	}
 	if (rc < 0)
@@ -431,6 +532,8 @@ fastmib_tel_query(struct fastmib_tel *t, const char *const *cmds, unsigned int n
 
 		/* as many commands as the socket takes; the replies read
 		 * meanwhile make room for the rest */
+		uint64_t now = fastmib_monotonic_ns();
+
 		while (sent < n) {
 			if (send(t->fd, cmds[sent], strlen(cmds[sent]),
 				 MSG_DONTWAIT | MSG_NOSIGNAL) < 0) {
@@ -445,8 +548,8 @@ fastmib_tel_query(struct fastmib_tel *t, const char *const *cmds, unsigned int n
 				rc = -ECONNRESET;
 				goto fail;
 			}
+			tel_owe(t, cmds[sent], now);
 			sent++;
-			t->owed++;
 			t->counts.commands++;
 		}
 		len = tel_recv(t, deadline, sent < n);
@@ -458,7 +561,7 @@ fastmib_tel_query(struct fastmib_tel *t, const char *const *cmds, unsigned int n
 				t->counts.timeouts++;
 			goto fail;
 		}
-		t->owed--;
+		tel_paid(t);
 		/* the wait is for each reply: an application that answers a
 		 * long batch steadily is not late */
 		deadline = fastmib_monotonic_ns() + (uint64_t)(timeout_ms ? timeout_ms : 1) * 1000000u;
@@ -472,6 +575,10 @@ fastmib_tel_query(struct fastmib_tel *t, const char *const *cmds, unsigned int n
 	return 0;
 fail:
 	for (unsigned int i = 0; i < got; i++) {
+		/* read before the query gave up: as good as a late reply (its
+		 * command sent after `start`) */
+		if (rc == -ETIMEDOUT && t->late)
+			t->late(cmds[i], start, replies[i], t->late_arg);
 		json_decref(replies[i]);
 		replies[i] = NULL;
 	}

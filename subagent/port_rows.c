@@ -235,8 +235,12 @@ fmp_read(struct fmp_src *s, struct fmp_port *const *ports, const unsigned int *p
 		/* an application that missed its answers for longer than a
 		 * hiccup is not waited for until they come (taken in without
 		 * waiting); the check decides whether it is gone */
-		if (s->behind_ns && fastmib_tel_poll(s->tel) != 0 &&
-		    now - s->behind_ns > (uint64_t)FMP_HICCUP_TIMEOUTS * s->set->timeout_ms * 1000000u) {
+		int busy = s->behind_ns ? fastmib_tel_poll(s->tel) : 0;
+
+		if (busy == -ECONNRESET || busy == -EPROTO) {
+			rc = busy;
+		} else if (busy != 0 && now - s->behind_ns >
+			   (uint64_t)FMP_HICCUP_TIMEOUTS * s->set->timeout_ms * 1000000u) {
 			rc = -EBUSY;
 		} else {
 			s->req_exchanges++;

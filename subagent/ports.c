@@ -327,10 +327,11 @@ fmp_src_trouble(struct fmp_src *s, int rc)
 				 "does\n", s->epath, s->pid, s->set->timeout_ms);
 		else if (!s->late_logged)
 			snmp_log(LOG_WARNING, "fastmib: ports %s: application (pid %ld) answers "
-				 "late (no answer within %u ms): its last readings serve for "
-				 "%u ms, then its rows answer genErr; withdrawn after %u ms "
-				 "without an answer\n", s->epath, s->pid, s->set->timeout_ms,
-				 FASTMIB_PORTS_MAX_AGE_MS, FASTMIB_PORTS_STALL_MS);
+				 "late (no answer within %u ms): its late answers and last "
+				 "readings serve while younger than %u ms, then its rows answer "
+				 "genErr; withdrawn only if it sends nothing for %u ms\n",
+				 s->epath, s->pid, s->set->timeout_ms, FASTMIB_PORTS_MAX_AGE_MS,
+				 FASTMIB_PORTS_STALL_MS);
 		s->late_logged = true;
 		return;
 	}
@@ -591,6 +592,23 @@ fmp_set_follow(struct fastmib_ports *set)
 	}
 }
 
+/*
+ * Replies are owed and nothing at all came back for FASTMIB_PORTS_STALL_MS
+ * (since the oldest owed command was sent, or since the last reply): a
+ * stuck application (stopped, in a loop), taken as gone; its rows come
+ * back when it answers again. One that keeps replying, however late, is
+ * alive and keeps its rows (its late replies are its readings).
+ */
+static bool
+fmp_src_stuck(const struct fmp_src *s, uint64_t now)
+{
+	uint64_t owed = fastmib_tel_owed_since(s->tel);
+	uint64_t heard = fastmib_tel_last_reply_ns(s->tel);
+	uint64_t since = heard > owed ? heard : owed;
+
+	return owed && now - since >= FASTMIB_PORTS_STALL_MS * 1000000ull;
+}
+
 static void
 fmp_src_check(struct fmp_src *s, uint64_t until)
 {
@@ -602,7 +620,10 @@ fmp_src_check(struct fmp_src *s, uint64_t until)
 		return;
 	}
 	rc = fastmib_tel_poll(s->tel);
-
+	if (rc == -EPROTO) {
+		fmp_src_trouble(s, rc); /* said, and the rows withdrawn below */
+		rc = -ENOTCONN;
+	}
 	if (rc == -ECONNRESET || (rc == -ENOTCONN && s->up)) {
 		fmp_src_withdraw(s, rc == -ECONNRESET ? "exited"
 				 : s->lost ? s->lost : "closed its telemetry connection");
@@ -626,11 +647,12 @@ fmp_src_check(struct fmp_src *s, uint64_t until)
 		if (!s->behind_ns)
 			s->behind_ns = now;
 	}
-	/* no answer in time for this long, late ones or none: gone (its rows
-	 * come back with its first answer in time) */
-	if (s->up && s->behind_ns &&
-	    fastmib_monotonic_ns() - s->behind_ns >= FASTMIB_PORTS_STALL_MS * 1000000ull) {
-		fmp_src_withdraw(s, "does not answer in time");
+	if (s->up && fmp_src_stuck(s, fastmib_monotonic_ns())) {
+		char why[80];
+
+		snprintf(why, sizeof(why), "sent nothing for %u ms (stopped or stuck)",
+			 FASTMIB_PORTS_STALL_MS);
+		fmp_src_withdraw(s, why);
 		fastmib_tel_close(s->tel);
 		return;
 	}

@@ -50,7 +50,7 @@ def test_agent_rows_come_and_go_under_memcheck(tmp_path):
         agent.wait_served(ifx_oid(1, BASE + 1), timeout=60)
         assert snmpd.client.bulkwalk(IFX_ENTRY, reps=10).rc == 0
         app.signal(signal.SIGSTOP)           # frozen: withdrawn
-        h.wait_for(lambda: "does not answer" in agent.read_log(), 30, "withdrawal")
+        h.wait_for(lambda: "sent nothing for" in agent.read_log(), 30, "withdrawal")
         app.signal(signal.SIGCONT)           # back
         agent.wait_served(ifx_oid(1, BASE + 1), timeout=60)
         app.kill()                           # killed: withdrawn

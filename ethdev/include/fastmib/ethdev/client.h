@@ -20,9 +20,12 @@
  *
  * Nothing here blocks beyond the timeout a call is given: the socket is
  * non-blocking and every wait is a poll() with a deadline. A reply that
- * misses its deadline is not lost track of: the connection counts it as
- * owed, skips it when it arrives, and refuses new queries (-EBUSY) until
- * every owed reply came back, so answers never pair with the wrong command.
+ * misses its deadline is not lost track of: the connection keeps its
+ * command as owed (with the time it was sent), and refuses new queries
+ * (-EBUSY) until every owed reply came back, so answers never pair with
+ * the wrong command. When the reply arrives it is checked against its
+ * command and handed to the late callback (fastmib_tel_on_late()): an
+ * answer that comes late is still an answer.
  *
  * One connection per application: DPDK serves at most 10 clients at once.
  * Not thread-safe; one thread uses one connection.
@@ -82,13 +85,36 @@ uint64_t fastmib_tel_waiting_since(const struct fastmib_tel *tel);
 void fastmib_tel_close(struct fastmib_tel *tel);
 
 /**
- * Without waiting: take in the replies owed by queries that timed out, and
- * see whether the application closed the connection. Returns 0 (ready, no
- * reply owed), -EBUSY (replies still owed, or the hello not read yet),
- * -ENOTCONN (not connected) or -ECONNRESET (the application closed the
- * connection; it is closed here too).
+ * Without waiting: take in the replies owed by queries that timed out (to
+ * the late callback), and see whether the application closed the
+ * connection. Returns 0 (ready, no reply owed), -EBUSY (replies still
+ * owed, or the hello not read yet), -ENOTCONN (not connected),
+ * -ECONNRESET (the application closed the connection; it is closed here
+ * too) or -EPROTO (a late reply that is not the answer to its command:
+ * the connection is closed).
  */
 int fastmib_tel_poll(struct fastmib_tel *tel);
+
+/**
+ * Called with each reply its query did not return: one that came after the
+ * query gave up (taken in by fastmib_tel_poll() or by the next query), or
+ * one read before a query timed out. `cmd` is its command, `sent_ns` when
+ * the command was sent at the latest (CLOCK_MONOTONIC ns), `value` the
+ * reply's value (borrowed). It must not use the connection.
+ */
+typedef void fastmib_tel_late_fn(const char *cmd, uint64_t sent_ns, const json_t *value,
+				 void *arg);
+
+/** The late callback (NULL: late replies are checked and dropped). */
+void fastmib_tel_on_late(struct fastmib_tel *tel, fastmib_tel_late_fn *fn, void *arg);
+
+/** When the application last sent anything (a reply, late or not, or the
+ * hello), CLOCK_MONOTONIC ns; 0: never. The sign that it is alive. */
+uint64_t fastmib_tel_last_reply_ns(const struct fastmib_tel *tel);
+
+/** When the oldest command still owed a reply was sent (CLOCK_MONOTONIC
+ * ns); 0: no reply owed. */
+uint64_t fastmib_tel_owed_since(const struct fastmib_tel *tel);
 
 /**
  * Send `n` commands (at most FASTMIB_TEL_MAX_BATCH), reading replies while
@@ -96,9 +122,10 @@ int fastmib_tel_poll(struct fastmib_tel *tel);
  * (from the query's start, then from the reply before it). On success replies[i] holds a new reference to the value of the
  * i-th reply (JSON null when the application rejected the command), to be
  * released with json_decref(). Replies still owed by an earlier query are
- * waited for (and skipped) first, within the same time. On failure no
- * reference is left in replies[]: -ETIMEDOUT (the late replies are skipped
- * when they come), -EBUSY (earlier replies did not come in time: nothing
+ * waited for first (to the late callback), within the same time. On
+ * failure no reference is left in replies[]: -ETIMEDOUT (the replies read
+ * so far, and the late ones when they come, go to the late callback),
+ * -EBUSY (earlier replies did not come in time: nothing
  * sent), -ENOTCONN, -ECONNRESET, -EPROTO (a reply that is not JSON or not
  * the answer to its command: the connection is closed, and
  * fastmib_tel_error() quotes the start of the reply, escaped).
