@@ -288,6 +288,31 @@ static const struct {
 };
 #define N_KINDS (sizeof(kinds) / sizeof(kinds[0]))
 
+int
+fastmib_port_parse_reply(const char *cmd, const json_t *reply, struct fastmib_port_reading *r)
+{
+	const char *comma = strchr(cmd, ',');
+	unsigned long id = 0;
+	const char *d;
+
+	if (!comma || !comma[1])
+		return -ENOENT;
+	/* the port id as read_ports() writes it: decimal, nothing else */
+	for (d = comma + 1; *d >= '0' && *d <= '9' && id <= UINT16_MAX; d++)
+		id = id * 10 + (unsigned long)(*d - '0');
+	if (*d || id > UINT16_MAX)
+		return -ENOENT;
+	for (unsigned int k = 0; k < N_KINDS; k++) {
+		if (strlen(kinds[k].cmd) != (size_t)(comma - cmd) ||
+		    strncmp(kinds[k].cmd, cmd, (size_t)(comma - cmd)) != 0)
+			continue;
+		memset(r, 0, sizeof(*r));
+		r->port = (uint16_t)id;
+		return kinds[k].parse(reply, r);
+	}
+	return -ENOENT;
+}
+
 /* Commands of one query: text, and whose reply goes where. */
 struct batch {
 	unsigned int n, cap;

@@ -222,15 +222,36 @@ fmp_read(struct fmp_src *s, struct fmp_port *const *ports, const unsigned int *p
 {
 	struct fastmib_port_ask asks[FMP_PLAN_MAX];
 	struct fastmib_port_reading rd[FMP_PLAN_MAX];
+	struct fmp_port *who[FMP_PLAN_MAX];
 	uint64_t now = fastmib_monotonic_ns();
+	unsigned int m = n;
 	int rc = -ENOTCONN;
 
 	for (unsigned int i = 0; i < n; i++) {
 		fmp_pdu_begin(ports[i], id);
+		who[i] = ports[i];
 		asks[i].port = ports[i]->id;
 		asks[i].parts = parts[i];
 		ports[i]->pdu_asked |= parts[i];
 	}
+	/* a late application's answers come after this PDU, and the next
+	 * query waits for them: every part of every served port is asked
+	 * (as many as a plan holds), so that all its readings stay young
+	 * and not only those this PDU needed */
+	for (unsigned int j = 0; s->behind_ns && j < s->n_ports && m < FMP_PLAN_MAX; j++) {
+		struct fmp_port *p = s->ports[j];
+		bool asked = false;
+
+		for (unsigned int i = 0; i < n && !asked; i++)
+			asked = ports[i] == p;
+		if (p->served && !asked) {
+			who[m] = p;
+			asks[m].port = p->id;
+			asks[m++].parts = 0;
+		}
+	}
+	for (unsigned int i = 0; s->behind_ns && i < m; i++)
+		asks[i].parts |= fmp_port_parts(who[i]);
 	if (s->up && fastmib_tel_ready(s->tel)) {
 		/* an application that missed its answers for longer than a
 		 * hiccup is not waited for until they come (taken in without
@@ -246,7 +267,7 @@ fmp_read(struct fmp_src *s, struct fmp_port *const *ports, const unsigned int *p
 			s->req_exchanges++;
 			DEBUGMSGTL(("fastmib_ports", "%s: %u port(s) from port %u: query for a "
 				    "request\n", s->epath, n, asks[0].port));
-			rc = fastmib_tel_read_ports(s->tel, asks, n, rd, s->set->timeout_ms);
+			rc = fastmib_tel_read_ports(s->tel, asks, m, rd, s->set->timeout_ms);
 		}
 	}
 	now = fastmib_monotonic_ns();
@@ -260,17 +281,18 @@ fmp_read(struct fmp_src *s, struct fmp_port *const *ports, const unsigned int *p
 	}
 	if (s->behind_ns)
 		fmp_src_answers(s);
-	for (unsigned int i = 0; i < n; i++) {
-		struct fmp_port *p = ports[i];
+	for (unsigned int i = 0; i < m; i++) {
+		struct fmp_port *p = who[i];
 
 		/* a port the application no longer has, or that is another
 		 * device now: no values until the check sees it */
-		if (!(rd[i].parts & FASTMIB_PORT_INFO) && (parts[i] & FASTMIB_PORT_INFO))
+		if (!(rd[i].parts & FASTMIB_PORT_INFO) && (asks[i].parts & FASTMIB_PORT_INFO))
 			continue;
 		if ((rd[i].parts & FASTMIB_PORT_INFO) && strcmp(rd[i].name, p->name) != 0)
 			continue;
 		fmp_port_take(p, &rd[i], now);
-		fmp_pdu_merge(p, &rd[i], parts[i]);
+		if (i < n)
+			fmp_pdu_merge(p, &rd[i], parts[i]);
 	}
 }
 

@@ -244,6 +244,12 @@ fmp_port_take(struct fmp_port *p, const struct fastmib_port_reading *r, uint64_t
 	fmp_log_faults(p, r, now);
 }
 
+unsigned int
+fmp_port_parts(const struct fmp_port *p)
+{
+	return p->cast_have != 0 ? FASTMIB_PORT_ALL : FASTMIB_PORT_ALL & ~FASTMIB_PORT_XSTATS;
+}
+
 /* ---- sources ---- */
 
 static struct fmp_port *
@@ -281,6 +287,34 @@ fmp_port(struct fmp_src *s, uint16_t id, bool create)
 	s->ports[lo] = p;
 	s->n_ports++;
 	return p;
+}
+
+/*
+ * A reply that came after its query gave up (the telemetry client's late
+ * callback): the port's reading all the same, dated by when its command
+ * was sent, so that the age rule never takes it for younger than it is.
+ * Replies come in order, so it is never older than the part it replaces.
+ */
+static void
+fmp_src_late(const char *cmd, uint64_t sent_ns, const json_t *value, void *arg)
+{
+	struct fmp_src *s = arg;
+	struct fastmib_port_reading r;
+	struct fmp_port *p;
+
+	if (fastmib_port_parse_reply(cmd, value, &r) < 0)
+		return; /* not a port's part, or the port is gone: the check sees it */
+	p = fmp_port(s, r.port, false);
+	if (!p || !p->name[0])
+		return;
+	/* another device at this port id now: no values until the check
+	 * sees it */
+	if ((r.parts & FASTMIB_PORT_INFO) && strcmp(r.name, p->name) != 0)
+		return;
+	s->late_taken++;
+	DEBUGMSGTL(("fastmib_ports", "%s: %s: late reply taken, %" PRIu64 " ms after its "
+		    "command\n", s->epath, cmd, (fastmib_monotonic_ns() - sent_ns) / 1000000u));
+	fmp_port_take(p, &r, sent_ns);
 }
 
 static unsigned int
@@ -385,10 +419,20 @@ fmp_src_sample(struct fmp_src *s, uint64_t until)
 	struct fastmib_port_reading rd[FMP_SAMPLE_CHUNK];
 	int rc;
 
+	if (!s->sample_ids &&
+	    !(s->sample_ids = malloc(FASTMIB_PORTS_MAX_PORTS * sizeof(*s->sample_ids))))
+		return -ENOMEM;
+	if (s->sample_n == 0 && s->behind_ns) {
+		/* a late application: the ports of its last list are read
+		 * straight away, so that the round trip the check costs it
+		 * brings readings (a late list would bring none); the list is
+		 * read again once it answers in time */
+		for (unsigned int i = 0; i < s->n_ports; i++)
+			if (s->ports[i]->listed)
+				s->sample_ids[s->sample_n++] = s->ports[i]->id;
+		s->sample_at = 0;
+	}
 	if (s->sample_n == 0) {
-		if (!s->sample_ids &&
-		    !(s->sample_ids = malloc(FASTMIB_PORTS_MAX_PORTS * sizeof(*s->sample_ids))))
-			return -ENOMEM;
 		s->bg_exchanges++;
 		rc = fastmib_tel_list_ports(s->tel, s->sample_ids, FASTMIB_PORTS_MAX_PORTS,
 					    s->set->timeout_ms);
@@ -424,9 +468,8 @@ fmp_src_sample(struct fmp_src *s, uint64_t until)
 			struct fmp_port *p = fmp_port(s, s->sample_ids[at + i], false);
 
 			asks[i].port = s->sample_ids[at + i];
-			asks[i].parts = FASTMIB_PORT_INFO | FASTMIB_PORT_LINK | FASTMIB_PORT_STATS;
-			if (p && p->cast_have != 0)
-				asks[i].parts |= FASTMIB_PORT_XSTATS;
+			asks[i].parts = p ? fmp_port_parts(p)
+				    : FASTMIB_PORT_ALL & ~FASTMIB_PORT_XSTATS;
 		}
 		s->bg_exchanges++;
 		rc = fastmib_tel_read_ports(s->tel, asks, n, rd, s->set->timeout_ms);
@@ -766,9 +809,10 @@ fmp_src_free(struct fmp_src *s)
 		snmp_log(LOG_INFO, "fastmib: ports %s: %" PRIu64 " telemetry queries "
 			 "(%" PRIu64 " for requests, %" PRIu64 " checks), %" PRIu64
 			 " commands, %" PRIu64 " timed out; %" PRIu64 " late answers served "
-			 "the last reading, %" PRIu64 " genErr\n", s->epath, c.exchanges,
-			 s->req_exchanges, s->bg_exchanges, c.commands, c.timeouts,
-			 s->stale_served, s->gen_errs);
+			 "the last reading, %" PRIu64 " genErr; %" PRIu64 " late replies "
+			 "taken as readings\n", s->epath, c.exchanges, s->req_exchanges,
+			 s->bg_exchanges, c.commands, c.timeouts, s->stale_served, s->gen_errs,
+			 s->late_taken);
 	for (unsigned int i = 0; i < s->n_ports; i++)
 		free(s->ports[i]);
 	free(s->ports);
@@ -842,6 +886,7 @@ fastmib_ports_add(struct fastmib_ports *set, const char *spec)
 		return -ENOMEM;
 	}
 	fastmib_escape_str(path, s->epath, 4 * strlen(path) + 1);
+	fastmib_tel_on_late(s->tel, fmp_src_late, s);
 	s->set = set;
 	s->own_base = base;
 	s->confirmed = true;

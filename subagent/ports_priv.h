@@ -104,6 +104,7 @@ struct fmp_src {
 	int last_rc;                    /* last connection failure, logged once */
 	char last_msg[256];
 	uint64_t req_exchanges, bg_exchanges, stale_served, gen_errs;
+	uint64_t late_taken;            /* late replies taken as readings */
 };
 
 /* One table's rows as a request sees them: ports in ifIndex order. */
@@ -157,6 +158,9 @@ void fmp_src_answers(struct fmp_src *s);
 /* A reading (any parts) taken in: history, link notifications, faulty
  * counters logged. */
 void fmp_port_take(struct fmp_port *p, const struct fastmib_port_reading *r, uint64_t now);
+/* Every part a reading of `p` has: xstats only where a breakdown is or
+ * may be. */
+unsigned int fmp_port_parts(const struct fmp_port *p);
 /* Save the port map (logged once when it cannot be). */
 void fmp_map_save(struct fastmib_ports *set);
 /* ifIndex values of kernel interfaces, when the rows sit beside them. */

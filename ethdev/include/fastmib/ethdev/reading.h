@@ -119,6 +119,15 @@ int fastmib_port_parse_link(const json_t *reply, struct fastmib_port_reading *r)
 int fastmib_port_parse_stats(const json_t *reply, struct fastmib_port_reading *r);
 int fastmib_port_parse_xstats(const json_t *reply, struct fastmib_port_reading *r);
 
+/**
+ * The reply to port command `cmd` ("/ethdev/stats,3", as the queries below
+ * send them) parsed into `r`, cleared first: r->port and the one part.
+ * -ENOENT when `cmd` is not a port command of a reading (/ethdev/list),
+ * else as the parser of its part.
+ */
+int fastmib_port_parse_reply(const char *cmd, const json_t *reply,
+			     struct fastmib_port_reading *r);
+
 /** One port to read: which, and which parts. */
 struct fastmib_port_ask {
 	uint16_t port;
