@@ -68,6 +68,7 @@ class FakeApp:
         self.hello = True        # new connections get a hello
         self.raw = {}            # command -> answer text, as sent
         self.commands = 0        # answered so far
+        self.last_sent = None    # time.monotonic() of the last answer sent
         self.accepted = 0        # connections accepted so far
         self._lock = threading.Lock()
         self._stop = threading.Event()
@@ -185,6 +186,7 @@ class FakeApp:
                         _, text = q.pop(0)
                         try:
                             s.send(text.encode())
+                            self.last_sent = time.monotonic()
                             self.commands += 1
                         except OSError:
                             q.clear()
