@@ -24,15 +24,18 @@
  * every varbind of a PDU that names a port shares it. When the application
  * answers late, the port's last reading serves if it is younger than
  * FASTMIB_PORTS_MAX_AGE_MS, else the varbind answers genErr: never a
- * silent gap. A periodic check (FASTMIB_PORTS_CHECK_MS) connects to
- * applications that appear, notices those that exit (their rows are
- * withdrawn), reads the port list, link states and counters, and sends
- * linkUp/linkDown.
+ * silent gap. A late reply is not lost: when it comes it is the port's
+ * reading, dated by when its command was sent. A periodic check
+ * (FASTMIB_PORTS_CHECK_MS) connects to applications that appear, notices
+ * those that exit (their rows are withdrawn), reads the port list, link
+ * states and counters, and sends linkUp/linkDown.
  *
  * Every wait for an application is bounded (the timeout, default
- * FASTMIB_PORTS_TIMEOUT_MS); one that stops answering for
- * FASTMIB_PORTS_STALL_MS has its rows withdrawn until it answers again.
- * Single-threaded like the rest of the agent.
+ * FASTMIB_PORTS_TIMEOUT_MS). An application that replies, however late,
+ * is alive and keeps its rows; they are withdrawn when it closes the
+ * connection or breaks the protocol, or when it sends nothing at all for
+ * FASTMIB_PORTS_STALL_MS while replies are owed (stopped, stuck), until
+ * it answers again. Single-threaded like the rest of the agent.
  */
 #ifndef FASTMIB_AGENT_PORTS_H
 #define FASTMIB_AGENT_PORTS_H
@@ -58,7 +61,8 @@ extern "C" {
 #define FASTMIB_PORTS_CHECK_MS    500u
 /** The oldest reading served when an answer is late, milliseconds. */
 #define FASTMIB_PORTS_MAX_AGE_MS  1000u
-/** An application that has not answered for this long is taken as gone. */
+/** An application that has sent nothing for this long while replies are
+ * owed is taken as gone (stopped, stuck), milliseconds. */
 #define FASTMIB_PORTS_STALL_MS    1500u
 /** A connection without a hello for this long is logged, milliseconds. */
 #define FASTMIB_PORTS_HELLO_MS    1000u
