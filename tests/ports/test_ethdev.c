@@ -96,6 +96,42 @@ test_parse_info_link_stats(void **state)
 	      "123456789012345678901234\",\"mtu\":1500}", &r, -EPROTO);
 }
 
+/* A reply that comes late is parsed by its command alone: which port, which
+ * part, the same values as a reply read in time. */
+static void
+test_parse_reply_by_command(void **state)
+{
+	struct fastmib_port_reading r;
+	json_t *stats = js(STATS), *info = js(INFO_NULL0), *list = js("[0,1]");
+
+	(void)state;
+	memset(&r, 0xa5, sizeof(r));
+	assert_int_equal(fastmib_port_parse_reply("/ethdev/stats,65535", stats, &r), 0);
+	assert_int_equal(r.port, 65535);
+	assert_int_equal(r.parts, FASTMIB_PORT_STATS);
+	assert_int_equal(r.stat[FASTMIB_STAT_IPACKETS], 45846496);
+	assert_int_equal(r.stat[FASTMIB_STAT_RX_NOMBUF], 5);
+	assert_int_equal(r.stats_bad | r.cast_have, 0);
+	assert_int_equal(fastmib_port_parse_reply("/ethdev/info,3", info, &r), 0);
+	assert_int_equal(r.port, 3);
+	assert_int_equal(r.parts, FASTMIB_PORT_INFO);
+	assert_string_equal(r.name, "net_null0");
+	/* a rejected command (null): no part */
+	assert_int_equal(fastmib_port_parse_reply("/ethdev/link_status,1", json_null(), &r),
+			 -EPROTO);
+	assert_int_equal(r.parts, 0);
+	/* not a port's part, or not a port id */
+	assert_int_equal(fastmib_port_parse_reply("/ethdev/list", list, &r), -ENOENT);
+	assert_int_equal(fastmib_port_parse_reply("/ethdev/stats,", stats, &r), -ENOENT);
+	assert_int_equal(fastmib_port_parse_reply("/ethdev/stats,65536", stats, &r), -ENOENT);
+	assert_int_equal(fastmib_port_parse_reply("/ethdev/stats,1x", stats, &r), -ENOENT);
+	assert_int_equal(fastmib_port_parse_reply("/ethdev/stat,1", stats, &r), -ENOENT);
+	assert_int_equal(fastmib_port_parse_reply("/ethdev/statsx,1", stats, &r), -ENOENT);
+	json_decref(stats);
+	json_decref(info);
+	json_decref(list);
+}
+
 static void
 test_counters_exact_and_alone(void **state)
 {
@@ -460,6 +496,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_list),
 		cmocka_unit_test(test_parse_info_link_stats),
+		cmocka_unit_test(test_parse_reply_by_command),
 		cmocka_unit_test(test_counters_exact_and_alone),
 		cmocka_unit_test(test_json_load),
 		cmocka_unit_test(test_escape),
