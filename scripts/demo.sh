@@ -17,7 +17,7 @@ set -euo pipefail
 build=$(cd "${1:-build}" && pwd)
 src=$(cd "$(dirname "$0")/.." && pwd)
 app=$build/examples/fastmib-example
-agent=$build/subagent/fastmib-agentx
+agent=$build/subagent/agentx/fastmib-agentx
 stat=$build/tools/fastmib-stat
 mibdirs=${FASTMIB_BASE_MIBS:-$build/base-mibs}:$src/mibs:/usr/share/snmp/mibs
 module=EXAMPLE-DATAPLANE-MIB

@@ -161,8 +161,8 @@ def main():
     ap.add_argument("--check", action="store_true")
     a = ap.parse_args()
     a.build = os.path.abspath(a.build)
-    os.environ["FASTMIB_AGENTX"] = os.path.join(a.build, "subagent", "fastmib-agentx")
-    os.environ["FASTMIB_MODULE"] = os.path.join(a.build, "subagent", "fastmib_snmpd.so")
+    os.environ["FASTMIB_AGENTX"] = os.path.join(a.build, "subagent", "agentx", "fastmib-agentx")
+    os.environ["FASTMIB_MODULE"] = os.path.join(a.build, "subagent", "module", "fastmib_snmpd.so")
     with tempfile.TemporaryDirectory(prefix=tagged("bench-keys-")) as tmp:
         if a.check:
             run(a.build, 3000, 1, ("dlmod", "agentx"), tmp)

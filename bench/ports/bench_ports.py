@@ -252,8 +252,8 @@ def main():
     ap.add_argument("--rounds", type=int, default=5, help="rounds of --appear")
     args = ap.parse_args()
     build = os.path.abspath(args.build)
-    os.environ.setdefault("FASTMIB_AGENTX", os.path.join(build, "subagent", "fastmib-agentx"))
-    os.environ.setdefault("FASTMIB_MODULE", os.path.join(build, "subagent", "fastmib_snmpd.so"))
+    os.environ.setdefault("FASTMIB_AGENTX", os.path.join(build, "subagent", "agentx", "fastmib-agentx"))
+    os.environ.setdefault("FASTMIB_MODULE", os.path.join(build, "subagent", "module", "fastmib_snmpd.so"))
     if args.appear:
         print("%5s  %-8s  %12s  %12s  %12s  %12s" % (
             "ports", "server", "appear s", "(max)", "GET ms", "(max)"))

@@ -132,7 +132,7 @@ def start_standalone(seg):
 
 
 def find_module(build):
-    path = os.path.join(build, "subagent", "fastmib_snmpd.so")
+    path = os.path.join(build, "subagent", "module", "fastmib_snmpd.so")
     return path if os.path.exists(path) else None
 
 
@@ -341,7 +341,7 @@ def main():
     ap.add_argument("--walks", type=int, default=3)
     args = ap.parse_args()
     build = os.path.abspath(args.build)
-    os.environ["FASTMIB_AGENTX"] = os.path.join(build, "subagent", "fastmib-agentx")
+    os.environ["FASTMIB_AGENTX"] = os.path.join(build, "subagent", "agentx", "fastmib-agentx")
     filler_bin = os.path.join(build, "bench", "snmp", "fastmib-bench-filler")
     stat = os.path.join(build, "tools", "fastmib-stat")
     if not args.no_peer:

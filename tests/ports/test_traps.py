@@ -132,8 +132,8 @@ def test_rate_limit(trapd, fake_app):
         srv.stop()
         time.sleep(0.6)
         assert len(link_traps(trapd)) == 2
-        assert "4 linkUp/linkDown notification(s) not sent: over the limit of 2 per " \
-               "second" in srv.read_log()
+        assert "fastmib: ports: 4 linkUp/linkDown notification(s) not sent: over the " \
+               "limit of 2 per second, burst 2;" in srv.read_log()
         assert "notification" not in off.read_log()
     finally:
         srv.close()

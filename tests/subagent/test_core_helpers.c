@@ -14,6 +14,7 @@
 
 #include "fastmib/schema.h"
 #include "core.h"
+#include "ratelimit.h"
 
 static void
 test_counter32_wraps(void **state)

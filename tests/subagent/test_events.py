@@ -223,8 +223,8 @@ def test_flood_is_rate_limited_and_history_bounded(evs):
     for i, num in enumerate(sorted(rows)):
         assert rows[num][ARG1].value == FLOOD - HISTORY + 1 + i
     # the agent logs how many it suppressed; sent + suppressed == FLOOD
-    log_re = re.compile(r"notification\(s\) suppressed by the rate limit "
-                        r"\(%d/s, burst %d\); (\d+) in total" % (RATE, BURST))
+    log_re = re.compile(r"notification\(s\) not sent: over the limit of %d per "
+                        r"second, burst %d; (\d+) in total" % (RATE, BURST))
 
     def suppressed():
         m = log_re.findall(evs.agent.read_log())

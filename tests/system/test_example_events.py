@@ -111,7 +111,7 @@ def test_event_log_over_snmp(live):
     # notifications: badHeader ones, capped by the limit; the agent logs
     # how many it held back, and the two add up to what it copied
     prefix = f"{EV}.0.5"
-    log_re = re.compile(r"suppressed by the rate limit \(%d/s, burst %d\); "
+    log_re = re.compile(r"not sent: over the limit of %d per second, burst %d; "
                         r"(\d+) in total" % (RATE, BURST))
     agent.stop()  # its last log line has the final count
     traps = [t for t in trapd.traps() if t.trap_oid == prefix]

@@ -29,6 +29,7 @@
 #include "fastmib/reader.h"
 #include "core.h"
 #include "evhist.h"
+#include "ratelimit.h"
 
 /* An instance OID fits in a Net-SNMP OID: the schema check keeps a root
  * and the longest suffix below it within FASTMIB_MAX_INSTANCE_OID. */
@@ -107,11 +108,7 @@ struct fma_agent {
 	unsigned int alarm;
 	unsigned int ev_alarm;
 	uint32_t ev_history;
-	/* notifications */
-	unsigned int notify_rate, notify_burst;
-	struct fma_bucket bucket;
-	uint64_t suppressed, suppressed_logged;
-	uint64_t suppress_log_ns; /* monotonic time of the last such log line */
+	struct fma_limit notify; /* of the events' notifications */
 	struct fastmib_event_rec *evbuf; /* FMA_EV_CHUNK records */
 };
 
@@ -164,8 +161,6 @@ int fma_ev_attach(struct fma_seg *s, char *why, size_t whylen);
 void fma_ev_free(struct fma_seg *s);
 /* Copy the records logged since the last poll, notifying as configured. */
 void fma_ev_poll(struct fma_seg *s);
-/* Log the notifications suppressed since the last such line (once a second). */
-void fma_log_suppressed(struct fma_agent *a);
 /* SNMPAlarmCallback of the event poll (arg: the agent). */
 void fma_ev_alarm(unsigned int reg, void *arg);
 

@@ -13,8 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "agentx_config.h"
-#include "agentx_state.h"
+#include "config.h"
+#include "state.h"
 
 /*
  * The state directory holds Net-SNMP's persistent files, which are read

@@ -59,10 +59,8 @@ fma_notify(struct fma_seg *s, uint32_t num, const struct fastmib_event_rec *rec)
 	oid trap[MAX_OID_LEN];
 	size_t n;
 
-	if (!fma_bucket_take(&a->bucket, fastmib_monotonic_ns())) {
-		a->suppressed++;
+	if (!fma_limit_take(&a->notify))
 		return;
-	}
 	n = fma_full_oid(s, x, fastmib_oidmap_notification(s->map, rec->event, x), trap);
 	snmp_varlist_add_variable(&vars, fma_snmp_trap_oid,
 				  OID_LENGTH(fma_snmp_trap_oid), ASN_OBJECT_ID,
@@ -130,24 +128,6 @@ fma_ev_poll(struct fma_seg *s)
 }
 
 void
-fma_log_suppressed(struct fma_agent *a)
-{
-	uint64_t now;
-
-	if (a->suppressed == a->suppressed_logged)
-		return;
-	now = fastmib_monotonic_ns();
-	if (a->suppress_log_ns && now - a->suppress_log_ns < 1000000000u)
-		return;
-	snmp_log(LOG_WARNING, "fastmib: %" PRIu64 " notification(s) suppressed by "
-		 "the rate limit (%u/s, burst %u); %" PRIu64 " in total\n",
-		 a->suppressed - a->suppressed_logged, a->notify_rate,
-		 a->notify_burst, a->suppressed);
-	a->suppressed_logged = a->suppressed;
-	a->suppress_log_ns = now;
-}
-
-void
 fma_poll_events(struct fma_agent *agent)
 {
 	for (unsigned int i = 0; i < agent->n_segs; i++) {
@@ -156,7 +136,7 @@ fma_poll_events(struct fma_agent *agent)
 		if (s->seg && s->ev)
 			fma_ev_poll(s);
 	}
-	fma_log_suppressed(agent);
+	fma_limit_log(&agent->notify, false);
 }
 
 void
@@ -226,8 +206,6 @@ fma_set_notify_limit(struct fma_agent *agent, unsigned int per_s,
 		return -EINVAL;
 	if (per_s > 1000000u || burst > 1000000u)
 		return -EINVAL;
-	agent->notify_rate = per_s;
-	agent->notify_burst = burst;
-	fma_bucket_init(&agent->bucket, per_s, burst, fastmib_monotonic_ns());
+	fma_limit_init(&agent->notify, "fastmib: ", "notification(s)", per_s, burst);
 	return 0;
 }

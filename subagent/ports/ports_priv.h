@@ -15,13 +15,13 @@
 #include <net-snmp/net-snmp-includes.h>
 #include <net-snmp/agent/net-snmp-agent-includes.h>
 
-#include "core.h"
 #include "fastmib/reader.h"
 #include "fastmib/ethdev/client.h"
 #include "fastmib/ethdev/portmap.h"
 #include "fastmib/ethdev/reading.h"
 #include "ifmib.h"
 #include "ports.h"
+#include "ratelimit.h"
 
 /* Parts a reading keeps a time for (info, link, stats, xstats). */
 #define FMP_PARTS 4u
@@ -137,9 +137,7 @@ struct fastmib_ports {
 	bool planned_valid;             /* the PDU planned_transid is planned */
 	long planned_transid;
 	/* linkUp/linkDown */
-	struct fma_bucket bucket;
-	uint64_t traps_sent, traps_suppressed, traps_suppressed_logged;
-	uint64_t suppress_log_ns;
+	struct fma_limit link_limit;
 	struct fmp_trap *traps;         /* queued, sent by an alarm */
 	unsigned int trap_alarm;
 	/* SET in progress */

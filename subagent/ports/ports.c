@@ -918,7 +918,8 @@ fastmib_ports_set_trap_rate(struct fastmib_ports *set, unsigned int per_s)
 	if (per_s > FASTMIB_PORTS_TRAP_RATE_MAX)
 		return -EINVAL;
 	set->trap_rate = per_s;
-	fma_bucket_init(&set->bucket, per_s, per_s, fastmib_monotonic_ns());
+	fma_limit_init(&set->link_limit, "fastmib: ports: ", "linkUp/linkDown notification(s)",
+		       per_s, per_s);
 	return 0;
 }
 
@@ -1021,7 +1022,8 @@ fastmib_ports_start(struct fastmib_ports *set)
 	if (set->n_srcs == 0)
 		return 0;
 	fmp_map_load(set);
-	fma_bucket_init(&set->bucket, set->trap_rate, set->trap_rate, fastmib_monotonic_ns());
+	fma_limit_init(&set->link_limit, "fastmib: ports: ", "linkUp/linkDown notification(s)",
+		       set->trap_rate, set->trap_rate);
 	fmp_relabel(set);
 	rc = fmp_reg_start(set);
 	if (rc < 0)

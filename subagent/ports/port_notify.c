@@ -13,7 +13,6 @@
  * Notifications found inside a request are queued and sent from the main
  * loop (an alarm), never from inside the request.
  */
-#include <inttypes.h>
 #include <stdlib.h>
 
 #include "ports_priv.h"
@@ -86,30 +85,18 @@ fmp_send(const struct fmp_trap *t)
 void
 fmp_notify_flush(struct fastmib_ports *set)
 {
-	uint64_t now = fastmib_monotonic_ns();
-
 	while (set->traps) {
 		struct fmp_trap *t = set->traps;
 
 		set->traps = t->next;
-		if (fma_bucket_take(&set->bucket, now)) {
+		if (fma_limit_take(&set->link_limit)) {
 			fmp_send(t);
-			set->traps_sent++;
 			DEBUGMSGTL(("fastmib_ports", "%s ifIndex %u\n", t->oper == FASTMIB_IF_UP
 				    ? "linkUp" : "linkDown", t->ifindex));
-		} else {
-			set->traps_suppressed++;
 		}
 		free(t);
 	}
-	if (set->traps_suppressed != set->traps_suppressed_logged &&
-	    (!set->suppress_log_ns || now - set->suppress_log_ns >= 1000000000u)) {
-		snmp_log(LOG_WARNING, "fastmib: ports: %" PRIu64 " linkUp/linkDown "
-			 "notification(s) not sent: over the limit of %u per second\n",
-			 set->traps_suppressed - set->traps_suppressed_logged, set->trap_rate);
-		set->traps_suppressed_logged = set->traps_suppressed;
-		set->suppress_log_ns = now;
-	}
+	fma_limit_log(&set->link_limit, false);
 }
 
 void

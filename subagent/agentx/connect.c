@@ -11,7 +11,7 @@
 #include <net-snmp/net-snmp-includes.h>
 #include <net-snmp/agent/net-snmp-agent-includes.h>
 
-#include "agentx_connect.h"
+#include "connect.h"
 
 #define APP "fastmib-agentx"
 

@@ -26,8 +26,8 @@
  * single thread. The core never blocks, never exits and installs no signal
  * handler, so it can live inside snmpd.
  *
- * The pure helpers below (time stamps, DateAndTime, the notification
- * limit) are inline so that unit tests can check them without an agent.
+ * The pure helpers below (time stamps, DateAndTime) are inline so that
+ * unit tests can check them without an agent.
  */
 #ifndef FMA_CORE_H
 #define FMA_CORE_H
@@ -174,50 +174,6 @@ fma_date_and_time(uint64_t ns, uint8_t *out)
 	out[9] = 0;
 	out[10] = 0;
 	return FMA_DATETIME_LEN;
-}
-
-/**
- * Token bucket of the notification limit, in time credit: each
- * notification costs 1e9 / rate ns of credit, and credit accrues with
- * time up to `burst` notifications' worth. Integer only, so the same
- * sequence of calls always gives the same answers.
- */
-struct fma_bucket {
-	uint64_t cost_ns;   /**< credit one notification takes; 0 = none sent */
-	uint64_t cap_ns;    /**< most credit kept (burst * cost_ns) */
-	uint64_t credit_ns;
-	uint64_t last_ns;   /**< monotonic time of the last refill */
-};
-
-static inline void
-fma_bucket_init(struct fma_bucket *b, unsigned int per_s,
-			  unsigned int burst, uint64_t now_ns)
-{
-	b->cost_ns = per_s ? 1000000000u / per_s : 0;
-	if (per_s && b->cost_ns == 0)
-		b->cost_ns = 1;
-	b->cap_ns = b->cost_ns * burst;
-	b->credit_ns = b->cap_ns; /* a full burst right away */
-	b->last_ns = now_ns;
-}
-
-/** May one more notification go out at `now_ns`? Takes its credit if so. */
-static inline bool
-fma_bucket_take(struct fma_bucket *b, uint64_t now_ns)
-{
-	if (b->cost_ns == 0)
-		return false;
-	if (now_ns > b->last_ns) {
-		uint64_t room = b->cap_ns - b->credit_ns;
-		uint64_t add = now_ns - b->last_ns;
-
-		b->credit_ns += add < room ? add : room;
-		b->last_ns = now_ns;
-	}
-	if (b->credit_ns < b->cost_ns)
-		return false;
-	b->credit_ns -= b->cost_ns;
-	return true;
 }
 
 #ifdef __cplusplus

@@ -16,7 +16,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "agentx_config.h"
+#include "config.h"
 
 #include <net-snmp/agent/net-snmp-agent-includes.h>
 

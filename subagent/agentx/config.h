@@ -19,7 +19,7 @@
 #include <net-snmp/net-snmp-config.h>
 #include <net-snmp/net-snmp-includes.h>
 
-#include "agentx_privs.h"
+#include "privileges.h"
 #include "core.h"
 #include "ports.h"
 #include "settings.h"

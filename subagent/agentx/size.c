@@ -20,7 +20,7 @@
 #include <net-snmp/agent/net-snmp-agent-includes.h>
 #include <net-snmp/agent/agent_callbacks.h>
 
-#include "agentx_size.h"
+#include "size.h"
 
 /* RFC 2741 section 6.1: header, then the Response PDU payload. */
 #define AX_HEADER 20

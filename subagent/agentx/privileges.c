@@ -15,12 +15,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "agentx_config.h"
+#include "config.h"
 
 #include <net-snmp/agent/net-snmp-agent-includes.h>
 
-#include "agentx_connect.h"
-#include "agentx_privs.h"
+#include "connect.h"
+#include "privileges.h"
 #include "fastmib/ethdev/portmap.h"
 
 /* A whole decimal id ("0" .. "4294967294"), or -1. */

@@ -238,10 +238,8 @@ fma_create(struct fma_agent **agentp)
 		return -ENOMEM;
 	}
 	a->ev_history = FMA_EVENT_HISTORY;
-	a->notify_rate = FMA_NOTIFY_RATE;
-	a->notify_burst = FMA_NOTIFY_BURST;
-	fma_bucket_init(&a->bucket, a->notify_rate, a->notify_burst,
-				  fastmib_monotonic_ns());
+	fma_limit_init(&a->notify, "fastmib: ", "notification(s)", FMA_NOTIFY_RATE,
+		       FMA_NOTIFY_BURST);
 	*agentp = a;
 	return 0;
 }
@@ -366,8 +364,7 @@ fma_destroy(struct fma_agent *agent)
 		snmp_alarm_unregister(agent->alarm);
 	if (agent->ev_alarm)
 		snmp_alarm_unregister(agent->ev_alarm);
-	agent->suppress_log_ns = 0; /* the last count, whenever the one before */
-	fma_log_suppressed(agent);
+	fma_limit_log(&agent->notify, true); /* the last count, whenever the one before */
 	for (unsigned int i = 0; i < agent->n_segs; i++)
 		fma_seg_free(agent->segs[i]);
 	free(agent->segs);

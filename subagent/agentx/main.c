@@ -17,14 +17,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "agentx_config.h"
+#include "config.h"
 
 #include <net-snmp/agent/net-snmp-agent-includes.h>
 
-#include "agentx_connect.h"
-#include "agentx_privs.h"
-#include "agentx_size.h"
-#include "agentx_state.h"
+#include "connect.h"
+#include "privileges.h"
+#include "size.h"
+#include "state.h"
 
 #ifndef FASTMIB_VERSION
 #define FASTMIB_VERSION "0.0.0"
