@@ -288,6 +288,35 @@ static const struct {
 };
 #define N_KINDS (sizeof(kinds) / sizeof(kinds[0]))
 
+void
+fastmib_port_merge(struct fastmib_port_reading *d, const struct fastmib_port_reading *r,
+		   unsigned int parts)
+{
+	parts &= r->parts;
+	if (parts & FASTMIB_PORT_INFO) {
+		memcpy(d->name, r->name, sizeof(d->name));
+		d->mtu = r->mtu;
+		d->mac_ok = r->mac_ok;
+		memcpy(d->mac, r->mac, sizeof(d->mac));
+		d->promiscuous = r->promiscuous;
+		d->started = r->started;
+	}
+	if (parts & FASTMIB_PORT_LINK) {
+		d->link_up = r->link_up;
+		d->speed_known = r->speed_known;
+		d->speed_mbps = r->speed_mbps;
+	}
+	if (parts & FASTMIB_PORT_STATS) {
+		memcpy(d->stat, r->stat, sizeof(d->stat));
+		d->stats_have = r->stats_have;
+	}
+	if (parts & FASTMIB_PORT_XSTATS) {
+		memcpy(d->cast, r->cast, sizeof(d->cast));
+		d->cast_have = r->cast_have;
+	}
+	d->parts |= parts;
+}
+
 int
 fastmib_port_parse_reply(const char *cmd, const json_t *reply, struct fastmib_port_reading *r)
 {

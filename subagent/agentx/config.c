@@ -152,7 +152,7 @@ values_reset(struct agentx_values *v)
 		free(v->ports[i]);
 	free(v->agentx_socket);
 	memset(v, 0, sizeof(*v));
-	for (int i = 0; i < FMA_SET_COUNT; i++)
+	for (int i = 0; i < FMA_SETTING_COUNT; i++)
 		v->num[i] = -1;
 }
 
@@ -190,9 +190,9 @@ add_ports(struct agentx_values *v, const char *spec, bool config_line)
 		for (unsigned int i = 0; i < v->n_ports; i++)
 			if (same_ports_path(v->ports[i], abs))
 				goto done; /* listed twice: served once */
-		if (v->n_ports == FASTMIB_PORTS_MAX_SOURCES) {
+		if (v->n_ports == FMP_PORTS_MAX_SOURCES) {
 			setting_error(config_line, "ports %s: at most %u applications", spec,
-				      FASTMIB_PORTS_MAX_SOURCES);
+				      FMP_PORTS_MAX_SOURCES);
 			rc = -ENOSPC;
 		} else {
 			v->ports[v->n_ports++] = abs;
@@ -291,7 +291,7 @@ dir_number(const char *token, char *line)
 	char word[64], msg[256];
 	long v;
 
-	if (s == FMA_SET_COUNT || !one_value(token, line, word, sizeof(word)))
+	if (s == FMA_SETTING_COUNT || !one_value(token, line, word, sizeof(word)))
 		return;
 	if (fma_setting_parse(s, fma_settings[s].token, word, &v, msg,
 				  sizeof(msg)) < 0)
@@ -368,7 +368,7 @@ static struct config_line directives[] = {
 	{ "persistentDir", dir_early, NULL, NULL, NORMAL_CONFIG, "DIR" },
 	{ "stateDir", dir_early, NULL, NULL, NORMAL_CONFIG, "DIR" },
 };
-static struct config_line number_directives[FMA_SET_COUNT];
+static struct config_line number_directives[FMA_SETTING_COUNT];
 
 /* The list for our reload: every directive of ours, linked once. */
 static struct config_line *
@@ -378,10 +378,10 @@ directive_list(void)
 	size_t n = sizeof(directives) / sizeof(directives[0]);
 
 	if (!linked) {
-		for (int i = 0; i < FMA_SET_COUNT; i++) {
+		for (int i = 0; i < FMA_SETTING_COUNT; i++) {
 			number_directives[i] = (struct config_line){
 				(char *)fma_settings[i].token, dir_number, NULL,
-				i + 1 < FMA_SET_COUNT ? &number_directives[i + 1] : NULL,
+				i + 1 < FMA_SETTING_COUNT ? &number_directives[i + 1] : NULL,
 				NORMAL_CONFIG, (char *)"N" };
 		}
 		for (size_t i = 0; i < n; i++)
@@ -543,10 +543,10 @@ static void
 long_options(struct option *o)
 {
 	memcpy(o, fixed_opts, sizeof(fixed_opts));
-	for (int i = 0; i < FMA_SET_COUNT; i++)
+	for (int i = 0; i < FMA_SETTING_COUNT; i++)
 		o[N_FIXED + i] = (struct option){ fma_settings[i].option,
 						  required_argument, NULL, OPT_NUMBER + i };
-	o[N_FIXED + FMA_SET_COUNT] = (struct option){ NULL, 0, NULL, 0 };
+	o[N_FIXED + FMA_SETTING_COUNT] = (struct option){ NULL, 0, NULL, 0 };
 }
 
 static int
@@ -665,7 +665,7 @@ one_option(struct settings *st, int c, int argc, char **argv)
 		st->group = optarg;
 		return -1;
 	case 'E':
-		return set_number(st, FMA_SET_EV_HISTORY, optarg) < 0 ? 1 : -1;
+		return set_number(st, FMA_SETTING_EV_HISTORY, optarg) < 0 ? 1 : -1;
 	case OPT_STATE_DIR:
 		set_early(&st->state_dir, optarg);
 		return -1;
@@ -682,7 +682,7 @@ one_option(struct settings *st, int c, int argc, char **argv)
 		printf(APP " " FASTMIB_VERSION " (net-snmp %s)\n", netsnmp_get_version());
 		return 0;
 	default:
-		if (c >= OPT_NUMBER && c < OPT_NUMBER + FMA_SET_COUNT)
+		if (c >= OPT_NUMBER && c < OPT_NUMBER + FMA_SETTING_COUNT)
 			return set_number(st, (enum fma_setting)(c - OPT_NUMBER),
 					  optarg) < 0 ? 1 : -1;
 		usage(stderr);
@@ -693,7 +693,7 @@ one_option(struct settings *st, int c, int argc, char **argv)
 int
 agentx_parse_args(int argc, char **argv, struct settings *st)
 {
-	struct option lo[N_FIXED + FMA_SET_COUNT + 1];
+	struct option lo[N_FIXED + FMA_SETTING_COUNT + 1];
 	int c, rc;
 
 	long_options(lo);
@@ -749,7 +749,7 @@ add_all(struct settings *st)
 					 rc == -ENOSPC ? "too many segments" : strerror(-rc));
 		}
 		for (unsigned int i = 0; i < src[k]->n_ports; i++) {
-			rc = fastmib_ports_add(st->ports, src[k]->ports[i]);
+			rc = fmp_ports_add(st->ports, src[k]->ports[i]);
 			if (rc < 0 && rc != -EEXIST)
 				snmp_log(LOG_ERR, APP ": ports %s: %s\n", src[k]->ports[i],
 					 rc == -ENOSPC ? "too many applications" : strerror(-rc));
@@ -769,29 +769,29 @@ effective(const struct settings *st, enum fma_setting s)
 int
 agentx_apply(struct settings *st, bool reload)
 {
-	long rate = effective(st, FMA_SET_NOTIFY_RATE), burst = effective(st, FMA_SET_NOTIFY_BURST);
+	long rate = effective(st, FMA_SETTING_NOTIFY_RATE), burst = effective(st, FMA_SETTING_NOTIFY_BURST);
 
 	if (reload) {
 		fma_reload_begin(st->agent);
-		fastmib_ports_reload_begin(st->ports);
+		fmp_ports_reload_begin(st->ports);
 	}
 	/* the base before the sources: it places those without their own */
-	fastmib_ports_set_base(st->ports, (uint32_t)effective(st, FMA_SET_IFINDEX_BASE));
-	fastmib_ports_set_timeout(st->ports, (unsigned int)effective(st, FMA_SET_PORTS_TIMEOUT));
-	fastmib_ports_set_trap_rate(st->ports,
-				    (unsigned int)effective(st, FMA_SET_PORTS_TRAP_RATE));
+	fmp_ports_config_base(st->ports, (uint32_t)effective(st, FMA_SETTING_IFINDEX_BASE));
+	fmp_ports_config_timeout(st->ports, (unsigned int)effective(st, FMA_SETTING_PORTS_TIMEOUT));
+	fmp_ports_config_link_trap_rate(st->ports,
+				    (unsigned int)effective(st, FMA_SETTING_PORTS_TRAP_RATE));
 	add_all(st);
-	fma_set_event_history(st->agent,
-					(unsigned int)effective(st, FMA_SET_EV_HISTORY));
-	fma_set_notify_limit(st->agent, (unsigned int)rate, (unsigned int)burst);
+	fma_config_event_history(st->agent,
+					(unsigned int)effective(st, FMA_SETTING_EV_HISTORY));
+	fma_config_notify_limit(st->agent, (unsigned int)rate, (unsigned int)burst);
 	if (reload) {
 		unsigned int dropped = fma_reload_end(st->agent);
-		unsigned int pdropped = fastmib_ports_reload_end(st->ports);
+		unsigned int pdropped = fmp_ports_reload_end(st->ports);
 
 		snmp_log(LOG_INFO, APP ": configuration reloaded: %u segment(s) (%u no "
 			 "longer served), %u ports source(s) (%u no longer served)\n",
 			 fma_count(st->agent), dropped,
-			 fastmib_ports_count(st->ports), pdropped);
+			 fmp_ports_count(st->ports), pdropped);
 	}
 	return 0;
 }
@@ -800,7 +800,7 @@ agentx_apply(struct settings *st, bool reload)
 static int
 check_values(const struct settings *st)
 {
-	long rate = effective(st, FMA_SET_NOTIFY_RATE), burst = effective(st, FMA_SET_NOTIFY_BURST);
+	long rate = effective(st, FMA_SETTING_NOTIFY_RATE), burst = effective(st, FMA_SETTING_NOTIFY_BURST);
 
 	if (rate > 0 && burst == 0) {
 		snmp_log(LOG_ERR, APP ": a notification rate needs a burst of at least 1\n");
@@ -820,7 +820,7 @@ report_restart_only(const struct settings *st, const struct agentx_values *old)
 {
 	const struct agentx_values *v = &st->files;
 
-	if (st->cli.num[FMA_SET_CHECK] < 0 && v->num[FMA_SET_CHECK] != old->num[FMA_SET_CHECK])
+	if (st->cli.num[FMA_SETTING_CHECK] < 0 && v->num[FMA_SETTING_CHECK] != old->num[FMA_SETTING_CHECK])
 		snmp_log(LOG_WARNING, APP ": checkPeriod changed: it takes effect when the "
 			 "agent restarts\n");
 	if (!st->cli.agentx_socket && !st->listen.value &&

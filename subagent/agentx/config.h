@@ -30,9 +30,9 @@
 struct agentx_values {
 	char *segments[FMA_MAX_SEGMENTS]; /* absolute paths */
 	unsigned int n_segments;
-	char *ports[FASTMIB_PORTS_MAX_SOURCES];      /* absolute PATH[,BASE] */
+	char *ports[FMP_PORTS_MAX_SOURCES];      /* absolute PATH[,BASE] */
 	unsigned int n_ports;
-	long num[FMA_SET_COUNT];                         /* -1: not set */
+	long num[FMA_SETTING_COUNT];                         /* -1: not set */
 	char *agentx_socket;
 };
 
@@ -65,7 +65,7 @@ struct settings {
 	unsigned int config_errors;/* errors logged while the configuration is read */
 	netsnmp_log_handler *error_counter;
 	struct fma_agent *agent;
-	struct fastmib_ports *ports;
+	struct fmp_ports *ports;
 };
 
 /* The settings of this (only) agent: Net-SNMP calls directive handlers

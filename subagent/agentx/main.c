@@ -85,7 +85,7 @@ config_read(int major, int minor, void *serverarg, void *clientarg)
 	unsigned int errors = agentx_count_errors_end(st);
 	const char *sock = st->cli.agentx_socket ? st->cli.agentx_socket
 						 : st->files.agentx_socket;
-	long ping = agentx_setting(st, FMA_SET_PING);
+	long ping = agentx_setting(st, FMA_SETTING_PING);
 
 	(void)major, (void)minor, (void)serverarg, (void)clientarg;
 	if (errors) {
@@ -269,13 +269,13 @@ open_everything(struct settings *st)
 			 : "the master refused the session");
 		return -1;
 	}
-	rc = fma_start(st->agent, (unsigned int)(agentx_setting(st, FMA_SET_CHECK) > 0
-				 ? agentx_setting(st, FMA_SET_CHECK) : 0));
+	rc = fma_start(st->agent, (unsigned int)(agentx_setting(st, FMA_SETTING_CHECK) > 0
+				 ? agentx_setting(st, FMA_SETTING_CHECK) : 0));
 	if (rc < 0) {
 		snmp_log(LOG_ERR, APP ": cannot start: %s\n", strerror(-rc));
 		return -1;
 	}
-	rc = fastmib_ports_start(st->ports);
+	rc = fmp_ports_start(st->ports);
 	if (rc < 0) {
 		snmp_log(LOG_ERR, APP ": cannot start the ports: %s\n", strerror(-rc));
 		return -1;
@@ -297,7 +297,7 @@ serve(struct settings *st)
 	signal(SIGPIPE, SIG_IGN); /* a vanished master is seen by the ping */
 	snmp_log(LOG_INFO, APP " %s: %u segment(s), %u ports source(s), %s %s\n",
 		 FASTMIB_VERSION, fma_count(st->agent),
-		 fastmib_ports_count(st->ports),
+		 fmp_ports_count(st->ports),
 		 st->listen.value ? "listening on" : "AgentX via",
 		 st->listen.value ? st->listen.value
 				  : netsnmp_ds_get_string(NETSNMP_DS_APPLICATION_ID,
@@ -334,10 +334,10 @@ run(struct settings *st)
 	init_library(st);
 	init_snmp(APP);     /* reads the configuration: config_read() */
 	/* a standalone agent serves no kernel interface to keep clear of */
-	fastmib_ports_set_mode(st->ports, st->listen.value ? FASTMIB_PORTS_STANDALONE
-			       : FASTMIB_PORTS_AGENTX);
+	fmp_ports_config_mode(st->ports, st->listen.value ? FMP_PORTS_STANDALONE
+			       : FMP_PORTS_AGENTX);
 	/* the ifIndex, ifAlias and notification setting of each device */
-	fastmib_ports_set_state_dir(st->ports, st->state_path);
+	fmp_ports_config_state_dir(st->ports, st->state_path);
 	if (open_everything(st) < 0)
 		goto fail;
 	/* As snmpd: detach once everything is open, so that the exit status
@@ -358,7 +358,7 @@ run(struct settings *st)
 	if (st->id.change_user || st->id.change_group)
 		agentx_report_access(st);
 	serve(st);
-	fastmib_ports_destroy(st->ports);
+	fmp_ports_destroy(st->ports);
 	st->ports = NULL;
 	fma_destroy(st->agent);
 	st->agent = NULL;
@@ -378,14 +378,14 @@ main(int argc, char **argv)
 	int status;
 
 	agentx_settings_init(&st);
-	if (fma_create(&st.agent) < 0 || fastmib_ports_create(&st.ports) < 0) {
+	if (fma_create(&st.agent) < 0 || fmp_ports_create(&st.ports) < 0) {
 		fprintf(stderr, APP ": out of memory\n");
 		return 1;
 	}
 	status = agentx_parse_args(argc, argv, &st);
 	if (status < 0)
 		status = st.print_directives ? print_directives(&st) : run(&st);
-	fastmib_ports_destroy(st.ports);
+	fmp_ports_destroy(st.ports);
 	fma_destroy(st.agent);
 	agentx_settings_free(&st);
 	return status;

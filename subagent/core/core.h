@@ -13,13 +13,13 @@
  *
  * Event log: per attached segment whose model has events, the core keeps a
  * cursor into the segment's event rings and a history of the last N
- * records it copied (N = fma_set_event_history()), numbered 1, 2,
+ * records it copied (N = fma_config_event_history()), numbered 1, 2,
  * 3, ... in copy order. It copies new records on every request that may
  * reach R.4 and on a periodic alarm (FMA_EVENT_PERIOD_MS). A
  * re-attach starts a new history (numbers from 1 again). Records of events
  * declared `notify: true` that were copied after the attach are sent as
  * SNMPv2 notifications through the agent (send_v2trap), at most
- * fma_set_notify_limit() of them; the others are counted and
+ * fma_config_notify_limit() of them; the others are counted and
  * logged as suppressed.
  *
  * Threading: every function here, and the handler, runs in the agent's
@@ -111,7 +111,7 @@ void fma_check(struct fma_agent *agent);
  * FMA_EVENT_HISTORY_MAX, default FMA_EVENT_HISTORY).
  * Applies to segments attached from now on. -EINVAL when out of range.
  */
-int fma_set_event_history(struct fma_agent *agent, unsigned int n);
+int fma_config_event_history(struct fma_agent *agent, unsigned int n);
 
 /**
  * Notification limit of the whole set: a token bucket of `burst`
@@ -119,7 +119,7 @@ int fma_set_event_history(struct fma_agent *agent, unsigned int n);
  * over the limit are dropped, counted and logged at most once a second.
  * -EINVAL for a zero burst with a non-zero rate.
  */
-int fma_set_notify_limit(struct fma_agent *agent, unsigned int per_s,
+int fma_config_notify_limit(struct fma_agent *agent, unsigned int per_s,
 				   unsigned int burst);
 
 /** Copy new event records of every served segment now (what the alarm does). */

@@ -190,7 +190,7 @@ fma_ev_attach(struct fma_seg *s, char *why, size_t whylen)
 /* ---- configuration ---- */
 
 int
-fma_set_event_history(struct fma_agent *agent, unsigned int n)
+fma_config_event_history(struct fma_agent *agent, unsigned int n)
 {
 	if (n < 1 || n > FMA_EVENT_HISTORY_MAX)
 		return -EINVAL;
@@ -199,7 +199,7 @@ fma_set_event_history(struct fma_agent *agent, unsigned int n)
 }
 
 int
-fma_set_notify_limit(struct fma_agent *agent, unsigned int per_s,
+fma_config_notify_limit(struct fma_agent *agent, unsigned int per_s,
 			       unsigned int burst)
 {
 	if (per_s && !burst)

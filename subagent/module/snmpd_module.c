@@ -75,11 +75,11 @@
 #define FM_TOKEN_PORTS "fastmibPorts"
 #define FM_TOKEN_GUARD "fastmibGuard"
 /* the numeric directives are named by the settings table */
-#define FM_TOKEN_HISTORY (fma_settings[FMA_SET_EV_HISTORY].module_token)
-#define FM_TOKEN_NOTIFY (fma_settings[FMA_SET_NOTIFY_RATE].module_token)
-#define FM_TOKEN_IFBASE (fma_settings[FMA_SET_IFINDEX_BASE].module_token)
-#define FM_TOKEN_PTIMEOUT (fma_settings[FMA_SET_PORTS_TIMEOUT].module_token)
-#define FM_TOKEN_PTRAPS (fma_settings[FMA_SET_PORTS_TRAP_RATE].module_token)
+#define FM_TOKEN_HISTORY (fma_settings[FMA_SETTING_EV_HISTORY].module_token)
+#define FM_TOKEN_NOTIFY (fma_settings[FMA_SETTING_NOTIFY_RATE].module_token)
+#define FM_TOKEN_IFBASE (fma_settings[FMA_SETTING_IFINDEX_BASE].module_token)
+#define FM_TOKEN_PTIMEOUT (fma_settings[FMA_SETTING_PORTS_TIMEOUT].module_token)
+#define FM_TOKEN_PTRAPS (fma_settings[FMA_SETTING_PORTS_TRAP_RATE].module_token)
 
 /* Guarded roots one snmpd holds at most. */
 #define FM_MAX_GUARDS 64
@@ -98,7 +98,7 @@ void deinit_fastmib(void) FM_EXPORT;
  */
 static struct {
 	struct fma_agent *set; /* from the first init to the real unload */
-	struct fastmib_ports *ports; /* the same, for DPDK applications' ports */
+	struct fmp_ports *ports; /* the same, for DPDK applications' ports */
 	bool pinned;               /* dlclose() leaves this object mapped */
 	bool loaded;               /* between init_fastmib() and deinit_fastmib() */
 	unsigned int unload_alarm; /* pending end of a real unload */
@@ -256,23 +256,23 @@ fm_numbers(const char *token, char *line, const enum fma_setting *which,
 static void
 fm_parse_history(const char *token, char *line)
 {
-	static const enum fma_setting which[] = { FMA_SET_EV_HISTORY };
+	static const enum fma_setting which[] = { FMA_SETTING_EV_HISTORY };
 	long v;
 
 	if (fm.set && fm_numbers(token, line, which, 1, 1, &v))
-		fma_set_event_history(fm.set, (unsigned int)v);
+		fma_config_event_history(fm.set, (unsigned int)v);
 }
 
 /* `fastmibNotifyRate PER_SECOND [BURST]` */
 static void
 fm_parse_notify(const char *token, char *line)
 {
-	static const enum fma_setting which[] = { FMA_SET_NOTIFY_RATE, FMA_SET_NOTIFY_BURST };
+	static const enum fma_setting which[] = { FMA_SETTING_NOTIFY_RATE, FMA_SETTING_NOTIFY_BURST };
 	long v[2];
 
 	if (!fm.set || !fm_numbers(token, line, which, 1, 2, v))
 		return;
-	if (fma_set_notify_limit(fm.set, (unsigned int)v[0],
+	if (fma_config_notify_limit(fm.set, (unsigned int)v[0],
 					   (unsigned int)v[1]) < 0)
 		config_perror("a notification rate needs a burst of at least 1");
 }
@@ -301,7 +301,7 @@ fm_parse_ports(const char *token, char *line)
 		config_perror(FM_TOKEN_PORTS " needs an absolute path");
 		return;
 	}
-	rc = fastmib_ports_add(fm.ports, spec);
+	rc = fmp_ports_add(fm.ports, spec);
 	if (rc == -EEXIST)
 		config_pwarn(FM_TOKEN_PORTS " names this path twice; served once");
 	else if (rc == -EINVAL)
@@ -316,40 +316,40 @@ fm_parse_ports(const char *token, char *line)
 static void
 fm_parse_ports_number(const char *token, char *line)
 {
-	enum fma_setting which = strcmp(token, FM_TOKEN_IFBASE) == 0 ? FMA_SET_IFINDEX_BASE
-				 : strcmp(token, FM_TOKEN_PTRAPS) == 0 ? FMA_SET_PORTS_TRAP_RATE
-				 : FMA_SET_PORTS_TIMEOUT;
+	enum fma_setting which = strcmp(token, FM_TOKEN_IFBASE) == 0 ? FMA_SETTING_IFINDEX_BASE
+				 : strcmp(token, FM_TOKEN_PTRAPS) == 0 ? FMA_SETTING_PORTS_TRAP_RATE
+				 : FMA_SETTING_PORTS_TIMEOUT;
 	long v;
 
 	if (!fm.ports || !fm_numbers(token, line, &which, 1, 1, &v))
 		return;
-	if (which == FMA_SET_IFINDEX_BASE)
-		fastmib_ports_set_base(fm.ports, (uint32_t)v);
-	else if (which == FMA_SET_PORTS_TRAP_RATE)
-		fastmib_ports_set_trap_rate(fm.ports, (unsigned int)v);
+	if (which == FMA_SETTING_IFINDEX_BASE)
+		fmp_ports_config_base(fm.ports, (uint32_t)v);
+	else if (which == FMA_SETTING_PORTS_TRAP_RATE)
+		fmp_ports_config_link_trap_rate(fm.ports, (unsigned int)v);
 	else
-		fastmib_ports_set_timeout(fm.ports, (unsigned int)v);
+		fmp_ports_config_timeout(fm.ports, (unsigned int)v);
 }
 
 static void
 fm_release_ports(void)
 {
 	if (fm.ports)
-		fastmib_ports_reload_begin(fm.ports);
+		fmp_ports_reload_begin(fm.ports);
 }
 
 static void
 fm_release_ports_timeout(void)
 {
 	if (fm.ports)
-		fastmib_ports_set_timeout(fm.ports, FASTMIB_PORTS_TIMEOUT_MS);
+		fmp_ports_config_timeout(fm.ports, FMP_PORTS_TIMEOUT_MS);
 }
 
 static void
 fm_release_ports_traps(void)
 {
 	if (fm.ports)
-		fastmib_ports_set_trap_rate(fm.ports, FASTMIB_PORTS_TRAP_RATE);
+		fmp_ports_config_link_trap_rate(fm.ports, FMP_PORTS_TRAP_RATE);
 }
 
 /* Lines removed in a reload go back to the defaults. */
@@ -357,14 +357,14 @@ static void
 fm_release_history(void)
 {
 	if (fm.set)
-		fma_set_event_history(fm.set, FMA_EVENT_HISTORY);
+		fma_config_event_history(fm.set, FMA_EVENT_HISTORY);
 }
 
 static void
 fm_release_notify(void)
 {
 	if (fm.set)
-		fma_set_notify_limit(fm.set, FMA_NOTIFY_RATE,
+		fma_config_notify_limit(fm.set, FMA_NOTIFY_RATE,
 					       FMA_NOTIFY_BURST);
 }
 
@@ -399,14 +399,14 @@ fm_post_config(int major, int minor, void *server_arg, void *client_arg)
 	else if (rc < 0)
 		snmp_log(LOG_ERR, "fastmib: cannot start: %s\n", strerror(-rc));
 	/* the ports' ifIndex and ifAlias are kept where snmpd keeps its state */
-	fastmib_ports_set_mode(fm.ports, FASTMIB_PORTS_MODULE);
-	fastmib_ports_set_state_dir(fm.ports, get_persistent_directory());
-	rc = fastmib_ports_start(fm.ports);
+	fmp_ports_config_mode(fm.ports, FMP_PORTS_MODULE);
+	fmp_ports_config_state_dir(fm.ports, get_persistent_directory());
+	rc = fmp_ports_start(fm.ports);
 	if (rc == -EALREADY)
-		fastmib_ports_reload_end(fm.ports);
+		fmp_ports_reload_end(fm.ports);
 	else if (rc < 0)
 		snmp_log(LOG_ERR, "fastmib: cannot start the ports: %s\n", strerror(-rc));
-	if (fma_count(set) == 0 && fastmib_ports_count(fm.ports) == 0 &&
+	if (fma_count(set) == 0 && fmp_ports_count(fm.ports) == 0 &&
 	    fm.n_guards == 0)
 		snmp_log(LOG_WARNING, "fastmib: no " FM_TOKEN " or " FM_TOKEN_PORTS
 			 " line after the dlmod line: nothing to serve\n");
@@ -469,7 +469,7 @@ static void
 fm_destroy(void)
 {
 	fm_release_guards();
-	fastmib_ports_destroy(fm.ports);
+	fmp_ports_destroy(fm.ports);
 	fm.ports = NULL;
 	fma_destroy(fm.set);
 	fm.set = NULL;
@@ -522,7 +522,7 @@ init_fastmib(void)
 		fm_register_directives();
 		return;
 	}
-	if (fma_create(&fm.set) < 0 || fastmib_ports_create(&fm.ports) < 0) {
+	if (fma_create(&fm.set) < 0 || fmp_ports_create(&fm.ports) < 0) {
 		fma_destroy(fm.set);
 		fm.set = NULL;
 		snmp_log(LOG_ERR, "fastmib: out of memory, module inactive\n");
@@ -555,7 +555,7 @@ deinit_fastmib(void)
 	 * init_fastmib() follows is known after the configuration is read, or
 	 * at the latest when snmpd's main loop runs alarms again. */
 	fma_reload_begin(fm.set);
-	fastmib_ports_reload_begin(fm.ports);
+	fmp_ports_reload_begin(fm.ports);
 	fm.watching = snmp_register_callback(SNMP_CALLBACK_LIBRARY,
 					     SNMP_CALLBACK_POST_READ_CONFIG,
 					     fm_after_reload, NULL) ==

@@ -26,7 +26,7 @@ has_cast(const struct fastmib_port_reading *r, int k)
 }
 
 void
-fastmib_ifmib_track_reset(struct fastmib_ifmib_track *t, uint32_t now_cs)
+fmp_ifmib_track_reset(struct fmp_ifmib_track *t, uint32_t now_cs)
 {
 	memset(t, 0, sizeof(*t));
 	t->discontinuity = now_cs;
@@ -34,17 +34,17 @@ fastmib_ifmib_track_reset(struct fastmib_ifmib_track *t, uint32_t now_cs)
 }
 
 int
-fastmib_ifmib_oper(const struct fastmib_port_reading *r)
+fmp_ifmib_oper(const struct fastmib_port_reading *r)
 {
 	if (!has(r, FASTMIB_PORT_INFO | FASTMIB_PORT_LINK))
 		return 0;
 	/* a stopped port is down whatever its link says (RFC 2863: admin down
 	 * means oper down) */
-	return r->started && r->link_up ? FASTMIB_IF_UP : FASTMIB_IF_DOWN;
+	return r->started && r->link_up ? FMP_IF_UP : FMP_IF_DOWN;
 }
 
 unsigned int
-fastmib_ifmib_track(struct fastmib_ifmib_track *t, const struct fastmib_port_reading *r,
+fmp_ifmib_track(struct fmp_ifmib_track *t, const struct fastmib_port_reading *r,
 		    uint32_t now_cs)
 {
 	unsigned int seen = 0;
@@ -73,58 +73,58 @@ fastmib_ifmib_track(struct fastmib_ifmib_track *t, const struct fastmib_port_rea
 	if (disc) {
 		t->discontinuity = now_cs;
 		t->ucast_floor[0] = t->ucast_floor[1] = 0;
-		seen |= FASTMIB_IFMIB_DISCONTINUITY;
+		seen |= FMP_IFMIB_DISCONTINUITY;
 	}
-	oper = fastmib_ifmib_oper(r);
+	oper = fmp_ifmib_oper(r);
 	if (oper) {
 		if (t->oper && t->oper != oper) {
 			t->last_change = now_cs;
-			seen |= FASTMIB_IFMIB_OPER;
+			seen |= FMP_IFMIB_OPER;
 		}
 		t->oper = oper;
-		t->admin = r->started ? FASTMIB_IF_UP : FASTMIB_IF_DOWN;
+		t->admin = r->started ? FMP_IF_UP : FMP_IF_DOWN;
 	}
 	return seen;
 }
 
 bool
-fastmib_ifmib_served(enum fastmib_ifmib_table t, unsigned int col)
+fmp_ifmib_served(enum fmp_ifmib_table t, unsigned int col)
 {
-	if (col < 1 || col > fastmib_ifmib_last_col(t))
+	if (col < 1 || col > fmp_ifmib_last_col(t))
 		return false;
-	return t != FASTMIB_IFTABLE || (col != FASTMIB_IF_IN_UNKNOWN_PROTOS &&
-					col != FASTMIB_IF_OUT_DISCARDS &&
-					col != FASTMIB_IF_OUT_QLEN);
+	return t != FMP_IFTABLE || (col != FMP_IF_IN_UNKNOWN_PROTOS &&
+					col != FMP_IF_OUT_DISCARDS &&
+					col != FMP_IF_OUT_QLEN);
 }
 
 bool
-fastmib_ifmib_writable(enum fastmib_ifmib_table t, unsigned int col)
+fmp_ifmib_writable(enum fmp_ifmib_table t, unsigned int col)
 {
-	return t == FASTMIB_IFXTABLE && (col == FASTMIB_IFX_ALIAS ||
-					 col == FASTMIB_IFX_LINK_UP_DOWN_TRAP_ENABLE);
+	return t == FMP_IFXTABLE && (col == FMP_IFX_ALIAS ||
+					 col == FMP_IFX_LINK_UP_DOWN_TRAP_ENABLE);
 }
 
 unsigned int
-fastmib_ifmib_cast_mask(enum fastmib_ifmib_table t, unsigned int col)
+fmp_ifmib_cast_mask(enum fmp_ifmib_table t, unsigned int col)
 {
 	const unsigned int in = 1u << FASTMIB_CAST_IN_MCAST | 1u << FASTMIB_CAST_IN_BCAST;
 	const unsigned int out = 1u << FASTMIB_CAST_OUT_MCAST | 1u << FASTMIB_CAST_OUT_BCAST;
 
-	if (t == FASTMIB_IFTABLE)
-		return col == FASTMIB_IF_IN_NUCAST_PKTS ? in
-		       : col == FASTMIB_IF_OUT_NUCAST_PKTS ? out : 0;
+	if (t == FMP_IFTABLE)
+		return col == FMP_IF_IN_NUCAST_PKTS ? in
+		       : col == FMP_IF_OUT_NUCAST_PKTS ? out : 0;
 	switch (col) {
-	case FASTMIB_IFX_IN_MULTICAST_PKTS:
-	case FASTMIB_IFX_HC_IN_MULTICAST_PKTS:
+	case FMP_IFX_IN_MULTICAST_PKTS:
+	case FMP_IFX_HC_IN_MULTICAST_PKTS:
 		return 1u << FASTMIB_CAST_IN_MCAST;
-	case FASTMIB_IFX_IN_BROADCAST_PKTS:
-	case FASTMIB_IFX_HC_IN_BROADCAST_PKTS:
+	case FMP_IFX_IN_BROADCAST_PKTS:
+	case FMP_IFX_HC_IN_BROADCAST_PKTS:
 		return 1u << FASTMIB_CAST_IN_BCAST;
-	case FASTMIB_IFX_OUT_MULTICAST_PKTS:
-	case FASTMIB_IFX_HC_OUT_MULTICAST_PKTS:
+	case FMP_IFX_OUT_MULTICAST_PKTS:
+	case FMP_IFX_HC_OUT_MULTICAST_PKTS:
 		return 1u << FASTMIB_CAST_OUT_MCAST;
-	case FASTMIB_IFX_OUT_BROADCAST_PKTS:
-	case FASTMIB_IFX_HC_OUT_BROADCAST_PKTS:
+	case FMP_IFX_OUT_BROADCAST_PKTS:
+	case FMP_IFX_HC_OUT_BROADCAST_PKTS:
 		return 1u << FASTMIB_CAST_OUT_BCAST;
 	default:
 		return 0;
@@ -147,54 +147,54 @@ ucast_parts(bool in, int cast_have)
 }
 
 unsigned int
-fastmib_ifmib_parts(enum fastmib_ifmib_table t, unsigned int col, int cast_have)
+fmp_ifmib_parts(enum fmp_ifmib_table t, unsigned int col, int cast_have)
 {
-	unsigned int mask = fastmib_ifmib_cast_mask(t, col);
+	unsigned int mask = fmp_ifmib_cast_mask(t, col);
 
-	if (!fastmib_ifmib_served(t, col))
+	if (!fmp_ifmib_served(t, col))
 		return 0;
 	if (mask)
 		return cast_have >= 0 && !((unsigned int)cast_have & mask) ? 0
 		       : FASTMIB_PORT_XSTATS;
-	if (t == FASTMIB_IFTABLE) {
+	if (t == FMP_IFTABLE) {
 		switch (col) {
-		case FASTMIB_IF_MTU:
-		case FASTMIB_IF_PHYS_ADDRESS:
-		case FASTMIB_IF_ADMIN_STATUS:
+		case FMP_IF_MTU:
+		case FMP_IF_PHYS_ADDRESS:
+		case FMP_IF_ADMIN_STATUS:
 			return FASTMIB_PORT_INFO;
-		case FASTMIB_IF_SPEED:
+		case FMP_IF_SPEED:
 			return FASTMIB_PORT_LINK;
-		case FASTMIB_IF_OPER_STATUS:
-		case FASTMIB_IF_LAST_CHANGE:
+		case FMP_IF_OPER_STATUS:
+		case FMP_IF_LAST_CHANGE:
 			/* the history is brought up to date by the reading */
 			return FASTMIB_PORT_INFO | FASTMIB_PORT_LINK;
-		case FASTMIB_IF_IN_UCAST_PKTS:
+		case FMP_IF_IN_UCAST_PKTS:
 			return ucast_parts(true, cast_have);
-		case FASTMIB_IF_OUT_UCAST_PKTS:
+		case FMP_IF_OUT_UCAST_PKTS:
 			return ucast_parts(false, cast_have);
-		case FASTMIB_IF_IN_OCTETS:
-		case FASTMIB_IF_IN_DISCARDS:
-		case FASTMIB_IF_IN_ERRORS:
-		case FASTMIB_IF_OUT_OCTETS:
-		case FASTMIB_IF_OUT_ERRORS:
+		case FMP_IF_IN_OCTETS:
+		case FMP_IF_IN_DISCARDS:
+		case FMP_IF_IN_ERRORS:
+		case FMP_IF_OUT_OCTETS:
+		case FMP_IF_OUT_ERRORS:
 			return FASTMIB_PORT_STATS;
 		default:
 			return 0; /* ifIndex, ifDescr, ifType, ifSpecific */
 		}
 	}
 	switch (col) {
-	case FASTMIB_IFX_HC_IN_OCTETS:
-	case FASTMIB_IFX_HC_OUT_OCTETS:
+	case FMP_IFX_HC_IN_OCTETS:
+	case FMP_IFX_HC_OUT_OCTETS:
 		return FASTMIB_PORT_STATS;
-	case FASTMIB_IFX_HC_IN_UCAST_PKTS:
+	case FMP_IFX_HC_IN_UCAST_PKTS:
 		return ucast_parts(true, cast_have);
-	case FASTMIB_IFX_HC_OUT_UCAST_PKTS:
+	case FMP_IFX_HC_OUT_UCAST_PKTS:
 		return ucast_parts(false, cast_have);
-	case FASTMIB_IFX_HIGH_SPEED:
+	case FMP_IFX_HIGH_SPEED:
 		return FASTMIB_PORT_LINK;
-	case FASTMIB_IFX_PROMISCUOUS_MODE:
+	case FMP_IFX_PROMISCUOUS_MODE:
 		return FASTMIB_PORT_INFO;
-	case FASTMIB_IFX_COUNTER_DISCONTINUITY_TIME:
+	case FMP_IFX_COUNTER_DISCONTINUITY_TIME:
 		/* a reset shows in the counters: they are read for it, so that a
 		 * request sees it with them, or before them */
 		return FASTMIB_PORT_STATS |
@@ -207,7 +207,7 @@ fastmib_ifmib_parts(enum fastmib_ifmib_table t, unsigned int col, int cast_have)
 }
 
 bool
-fastmib_ifmib_pci_name(const char *s)
+fmp_ifmib_pci_name(const char *s)
 {
 	/* DDDD:BB:DD.F in hexadecimal, nothing after it */
 	static const char shape[] = "xxxx:xx:xx.x";
@@ -233,7 +233,7 @@ fastmib_ifmib_pci_name(const char *s)
  * readings: it is never reported below what was reported before.
  */
 static bool
-ucast(const struct fastmib_port_reading *r, struct fastmib_ifmib_track *tr, bool in,
+ucast(const struct fastmib_port_reading *r, struct fmp_ifmib_track *tr, bool in,
       uint64_t *out)
 {
 	int u = in ? FASTMIB_CAST_IN_UCAST : FASTMIB_CAST_OUT_UCAST;
@@ -275,32 +275,32 @@ nucast(const struct fastmib_port_reading *r, bool in, uint64_t *v)
 }
 
 static void
-set_num(struct fastmib_ifv *out, enum fastmib_ifv_type type, uint64_t v)
+set_num(struct fmp_ifv *out, enum fmp_ifv_type type, uint64_t v)
 {
 	out->type = type;
-	out->num = type == FASTMIB_IFV_COUNTER32 ? (uint32_t)v : v;
+	out->num = type == FMP_IFV_COUNTER32 ? (uint32_t)v : v;
 }
 
 static void
-set_stat(struct fastmib_ifv *out, const struct fastmib_port_reading *r,
-	 enum fastmib_port_stat k, enum fastmib_ifv_type type)
+set_stat(struct fmp_ifv *out, const struct fastmib_port_reading *r,
+	 enum fastmib_port_stat k, enum fmp_ifv_type type)
 {
 	if (has_stat(r, k))
 		set_num(out, type, r->stat[k]);
 }
 
 static void
-set_cast(struct fastmib_ifv *out, const struct fastmib_port_reading *r, int k,
-	 enum fastmib_ifv_type type)
+set_cast(struct fmp_ifv *out, const struct fastmib_port_reading *r, int k,
+	 enum fmp_ifv_type type)
 {
 	if (has_cast(r, k))
 		set_num(out, type, r->cast[k]);
 }
 
 static void
-set_octets(struct fastmib_ifv *out, const void *s, size_t len)
+set_octets(struct fmp_ifv *out, const void *s, size_t len)
 {
-	out->type = FASTMIB_IFV_OCTETS;
+	out->type = FMP_IFV_OCTETS;
 	out->octets = s;
 	out->len = len;
 }
@@ -312,85 +312,85 @@ clamp32(uint64_t v)
 }
 
 static void
-if_value(unsigned int col, const struct fastmib_ifmib_port *p,
-	 const struct fastmib_port_reading *r, struct fastmib_ifv *out)
+if_value(unsigned int col, const struct fmp_ifmib_port *p,
+	 const struct fastmib_port_reading *r, struct fmp_ifv *out)
 {
 	bool info = has(r, FASTMIB_PORT_INFO);
 	uint64_t v;
 
 	switch (col) {
-	case FASTMIB_IF_INDEX:
-		set_num(out, FASTMIB_IFV_INTEGER, p->ifindex);
+	case FMP_IF_INDEX:
+		set_num(out, FMP_IFV_INTEGER, p->ifindex);
 		break;
-	case FASTMIB_IF_DESCR:
+	case FMP_IF_DESCR:
 		set_octets(out, p->ifname, strlen(p->ifname));
 		break;
-	case FASTMIB_IF_TYPE:
-		set_num(out, FASTMIB_IFV_INTEGER, FASTMIB_IFTYPE_ETHERNET);
+	case FMP_IF_TYPE:
+		set_num(out, FMP_IFV_INTEGER, FMP_IFTYPE_ETHERNET);
 		break;
-	case FASTMIB_IF_MTU:
+	case FMP_IF_MTU:
 		if (info)
-			set_num(out, FASTMIB_IFV_INTEGER, r->mtu > INT32_MAX ? INT32_MAX : r->mtu);
+			set_num(out, FMP_IFV_INTEGER, r->mtu > INT32_MAX ? INT32_MAX : r->mtu);
 		break;
-	case FASTMIB_IF_SPEED:
+	case FMP_IF_SPEED:
 		/* bits/s, saturated: ifHighSpeed carries faster links */
 		if (has(r, FASTMIB_PORT_LINK))
-			set_num(out, FASTMIB_IFV_GAUGE32,
+			set_num(out, FMP_IFV_GAUGE32,
 				r->speed_mbps > UINT32_MAX / 1000000u ? UINT32_MAX
 				: r->speed_mbps * 1000000u);
 		break;
-	case FASTMIB_IF_PHYS_ADDRESS:
+	case FMP_IF_PHYS_ADDRESS:
 		if (info && r->mac_ok)
 			set_octets(out, r->mac, sizeof(r->mac));
 		break;
-	case FASTMIB_IF_ADMIN_STATUS:
+	case FMP_IF_ADMIN_STATUS:
 		if (info)
-			set_num(out, FASTMIB_IFV_INTEGER, r->started ? FASTMIB_IF_UP : FASTMIB_IF_DOWN);
+			set_num(out, FMP_IFV_INTEGER, r->started ? FMP_IF_UP : FMP_IF_DOWN);
 		break;
-	case FASTMIB_IF_OPER_STATUS:
-		if (fastmib_ifmib_oper(r))
-			set_num(out, FASTMIB_IFV_INTEGER, (uint64_t)fastmib_ifmib_oper(r));
+	case FMP_IF_OPER_STATUS:
+		if (fmp_ifmib_oper(r))
+			set_num(out, FMP_IFV_INTEGER, (uint64_t)fmp_ifmib_oper(r));
 		break;
-	case FASTMIB_IF_LAST_CHANGE:
-		set_num(out, FASTMIB_IFV_TIMETICKS, p->track->last_change);
+	case FMP_IF_LAST_CHANGE:
+		set_num(out, FMP_IFV_TIMETICKS, p->track->last_change);
 		break;
-	case FASTMIB_IF_IN_OCTETS:
-		set_stat(out, r, FASTMIB_STAT_IBYTES, FASTMIB_IFV_COUNTER32);
+	case FMP_IF_IN_OCTETS:
+		set_stat(out, r, FASTMIB_STAT_IBYTES, FMP_IFV_COUNTER32);
 		break;
-	case FASTMIB_IF_IN_UCAST_PKTS:
+	case FMP_IF_IN_UCAST_PKTS:
 		if (ucast(r, p->track, true, &v))
-			set_num(out, FASTMIB_IFV_COUNTER32, v);
+			set_num(out, FMP_IFV_COUNTER32, v);
 		break;
-	case FASTMIB_IF_IN_NUCAST_PKTS:
+	case FMP_IF_IN_NUCAST_PKTS:
 		if (nucast(r, true, &v))
-			set_num(out, FASTMIB_IFV_COUNTER32, v);
+			set_num(out, FMP_IFV_COUNTER32, v);
 		break;
-	case FASTMIB_IF_IN_DISCARDS:
+	case FMP_IF_IN_DISCARDS:
 		/* dropped for want of room: in the NIC (imissed) or of mbufs */
 		if (has_stat(r, FASTMIB_STAT_IMISSED) && has_stat(r, FASTMIB_STAT_RX_NOMBUF))
-			set_num(out, FASTMIB_IFV_COUNTER32,
+			set_num(out, FMP_IFV_COUNTER32,
 				r->stat[FASTMIB_STAT_IMISSED] + r->stat[FASTMIB_STAT_RX_NOMBUF]);
 		break;
-	case FASTMIB_IF_IN_ERRORS:
-		set_stat(out, r, FASTMIB_STAT_IERRORS, FASTMIB_IFV_COUNTER32);
+	case FMP_IF_IN_ERRORS:
+		set_stat(out, r, FASTMIB_STAT_IERRORS, FMP_IFV_COUNTER32);
 		break;
-	case FASTMIB_IF_OUT_OCTETS:
-		set_stat(out, r, FASTMIB_STAT_OBYTES, FASTMIB_IFV_COUNTER32);
+	case FMP_IF_OUT_OCTETS:
+		set_stat(out, r, FASTMIB_STAT_OBYTES, FMP_IFV_COUNTER32);
 		break;
-	case FASTMIB_IF_OUT_UCAST_PKTS:
+	case FMP_IF_OUT_UCAST_PKTS:
 		if (ucast(r, p->track, false, &v))
-			set_num(out, FASTMIB_IFV_COUNTER32, v);
+			set_num(out, FMP_IFV_COUNTER32, v);
 		break;
-	case FASTMIB_IF_OUT_NUCAST_PKTS:
+	case FMP_IF_OUT_NUCAST_PKTS:
 		if (nucast(r, false, &v))
-			set_num(out, FASTMIB_IFV_COUNTER32, v);
+			set_num(out, FMP_IFV_COUNTER32, v);
 		break;
-	case FASTMIB_IF_OUT_ERRORS:
-		set_stat(out, r, FASTMIB_STAT_OERRORS, FASTMIB_IFV_COUNTER32);
+	case FMP_IF_OUT_ERRORS:
+		set_stat(out, r, FASTMIB_STAT_OERRORS, FMP_IFV_COUNTER32);
 		break;
-	case FASTMIB_IF_SPECIFIC:
+	case FMP_IF_SPECIFIC:
 		/* deprecated; 0.0 is its defined "nothing more specific" */
-		out->type = FASTMIB_IFV_OID_ZERO;
+		out->type = FMP_IFV_OID_ZERO;
 		break;
 	default:
 		/* ifInUnknownProtos, ifOutDiscards, ifOutQLen: DPDK counts none */
@@ -399,73 +399,73 @@ if_value(unsigned int col, const struct fastmib_ifmib_port *p,
 }
 
 static void
-ifx_value(unsigned int col, const struct fastmib_ifmib_port *p,
-	  const struct fastmib_port_reading *r, struct fastmib_ifv *out)
+ifx_value(unsigned int col, const struct fmp_ifmib_port *p,
+	  const struct fastmib_port_reading *r, struct fmp_ifv *out)
 {
 	uint64_t v;
 
 	switch (col) {
-	case FASTMIB_IFX_NAME:
+	case FMP_IFX_NAME:
 		set_octets(out, p->ifname, strlen(p->ifname));
 		break;
-	case FASTMIB_IFX_IN_MULTICAST_PKTS:
-		set_cast(out, r, FASTMIB_CAST_IN_MCAST, FASTMIB_IFV_COUNTER32);
+	case FMP_IFX_IN_MULTICAST_PKTS:
+		set_cast(out, r, FASTMIB_CAST_IN_MCAST, FMP_IFV_COUNTER32);
 		break;
-	case FASTMIB_IFX_IN_BROADCAST_PKTS:
-		set_cast(out, r, FASTMIB_CAST_IN_BCAST, FASTMIB_IFV_COUNTER32);
+	case FMP_IFX_IN_BROADCAST_PKTS:
+		set_cast(out, r, FASTMIB_CAST_IN_BCAST, FMP_IFV_COUNTER32);
 		break;
-	case FASTMIB_IFX_OUT_MULTICAST_PKTS:
-		set_cast(out, r, FASTMIB_CAST_OUT_MCAST, FASTMIB_IFV_COUNTER32);
+	case FMP_IFX_OUT_MULTICAST_PKTS:
+		set_cast(out, r, FASTMIB_CAST_OUT_MCAST, FMP_IFV_COUNTER32);
 		break;
-	case FASTMIB_IFX_OUT_BROADCAST_PKTS:
-		set_cast(out, r, FASTMIB_CAST_OUT_BCAST, FASTMIB_IFV_COUNTER32);
+	case FMP_IFX_OUT_BROADCAST_PKTS:
+		set_cast(out, r, FASTMIB_CAST_OUT_BCAST, FMP_IFV_COUNTER32);
 		break;
-	case FASTMIB_IFX_HC_IN_OCTETS:
-		set_stat(out, r, FASTMIB_STAT_IBYTES, FASTMIB_IFV_COUNTER64);
+	case FMP_IFX_HC_IN_OCTETS:
+		set_stat(out, r, FASTMIB_STAT_IBYTES, FMP_IFV_COUNTER64);
 		break;
-	case FASTMIB_IFX_HC_IN_UCAST_PKTS:
+	case FMP_IFX_HC_IN_UCAST_PKTS:
 		if (ucast(r, p->track, true, &v))
-			set_num(out, FASTMIB_IFV_COUNTER64, v);
+			set_num(out, FMP_IFV_COUNTER64, v);
 		break;
-	case FASTMIB_IFX_HC_IN_MULTICAST_PKTS:
-		set_cast(out, r, FASTMIB_CAST_IN_MCAST, FASTMIB_IFV_COUNTER64);
+	case FMP_IFX_HC_IN_MULTICAST_PKTS:
+		set_cast(out, r, FASTMIB_CAST_IN_MCAST, FMP_IFV_COUNTER64);
 		break;
-	case FASTMIB_IFX_HC_IN_BROADCAST_PKTS:
-		set_cast(out, r, FASTMIB_CAST_IN_BCAST, FASTMIB_IFV_COUNTER64);
+	case FMP_IFX_HC_IN_BROADCAST_PKTS:
+		set_cast(out, r, FASTMIB_CAST_IN_BCAST, FMP_IFV_COUNTER64);
 		break;
-	case FASTMIB_IFX_HC_OUT_OCTETS:
-		set_stat(out, r, FASTMIB_STAT_OBYTES, FASTMIB_IFV_COUNTER64);
+	case FMP_IFX_HC_OUT_OCTETS:
+		set_stat(out, r, FASTMIB_STAT_OBYTES, FMP_IFV_COUNTER64);
 		break;
-	case FASTMIB_IFX_HC_OUT_UCAST_PKTS:
+	case FMP_IFX_HC_OUT_UCAST_PKTS:
 		if (ucast(r, p->track, false, &v))
-			set_num(out, FASTMIB_IFV_COUNTER64, v);
+			set_num(out, FMP_IFV_COUNTER64, v);
 		break;
-	case FASTMIB_IFX_HC_OUT_MULTICAST_PKTS:
-		set_cast(out, r, FASTMIB_CAST_OUT_MCAST, FASTMIB_IFV_COUNTER64);
+	case FMP_IFX_HC_OUT_MULTICAST_PKTS:
+		set_cast(out, r, FASTMIB_CAST_OUT_MCAST, FMP_IFV_COUNTER64);
 		break;
-	case FASTMIB_IFX_HC_OUT_BROADCAST_PKTS:
-		set_cast(out, r, FASTMIB_CAST_OUT_BCAST, FASTMIB_IFV_COUNTER64);
+	case FMP_IFX_HC_OUT_BROADCAST_PKTS:
+		set_cast(out, r, FASTMIB_CAST_OUT_BCAST, FMP_IFV_COUNTER64);
 		break;
-	case FASTMIB_IFX_LINK_UP_DOWN_TRAP_ENABLE:
-		set_num(out, FASTMIB_IFV_INTEGER, (uint64_t)p->link_traps);
+	case FMP_IFX_LINK_UP_DOWN_TRAP_ENABLE:
+		set_num(out, FMP_IFV_INTEGER, (uint64_t)p->link_traps);
 		break;
-	case FASTMIB_IFX_HIGH_SPEED:
+	case FMP_IFX_HIGH_SPEED:
 		if (has(r, FASTMIB_PORT_LINK))
-			set_num(out, FASTMIB_IFV_GAUGE32, clamp32(r->speed_mbps));
+			set_num(out, FMP_IFV_GAUGE32, clamp32(r->speed_mbps));
 		break;
-	case FASTMIB_IFX_PROMISCUOUS_MODE:
+	case FMP_IFX_PROMISCUOUS_MODE:
 		if (has(r, FASTMIB_PORT_INFO))
-			set_num(out, FASTMIB_IFV_INTEGER, r->promiscuous ? FASTMIB_TRUE : FASTMIB_FALSE);
+			set_num(out, FMP_IFV_INTEGER, r->promiscuous ? FMP_TRUE : FMP_FALSE);
 		break;
-	case FASTMIB_IFX_CONNECTOR_PRESENT:
-		set_num(out, FASTMIB_IFV_INTEGER,
-			fastmib_ifmib_pci_name(p->device) ? FASTMIB_TRUE : FASTMIB_FALSE);
+	case FMP_IFX_CONNECTOR_PRESENT:
+		set_num(out, FMP_IFV_INTEGER,
+			fmp_ifmib_pci_name(p->device) ? FMP_TRUE : FMP_FALSE);
 		break;
-	case FASTMIB_IFX_ALIAS:
+	case FMP_IFX_ALIAS:
 		set_octets(out, p->alias_len ? (const void *)p->alias : "", p->alias_len);
 		break;
-	case FASTMIB_IFX_COUNTER_DISCONTINUITY_TIME:
-		set_num(out, FASTMIB_IFV_TIMETICKS, p->track->discontinuity);
+	case FMP_IFX_COUNTER_DISCONTINUITY_TIME:
+		set_num(out, FMP_IFV_TIMETICKS, p->track->discontinuity);
 		break;
 	default:
 		break;
@@ -473,12 +473,12 @@ ifx_value(unsigned int col, const struct fastmib_ifmib_port *p,
 }
 
 void
-fastmib_ifmib_value(enum fastmib_ifmib_table t, unsigned int col,
-		    const struct fastmib_ifmib_port *p, const struct fastmib_port_reading *r,
-		    struct fastmib_ifv *out)
+fmp_ifmib_value(enum fmp_ifmib_table t, unsigned int col,
+		    const struct fmp_ifmib_port *p, const struct fastmib_port_reading *r,
+		    struct fmp_ifv *out)
 {
 	memset(out, 0, sizeof(*out));
-	if (t == FASTMIB_IFTABLE)
+	if (t == FMP_IFTABLE)
 		if_value(col, p, r, out);
 	else
 		ifx_value(col, p, r, out);

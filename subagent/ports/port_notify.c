@@ -7,8 +7,8 @@
  * module; the agent's own when standalone). A port that appears or goes
  * with its application sends nothing: its row appears or goes.
  *
- * ifLinkUpDownTrapEnable of each port (the port map) and the set's rate
- * (fastmib_ports_set_trap_rate(): a token bucket, 0 = none) decide; what
+ * ifLinkUpDownTrapEnable of each port (the port map) and the ports' rate
+ * (fmp_ports_config_link_trap_rate(): a token bucket, 0 = none) decide; what
  * the limit holds back is counted and said at most once a second.
  * Notifications found inside a request are queued and sent from the main
  * loop (an alarm), never from inside the request.
@@ -30,51 +30,51 @@ struct fmp_trap {
 static void
 fmp_trap_alarm(unsigned int reg, void *arg)
 {
-	struct fastmib_ports *set = arg;
+	struct fmp_ports *ports = arg;
 
 	(void)reg;
-	set->trap_alarm = 0;
-	fmp_notify_flush(set);
+	ports->trap_alarm = 0;
+	fmp_notify_flush(ports);
 }
 
 void
 fmp_notify_oper(struct fmp_port *p, int oper)
 {
-	struct fastmib_ports *set = p->src->set;
+	struct fmp_ports *ports = p->src->owner;
 	struct fmp_trap *t, **tail;
 
-	if (!p->served || !p->entry || set->trap_rate == 0 ||
+	if (!p->served || !p->entry || ports->trap_rate == 0 ||
 	    p->entry->link_traps != FASTMIB_LINK_TRAPS_ENABLED)
 		return;
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		return;
 	t->ifindex = p->entry->ifindex;
-	t->admin = p->track.admin ? p->track.admin : FASTMIB_IF_UP;
+	t->admin = p->track.admin ? p->track.admin : FMP_IF_UP;
 	t->oper = oper;
-	for (tail = &set->traps; *tail; tail = &(*tail)->next)
+	for (tail = &ports->traps; *tail; tail = &(*tail)->next)
 		;
 	*tail = t;
-	if (!set->trap_alarm)
-		set->trap_alarm = snmp_alarm_register(0, 0, fmp_trap_alarm, set);
+	if (!ports->trap_alarm)
+		ports->trap_alarm = snmp_alarm_register(0, 0, fmp_trap_alarm, ports);
 }
 
 static void
 fmp_send(const struct fmp_trap *t)
 {
 	netsnmp_variable_list *vars = NULL;
-	oid name[FASTMIB_IFMIB_IFENTRY_LEN + 2] = { FASTMIB_IFMIB_IFENTRY };
-	const oid *trap = t->oper == FASTMIB_IF_UP ? fmp_link_up : fmp_link_down;
-	static const unsigned int cols[3] = { FASTMIB_IF_INDEX, FASTMIB_IF_ADMIN_STATUS,
-					      FASTMIB_IF_OPER_STATUS };
+	oid name[FMP_IFMIB_IFENTRY_LEN + 2] = { FMP_IFMIB_IFENTRY };
+	const oid *trap = t->oper == FMP_IF_UP ? fmp_link_up : fmp_link_down;
+	static const unsigned int cols[3] = { FMP_IF_INDEX, FMP_IF_ADMIN_STATUS,
+					      FMP_IF_OPER_STATUS };
 	const long vals[3] = { (long)t->ifindex, t->admin, t->oper };
 
 	snmp_varlist_add_variable(&vars, fmp_trap_oid_oid, OID_LENGTH(fmp_trap_oid_oid),
 				  ASN_OBJECT_ID, trap, OID_LENGTH(fmp_link_up) * sizeof(oid));
-	name[FASTMIB_IFMIB_IFENTRY_LEN + 1] = t->ifindex;
+	name[FMP_IFMIB_IFENTRY_LEN + 1] = t->ifindex;
 	for (unsigned int k = 0; k < 3; k++) {
-		name[FASTMIB_IFMIB_IFENTRY_LEN] = cols[k];
-		snmp_varlist_add_variable(&vars, name, FASTMIB_IFMIB_IFENTRY_LEN + 2, ASN_INTEGER,
+		name[FMP_IFMIB_IFENTRY_LEN] = cols[k];
+		snmp_varlist_add_variable(&vars, name, FMP_IFMIB_IFENTRY_LEN + 2, ASN_INTEGER,
 					  &vals[k], sizeof(vals[k]));
 	}
 	/* Net-SNMP puts sysUpTime first */
@@ -83,32 +83,32 @@ fmp_send(const struct fmp_trap *t)
 }
 
 void
-fmp_notify_flush(struct fastmib_ports *set)
+fmp_notify_flush(struct fmp_ports *ports)
 {
-	while (set->traps) {
-		struct fmp_trap *t = set->traps;
+	while (ports->traps) {
+		struct fmp_trap *t = ports->traps;
 
-		set->traps = t->next;
-		if (fma_limit_take(&set->link_limit)) {
+		ports->traps = t->next;
+		if (fma_limit_take(&ports->link_limit)) {
 			fmp_send(t);
-			DEBUGMSGTL(("fastmib_ports", "%s ifIndex %u\n", t->oper == FASTMIB_IF_UP
+			DEBUGMSGTL(("fastmib_ports", "%s ifIndex %u\n", t->oper == FMP_IF_UP
 				    ? "linkUp" : "linkDown", t->ifindex));
 		}
 		free(t);
 	}
-	fma_limit_log(&set->link_limit, false);
+	fma_limit_log(&ports->link_limit, false);
 }
 
 void
-fmp_notify_free(struct fastmib_ports *set)
+fmp_notify_free(struct fmp_ports *ports)
 {
-	if (set->trap_alarm)
-		snmp_alarm_unregister(set->trap_alarm);
-	set->trap_alarm = 0;
-	while (set->traps) {
-		struct fmp_trap *t = set->traps;
+	if (ports->trap_alarm)
+		snmp_alarm_unregister(ports->trap_alarm);
+	ports->trap_alarm = 0;
+	while (ports->traps) {
+		struct fmp_trap *t = ports->traps;
 
-		set->traps = t->next;
+		ports->traps = t->next;
 		free(t);
 	}
 }

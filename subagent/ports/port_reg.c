@@ -50,7 +50,7 @@ int agentx_register(netsnmp_session *ss, oid start[], size_t startlen, int prior
 		    int range_subid, oid range_ubound, int timeout, u_char flags,
 		    const char *contextName);
 
-static const oid fmp_table_oid[2][FASTMIB_IFMIB_IFXENTRY_LEN - 1] = {
+static const oid fmp_table_oid[2][FMP_IFMIB_IFXENTRY_LEN - 1] = {
 	{ 1, 3, 6, 1, 2, 1, 2, 2 },
 	{ 1, 3, 6, 1, 2, 1, 31, 1, 1 },
 };
@@ -65,8 +65,8 @@ struct fmp_run {
 };
 
 struct fmp_tab {
-	struct fastmib_ports *set;
-	enum fastmib_ifmib_table t;
+	struct fmp_ports *ports;
+	enum fmp_ifmib_table t;
 };
 
 struct fmp_reg {
@@ -117,7 +117,7 @@ fmp_table_getnext(struct fmp_tab *tab, netsnmp_mib_handler *handler,
 		  netsnmp_handler_registration *reginfo, netsnmp_agent_request_info *reqinfo,
 		  netsnmp_request_info *requests)
 {
-	struct fastmib_ports *set = tab->set;
+	struct fmp_ports *ports = tab->ports;
 	size_t elen = fmp_entry_len[tab->t];
 	unsigned int n = 0, i = 0;
 	netsnmp_request_info *r;
@@ -141,7 +141,7 @@ fmp_table_getnext(struct fmp_tab *tab, netsnmp_mib_handler *handler,
 		orig[i].incl = r->inclusive;
 	}
 	/* before snmpd's handlers move the requests' OIDs */
-	fmp_plan_pdu(set, reqinfo);
+	fmp_plan_pdu(ports, reqinfo);
 	if (handler->next)
 		ret = netsnmp_call_next_handler(handler, reginfo, reqinfo, requests);
 	for (r = requests, i = 0; r; r = r->next, i++) {
@@ -151,12 +151,12 @@ fmp_table_getnext(struct fmp_tab *tab, netsnmp_mib_handler *handler,
 		from.name = orig[i].name;
 		from.name_length = orig[i].len;
 		while (!(r->processed && r->status != SNMP_ERR_NOERROR)) {
-			oid inst[FASTMIB_IFMIB_IFXENTRY_LEN + 2];
+			oid inst[FMP_IFMIB_IFXENTRY_LEN + 2];
 			unsigned int col, pos;
 			struct fmp_port *p;
 			int rc;
 
-			if (!fmp_table_next(set, tab->t, &from, incl, &col, &p, &pos))
+			if (!fmp_table_next(ports, tab->t, &from, incl, &col, &p, &pos))
 				break;
 			memcpy(inst, fmp_entry_oid[tab->t], elen * sizeof(oid));
 			inst[elen] = col;
@@ -166,10 +166,10 @@ fmp_table_getnext(struct fmp_tab *tab, netsnmp_mib_handler *handler,
 								inst, elen + 2) < 0)
 				break; /* snmpd's kernel row comes first */
 			if (!planned) {
-				fmp_plan_walk(set, tab->t, col, pos, fmp_reach(reqinfo, r), reqinfo);
+				fmp_plan_walk(ports, tab->t, col, pos, fmp_reach(reqinfo, r), reqinfo);
 				planned = true;
 			}
-			rc = fmp_fill(set, tab->t, col, p, reqinfo, r->requestvb);
+			rc = fmp_fill(ports, tab->t, col, p, reqinfo, r->requestvb);
 			if (rc != 0) {
 				snmp_set_var_objid(r->requestvb, inst, elen + 2);
 				if (rc < 0)
@@ -196,7 +196,7 @@ fmp_table_other(struct fmp_tab *tab, netsnmp_mib_handler *handler,
 		netsnmp_handler_registration *reginfo, netsnmp_agent_request_info *reqinfo,
 		netsnmp_request_info *requests)
 {
-	struct fastmib_ports *set = tab->set;
+	struct fmp_ports *ports = tab->ports;
 	size_t elen = fmp_entry_len[tab->t];
 	netsnmp_request_info **next, *head = NULL, *tail = NULL, *r;
 	unsigned int n = 0, i = 0;
@@ -210,7 +210,7 @@ fmp_table_other(struct fmp_tab *tab, netsnmp_mib_handler *handler,
 	for (r = requests; r; r = r->next)
 		next[i++] = r->next;
 	if (reqinfo->mode == MODE_GET)
-		fmp_plan_pdu(set, reqinfo);
+		fmp_plan_pdu(ports, reqinfo);
 	for (r = requests, i = 0; r; r = next[i++]) {
 		const netsnmp_variable_list *vb = r->requestvb;
 		struct fmp_port *p = NULL;
@@ -218,7 +218,7 @@ fmp_table_other(struct fmp_tab *tab, netsnmp_mib_handler *handler,
 		if (vb->name_length == elen + 2 &&
 		    snmp_oid_compare(vb->name, elen, fmp_entry_oid[tab->t], elen) == 0 &&
 		    vb->name[elen + 1] <= FASTMIB_IFINDEX_MAX)
-			p = fmp_rows_find(set, (uint32_t)vb->name[elen + 1]);
+			p = fmp_rows_find(ports, (uint32_t)vb->name[elen + 1]);
 		if (!p) {
 			if (tail)
 				tail->next = r;
@@ -230,9 +230,9 @@ fmp_table_other(struct fmp_tab *tab, netsnmp_mib_handler *handler,
 		if (r->processed)
 			continue;
 		if (reqinfo->mode == MODE_GET)
-			fmp_table_get(set, tab->t, reqinfo, r);
+			fmp_table_get(ports, tab->t, reqinfo, r);
 		else
-			fmp_set(set, tab->t, (unsigned int)vb->name[elen], p, reqinfo, r);
+			fmp_set(ports, tab->t, (unsigned int)vb->name[elen], p, reqinfo, r);
 	}
 	if (tail)
 		tail->next = NULL;
@@ -260,7 +260,7 @@ static int
 fmp_ifnumber_handler(netsnmp_mib_handler *handler, netsnmp_handler_registration *reginfo,
 		     netsnmp_agent_request_info *reqinfo, netsnmp_request_info *requests)
 {
-	struct fastmib_ports *set = handler->myvoid;
+	struct fmp_ports *ports = handler->myvoid;
 	int ret = SNMP_ERR_NOERROR;
 
 	if (handler->next)
@@ -276,7 +276,7 @@ fmp_ifnumber_handler(netsnmp_mib_handler *handler, netsnmp_handler_registration 
 			v = *r->requestvb->val.integer;
 		}
 		snmp_set_var_typed_integer(r->requestvb, ASN_INTEGER,
-					   v + (long)set->rows.n);
+					   v + (long)ports->rows.n);
 	}
 	return ret;
 }
@@ -295,9 +295,9 @@ static netsnmp_mib_handler *fmp_find_injected(netsnmp_handler_registration *regi
  * column, in one query, so that a port is read once in the request.
  */
 static void
-fmp_agentx_request(struct fastmib_ports *set, netsnmp_agent_request_info *reqinfo)
+fmp_agentx_request(struct fmp_ports *ports, netsnmp_agent_request_info *reqinfo)
 {
-	struct fmp_reg *reg = set->reg;
+	struct fmp_reg *reg = ports->reg;
 	long id = fmp_pdu_id(reqinfo);
 
 	if (id != reg->ax_id) {
@@ -310,19 +310,19 @@ fmp_agentx_request(struct fastmib_ports *set, netsnmp_agent_request_info *reqinf
 	}
 	if (reqinfo->mode == MODE_GETNEXT)
 		reg->ax_walk = true;
-	set->agentx_walk = reg->ax_walk;
+	ports->agentx_walk = reg->ax_walk;
 }
 
 static void
-fmp_plan_agentx(struct fastmib_ports *set, enum fastmib_ifmib_table t, unsigned int col,
+fmp_plan_agentx(struct fmp_ports *ports, enum fmp_ifmib_table t, unsigned int col,
 		struct fmp_port *p, netsnmp_agent_request_info *reqinfo)
 {
 	long id = fmp_pdu_id(reqinfo);
 
-	if (!set->agentx_walk || (p->pdu_valid && p->pdu_transid == id))
+	if (!ports->agentx_walk || (p->pdu_valid && p->pdu_transid == id))
 		return;
-	fmp_plan_walk(set, t, col, fmp_rows_from(set, p->entry->ifindex, true),
-		      set->reg->ax_reach, reqinfo);
+	fmp_plan_walk(ports, t, col, fmp_rows_from(ports, p->entry->ifindex, true),
+		      ports->reg->ax_reach, reqinfo);
 }
 
 /*
@@ -333,22 +333,22 @@ static int
 fmp_instance_handler(netsnmp_mib_handler *handler, netsnmp_handler_registration *reginfo,
 		     netsnmp_agent_request_info *reqinfo, netsnmp_request_info *requests)
 {
-	struct fastmib_ports *set = handler->myvoid;
-	enum fastmib_ifmib_table t;
+	struct fmp_ports *ports = handler->myvoid;
+	enum fmp_ifmib_table t;
 	unsigned int col;
 	struct fmp_port *p;
 
-	if (reginfo->rootoid_len == FASTMIB_IFMIB_IFENTRY_LEN + 2 &&
-	    snmp_oid_compare(reginfo->rootoid, FASTMIB_IFMIB_IFENTRY_LEN,
-			     fmp_entry_oid[FASTMIB_IFTABLE], FASTMIB_IFMIB_IFENTRY_LEN) == 0)
-		t = FASTMIB_IFTABLE;
-	else if (reginfo->rootoid_len == FASTMIB_IFMIB_IFXENTRY_LEN + 2)
-		t = FASTMIB_IFXTABLE;
+	if (reginfo->rootoid_len == FMP_IFMIB_IFENTRY_LEN + 2 &&
+	    snmp_oid_compare(reginfo->rootoid, FMP_IFMIB_IFENTRY_LEN,
+			     fmp_entry_oid[FMP_IFTABLE], FMP_IFMIB_IFENTRY_LEN) == 0)
+		t = FMP_IFTABLE;
+	else if (reginfo->rootoid_len == FMP_IFMIB_IFXENTRY_LEN + 2)
+		t = FMP_IFXTABLE;
 	else
 		return SNMP_ERR_GENERR;
 	col = (unsigned int)reginfo->rootoid[fmp_entry_len[t]];
-	p = fmp_rows_find(set, (uint32_t)reginfo->rootoid[fmp_entry_len[t] + 1]);
-	fmp_agentx_request(set, reqinfo);
+	p = fmp_rows_find(ports, (uint32_t)reginfo->rootoid[fmp_entry_len[t] + 1]);
+	fmp_agentx_request(ports, reqinfo);
 	for (netsnmp_request_info *r = requests; r; r = r->next) {
 		netsnmp_variable_list *vb = r->requestvb;
 		int cmp = snmp_oid_compare(vb->name, vb->name_length, reginfo->rootoid,
@@ -360,9 +360,9 @@ fmp_instance_handler(netsnmp_mib_handler *handler, netsnmp_handler_registration 
 		switch (reqinfo->mode) {
 		case MODE_GET:
 			if (cmp == 0 && p)
-				fmp_plan_agentx(set, t, col, p, reqinfo);
-			rc = cmp == 0 && p ? fmp_fill(set, t, col, p, reqinfo, vb) : 0;
-			set->reg->ax_count += rc > 0;
+				fmp_plan_agentx(ports, t, col, p, reqinfo);
+			rc = cmp == 0 && p ? fmp_fill(ports, t, col, p, reqinfo, vb) : 0;
+			ports->reg->ax_count += rc > 0;
 			if (rc <= 0)
 				netsnmp_set_request_error(reqinfo, r, rc < 0 ? SNMP_ERR_GENERR
 							  : SNMP_NOSUCHINSTANCE);
@@ -370,9 +370,9 @@ fmp_instance_handler(netsnmp_mib_handler *handler, netsnmp_handler_registration 
 		case MODE_GETNEXT:
 			if (!p || cmp > 0 || (cmp == 0 && !r->inclusive))
 				break; /* unanswered: the agent moves on */
-			fmp_plan_agentx(set, t, col, p, reqinfo);
-			rc = fmp_fill(set, t, col, p, reqinfo, vb);
-			set->reg->ax_count += rc > 0;
+			fmp_plan_agentx(ports, t, col, p, reqinfo);
+			rc = fmp_fill(ports, t, col, p, reqinfo, vb);
+			ports->reg->ax_count += rc > 0;
 			if (rc != 0)
 				snmp_set_var_objid(vb, reginfo->rootoid, reginfo->rootoid_len);
 			if (rc < 0)
@@ -382,7 +382,7 @@ fmp_instance_handler(netsnmp_mib_handler *handler, netsnmp_handler_registration 
 			if (!p || cmp != 0)
 				netsnmp_set_request_error(reqinfo, r, SNMP_ERR_NOCREATION);
 			else
-				fmp_set(set, t, col, p, reqinfo, r);
+				fmp_set(ports, t, col, p, reqinfo, r);
 			break;
 		}
 	}
@@ -413,19 +413,19 @@ fmp_run_name(const struct fmp_run *run, oid *name)
 }
 
 static int
-fmp_run_register(struct fastmib_ports *set, const struct fmp_run *run)
+fmp_run_register(struct fmp_ports *ports, const struct fmp_run *run)
 {
-	oid name[FASTMIB_IFMIB_IFXENTRY_LEN + 2];
+	oid name[FMP_IFMIB_IFXENTRY_LEN + 2];
 	size_t len = fmp_run_name(run, name);
 	netsnmp_handler_registration *reg;
 
 	reg = netsnmp_create_handler_registration(
 		FMP_HANDLER_NAME, fmp_instance_handler, name, len,
-		fastmib_ifmib_writable((enum fastmib_ifmib_table)run->t, run->col)
+		fmp_ifmib_writable((enum fmp_ifmib_table)run->t, run->col)
 		? HANDLER_CAN_RWRITE : HANDLER_CAN_RONLY);
 	if (!reg)
 		return -ENOMEM;
-	reg->handler->myvoid = set; /* no data_free: the set outlives it */
+	reg->handler->myvoid = ports; /* no data_free: the ports outlives it */
 	if (run->hi > run->lo) {
 		reg->range_subid = (int)len;
 		reg->range_ubound = run->hi;
@@ -437,7 +437,7 @@ fmp_run_register(struct fastmib_ports *set, const struct fmp_run *run)
 static void
 fmp_run_unregister(const struct fmp_run *run)
 {
-	oid name[FASTMIB_IFMIB_IFXENTRY_LEN + 2];
+	oid name[FMP_IFMIB_IFXENTRY_LEN + 2];
 	size_t len = fmp_run_name(run, name);
 
 	/* the row variant frees every expanded copy and tells snmpd once,
@@ -468,27 +468,27 @@ fmp_cmp_known(const void *a, const void *b)
  * (and a walk passes it) from the registration it keeps.
  */
 static struct fmp_run *
-fmp_runs_wanted(const struct fastmib_ports *set, unsigned int *np)
+fmp_runs_wanted(const struct fmp_ports *ports, unsigned int *np)
 {
 	unsigned int cap = 64, n = 0, n_known = 0, total = 0;
 	struct fmp_run *runs = malloc(cap * sizeof(*runs));
 	struct fmp_port **known;
 
-	for (unsigned int i = 0; i < set->n_srcs; i++)
-		total += set->srcs[i]->n_ports;
+	for (unsigned int i = 0; i < ports->n_srcs; i++)
+		total += ports->srcs[i]->n_ports;
 	known = malloc((total ? total : 1) * sizeof(*known));
 	if (!runs || !known) {
 		free(runs);
 		free(known);
 		return NULL;
 	}
-	for (unsigned int i = 0; i < set->n_srcs; i++)
-		for (unsigned int j = 0; j < set->srcs[i]->n_ports; j++)
-			if (set->srcs[i]->ports[j]->known_ifindex)
-				known[n_known++] = set->srcs[i]->ports[j];
+	for (unsigned int i = 0; i < ports->n_srcs; i++)
+		for (unsigned int j = 0; j < ports->srcs[i]->n_ports; j++)
+			if (ports->srcs[i]->ports[j]->known_ifindex)
+				known[n_known++] = ports->srcs[i]->ports[j];
 	qsort(known, n_known, sizeof(*known), fmp_cmp_known);
 	for (unsigned int t = 0; t < 2; t++) {
-		for (unsigned int col = 1; col <= fastmib_ifmib_last_col(t); col++) {
+		for (unsigned int col = 1; col <= fmp_ifmib_last_col(t); col++) {
 			struct fmp_run *cur = NULL;
 
 			for (unsigned int i = 0; i < n_known; i++) {
@@ -531,11 +531,11 @@ fmp_runs_wanted(const struct fastmib_ports *set, unsigned int *np)
  * first up; new runs follow, from the last down (see the top).
  */
 static void
-fmp_runs_sync(struct fastmib_ports *set)
+fmp_runs_sync(struct fmp_ports *ports)
 {
-	struct fmp_reg *reg = set->reg;
+	struct fmp_reg *reg = ports->reg;
 	unsigned int n_want, n_keep = 0, a = 0, b = 0;
-	struct fmp_run *want = fmp_runs_wanted(set, &n_want), *kept;
+	struct fmp_run *want = fmp_runs_wanted(ports, &n_want), *kept;
 	uint64_t t0 = fastmib_monotonic_ns();
 	unsigned int n_unreg = 0, n_reg = 0;
 
@@ -564,14 +564,14 @@ fmp_runs_sync(struct fastmib_ports *set)
 	for (unsigned int k = n_want; k-- > 0;) {
 		if (want[k].col == 0)
 			continue;
-		if (fmp_run_register(set, &want[k]) == 0) {
+		if (fmp_run_register(ports, &want[k]) == 0) {
 			kept[n_keep++] = want[k];
 			n_reg++;
 		}
 		else
 			snmp_log(LOG_ERR, "fastmib: ports: cannot register ifIndex %u..%u in "
 				 "%s column %u\n", want[k].lo, want[k].hi,
-				 want[k].t == FASTMIB_IFTABLE ? "ifTable" : "ifXTable", want[k].col);
+				 want[k].t == FMP_IFTABLE ? "ifTable" : "ifXTable", want[k].col);
 	}
 	qsort(kept, n_keep, sizeof(*kept), (int (*)(const void *, const void *))fmp_run_cmp);
 	free(reg->runs);
@@ -585,13 +585,13 @@ fmp_runs_sync(struct fastmib_ports *set)
 
 /* Our subtree at `st` (itself or one of its children), or NULL. */
 static netsnmp_subtree *
-fmp_own_subtree(netsnmp_subtree *st, const struct fastmib_ports *set)
+fmp_own_subtree(netsnmp_subtree *st, const struct fmp_ports *ports)
 {
 	for (; st; st = st->children) {
 		/* Net-SNMP may have put helpers (bulk_to_next) above ours */
 		netsnmp_mib_handler *h = st->reginfo ? fmp_find_injected(st->reginfo) : NULL;
 
-		if (h && h->access_method == fmp_instance_handler && h->myvoid == set)
+		if (h && h->access_method == fmp_instance_handler && h->myvoid == ports)
 			return st;
 	}
 	return NULL;
@@ -604,20 +604,20 @@ fmp_own_subtree(netsnmp_subtree *st, const struct fastmib_ports *set)
 static int
 fmp_reattach(int major, int minor, void *serverarg, void *clientarg)
 {
-	struct fastmib_ports *set = clientarg;
-	struct fmp_reg *reg = set->reg;
+	struct fmp_ports *ports = clientarg;
+	struct fmp_reg *reg = ports->reg;
 	netsnmp_session *ss = serverarg;
 
 	(void)major;
 	(void)minor;
 	for (unsigned int k = reg->n_runs; ss && k-- > 0;) {
 		const struct fmp_run *run = &reg->runs[k];
-		oid name[FASTMIB_IFMIB_IFXENTRY_LEN + 2];
+		oid name[FMP_IFMIB_IFXENTRY_LEN + 2];
 		size_t len = fmp_run_name(run, name);
 		netsnmp_subtree *st = netsnmp_subtree_find(name, len, NULL, "");
 
 		for (uint32_t i = run->lo; st && i <= run->hi; i++, st = st->next) {
-			netsnmp_subtree *own = fmp_own_subtree(st, set);
+			netsnmp_subtree *own = fmp_own_subtree(st, ports);
 
 			if (own)
 				own->flags |= SUBTREE_ATTACHED;
@@ -706,9 +706,9 @@ fmp_eject(const oid *root, size_t len)
 }
 
 static int
-fmp_own_table(struct fastmib_ports *set, enum fastmib_ifmib_table t, int priority)
+fmp_own_table(struct fmp_ports *ports, enum fmp_ifmib_table t, int priority)
 {
-	struct fmp_reg *reg = set->reg;
+	struct fmp_reg *reg = ports->reg;
 	netsnmp_handler_registration *ri;
 
 	ri = netsnmp_create_handler_registration("fastmib-ports-table", fmp_table_handler,
@@ -725,7 +725,7 @@ fmp_own_table(struct fastmib_ports *set, enum fastmib_ifmib_table t, int priorit
 }
 
 static int
-fmp_own_ifnumber(struct fastmib_ports *set)
+fmp_own_ifnumber(struct fmp_ports *ports)
 {
 	netsnmp_handler_registration *ri;
 
@@ -734,19 +734,19 @@ fmp_own_ifnumber(struct fastmib_ports *set)
 						 HANDLER_CAN_RONLY);
 	if (!ri)
 		return -ENOMEM;
-	ri->handler->myvoid = set;
+	ri->handler->myvoid = ports;
 	if (netsnmp_register_scalar(ri) != MIB_REGISTERED_OK)
 		return -EADDRINUSE;
-	set->reg->own_ifnumber = ri;
+	ports->reg->own_ifnumber = ri;
 	return 0;
 }
 
 /* In snmpd: join its tables and its ifNumber, or (tables excluded with -I)
  * stand in for them until they appear. */
 static void
-fmp_module_sync(struct fastmib_ports *set)
+fmp_module_sync(struct fmp_ports *ports)
 {
-	struct fmp_reg *reg = set->reg;
+	struct fmp_reg *reg = ports->reg;
 
 	for (unsigned int t = 0; t < 2; t++) {
 		unsigned int n = fmp_inject(fmp_table_oid[t], fmp_entry_len[t] - 1,
@@ -757,85 +757,85 @@ fmp_module_sync(struct fastmib_ports *set)
 			netsnmp_unregister_handler(reg->own[t]);
 			reg->own[t] = NULL;
 		} else if (!n && !reg->own[t] &&
-			   fmp_own_table(set, t, FMP_OWN_PRIORITY) == 0) {
+			   fmp_own_table(ports, t, FMP_OWN_PRIORITY) == 0) {
 			snmp_log(LOG_INFO, "fastmib: ports: snmpd serves no %s (excluded "
 				 "with -I?): the ports' rows are served alone\n", fmp_snmpd_name[t]);
 		}
 	}
 	fmp_inject(fmp_ifnumber_oid, OID_LENGTH(fmp_ifnumber_oid), "if number", "if number",
-		   fmp_ifnumber_handler, set);
+		   fmp_ifnumber_handler, ports);
 }
 
 /* ---- entry points ---- */
 
 int
-fmp_reg_start(struct fastmib_ports *set)
+fmp_reg_start(struct fmp_ports *ports)
 {
 	struct fmp_reg *reg = calloc(1, sizeof(*reg));
 	int rc = 0;
 
 	if (!reg)
 		return -ENOMEM;
-	set->reg = reg;
+	ports->reg = reg;
 	for (unsigned int t = 0; t < 2; t++)
-		reg->tab[t] = (struct fmp_tab){ set, (enum fastmib_ifmib_table)t };
-	switch (set->mode) {
-	case FASTMIB_PORTS_AGENTX:
+		reg->tab[t] = (struct fmp_tab){ ports, (enum fmp_ifmib_table)t };
+	switch (ports->mode) {
+	case FMP_PORTS_AGENTX:
 		reg->reattach_cb = snmp_register_callback(SNMP_CALLBACK_APPLICATION,
 							  SNMPD_CALLBACK_INDEX_START,
-							  fmp_reattach, set) == SNMPERR_SUCCESS;
+							  fmp_reattach, ports) == SNMPERR_SUCCESS;
 		break;
-	case FASTMIB_PORTS_MODULE:
-		fmp_module_sync(set);
+	case FMP_PORTS_MODULE:
+		fmp_module_sync(ports);
 		break;
-	case FASTMIB_PORTS_STANDALONE:
+	case FMP_PORTS_STANDALONE:
 		for (unsigned int t = 0; t < 2 && rc == 0; t++)
-			rc = fmp_own_table(set, t, DEFAULT_MIB_PRIORITY);
+			rc = fmp_own_table(ports, t, DEFAULT_MIB_PRIORITY);
 		if (rc == 0)
-			rc = fmp_own_ifnumber(set);
+			rc = fmp_own_ifnumber(ports);
 		break;
 	}
 	return rc;
 }
 
 void
-fmp_reg_sync(struct fastmib_ports *set)
+fmp_reg_sync(struct fmp_ports *ports)
 {
-	if (!set->reg)
+	if (!ports->reg)
 		return;
-	if (set->mode == FASTMIB_PORTS_AGENTX)
-		fmp_runs_sync(set);
-	else if (set->mode == FASTMIB_PORTS_MODULE)
-		fmp_module_sync(set);
+	if (ports->mode == FMP_PORTS_AGENTX)
+		fmp_runs_sync(ports);
+	else if (ports->mode == FMP_PORTS_MODULE)
+		fmp_module_sync(ports);
 }
 
 void
-fmp_reg_stop(struct fastmib_ports *set, bool leaving)
+fmp_reg_stop(struct fmp_ports *ports, bool leaving)
 {
-	struct fmp_reg *reg = set->reg;
+	struct fmp_reg *reg = ports->reg;
 
 	if (!reg)
 		return;
 	/* snmpd drops a leaving subagent's registrations with its session, in
 	 * one pass over its registry; one by one they would cost it time
 	 * quadratic in the ports (see fmp_runs_wanted()) */
-	for (unsigned int k = 0; !(leaving && set->mode == FASTMIB_PORTS_AGENTX) &&
+	for (unsigned int k = 0; !(leaving && ports->mode == FMP_PORTS_AGENTX) &&
 	     k < reg->n_runs; k++)
 		fmp_run_unregister(&reg->runs[k]);
 	free(reg->runs);
 	if (reg->reattach_cb)
 		snmp_unregister_callback(SNMP_CALLBACK_APPLICATION, SNMPD_CALLBACK_INDEX_START,
-					 fmp_reattach, set, 1);
+					 fmp_reattach, ports, 1);
 	for (unsigned int t = 0; t < 2; t++) {
 		if (reg->own[t])
 			netsnmp_unregister_handler(reg->own[t]);
-		if (set->mode == FASTMIB_PORTS_MODULE)
+		if (ports->mode == FMP_PORTS_MODULE)
 			fmp_eject(fmp_table_oid[t], fmp_entry_len[t] - 1);
 	}
 	if (reg->own_ifnumber)
 		netsnmp_unregister_handler(reg->own_ifnumber);
-	if (set->mode == FASTMIB_PORTS_MODULE)
+	if (ports->mode == FMP_PORTS_MODULE)
 		fmp_eject(fmp_ifnumber_oid, OID_LENGTH(fmp_ifnumber_oid));
 	free(reg);
-	set->reg = NULL;
+	ports->reg = NULL;
 }

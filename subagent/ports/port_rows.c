@@ -24,14 +24,14 @@ cmp_ifindex(const void *a, const void *b)
 }
 
 void
-fmp_rows_sync(struct fastmib_ports *set)
+fmp_rows_sync(struct fmp_ports *ports)
 {
-	struct fmp_rows *rows = &set->rows;
+	struct fmp_rows *rows = &ports->rows;
 	unsigned int n = 0;
 
-	for (unsigned int i = 0; i < set->n_srcs; i++)
-		for (unsigned int j = 0; j < set->srcs[i]->n_ports; j++)
-			n += set->srcs[i]->ports[j]->served;
+	for (unsigned int i = 0; i < ports->n_srcs; i++)
+		for (unsigned int j = 0; j < ports->srcs[i]->n_ports; j++)
+			n += ports->srcs[i]->ports[j]->served;
 	if (n > rows->cap) {
 		struct fmp_port **grown = realloc(rows->by_ifindex, n * sizeof(*grown));
 
@@ -44,10 +44,10 @@ fmp_rows_sync(struct fastmib_ports *set)
 		rows->cap = n;
 	}
 	rows->n = 0;
-	for (unsigned int i = 0; i < set->n_srcs; i++)
-		for (unsigned int j = 0; j < set->srcs[i]->n_ports; j++)
-			if (set->srcs[i]->ports[j]->served)
-				rows->by_ifindex[rows->n++] = set->srcs[i]->ports[j];
+	for (unsigned int i = 0; i < ports->n_srcs; i++)
+		for (unsigned int j = 0; j < ports->srcs[i]->n_ports; j++)
+			if (ports->srcs[i]->ports[j]->served)
+				rows->by_ifindex[rows->n++] = ports->srcs[i]->ports[j];
 	if (rows->n) /* no array at all before the first row */
 		qsort(rows->by_ifindex, rows->n, sizeof(*rows->by_ifindex), cmp_ifindex);
 }
@@ -61,13 +61,13 @@ fmp_rows_free(struct fmp_rows *rows)
 }
 
 unsigned int
-fmp_rows_from(const struct fastmib_ports *set, uint64_t ifindex, bool incl)
+fmp_rows_from(const struct fmp_ports *ports, uint64_t ifindex, bool incl)
 {
-	unsigned int lo = 0, hi = set->rows.n;
+	unsigned int lo = 0, hi = ports->rows.n;
 
 	while (lo < hi) {
 		unsigned int mid = (lo + hi) / 2;
-		uint64_t v = set->rows.by_ifindex[mid]->entry->ifindex;
+		uint64_t v = ports->rows.by_ifindex[mid]->entry->ifindex;
 
 		if (v < ifindex || (!incl && v == ifindex))
 			lo = mid + 1;
@@ -78,12 +78,12 @@ fmp_rows_from(const struct fastmib_ports *set, uint64_t ifindex, bool incl)
 }
 
 struct fmp_port *
-fmp_rows_find(const struct fastmib_ports *set, uint32_t ifindex)
+fmp_rows_find(const struct fmp_ports *ports, uint32_t ifindex)
 {
-	unsigned int i = fmp_rows_from(set, ifindex, true);
+	unsigned int i = fmp_rows_from(ports, ifindex, true);
 
-	return i < set->rows.n && set->rows.by_ifindex[i]->entry->ifindex == ifindex
-	       ? set->rows.by_ifindex[i] : NULL;
+	return i < ports->rows.n && ports->rows.by_ifindex[i]->entry->ifindex == ifindex
+	       ? ports->rows.by_ifindex[i] : NULL;
 }
 
 long
@@ -96,11 +96,11 @@ fmp_pdu_id(const netsnmp_agent_request_info *reqinfo)
 }
 
 bool
-fmp_has_instance(enum fastmib_ifmib_table t, unsigned int col, const struct fmp_port *p)
+fmp_has_instance(enum fmp_ifmib_table t, unsigned int col, const struct fmp_port *p)
 {
-	unsigned int mask = fastmib_ifmib_cast_mask(t, col);
+	unsigned int mask = fmp_ifmib_cast_mask(t, col);
 
-	if (!fastmib_ifmib_served(t, col))
+	if (!fmp_ifmib_served(t, col))
 		return false;
 	return !mask || p->cast_have < 0 || ((unsigned int)p->cast_have & mask);
 }
@@ -111,16 +111,16 @@ fmp_has_instance(enum fastmib_ifmib_table t, unsigned int col, const struct fmp_
  * registration), which cannot be planned together: a GET reads every part
  * of a port at once, so that they share one reading. A walk is planned
  * (fmp_plan_walk()), the Gets snmpd sends as it steps into each instance
- * of a walk included (set->agentx_walk).
+ * of a walk included (ports->agentx_walk).
  */
 static unsigned int
-fmp_parts(const struct fastmib_ports *set, enum fastmib_ifmib_table t, unsigned int col,
+fmp_parts(const struct fmp_ports *ports, enum fmp_ifmib_table t, unsigned int col,
 	  const struct fmp_port *p, const netsnmp_agent_request_info *reqinfo)
 {
-	unsigned int parts = fastmib_ifmib_parts(t, col, p->cast_have);
+	unsigned int parts = fmp_ifmib_parts(t, col, p->cast_have);
 
-	if (set->mode == FASTMIB_PORTS_AGENTX && reqinfo->mode == MODE_GET && parts &&
-	    !set->agentx_walk) {
+	if (ports->mode == FMP_PORTS_AGENTX && reqinfo->mode == MODE_GET && parts &&
+	    !ports->agentx_walk) {
 		parts = FASTMIB_PORT_INFO | FASTMIB_PORT_LINK | FASTMIB_PORT_STATS;
 		if (p->cast_have != 0)
 			parts |= FASTMIB_PORT_XSTATS;
@@ -178,7 +178,7 @@ fmp_pdu_merge(struct fmp_port *p, const struct fastmib_port_reading *r, unsigned
 
 /*
  * An answer that did not come: the port's last parts serve if each is
- * younger than FASTMIB_PORTS_MAX_AGE_MS, else the port has no reading for
+ * younger than FMP_PORTS_MAX_AGE_MS, else the port has no reading for
  * this PDU (its varbinds answer genErr).
  */
 static void
@@ -188,7 +188,7 @@ fmp_pdu_fallback(struct fmp_port *p, unsigned int parts, uint64_t now)
 		if (!(parts & fmp_part_bits[k]))
 			continue;
 		if (!(p->last.parts & fmp_part_bits[k]) ||
-		    now - p->last_ns[k] > FASTMIB_PORTS_MAX_AGE_MS * 1000000ull) {
+		    now - p->last_ns[k] > FMP_PORTS_MAX_AGE_MS * 1000000ull) {
 			p->pdu_failed = true;
 			p->src->gen_errs++;
 			return;
@@ -217,7 +217,7 @@ fmp_missing(const struct fmp_port *p, long id, unsigned int parts)
  * failure falls back on the last readings.
  */
 static void
-fmp_read(struct fmp_src *s, struct fmp_port *const *ports, const unsigned int *parts,
+fmp_read(struct fmp_src *s, struct fmp_port *const *batch, const unsigned int *parts,
 	 unsigned int n, long id)
 {
 	struct fastmib_port_ask asks[FMP_PLAN_MAX];
@@ -228,11 +228,11 @@ fmp_read(struct fmp_src *s, struct fmp_port *const *ports, const unsigned int *p
 	int rc = -ENOTCONN;
 
 	for (unsigned int i = 0; i < n; i++) {
-		fmp_pdu_begin(ports[i], id);
-		who[i] = ports[i];
-		asks[i].port = ports[i]->id;
+		fmp_pdu_begin(batch[i], id);
+		who[i] = batch[i];
+		asks[i].port = batch[i]->id;
 		asks[i].parts = parts[i];
-		ports[i]->pdu_asked |= parts[i];
+		batch[i]->pdu_asked |= parts[i];
 	}
 	/* a late application's answers come after this PDU, and the next
 	 * query waits for them: every part of every served port is asked
@@ -243,7 +243,7 @@ fmp_read(struct fmp_src *s, struct fmp_port *const *ports, const unsigned int *p
 		bool asked = false;
 
 		for (unsigned int i = 0; i < n && !asked; i++)
-			asked = ports[i] == p;
+			asked = batch[i] == p;
 		if (p->served && !asked) {
 			who[m] = p;
 			asks[m].port = p->id;
@@ -261,13 +261,13 @@ fmp_read(struct fmp_src *s, struct fmp_port *const *ports, const unsigned int *p
 		if (busy == -ECONNRESET || busy == -EPROTO) {
 			rc = busy;
 		} else if (busy != 0 && now - s->behind_ns >
-			   (uint64_t)FMP_HICCUP_TIMEOUTS * s->set->timeout_ms * 1000000u) {
+			   (uint64_t)FMP_HICCUP_TIMEOUTS * s->owner->timeout_ms * 1000000u) {
 			rc = -EBUSY;
 		} else {
 			s->req_exchanges++;
 			DEBUGMSGTL(("fastmib_ports", "%s: %u port(s) from port %u: query for a "
 				    "request\n", s->epath, n, asks[0].port));
-			rc = fastmib_tel_read_ports(s->tel, asks, m, rd, s->set->timeout_ms);
+			rc = fastmib_tel_read_ports(s->tel, asks, m, rd, s->owner->timeout_ms);
 		}
 	}
 	now = fastmib_monotonic_ns();
@@ -276,7 +276,7 @@ fmp_read(struct fmp_src *s, struct fmp_port *const *ports, const unsigned int *p
 		if (rc != -ENOTCONN)
 			fmp_src_trouble(s, rc);
 		for (unsigned int i = 0; i < n; i++)
-			fmp_pdu_fallback(ports[i], parts[i], now);
+			fmp_pdu_fallback(batch[i], parts[i], now);
 		return;
 	}
 	if (s->behind_ns)
@@ -296,7 +296,7 @@ fmp_read(struct fmp_src *s, struct fmp_port *const *ports, const unsigned int *p
 	}
 }
 
-/* A set of ports to read, by source. */
+/* Ports to read, each with its parts. */
 struct fmp_plan {
 	struct fmp_port *ports[FMP_PLAN_MAX];
 	unsigned int parts[FMP_PLAN_MAX];
@@ -320,11 +320,11 @@ fmp_plan_add(struct fmp_plan *pl, struct fmp_port *p, unsigned int parts)
 /* Read what the plan holds that the PDU has not read yet: one query per
  * source. */
 static void
-fmp_plan_run(struct fastmib_ports *set, struct fmp_plan *pl, long id)
+fmp_plan_run(struct fmp_ports *ports, struct fmp_plan *pl, long id)
 {
-	for (unsigned int i = 0; i < set->n_srcs; i++) {
-		struct fmp_src *s = set->srcs[i];
-		struct fmp_port *ports[FMP_PLAN_MAX];
+	for (unsigned int i = 0; i < ports->n_srcs; i++) {
+		struct fmp_src *s = ports->srcs[i];
+		struct fmp_port *batch[FMP_PLAN_MAX];
 		unsigned int parts[FMP_PLAN_MAX], n = 0;
 
 		for (unsigned int j = 0; j < pl->n; j++) {
@@ -335,62 +335,62 @@ fmp_plan_run(struct fastmib_ports *set, struct fmp_plan *pl, long id)
 			miss = fmp_missing(pl->ports[j], id, pl->parts[j]);
 			if (!miss)
 				continue;
-			ports[n] = pl->ports[j];
+			batch[n] = pl->ports[j];
 			parts[n++] = miss;
 		}
 		if (n)
-			fmp_read(s, ports, parts, n, id);
+			fmp_read(s, batch, parts, n, id);
 	}
 }
 
 /* The ports and parts the `reach` instances from (col, position `from`)
  * of table `t` need, into the plan. */
 static void
-fmp_plan_add_walk(struct fastmib_ports *set, struct fmp_plan *pl, enum fastmib_ifmib_table t,
+fmp_plan_add_walk(struct fmp_ports *ports, struct fmp_plan *pl, enum fmp_ifmib_table t,
 		  unsigned int col, unsigned int from, unsigned int reach,
 		  const netsnmp_agent_request_info *reqinfo)
 {
-	unsigned int last = fastmib_ifmib_last_col(t);
+	unsigned int last = fmp_ifmib_last_col(t);
 
 	if (reach > FMP_PLAN_MAX)
 		reach = FMP_PLAN_MAX;
-	while (reach && col <= last && set->rows.n) {
+	while (reach && col <= last && ports->rows.n) {
 		struct fmp_port *p;
 
-		if (from >= set->rows.n) {
+		if (from >= ports->rows.n) {
 			col++;
 			from = 0;
 			continue;
 		}
-		p = set->rows.by_ifindex[from++];
+		p = ports->rows.by_ifindex[from++];
 		if (!fmp_has_instance(t, col, p))
 			continue;
-		fmp_plan_add(pl, p, fmp_parts(set, t, col, p, reqinfo));
+		fmp_plan_add(pl, p, fmp_parts(ports, t, col, p, reqinfo));
 		reach--;
 	}
 }
 
 void
-fmp_plan_walk(struct fastmib_ports *set, enum fastmib_ifmib_table t, unsigned int col,
+fmp_plan_walk(struct fmp_ports *ports, enum fmp_ifmib_table t, unsigned int col,
 	      unsigned int from, unsigned int reach, netsnmp_agent_request_info *reqinfo)
 {
 	struct fmp_plan pl = { .n = 0 };
 
-	fmp_plan_add_walk(set, &pl, t, col, from, reach, reqinfo);
-	fmp_plan_run(set, &pl, fmp_pdu_id(reqinfo));
+	fmp_plan_add_walk(ports, &pl, t, col, from, reach, reqinfo);
+	fmp_plan_run(ports, &pl, fmp_pdu_id(reqinfo));
 }
 
 /* The (column, ifIndex) an OID names in table `t`, for a GET: false when
  * it is not exactly an instance of a served column. */
 static bool
-fmp_instance_of(enum fastmib_ifmib_table t, const oid *name, size_t len, unsigned int *col,
+fmp_instance_of(enum fmp_ifmib_table t, const oid *name, size_t len, unsigned int *col,
 		uint32_t *ifindex)
 {
 	size_t elen = fmp_entry_len[t];
 
 	if (len != elen + 2 || snmp_oid_compare(name, elen, fmp_entry_oid[t], elen) != 0)
 		return false;
-	if (name[elen] < 1 || name[elen] > fastmib_ifmib_last_col(t) || name[elen + 1] < 1 ||
+	if (name[elen] < 1 || name[elen] > fmp_ifmib_last_col(t) || name[elen + 1] < 1 ||
 	    name[elen + 1] > FASTMIB_IFINDEX_MAX)
 		return false;
 	*col = (unsigned int)name[elen];
@@ -406,17 +406,17 @@ fmp_instance_of(enum fastmib_ifmib_table t, const oid *name, size_t len, unsigne
  * max-repetitions instances at most (repeaters).
  */
 void
-fmp_plan_pdu(struct fastmib_ports *set, netsnmp_agent_request_info *reqinfo)
+fmp_plan_pdu(struct fmp_ports *ports, netsnmp_agent_request_info *reqinfo)
 {
 	const netsnmp_pdu *pdu = reqinfo->asp ? reqinfo->asp->pdu : NULL;
 	struct fmp_plan pl = { .n = 0 };
 	long id = fmp_pdu_id(reqinfo);
 	unsigned int k = 0;
 
-	if (!pdu || (set->planned_valid && set->planned_transid == id))
+	if (!pdu || (ports->planned_valid && ports->planned_transid == id))
 		return;
-	set->planned_valid = true;
-	set->planned_transid = id;
+	ports->planned_valid = true;
+	ports->planned_transid = id;
 	for (const netsnmp_variable_list *vb = pdu->variables; vb; vb = vb->next_variable, k++) {
 		for (unsigned int t = 0; t < 2; t++) {
 			unsigned int col, pos, reach = 1;
@@ -425,63 +425,63 @@ fmp_plan_pdu(struct fastmib_ports *set, netsnmp_agent_request_info *reqinfo)
 
 			if (pdu->command == SNMP_MSG_GET) {
 				if (fmp_instance_of(t, vb->name, vb->name_length, &col, &ifindex) &&
-				    (p = fmp_rows_find(set, ifindex)) && fmp_has_instance(t, col, p))
-					fmp_plan_add(&pl, p, fmp_parts(set, t, col, p, reqinfo));
+				    (p = fmp_rows_find(ports, ifindex)) && fmp_has_instance(t, col, p))
+					fmp_plan_add(&pl, p, fmp_parts(ports, t, col, p, reqinfo));
 				continue;
 			}
 			if (pdu->command == SNMP_MSG_GETBULK && k >= (unsigned int)pdu->non_repeaters)
 				reach = pdu->max_repetitions > 0 ? (unsigned int)pdu->max_repetitions : 0;
-			if (reach && fmp_table_next(set, t, vb, false, &col, &p, &pos))
-				fmp_plan_add_walk(set, &pl, t, col, pos, reach, reqinfo);
+			if (reach && fmp_table_next(ports, t, vb, false, &col, &p, &pos))
+				fmp_plan_add_walk(ports, &pl, t, col, pos, reach, reqinfo);
 		}
 	}
-	fmp_plan_run(set, &pl, id);
+	fmp_plan_run(ports, &pl, id);
 }
 
 static void
-fmp_set_value(netsnmp_variable_list *vb, const struct fastmib_ifv *v)
+fmp_varbind_put(netsnmp_variable_list *vb, const struct fmp_ifv *v)
 {
 	static const oid zero[2] = { 0, 0 };
 	struct counter64 c64;
 
 	switch (v->type) {
-	case FASTMIB_IFV_INTEGER:
+	case FMP_IFV_INTEGER:
 		snmp_set_var_typed_integer(vb, ASN_INTEGER, (long)v->num);
 		break;
-	case FASTMIB_IFV_COUNTER32:
+	case FMP_IFV_COUNTER32:
 		snmp_set_var_typed_integer(vb, ASN_COUNTER, (long)v->num);
 		break;
-	case FASTMIB_IFV_GAUGE32:
+	case FMP_IFV_GAUGE32:
 		snmp_set_var_typed_integer(vb, ASN_GAUGE, (long)v->num);
 		break;
-	case FASTMIB_IFV_TIMETICKS:
+	case FMP_IFV_TIMETICKS:
 		snmp_set_var_typed_integer(vb, ASN_TIMETICKS, (long)v->num);
 		break;
-	case FASTMIB_IFV_COUNTER64:
+	case FMP_IFV_COUNTER64:
 		/* each half below 2^32, as Net-SNMP's encoder needs */
 		c64.high = v->num >> 32;
 		c64.low = v->num & 0xffffffffu;
 		snmp_set_var_typed_value(vb, ASN_COUNTER64, &c64, sizeof(c64));
 		break;
-	case FASTMIB_IFV_OCTETS:
+	case FMP_IFV_OCTETS:
 		snmp_set_var_typed_value(vb, ASN_OCTET_STR, v->octets,
 					 v->len > 255 ? 255 : v->len);
 		break;
-	case FASTMIB_IFV_OID_ZERO:
+	case FMP_IFV_OID_ZERO:
 		snmp_set_var_typed_value(vb, ASN_OBJECT_ID, zero, sizeof(zero));
 		break;
-	case FASTMIB_IFV_NONE:
+	case FMP_IFV_NONE:
 		break;
 	}
 }
 
 int
-fmp_fill(struct fastmib_ports *set, enum fastmib_ifmib_table t, unsigned int col,
+fmp_fill(struct fmp_ports *ports, enum fmp_ifmib_table t, unsigned int col,
 	 struct fmp_port *p, netsnmp_agent_request_info *reqinfo, netsnmp_variable_list *vb)
 {
 	unsigned int parts;
 	long id = fmp_pdu_id(reqinfo);
-	struct fastmib_ifmib_port ip = {
+	struct fmp_ifmib_port ip = {
 		.ifindex = p->entry->ifindex,
 		.ifname = p->ifname,
 		.device = p->name,
@@ -490,11 +490,11 @@ fmp_fill(struct fastmib_ports *set, enum fastmib_ifmib_table t, unsigned int col
 		.link_traps = p->entry->link_traps,
 		.track = &p->track,
 	};
-	struct fastmib_ifv v;
+	struct fmp_ifv v;
 
 	if (!fmp_has_instance(t, col, p))
 		return 0;
-	parts = fmp_parts(set, t, col, p, reqinfo);
+	parts = fmp_parts(ports, t, col, p, reqinfo);
 	if (parts) {
 		/* not planned ahead: this port alone */
 		if (fmp_missing(p, id, parts)) {
@@ -506,15 +506,15 @@ fmp_fill(struct fastmib_ports *set, enum fastmib_ifmib_table t, unsigned int col
 		if (p->pdu_failed)
 			return -1;
 	}
-	fastmib_ifmib_value(t, col, &ip, parts ? &p->pdu_rd : NULL, &v);
-	if (v.type == FASTMIB_IFV_NONE)
+	fmp_ifmib_value(t, col, &ip, parts ? &p->pdu_rd : NULL, &v);
+	if (v.type == FMP_IFV_NONE)
 		return 0;
-	fmp_set_value(vb, &v);
+	fmp_varbind_put(vb, &v);
 	return 1;
 }
 
 int
-fmp_table_get(struct fastmib_ports *set, enum fastmib_ifmib_table t,
+fmp_table_get(struct fmp_ports *ports, enum fmp_ifmib_table t,
 	      netsnmp_agent_request_info *reqinfo, netsnmp_request_info *r)
 {
 	unsigned int col;
@@ -523,9 +523,9 @@ fmp_table_get(struct fastmib_ports *set, enum fastmib_ifmib_table t,
 	int rc;
 
 	if (!fmp_instance_of(t, r->requestvb->name, r->requestvb->name_length, &col, &ifindex) ||
-	    !(p = fmp_rows_find(set, ifindex)))
+	    !(p = fmp_rows_find(ports, ifindex)))
 		return 0; /* not ours */
-	rc = fmp_fill(set, t, col, p, reqinfo, r->requestvb);
+	rc = fmp_fill(ports, t, col, p, reqinfo, r->requestvb);
 	if (rc == 0)
 		netsnmp_set_request_error(reqinfo, r, SNMP_NOSUCHINSTANCE);
 	else if (rc < 0)
@@ -534,17 +534,17 @@ fmp_table_get(struct fastmib_ports *set, enum fastmib_ifmib_table t,
 }
 
 bool
-fmp_table_next(const struct fastmib_ports *set, enum fastmib_ifmib_table t,
+fmp_table_next(const struct fmp_ports *ports, enum fmp_ifmib_table t,
 	       const netsnmp_variable_list *vb, bool inclusive, unsigned int *colp,
 	       struct fmp_port **portp, unsigned int *posp)
 {
 	const oid *entry = fmp_entry_oid[t];
 	size_t elen = fmp_entry_len[t];
-	unsigned int last = fastmib_ifmib_last_col(t), col = 1, pos = 0;
+	unsigned int last = fmp_ifmib_last_col(t), col = 1, pos = 0;
 	int cmp = snmp_oid_compare(vb->name, vb->name_length > elen ? elen : vb->name_length,
 				   entry, elen);
 
-	if (set->rows.n == 0 || cmp > 0)
+	if (ports->rows.n == 0 || cmp > 0)
 		return false;
 	if (cmp == 0 && vb->name_length > elen) {
 		if (vb->name[elen] > last)
@@ -552,17 +552,17 @@ fmp_table_next(const struct fastmib_ports *set, enum fastmib_ifmib_table t,
 		if (vb->name[elen] >= 1) {
 			col = (unsigned int)vb->name[elen];
 			if (vb->name_length == elen + 2)
-				pos = fmp_rows_from(set, vb->name[elen + 1], inclusive);
+				pos = fmp_rows_from(ports, vb->name[elen + 1], inclusive);
 			else if (vb->name_length > elen + 2)
 				/* below an instance: the instances after it */
-				pos = fmp_rows_from(set, vb->name[elen + 1], false);
+				pos = fmp_rows_from(ports, vb->name[elen + 1], false);
 		}
 	}
 	for (; col <= last; col++, pos = 0) {
-		for (; pos < set->rows.n; pos++) {
-			if (fmp_has_instance(t, col, set->rows.by_ifindex[pos])) {
+		for (; pos < ports->rows.n; pos++) {
+			if (fmp_has_instance(t, col, ports->rows.by_ifindex[pos])) {
 				*colp = col;
-				*portp = set->rows.by_ifindex[pos];
+				*portp = ports->rows.by_ifindex[pos];
 				*posp = pos;
 				return true;
 			}

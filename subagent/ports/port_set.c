@@ -55,9 +55,9 @@ fmp_revert(struct fmp_change *c)
 
 /* The transaction `id`; a new one ends an earlier that never finished. */
 static struct fmp_set_txn *
-fmp_txn(struct fastmib_ports *set, long id)
+fmp_txn(struct fmp_ports *ports, long id)
 {
-	struct fmp_set_txn *txn = set->txn;
+	struct fmp_set_txn *txn = ports->txn;
 	bool reverted = false;
 
 	if (txn && txn->id == id)
@@ -69,12 +69,12 @@ fmp_txn(struct fastmib_ports *set, long id)
 				reverted = true;
 			}
 		if (reverted)
-			fmp_map_save(set);
+			fmp_map_save(ports);
 		free(txn->c);
 		free(txn);
 	}
 	txn = calloc(1, sizeof(*txn));
-	set->txn = txn;
+	ports->txn = txn;
 	if (txn)
 		txn->id = id;
 	return txn;
@@ -91,15 +91,15 @@ fmp_change_of(struct fmp_set_txn *txn, const netsnmp_variable_list *vb)
 
 /* RESERVE1: the value checked, the change noted. */
 static int
-fmp_check(struct fmp_set_txn *txn, enum fastmib_ifmib_table t, unsigned int col,
+fmp_check(struct fmp_set_txn *txn, enum fmp_ifmib_table t, unsigned int col,
 	  struct fmp_port *p, const netsnmp_variable_list *vb)
 {
 	struct fmp_change *c;
 	int err;
 
-	if (!fastmib_ifmib_writable(t, col))
+	if (!fmp_ifmib_writable(t, col))
 		return SNMP_ERR_NOTWRITABLE;
-	if (col == FASTMIB_IFX_ALIAS) {
+	if (col == FMP_IFX_ALIAS) {
 		/* RFC 2863: ifAlias is a DisplayString of 0..64 octets */
 		err = netsnmp_check_vb_type(vb, ASN_OCTET_STR);
 		if (err == SNMP_ERR_NOERROR && vb->val_len > FASTMIB_IFALIAS_MAX)
@@ -126,7 +126,7 @@ fmp_check(struct fmp_set_txn *txn, enum fastmib_ifmib_table t, unsigned int col,
 	c->port = p;
 	c->e = p->entry;
 	c->vb = vb;
-	c->alias = col == FASTMIB_IFX_ALIAS;
+	c->alias = col == FMP_IFX_ALIAS;
 	if (c->alias) {
 		c->len = vb->val_len;
 		memcpy(c->val, vb->val.string, c->len);
@@ -138,7 +138,7 @@ fmp_check(struct fmp_set_txn *txn, enum fastmib_ifmib_table t, unsigned int col,
 
 /* RESERVE2: stored in the map and its file, or nothing stored. */
 static int
-fmp_store(struct fastmib_ports *set, struct fmp_change *c)
+fmp_store(struct fmp_ports *ports, struct fmp_change *c)
 {
 	int rc;
 
@@ -154,16 +154,16 @@ fmp_store(struct fastmib_ports *set, struct fmp_change *c)
 		c->e->link_traps = c->traps;
 	}
 	c->applied = true;
-	rc = fastmib_portmap_save(set->map);
+	rc = fastmib_portmap_save(ports->map);
 	/* no state directory, or a file kept as the operator left it: the
 	 * value lives in memory (said once) */
 	if (rc == -ENOENT || rc == -EINVAL) {
-		fmp_map_save(set);
+		fmp_map_save(ports);
 		return SNMP_ERR_NOERROR;
 	}
 	if (rc < 0) {
 		snmp_log(LOG_ERR, "fastmib: ports: SET not stored: %s",
-			 fastmib_portmap_errors(set->map));
+			 fastmib_portmap_errors(ports->map));
 		fmp_revert(c);
 		return SNMP_ERR_RESOURCEUNAVAILABLE;
 	}
@@ -176,20 +176,20 @@ fmp_log_change(const struct fmp_change *c)
 	char text[4 * FASTMIB_IFALIAS_MAX + 1];
 
 	if (c->alias)
-		snmp_log(LOG_INFO, "fastmib: ports %s: ifIndex %u: ifAlias set to \"%s\"\n",
+		snmp_log(LOG_INFO, "fastmib: ports %s: ifIndex %u: ifAlias ports to \"%s\"\n",
 			 c->port->src->epath, c->e->ifindex,
 			 fastmib_escape((const char *)c->val, c->len, text, sizeof(text)));
 	else
-		snmp_log(LOG_INFO, "fastmib: ports %s: ifIndex %u: ifLinkUpDownTrapEnable set "
+		snmp_log(LOG_INFO, "fastmib: ports %s: ifIndex %u: ifLinkUpDownTrapEnable ports "
 			 "to %s\n", c->port->src->epath, c->e->ifindex,
 			 c->traps == FASTMIB_LINK_TRAPS_ENABLED ? "enabled(1)" : "disabled(2)");
 }
 
 int
-fmp_set(struct fastmib_ports *set, enum fastmib_ifmib_table t, unsigned int col,
+fmp_set(struct fmp_ports *ports, enum fmp_ifmib_table t, unsigned int col,
 	struct fmp_port *p, netsnmp_agent_request_info *reqinfo, netsnmp_request_info *r)
 {
-	struct fmp_set_txn *txn = fmp_txn(set, fmp_pdu_id(reqinfo));
+	struct fmp_set_txn *txn = fmp_txn(ports, fmp_pdu_id(reqinfo));
 	struct fmp_change *c = txn ? fmp_change_of(txn, r->requestvb) : NULL;
 	int err = SNMP_ERR_NOERROR;
 
@@ -203,7 +203,7 @@ fmp_set(struct fastmib_ports *set, enum fastmib_ifmib_table t, unsigned int col,
 		break;
 	case MODE_SET_RESERVE2:
 		if (c)
-			err = fmp_store(set, c);
+			err = fmp_store(ports, c);
 		break;
 	case MODE_SET_ACTION:
 		break;
@@ -217,7 +217,7 @@ fmp_set(struct fastmib_ports *set, enum fastmib_ifmib_table t, unsigned int col,
 	case MODE_SET_UNDO:
 		if (c && c->applied && !c->done) {
 			fmp_revert(c);
-			fmp_map_save(set);
+			fmp_map_save(ports);
 		}
 		break;
 	default:
@@ -229,11 +229,11 @@ fmp_set(struct fastmib_ports *set, enum fastmib_ifmib_table t, unsigned int col,
 }
 
 void
-fmp_set_free(struct fastmib_ports *set)
+fmp_set_free(struct fmp_ports *ports)
 {
-	if (set->txn) {
-		free(set->txn->c);
-		free(set->txn);
-		set->txn = NULL;
+	if (ports->txn) {
+		free(ports->txn->c);
+		free(ports->txn);
+		ports->txn = NULL;
 	}
 }

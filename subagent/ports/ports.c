@@ -18,9 +18,9 @@
 
 /* RFC 2863: events before the agent's start read 0. */
 uint32_t
-fmp_stamp(const struct fastmib_ports *set)
+fmp_stamp(const struct fmp_ports *ports)
 {
-	return set->starting ? 0 : (uint32_t)netsnmp_get_agent_uptime();
+	return ports->starting ? 0 : (uint32_t)netsnmp_get_agent_uptime();
 }
 
 bool
@@ -33,37 +33,37 @@ fmp_kernel_ifindex(uint32_t ifindex, void *arg)
 }
 
 static bool
-fmp_beside_kernel(const struct fastmib_ports *set)
+fmp_beside_kernel(const struct fmp_ports *ports)
 {
-	return set->mode != FASTMIB_PORTS_STANDALONE;
+	return ports->mode != FMP_PORTS_STANDALONE;
 }
 
 /* ---- the port map ---- */
 
 void
-fmp_map_save(struct fastmib_ports *set)
+fmp_map_save(struct fmp_ports *ports)
 {
-	int rc = fastmib_portmap_save(set->map);
+	int rc = fastmib_portmap_save(ports->map);
 
 	if (rc == 0 || rc == -ENOENT) {
-		set->map_unsaved_logged = false;
+		ports->map_unsaved_logged = false;
 		return;
 	}
-	if (set->map_unsaved_logged)
+	if (ports->map_unsaved_logged)
 		return;
-	set->map_unsaved_logged = true;
+	ports->map_unsaved_logged = true;
 	if (rc == -EINVAL)
 		snmp_log(LOG_WARNING, "fastmib: ports: %s is not rewritten while it has the "
 			 "errors logged at start: new ifIndex values and ifAlias settings "
-			 "last until the agent stops\n", fastmib_portmap_path(set->map));
+			 "last until the agent stops\n", fastmib_portmap_path(ports->map));
 	else
-		snmp_log(LOG_ERR, "fastmib: ports: %s", fastmib_portmap_errors(set->map));
+		snmp_log(LOG_ERR, "fastmib: ports: %s", fastmib_portmap_errors(ports->map));
 }
 
 static uint32_t
 fmp_base_of(const struct fmp_src *s)
 {
-	return s->own_base ? s->own_base : s->set->base;
+	return s->own_base ? s->own_base : s->owner->base;
 }
 
 /* The device at this port id gets its entry in the map: its ifIndex. */
@@ -71,14 +71,14 @@ static void
 fmp_bind(struct fmp_port *p, bool *created, char *names, size_t *used, size_t size)
 {
 	struct fmp_src *s = p->src;
-	struct fastmib_ports *set = s->set;
+	struct fmp_ports *ports = s->owner;
 	struct fastmib_portmap_entry *e;
 	bool made;
 	int err;
 
-	e = fastmib_port_ifindex(set->map, s->path, fmp_base_of(s), p->name,
+	e = fastmib_port_ifindex(ports->map, s->path, fmp_base_of(s), p->name,
 				 p->mac_ok ? p->mac : NULL,
-				 fmp_beside_kernel(set) ? fmp_kernel_ifindex : NULL, NULL, &made, &err);
+				 fmp_beside_kernel(ports) ? fmp_kernel_ifindex : NULL, NULL, &made, &err);
 	if (!e || e->in_use) {
 		const char *why = !e ? (err == -ENOSPC ? "no ifIndex left above its base"
 					: "out of memory")
@@ -114,7 +114,7 @@ static void
 fmp_unbind(struct fmp_port *p)
 {
 	if (p->served)
-		p->src->set->rows_changed = true;
+		p->src->owner->rows_changed = true;
 	p->served = false;
 	if (p->entry)
 		p->entry->in_use = false;
@@ -126,7 +126,7 @@ fmp_unbind(struct fmp_port *p)
 static const char *
 fmp_obstacle(const struct fmp_port *p, char *kname)
 {
-	if (fmp_beside_kernel(p->src->set) && if_indextoname(p->entry->ifindex, kname))
+	if (fmp_beside_kernel(p->src->owner) && if_indextoname(p->entry->ifindex, kname))
 		return "its ifIndex is a kernel interface's (choose another, see "
 		       "\"ifIndex\" in docs/if-mib.md)";
 	return NULL;
@@ -236,10 +236,10 @@ fmp_port_take(struct fmp_port *p, const struct fastmib_port_reading *r, uint64_t
 		/* which counters a port's xstats has is fixed once it runs: a port
 		 * without a breakdown is not asked for xstats again */
 		p->cast_have = (int)r->cast_have;
-	seen = fastmib_ifmib_track(&p->track, r, fmp_stamp(p->src->set));
-	if ((seen & FASTMIB_IFMIB_OPER) && p->tracked)
+	seen = fmp_ifmib_track(&p->track, r, fmp_stamp(p->src->owner));
+	if ((seen & FMP_IFMIB_OPER) && p->tracked)
 		fmp_notify_oper(p, p->track.oper);
-	if (fastmib_ifmib_oper(r))
+	if (fmp_ifmib_oper(r))
 		p->tracked = true;
 	fmp_log_faults(p, r, now);
 }
@@ -268,7 +268,7 @@ fmp_port(struct fmp_src *s, uint16_t id, bool create)
 	}
 	if (lo < s->n_ports && s->ports[lo]->id == id)
 		return s->ports[lo];
-	if (!create || s->n_ports >= FASTMIB_PORTS_MAX_PORTS)
+	if (!create || s->n_ports >= FMP_PORTS_MAX_PORTS)
 		return NULL;
 	ports = realloc(s->ports, (s->n_ports + 1) * sizeof(*ports));
 	if (!ports)
@@ -282,7 +282,7 @@ fmp_port(struct fmp_src *s, uint16_t id, bool create)
 	p->cast_have = -1;
 	/* a port of the instance's first list counts since the instance
 	 * began; one that appears later, since now */
-	fastmib_ifmib_track_reset(&p->track, s->first_sample ? s->epoch : fmp_stamp(s->set));
+	fmp_ifmib_track_reset(&p->track, s->first_sample ? s->epoch : fmp_stamp(s->owner));
 	memmove(&s->ports[lo + 1], &s->ports[lo], (s->n_ports - lo) * sizeof(*ports));
 	s->ports[lo] = p;
 	s->n_ports++;
@@ -358,14 +358,14 @@ fmp_src_trouble(struct fmp_src *s, int rc)
 			/* said hello, then nothing: no rows to speak of yet */
 			snmp_log(LOG_WARNING, "fastmib: ports %s: application (pid %ld) does "
 				 "not answer (no answer within %u ms); no rows until it "
-				 "does\n", s->epath, s->pid, s->set->timeout_ms);
+				 "does\n", s->epath, s->pid, s->owner->timeout_ms);
 		else if (!s->late_logged)
 			snmp_log(LOG_WARNING, "fastmib: ports %s: application (pid %ld) answers "
 				 "late (no answer within %u ms): its late answers and last "
 				 "readings serve while younger than %u ms, then its rows answer "
 				 "genErr; withdrawn only if it sends nothing for %u ms\n",
-				 s->epath, s->pid, s->set->timeout_ms, FASTMIB_PORTS_MAX_AGE_MS,
-				 FASTMIB_PORTS_STALL_MS);
+				 s->epath, s->pid, s->owner->timeout_ms, FMP_PORTS_MAX_AGE_MS,
+				 FMP_PORTS_STALL_MS);
 		s->late_logged = true;
 		return;
 	}
@@ -420,7 +420,7 @@ fmp_src_sample(struct fmp_src *s, uint64_t until)
 	int rc;
 
 	if (!s->sample_ids &&
-	    !(s->sample_ids = malloc(FASTMIB_PORTS_MAX_PORTS * sizeof(*s->sample_ids))))
+	    !(s->sample_ids = malloc(FMP_PORTS_MAX_PORTS * sizeof(*s->sample_ids))))
 		return -ENOMEM;
 	if (s->sample_n == 0 && s->behind_ns) {
 		/* a late application: the ports of its last list are read
@@ -434,8 +434,8 @@ fmp_src_sample(struct fmp_src *s, uint64_t until)
 	}
 	if (s->sample_n == 0) {
 		s->bg_exchanges++;
-		rc = fastmib_tel_list_ports(s->tel, s->sample_ids, FASTMIB_PORTS_MAX_PORTS,
-					    s->set->timeout_ms);
+		rc = fastmib_tel_list_ports(s->tel, s->sample_ids, FMP_PORTS_MAX_PORTS,
+					    s->owner->timeout_ms);
 		if (rc == -EPROTO && fastmib_tel_ready(s->tel)) {
 			fmp_src_log_failure(s, -EPROTO, "/ethdev/list: not a list of port ids");
 			return -EPROTO;
@@ -472,7 +472,7 @@ fmp_src_sample(struct fmp_src *s, uint64_t until)
 				    : FASTMIB_PORT_ALL & ~FASTMIB_PORT_XSTATS;
 		}
 		s->bg_exchanges++;
-		rc = fastmib_tel_read_ports(s->tel, asks, n, rd, s->set->timeout_ms);
+		rc = fastmib_tel_read_ports(s->tel, asks, n, rd, s->owner->timeout_ms);
 		if (rc < 0) {
 			s->sample_n = 0;
 			return rc;
@@ -490,7 +490,7 @@ fmp_src_sample(struct fmp_src *s, uint64_t until)
 			if (p->name[0] && strcmp(p->name, rd[i].name) != 0) {
 				/* another device at this port id (hotplug): a new row */
 				fmp_unbind(p);
-				fastmib_ifmib_track_reset(&p->track, fmp_stamp(s->set));
+				fmp_ifmib_track_reset(&p->track, fmp_stamp(s->owner));
 				p->tracked = false;
 				p->cast_have = -1;
 				p->notified_oper = 0;
@@ -511,7 +511,7 @@ fmp_src_sample(struct fmp_src *s, uint64_t until)
 static void
 fmp_src_follow(struct fmp_src *s)
 {
-	struct fastmib_ports *set = s->set;
+	struct fmp_ports *ports = s->owner;
 	unsigned int before = fmp_src_serving(s);
 	char names[256] = "";
 	size_t used = 0;
@@ -538,7 +538,7 @@ fmp_src_follow(struct fmp_src *s)
 					 why, kname);
 			p->refused = why;
 			if (p->served)
-				set->rows_changed = true;
+				ports->rows_changed = true;
 			p->served = false;
 			continue;
 		}
@@ -546,11 +546,11 @@ fmp_src_follow(struct fmp_src *s)
 		if (!p->served) {
 			p->served = true;
 			p->known_ifindex = p->entry->ifindex;
-			set->rows_changed = true;
+			ports->rows_changed = true;
 		}
 	}
 	if (created)
-		fmp_map_save(set);
+		fmp_map_save(ports);
 	if (used || fmp_src_serving(s) != before)
 		snmp_log(LOG_INFO, "fastmib: ports %s: serving %u port(s) of pid %ld "
 			 "(%s)%s%s\n", s->epath, fmp_src_serving(s), s->pid,
@@ -567,14 +567,14 @@ fmp_src_came_up(struct fmp_src *s)
 		/* counters start afresh: every port's discontinuity is now, or
 		 * 0 when the application ran before the agent (its socket
 		 * accepted then, even if its hello came later) */
-		uint32_t now_cs = s->pid == 0 && s->there_at_start ? 0 : fmp_stamp(s->set);
+		uint32_t now_cs = s->pid == 0 && s->there_at_start ? 0 : fmp_stamp(s->owner);
 
 		s->epoch = now_cs;
 		s->first_sample = true;
 		for (unsigned int i = 0; i < s->n_ports; i++) {
 			struct fmp_port *p = s->ports[i];
 
-			fastmib_ifmib_track_reset(&p->track, now_cs);
+			fmp_ifmib_track_reset(&p->track, now_cs);
 			p->tracked = false;
 			p->cast_have = -1;
 			p->pdu_valid = false;
@@ -594,7 +594,7 @@ fmp_src_came_up(struct fmp_src *s)
 }
 
 /* A part of the source's sample (see fmp_src_sample()); the rows follow
- * the port list once the sample is complete (fmp_set_follow()). */
+ * the port list once the sample is complete (fmp_ports_follow()). */
 static void
 fmp_src_sample_step(struct fmp_src *s, uint64_t until)
 {
@@ -620,10 +620,10 @@ fmp_src_sample_step(struct fmp_src *s, uint64_t until)
  * an empty state), however their samples were sliced.
  */
 static void
-fmp_set_follow(struct fastmib_ports *set)
+fmp_ports_follow(struct fmp_ports *ports)
 {
-	for (unsigned int i = 0; i < set->n_srcs; i++) {
-		struct fmp_src *s = set->srcs[i];
+	for (unsigned int i = 0; i < ports->n_srcs; i++) {
+		struct fmp_src *s = ports->srcs[i];
 
 		if (s->sample_n)
 			return;
@@ -636,7 +636,7 @@ fmp_set_follow(struct fastmib_ports *set)
 }
 
 /*
- * Replies are owed and nothing at all came back for FASTMIB_PORTS_STALL_MS
+ * Replies are owed and nothing at all came back for FMP_PORTS_STALL_MS
  * (since the oldest owed command was sent, or since the last reply): a
  * stuck application (stopped, in a loop), taken as gone; its rows come
  * back when it answers again. One that keeps replying, however late, is
@@ -649,7 +649,7 @@ fmp_src_stuck(const struct fmp_src *s, uint64_t now)
 	uint64_t heard = fastmib_tel_last_reply_ns(s->tel);
 	uint64_t since = heard > owed ? heard : owed;
 
-	return owed && now - since >= FASTMIB_PORTS_STALL_MS * 1000000ull;
+	return owed && now - since >= FMP_PORTS_STALL_MS * 1000000ull;
 }
 
 static void
@@ -678,12 +678,12 @@ fmp_src_check(struct fmp_src *s, uint64_t until)
 		if (since) {
 			/* connected, and no hello: not DPDK's socket, or a stuck
 			 * application; said once per connection */
-			if (!s->hello_logged && now - since >= FASTMIB_PORTS_HELLO_MS * 1000000ull) {
+			if (!s->hello_logged && now - since >= FMP_PORTS_HELLO_MS * 1000000ull) {
 				s->hello_logged = true;
 				snmp_log(LOG_WARNING, "fastmib: ports %s: connected, but no "
 					 "hello within %u ms (not a DPDK telemetry socket, or "
 					 "the application is stuck); waiting\n", s->epath,
-					 FASTMIB_PORTS_HELLO_MS);
+					 FMP_PORTS_HELLO_MS);
 			}
 			return;
 		}
@@ -694,7 +694,7 @@ fmp_src_check(struct fmp_src *s, uint64_t until)
 		char why[80];
 
 		snprintf(why, sizeof(why), "sent nothing for %u ms (stopped or stuck)",
-			 FASTMIB_PORTS_STALL_MS);
+			 FMP_PORTS_STALL_MS);
 		fmp_src_withdraw(s, why);
 		fastmib_tel_close(s->tel);
 		return;
@@ -702,8 +702,8 @@ fmp_src_check(struct fmp_src *s, uint64_t until)
 	if (rc == -EBUSY)
 		return;
 	if (rc == -ENOTCONN) {
-		rc = fastmib_tel_connect(s->tel, s->set->timeout_ms);
-		if (s->set->starting && (rc == 0 || rc == -EINPROGRESS))
+		rc = fastmib_tel_connect(s->tel, s->owner->timeout_ms);
+		if (s->owner->starting && (rc == 0 || rc == -EINPROGRESS))
 			s->there_at_start = true;
 		if (rc == -EINPROGRESS)
 			return;
@@ -722,80 +722,80 @@ static void fmp_continue(unsigned int reg, void *arg);
 /* After a check or a part of one: rows, registrations, notifications, and
  * the next part of a sample that was cut. */
 static void
-fmp_set_settle(struct fastmib_ports *set)
+fmp_ports_settle(struct fmp_ports *ports)
 {
 	bool more = false;
 
-	fmp_set_follow(set);
-	for (unsigned int i = 0; i < set->n_srcs; i++)
-		more |= set->srcs[i]->sample_n > 0;
-	if (more && !set->continue_alarm)
-		set->continue_alarm = snmp_alarm_register(0, 0, fmp_continue, set);
-	if (set->rows_changed) {
-		fmp_rows_sync(set);
-		set->rows_changed = false;
+	fmp_ports_follow(ports);
+	for (unsigned int i = 0; i < ports->n_srcs; i++)
+		more |= ports->srcs[i]->sample_n > 0;
+	if (more && !ports->continue_alarm)
+		ports->continue_alarm = snmp_alarm_register(0, 0, fmp_continue, ports);
+	if (ports->rows_changed) {
+		fmp_rows_sync(ports);
+		ports->rows_changed = false;
 	}
-	fmp_reg_sync(set);
-	fmp_notify_flush(set);
+	fmp_reg_sync(ports);
+	fmp_notify_flush(ports);
 }
 
 void
-fastmib_ports_check(struct fastmib_ports *set)
+fmp_ports_check(struct fmp_ports *ports)
 {
 	uint64_t until = fastmib_monotonic_ns() + FMP_CHECK_SLICE_NS;
 
-	for (unsigned int i = 0; i < set->n_srcs; i++)
-		fmp_src_check(set->srcs[i], until);
-	fmp_set_settle(set);
+	for (unsigned int i = 0; i < ports->n_srcs; i++)
+		fmp_src_check(ports->srcs[i], until);
+	fmp_ports_settle(ports);
 }
 
 static void
 fmp_continue(unsigned int reg, void *arg)
 {
-	struct fastmib_ports *set = arg;
+	struct fmp_ports *ports = arg;
 	uint64_t until = fastmib_monotonic_ns() + FMP_CHECK_SLICE_NS;
 
 	(void)reg;
-	set->continue_alarm = 0;
-	for (unsigned int i = 0; i < set->n_srcs; i++)
-		if (set->srcs[i]->sample_n)
-			fmp_src_sample_step(set->srcs[i], until);
-	fmp_set_settle(set);
+	ports->continue_alarm = 0;
+	for (unsigned int i = 0; i < ports->n_srcs; i++)
+		if (ports->srcs[i]->sample_n)
+			fmp_src_sample_step(ports->srcs[i], until);
+	fmp_ports_settle(ports);
 }
 
 static void
 fmp_alarm(unsigned int reg, void *arg)
 {
 	(void)reg;
-	fastmib_ports_check(arg);
+	fmp_ports_check(arg);
 }
 
 /* ---- configuration ---- */
 
 int
-fastmib_ports_create(struct fastmib_ports **setp)
+fmp_ports_create(struct fmp_ports **portsp)
 {
-	struct fastmib_ports *set = calloc(1, sizeof(*set));
+	struct fmp_ports *ports = calloc(1, sizeof(*ports));
 
-	*setp = set;
-	if (!set)
+	*portsp = ports;
+	if (!ports)
 		return -ENOMEM;
-	set->mode = FASTMIB_PORTS_AGENTX;
-	set->base = FASTMIB_IFINDEX_BASE;
-	set->timeout_ms = FASTMIB_PORTS_TIMEOUT_MS;
-	set->trap_rate = FASTMIB_PORTS_TRAP_RATE;
-	if (fastmib_portmap_new(&set->map) < 0) {
-		free(set);
-		*setp = NULL;
+	ports->mode = FMP_PORTS_AGENTX;
+	ports->base = FASTMIB_IFINDEX_BASE;
+	ports->timeout_ms = FMP_PORTS_TIMEOUT_MS;
+	ports->trap_rate = FMP_PORTS_TRAP_RATE;
+	if (fastmib_portmap_new(&ports->map) < 0) {
+		free(ports);
+		*portsp = NULL;
 		return -ENOMEM;
 	}
 	return 0;
 }
 
 void
-fastmib_ports_set_mode(struct fastmib_ports *set, enum fastmib_ports_mode mode)
+fmp_ports_config_mode(struct fmp_ports *ports, enum fmp_ports_mode mode)
 {
-	set->mode = mode;
+	ports->mode = mode;
 }
 
 static void
@@ -850,11 +850,11 @@ static const struct fma_confset_ops fmp_srcs_conf = {
 	.path = fmp_src_path,
 	.confirmed = fmp_src_confirmed,
 	.drop = fmp_src_drop,
-	.max = FASTMIB_PORTS_MAX_SOURCES,
+	.max = FMP_PORTS_MAX_SOURCES,
 };
 
 int
-fastmib_ports_add(struct fastmib_ports *set, const char *spec)
+fmp_ports_add(struct fmp_ports *ports, const char *spec)
 {
 	char path[4096];
 	uint32_t base;
@@ -864,17 +864,17 @@ fastmib_ports_add(struct fastmib_ports *set, const char *spec)
 
 	if (rc < 0)
 		return rc;
-	rc = fma_confset_add(&fmp_srcs_conf, set->srcs, set->n_srcs, path, &named);
+	rc = fma_confset_add(&fmp_srcs_conf, ports->srcs, ports->n_srcs, path, &named);
 	if (rc < 0)
 		return rc;
 	if (named) {
 		(*(struct fmp_src **)named)->own_base = base;
 		return 0;
 	}
-	srcs = realloc(set->srcs, (set->n_srcs + 1) * sizeof(*srcs));
+	srcs = realloc(ports->srcs, (ports->n_srcs + 1) * sizeof(*srcs));
 	if (!srcs)
 		return -ENOMEM;
-	set->srcs = srcs;
+	ports->srcs = srcs;
 	s = calloc(1, sizeof(*s));
 	if (!s || !(s->path = strdup(path)) || !(s->epath = malloc(4 * strlen(path) + 1)) ||
 	    fastmib_tel_new(path, &s->tel) < 0) {
@@ -887,60 +887,60 @@ fastmib_ports_add(struct fastmib_ports *set, const char *spec)
 	}
 	fastmib_escape_str(path, s->epath, 4 * strlen(path) + 1);
 	fastmib_tel_on_late(s->tel, fmp_src_late, s);
-	s->set = set;
+	s->owner = ports;
 	s->own_base = base;
 	s->confirmed = true;
-	set->srcs[set->n_srcs++] = s;
+	ports->srcs[ports->n_srcs++] = s;
 	return 0;
 }
 
 int
-fastmib_ports_set_base(struct fastmib_ports *set, uint32_t base)
+fmp_ports_config_base(struct fmp_ports *ports, uint32_t base)
 {
 	if (base < 1 || base > FASTMIB_IFINDEX_MAX)
 		return -EINVAL;
-	set->base = base;
+	ports->base = base;
 	return 0;
 }
 
 int
-fastmib_ports_set_timeout(struct fastmib_ports *set, unsigned int ms)
+fmp_ports_config_timeout(struct fmp_ports *ports, unsigned int ms)
 {
-	if (ms < 1 || ms > FASTMIB_PORTS_TIMEOUT_MAX)
+	if (ms < 1 || ms > FMP_PORTS_TIMEOUT_MAX)
 		return -EINVAL;
-	set->timeout_ms = ms;
+	ports->timeout_ms = ms;
 	return 0;
 }
 
 int
-fastmib_ports_set_trap_rate(struct fastmib_ports *set, unsigned int per_s)
+fmp_ports_config_link_trap_rate(struct fmp_ports *ports, unsigned int per_s)
 {
-	if (per_s > FASTMIB_PORTS_TRAP_RATE_MAX)
+	if (per_s > FMP_PORTS_TRAP_RATE_MAX)
 		return -EINVAL;
-	set->trap_rate = per_s;
-	fma_limit_init(&set->link_limit, "fastmib: ports: ", "linkUp/linkDown notification(s)",
+	ports->trap_rate = per_s;
+	fma_limit_init(&ports->link_limit, "fastmib: ports: ", "linkUp/linkDown notification(s)",
 		       per_s, per_s);
 	return 0;
 }
 
 int
-fastmib_ports_set_state_dir(struct fastmib_ports *set, const char *dir)
+fmp_ports_config_state_dir(struct fmp_ports *ports, const char *dir)
 {
 	char *copy = dir ? strdup(dir) : NULL;
 
 	if (dir && !copy)
 		return -ENOMEM;
-	free(set->state_dir);
-	set->state_dir = copy;
+	free(ports->state_dir);
+	ports->state_dir = copy;
 	return 0;
 }
 
 /* Labels (ifName) follow the list of sources: a prefix only with several. */
 static void
-fmp_relabel(struct fastmib_ports *set)
+fmp_relabel(struct fmp_ports *ports)
 {
-	const char **paths = calloc(set->n_srcs ? set->n_srcs : 1, sizeof(*paths));
-	char (*labels)[FASTMIB_PORT_LABEL_MAX] = calloc(set->n_srcs ? set->n_srcs : 1,
+	const char **paths = calloc(ports->n_srcs ? ports->n_srcs : 1, sizeof(*paths));
+	char (*labels)[FASTMIB_PORT_LABEL_MAX] = calloc(ports->n_srcs ? ports->n_srcs : 1,
 							 sizeof(*labels));
 
 	if (!paths || !labels) {
@@ -948,16 +948,16 @@ fmp_relabel(struct fastmib_ports *set)
 		free(labels);
 		return;
 	}
-	for (unsigned int i = 0; i < set->n_srcs; i++)
-		paths[i] = set->srcs[i]->path;
-	fastmib_port_labels(paths, set->n_srcs, labels);
+	for (unsigned int i = 0; i < ports->n_srcs; i++)
+		paths[i] = ports->srcs[i]->path;
+	fastmib_port_labels(paths, ports->n_srcs, labels);
 	free(paths);
-	free(set->labels);
-	set->labels = labels;
-	for (unsigned int i = 0; i < set->n_srcs; i++) {
-		struct fmp_src *s = set->srcs[i];
+	free(ports->labels);
+	ports->labels = labels;
+	for (unsigned int i = 0; i < ports->n_srcs; i++) {
+		struct fmp_src *s = ports->srcs[i];
 
-		s->label = set->n_srcs > 1 ? set->labels[i] : NULL;
+		s->label = ports->n_srcs > 1 ? ports->labels[i] : NULL;
 		for (unsigned int j = 0; j < s->n_ports; j++)
 			if (s->ports[j]->entry)
 				fastmib_port_ifname(s->label, s->ports[j]->name,
@@ -967,94 +967,94 @@ fmp_relabel(struct fastmib_ports *set)
 }
 
 void
-fastmib_ports_reload_begin(struct fastmib_ports *set)
+fmp_ports_reload_begin(struct fmp_ports *ports)
 {
-	fma_confset_begin(&fmp_srcs_conf, set->srcs, set->n_srcs);
-	set->base = FASTMIB_IFINDEX_BASE; /* unless the configuration says again */
+	fma_confset_begin(&fmp_srcs_conf, ports->srcs, ports->n_srcs);
+	ports->base = FASTMIB_IFINDEX_BASE; /* unless the configuration says again */
 }
 
 unsigned int
-fastmib_ports_reload_end(struct fastmib_ports *set)
+fmp_ports_reload_end(struct fmp_ports *ports)
 {
-	unsigned int dropped = fma_confset_end(&fmp_srcs_conf, set->srcs, &set->n_srcs);
+	unsigned int dropped = fma_confset_end(&fmp_srcs_conf, ports->srcs, &ports->n_srcs);
 
 	if (dropped)
-		set->rows_changed = true;
-	fmp_relabel(set);
-	if (set->alarm)
-		fastmib_ports_check(set);
+		ports->rows_changed = true;
+	fmp_relabel(ports);
+	if (ports->alarm)
+		fmp_ports_check(ports);
 	return dropped;
 }
 
 unsigned int
-fastmib_ports_count(const struct fastmib_ports *set)
+fmp_ports_count(const struct fmp_ports *ports)
 {
-	return set ? set->n_srcs : 0;
+	return ports ? ports->n_srcs : 0;
 }
 
 /* The port map from the state directory; its errors said once, at start. */
 static void
-fmp_map_load(struct fastmib_ports *set)
+fmp_map_load(struct fmp_ports *ports)
 {
 	int rc;
 
-	if (!set->state_dir) {
+	if (!ports->state_dir) {
 		snmp_log(LOG_INFO, "fastmib: ports: no state directory: ifIndex values and "
 			 "ifAlias settings last until the agent stops\n");
 		return;
 	}
-	rc = fastmib_portmap_load(set->map, set->state_dir);
+	rc = fastmib_portmap_load(ports->map, ports->state_dir);
 	if (rc < 0)
-		snmp_log(LOG_ERR, "fastmib: ports: %s", fastmib_portmap_errors(set->map));
+		snmp_log(LOG_ERR, "fastmib: ports: %s", fastmib_portmap_errors(ports->map));
 	else
 		DEBUGMSGTL(("fastmib_ports", "port map %s: %u device(s)\n",
-			    fastmib_portmap_path(set->map), fastmib_portmap_count(set->map)));
+			    fastmib_portmap_path(ports->map), fastmib_portmap_count(ports->map)));
 }
 
 int
-fastmib_ports_start(struct fastmib_ports *set)
+fmp_ports_start(struct fmp_ports *ports)
 {
-	struct timeval tv = { 0, FASTMIB_PORTS_CHECK_MS * 1000 };
+	struct timeval tv = { 0, FMP_PORTS_CHECK_MS * 1000 };
 	int rc;
 
-	if (set->alarm)
+	if (ports->alarm)
 		return -EALREADY;
-	if (set->n_srcs == 0)
+	if (ports->n_srcs == 0)
 		return 0;
-	fmp_map_load(set);
-	fma_limit_init(&set->link_limit, "fastmib: ports: ", "linkUp/linkDown notification(s)",
-		       set->trap_rate, set->trap_rate);
-	fmp_relabel(set);
-	rc = fmp_reg_start(set);
+	fmp_map_load(ports);
+	fma_limit_init(&ports->link_limit, "fastmib: ports: ", "linkUp/linkDown notification(s)",
+		       ports->trap_rate, ports->trap_rate);
+	fmp_relabel(ports);
+	rc = fmp_reg_start(ports);
 	if (rc < 0)
 		return rc;
-	set->starting = true;
-	fastmib_ports_check(set);
-	set->starting = false;
-	set->alarm = snmp_alarm_register_hr(tv, SA_REPEAT, fmp_alarm, set);
-	return set->alarm ? 0 : -ENOMEM;
+	ports->starting = true;
+	fmp_ports_check(ports);
+	ports->starting = false;
+	ports->alarm = snmp_alarm_register_hr(tv, SA_REPEAT, fmp_alarm, ports);
+	return ports->alarm ? 0 : -ENOMEM;
 }
 
 void
-fastmib_ports_destroy(struct fastmib_ports *set)
+fmp_ports_destroy(struct fmp_ports *ports)
 {
-	if (!set)
+	if (!ports)
 		return;
-	if (set->alarm)
-		snmp_alarm_unregister(set->alarm);
-	if (set->continue_alarm)
-		snmp_alarm_unregister(set->continue_alarm);
-	for (unsigned int i = 0; i < set->n_srcs; i++)
-		fmp_src_free(set->srcs[i]);
-	set->n_srcs = 0;
-	fmp_rows_sync(set);
-	fmp_reg_stop(set, true);
-	fmp_notify_free(set);
-	fmp_set_free(set);
-	fmp_rows_free(&set->rows);
-	fastmib_portmap_free(set->map);
-	free(set->srcs);
-	free(set->labels);
-	free(set->state_dir);
-	free(set);
+	if (ports->alarm)
+		snmp_alarm_unregister(ports->alarm);
+	if (ports->continue_alarm)
+		snmp_alarm_unregister(ports->continue_alarm);
+	for (unsigned int i = 0; i < ports->n_srcs; i++)
+		fmp_src_free(ports->srcs[i]);
+	ports->n_srcs = 0;
+	fmp_rows_sync(ports);
+	fmp_reg_stop(ports, true);
+	fmp_notify_free(ports);
+	fmp_set_free(ports);
+	fmp_rows_free(&ports->rows);
+	fastmib_portmap_free(ports->map);
+	free(ports->srcs);
+	free(ports->labels);
+	free(ports->state_dir);
+	free(ports);
 }

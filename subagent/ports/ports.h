@@ -3,7 +3,7 @@
  * @file
  * IF-MIB rows (ifTable, ifXTable) for the ethdev ports of DPDK
  * applications, read live over their telemetry sockets (the ethdev
- * library, <fastmib/ethdev/...>), beside the segment set of core.h in every
+ * library, <fastmib/ethdev/...>), beside the segment ports of core.h in every
  * front end. docs/if-mib.md describes the behaviour for operators,
  * docs/architecture.md the files.
  *
@@ -23,22 +23,22 @@
  * Values are read at request time, one reading of a port per PDU at most:
  * every varbind of a PDU that names a port shares it. When the application
  * answers late, the port's last reading serves if it is younger than
- * FASTMIB_PORTS_MAX_AGE_MS, else the varbind answers genErr: never a
+ * FMP_PORTS_MAX_AGE_MS, else the varbind answers genErr: never a
  * silent gap. A late reply is not lost: when it comes it is the port's
  * reading, dated by when its command was sent. A periodic check
- * (FASTMIB_PORTS_CHECK_MS) connects to applications that appear, notices
+ * (FMP_PORTS_CHECK_MS) connects to applications that appear, notices
  * those that exit (their rows are withdrawn), reads the port list, link
  * states and counters, and sends linkUp/linkDown.
  *
  * Every wait for an application is bounded (the timeout, default
- * FASTMIB_PORTS_TIMEOUT_MS). An application that replies, however late,
+ * FMP_PORTS_TIMEOUT_MS). An application that replies, however late,
  * is alive and keeps its rows; they are withdrawn when it closes the
  * connection or breaks the protocol, or when it sends nothing at all for
- * FASTMIB_PORTS_STALL_MS while replies are owed (stopped, stuck), until
+ * FMP_PORTS_STALL_MS while replies are owed (stopped, stuck), until
  * it answers again. Single-threaded like the rest of the agent.
  */
-#ifndef FASTMIB_AGENT_PORTS_H
-#define FASTMIB_AGENT_PORTS_H
+#ifndef FMP_PORTS_H
+#define FMP_PORTS_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -51,92 +51,92 @@ extern "C" {
 #endif
 
 /** Default wait for an application's telemetry answer, milliseconds. */
-#define FASTMIB_PORTS_TIMEOUT_MS  5u
-#define FASTMIB_PORTS_TIMEOUT_MAX 1000u
-/** Sources one set holds at most. */
-#define FASTMIB_PORTS_MAX_SOURCES 32u
+#define FMP_PORTS_TIMEOUT_MS  5u
+#define FMP_PORTS_TIMEOUT_MAX 1000u
+/** Sources one ports holds at most. */
+#define FMP_PORTS_MAX_SOURCES 32u
 /** Ports of one source served at most. */
-#define FASTMIB_PORTS_MAX_PORTS   1024u
+#define FMP_PORTS_MAX_PORTS   1024u
 /** Period of the connect / exit / sampling check, milliseconds. */
-#define FASTMIB_PORTS_CHECK_MS    500u
+#define FMP_PORTS_CHECK_MS    500u
 /** The oldest reading served when an answer is late, milliseconds. */
-#define FASTMIB_PORTS_MAX_AGE_MS  1000u
+#define FMP_PORTS_MAX_AGE_MS  1000u
 /** An application that has sent nothing for this long while replies are
  * owed is taken as gone (stopped, stuck), milliseconds. */
-#define FASTMIB_PORTS_STALL_MS    1500u
+#define FMP_PORTS_STALL_MS    1500u
 /** A connection without a hello for this long is logged, milliseconds. */
-#define FASTMIB_PORTS_HELLO_MS    1000u
+#define FMP_PORTS_HELLO_MS    1000u
 /** Default limit of linkUp/linkDown notifications per second (and burst). */
-#define FASTMIB_PORTS_TRAP_RATE   10u
-#define FASTMIB_PORTS_TRAP_RATE_MAX 1000000u
+#define FMP_PORTS_TRAP_RATE   10u
+#define FMP_PORTS_TRAP_RATE_MAX 1000000u
 
 /** The front end the rows are served by. */
-enum fastmib_ports_mode {
-	FASTMIB_PORTS_AGENTX = 0,   /**< a subagent of snmpd (default) */
-	FASTMIB_PORTS_MODULE,       /**< inside snmpd */
-	FASTMIB_PORTS_STANDALONE,   /**< an agent of its own: no kernel interface */
+enum fmp_ports_mode {
+	FMP_PORTS_AGENTX = 0,   /**< a subagent of snmpd (default) */
+	FMP_PORTS_MODULE,       /**< inside snmpd */
+	FMP_PORTS_STANDALONE,   /**< an agent of its own: no kernel interface */
 };
 
-struct fastmib_ports;
+struct fmp_ports;
 
-/** Create an empty set. Returns 0 or -ENOMEM. */
-int fastmib_ports_create(struct fastmib_ports **portsp);
+/** Create an empty ports. Returns 0 or -ENOMEM. */
+int fmp_ports_create(struct fmp_ports **portsp);
 
-/** Which front end serves the rows; before fastmib_ports_start(). */
-void fastmib_ports_set_mode(struct fastmib_ports *ports, enum fastmib_ports_mode mode);
+/** Which front end serves the rows; before fmp_ports_start(). */
+void fmp_ports_config_mode(struct fmp_ports *ports, enum fmp_ports_mode mode);
 
 /**
  * Add a source "PATH[,BASE]" (see fastmib_port_source_parse()). Returns 0
  * (also for a source named again during a reload), -EINVAL, -EEXIST (named
  * twice), -ENOSPC, -ENOMEM.
  */
-int fastmib_ports_add(struct fastmib_ports *ports, const char *spec);
+int fmp_ports_add(struct fmp_ports *ports, const char *spec);
 
 /** Base of new ifIndex values of sources without their own (default
  * FASTMIB_IFINDEX_BASE). -EINVAL outside 1..FASTMIB_IFINDEX_MAX. */
-int fastmib_ports_set_base(struct fastmib_ports *ports, uint32_t base);
+int fmp_ports_config_base(struct fmp_ports *ports, uint32_t base);
 
-/** Longest wait for one telemetry answer, 1..FASTMIB_PORTS_TIMEOUT_MAX ms. */
-int fastmib_ports_set_timeout(struct fastmib_ports *ports, unsigned int ms);
+/** Longest wait for one telemetry answer, 1..FMP_PORTS_TIMEOUT_MAX ms. */
+int fmp_ports_config_timeout(struct fmp_ports *ports, unsigned int ms);
 
 /**
  * linkUp/linkDown notifications per second at most, with a burst of as
- * many (0: none at all). -EINVAL above FASTMIB_PORTS_TRAP_RATE_MAX.
+ * many (0: none at all). -EINVAL above FMP_PORTS_TRAP_RATE_MAX.
  */
-int fastmib_ports_set_trap_rate(struct fastmib_ports *ports, unsigned int per_s);
+int fmp_ports_config_link_trap_rate(struct fmp_ports *ports, unsigned int per_s);
 
 /**
  * The state directory, where the port map is kept (NULL: nowhere, the map
- * lives as long as the agent). Read at fastmib_ports_start(); later calls
+ * lives as long as the agent). Read at fmp_ports_start(); later calls
  * apply to the next start.
  */
-int fastmib_ports_set_state_dir(struct fastmib_ports *ports, const char *dir);
+int fmp_ports_config_state_dir(struct fmp_ports *ports, const char *dir);
 
 /** Reload, as fma_reload_begin()/end(): sources named again keep
  * their rows; a base that changed applies to devices not in the map yet.
  * Returns the number of sources dropped. */
-void fastmib_ports_reload_begin(struct fastmib_ports *ports);
-unsigned int fastmib_ports_reload_end(struct fastmib_ports *ports);
+void fmp_ports_reload_begin(struct fmp_ports *ports);
+unsigned int fmp_ports_reload_end(struct fmp_ports *ports);
 
 /** Sources configured. */
-unsigned int fastmib_ports_count(const struct fastmib_ports *ports);
+unsigned int fmp_ports_count(const struct fmp_ports *ports);
 
 /**
  * Read the port map, connect to the applications that run, serve their
  * rows, arm the periodic check. Call after init_agent() (and in snmpd,
  * once its configuration is read). -EALREADY when started.
  */
-int fastmib_ports_start(struct fastmib_ports *ports);
+int fmp_ports_start(struct fmp_ports *ports);
 
 /** The periodic check, now. */
-void fastmib_ports_check(struct fastmib_ports *ports);
+void fmp_ports_check(struct fmp_ports *ports);
 
 /** Withdraw every row, close every connection, log the telemetry traffic,
- * free the set. NULL is ignored. */
-void fastmib_ports_destroy(struct fastmib_ports *ports);
+ * free the ports. NULL is ignored. */
+void fmp_ports_destroy(struct fmp_ports *ports);
 
 #ifdef __cplusplus
 }
 #endif
 
-#endif /* FASTMIB_AGENT_PORTS_H */
+#endif /* FMP_PORTS_H */

@@ -5,8 +5,8 @@
  * of a request, port_reg.c how the rows reach snmpd (and ifNumber),
  * port_set.c SET, port_notify.c linkUp/linkDown.
  */
-#ifndef FASTMIB_AGENT_PORTS_PRIV_H
-#define FASTMIB_AGENT_PORTS_PRIV_H
+#ifndef FMP_PORTS_PRIV_H
+#define FMP_PORTS_PRIV_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -36,15 +36,15 @@
 /* Log a faulty counter again after this long at the earliest (ns). */
 #define FMP_FAULT_LOG_NS (60ull * 1000000000u)
 
-static const oid fmp_entry_oid[2][FASTMIB_IFMIB_IFXENTRY_LEN] = {
-	{ FASTMIB_IFMIB_IFENTRY },
-	{ FASTMIB_IFMIB_IFXENTRY },
+static const oid fmp_entry_oid[2][FMP_IFMIB_IFXENTRY_LEN] = {
+	{ FMP_IFMIB_IFENTRY },
+	{ FMP_IFMIB_IFXENTRY },
 };
-static const size_t fmp_entry_len[2] = { FASTMIB_IFMIB_IFENTRY_LEN,
-					 FASTMIB_IFMIB_IFXENTRY_LEN };
+static const size_t fmp_entry_len[2] = { FMP_IFMIB_IFENTRY_LEN,
+					 FMP_IFMIB_IFXENTRY_LEN };
 
 struct fmp_src;
-struct fastmib_ports;
+struct fmp_ports;
 
 struct fmp_port {
 	struct fmp_src *src;
@@ -60,7 +60,7 @@ struct fmp_port {
 					 * registrations while the application is
 					 * away (0: never served) */
 	const char *refused;            /* why not served, logged once */
-	struct fastmib_ifmib_track track;
+	struct fmp_ifmib_track track;
 	bool tracked;                   /* a reading of this instance was taken */
 	int cast_have;                  /* breakdown its xstats give; -1: unknown */
 	/* the reading of the request being answered */
@@ -80,10 +80,10 @@ struct fmp_port {
 };
 
 struct fmp_src {
-	struct fastmib_ports *set;
+	struct fmp_ports *owner;
 	char *path;                     /* as configured: identity across reloads */
 	char *epath;                    /* the same, escaped for the log */
-	uint32_t own_base;              /* 0: the set's */
+	uint32_t own_base;              /* 0: the owner's */
 	const char *label;              /* for ifName; NULL with one source */
 	struct fastmib_tel *tel;
 	bool up;                        /* hello taken in, rows may be served */
@@ -116,8 +116,8 @@ struct fmp_rows {
 /* How the rows reach snmpd: port_reg.c. */
 struct fmp_reg;
 
-struct fastmib_ports {
-	enum fastmib_ports_mode mode;
+struct fmp_ports {
+	enum fmp_ports_mode mode;
 	uint32_t base;
 	unsigned int timeout_ms;
 	unsigned int trap_rate;
@@ -129,9 +129,9 @@ struct fastmib_ports {
 	char (*labels)[FASTMIB_PORT_LABEL_MAX];
 	unsigned int alarm;
 	unsigned int continue_alarm;    /* the rest of a check that was cut */
-	bool starting;                  /* inside fastmib_ports_start() */
+	bool starting;                  /* inside fmp_ports_start() */
 	struct fmp_rows rows;
-	bool rows_changed;              /* served set changed since last sync */
+	bool rows_changed;              /* served ports changed since last sync */
 	struct fmp_reg *reg;
 	bool agentx_walk;               /* the AgentX request answered is a walk's */
 	bool planned_valid;             /* the PDU planned_transid is planned */
@@ -145,7 +145,7 @@ struct fastmib_ports {
 };
 
 /* A TimeStamp now: the agent's uptime, 0 while it starts. */
-uint32_t fmp_stamp(const struct fastmib_ports *set);
+uint32_t fmp_stamp(const struct fmp_ports *ports);
 
 /* ports.c */
 /* A query failed: lateness said once, a closed or broken connection
@@ -160,17 +160,17 @@ void fmp_port_take(struct fmp_port *p, const struct fastmib_port_reading *r, uin
  * may be. */
 unsigned int fmp_port_parts(const struct fmp_port *p);
 /* Save the port map (logged once when it cannot be). */
-void fmp_map_save(struct fastmib_ports *set);
+void fmp_map_save(struct fmp_ports *ports);
 /* ifIndex values of kernel interfaces, when the rows sit beside them. */
 bool fmp_kernel_ifindex(uint32_t ifindex, void *arg);
 
 /* port_rows.c */
-void fmp_rows_sync(struct fastmib_ports *set);
+void fmp_rows_sync(struct fmp_ports *ports);
 void fmp_rows_free(struct fmp_rows *rows);
 /* The served port at `ifindex`, or NULL. */
-struct fmp_port *fmp_rows_find(const struct fastmib_ports *set, uint32_t ifindex);
+struct fmp_port *fmp_rows_find(const struct fmp_ports *ports, uint32_t ifindex);
 /* Position of the first served port with ifIndex >= ifindex (> when !incl). */
-unsigned int fmp_rows_from(const struct fastmib_ports *set, uint64_t ifindex, bool incl);
+unsigned int fmp_rows_from(const struct fmp_ports *ports, uint64_t ifindex, bool incl);
 /* The PDU's identity (a transaction id shared by the AgentX PDUs of one
  * SNMP request). */
 long fmp_pdu_id(const netsnmp_agent_request_info *reqinfo);
@@ -179,49 +179,49 @@ long fmp_pdu_id(const netsnmp_agent_request_info *reqinfo);
  * 1 when it has a value, 0 when the column has no instance for the port,
  * -1 when no reading is to be had (the caller answers genErr).
  */
-int fmp_fill(struct fastmib_ports *set, enum fastmib_ifmib_table t, unsigned int col,
+int fmp_fill(struct fmp_ports *ports, enum fmp_ifmib_table t, unsigned int col,
 	     struct fmp_port *p, netsnmp_agent_request_info *reqinfo,
 	     netsnmp_variable_list *vb);
 /* Whether column `col` of port `p` has an instance, as far as is known
  * without a reading (a breakdown column of a port whose xstats lack it
  * has none). */
-bool fmp_has_instance(enum fastmib_ifmib_table t, unsigned int col, const struct fmp_port *p);
+bool fmp_has_instance(enum fmp_ifmib_table t, unsigned int col, const struct fmp_port *p);
 /*
  * Read ahead for a GETNEXT/GETBULK: the ports and parts the `reach`
  * instances from (col, position `from`) of table `t` need, in one query
  * per source.
  */
-void fmp_plan_walk(struct fastmib_ports *set, enum fastmib_ifmib_table t, unsigned int col,
+void fmp_plan_walk(struct fmp_ports *ports, enum fmp_ifmib_table t, unsigned int col,
 		   unsigned int from, unsigned int reach, netsnmp_agent_request_info *reqinfo);
 /* Read ahead for the whole PDU (module, standalone), once per PDU. */
-void fmp_plan_pdu(struct fastmib_ports *set, netsnmp_agent_request_info *reqinfo);
+void fmp_plan_pdu(struct fmp_ports *ports, netsnmp_agent_request_info *reqinfo);
 /* The value of a table's instance: GET / GETNEXT of the table handler. */
-int fmp_table_get(struct fastmib_ports *set, enum fastmib_ifmib_table t,
+int fmp_table_get(struct fmp_ports *ports, enum fmp_ifmib_table t,
 		  netsnmp_agent_request_info *reqinfo, netsnmp_request_info *r);
 /* The next instance of ours after the request's OID: true and its OID in
  * `out` (column, ifIndex), or false. */
-bool fmp_table_next(const struct fastmib_ports *set, enum fastmib_ifmib_table t,
+bool fmp_table_next(const struct fmp_ports *ports, enum fmp_ifmib_table t,
 		    const netsnmp_variable_list *vb, bool inclusive, unsigned int *col,
 		    struct fmp_port **port, unsigned int *pos);
 
 /* port_reg.c */
-int fmp_reg_start(struct fastmib_ports *set);
+int fmp_reg_start(struct fmp_ports *ports);
 /* Bring snmpd's registrations in line with the served rows. */
-void fmp_reg_sync(struct fastmib_ports *set);
+void fmp_reg_sync(struct fmp_ports *ports);
 /* `leaving`: the agent stops, and snmpd drops an AgentX subagent's
  * registrations with its session at once. */
-void fmp_reg_stop(struct fastmib_ports *set, bool leaving);
+void fmp_reg_stop(struct fmp_ports *ports, bool leaving);
 /* The table handler (module, standalone): one per table. */
 Netsnmp_Node_Handler fmp_table_handler;
 
 /* port_set.c */
-int fmp_set(struct fastmib_ports *set, enum fastmib_ifmib_table t, unsigned int col,
+int fmp_set(struct fmp_ports *ports, enum fmp_ifmib_table t, unsigned int col,
 	    struct fmp_port *p, netsnmp_agent_request_info *reqinfo, netsnmp_request_info *r);
-void fmp_set_free(struct fastmib_ports *set);
+void fmp_set_free(struct fmp_ports *ports);
 
 /* port_notify.c */
 void fmp_notify_oper(struct fmp_port *p, int oper);
-void fmp_notify_flush(struct fastmib_ports *set);
-void fmp_notify_free(struct fastmib_ports *set);
+void fmp_notify_flush(struct fmp_ports *ports);
+void fmp_notify_free(struct fmp_ports *ports);
 
 #endif

@@ -9,26 +9,26 @@
 #include "ports.h"
 #include "settings.h"
 
-const struct fma_setting_spec fma_settings[FMA_SET_COUNT] = {
-	[FMA_SET_PING] = { "pingInterval", NULL, "ping", "ping interval", 1, 3600, 2, " s" },
-	[FMA_SET_CHECK] = { "checkPeriod", NULL, "check-period", "check period", 1, 3600,
+const struct fma_setting_spec fma_settings[FMA_SETTING_COUNT] = {
+	[FMA_SETTING_PING] = { "pingInterval", NULL, "ping", "ping interval", 1, 3600, 2, " s" },
+	[FMA_SETTING_CHECK] = { "checkPeriod", NULL, "check-period", "check period", 1, 3600,
 			FMA_CHECK_PERIOD, " s" },
-	[FMA_SET_EV_HISTORY] = { "eventHistory", "fastmibEventHistory", "event-history",
+	[FMA_SETTING_EV_HISTORY] = { "eventHistory", "fastmibEventHistory", "event-history",
 			     "event history", 1, FMA_EVENT_HISTORY_MAX,
 			     FMA_EVENT_HISTORY, "" },
-	[FMA_SET_NOTIFY_RATE] = { "notifyRate", "fastmibNotifyRate", "notify-rate",
+	[FMA_SETTING_NOTIFY_RATE] = { "notifyRate", "fastmibNotifyRate", "notify-rate",
 			      "notification rate", 0, 1000000, FMA_NOTIFY_RATE, "/s" },
-	[FMA_SET_NOTIFY_BURST] = { "notifyBurst", "fastmibNotifyRate", "notify-burst",
+	[FMA_SETTING_NOTIFY_BURST] = { "notifyBurst", "fastmibNotifyRate", "notify-burst",
 			       "notification burst", 0, 1000000, FMA_NOTIFY_BURST,
 			       "" },
-	[FMA_SET_IFINDEX_BASE] = { "ifIndexBase", "fastmibIfIndexBase", "ifindex-base",
+	[FMA_SETTING_IFINDEX_BASE] = { "ifIndexBase", "fastmibIfIndexBase", "ifindex-base",
 			       "ifIndex base", 1, FASTMIB_IFINDEX_MAX, FASTMIB_IFINDEX_BASE, "" },
-	[FMA_SET_PORTS_TIMEOUT] = { "portsTimeout", "fastmibPortsTimeout", "ports-timeout",
-				"timeout", 1, FASTMIB_PORTS_TIMEOUT_MAX,
-				FASTMIB_PORTS_TIMEOUT_MS, " ms" },
-	[FMA_SET_PORTS_TRAP_RATE] = { "portsLinkTrapRate", "fastmibPortsLinkTrapRate",
+	[FMA_SETTING_PORTS_TIMEOUT] = { "portsTimeout", "fastmibPortsTimeout", "ports-timeout",
+				"timeout", 1, FMP_PORTS_TIMEOUT_MAX,
+				FMP_PORTS_TIMEOUT_MS, " ms" },
+	[FMA_SETTING_PORTS_TRAP_RATE] = { "portsLinkTrapRate", "fastmibPortsLinkTrapRate",
 				  "ports-link-trap-rate", "linkUp/linkDown rate", 0,
-				  FASTMIB_PORTS_TRAP_RATE_MAX, FASTMIB_PORTS_TRAP_RATE, "/s" },
+				  FMP_PORTS_TRAP_RATE_MAX, FMP_PORTS_TRAP_RATE, "/s" },
 };
 
 int
@@ -55,7 +55,7 @@ fma_setting_by_token(const char *token)
 {
 	int i;
 
-	for (i = 0; i < FMA_SET_COUNT; i++)
+	for (i = 0; i < FMA_SETTING_COUNT; i++)
 		if (!strcasecmp(token, fma_settings[i].token))
 			break;
 	return (enum fma_setting)i;

@@ -12,15 +12,15 @@
 #include <stddef.h>
 
 enum fma_setting {
-	FMA_SET_PING,           /* AgentX ping interval, s (fastmib-agentx only) */
-	FMA_SET_CHECK,          /* segment re-attach check period, s */
-	FMA_SET_EV_HISTORY,     /* event records kept per segment */
-	FMA_SET_NOTIFY_RATE,    /* notifications per second */
-	FMA_SET_NOTIFY_BURST,   /* notifications at once */
-	FMA_SET_IFINDEX_BASE,   /* first ifIndex of new devices of sources without one */
-	FMA_SET_PORTS_TIMEOUT,  /* longest wait for a telemetry answer, ms */
-	FMA_SET_PORTS_TRAP_RATE, /* linkUp/linkDown per second, 0 = none */
-	FMA_SET_COUNT
+	FMA_SETTING_PING,           /* AgentX ping interval, s (fastmib-agentx only) */
+	FMA_SETTING_CHECK,          /* segment re-attach check period, s */
+	FMA_SETTING_EV_HISTORY,     /* event records kept per segment */
+	FMA_SETTING_NOTIFY_RATE,    /* notifications per second */
+	FMA_SETTING_NOTIFY_BURST,   /* notifications at once */
+	FMA_SETTING_IFINDEX_BASE,   /* first ifIndex of new devices of sources without one */
+	FMA_SETTING_PORTS_TIMEOUT,  /* longest wait for a telemetry answer, ms */
+	FMA_SETTING_PORTS_TRAP_RATE, /* linkUp/linkDown per second, 0 = none */
+	FMA_SETTING_COUNT
 };
 
 struct fma_setting_spec {
@@ -32,7 +32,7 @@ struct fma_setting_spec {
 	const char *unit;         /* appended to the range in messages */
 };
 
-extern const struct fma_setting_spec fma_settings[FMA_SET_COUNT];
+extern const struct fma_setting_spec fma_settings[FMA_SETTING_COUNT];
 
 /*
  * `word` as setting `s`: a whole decimal number within the limits. On
@@ -42,7 +42,7 @@ extern const struct fma_setting_spec fma_settings[FMA_SET_COUNT];
 int fma_setting_parse(enum fma_setting s, const char *name, const char *word,
 			  long *out, char *msg, size_t len);
 
-/* The setting whose directive (fastmib-agentx's) is `token`, or FMA_SET_COUNT. */
+/* The setting whose directive (fastmib-agentx's) is `token`, or FMA_SETTING_COUNT. */
 enum fma_setting fma_setting_by_token(const char *token);
 
 #endif /* FMA_SETTINGS_H */

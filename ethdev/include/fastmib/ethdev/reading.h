@@ -39,6 +39,8 @@ enum fastmib_port_part {
 	FASTMIB_PORT_XSTATS = 1u << 3, /**< /ethdev/xstats */
 	FASTMIB_PORT_ALL = 0xfu,
 };
+/** How many parts there are: part k is the bit 1u << k. */
+#define FASTMIB_PORT_PARTS 4u
 
 /** The counters of /ethdev/stats a reading keeps (bits of stats_have). */
 enum fastmib_port_stat {
@@ -92,6 +94,15 @@ struct fastmib_port_reading {
 	unsigned int stats_big, cast_big;
 	char bad_text[40];
 };
+
+/**
+ * Copy into `dst` the parts of `src` that are in `parts` and that `src`
+ * has, each part's fields whole, and mark them in dst->parts; the other
+ * parts of `dst` stay as they were. This is how a port's readings are
+ * put together from replies that came at different times.
+ */
+void fastmib_port_merge(struct fastmib_port_reading *dst, const struct fastmib_port_reading *src,
+			unsigned int parts);
 
 /** The field name of stats counter k ("ipackets"), of breakdown counter k
  * ("rx_multicast_packets"). */
