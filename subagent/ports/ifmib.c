@@ -87,6 +87,12 @@ fmp_ifmib_track(struct fmp_ifmib_track *t, const struct fastmib_port_reading *r,
 	return seen;
 }
 
+const char *
+fmp_ifmib_table_name(enum fmp_ifmib_table t)
+{
+	return t == FMP_IFTABLE ? "ifTable" : "ifXTable";
+}
+
 bool
 fmp_ifmib_served(enum fmp_ifmib_table t, unsigned int col)
 {

@@ -31,6 +31,8 @@ extern "C" {
 #define FMP_IFMIB_IFENTRY_LEN 9u
 #define FMP_IFMIB_IFXENTRY  1, 3, 6, 1, 2, 1, 31, 1, 1, 1
 #define FMP_IFMIB_IFXENTRY_LEN 10u
+/** ifNumber (1.3.6.1.2.1.2.1), the scalar object without its instance. */
+#define FMP_IFMIB_IFNUMBER      1, 3, 6, 1, 2, 1, 2, 1
 
 enum fmp_ifmib_table {
 	FMP_IFTABLE = 0,
@@ -85,6 +87,9 @@ enum fmp_ifx_col {
 	FMP_IFX_COUNTER_DISCONTINUITY_TIME,
 	FMP_IFX_LAST = FMP_IFX_COUNTER_DISCONTINUITY_TIME,
 };
+
+/** The table's name in IF-MIB, as snmpd registers it: "ifTable", "ifXTable". */
+const char *fmp_ifmib_table_name(enum fmp_ifmib_table t);
 
 /** Highest column of a table. */
 static inline unsigned int

@@ -3,9 +3,9 @@
  * @file
  * IF-MIB rows (ifTable, ifXTable) for the ethdev ports of DPDK
  * applications, read live over their telemetry sockets (the ethdev
- * library, <fastmib/ethdev/...>), beside the segment ports of core.h in every
- * front end. docs/if-mib.md describes the behaviour for operators,
- * docs/architecture.md the files.
+ * library, <fastmib/ethdev/...>), beside the segments of the serving core
+ * in every front end. docs/if-mib.md describes the behaviour for
+ * operators, ports_priv.h the files.
  *
  * Each configured application is a "ports source": a telemetry socket or
  * runtime directory, with the base its new devices take their ifIndex
@@ -53,7 +53,7 @@ extern "C" {
 /** Default wait for an application's telemetry answer, milliseconds. */
 #define FMP_PORTS_TIMEOUT_MS  5u
 #define FMP_PORTS_TIMEOUT_MAX 1000u
-/** Sources one ports holds at most. */
+/** Applications (sources) served at most. */
 #define FMP_PORTS_MAX_SOURCES 32u
 /** Ports of one source served at most. */
 #define FMP_PORTS_MAX_PORTS   1024u
@@ -79,7 +79,7 @@ enum fmp_ports_mode {
 
 struct fmp_ports;
 
-/** Create an empty ports. Returns 0 or -ENOMEM. */
+/** Create the ports, with no source yet. Returns 0 or -ENOMEM. */
 int fmp_ports_create(struct fmp_ports **portsp);
 
 /** Which front end serves the rows; before fmp_ports_start(). */
@@ -132,7 +132,7 @@ int fmp_ports_start(struct fmp_ports *ports);
 void fmp_ports_check(struct fmp_ports *ports);
 
 /** Withdraw every row, close every connection, log the telemetry traffic,
- * free the ports. NULL is ignored. */
+ * free everything. NULL is ignored. */
 void fmp_ports_destroy(struct fmp_ports *ports);
 
 #ifdef __cplusplus

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The served rows as requests see them: the ports in ifIndex order, the
- * reading of a port for a PDU (one at most, planned ahead for the ports a
- * request will reach), the last reading when an answer is late, and the
- * values put into varbinds.
+ * The readings of a request: one reading of a port per PDU at most (the
+ * PDU's transaction id), planned ahead for every port the request will
+ * reach, read in one query per application, the last reading when an
+ * answer is late (or none: genErr), and the values put into varbinds.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -14,166 +14,42 @@
 /* Readings planned at once for a walk, at most (one query per source). */
 #define FMP_PLAN_MAX 64u
 
-static int
-cmp_ifindex(const void *a, const void *b)
-{
-	const struct fmp_port *x = *(struct fmp_port *const *)a;
-	const struct fmp_port *y = *(struct fmp_port *const *)b;
-
-	return (x->entry->ifindex > y->entry->ifindex) - (x->entry->ifindex < y->entry->ifindex);
-}
-
-void
-fmp_rows_sync(struct fmp_ports *ports)
-{
-	struct fmp_rows *rows = &ports->rows;
-	unsigned int n = 0;
-
-	for (unsigned int i = 0; i < ports->n_srcs; i++)
-		for (unsigned int j = 0; j < ports->srcs[i]->n_ports; j++)
-			n += ports->srcs[i]->ports[j]->served;
-	if (n > rows->cap) {
-		struct fmp_port **grown = realloc(rows->by_ifindex, n * sizeof(*grown));
-
-		if (!grown) {
-			/* keep nothing rather than pointers that may dangle */
-			rows->n = 0;
-			return;
-		}
-		rows->by_ifindex = grown;
-		rows->cap = n;
-	}
-	rows->n = 0;
-	for (unsigned int i = 0; i < ports->n_srcs; i++)
-		for (unsigned int j = 0; j < ports->srcs[i]->n_ports; j++)
-			if (ports->srcs[i]->ports[j]->served)
-				rows->by_ifindex[rows->n++] = ports->srcs[i]->ports[j];
-	if (rows->n) /* no array at all before the first row */
-		qsort(rows->by_ifindex, rows->n, sizeof(*rows->by_ifindex), cmp_ifindex);
-}
-
-void
-fmp_rows_free(struct fmp_rows *rows)
-{
-	free(rows->by_ifindex);
-	rows->by_ifindex = NULL;
-	rows->n = rows->cap = 0;
-}
-
-unsigned int
-fmp_rows_from(const struct fmp_ports *ports, uint64_t ifindex, bool incl)
-{
-	unsigned int lo = 0, hi = ports->rows.n;
-
-	while (lo < hi) {
-		unsigned int mid = (lo + hi) / 2;
-		uint64_t v = ports->rows.by_ifindex[mid]->entry->ifindex;
-
-		if (v < ifindex || (!incl && v == ifindex))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-struct fmp_port *
-fmp_rows_find(const struct fmp_ports *ports, uint32_t ifindex)
-{
-	unsigned int i = fmp_rows_from(ports, ifindex, true);
-
-	return i < ports->rows.n && ports->rows.by_ifindex[i]->entry->ifindex == ifindex
-	       ? ports->rows.by_ifindex[i] : NULL;
-}
-
-long
-fmp_pdu_id(const netsnmp_agent_request_info *reqinfo)
-{
-	/* snmpd gives every AgentX PDU it sends for one SNMP request that
-	 * request's transaction id: the PDU is the SNMP request, in every
-	 * mode */
-	return reqinfo->asp && reqinfo->asp->pdu ? reqinfo->asp->pdu->transid : -1;
-}
-
-bool
-fmp_has_instance(enum fmp_ifmib_table t, unsigned int col, const struct fmp_port *p)
-{
-	unsigned int mask = fmp_ifmib_cast_mask(t, col);
-
-	if (!fmp_ifmib_served(t, col))
-		return false;
-	return !mask || p->cast_have < 0 || ((unsigned int)p->cast_have & mask);
-}
-
 /*
  * Parts of a reading a request needs for `col`. Over AgentX, snmpd sends a
  * GET's varbinds for one port in AgentX PDUs of their own (one per
  * registration), which cannot be planned together: a GET reads every part
  * of a port at once, so that they share one reading. A walk is planned
  * (fmp_plan_walk()), the Gets snmpd sends as it steps into each instance
- * of a walk included (ports->agentx_walk).
+ * of a walk included (ports->ax.in_walk).
  */
 static unsigned int
 fmp_parts(const struct fmp_ports *ports, enum fmp_ifmib_table t, unsigned int col,
 	  const struct fmp_port *p, const netsnmp_agent_request_info *reqinfo)
 {
-	unsigned int parts = fmp_ifmib_parts(t, col, p->cast_have);
+	unsigned int parts = fmp_ifmib_parts(t, col, p->dev.cast_have);
 
 	if (ports->mode == FMP_PORTS_AGENTX && reqinfo->mode == MODE_GET && parts &&
-	    !ports->agentx_walk) {
+	    !ports->ax.in_walk) {
 		parts = FASTMIB_PORT_INFO | FASTMIB_PORT_LINK | FASTMIB_PORT_STATS;
-		if (p->cast_have != 0)
+		if (p->dev.cast_have != 0)
 			parts |= FASTMIB_PORT_XSTATS;
 	}
 	return parts;
 }
 
-static const unsigned int fmp_part_bits[FMP_PARTS] = {
-	FASTMIB_PORT_INFO, FASTMIB_PORT_LINK, FASTMIB_PORT_STATS, FASTMIB_PORT_XSTATS,
-};
 
 /* The PDU's reading of `p` starts empty (a port not read for it yet). */
 static void
 fmp_pdu_begin(struct fmp_port *p, long id)
 {
-	if (p->pdu_valid && p->pdu_transid == id)
+	if (p->req.valid && p->req.transid == id)
 		return;
-	p->pdu_valid = true;
-	p->pdu_transid = id;
-	p->pdu_failed = false;
-	p->pdu_asked = 0;
-	memset(&p->pdu_rd, 0, sizeof(p->pdu_rd));
-	p->pdu_rd.port = p->id;
-}
-
-/* Merge the parts of `r` into the PDU's reading. */
-static void
-fmp_pdu_merge(struct fmp_port *p, const struct fastmib_port_reading *r, unsigned int parts)
-{
-	struct fastmib_port_reading *d = &p->pdu_rd;
-
-	if (parts & FASTMIB_PORT_INFO) {
-		memcpy(d->name, r->name, sizeof(d->name));
-		d->mtu = r->mtu;
-		d->mac_ok = r->mac_ok;
-		memcpy(d->mac, r->mac, sizeof(d->mac));
-		d->promiscuous = r->promiscuous;
-		d->started = r->started;
-	}
-	if (parts & FASTMIB_PORT_LINK) {
-		d->link_up = r->link_up;
-		d->speed_known = r->speed_known;
-		d->speed_mbps = r->speed_mbps;
-	}
-	if (parts & FASTMIB_PORT_STATS) {
-		memcpy(d->stat, r->stat, sizeof(d->stat));
-		d->stats_have = r->stats_have;
-	}
-	if (parts & FASTMIB_PORT_XSTATS) {
-		memcpy(d->cast, r->cast, sizeof(d->cast));
-		d->cast_have = r->cast_have;
-	}
-	d->parts |= r->parts & parts;
+	p->req.valid = true;
+	p->req.transid = id;
+	p->req.failed = false;
+	p->req.asked = 0;
+	memset(&p->req.rd, 0, sizeof(p->req.rd));
+	p->req.rd.port = p->id;
 }
 
 /*
@@ -184,17 +60,17 @@ fmp_pdu_merge(struct fmp_port *p, const struct fastmib_port_reading *r, unsigned
 static void
 fmp_pdu_fallback(struct fmp_port *p, unsigned int parts, uint64_t now)
 {
-	for (unsigned int k = 0; k < FMP_PARTS; k++) {
-		if (!(parts & fmp_part_bits[k]))
+	for (unsigned int k = 0; k < FASTMIB_PORT_PARTS; k++) {
+		if (!(parts & (1u << k)))
 			continue;
-		if (!(p->last.parts & fmp_part_bits[k]) ||
-		    now - p->last_ns[k] > FMP_PORTS_MAX_AGE_MS * 1000000ull) {
-			p->pdu_failed = true;
+		if (!(p->last.rd.parts & (1u << k)) ||
+		    now - p->last.ns[k] > FMP_PORTS_MAX_AGE_MS * 1000000ull) {
+			p->req.failed = true;
 			p->src->gen_errs++;
 			return;
 		}
 	}
-	fmp_pdu_merge(p, &p->last, parts);
+	fastmib_port_merge(&p->req.rd, &p->last.rd, parts);
 	p->src->stale_served++;
 	DEBUGMSGTL(("fastmib_ports", "%s: port %u: late answer: the last reading served\n",
 		    p->src->epath, p->id));
@@ -204,11 +80,11 @@ fmp_pdu_fallback(struct fmp_port *p, unsigned int parts, uint64_t now)
 static unsigned int
 fmp_missing(const struct fmp_port *p, long id, unsigned int parts)
 {
-	if (!p->pdu_valid || p->pdu_transid != id)
+	if (!p->req.valid || p->req.transid != id)
 		return parts;
-	if (p->pdu_failed)
+	if (p->req.failed)
 		return 0;
-	return parts & ~p->pdu_rd.parts & ~p->pdu_asked;
+	return parts & ~p->req.rd.parts & ~p->req.asked;
 }
 
 /*
@@ -232,7 +108,7 @@ fmp_read(struct fmp_src *s, struct fmp_port *const *batch, const unsigned int *p
 		who[i] = batch[i];
 		asks[i].port = batch[i]->id;
 		asks[i].parts = parts[i];
-		batch[i]->pdu_asked |= parts[i];
+		batch[i]->req.asked |= parts[i];
 	}
 	/* a late application's answers come after this PDU, and the next
 	 * query waits for them: every part of every served port is asked
@@ -244,7 +120,7 @@ fmp_read(struct fmp_src *s, struct fmp_port *const *batch, const unsigned int *p
 
 		for (unsigned int i = 0; i < n && !asked; i++)
 			asked = batch[i] == p;
-		if (p->served && !asked) {
+		if (p->row.served && !asked) {
 			who[m] = p;
 			asks[m].port = p->id;
 			asks[m++].parts = 0;
@@ -288,11 +164,11 @@ fmp_read(struct fmp_src *s, struct fmp_port *const *batch, const unsigned int *p
 		 * device now: no values until the check sees it */
 		if (!(rd[i].parts & FASTMIB_PORT_INFO) && (asks[i].parts & FASTMIB_PORT_INFO))
 			continue;
-		if ((rd[i].parts & FASTMIB_PORT_INFO) && strcmp(rd[i].name, p->name) != 0)
+		if ((rd[i].parts & FASTMIB_PORT_INFO) && strcmp(rd[i].name, p->dev.name) != 0)
 			continue;
 		fmp_port_take(p, &rd[i], now);
 		if (i < n)
-			fmp_pdu_merge(p, &rd[i], parts[i]);
+			fastmib_port_merge(&p->req.rd, &rd[i], parts[i]);
 	}
 }
 
@@ -380,24 +256,6 @@ fmp_plan_walk(struct fmp_ports *ports, enum fmp_ifmib_table t, unsigned int col,
 	fmp_plan_run(ports, &pl, fmp_pdu_id(reqinfo));
 }
 
-/* The (column, ifIndex) an OID names in table `t`, for a GET: false when
- * it is not exactly an instance of a served column. */
-static bool
-fmp_instance_of(enum fmp_ifmib_table t, const oid *name, size_t len, unsigned int *col,
-		uint32_t *ifindex)
-{
-	size_t elen = fmp_entry_len[t];
-
-	if (len != elen + 2 || snmp_oid_compare(name, elen, fmp_entry_oid[t], elen) != 0)
-		return false;
-	if (name[elen] < 1 || name[elen] > fmp_ifmib_last_col(t) || name[elen + 1] < 1 ||
-	    name[elen + 1] > FASTMIB_IFINDEX_MAX)
-		return false;
-	*col = (unsigned int)name[elen];
-	*ifindex = (uint32_t)name[elen + 1];
-	return true;
-}
-
 /*
  * The whole PDU, once: snmpd hands each registration (ifTable, ifXTable)
  * its varbinds in a call of its own, so the parts a port needs are only
@@ -482,13 +340,13 @@ fmp_fill(struct fmp_ports *ports, enum fmp_ifmib_table t, unsigned int col,
 	unsigned int parts;
 	long id = fmp_pdu_id(reqinfo);
 	struct fmp_ifmib_port ip = {
-		.ifindex = p->entry->ifindex,
-		.ifname = p->ifname,
-		.device = p->name,
-		.alias = p->entry->alias,
-		.alias_len = p->entry->alias_len,
-		.link_traps = p->entry->link_traps,
-		.track = &p->track,
+		.ifindex = p->row.entry->ifindex,
+		.ifname = p->row.ifname,
+		.device = p->dev.name,
+		.alias = p->row.entry->alias,
+		.alias_len = p->row.entry->alias_len,
+		.link_traps = p->row.entry->link_traps,
+		.track = &p->hist.track,
 	};
 	struct fmp_ifv v;
 
@@ -503,10 +361,10 @@ fmp_fill(struct fmp_ports *ports, enum fmp_ifmib_table t, unsigned int col,
 
 			fmp_read(p->src, &one, &miss, 1, id);
 		}
-		if (p->pdu_failed)
+		if (p->req.failed)
 			return -1;
 	}
-	fmp_ifmib_value(t, col, &ip, parts ? &p->pdu_rd : NULL, &v);
+	fmp_ifmib_value(t, col, &ip, parts ? &p->req.rd : NULL, &v);
 	if (v.type == FMP_IFV_NONE)
 		return 0;
 	fmp_varbind_put(vb, &v);
@@ -531,42 +389,4 @@ fmp_table_get(struct fmp_ports *ports, enum fmp_ifmib_table t,
 	else if (rc < 0)
 		netsnmp_set_request_error(reqinfo, r, SNMP_ERR_GENERR);
 	return 1;
-}
-
-bool
-fmp_table_next(const struct fmp_ports *ports, enum fmp_ifmib_table t,
-	       const netsnmp_variable_list *vb, bool inclusive, unsigned int *colp,
-	       struct fmp_port **portp, unsigned int *posp)
-{
-	const oid *entry = fmp_entry_oid[t];
-	size_t elen = fmp_entry_len[t];
-	unsigned int last = fmp_ifmib_last_col(t), col = 1, pos = 0;
-	int cmp = snmp_oid_compare(vb->name, vb->name_length > elen ? elen : vb->name_length,
-				   entry, elen);
-
-	if (ports->rows.n == 0 || cmp > 0)
-		return false;
-	if (cmp == 0 && vb->name_length > elen) {
-		if (vb->name[elen] > last)
-			return false;
-		if (vb->name[elen] >= 1) {
-			col = (unsigned int)vb->name[elen];
-			if (vb->name_length == elen + 2)
-				pos = fmp_rows_from(ports, vb->name[elen + 1], inclusive);
-			else if (vb->name_length > elen + 2)
-				/* below an instance: the instances after it */
-				pos = fmp_rows_from(ports, vb->name[elen + 1], false);
-		}
-	}
-	for (; col <= last; col++, pos = 0) {
-		for (; pos < ports->rows.n; pos++) {
-			if (fmp_has_instance(t, col, ports->rows.by_ifindex[pos])) {
-				*colp = col;
-				*portp = ports->rows.by_ifindex[pos];
-				*posp = pos;
-				return true;
-			}
-		}
-	}
-	return false;
 }

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * How the ports' rows reach the agent, by front end (ports.h), and ifNumber.
+ * Registration with snmpd: how the ports' rows reach the requests, by
+ * front end (ports.h), and ifNumber. The answers are answer_table.c's and
+ * answer_agentx.c's.
  *
  * In snmpd (module), snmpd serves ifTable and ifXTable itself: the ports'
  * handler is put into the handler chain of each of snmpd's two
@@ -37,9 +39,6 @@
 /* Consecutive ifIndex values one AgentX registration covers at most: the
  * registry work of inserting a run grows with its square. */
 #define FMP_RUN_MAX 64u
-/* How far an AgentX walk is read ahead at least: a GETBULK's usual
- * max-repetitions (snmp_exporter's default). */
-#define FMP_AGENTX_REACH 25u
 /* Our own registrations of the tables, less preferred than snmpd's
  * (127): should snmpd register its own, it wins and is joined. */
 #define FMP_OWN_PRIORITY 130
@@ -50,12 +49,7 @@ int agentx_register(netsnmp_session *ss, oid start[], size_t startlen, int prior
 		    int range_subid, oid range_ubound, int timeout, u_char flags,
 		    const char *contextName);
 
-static const oid fmp_table_oid[2][FMP_IFMIB_IFXENTRY_LEN - 1] = {
-	{ 1, 3, 6, 1, 2, 1, 2, 2 },
-	{ 1, 3, 6, 1, 2, 1, 31, 1, 1 },
-};
-static const char *const fmp_snmpd_name[2] = { "ifTable", "ifXTable" };
-static const oid fmp_ifnumber_oid[] = { 1, 3, 6, 1, 2, 1, 2, 1 };
+static const oid fmp_ifnumber_oid[] = { FMP_IFMIB_IFNUMBER };
 
 /* One AgentX registration: a column of a run of ifIndex values. */
 struct fmp_run {
@@ -64,17 +58,8 @@ struct fmp_run {
 	uint32_t lo, hi;
 };
 
-struct fmp_tab {
-	struct fmp_ports *ports;
-	enum fmp_ifmib_table t;
-};
-
 struct fmp_reg {
-	struct fmp_tab tab[2];
-	long ax_id;                            /* AgentX: the request seen last */
-	unsigned int ax_count;                 /* its instances answered so far */
-	unsigned int ax_reach;                 /* how far a walk is read ahead */
-	bool ax_walk;                          /* a GetNext came in the request */
+	struct fmp_tab tab[2];                 /* what each table's handler answers */
 	netsnmp_handler_registration *own[2];  /* our registrations of the tables */
 	netsnmp_handler_registration *own_ifnumber;
 	bool reattach_cb;
@@ -82,312 +67,9 @@ struct fmp_reg {
 	unsigned int n_runs;
 };
 
-/* ---- requests ---- */
-
-/* Did snmpd's handlers answer this GETNEXT request? */
-static bool
-fmp_answered(const netsnmp_request_info *r)
-{
-	u_char type = r->requestvb->type;
-
-	return type != ASN_NULL && type != ASN_PRIV_RETRY && type != SNMP_ENDOFMIBVIEW &&
-	       type != SNMP_NOSUCHOBJECT && type != SNMP_NOSUCHINSTANCE;
-}
-
-/* How many instances a GETNEXT request of this PDU may still walk through:
- * the repetitions a GETBULK has left, one for a GETNEXT. */
-static unsigned int
-fmp_reach(const netsnmp_agent_request_info *reqinfo, const netsnmp_request_info *r)
-{
-	const netsnmp_pdu *pdu = reqinfo->asp ? reqinfo->asp->pdu : NULL;
-
-	if (pdu && pdu->command == SNMP_MSG_GETBULK && r->repeat > 0)
-		return (unsigned int)r->repeat + 1;
-	return 1;
-}
-
-/*
- * GETNEXT through the table: each request's next instance of ours,
- * compared with the next one snmpd's handlers found (if any). A port
- * column without an instance after all (its xstats have no breakdown)
- * passes on to the following one.
- */
-static int
-fmp_table_getnext(struct fmp_tab *tab, netsnmp_mib_handler *handler,
-		  netsnmp_handler_registration *reginfo, netsnmp_agent_request_info *reqinfo,
-		  netsnmp_request_info *requests)
-{
-	struct fmp_ports *ports = tab->ports;
-	size_t elen = fmp_entry_len[tab->t];
-	unsigned int n = 0, i = 0;
-	netsnmp_request_info *r;
-	int ret = SNMP_ERR_NOERROR;
-	struct fmp_from {
-		oid name[MAX_OID_LEN];
-		size_t len;
-		bool incl;
-	} *orig;
-	bool planned = false;
-
-	for (r = requests; r; r = r->next)
-		n++;
-	orig = malloc((n ? n : 1) * sizeof(*orig));
-	if (!orig)
-		return SNMP_ERR_GENERR;
-	/* snmpd's handlers move a request's OID as they go: where it was */
-	for (r = requests; r; r = r->next, i++) {
-		orig[i].len = r->requestvb->name_length;
-		memcpy(orig[i].name, r->requestvb->name, orig[i].len * sizeof(oid));
-		orig[i].incl = r->inclusive;
-	}
-	/* before snmpd's handlers move the requests' OIDs */
-	fmp_plan_pdu(ports, reqinfo);
-	if (handler->next)
-		ret = netsnmp_call_next_handler(handler, reginfo, reqinfo, requests);
-	for (r = requests, i = 0; r; r = r->next, i++) {
-		netsnmp_variable_list from = { 0 };
-		bool incl = orig[i].incl;
-
-		from.name = orig[i].name;
-		from.name_length = orig[i].len;
-		while (!(r->processed && r->status != SNMP_ERR_NOERROR)) {
-			oid inst[FMP_IFMIB_IFXENTRY_LEN + 2];
-			unsigned int col, pos;
-			struct fmp_port *p;
-			int rc;
-
-			if (!fmp_table_next(ports, tab->t, &from, incl, &col, &p, &pos))
-				break;
-			memcpy(inst, fmp_entry_oid[tab->t], elen * sizeof(oid));
-			inst[elen] = col;
-			inst[elen + 1] = p->entry->ifindex;
-			if (fmp_answered(r) && snmp_oid_compare(r->requestvb->name,
-								r->requestvb->name_length,
-								inst, elen + 2) < 0)
-				break; /* snmpd's kernel row comes first */
-			if (!planned) {
-				fmp_plan_walk(ports, tab->t, col, pos, fmp_reach(reqinfo, r), reqinfo);
-				planned = true;
-			}
-			rc = fmp_fill(ports, tab->t, col, p, reqinfo, r->requestvb);
-			if (rc != 0) {
-				snmp_set_var_objid(r->requestvb, inst, elen + 2);
-				if (rc < 0)
-					netsnmp_set_request_error(reqinfo, r, SNMP_ERR_GENERR);
-				break;
-			}
-			/* no instance after all: on from it */
-			memcpy(orig[i].name, inst, (elen + 2) * sizeof(oid));
-			from.name_length = elen + 2;
-			incl = false;
-		}
-	}
-	free(orig);
-	return ret;
-}
-
-/*
- * Requests for the table in the other modes: a port's instance is
- * answered here (GET, SET), the rest passed on alone, so that snmpd's
- * handlers never see an instance of ours.
- */
-static int
-fmp_table_other(struct fmp_tab *tab, netsnmp_mib_handler *handler,
-		netsnmp_handler_registration *reginfo, netsnmp_agent_request_info *reqinfo,
-		netsnmp_request_info *requests)
-{
-	struct fmp_ports *ports = tab->ports;
-	size_t elen = fmp_entry_len[tab->t];
-	netsnmp_request_info **next, *head = NULL, *tail = NULL, *r;
-	unsigned int n = 0, i = 0;
-	int ret = SNMP_ERR_NOERROR;
-
-	for (r = requests; r; r = r->next)
-		n++;
-	next = malloc((n ? n : 1) * sizeof(*next));
-	if (!next)
-		return SNMP_ERR_GENERR;
-	for (r = requests; r; r = r->next)
-		next[i++] = r->next;
-	if (reqinfo->mode == MODE_GET)
-		fmp_plan_pdu(ports, reqinfo);
-	for (r = requests, i = 0; r; r = next[i++]) {
-		const netsnmp_variable_list *vb = r->requestvb;
-		struct fmp_port *p = NULL;
-
-		if (vb->name_length == elen + 2 &&
-		    snmp_oid_compare(vb->name, elen, fmp_entry_oid[tab->t], elen) == 0 &&
-		    vb->name[elen + 1] <= FASTMIB_IFINDEX_MAX)
-			p = fmp_rows_find(ports, (uint32_t)vb->name[elen + 1]);
-		if (!p) {
-			if (tail)
-				tail->next = r;
-			else
-				head = r;
-			tail = r;
-			continue;
-		}
-		if (r->processed)
-			continue;
-		if (reqinfo->mode == MODE_GET)
-			fmp_table_get(ports, tab->t, reqinfo, r);
-		else
-			fmp_set(ports, tab->t, (unsigned int)vb->name[elen], p, reqinfo, r);
-	}
-	if (tail)
-		tail->next = NULL;
-	if (handler->next && head)
-		ret = netsnmp_call_next_handler(handler, reginfo, reqinfo, head);
-	for (r = requests, i = 0; r; r = r->next)
-		r->next = next[i++];
-	free(next);
-	return ret;
-}
-
-int
-fmp_table_handler(netsnmp_mib_handler *handler, netsnmp_handler_registration *reginfo,
-		  netsnmp_agent_request_info *reqinfo, netsnmp_request_info *requests)
-{
-	struct fmp_tab *tab = handler->myvoid;
-
-	if (reqinfo->mode == MODE_GETNEXT)
-		return fmp_table_getnext(tab, handler, reginfo, reqinfo, requests);
-	return fmp_table_other(tab, handler, reginfo, reqinfo, requests);
-}
-
-/* ifNumber: snmpd's count of its interfaces, and the ports served. */
-static int
-fmp_ifnumber_handler(netsnmp_mib_handler *handler, netsnmp_handler_registration *reginfo,
-		     netsnmp_agent_request_info *reqinfo, netsnmp_request_info *requests)
-{
-	struct fmp_ports *ports = handler->myvoid;
-	int ret = SNMP_ERR_NOERROR;
-
-	if (handler->next)
-		ret = netsnmp_call_next_handler(handler, reginfo, reqinfo, requests);
-	if (reqinfo->mode != MODE_GET)
-		return ret;
-	for (netsnmp_request_info *r = requests; r; r = r->next) {
-		long v = 0;
-
-		if (handler->next) {
-			if (r->requestvb->type != ASN_INTEGER || !r->requestvb->val.integer)
-				continue;
-			v = *r->requestvb->val.integer;
-		}
-		snmp_set_var_typed_integer(r->requestvb, ASN_INTEGER,
-					   v + (long)ports->rows.n);
-	}
-	return ret;
-}
-
 static netsnmp_mib_handler *fmp_find_injected(netsnmp_handler_registration *reginfo);
 
 /* ---- AgentX: a registration per column of a run ---- */
-
-/*
- * A walk over AgentX: snmpd sends one GetNext per repetition, and a Get
- * where the walk steps into an instance of ours (each instance is a
- * subtree of its own), all with the request's transaction id; the
- * subagent never sees how many repetitions the request has. A request in
- * which a GetNext came is a walk's; it reads ahead as far as the longest
- * walk seen lately went (FMP_AGENTX_REACH at least), the parts of each
- * column, in one query, so that a port is read once in the request.
- */
-static void
-fmp_agentx_request(struct fmp_ports *ports, netsnmp_agent_request_info *reqinfo)
-{
-	struct fmp_reg *reg = ports->reg;
-	long id = fmp_pdu_id(reqinfo);
-
-	if (id != reg->ax_id) {
-		if (reg->ax_count > reg->ax_reach || reg->ax_reach < FMP_AGENTX_REACH)
-			reg->ax_reach = reg->ax_count > FMP_AGENTX_REACH ? reg->ax_count
-					: FMP_AGENTX_REACH;
-		reg->ax_id = id;
-		reg->ax_count = 0;
-		reg->ax_walk = false;
-	}
-	if (reqinfo->mode == MODE_GETNEXT)
-		reg->ax_walk = true;
-	ports->agentx_walk = reg->ax_walk;
-}
-
-static void
-fmp_plan_agentx(struct fmp_ports *ports, enum fmp_ifmib_table t, unsigned int col,
-		struct fmp_port *p, netsnmp_agent_request_info *reqinfo)
-{
-	long id = fmp_pdu_id(reqinfo);
-
-	if (!ports->agentx_walk || (p->pdu_valid && p->pdu_transid == id))
-		return;
-	fmp_plan_walk(ports, t, col, fmp_rows_from(ports, p->entry->ifindex, true),
-		      ports->reg->ax_reach, reqinfo);
-}
-
-/*
- * A port instance of one AgentX registration: the registry hands each
- * expanded subtree its own copy, its instance OID in rootoid.
- */
-static int
-fmp_instance_handler(netsnmp_mib_handler *handler, netsnmp_handler_registration *reginfo,
-		     netsnmp_agent_request_info *reqinfo, netsnmp_request_info *requests)
-{
-	struct fmp_ports *ports = handler->myvoid;
-	enum fmp_ifmib_table t;
-	unsigned int col;
-	struct fmp_port *p;
-
-	if (reginfo->rootoid_len == FMP_IFMIB_IFENTRY_LEN + 2 &&
-	    snmp_oid_compare(reginfo->rootoid, FMP_IFMIB_IFENTRY_LEN,
-			     fmp_entry_oid[FMP_IFTABLE], FMP_IFMIB_IFENTRY_LEN) == 0)
-		t = FMP_IFTABLE;
-	else if (reginfo->rootoid_len == FMP_IFMIB_IFXENTRY_LEN + 2)
-		t = FMP_IFXTABLE;
-	else
-		return SNMP_ERR_GENERR;
-	col = (unsigned int)reginfo->rootoid[fmp_entry_len[t]];
-	p = fmp_rows_find(ports, (uint32_t)reginfo->rootoid[fmp_entry_len[t] + 1]);
-	fmp_agentx_request(ports, reqinfo);
-	for (netsnmp_request_info *r = requests; r; r = r->next) {
-		netsnmp_variable_list *vb = r->requestvb;
-		int cmp = snmp_oid_compare(vb->name, vb->name_length, reginfo->rootoid,
-					   reginfo->rootoid_len);
-		int rc;
-
-		if (r->processed)
-			continue;
-		switch (reqinfo->mode) {
-		case MODE_GET:
-			if (cmp == 0 && p)
-				fmp_plan_agentx(ports, t, col, p, reqinfo);
-			rc = cmp == 0 && p ? fmp_fill(ports, t, col, p, reqinfo, vb) : 0;
-			ports->reg->ax_count += rc > 0;
-			if (rc <= 0)
-				netsnmp_set_request_error(reqinfo, r, rc < 0 ? SNMP_ERR_GENERR
-							  : SNMP_NOSUCHINSTANCE);
-			break;
-		case MODE_GETNEXT:
-			if (!p || cmp > 0 || (cmp == 0 && !r->inclusive))
-				break; /* unanswered: the agent moves on */
-			fmp_plan_agentx(ports, t, col, p, reqinfo);
-			rc = fmp_fill(ports, t, col, p, reqinfo, vb);
-			ports->reg->ax_count += rc > 0;
-			if (rc != 0)
-				snmp_set_var_objid(vb, reginfo->rootoid, reginfo->rootoid_len);
-			if (rc < 0)
-				netsnmp_set_request_error(reqinfo, r, SNMP_ERR_GENERR);
-			break;
-		default:
-			if (!p || cmp != 0)
-				netsnmp_set_request_error(reqinfo, r, SNMP_ERR_NOCREATION);
-			else
-				fmp_set(ports, t, col, p, reqinfo, r);
-			break;
-		}
-	}
-	return SNMP_ERR_NOERROR;
-}
 
 static int
 fmp_run_cmp(const struct fmp_run *a, const struct fmp_run *b)
@@ -452,8 +134,8 @@ fmp_run_unregister(const struct fmp_run *run)
 static int
 fmp_cmp_known(const void *a, const void *b)
 {
-	uint32_t x = (*(struct fmp_port *const *)a)->known_ifindex;
-	uint32_t y = (*(struct fmp_port *const *)b)->known_ifindex;
+	uint32_t x = (*(struct fmp_port *const *)a)->row.known_ifindex;
+	uint32_t y = (*(struct fmp_port *const *)b)->row.known_ifindex;
 
 	return (x > y) - (x < y);
 }
@@ -484,7 +166,7 @@ fmp_runs_wanted(const struct fmp_ports *ports, unsigned int *np)
 	}
 	for (unsigned int i = 0; i < ports->n_srcs; i++)
 		for (unsigned int j = 0; j < ports->srcs[i]->n_ports; j++)
-			if (ports->srcs[i]->ports[j]->known_ifindex)
+			if (ports->srcs[i]->ports[j]->row.known_ifindex)
 				known[n_known++] = ports->srcs[i]->ports[j];
 	qsort(known, n_known, sizeof(*known), fmp_cmp_known);
 	for (unsigned int t = 0; t < 2; t++) {
@@ -493,7 +175,7 @@ fmp_runs_wanted(const struct fmp_ports *ports, unsigned int *np)
 
 			for (unsigned int i = 0; i < n_known; i++) {
 				const struct fmp_port *p = known[i];
-				uint32_t ifindex = p->known_ifindex;
+				uint32_t ifindex = p->row.known_ifindex;
 
 				if (!fmp_has_instance(t, col, p)) {
 					cur = NULL;
@@ -571,7 +253,7 @@ fmp_runs_sync(struct fmp_ports *ports)
 		else
 			snmp_log(LOG_ERR, "fastmib: ports: cannot register ifIndex %u..%u in "
 				 "%s column %u\n", want[k].lo, want[k].hi,
-				 want[k].t == FMP_IFTABLE ? "ifTable" : "ifXTable", want[k].col);
+				 fmp_ifmib_table_name((enum fmp_ifmib_table)want[k].t), want[k].col);
 	}
 	qsort(kept, n_keep, sizeof(*kept), (int (*)(const void *, const void *))fmp_run_cmp);
 	free(reg->runs);
@@ -712,7 +394,7 @@ fmp_own_table(struct fmp_ports *ports, enum fmp_ifmib_table t, int priority)
 	netsnmp_handler_registration *ri;
 
 	ri = netsnmp_create_handler_registration("fastmib-ports-table", fmp_table_handler,
-						 fmp_table_oid[t], fmp_entry_len[t] - 1,
+						 fmp_entry_oid[t], fmp_entry_len[t] - 1,
 						 HANDLER_CAN_RWRITE);
 	if (!ri)
 		return -ENOMEM;
@@ -749,8 +431,8 @@ fmp_module_sync(struct fmp_ports *ports)
 	struct fmp_reg *reg = ports->reg;
 
 	for (unsigned int t = 0; t < 2; t++) {
-		unsigned int n = fmp_inject(fmp_table_oid[t], fmp_entry_len[t] - 1,
-					    fmp_snmpd_name[t], "table", fmp_table_handler,
+		unsigned int n = fmp_inject(fmp_entry_oid[t], fmp_entry_len[t] - 1,
+					    fmp_ifmib_table_name(t), "table", fmp_table_handler,
 					    &reg->tab[t]);
 
 		if (n && reg->own[t]) {
@@ -759,7 +441,7 @@ fmp_module_sync(struct fmp_ports *ports)
 		} else if (!n && !reg->own[t] &&
 			   fmp_own_table(ports, t, FMP_OWN_PRIORITY) == 0) {
 			snmp_log(LOG_INFO, "fastmib: ports: snmpd serves no %s (excluded "
-				 "with -I?): the ports' rows are served alone\n", fmp_snmpd_name[t]);
+				 "with -I?): the ports' rows are served alone\n", fmp_ifmib_table_name(t));
 		}
 	}
 	fmp_inject(fmp_ifnumber_oid, OID_LENGTH(fmp_ifnumber_oid), "if number", "if number",
@@ -830,7 +512,7 @@ fmp_reg_stop(struct fmp_ports *ports, bool leaving)
 		if (reg->own[t])
 			netsnmp_unregister_handler(reg->own[t]);
 		if (ports->mode == FMP_PORTS_MODULE)
-			fmp_eject(fmp_table_oid[t], fmp_entry_len[t] - 1);
+			fmp_eject(fmp_entry_oid[t], fmp_entry_len[t] - 1);
 	}
 	if (reg->own_ifnumber)
 		netsnmp_unregister_handler(reg->own_ifnumber);

@@ -43,14 +43,14 @@ fmp_notify_oper(struct fmp_port *p, int oper)
 	struct fmp_ports *ports = p->src->owner;
 	struct fmp_trap *t, **tail;
 
-	if (!p->served || !p->entry || ports->trap_rate == 0 ||
-	    p->entry->link_traps != FASTMIB_LINK_TRAPS_ENABLED)
+	if (!p->row.served || !p->row.entry || ports->trap_rate == 0 ||
+	    p->row.entry->link_traps != FASTMIB_LINK_TRAPS_ENABLED)
 		return;
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		return;
-	t->ifindex = p->entry->ifindex;
-	t->admin = p->track.admin ? p->track.admin : FMP_IF_UP;
+	t->ifindex = p->row.entry->ifindex;
+	t->admin = p->hist.track.admin ? p->hist.track.admin : FMP_IF_UP;
 	t->oper = oper;
 	for (tail = &ports->traps; *tail; tail = &(*tail)->next)
 		;

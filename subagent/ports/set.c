@@ -124,7 +124,7 @@ fmp_check(struct fmp_set_txn *txn, enum fmp_ifmib_table t, unsigned int col,
 	c = &txn->c[txn->n++];
 	memset(c, 0, sizeof(*c));
 	c->port = p;
-	c->e = p->entry;
+	c->e = p->row.entry;
 	c->vb = vb;
 	c->alias = col == FMP_IFX_ALIAS;
 	if (c->alias) {
@@ -176,11 +176,11 @@ fmp_log_change(const struct fmp_change *c)
 	char text[4 * FASTMIB_IFALIAS_MAX + 1];
 
 	if (c->alias)
-		snmp_log(LOG_INFO, "fastmib: ports %s: ifIndex %u: ifAlias ports to \"%s\"\n",
+		snmp_log(LOG_INFO, "fastmib: ports %s: ifIndex %u: ifAlias set to \"%s\"\n",
 			 c->port->src->epath, c->e->ifindex,
 			 fastmib_escape((const char *)c->val, c->len, text, sizeof(text)));
 	else
-		snmp_log(LOG_INFO, "fastmib: ports %s: ifIndex %u: ifLinkUpDownTrapEnable ports "
+		snmp_log(LOG_INFO, "fastmib: ports %s: ifIndex %u: ifLinkUpDownTrapEnable set "
 			 "to %s\n", c->port->src->epath, c->e->ifindex,
 			 c->traps == FASTMIB_LINK_TRAPS_ENABLED ? "enabled(1)" : "disabled(2)");
 }
