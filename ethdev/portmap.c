@@ -4,6 +4,7 @@
  * ifIndex rule over the map's entries. The file is portmap_file.c.
  */
 #include <errno.h>
+#include <net/if.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -282,6 +283,14 @@ mac_identifies(const uint8_t *mac)
 	static const uint8_t zero[6];
 
 	return mac && memcmp(mac, zero, 6) != 0 && !(mac[0] & 0x02) && !(mac[0] & 0x01);
+}
+
+bool
+fastmib_port_kernel_ifindex(uint32_t ifindex, void *arg)
+{
+	char name[IF_NAMESIZE];
+
+	return if_indextoname(ifindex, arg ? arg : name) != NULL;
 }
 
 struct fastmib_portmap_entry *

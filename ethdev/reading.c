@@ -418,15 +418,6 @@ fastmib_tel_read_ports(struct fastmib_tel *tel, const struct fastmib_port_ask *a
 }
 
 int
-fastmib_tel_read_port(struct fastmib_tel *tel, uint16_t port, unsigned int parts,
-		      struct fastmib_port_reading *r, unsigned int timeout_ms)
-{
-	const struct fastmib_port_ask ask = { port, parts };
-
-	return fastmib_tel_read_ports(tel, &ask, 1, r, timeout_ms);
-}
-
-int
 fastmib_tel_list_ports(struct fastmib_tel *tel, uint16_t *ids, unsigned int max,
 		       unsigned int timeout_ms)
 {

@@ -101,12 +101,6 @@ const char *fma_path(const struct fma_agent *agent, unsigned int i);
 int fma_start(struct fma_agent *agent, unsigned int period_s);
 
 /**
- * Run the re-attach check now (what the alarm does): re-attach stale
- * segments, attach returning ones, unregister vanished ones.
- */
-void fma_check(struct fma_agent *agent);
-
-/**
  * Records of the event history kept per segment (1..
  * FMA_EVENT_HISTORY_MAX, default FMA_EVENT_HISTORY).
  * Applies to segments attached from now on. -EINVAL when out of range.
@@ -121,9 +115,6 @@ int fma_config_event_history(struct fma_agent *agent, unsigned int n);
  */
 int fma_config_notify_limit(struct fma_agent *agent, unsigned int per_s,
 				   unsigned int burst);
-
-/** Copy new event records of every served segment now (what the alarm does). */
-void fma_poll_events(struct fma_agent *agent);
 
 /** Unregister every handler, detach every segment, free the set. */
 void fma_destroy(struct fma_agent *agent);

@@ -30,6 +30,7 @@
 #include "core.h"
 #include "evhist.h"
 #include "ratelimit.h"
+#include "varbind.h"
 
 /* An instance OID fits in a Net-SNMP OID: the schema check keeps a root
  * and the longest suffix below it within FASTMIB_MAX_INSTANCE_OID. */

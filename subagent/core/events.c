@@ -127,7 +127,8 @@ fma_ev_poll(struct fma_seg *s)
 	}
 }
 
-void
+/* Copy new event records of every served segment (the alarm's). */
+static void
 fma_poll_events(struct fma_agent *agent)
 {
 	for (unsigned int i = 0; i < agent->n_segs; i++) {

@@ -198,7 +198,9 @@ fma_try_attach(struct fma_seg *s)
  * walks silently skipping it, until a valid segment appears at the path
  * or the path is empty.
  */
-void
+/* The re-attach check (the alarm's): re-attach stale segments, attach
+ * returning ones, unregister vanished ones. */
+static void
 fma_check(struct fma_agent *agent)
 {
 	for (unsigned int i = 0; i < agent->n_segs; i++) {

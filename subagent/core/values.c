@@ -119,15 +119,6 @@ fma_snapshot(struct fma_seg *s, const struct fastmib_oid_ref *ref)
 /* ---- encoding ---- */
 
 static void
-fma_set_c64(netsnmp_variable_list *vb, uint64_t v)
-{
-	/* each half of a struct counter64 must be < 2^32 */
-	struct counter64 c64 = { .high = v >> 32, .low = v & 0xffffffffu };
-
-	snmp_set_var_typed_value(vb, ASN_COUNTER64, &c64, sizeof(c64));
-}
-
-static void
 fma_set_string(netsnmp_variable_list *vb, const char *str)
 {
 	size_t len = strlen(str);
@@ -158,13 +149,13 @@ fma_event_cell(const struct fastmib_schema *sc, const struct fastmib_event_rec *
 		snmp_set_var_typed_integer(vb, ASN_UNSIGNED, rec->slot);
 		break;
 	case FASTMIB_EVCOL_LAG_CYCLES:
-		fma_set_c64(vb, rec->lag);
+		fma_varbind_counter64(vb, rec->lag);
 		break;
 	case FASTMIB_EVCOL_LAG_NS:
-		fma_set_c64(vb, rec->lag_ns);
+		fma_varbind_counter64(vb, rec->lag_ns);
 		break;
 	default: /* arguments: the 64-bit value as stored (int32 sign-extended) */
-		fma_set_c64(vb, rec->args[col - FASTMIB_EVCOL_ARG1]);
+		fma_varbind_counter64(vb, rec->args[col - FASTMIB_EVCOL_ARG1]);
 		break;
 	}
 }
@@ -191,10 +182,10 @@ fma_evstat_value(struct fma_seg *s, const struct fastmib_oid_ref *ref,
 		fma_set_string(vb, s->schema->events[ref->row].name);
 		break;
 	case FASTMIB_STCOL_LOGGED:
-		fma_set_c64(vb, fastmib_event_logged(s->seg, ref->row));
+		fma_varbind_counter64(vb, fastmib_event_logged(s->seg, ref->row));
 		break;
 	default:
-		fma_set_c64(vb, fastmib_event_dropped(s->seg, ref->row));
+		fma_varbind_counter64(vb, fastmib_event_dropped(s->seg, ref->row));
 		break;
 	}
 }
@@ -241,10 +232,10 @@ fma_value_of(struct fma_seg *s, const struct fastmib_oid_ref *ref, netsnmp_varia
 					   (long)fastmib_writer_status(s->seg, NULL));
 		return 0;
 	case FASTMIB_OID_BEST_EFFORT:
-		fma_set_c64(vb, fastmib_best_effort_reads(s->seg));
+		fma_varbind_counter64(vb, fastmib_best_effort_reads(s->seg));
 		return 0;
 	case FASTMIB_OID_OUT_OF_RANGE:
-		fma_set_c64(vb, fastmib_out_of_range_updates(s->seg));
+		fma_varbind_counter64(vb, fastmib_out_of_range_updates(s->seg));
 		return 0;
 	case FASTMIB_OID_EVENT:
 		return fma_event_value(s, ref, vb);
@@ -268,7 +259,7 @@ fma_value_of(struct fma_seg *s, const struct fastmib_oid_ref *ref, netsnmp_varia
 					   (uint32_t)fastmib_reported_value(FASTMIB_GAUGE32, v));
 		break;
 	default:
-		fma_set_c64(vb, v);
+		fma_varbind_counter64(vb, v);
 		break;
 	}
 	return 0;

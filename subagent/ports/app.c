@@ -147,7 +147,7 @@ fmp_src_sample(struct fmp_src *s, uint64_t until)
 	int rc;
 
 	if (!s->sample_ids &&
-	    !(s->sample_ids = malloc(FMP_PORTS_MAX_PORTS * sizeof(*s->sample_ids))))
+	    !(s->sample_ids = malloc(FASTMIB_APP_PORTS_MAX * sizeof(*s->sample_ids))))
 		return -ENOMEM;
 	if (s->sample_n == 0 && s->behind_ns) {
 		/* a late application: the ports of its last list are read
@@ -161,7 +161,7 @@ fmp_src_sample(struct fmp_src *s, uint64_t until)
 	}
 	if (s->sample_n == 0) {
 		s->bg_exchanges++;
-		rc = fastmib_tel_list_ports(s->tel, s->sample_ids, FMP_PORTS_MAX_PORTS,
+		rc = fastmib_tel_list_ports(s->tel, s->sample_ids, FASTMIB_APP_PORTS_MAX,
 					    s->owner->timeout_ms);
 		if (rc == -EPROTO && fastmib_tel_ready(s->tel)) {
 			fmp_src_log_failure(s, -EPROTO, "/ethdev/list: not a list of port ids");

@@ -6,20 +6,10 @@
  * directory, its errors said once.
  */
 #include <errno.h>
-#include <net/if.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "ports_priv.h"
-
-bool
-fmp_kernel_ifindex(uint32_t ifindex, void *arg)
-{
-	char name[IF_NAMESIZE];
-
-	(void)arg;
-	return if_indextoname(ifindex, name) != NULL;
-}
 
 static bool
 fmp_beside_kernel(const struct fmp_ports *ports)
@@ -84,7 +74,7 @@ fmp_bind(struct fmp_port *p, bool *created, char *names, size_t *used, size_t si
 
 	e = fastmib_port_ifindex(ports->map, s->path, fmp_base_of(s), p->dev.name,
 				 p->dev.mac_ok ? p->dev.mac : NULL,
-				 fmp_beside_kernel(ports) ? fmp_kernel_ifindex : NULL, NULL, &made, &err);
+				 fmp_beside_kernel(ports) ? fastmib_port_kernel_ifindex : NULL, NULL, &made, &err);
 	if (!e || e->in_use) {
 		const char *why = !e ? (err == -ENOSPC ? "no ifIndex left above its base"
 					: "out of memory")
@@ -132,7 +122,8 @@ fmp_unbind(struct fmp_port *p)
 const char *
 fmp_obstacle(const struct fmp_port *p, char *kname)
 {
-	if (fmp_beside_kernel(p->src->owner) && if_indextoname(p->row.entry->ifindex, kname))
+	if (fmp_beside_kernel(p->src->owner) &&
+	    fastmib_port_kernel_ifindex(p->row.entry->ifindex, kname))
 		return "its ifIndex is a kernel interface's (choose another, see "
 		       "\"ifIndex\" in docs/if-mib.md)";
 	return NULL;

@@ -227,7 +227,8 @@ void fmp_ifmib_value(enum fmp_ifmib_table t, unsigned int col,
  */
 unsigned int fmp_ifmib_cast_mask(enum fmp_ifmib_table t, unsigned int col);
 
-/** Is `name` a PCI address ("0000:03:00.0"), i.e. a port of a PCI device? */
+/** Is `name` a PCI address ("0000:03:00.0"), i.e. a port of a PCI device?
+ * (ifmib.c's own rule, exported for its unit test.) */
 bool fmp_ifmib_pci_name(const char *name);
 
 #ifdef __cplusplus

@@ -36,7 +36,7 @@ fmp_port_of(struct fmp_src *s, uint16_t id, bool create)
 	}
 	if (lo < s->n_ports && s->ports[lo]->id == id)
 		return s->ports[lo];
-	if (!create || s->n_ports >= FMP_PORTS_MAX_PORTS)
+	if (!create || s->n_ports >= FASTMIB_APP_PORTS_MAX)
 		return NULL;
 	ports = realloc(s->ports, (s->n_ports + 1) * sizeof(*ports));
 	if (!ports)

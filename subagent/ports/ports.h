@@ -55,8 +55,6 @@ extern "C" {
 #define FMP_PORTS_TIMEOUT_MAX 1000u
 /** Applications (sources) served at most. */
 #define FMP_PORTS_MAX_SOURCES 32u
-/** Ports of one source served at most. */
-#define FMP_PORTS_MAX_PORTS   1024u
 /** Period of the connect / exit / sampling check, milliseconds. */
 #define FMP_PORTS_CHECK_MS    500u
 /** The oldest reading served when an answer is late, milliseconds. */
@@ -127,9 +125,6 @@ unsigned int fmp_ports_count(const struct fmp_ports *ports);
  * once its configuration is read). -EALREADY when started.
  */
 int fmp_ports_start(struct fmp_ports *ports);
-
-/** The periodic check, now. */
-void fmp_ports_check(struct fmp_ports *ports);
 
 /** Withdraw every row, close every connection, log the telemetry traffic,
  * free everything. NULL is ignored. */

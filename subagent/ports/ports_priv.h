@@ -39,6 +39,7 @@
 #include "ifmib.h"
 #include "ports.h"
 #include "ratelimit.h"
+#include "varbind.h"
 
 /* Ports one sampling query reads at most (3 or 4 commands each). */
 #define FMP_SAMPLE_CHUNK 64u
@@ -253,9 +254,6 @@ unsigned int fmp_port_parts(const struct fmp_port *p);
 
 /* ---- binding.c: the port map ---- */
 
-/* Is `ifindex` a kernel interface's (a fastmib_port_ifindex() skip
- * rule)? */
-bool fmp_kernel_ifindex(uint32_t ifindex, void *arg);
 /* Read the map from the state directory at start; errors said once. */
 void fmp_map_load(struct fmp_ports *ports);
 /* Write the map (after a new ifIndex or a SET); a failure said once. */

@@ -29,11 +29,8 @@ fmp_parts(const struct fmp_ports *ports, enum fmp_ifmib_table t, unsigned int co
 	unsigned int parts = fmp_ifmib_parts(t, col, p->dev.cast_have);
 
 	if (ports->mode == FMP_PORTS_AGENTX && reqinfo->mode == MODE_GET && parts &&
-	    !ports->ax.in_walk) {
-		parts = FASTMIB_PORT_INFO | FASTMIB_PORT_LINK | FASTMIB_PORT_STATS;
-		if (p->dev.cast_have != 0)
-			parts |= FASTMIB_PORT_XSTATS;
-	}
+	    !ports->ax.in_walk)
+		parts = fmp_port_parts(p);
 	return parts;
 }
 
@@ -300,7 +297,6 @@ static void
 fmp_varbind_put(netsnmp_variable_list *vb, const struct fmp_ifv *v)
 {
 	static const oid zero[2] = { 0, 0 };
-	struct counter64 c64;
 
 	switch (v->type) {
 	case FMP_IFV_INTEGER:
@@ -316,10 +312,7 @@ fmp_varbind_put(netsnmp_variable_list *vb, const struct fmp_ifv *v)
 		snmp_set_var_typed_integer(vb, ASN_TIMETICKS, (long)v->num);
 		break;
 	case FMP_IFV_COUNTER64:
-		/* each half below 2^32, as Net-SNMP's encoder needs */
-		c64.high = v->num >> 32;
-		c64.low = v->num & 0xffffffffu;
-		snmp_set_var_typed_value(vb, ASN_COUNTER64, &c64, sizeof(c64));
+		fma_varbind_counter64(vb, v->num);
 		break;
 	case FMP_IFV_OCTETS:
 		snmp_set_var_typed_value(vb, ASN_OCTET_STR, v->octets,

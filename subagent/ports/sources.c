@@ -58,7 +58,8 @@ fmp_ports_settle(struct fmp_ports *ports)
 	fmp_notify_flush(ports);
 }
 
-void
+/* The periodic check of every application, and what follows it. */
+static void
 fmp_ports_check(struct fmp_ports *ports)
 {
 	uint64_t until = fastmib_monotonic_ns() + FMP_CHECK_SLICE_NS;

@@ -123,9 +123,19 @@ int fastmib_portmap_save(struct fastmib_portmap *map);
 unsigned int fastmib_portmap_count(const struct fastmib_portmap *map);
 struct fastmib_portmap_entry *fastmib_portmap_at(struct fastmib_portmap *map, unsigned int i);
 
-/** The entry serving `ifindex`, or NULL. */
+/** The entry serving `ifindex`, or NULL (for tests: the agent finds a
+ * port's entry through the port itself). */
 struct fastmib_portmap_entry *fastmib_portmap_by_ifindex(struct fastmib_portmap *map,
 							 uint32_t ifindex);
+
+/**
+ * Is `ifindex` a kernel network interface's on this host? Where the ports'
+ * rows sit beside the kernel's (the agent over AgentX and in snmpd, and
+ * fastmib-stat, which shows what they serve), it is the `taken` rule of
+ * fastmib_port_ifindex() (`arg` NULL); `arg` non-NULL receives the
+ * interface's name (IF_NAMESIZE octets), for messages.
+ */
+bool fastmib_port_kernel_ifindex(uint32_t ifindex, void *arg);
 
 /**
  * The one ifIndex rule: the entry of device `name` (MAC `mac`, NULL when

@@ -28,6 +28,10 @@
 extern "C" {
 #endif
 
+/** Ports of one application read at most: the agent serves as many, and
+ * fastmib-stat lists as many. */
+#define FASTMIB_APP_PORTS_MAX 1024u
+
 /** Longest ethdev name (RTE_ETH_NAME_MAX_LEN in DPDK 22.11). */
 #define FASTMIB_PORT_NAME_MAX 64u
 
@@ -117,6 +121,10 @@ const char *fastmib_port_cast_name(enum fastmib_port_cast k);
  */
 int fastmib_json_u64(const json_t *v, uint64_t *out);
 
+/* The parsers of each reply, exported for their unit tests: the agent and
+ * fastmib-stat parse replies through the queries below and
+ * fastmib_port_parse_reply(). */
+
 /** Port ids of a `/ethdev/list` reply, ascending; returns how many (<= max)
  * or -EPROTO. Ids outside 0..65535 are refused. */
 int fastmib_port_parse_list(const json_t *reply, uint16_t *ids, unsigned int max);
@@ -155,10 +163,6 @@ struct fastmib_port_ask {
 int fastmib_tel_read_ports(struct fastmib_tel *tel, const struct fastmib_port_ask *asks,
 			   unsigned int n, struct fastmib_port_reading *out,
 			   unsigned int timeout_ms);
-
-/** The same for one port. */
-int fastmib_tel_read_port(struct fastmib_tel *tel, uint16_t port, unsigned int parts,
-			  struct fastmib_port_reading *r, unsigned int timeout_ms);
 
 /** Port ids the application lists (`/ethdev/list`), ascending, at most
  * `max`: how many, or an error of fastmib_tel_query(), or -EPROTO. */
