@@ -96,6 +96,87 @@ parse_mac_text(const char *s, uint8_t mac[6])
 	return true;
 }
 
+/* One KEY=VALUE field of a line into `e` (ifIndex noted in *have_ifindex):
+ * false, with the line's error noted, when it is not one the file knows. */
+static bool
+parse_field(struct fastmib_portmap *map, unsigned int lineno, char *w, size_t len,
+	    struct fastmib_portmap_entry *e, bool *have_ifindex)
+{
+	char *eq = memchr(w, '=', len);
+	const char *key = w, *val = eq ? eq + 1 : "";
+	size_t vlen = eq ? len - (size_t)(eq + 1 - w) : 0;
+
+	if (!eq) {
+		fastmib_portmap_note(map, lineno, "%.40s: not KEY=VALUE", w);
+		return false;
+	}
+	*eq = '\0';
+	if (strcmp(key, "ifIndex") == 0) {
+		char *end;
+		unsigned long long v;
+
+		errno = 0;
+		v = strtoull(val, &end, 10);
+		if (errno || end == val || *end || val[0] == '-' || v < 1 ||
+		    v > FASTMIB_IFINDEX_MAX) {
+			fastmib_portmap_note(map, lineno, "ifIndex: not a number in "
+					     "1..2147483647");
+			return false;
+		}
+		e->ifindex = (uint32_t)v;
+		*have_ifindex = true;
+	} else if (strcmp(key, "mac") == 0) {
+		if (!parse_mac_text(val, e->mac)) {
+			fastmib_portmap_note(map, lineno, "mac: not XX:XX:XX:XX:XX:XX");
+			return false;
+		}
+		e->mac_ok = true;
+	} else if (strcmp(key, "alias") == 0) {
+		if (vlen > FASTMIB_IFALIAS_MAX) {
+			fastmib_portmap_note(map, lineno, "alias: longer than 64 octets");
+			return false;
+		}
+		memcpy(e->alias, val, vlen);
+		e->alias_len = vlen;
+	} else if (strcmp(key, "linkTraps") == 0) {
+		if (strcmp(val, "enabled") == 0)
+			e->link_traps = FASTMIB_LINK_TRAPS_ENABLED;
+		else if (strcmp(val, "disabled") == 0)
+			e->link_traps = FASTMIB_LINK_TRAPS_DISABLED;
+		else {
+			fastmib_portmap_note(map, lineno, "linkTraps: enabled or disabled");
+			return false;
+		}
+	} else {
+		fastmib_portmap_note(map, lineno, "%.40s: unknown field (ifIndex, mac, "
+				     "alias and linkTraps are known)", key);
+		return false;
+	}
+	return true;
+}
+
+/* Does entry `e` of source `source` (line `lineno`) clash with an earlier
+ * line: its ifIndex or its device taken? Noted if so. */
+static bool
+clashes(struct fastmib_portmap *map, unsigned int lineno, const char *source,
+	const struct fastmib_portmap_entry *e)
+{
+	for (unsigned int i = 0; i < map->n; i++) {
+		const struct fastmib_portmap_entry *o = map->e[i];
+
+		if (o->ifindex == e->ifindex) {
+			fastmib_portmap_note(map, lineno, "ifIndex: %u is already line %u's",
+					     e->ifindex, o->line);
+			return true;
+		}
+		if (strcmp(o->name, e->name) == 0 && strcmp(o->source, source) == 0) {
+			fastmib_portmap_note(map, lineno, "device: already on line %u", o->line);
+			return true;
+		}
+	}
+	return false;
+}
+
 /* One "port ..." line into the map; false after noting what is wrong. */
 static bool
 parse_line(struct fastmib_portmap *map, const char *line, unsigned int lineno, char *w1,
@@ -105,7 +186,7 @@ parse_line(struct fastmib_portmap *map, const char *line, unsigned int lineno, c
 	struct fastmib_portmap_entry tmp = { .link_traps = FASTMIB_LINK_TRAPS_ENABLED }, *e;
 	size_t l1, l2, len;
 	char *w = NULL;
-	bool have_ifindex = false;
+	bool have_ifindex = false, ok = false;
 	int rc;
 
 	if (next_word(&p, w1, WORD_MAX, &l1, &why) != 1 || strcmp(w1, "port") != 0) {
@@ -126,92 +207,24 @@ parse_line(struct fastmib_portmap *map, const char *line, unsigned int lineno, c
 	w = malloc(WORD_MAX);
 	if (!w)
 		return false;
-	while ((rc = next_word(&p, w, WORD_MAX, &len, &why)) == 1) {
-		char *eq = memchr(w, '=', len);
-		const char *key = w, *val = eq ? eq + 1 : "";
-		size_t vlen = eq ? len - (size_t)(eq + 1 - w) : 0;
-
-		if (!eq) {
-			fastmib_portmap_note(map, lineno, "%.40s: not KEY=VALUE", w);
-			goto bad;
-		}
-		*eq = '\0';
-		if (strcmp(key, "ifIndex") == 0) {
-			char *end;
-			unsigned long long v;
-
-			errno = 0;
-			v = strtoull(val, &end, 10);
-			if (errno || end == val || *end || val[0] == '-' || v < 1 ||
-			    v > FASTMIB_IFINDEX_MAX) {
-				fastmib_portmap_note(map, lineno, "ifIndex: not a number in "
-						     "1..2147483647");
-				goto bad;
-			}
-			tmp.ifindex = (uint32_t)v;
-			have_ifindex = true;
-		} else if (strcmp(key, "mac") == 0) {
-			if (!parse_mac_text(val, tmp.mac)) {
-				fastmib_portmap_note(map, lineno, "mac: not XX:XX:XX:XX:XX:XX");
-				goto bad;
-			}
-			tmp.mac_ok = true;
-		} else if (strcmp(key, "alias") == 0) {
-			if (vlen > FASTMIB_IFALIAS_MAX) {
-				fastmib_portmap_note(map, lineno, "alias: longer than 64 octets");
-				goto bad;
-			}
-			memcpy(tmp.alias, val, vlen);
-			tmp.alias_len = vlen;
-		} else if (strcmp(key, "linkTraps") == 0) {
-			if (strcmp(val, "enabled") == 0)
-				tmp.link_traps = FASTMIB_LINK_TRAPS_ENABLED;
-			else if (strcmp(val, "disabled") == 0)
-				tmp.link_traps = FASTMIB_LINK_TRAPS_DISABLED;
-			else {
-				fastmib_portmap_note(map, lineno, "linkTraps: enabled or disabled");
-				goto bad;
-			}
-		} else {
-			fastmib_portmap_note(map, lineno, "%.40s: unknown field (ifIndex, mac, "
-					     "alias and linkTraps are known)", key);
-			goto bad;
-		}
-	}
-	if (rc < 0) {
+	while ((rc = next_word(&p, w, WORD_MAX, &len, &why)) == 1)
+		if (!parse_field(map, lineno, w, len, &tmp, &have_ifindex))
+			goto out;
+	if (rc < 0)
 		fastmib_portmap_note(map, lineno, "%s", why);
-		goto bad;
-	}
-	if (!have_ifindex) {
+	else if (!have_ifindex)
 		fastmib_portmap_note(map, lineno, "ifIndex: missing");
-		goto bad;
+	else if (!clashes(map, lineno, w1, &tmp) && (e = fastmib_portmap_add(map, w1))) {
+		tmp.source = e->source;
+		tmp.line = lineno;
+		*e = tmp;
+		free(map->used); /* made again at the next new device */
+		map->used = NULL;
+		ok = true;
 	}
-	for (unsigned int i = 0; i < map->n; i++) {
-		const struct fastmib_portmap_entry *o = map->e[i];
-
-		if (o->ifindex == tmp.ifindex) {
-			fastmib_portmap_note(map, lineno, "ifIndex: %u is already line %u's",
-					     tmp.ifindex, o->line);
-			goto bad;
-		}
-		if (strcmp(o->name, tmp.name) == 0 && strcmp(o->source, w1) == 0) {
-			fastmib_portmap_note(map, lineno, "device: already on line %u", o->line);
-			goto bad;
-		}
-	}
-	e = fastmib_portmap_add(map, w1);
-	if (!e)
-		goto bad;
-	tmp.source = e->source;
-	tmp.line = lineno;
-	*e = tmp;
-	free(map->used); /* made again at the next new device */
-	map->used = NULL;
+out:
 	free(w);
-	return true;
-bad:
-	free(w);
-	return false;
+	return ok;
 }
 
 int

@@ -130,6 +130,105 @@ fmp_src_answers(struct fmp_src *s)
 /* ---- the sample ---- */
 
 /*
+ * A late application: the ports of its last list are read straight away,
+ * so that the round trip the check costs it brings readings (a late list
+ * would bring none); the list is read again once it answers in time.
+ */
+static void
+fmp_sample_last_list(struct fmp_src *s)
+{
+	for (unsigned int i = 0; i < s->n_ports; i++)
+		if (s->ports[i]->dev.listed)
+			s->sample_ids[s->sample_n++] = s->ports[i]->id;
+	s->sample_at = 0;
+}
+
+/* Read the port list into the sample and mark which ports are listed:
+ * 0, or the failure of the query. */
+static int
+fmp_sample_list(struct fmp_src *s)
+{
+	int rc;
+
+	s->bg_exchanges++;
+	rc = fastmib_tel_list_ports(s->tel, s->sample_ids, FASTMIB_APP_PORTS_MAX,
+				    s->owner->timeout_ms);
+	if (rc == -EPROTO && fastmib_tel_ready(s->tel)) {
+		fmp_src_log_failure(s, -EPROTO, "/ethdev/list: not a list of port ids");
+		return -EPROTO;
+	}
+	if (rc < 0)
+		return rc;
+	for (unsigned int i = 0; i < s->n_ports; i++)
+		s->ports[i]->dev.listed = false;
+	for (int i = 0; i < rc; i++) {
+		struct fmp_port *p = fmp_port_of(s, s->sample_ids[i], true);
+
+		if (p)
+			p->dev.listed = true;
+	}
+	s->first_sample = false;
+	s->sample_n = (unsigned int)rc;
+	s->sample_at = 0;
+	return 0;
+}
+
+/* One port's part of a sample: the device at its id, and its reading. */
+static void
+fmp_sample_take(struct fmp_src *s, struct fmp_port *p, const struct fastmib_port_reading *rd,
+		uint64_t now)
+{
+	if (!(rd->parts & FASTMIB_PORT_INFO)) {
+		p->dev.listed = false; /* detached since the list */
+		return;
+	}
+	if (p->dev.name[0] && strcmp(p->dev.name, rd->name) != 0) {
+		/* another device at this port id (hotplug): a new row */
+		fmp_unbind(p);
+		fmp_port_forget(p, fmp_stamp(s->owner));
+	}
+	memcpy(p->dev.name, rd->name, sizeof(p->dev.name));
+	p->dev.mac_ok = rd->mac_ok;
+	memcpy(p->dev.mac, rd->mac, sizeof(p->dev.mac));
+	fmp_port_take(p, rd, now);
+}
+
+/* The next FMP_SAMPLE_CHUNK ports of the sample at most, in one query:
+ * 0, or the failure of the query (the sample is then dropped). */
+static int
+fmp_sample_chunk(struct fmp_src *s)
+{
+	struct fastmib_port_ask asks[FMP_SAMPLE_CHUNK] = { { 0 } };
+	struct fastmib_port_reading rd[FMP_SAMPLE_CHUNK];
+	unsigned int at = s->sample_at;
+	unsigned int n = s->sample_n - at < FMP_SAMPLE_CHUNK ? s->sample_n - at : FMP_SAMPLE_CHUNK;
+	uint64_t now;
+	int rc;
+
+	for (unsigned int i = 0; i < n; i++) {
+		struct fmp_port *p = fmp_port_of(s, s->sample_ids[at + i], false);
+
+		asks[i].port = s->sample_ids[at + i];
+		asks[i].parts = p ? fmp_port_parts(p) : FASTMIB_PORT_ALL & ~FASTMIB_PORT_XSTATS;
+	}
+	s->bg_exchanges++;
+	rc = fastmib_tel_read_ports(s->tel, asks, n, rd, s->owner->timeout_ms);
+	if (rc < 0) {
+		s->sample_n = 0;
+		return rc;
+	}
+	now = fastmib_monotonic_ns();
+	for (unsigned int i = 0; i < n; i++) {
+		struct fmp_port *p = fmp_port_of(s, s->sample_ids[at + i], false);
+
+		if (p)
+			fmp_sample_take(s, p, &rd[i], now);
+	}
+	s->sample_at = at + n;
+	return 0;
+}
+
+/*
  * Read the port list and the state of every listed port (info, link,
  * stats, and xstats where a breakdown is or may be), take it in, and mark
  * which ports are listed: queries of FMP_SAMPLE_CHUNK ports. A sample that
@@ -142,89 +241,24 @@ fmp_src_answers(struct fmp_src *s)
 static int
 fmp_src_sample(struct fmp_src *s, uint64_t until)
 {
-	struct fastmib_port_ask asks[FMP_SAMPLE_CHUNK];
-	struct fastmib_port_reading rd[FMP_SAMPLE_CHUNK];
 	int rc;
 
 	if (!s->sample_ids &&
 	    !(s->sample_ids = malloc(FASTMIB_APP_PORTS_MAX * sizeof(*s->sample_ids))))
 		return -ENOMEM;
-	if (s->sample_n == 0 && s->behind_ns) {
-		/* a late application: the ports of its last list are read
-		 * straight away, so that the round trip the check costs it
-		 * brings readings (a late list would bring none); the list is
-		 * read again once it answers in time */
-		for (unsigned int i = 0; i < s->n_ports; i++)
-			if (s->ports[i]->dev.listed)
-				s->sample_ids[s->sample_n++] = s->ports[i]->id;
-		s->sample_at = 0;
-	}
+	if (s->sample_n == 0 && s->behind_ns)
+		fmp_sample_last_list(s);
 	if (s->sample_n == 0) {
-		s->bg_exchanges++;
-		rc = fastmib_tel_list_ports(s->tel, s->sample_ids, FASTMIB_APP_PORTS_MAX,
-					    s->owner->timeout_ms);
-		if (rc == -EPROTO && fastmib_tel_ready(s->tel)) {
-			fmp_src_log_failure(s, -EPROTO, "/ethdev/list: not a list of port ids");
-			return -EPROTO;
-		}
-		if (rc < 0)
+		rc = fmp_sample_list(s);
+		if (rc < 0 || s->sample_n == 0)
 			return rc;
-		for (unsigned int i = 0; i < s->n_ports; i++)
-			s->ports[i]->dev.listed = false;
-		for (int i = 0; i < rc; i++) {
-			struct fmp_port *p = fmp_port_of(s, s->sample_ids[i], true);
-
-			if (p)
-				p->dev.listed = true;
-		}
-		s->first_sample = false;
-		s->sample_n = (unsigned int)rc;
-		s->sample_at = 0;
-		if (rc == 0)
-			return 0;
 	}
 	while (s->sample_at < s->sample_n) {
-		unsigned int at = s->sample_at;
-		unsigned int n = s->sample_n - at < FMP_SAMPLE_CHUNK ? s->sample_n - at
-				 : FMP_SAMPLE_CHUNK;
-		uint64_t now;
-
-		if (at && fastmib_monotonic_ns() >= until)
+		if (s->sample_at && fastmib_monotonic_ns() >= until)
 			return -EINPROGRESS;
-		for (unsigned int i = 0; i < n; i++) {
-			struct fmp_port *p = fmp_port_of(s, s->sample_ids[at + i], false);
-
-			asks[i].port = s->sample_ids[at + i];
-			asks[i].parts = p ? fmp_port_parts(p)
-				    : FASTMIB_PORT_ALL & ~FASTMIB_PORT_XSTATS;
-		}
-		s->bg_exchanges++;
-		rc = fastmib_tel_read_ports(s->tel, asks, n, rd, s->owner->timeout_ms);
-		if (rc < 0) {
-			s->sample_n = 0;
+		rc = fmp_sample_chunk(s);
+		if (rc < 0)
 			return rc;
-		}
-		now = fastmib_monotonic_ns();
-		for (unsigned int i = 0; i < n; i++) {
-			struct fmp_port *p = fmp_port_of(s, s->sample_ids[at + i], false);
-
-			if (!p)
-				continue;
-			if (!(rd[i].parts & FASTMIB_PORT_INFO)) {
-				p->dev.listed = false; /* detached since the list */
-				continue;
-			}
-			if (p->dev.name[0] && strcmp(p->dev.name, rd[i].name) != 0) {
-				/* another device at this port id (hotplug): a new row */
-				fmp_unbind(p);
-				fmp_port_forget(p, fmp_stamp(s->owner));
-			}
-			memcpy(p->dev.name, rd[i].name, sizeof(p->dev.name));
-			p->dev.mac_ok = rd[i].mac_ok;
-			memcpy(p->dev.mac, rd[i].mac, sizeof(p->dev.mac));
-			fmp_port_take(p, &rd[i], now);
-		}
-		s->sample_at = at + n;
 	}
 	s->sample_n = 0;
 	return 0;
