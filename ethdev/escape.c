@@ -2,7 +2,7 @@
 /*
  * Text from outside on its way to a log: a port name, a path, a piece of a
  * telemetry answer could hold a newline and forge a line of its own, or a
- * terminal escape. See fastmib_escape() in client.h.
+ * terminal escape. See fme_escape() in client.h.
  */
 #include <stdio.h>
 #include <string.h>
@@ -10,7 +10,7 @@
 #include "fastmib/ethdev/client.h"
 
 char *
-fastmib_escape(const char *in, size_t len, char *out, size_t size)
+fme_escape(const char *in, size_t len, char *out, size_t size)
 {
 	size_t o = 0;
 
@@ -43,7 +43,7 @@ fastmib_escape(const char *in, size_t len, char *out, size_t size)
 }
 
 char *
-fastmib_escape_str(const char *in, char *out, size_t size)
+fme_escape_str(const char *in, char *out, size_t size)
 {
-	return fastmib_escape(in, in ? strlen(in) : 0, out, size);
+	return fme_escape(in, in ? strlen(in) : 0, out, size);
 }

@@ -4,7 +4,7 @@
  * DPDK prints unsigned 64-bit integers (an underflowed driver counter reads
  * 18446744073709551000), jansson keeps signed 64-bit ones and refuses the
  * whole text for one that does not fit. Such integers are turned into
- * strings of their digits before parsing; fastmib_json_u64() (reading.c)
+ * strings of their digits before parsing; fme_json_u64() (reading.c)
  * reads either form. One pass over the text, and a copy only when a large
  * integer is there.
  */
@@ -103,7 +103,7 @@ quote(const char *tok, size_t n, void *arg)
 }
 
 json_t *
-fastmib_tel_json_load(const char *text, size_t len)
+fme_tel_json_load(const char *text, size_t len)
 {
 	size_t big = scan(text, len, NULL, NULL);
 	struct copy c = { text, text, NULL, 0 };

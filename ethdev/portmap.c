@@ -13,7 +13,7 @@
 #include "portmap_priv.h"
 
 int
-fastmib_port_source_parse(const char *spec, char *path, size_t len, uint32_t *own_base)
+fme_port_source_parse(const char *spec, char *path, size_t len, uint32_t *own_base)
 {
 	const char *comma = strrchr(spec, ',');
 	size_t plen = strlen(spec);
@@ -26,7 +26,7 @@ fastmib_port_source_parse(const char *spec, char *path, size_t len, uint32_t *ow
 
 		errno = 0;
 		b = strtoull(comma + 1, &end, 10);
-		if (errno || *end || b < 1 || b > FASTMIB_IFINDEX_MAX)
+		if (errno || *end || b < 1 || b > FME_IFINDEX_MAX)
 			return -EINVAL;
 		*own_base = (uint32_t)b;
 		plen = (size_t)(comma - spec);
@@ -69,30 +69,30 @@ label_of(const char *path, char *out, size_t size)
 }
 
 void
-fastmib_port_labels(const char *const *paths, unsigned int n,
-		    char (*labels)[FASTMIB_PORT_LABEL_MAX])
+fme_port_labels(const char *const *paths, unsigned int n,
+		    char (*labels)[FME_PORT_LABEL_MAX])
 {
 	for (unsigned int i = 0; i < n; i++) {
 		unsigned int same = 1;
 
 		/* room for a suffix of up to 5 characters ("-9999") */
-		label_of(paths[i], labels[i], FASTMIB_PORT_LABEL_MAX - 6);
+		label_of(paths[i], labels[i], FME_PORT_LABEL_MAX - 6);
 		for (unsigned int j = 0; j < i; j++) {
-			char base[FASTMIB_PORT_LABEL_MAX];
+			char base[FME_PORT_LABEL_MAX];
 
-			label_of(paths[j], base, FASTMIB_PORT_LABEL_MAX - 6);
+			label_of(paths[j], base, FME_PORT_LABEL_MAX - 6);
 			same += strcmp(base, labels[i]) == 0;
 		}
 		if (same > 1) {
 			size_t len = strlen(labels[i]);
 
-			snprintf(labels[i] + len, FASTMIB_PORT_LABEL_MAX - len, "-%u", same);
+			snprintf(labels[i] + len, FME_PORT_LABEL_MAX - len, "-%u", same);
 		}
 	}
 }
 
 void
-fastmib_port_ifname(const char *label, const char *name, char *out, size_t size)
+fme_port_ifname(const char *label, const char *name, char *out, size_t size)
 {
 	if (label)
 		snprintf(out, size, "%s/%s", label, name);
@@ -101,14 +101,14 @@ fastmib_port_ifname(const char *label, const char *name, char *out, size_t size)
 }
 
 int
-fastmib_portmap_new(struct fastmib_portmap **mapp)
+fme_portmap_new(struct fme_portmap **mapp)
 {
 	*mapp = calloc(1, sizeof(**mapp));
 	return *mapp ? 0 : -ENOMEM;
 }
 
 void
-fastmib_portmap_free(struct fastmib_portmap *map)
+fme_portmap_free(struct fme_portmap *map)
 {
 	if (!map)
 		return;
@@ -124,7 +124,7 @@ fastmib_portmap_free(struct fastmib_portmap *map)
 }
 
 void
-fastmib_portmap_note(struct fastmib_portmap *map, unsigned int line, const char *fmt, ...)
+fme_portmap_note(struct fme_portmap *map, unsigned int line, const char *fmt, ...)
 {
 	char msg[512];
 	int n;
@@ -149,37 +149,37 @@ fastmib_portmap_note(struct fastmib_portmap *map, unsigned int line, const char 
 }
 
 const char *
-fastmib_portmap_errors(const struct fastmib_portmap *map)
+fme_portmap_errors(const struct fme_portmap *map)
 {
 	return map->errors ? map->errors : "";
 }
 
 const char *
-fastmib_portmap_path(const struct fastmib_portmap *map)
+fme_portmap_path(const struct fme_portmap *map)
 {
 	return map->path;
 }
 
 unsigned int
-fastmib_portmap_count(const struct fastmib_portmap *map)
+fme_portmap_count(const struct fme_portmap *map)
 {
 	return map->n;
 }
 
-struct fastmib_portmap_entry *
-fastmib_portmap_at(struct fastmib_portmap *map, unsigned int i)
+struct fme_portmap_entry *
+fme_portmap_at(struct fme_portmap *map, unsigned int i)
 {
 	return i < map->n ? map->e[i] : NULL;
 }
 
-struct fastmib_portmap_entry *
-fastmib_portmap_add(struct fastmib_portmap *map, const char *source)
+struct fme_portmap_entry *
+fme_portmap_add(struct fme_portmap *map, const char *source)
 {
-	struct fastmib_portmap_entry *e;
+	struct fme_portmap_entry *e;
 
 	if (map->n == map->cap) {
 		unsigned int cap = map->cap ? 2 * map->cap : 16;
-		struct fastmib_portmap_entry **grown = realloc(map->e, cap * sizeof(*grown));
+		struct fme_portmap_entry **grown = realloc(map->e, cap * sizeof(*grown));
 
 		if (!grown)
 			return NULL;
@@ -191,14 +191,14 @@ fastmib_portmap_add(struct fastmib_portmap *map, const char *source)
 		free(e);
 		return NULL;
 	}
-	e->link_traps = FASTMIB_LINK_TRAPS_ENABLED;
+	e->link_traps = FME_LINK_TRAPS_ENABLED;
 	map->e[map->n++] = e;
 	return e;
 }
 
 /* A new entry's ifIndex into the sorted list (if it is made). */
 static void
-used_insert(struct fastmib_portmap *map, uint32_t ifindex)
+used_insert(struct fme_portmap *map, uint32_t ifindex)
 {
 	unsigned int i = map->n - 1; /* the list lacks the newest entry */
 	uint32_t *grown;
@@ -219,8 +219,8 @@ used_insert(struct fastmib_portmap *map, uint32_t ifindex)
 	map->used[i] = ifindex;
 }
 
-struct fastmib_portmap_entry *
-fastmib_portmap_by_ifindex(struct fastmib_portmap *map, uint32_t ifindex)
+struct fme_portmap_entry *
+fme_portmap_by_ifindex(struct fme_portmap *map, uint32_t ifindex)
 {
 	for (unsigned int i = 0; i < map->n; i++)
 		if (map->e[i]->ifindex == ifindex)
@@ -242,7 +242,7 @@ cmp_u32(const void *a, const void *b)
  * thousand new devices cost a thousand binary searches, not sorts.
  */
 static uint32_t
-first_free(struct fastmib_portmap *map, uint32_t base,
+first_free(struct fme_portmap *map, uint32_t base,
 	   bool (*taken)(uint32_t, void *), void *arg)
 {
 	uint32_t cand = base;
@@ -269,7 +269,7 @@ first_free(struct fastmib_portmap *map, uint32_t base,
 			lo++;
 		if (!(lo < map->n && map->used[lo] == cand) && (!taken || !taken(cand, arg)))
 			return cand;
-		if (cand == FASTMIB_IFINDEX_MAX)
+		if (cand == FME_IFINDEX_MAX)
 			return 0;
 		cand++;
 	}
@@ -286,19 +286,19 @@ mac_identifies(const uint8_t *mac)
 }
 
 bool
-fastmib_port_kernel_ifindex(uint32_t ifindex, void *arg)
+fme_port_kernel_ifindex(uint32_t ifindex, void *arg)
 {
 	char name[IF_NAMESIZE];
 
 	return if_indextoname(ifindex, arg ? arg : name) != NULL;
 }
 
-struct fastmib_portmap_entry *
-fastmib_port_ifindex(struct fastmib_portmap *map, const char *source, uint32_t base,
+struct fme_portmap_entry *
+fme_port_ifindex(struct fme_portmap *map, const char *source, uint32_t base,
 		     const char *name, const uint8_t *mac,
 		     bool (*taken)(uint32_t, void *), void *arg, bool *created, int *err)
 {
-	struct fastmib_portmap_entry *e = NULL;
+	struct fme_portmap_entry *e = NULL;
 	uint32_t ifindex;
 
 	*created = false;
@@ -308,7 +308,7 @@ fastmib_port_ifindex(struct fastmib_portmap *map, const char *source, uint32_t b
 			e = map->e[i];
 	/* the device renamed: its burned-in address says which it was */
 	for (unsigned int i = 0; i < map->n && !e && mac_identifies(mac); i++) {
-		struct fastmib_portmap_entry *o = map->e[i];
+		struct fme_portmap_entry *o = map->e[i];
 
 		if (!o->in_use && o->mac_ok && memcmp(o->mac, mac, 6) == 0 &&
 		    strcmp(o->source, source) == 0) {
@@ -325,12 +325,12 @@ fastmib_port_ifindex(struct fastmib_portmap *map, const char *source, uint32_t b
 		}
 		return e;
 	}
-	ifindex = first_free(map, base ? base : FASTMIB_IFINDEX_BASE, taken, arg);
+	ifindex = first_free(map, base ? base : FME_IFINDEX_BASE, taken, arg);
 	if (!ifindex) {
 		*err = -ENOSPC;
 		return NULL;
 	}
-	e = fastmib_portmap_add(map, source);
+	e = fme_portmap_add(map, source);
 	if (!e) {
 		*err = -ENOMEM;
 		return NULL;

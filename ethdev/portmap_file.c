@@ -99,15 +99,15 @@ parse_mac_text(const char *s, uint8_t mac[6])
 /* One KEY=VALUE field of a line into `e` (ifIndex noted in *have_ifindex):
  * false, with the line's error noted, when it is not one the file knows. */
 static bool
-parse_field(struct fastmib_portmap *map, unsigned int lineno, char *w, size_t len,
-	    struct fastmib_portmap_entry *e, bool *have_ifindex)
+parse_field(struct fme_portmap *map, unsigned int lineno, char *w, size_t len,
+	    struct fme_portmap_entry *e, bool *have_ifindex)
 {
 	char *eq = memchr(w, '=', len);
 	const char *key = w, *val = eq ? eq + 1 : "";
 	size_t vlen = eq ? len - (size_t)(eq + 1 - w) : 0;
 
 	if (!eq) {
-		fastmib_portmap_note(map, lineno, "%.40s: not KEY=VALUE", w);
+		fme_portmap_note(map, lineno, "%.40s: not KEY=VALUE", w);
 		return false;
 	}
 	*eq = '\0';
@@ -118,8 +118,8 @@ parse_field(struct fastmib_portmap *map, unsigned int lineno, char *w, size_t le
 		errno = 0;
 		v = strtoull(val, &end, 10);
 		if (errno || end == val || *end || val[0] == '-' || v < 1 ||
-		    v > FASTMIB_IFINDEX_MAX) {
-			fastmib_portmap_note(map, lineno, "ifIndex: not a number in "
+		    v > FME_IFINDEX_MAX) {
+			fme_portmap_note(map, lineno, "ifIndex: not a number in "
 					     "1..2147483647");
 			return false;
 		}
@@ -127,28 +127,28 @@ parse_field(struct fastmib_portmap *map, unsigned int lineno, char *w, size_t le
 		*have_ifindex = true;
 	} else if (strcmp(key, "mac") == 0) {
 		if (!parse_mac_text(val, e->mac)) {
-			fastmib_portmap_note(map, lineno, "mac: not XX:XX:XX:XX:XX:XX");
+			fme_portmap_note(map, lineno, "mac: not XX:XX:XX:XX:XX:XX");
 			return false;
 		}
 		e->mac_ok = true;
 	} else if (strcmp(key, "alias") == 0) {
-		if (vlen > FASTMIB_IFALIAS_MAX) {
-			fastmib_portmap_note(map, lineno, "alias: longer than 64 octets");
+		if (vlen > FME_IFALIAS_MAX) {
+			fme_portmap_note(map, lineno, "alias: longer than 64 octets");
 			return false;
 		}
 		memcpy(e->alias, val, vlen);
 		e->alias_len = vlen;
 	} else if (strcmp(key, "linkTraps") == 0) {
 		if (strcmp(val, "enabled") == 0)
-			e->link_traps = FASTMIB_LINK_TRAPS_ENABLED;
+			e->link_traps = FME_LINK_TRAPS_ENABLED;
 		else if (strcmp(val, "disabled") == 0)
-			e->link_traps = FASTMIB_LINK_TRAPS_DISABLED;
+			e->link_traps = FME_LINK_TRAPS_DISABLED;
 		else {
-			fastmib_portmap_note(map, lineno, "linkTraps: enabled or disabled");
+			fme_portmap_note(map, lineno, "linkTraps: enabled or disabled");
 			return false;
 		}
 	} else {
-		fastmib_portmap_note(map, lineno, "%.40s: unknown field (ifIndex, mac, "
+		fme_portmap_note(map, lineno, "%.40s: unknown field (ifIndex, mac, "
 				     "alias and linkTraps are known)", key);
 		return false;
 	}
@@ -158,19 +158,19 @@ parse_field(struct fastmib_portmap *map, unsigned int lineno, char *w, size_t le
 /* Does entry `e` of source `source` (line `lineno`) clash with an earlier
  * line: its ifIndex or its device taken? Noted if so. */
 static bool
-clashes(struct fastmib_portmap *map, unsigned int lineno, const char *source,
-	const struct fastmib_portmap_entry *e)
+clashes(struct fme_portmap *map, unsigned int lineno, const char *source,
+	const struct fme_portmap_entry *e)
 {
 	for (unsigned int i = 0; i < map->n; i++) {
-		const struct fastmib_portmap_entry *o = map->e[i];
+		const struct fme_portmap_entry *o = map->e[i];
 
 		if (o->ifindex == e->ifindex) {
-			fastmib_portmap_note(map, lineno, "ifIndex: %u is already line %u's",
+			fme_portmap_note(map, lineno, "ifIndex: %u is already line %u's",
 					     e->ifindex, o->line);
 			return true;
 		}
 		if (strcmp(o->name, e->name) == 0 && strcmp(o->source, source) == 0) {
-			fastmib_portmap_note(map, lineno, "device: already on line %u", o->line);
+			fme_portmap_note(map, lineno, "device: already on line %u", o->line);
 			return true;
 		}
 	}
@@ -179,27 +179,27 @@ clashes(struct fastmib_portmap *map, unsigned int lineno, const char *source,
 
 /* One "port ..." line into the map; false after noting what is wrong. */
 static bool
-parse_line(struct fastmib_portmap *map, const char *line, unsigned int lineno, char *w1,
+parse_line(struct fme_portmap *map, const char *line, unsigned int lineno, char *w1,
 	   char *w2)
 {
 	const char *p = line, *why = NULL;
-	struct fastmib_portmap_entry tmp = { .link_traps = FASTMIB_LINK_TRAPS_ENABLED }, *e;
+	struct fme_portmap_entry tmp = { .link_traps = FME_LINK_TRAPS_ENABLED }, *e;
 	size_t l1, l2, len;
 	char *w = NULL;
 	bool have_ifindex = false, ok = false;
 	int rc;
 
 	if (next_word(&p, w1, WORD_MAX, &l1, &why) != 1 || strcmp(w1, "port") != 0) {
-		fastmib_portmap_note(map, lineno, "not a \"port\" line");
+		fme_portmap_note(map, lineno, "not a \"port\" line");
 		return false;
 	}
 	if ((rc = next_word(&p, w1, WORD_MAX, &l1, &why)) != 1 || l1 == 0 || strlen(w1) != l1) {
-		fastmib_portmap_note(map, lineno, "source: %s", rc < 0 ? why : "missing");
+		fme_portmap_note(map, lineno, "source: %s", rc < 0 ? why : "missing");
 		return false;
 	}
 	if ((rc = next_word(&p, w2, WORD_MAX, &l2, &why)) != 1 || l2 == 0 ||
-	    l2 >= FASTMIB_PORT_NAME_MAX || strlen(w2) != l2) {
-		fastmib_portmap_note(map, lineno, "device: %s", rc < 0 ? why : rc == 0 ?
+	    l2 >= FME_PORT_NAME_MAX || strlen(w2) != l2) {
+		fme_portmap_note(map, lineno, "device: %s", rc < 0 ? why : rc == 0 ?
 				     "missing" : "empty, or longer than 63 octets");
 		return false;
 	}
@@ -211,10 +211,10 @@ parse_line(struct fastmib_portmap *map, const char *line, unsigned int lineno, c
 		if (!parse_field(map, lineno, w, len, &tmp, &have_ifindex))
 			goto out;
 	if (rc < 0)
-		fastmib_portmap_note(map, lineno, "%s", why);
+		fme_portmap_note(map, lineno, "%s", why);
 	else if (!have_ifindex)
-		fastmib_portmap_note(map, lineno, "ifIndex: missing");
-	else if (!clashes(map, lineno, w1, &tmp) && (e = fastmib_portmap_add(map, w1))) {
+		fme_portmap_note(map, lineno, "ifIndex: missing");
+	else if (!clashes(map, lineno, w1, &tmp) && (e = fme_portmap_add(map, w1))) {
 		tmp.source = e->source;
 		tmp.line = lineno;
 		*e = tmp;
@@ -228,7 +228,7 @@ out:
 }
 
 int
-fastmib_portmap_load(struct fastmib_portmap *map, const char *dir)
+fme_portmap_load(struct fme_portmap *map, const char *dir)
 {
 	char *line = NULL, *w1 = NULL, *w2 = NULL;
 	size_t cap = 0;
@@ -238,17 +238,17 @@ fastmib_portmap_load(struct fastmib_portmap *map, const char *dir)
 
 	if (!dir)
 		return 0;
-	map->path = malloc(strlen(dir) + sizeof(FASTMIB_PORTMAP_FILE) + 2);
+	map->path = malloc(strlen(dir) + sizeof(FME_PORTMAP_FILE) + 2);
 	if (!map->path)
 		return -ENOMEM;
-	sprintf(map->path, "%s/%s", dir, FASTMIB_PORTMAP_FILE);
+	sprintf(map->path, "%s/%s", dir, FME_PORTMAP_FILE);
 	f = fopen(map->path, "re");
 	if (!f) {
 		if (errno == ENOENT)
 			return 0;
 		rc = -errno;
 		map->file_faulty = true;
-		fastmib_portmap_note(map, 0, "%s", strerror(-rc));
+		fme_portmap_note(map, 0, "%s", strerror(-rc));
 		return rc;
 	}
 	w1 = malloc(WORD_MAX);
@@ -271,7 +271,7 @@ fastmib_portmap_load(struct fastmib_portmap *map, const char *dir)
 	if (ferror(f)) {
 		rc = -EIO;
 		map->file_faulty = true;
-		fastmib_portmap_note(map, lineno, "read error");
+		fme_portmap_note(map, lineno, "read error");
 	} else if (map->file_faulty) {
 		rc = -EINVAL;
 	}
@@ -301,7 +301,7 @@ put_quoted(FILE *f, const uint8_t *s, size_t len)
 }
 
 int
-fastmib_portmap_save(struct fastmib_portmap *map)
+fme_portmap_save(struct fme_portmap *map)
 {
 	char *tmp;
 	FILE *f;
@@ -320,7 +320,7 @@ fastmib_portmap_save(struct fastmib_portmap *map)
 		rc = -errno;
 		if (fd >= 0)
 			close(fd);
-		fastmib_portmap_note(map, 0, "cannot write %s: %s", tmp, strerror(-rc));
+		fme_portmap_note(map, 0, "cannot write %s: %s", tmp, strerror(-rc));
 		free(tmp);
 		return rc;
 	}
@@ -328,7 +328,7 @@ fastmib_portmap_save(struct fastmib_portmap *map)
 		"# ifLinkUpDownTrapEnable of each device, by application and device name.\n"
 		"# Edit only while the agent is stopped (docs/if-mib.md, \"ifIndex\").\n");
 	for (unsigned int i = 0; i < map->n; i++) {
-		const struct fastmib_portmap_entry *e = map->e[i];
+		const struct fme_portmap_entry *e = map->e[i];
 
 		fputs("port ", f);
 		put_quoted(f, (const uint8_t *)e->source, strlen(e->source));
@@ -342,7 +342,7 @@ fastmib_portmap_save(struct fastmib_portmap *map)
 			fputs(" alias=", f);
 			put_quoted(f, e->alias, e->alias_len);
 		}
-		if (e->link_traps == FASTMIB_LINK_TRAPS_DISABLED)
+		if (e->link_traps == FME_LINK_TRAPS_DISABLED)
 			fputs(" linkTraps=disabled", f);
 		fputc('\n', f);
 	}
@@ -354,7 +354,7 @@ fastmib_portmap_save(struct fastmib_portmap *map)
 		rc = -errno;
 	if (rc < 0) {
 		unlink(tmp);
-		fastmib_portmap_note(map, 0, "cannot write %s: %s", map->path, strerror(-rc));
+		fme_portmap_note(map, 0, "cannot write %s: %s", map->path, strerror(-rc));
 	}
 	free(tmp);
 	return rc;

@@ -10,30 +10,30 @@
 
 #include "fastmib/ethdev/reading.h"
 
-static const char *const stat_names[FASTMIB_STAT_COUNT] = {
+static const char *const stat_names[FME_STAT_COUNT] = {
 	"ipackets", "opackets", "ibytes", "obytes", "imissed", "ierrors", "oerrors",
 	"rx_nombuf",
 };
 
-static const char *const cast_names[FASTMIB_CAST_COUNT] = {
+static const char *const cast_names[FME_CAST_COUNT] = {
 	"rx_multicast_packets", "rx_broadcast_packets", "tx_multicast_packets",
 	"tx_broadcast_packets", "rx_unicast_packets", "tx_unicast_packets",
 };
 
 const char *
-fastmib_port_stat_name(enum fastmib_port_stat k)
+fme_port_stat_name(enum fme_port_stat k)
 {
-	return (unsigned int)k < FASTMIB_STAT_COUNT ? stat_names[k] : "?";
+	return (unsigned int)k < FME_STAT_COUNT ? stat_names[k] : "?";
 }
 
 const char *
-fastmib_port_cast_name(enum fastmib_port_cast k)
+fme_port_cast_name(enum fme_port_cast k)
 {
-	return (unsigned int)k < FASTMIB_CAST_COUNT ? cast_names[k] : "?";
+	return (unsigned int)k < FME_CAST_COUNT ? cast_names[k] : "?";
 }
 
 int
-fastmib_json_u64(const json_t *v, uint64_t *out)
+fme_json_u64(const json_t *v, uint64_t *out)
 {
 	const char *s;
 	uint64_t x = 0;
@@ -64,21 +64,21 @@ fastmib_json_u64(const json_t *v, uint64_t *out)
 
 /* The faulty value, quoted for the log (the first of a reading). */
 static void
-note_bad(struct fastmib_port_reading *r, const json_t *v)
+note_bad(struct fme_port_reading *r, const json_t *v)
 {
 	char *text;
 
 	if (r->bad_text[0])
 		return;
 	text = v ? json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT) : NULL;
-	fastmib_escape_str(text ? text : "(missing)", r->bad_text, sizeof(r->bad_text));
+	fme_escape_str(text ? text : "(missing)", r->bad_text, sizeof(r->bad_text));
 	free(text);
 }
 
 static bool
 get_u64(const json_t *obj, const char *key, uint64_t *out)
 {
-	return fastmib_json_u64(json_object_get(obj, key), out) == 0;
+	return fme_json_u64(json_object_get(obj, key), out) == 0;
 }
 
 static int
@@ -90,7 +90,7 @@ cmp_u16(const void *a, const void *b)
 }
 
 int
-fastmib_port_parse_list(const json_t *reply, uint16_t *ids, unsigned int max)
+fme_port_parse_list(const json_t *reply, uint16_t *ids, unsigned int max)
 {
 	unsigned int n = 0;
 	size_t i;
@@ -125,7 +125,7 @@ parse_mac(const char *s, uint8_t mac[6])
 }
 
 int
-fastmib_port_parse_info(const json_t *reply, struct fastmib_port_reading *r)
+fme_port_parse_info(const json_t *reply, struct fme_port_reading *r)
 {
 	const char *name = json_string_value(json_object_get(reply, "name"));
 	uint64_t mtu, promisc = 0, started = 0;
@@ -143,7 +143,7 @@ fastmib_port_parse_info(const json_t *reply, struct fastmib_port_reading *r)
 	get_u64(reply, "dev_started", &started);
 	r->promiscuous = promisc != 0;
 	r->started = started != 0;
-	r->parts |= FASTMIB_PORT_INFO;
+	r->parts |= FME_PORT_INFO;
 	return 0;
 }
 
@@ -151,7 +151,7 @@ fastmib_port_parse_info(const json_t *reply, struct fastmib_port_reading *r)
 #define SPEED_UNKNOWN UINT32_MAX
 
 int
-fastmib_port_parse_link(const json_t *reply, struct fastmib_port_reading *r)
+fme_port_parse_link(const json_t *reply, struct fme_port_reading *r)
 {
 	const char *status = json_string_value(json_object_get(reply, "status"));
 	uint64_t speed;
@@ -163,20 +163,20 @@ fastmib_port_parse_link(const json_t *reply, struct fastmib_port_reading *r)
 	r->speed_known = get_u64(reply, "speed", &speed) && speed != SPEED_UNKNOWN &&
 			 r->link_up;
 	r->speed_mbps = r->speed_known ? speed : 0;
-	r->parts |= FASTMIB_PORT_LINK;
+	r->parts |= FME_PORT_LINK;
 	return 0;
 }
 
 int
-fastmib_port_parse_stats(const json_t *reply, struct fastmib_port_reading *r)
+fme_port_parse_stats(const json_t *reply, struct fme_port_reading *r)
 {
 	if (!json_is_object(reply))
 		return -EPROTO;
 	r->stats_have = 0;
-	for (unsigned int k = 0; k < FASTMIB_STAT_COUNT; k++) {
+	for (unsigned int k = 0; k < FME_STAT_COUNT; k++) {
 		const json_t *v = json_object_get(reply, stat_names[k]);
 
-		if (fastmib_json_u64(v, &r->stat[k]) < 0) {
+		if (fme_json_u64(v, &r->stat[k]) < 0) {
 			r->stats_bad |= 1u << k;
 			note_bad(r, v);
 			continue;
@@ -185,7 +185,7 @@ fastmib_port_parse_stats(const json_t *reply, struct fastmib_port_reading *r)
 		if (r->stat[k] >> 63)
 			r->stats_big |= 1u << k;
 	}
-	r->parts |= FASTMIB_PORT_STATS;
+	r->parts |= FME_PORT_STATS;
 	return 0;
 }
 
@@ -223,16 +223,16 @@ cast_of(const char *name, bool *per_queue)
 		if (strncmp(p, kinds[k], len) != 0 || strcmp(p + len, "_packets") != 0)
 			continue;
 		if (k == 2)
-			return rx ? FASTMIB_CAST_IN_UCAST : FASTMIB_CAST_OUT_UCAST;
-		return (rx ? FASTMIB_CAST_IN_MCAST : FASTMIB_CAST_OUT_MCAST) + k;
+			return rx ? FME_CAST_IN_UCAST : FME_CAST_OUT_UCAST;
+		return (rx ? FME_CAST_IN_MCAST : FME_CAST_OUT_MCAST) + k;
 	}
 	return -1;
 }
 
 int
-fastmib_port_parse_xstats(const json_t *reply, struct fastmib_port_reading *r)
+fme_port_parse_xstats(const json_t *reply, struct fme_port_reading *r)
 {
-	uint64_t queue_sum[FASTMIB_CAST_COUNT] = { 0 };
+	uint64_t queue_sum[FME_CAST_COUNT] = { 0 };
 	unsigned int port_have = 0, queue_have = 0, bad = 0;
 	const char *name;
 	json_t *v;
@@ -246,7 +246,7 @@ fastmib_port_parse_xstats(const json_t *reply, struct fastmib_port_reading *r)
 
 		if (k < 0)
 			continue; /* not a counter the agent uses: never looked at */
-		if (fastmib_json_u64(v, &x) < 0) {
+		if (fme_json_u64(v, &x) < 0) {
 			bad |= 1u << k;
 			note_bad(r, v);
 			continue;
@@ -263,37 +263,37 @@ fastmib_port_parse_xstats(const json_t *reply, struct fastmib_port_reading *r)
 		}
 	}
 	/* port-wide counters win; per-queue sums fill in what they lack */
-	for (int k = 0; k < FASTMIB_CAST_COUNT; k++)
+	for (int k = 0; k < FME_CAST_COUNT; k++)
 		if (!(port_have & (1u << k)) && (queue_have & (1u << k)))
 			r->cast[k] = queue_sum[k];
 	/* a breakdown counter with a faulty part is left out whole */
 	r->cast_have = (port_have | queue_have) & ~(bad & ~port_have);
 	r->cast_bad = bad & ~port_have;
-	for (int k = 0; k < FASTMIB_CAST_COUNT; k++)
+	for (int k = 0; k < FME_CAST_COUNT; k++)
 		if ((r->cast_have & (1u << k)) && (r->cast[k] >> 63))
 			r->cast_big |= 1u << k;
-	r->parts |= FASTMIB_PORT_XSTATS;
+	r->parts |= FME_PORT_XSTATS;
 	return 0;
 }
 
 static const struct {
 	unsigned int part;
 	const char *cmd;
-	int (*parse)(const json_t *, struct fastmib_port_reading *);
+	int (*parse)(const json_t *, struct fme_port_reading *);
 } kinds[] = {
-	{ FASTMIB_PORT_INFO, "/ethdev/info", fastmib_port_parse_info },
-	{ FASTMIB_PORT_LINK, "/ethdev/link_status", fastmib_port_parse_link },
-	{ FASTMIB_PORT_STATS, "/ethdev/stats", fastmib_port_parse_stats },
-	{ FASTMIB_PORT_XSTATS, "/ethdev/xstats", fastmib_port_parse_xstats },
+	{ FME_PORT_INFO, "/ethdev/info", fme_port_parse_info },
+	{ FME_PORT_LINK, "/ethdev/link_status", fme_port_parse_link },
+	{ FME_PORT_STATS, "/ethdev/stats", fme_port_parse_stats },
+	{ FME_PORT_XSTATS, "/ethdev/xstats", fme_port_parse_xstats },
 };
 #define N_KINDS (sizeof(kinds) / sizeof(kinds[0]))
 
 void
-fastmib_port_merge(struct fastmib_port_reading *d, const struct fastmib_port_reading *r,
+fme_port_merge(struct fme_port_reading *d, const struct fme_port_reading *r,
 		   unsigned int parts)
 {
 	parts &= r->parts;
-	if (parts & FASTMIB_PORT_INFO) {
+	if (parts & FME_PORT_INFO) {
 		memcpy(d->name, r->name, sizeof(d->name));
 		d->mtu = r->mtu;
 		d->mac_ok = r->mac_ok;
@@ -301,16 +301,16 @@ fastmib_port_merge(struct fastmib_port_reading *d, const struct fastmib_port_rea
 		d->promiscuous = r->promiscuous;
 		d->started = r->started;
 	}
-	if (parts & FASTMIB_PORT_LINK) {
+	if (parts & FME_PORT_LINK) {
 		d->link_up = r->link_up;
 		d->speed_known = r->speed_known;
 		d->speed_mbps = r->speed_mbps;
 	}
-	if (parts & FASTMIB_PORT_STATS) {
+	if (parts & FME_PORT_STATS) {
 		memcpy(d->stat, r->stat, sizeof(d->stat));
 		d->stats_have = r->stats_have;
 	}
-	if (parts & FASTMIB_PORT_XSTATS) {
+	if (parts & FME_PORT_XSTATS) {
 		memcpy(d->cast, r->cast, sizeof(d->cast));
 		d->cast_have = r->cast_have;
 	}
@@ -318,7 +318,7 @@ fastmib_port_merge(struct fastmib_port_reading *d, const struct fastmib_port_rea
 }
 
 int
-fastmib_port_parse_reply(const char *cmd, const json_t *reply, struct fastmib_port_reading *r)
+fme_port_parse_reply(const char *cmd, const json_t *reply, struct fme_port_reading *r)
 {
 	const char *comma = strchr(cmd, ',');
 	unsigned long id = 0;
@@ -353,14 +353,14 @@ struct batch {
 };
 
 static int
-flush(struct fastmib_tel *tel, struct batch *b, struct fastmib_port_reading *out,
+flush(struct fme_tel *tel, struct batch *b, struct fme_port_reading *out,
       unsigned int timeout_ms)
 {
 	int rc;
 
 	if (b->n == 0)
 		return 0;
-	rc = fastmib_tel_query(tel, b->cmds, b->n, b->replies, timeout_ms);
+	rc = fme_tel_query(tel, b->cmds, b->n, b->replies, timeout_ms);
 	if (rc < 0)
 		return rc;
 	for (unsigned int i = 0; i < b->n; i++) {
@@ -372,16 +372,16 @@ flush(struct fastmib_tel *tel, struct batch *b, struct fastmib_port_reading *out
 }
 
 int
-fastmib_tel_read_ports(struct fastmib_tel *tel, const struct fastmib_port_ask *asks,
-		       unsigned int n, struct fastmib_port_reading *out, unsigned int timeout_ms)
+fme_tel_read_ports(struct fme_tel *tel, const struct fme_port_ask *asks,
+		       unsigned int n, struct fme_port_reading *out, unsigned int timeout_ms)
 {
 	struct batch b = { 0 };
 	unsigned long total = 0;
 	int rc = 0;
 
 	for (unsigned int i = 0; i < n; i++)
-		total += (unsigned int)__builtin_popcount(asks[i].parts & FASTMIB_PORT_ALL);
-	b.cap = total < FASTMIB_TEL_MAX_BATCH ? (unsigned int)total : FASTMIB_TEL_MAX_BATCH;
+		total += (unsigned int)__builtin_popcount(asks[i].parts & FME_PORT_ALL);
+	b.cap = total < FME_TEL_MAX_BATCH ? (unsigned int)total : FME_TEL_MAX_BATCH;
 	if (b.cap) {
 		b.text = malloc(b.cap * sizeof(*b.text));
 		b.cmds = malloc(b.cap * sizeof(*b.cmds));
@@ -418,16 +418,16 @@ fastmib_tel_read_ports(struct fastmib_tel *tel, const struct fastmib_port_ask *a
 }
 
 int
-fastmib_tel_list_ports(struct fastmib_tel *tel, uint16_t *ids, unsigned int max,
+fme_tel_list_ports(struct fme_tel *tel, uint16_t *ids, unsigned int max,
 		       unsigned int timeout_ms)
 {
 	const char *cmd = "/ethdev/list";
 	json_t *list;
-	int rc = fastmib_tel_query(tel, &cmd, 1, &list, timeout_ms);
+	int rc = fme_tel_query(tel, &cmd, 1, &list, timeout_ms);
 
 	if (rc < 0)
 		return rc;
-	rc = fastmib_port_parse_list(list, ids, max);
+	rc = fme_port_parse_list(list, ids, max);
 	json_decref(list);
 	return rc;
 }

@@ -40,44 +40,44 @@ struct tel_owed {
 	uint64_t sent_ns;
 };
 
-struct fastmib_tel {
+struct fme_tel {
 	char *path;                 /* as configured */
 	char sock[sizeof(((struct sockaddr_un *)0)->sun_path)];
 	int fd;                     /* -1: not connected */
 	bool ready;                 /* hello read */
 	uint64_t connected_ns;      /* when connect() succeeded */
 	unsigned int owed;          /* replies still to come for sent commands */
-	/* their commands, oldest first (a ring of FASTMIB_TEL_MAX_BATCH: a
+	/* their commands, oldest first (a ring of FME_TEL_MAX_BATCH: a
 	 * query sends nothing while replies are owed) */
 	struct tel_owed *fifo;
 	unsigned int fifo_head;
 	uint64_t last_reply_ns;     /* any message received, 0: none yet */
-	fastmib_tel_late_fn *late;
+	fme_tel_late_fn *late;
 	void *late_arg;
 	long pid;
 	char version[96];           /* escaped */
 	char *buf;
 	size_t buf_len;
 	char err[768];
-	struct fastmib_tel_counts counts;
+	struct fme_tel_counts counts;
 };
 
 /* "SOCKET: what: reason (hint)"; the path escaped, as it may come from
  * anywhere a configuration file took it. */
 static void
-tel_fail(struct fastmib_tel *t, const char *what, int err, const char *hint)
+tel_fail(struct fme_tel *t, const char *what, int err, const char *hint)
 {
 	char path[2 * sizeof(t->sock)];
 
-	fastmib_escape_str(t->sock[0] ? t->sock : t->path, path, sizeof(path));
+	fme_escape_str(t->sock[0] ? t->sock : t->path, path, sizeof(path));
 	snprintf(t->err, sizeof(t->err), "%s: %s: %s%s%s%s", path, what, strerror(err),
 		 hint ? " (" : "", hint ? hint : "", hint ? ")" : "");
 }
 
 int
-fastmib_tel_new(const char *path, struct fastmib_tel **telp)
+fme_tel_new(const char *path, struct fme_tel **telp)
 {
-	struct fastmib_tel *t = calloc(1, sizeof(*t));
+	struct fme_tel *t = calloc(1, sizeof(*t));
 
 	*telp = NULL;
 	if (!t || !(t->path = strdup(path))) {
@@ -90,7 +90,7 @@ fastmib_tel_new(const char *path, struct fastmib_tel **telp)
 }
 
 void
-fastmib_tel_close(struct fastmib_tel *t)
+fme_tel_close(struct fme_tel *t)
 {
 	if (t->fd >= 0)
 		close(t->fd);
@@ -102,11 +102,11 @@ fastmib_tel_close(struct fastmib_tel *t)
 }
 
 void
-fastmib_tel_free(struct fastmib_tel *t)
+fme_tel_free(struct fme_tel *t)
 {
 	if (!t)
 		return;
-	fastmib_tel_close(t);
+	fme_tel_close(t);
 	free(t->fifo);
 	free(t->buf);
 	free(t->path);
@@ -121,7 +121,7 @@ fastmib_tel_free(struct fastmib_tel *t)
  * application.
  */
 static int
-tel_resolve(struct fastmib_tel *t)
+tel_resolve(struct fme_tel *t)
 {
 	const char *base = strrchr(t->path, '/');
 	struct stat st;
@@ -141,7 +141,7 @@ tel_resolve(struct fastmib_tel *t)
 		dir = strncmp(base, "dpdk_telemetry", 14) != 0;
 	}
 	if (dir)
-		n = snprintf(t->sock, sizeof(t->sock), "%s%s" FASTMIB_TEL_SOCKET_NAME, t->path,
+		n = snprintf(t->sock, sizeof(t->sock), "%s%s" FME_TEL_SOCKET_NAME, t->path,
 			     base[0] ? "/" : "");
 	else
 		n = snprintf(t->sock, sizeof(t->sock), "%s", t->path);
@@ -161,7 +161,7 @@ tel_resolve(struct fastmib_tel *t)
  * of stream: the connection is closed) or -EPROTO (longer than the buffer).
  */
 static ssize_t
-tel_recv(struct fastmib_tel *t, uint64_t deadline, bool want_out)
+tel_recv(struct fme_tel *t, uint64_t deadline, bool want_out)
 {
 	for (;;) {
 		ssize_t n = recv(t->fd, t->buf, t->buf_len - 1, MSG_DONTWAIT | MSG_TRUNC);
@@ -172,7 +172,7 @@ tel_recv(struct fastmib_tel *t, uint64_t deadline, bool want_out)
 		if (n > 0) {
 			if ((size_t)n >= t->buf_len) {
 				tel_fail(t, "reply", EMSGSIZE, "longer than the hello announced");
-				fastmib_tel_close(t);
+				fme_tel_close(t);
 				return -EPROTO;
 			}
 			t->buf[n] = '\0';
@@ -182,7 +182,7 @@ tel_recv(struct fastmib_tel *t, uint64_t deadline, bool want_out)
 		}
 		if (n == 0) {
 			tel_fail(t, "read", ECONNRESET, "the application closed the connection");
-			fastmib_tel_close(t);
+			fme_tel_close(t);
 			return -ECONNRESET;
 		}
 		if (errno == EINTR)
@@ -191,7 +191,7 @@ tel_recv(struct fastmib_tel *t, uint64_t deadline, bool want_out)
 			int e = errno;
 
 			tel_fail(t, "read", e, NULL);
-			fastmib_tel_close(t);
+			fme_tel_close(t);
 			return -ECONNRESET;
 		}
 		now = fastmib_monotonic_ns();
@@ -212,7 +212,7 @@ tel_recv(struct fastmib_tel *t, uint64_t deadline, bool want_out)
 }
 
 static int
-tel_buffer(struct fastmib_tel *t, size_t len)
+tel_buffer(struct fme_tel *t, size_t len)
 {
 	char *b;
 
@@ -233,9 +233,9 @@ tel_buffer(struct fastmib_tel *t, size_t len)
 
 /* The hello: {"version": "...", "pid": N, "max_output_len": N}. */
 static int
-tel_hello(struct fastmib_tel *t, size_t len)
+tel_hello(struct fme_tel *t, size_t len)
 {
-	json_t *h = fastmib_tel_json_load(t->buf, len), *v;
+	json_t *h = fme_tel_json_load(t->buf, len), *v;
 	const char *ver;
 	int rc = -EPROTO;
 
@@ -246,7 +246,7 @@ tel_hello(struct fastmib_tel *t, size_t len)
 		goto out;
 	t->pid = (long)json_integer_value(v);
 	ver = json_string_value(json_object_get(h, "version"));
-	fastmib_escape_str(ver ? ver : "", t->version, sizeof(t->version));
+	fme_escape_str(ver ? ver : "", t->version, sizeof(t->version));
 	v = json_object_get(h, "max_output_len");
 	rc = tel_buffer(t, json_is_integer(v) && json_integer_value(v) > 0
 			   ? (size_t)json_integer_value(v) : TEL_BUF_MIN);
@@ -255,7 +255,7 @@ out:
 	if (rc == -EPROTO) {
 		char quoted[4 * TEL_QUOTE + 1], hint[4 * TEL_QUOTE + 64];
 
-		fastmib_escape(t->buf, len < TEL_QUOTE ? len : TEL_QUOTE, quoted,
+		fme_escape(t->buf, len < TEL_QUOTE ? len : TEL_QUOTE, quoted,
 			       sizeof(quoted));
 		snprintf(hint, sizeof(hint), "not a DPDK telemetry v2 hello: \"%s%s\"", quoted,
 			 len > TEL_QUOTE ? "..." : "");
@@ -265,7 +265,7 @@ out:
 }
 
 int
-fastmib_tel_connect(struct fastmib_tel *t, unsigned int timeout_ms)
+fme_tel_connect(struct fme_tel *t, unsigned int timeout_ms)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	uint64_t deadline = timeout_ms ? fastmib_monotonic_ns() + (uint64_t)timeout_ms * 1000000u : 0;
@@ -311,7 +311,7 @@ fastmib_tel_connect(struct fastmib_tel *t, unsigned int timeout_ms)
 				break;
 			}
 			tel_fail(t, "connect", e, hint);
-			fastmib_tel_close(t);
+			fme_tel_close(t);
 			return -e;
 		}
 		t->owed = 0;
@@ -331,7 +331,7 @@ fastmib_tel_connect(struct fastmib_tel *t, unsigned int timeout_ms)
 		return (int)n;
 	rc = tel_hello(t, (size_t)n);
 	if (rc < 0) {
-		fastmib_tel_close(t);
+		fme_tel_close(t);
 		return rc;
 	}
 	t->ready = true;
@@ -340,30 +340,30 @@ fastmib_tel_connect(struct fastmib_tel *t, unsigned int timeout_ms)
 }
 
 bool
-fastmib_tel_ready(const struct fastmib_tel *t)
+fme_tel_ready(const struct fme_tel *t)
 {
 	return t->ready;
 }
 
 uint64_t
-fastmib_tel_waiting_since(const struct fastmib_tel *t)
+fme_tel_waiting_since(const struct fme_tel *t)
 {
 	return t->fd >= 0 && !t->ready ? t->connected_ns : 0;
 }
 
-static json_t *tel_reply_value(struct fastmib_tel *t, const char *cmd, size_t len);
+static json_t *tel_reply_value(struct fme_tel *t, const char *cmd, size_t len);
 
 /* The owed command `i` places after the oldest. */
 static struct tel_owed *
-tel_owed_at(struct fastmib_tel *t, unsigned int i)
+tel_owed_at(struct fme_tel *t, unsigned int i)
 {
-	return &t->fifo[(t->fifo_head + i) % FASTMIB_TEL_MAX_BATCH];
+	return &t->fifo[(t->fifo_head + i) % FME_TEL_MAX_BATCH];
 }
 
 /* A command sent at `sent_ns`: owed until its reply comes. One too long
  * to keep is owed without its text (its reply is then only counted). */
 static void
-tel_owe(struct fastmib_tel *t, const char *cmd, uint64_t sent_ns)
+tel_owe(struct fme_tel *t, const char *cmd, uint64_t sent_ns)
 {
 	struct tel_owed *o = tel_owed_at(t, t->owed);
 	size_t len = strlen(cmd);
@@ -378,11 +378,11 @@ tel_owe(struct fastmib_tel *t, const char *cmd, uint64_t sent_ns)
 
 /* The reply to the oldest owed command came: it is owed no more. */
 static struct tel_owed
-tel_paid(struct fastmib_tel *t)
+tel_paid(struct fme_tel *t)
 {
 	struct tel_owed o = *tel_owed_at(t, 0);
 
-	t->fifo_head = (t->fifo_head + 1) % FASTMIB_TEL_MAX_BATCH;
+	t->fifo_head = (t->fifo_head + 1) % FME_TEL_MAX_BATCH;
 	t->owed--;
 	return o;
 }
@@ -394,7 +394,7 @@ tel_paid(struct fastmib_tel *t)
  * handed to the late callback with the time its command was sent.
  */
 static int
-tel_late(struct fastmib_tel *t, size_t len)
+tel_late(struct fme_tel *t, size_t len)
 {
 	struct tel_owed o = tel_paid(t);
 	json_t *v;
@@ -411,12 +411,12 @@ tel_late(struct fastmib_tel *t, size_t len)
 }
 
 int
-fastmib_tel_poll(struct fastmib_tel *t)
+fme_tel_poll(struct fme_tel *t)
 {
 	if (t->fd < 0)
 		return -ENOTCONN;
 	if (!t->ready) {
-		int rc = fastmib_tel_connect(t, 0);
+		int rc = fme_tel_connect(t, 0);
 
 		if (rc == -EINPROGRESS)
 			return -EBUSY;
@@ -438,20 +438,20 @@ fastmib_tel_poll(struct fastmib_tel *t)
 }
 
 void
-fastmib_tel_on_late(struct fastmib_tel *t, fastmib_tel_late_fn *fn, void *arg)
+fme_tel_on_late(struct fme_tel *t, fme_tel_late_fn *fn, void *arg)
 {
 	t->late = fn;
 	t->late_arg = arg;
 }
 
 uint64_t
-fastmib_tel_last_reply_ns(const struct fastmib_tel *t)
+fme_tel_last_reply_ns(const struct fme_tel *t)
 {
 	return t->last_reply_ns;
 }
 
 uint64_t
-fastmib_tel_owed_since(const struct fastmib_tel *t)
+fme_tel_owed_since(const struct fme_tel *t)
 {
 	return t->owed ? t->fifo[t->fifo_head].sent_ns : 0;
 }
@@ -468,9 +468,9 @@ tel_key_matches(const char *key, const char *cmd)
 /* The value of reply `len` to `cmd` (a new reference), or NULL after
  * closing the connection with a message that quotes the reply. */
 static json_t *
-tel_reply_value(struct fastmib_tel *t, const char *cmd, size_t len)
+tel_reply_value(struct fme_tel *t, const char *cmd, size_t len)
 {
-	json_t *root = fastmib_tel_json_load(t->buf, len), *val;
+	json_t *root = fme_tel_json_load(t->buf, len), *val;
 	const char *key;
 
 	if (root && json_is_object(root) && json_object_size(root) == 1 &&
@@ -484,32 +484,32 @@ tel_reply_value(struct fastmib_tel *t, const char *cmd, size_t len)
 	{
 		char quoted[4 * TEL_QUOTE + 1], qcmd[4 * 32 + 1], hint[4 * TEL_QUOTE + 200];
 
-		fastmib_escape(t->buf, len < TEL_QUOTE ? len : TEL_QUOTE, quoted,
+		fme_escape(t->buf, len < TEL_QUOTE ? len : TEL_QUOTE, quoted,
 			       sizeof(quoted));
-		fastmib_escape(cmd, strnlen(cmd, 32), qcmd, sizeof(qcmd));
+		fme_escape(cmd, strnlen(cmd, 32), qcmd, sizeof(qcmd));
 		snprintf(hint, sizeof(hint), "%s to %s: \"%s%s\"", root ? "not the answer"
 			 : "not JSON", qcmd, quoted, len > TEL_QUOTE ? "..." : "");
 		tel_fail(t, "reply", EPROTO, hint);
 	}
-	fastmib_tel_close(t);
+	fme_tel_close(t);
 	return NULL;
 }
 
 int
-fastmib_tel_query(struct fastmib_tel *t, const char *const *cmds, unsigned int n,
+fme_tel_query(struct fme_tel *t, const char *const *cmds, unsigned int n,
 		  json_t **replies, unsigned int timeout_ms)
 {
 	uint64_t deadline, start;
 	unsigned int sent = 0, got = 0;
 	int rc;
 
-	if (n == 0 || n > FASTMIB_TEL_MAX_BATCH)
+	if (n == 0 || n > FME_TEL_MAX_BATCH)
 		return -EINVAL;
-	if (!t->fifo && !(t->fifo = calloc(FASTMIB_TEL_MAX_BATCH, sizeof(*t->fifo))))
+	if (!t->fifo && !(t->fifo = calloc(FME_TEL_MAX_BATCH, sizeof(*t->fifo))))
 		return -ENOMEM;
 	start = fastmib_monotonic_ns();
 	deadline = start + (uint64_t)(timeout_ms ? timeout_ms : 1) * 1000000u;
-	rc = fastmib_tel_poll(t);
+	rc = fme_tel_poll(t);
 	/* replies of a query that gave up a moment ago: wait for them within
 	 * this query's time, so that a hiccup of the application costs one
 	 * query and not the next ones */
@@ -544,7 +544,7 @@ fastmib_tel_query(struct fastmib_tel *t, const char *const *cmds, unsigned int n
 				if (e == EAGAIN || e == EWOULDBLOCK)
 					break;
 				tel_fail(t, "write", e, NULL);
-				fastmib_tel_close(t);
+				fme_tel_close(t);
 				rc = -ECONNRESET;
 				goto fail;
 			}
@@ -586,31 +586,31 @@ fail:
 }
 
 long
-fastmib_tel_pid(const struct fastmib_tel *t)
+fme_tel_pid(const struct fme_tel *t)
 {
 	return t->pid;
 }
 
 const char *
-fastmib_tel_version(const struct fastmib_tel *t)
+fme_tel_version(const struct fme_tel *t)
 {
 	return t->version;
 }
 
 const char *
-fastmib_tel_socket(const struct fastmib_tel *t)
+fme_tel_socket(const struct fme_tel *t)
 {
 	return t->sock[0] ? t->sock : t->path;
 }
 
 const char *
-fastmib_tel_error(const struct fastmib_tel *t)
+fme_tel_error(const struct fme_tel *t)
 {
 	return t->err;
 }
 
 void
-fastmib_tel_counts(const struct fastmib_tel *t, struct fastmib_tel_counts *out)
+fme_tel_counts(const struct fme_tel *t, struct fme_tel_counts *out)
 {
 	*out = t->counts;
 }

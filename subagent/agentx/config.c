@@ -163,8 +163,8 @@ same_ports_path(const char *a, const char *b)
 	char pa[PATH_MAX], pb[PATH_MAX];
 	uint32_t base;
 
-	return fastmib_port_source_parse(a, pa, sizeof(pa), &base) == 0 &&
-	       fastmib_port_source_parse(b, pb, sizeof(pb), &base) == 0 && !strcmp(pa, pb);
+	return fme_port_source_parse(a, pa, sizeof(pa), &base) == 0 &&
+	       fme_port_source_parse(b, pb, sizeof(pb), &base) == 0 && !strcmp(pa, pb);
 }
 
 /* A --ports source (or `ports` line), its path made absolute like a segment's. */
@@ -180,10 +180,10 @@ add_ports(struct agentx_values *v, const char *spec, bool config_line)
 		setting_error(config_line, "%s: %s", spec, strerror(errno));
 		return -1;
 	}
-	rc = fastmib_port_source_parse(abs, path, sizeof(path), &base);
+	rc = fme_port_source_parse(abs, path, sizeof(path), &base);
 	if (rc == -EINVAL) {
 		setting_error(config_line, "ports %s: needs PATH or PATH,BASE with BASE "
-			      "in 1..%u", spec, FASTMIB_IFINDEX_MAX);
+			      "in 1..%u", spec, FME_IFINDEX_MAX);
 	} else if (rc < 0) {
 		setting_error(config_line, "ports %s: %s", spec, strerror(-rc));
 	} else {

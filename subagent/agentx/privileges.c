@@ -248,7 +248,7 @@ report_ports(const struct agentx_values *v, const char *who)
 		struct stat sb;
 		uint32_t base;
 
-		if (fastmib_port_source_parse(v->ports[i], p, sizeof(p), &base) < 0)
+		if (fme_port_source_parse(v->ports[i], p, sizeof(p), &base) < 0)
 			continue;
 		if (stat(p, &sb) == 0 && S_ISDIR(sb.st_mode))
 			snprintf(sock, sizeof(sock), "%s/dpdk_telemetry.v2", p);

@@ -143,7 +143,7 @@ fmp_table_other(struct fmp_tab *tab, netsnmp_mib_handler *handler,
 
 		if (vb->name_length == elen + 2 &&
 		    snmp_oid_compare(vb->name, elen, fmp_entry_oid[tab->t], elen) == 0 &&
-		    vb->name[elen + 1] <= FASTMIB_IFINDEX_MAX)
+		    vb->name[elen + 1] <= FME_IFINDEX_MAX)
 			p = fmp_rows_find(ports, (uint32_t)vb->name[elen + 1]);
 		if (!p) {
 			if (tail)

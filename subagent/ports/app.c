@@ -24,17 +24,17 @@ static void
 fmp_src_late(const char *cmd, uint64_t sent_ns, const json_t *value, void *arg)
 {
 	struct fmp_src *s = arg;
-	struct fastmib_port_reading r;
+	struct fme_port_reading r;
 	struct fmp_port *p;
 
-	if (fastmib_port_parse_reply(cmd, value, &r) < 0)
+	if (fme_port_parse_reply(cmd, value, &r) < 0)
 		return; /* not a port's part, or the port is gone: the check sees it */
 	p = fmp_port_of(s, r.port, false);
 	if (!p || !p->dev.name[0])
 		return;
 	/* another device at this port id now: no values until the check
 	 * sees it */
-	if ((r.parts & FASTMIB_PORT_INFO) && strcmp(r.name, p->dev.name) != 0)
+	if ((r.parts & FME_PORT_INFO) && strcmp(r.name, p->dev.name) != 0)
 		return;
 	s->late_taken++;
 	DEBUGMSGTL(("fastmib_ports", "%s: %s: late reply taken, %" PRIu64 " ms after its "
@@ -100,10 +100,10 @@ fmp_src_trouble(struct fmp_src *s, int rc)
 		s->lost = rc == -ECONNRESET ? "exited" : "broke the telemetry protocol";
 		if (rc == -EPROTO)
 			snmp_log(LOG_WARNING, "fastmib: ports %s: %s\n", s->epath,
-				 fastmib_tel_error(s->tel));
+				 fme_tel_error(s->tel));
 	}
-	if (fastmib_tel_ready(s->tel))
-		fastmib_tel_close(s->tel);
+	if (fme_tel_ready(s->tel))
+		fme_tel_close(s->tel);
 }
 
 static void
@@ -151,9 +151,9 @@ fmp_sample_list(struct fmp_src *s)
 	int rc;
 
 	s->bg_exchanges++;
-	rc = fastmib_tel_list_ports(s->tel, s->sample_ids, FASTMIB_APP_PORTS_MAX,
+	rc = fme_tel_list_ports(s->tel, s->sample_ids, FME_APP_PORTS_MAX,
 				    s->owner->timeout_ms);
-	if (rc == -EPROTO && fastmib_tel_ready(s->tel)) {
+	if (rc == -EPROTO && fme_tel_ready(s->tel)) {
 		fmp_src_log_failure(s, -EPROTO, "/ethdev/list: not a list of port ids");
 		return -EPROTO;
 	}
@@ -175,10 +175,10 @@ fmp_sample_list(struct fmp_src *s)
 
 /* One port's part of a sample: the device at its id, and its reading. */
 static void
-fmp_sample_take(struct fmp_src *s, struct fmp_port *p, const struct fastmib_port_reading *rd,
+fmp_sample_take(struct fmp_src *s, struct fmp_port *p, const struct fme_port_reading *rd,
 		uint64_t now)
 {
-	if (!(rd->parts & FASTMIB_PORT_INFO)) {
+	if (!(rd->parts & FME_PORT_INFO)) {
 		p->dev.listed = false; /* detached since the list */
 		return;
 	}
@@ -198,8 +198,8 @@ fmp_sample_take(struct fmp_src *s, struct fmp_port *p, const struct fastmib_port
 static int
 fmp_sample_chunk(struct fmp_src *s)
 {
-	struct fastmib_port_ask asks[FMP_SAMPLE_CHUNK] = { { 0 } };
-	struct fastmib_port_reading rd[FMP_SAMPLE_CHUNK];
+	struct fme_port_ask asks[FMP_SAMPLE_CHUNK] = { { 0 } };
+	struct fme_port_reading rd[FMP_SAMPLE_CHUNK];
 	unsigned int at = s->sample_at;
 	unsigned int n = s->sample_n - at < FMP_SAMPLE_CHUNK ? s->sample_n - at : FMP_SAMPLE_CHUNK;
 	uint64_t now;
@@ -209,10 +209,10 @@ fmp_sample_chunk(struct fmp_src *s)
 		struct fmp_port *p = fmp_port_of(s, s->sample_ids[at + i], false);
 
 		asks[i].port = s->sample_ids[at + i];
-		asks[i].parts = p ? fmp_port_parts(p) : FASTMIB_PORT_ALL & ~FASTMIB_PORT_XSTATS;
+		asks[i].parts = p ? fmp_port_parts(p) : FME_PORT_ALL & ~FME_PORT_XSTATS;
 	}
 	s->bg_exchanges++;
-	rc = fastmib_tel_read_ports(s->tel, asks, n, rd, s->owner->timeout_ms);
+	rc = fme_tel_read_ports(s->tel, asks, n, rd, s->owner->timeout_ms);
 	if (rc < 0) {
 		s->sample_n = 0;
 		return rc;
@@ -244,7 +244,7 @@ fmp_src_sample(struct fmp_src *s, uint64_t until)
 	int rc;
 
 	if (!s->sample_ids &&
-	    !(s->sample_ids = malloc(FASTMIB_APP_PORTS_MAX * sizeof(*s->sample_ids))))
+	    !(s->sample_ids = malloc(FME_APP_PORTS_MAX * sizeof(*s->sample_ids))))
 		return -ENOMEM;
 	if (s->sample_n == 0 && s->behind_ns)
 		fmp_sample_last_list(s);
@@ -312,14 +312,14 @@ fmp_src_follow(struct fmp_src *s)
 	if (used || fmp_src_serving(s) != before)
 		snmp_log(LOG_INFO, "fastmib: ports %s: serving %u port(s) of pid %ld "
 			 "(%s)%s%s\n", s->epath, fmp_src_serving(s), s->pid,
-			 fastmib_tel_version(s->tel), used ? ", new ifIndex: " : "", names);
+			 fme_tel_version(s->tel), used ? ", new ifIndex: " : "", names);
 }
 
 /* The hello came: a new instance of the application, or the same one. */
 static void
 fmp_src_came_up(struct fmp_src *s)
 {
-	long pid = fastmib_tel_pid(s->tel);
+	long pid = fme_tel_pid(s->tel);
 
 	if (pid != s->pid) {
 		/* counters start afresh: every port's discontinuity is now, or
@@ -352,7 +352,7 @@ fmp_src_sample_step(struct fmp_src *s, uint64_t until)
 		return;
 	if (rc < 0) {
 		fmp_src_trouble(s, rc);
-		if (!fastmib_tel_ready(s->tel))
+		if (!fme_tel_ready(s->tel))
 			fmp_src_withdraw(s, s->lost ? s->lost : "closed its telemetry connection");
 		return;
 	}
@@ -370,8 +370,8 @@ fmp_src_sample_step(struct fmp_src *s, uint64_t until)
 static bool
 fmp_src_stuck(const struct fmp_src *s, uint64_t now)
 {
-	uint64_t owed = fastmib_tel_owed_since(s->tel);
-	uint64_t heard = fastmib_tel_last_reply_ns(s->tel);
+	uint64_t owed = fme_tel_owed_since(s->tel);
+	uint64_t heard = fme_tel_last_reply_ns(s->tel);
 	uint64_t since = heard > owed ? heard : owed;
 
 	return owed && now - since >= FMP_PORTS_STALL_MS * 1000000ull;
@@ -387,7 +387,7 @@ fmp_src_check(struct fmp_src *s, uint64_t until)
 		fmp_src_sample_step(s, until);
 		return;
 	}
-	rc = fastmib_tel_poll(s->tel);
+	rc = fme_tel_poll(s->tel);
 	if (rc == -EPROTO) {
 		fmp_src_trouble(s, rc); /* said, and the rows withdrawn below */
 		rc = -ENOTCONN;
@@ -398,7 +398,7 @@ fmp_src_check(struct fmp_src *s, uint64_t until)
 		rc = -ENOTCONN;
 	}
 	if (rc == -EBUSY) {
-		uint64_t now = fastmib_monotonic_ns(), since = fastmib_tel_waiting_since(s->tel);
+		uint64_t now = fastmib_monotonic_ns(), since = fme_tel_waiting_since(s->tel);
 
 		if (since) {
 			/* connected, and no hello: not DPDK's socket, or a stuck
@@ -421,19 +421,19 @@ fmp_src_check(struct fmp_src *s, uint64_t until)
 		snprintf(why, sizeof(why), "sent nothing for %u ms (stopped or stuck)",
 			 FMP_PORTS_STALL_MS);
 		fmp_src_withdraw(s, why);
-		fastmib_tel_close(s->tel);
+		fme_tel_close(s->tel);
 		return;
 	}
 	if (rc == -EBUSY)
 		return;
 	if (rc == -ENOTCONN) {
-		rc = fastmib_tel_connect(s->tel, s->owner->timeout_ms);
+		rc = fme_tel_connect(s->tel, s->owner->timeout_ms);
 		if (s->owner->starting && (rc == 0 || rc == -EINPROGRESS))
 			s->there_at_start = true;
 		if (rc == -EINPROGRESS)
 			return;
 		if (rc < 0) {
-			fmp_src_log_failure(s, rc, fastmib_tel_error(s->tel));
+			fmp_src_log_failure(s, rc, fme_tel_error(s->tel));
 			return;
 		}
 	}
@@ -450,7 +450,7 @@ fmp_src_new(struct fmp_ports *ports, const char *path, uint32_t own_base)
 	struct fmp_src *s = calloc(1, sizeof(*s));
 
 	if (!s || !(s->path = strdup(path)) || !(s->epath = malloc(4 * strlen(path) + 1)) ||
-	    fastmib_tel_new(path, &s->tel) < 0) {
+	    fme_tel_new(path, &s->tel) < 0) {
 		if (s) {
 			free(s->path);
 			free(s->epath);
@@ -458,8 +458,8 @@ fmp_src_new(struct fmp_ports *ports, const char *path, uint32_t own_base)
 		free(s);
 		return NULL;
 	}
-	fastmib_escape_str(path, s->epath, 4 * strlen(path) + 1);
-	fastmib_tel_on_late(s->tel, fmp_src_late, s);
+	fme_escape_str(path, s->epath, 4 * strlen(path) + 1);
+	fme_tel_on_late(s->tel, fmp_src_late, s);
 	s->owner = ports;
 	s->own_base = own_base;
 	return s;
@@ -468,10 +468,10 @@ fmp_src_new(struct fmp_ports *ports, const char *path, uint32_t own_base)
 void
 fmp_src_free(struct fmp_src *s)
 {
-	struct fastmib_tel_counts c;
+	struct fme_tel_counts c;
 
 	fmp_src_withdraw(s, NULL);
-	fastmib_tel_counts(s->tel, &c);
+	fme_tel_counts(s->tel, &c);
 	if (c.exchanges)
 		snmp_log(LOG_INFO, "fastmib: ports %s: %" PRIu64 " telemetry queries "
 			 "(%" PRIu64 " for requests, %" PRIu64 " checks), %" PRIu64
@@ -484,7 +484,7 @@ fmp_src_free(struct fmp_src *s)
 		free(s->ports[i]);
 	free(s->ports);
 	free(s->sample_ids);
-	fastmib_tel_free(s->tel);
+	fme_tel_free(s->tel);
 	free(s->path);
 	free(s->epath);
 	free(s);

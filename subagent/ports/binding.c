@@ -28,18 +28,18 @@ fmp_map_load(struct fmp_ports *ports)
 			 "ifAlias settings last until the agent stops\n");
 		return;
 	}
-	rc = fastmib_portmap_load(ports->map, ports->state_dir);
+	rc = fme_portmap_load(ports->map, ports->state_dir);
 	if (rc < 0)
-		snmp_log(LOG_ERR, "fastmib: ports: %s", fastmib_portmap_errors(ports->map));
+		snmp_log(LOG_ERR, "fastmib: ports: %s", fme_portmap_errors(ports->map));
 	else
 		DEBUGMSGTL(("fastmib_ports", "port map %s: %u device(s)\n",
-			    fastmib_portmap_path(ports->map), fastmib_portmap_count(ports->map)));
+			    fme_portmap_path(ports->map), fme_portmap_count(ports->map)));
 }
 
 void
 fmp_map_save(struct fmp_ports *ports)
 {
-	int rc = fastmib_portmap_save(ports->map);
+	int rc = fme_portmap_save(ports->map);
 
 	if (rc == 0 || rc == -ENOENT) {
 		ports->map_unsaved_logged = false;
@@ -51,9 +51,9 @@ fmp_map_save(struct fmp_ports *ports)
 	if (rc == -EINVAL)
 		snmp_log(LOG_WARNING, "fastmib: ports: %s is not rewritten while it has the "
 			 "errors logged at start: new ifIndex values and ifAlias settings "
-			 "last until the agent stops\n", fastmib_portmap_path(ports->map));
+			 "last until the agent stops\n", fme_portmap_path(ports->map));
 	else
-		snmp_log(LOG_ERR, "fastmib: ports: %s", fastmib_portmap_errors(ports->map));
+		snmp_log(LOG_ERR, "fastmib: ports: %s", fme_portmap_errors(ports->map));
 }
 
 static uint32_t
@@ -68,23 +68,23 @@ fmp_bind(struct fmp_port *p, bool *created, char *names, size_t *used, size_t si
 {
 	struct fmp_src *s = p->src;
 	struct fmp_ports *ports = s->owner;
-	struct fastmib_portmap_entry *e;
+	struct fme_portmap_entry *e;
 	bool made;
 	int err;
 
-	e = fastmib_port_ifindex(ports->map, s->path, fmp_base_of(s), p->dev.name,
+	e = fme_port_ifindex(ports->map, s->path, fmp_base_of(s), p->dev.name,
 				 p->dev.mac_ok ? p->dev.mac : NULL,
-				 fmp_beside_kernel(ports) ? fastmib_port_kernel_ifindex : NULL, NULL, &made, &err);
+				 fmp_beside_kernel(ports) ? fme_port_kernel_ifindex : NULL, NULL, &made, &err);
 	if (!e || e->in_use) {
 		const char *why = !e ? (err == -ENOSPC ? "no ifIndex left above its base"
 					: "out of memory")
 				  : "its device is served for another port id";
 
 		if (p->row.refused != why) {
-			char name[4 * FASTMIB_PORT_NAME_MAX + 1];
+			char name[4 * FME_PORT_NAME_MAX + 1];
 
 			snmp_log(LOG_WARNING, "fastmib: ports %s: port %u (%s) not served: %s\n",
-				 s->epath, p->id, fastmib_escape_str(p->dev.name, name, sizeof(name)),
+				 s->epath, p->id, fme_escape_str(p->dev.name, name, sizeof(name)),
 				 why);
 		}
 		p->row.refused = why;
@@ -92,12 +92,12 @@ fmp_bind(struct fmp_port *p, bool *created, char *names, size_t *used, size_t si
 	}
 	e->in_use = true;
 	p->row.entry = e;
-	fastmib_port_ifname(s->label, p->dev.name, p->row.ifname, sizeof(p->row.ifname));
+	fme_port_ifname(s->label, p->dev.name, p->row.ifname, sizeof(p->row.ifname));
 	*created |= made;
 	if (made && *used + 8 < size) {
-		char name[4 * FASTMIB_PORT_NAME_MAX + 1];
+		char name[4 * FME_PORT_NAME_MAX + 1];
 		int n = snprintf(names + *used, size - *used, "%s%s=%u", *used ? ", " : "",
-				 fastmib_escape_str(p->dev.name, name, sizeof(name)), e->ifindex);
+				 fme_escape_str(p->dev.name, name, sizeof(name)), e->ifindex);
 
 		if (n > 0 && *used + (size_t)n < size - 4)
 			*used += (size_t)n;
@@ -123,7 +123,7 @@ const char *
 fmp_obstacle(const struct fmp_port *p, char *kname)
 {
 	if (fmp_beside_kernel(p->src->owner) &&
-	    fastmib_port_kernel_ifindex(p->row.entry->ifindex, kname))
+	    fme_port_kernel_ifindex(p->row.entry->ifindex, kname))
 		return "its ifIndex is a kernel interface's (choose another, see "
 		       "\"ifIndex\" in docs/if-mib.md)";
 	return NULL;

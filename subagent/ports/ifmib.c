@@ -8,21 +8,21 @@
 #include "ifmib.h"
 
 static bool
-has(const struct fastmib_port_reading *r, unsigned int parts)
+has(const struct fme_port_reading *r, unsigned int parts)
 {
 	return r && (r->parts & parts) == parts;
 }
 
 static bool
-has_stat(const struct fastmib_port_reading *r, enum fastmib_port_stat k)
+has_stat(const struct fme_port_reading *r, enum fme_port_stat k)
 {
-	return has(r, FASTMIB_PORT_STATS) && (r->stats_have & (1u << k));
+	return has(r, FME_PORT_STATS) && (r->stats_have & (1u << k));
 }
 
 static bool
-has_cast(const struct fastmib_port_reading *r, int k)
+has_cast(const struct fme_port_reading *r, int k)
 {
-	return has(r, FASTMIB_PORT_XSTATS) && (r->cast_have & (1u << k));
+	return has(r, FME_PORT_XSTATS) && (r->cast_have & (1u << k));
 }
 
 void
@@ -34,9 +34,9 @@ fmp_ifmib_track_reset(struct fmp_ifmib_track *t, uint32_t now_cs)
 }
 
 int
-fmp_ifmib_oper(const struct fastmib_port_reading *r)
+fmp_ifmib_oper(const struct fme_port_reading *r)
 {
-	if (!has(r, FASTMIB_PORT_INFO | FASTMIB_PORT_LINK))
+	if (!has(r, FME_PORT_INFO | FME_PORT_LINK))
 		return 0;
 	/* a stopped port is down whatever its link says (RFC 2863: admin down
 	 * means oper down) */
@@ -44,27 +44,27 @@ fmp_ifmib_oper(const struct fastmib_port_reading *r)
 }
 
 unsigned int
-fmp_ifmib_track(struct fmp_ifmib_track *t, const struct fastmib_port_reading *r,
+fmp_ifmib_track(struct fmp_ifmib_track *t, const struct fme_port_reading *r,
 		    uint32_t now_cs)
 {
 	unsigned int seen = 0;
 	bool disc = false;
 	int oper;
 
-	if (has(r, FASTMIB_PORT_STATS)) {
+	if (has(r, FME_PORT_STATS)) {
 		unsigned int both = t->raw_have & r->stats_have;
 
-		for (unsigned int k = 0; k < FASTMIB_STAT_COUNT; k++)
+		for (unsigned int k = 0; k < FME_STAT_COUNT; k++)
 			disc |= (both & (1u << k)) && r->stat[k] < t->raw[k];
-		for (unsigned int k = 0; k < FASTMIB_STAT_COUNT; k++)
+		for (unsigned int k = 0; k < FME_STAT_COUNT; k++)
 			if (r->stats_have & (1u << k))
 				t->raw[k] = r->stat[k];
 		t->raw_have |= r->stats_have;
 	}
-	if (has(r, FASTMIB_PORT_XSTATS)) {
+	if (has(r, FME_PORT_XSTATS)) {
 		unsigned int both = r->cast_have & t->cast_have;
 
-		for (int k = 0; t->have_cast && k < FASTMIB_CAST_COUNT; k++)
+		for (int k = 0; t->have_cast && k < FME_CAST_COUNT; k++)
 			disc |= (both & (1u << k)) && r->cast[k] < t->cast[k];
 		memcpy(t->cast, r->cast, sizeof(t->cast));
 		t->cast_have = r->cast_have;
@@ -113,8 +113,8 @@ fmp_ifmib_writable(enum fmp_ifmib_table t, unsigned int col)
 unsigned int
 fmp_ifmib_cast_mask(enum fmp_ifmib_table t, unsigned int col)
 {
-	const unsigned int in = 1u << FASTMIB_CAST_IN_MCAST | 1u << FASTMIB_CAST_IN_BCAST;
-	const unsigned int out = 1u << FASTMIB_CAST_OUT_MCAST | 1u << FASTMIB_CAST_OUT_BCAST;
+	const unsigned int in = 1u << FME_CAST_IN_MCAST | 1u << FME_CAST_IN_BCAST;
+	const unsigned int out = 1u << FME_CAST_OUT_MCAST | 1u << FME_CAST_OUT_BCAST;
 
 	if (t == FMP_IFTABLE)
 		return col == FMP_IF_IN_NUCAST_PKTS ? in
@@ -122,16 +122,16 @@ fmp_ifmib_cast_mask(enum fmp_ifmib_table t, unsigned int col)
 	switch (col) {
 	case FMP_IFX_IN_MULTICAST_PKTS:
 	case FMP_IFX_HC_IN_MULTICAST_PKTS:
-		return 1u << FASTMIB_CAST_IN_MCAST;
+		return 1u << FME_CAST_IN_MCAST;
 	case FMP_IFX_IN_BROADCAST_PKTS:
 	case FMP_IFX_HC_IN_BROADCAST_PKTS:
-		return 1u << FASTMIB_CAST_IN_BCAST;
+		return 1u << FME_CAST_IN_BCAST;
 	case FMP_IFX_OUT_MULTICAST_PKTS:
 	case FMP_IFX_HC_OUT_MULTICAST_PKTS:
-		return 1u << FASTMIB_CAST_OUT_MCAST;
+		return 1u << FME_CAST_OUT_MCAST;
 	case FMP_IFX_OUT_BROADCAST_PKTS:
 	case FMP_IFX_HC_OUT_BROADCAST_PKTS:
-		return 1u << FASTMIB_CAST_OUT_BCAST;
+		return 1u << FME_CAST_OUT_BCAST;
 	default:
 		return 0;
 	}
@@ -142,14 +142,14 @@ fmp_ifmib_cast_mask(enum fmp_ifmib_table t, unsigned int col)
 static unsigned int
 ucast_parts(bool in, int cast_have)
 {
-	const unsigned int need = in ? (1u << FASTMIB_CAST_IN_UCAST | 1u << FASTMIB_CAST_IN_MCAST |
-					1u << FASTMIB_CAST_IN_BCAST)
-				     : (1u << FASTMIB_CAST_OUT_UCAST |
-					1u << FASTMIB_CAST_OUT_MCAST |
-					1u << FASTMIB_CAST_OUT_BCAST);
+	const unsigned int need = in ? (1u << FME_CAST_IN_UCAST | 1u << FME_CAST_IN_MCAST |
+					1u << FME_CAST_IN_BCAST)
+				     : (1u << FME_CAST_OUT_UCAST |
+					1u << FME_CAST_OUT_MCAST |
+					1u << FME_CAST_OUT_BCAST);
 
-	return FASTMIB_PORT_STATS |
-	       (cast_have < 0 || ((unsigned int)cast_have & need) ? FASTMIB_PORT_XSTATS : 0);
+	return FME_PORT_STATS |
+	       (cast_have < 0 || ((unsigned int)cast_have & need) ? FME_PORT_XSTATS : 0);
 }
 
 unsigned int
@@ -161,19 +161,19 @@ fmp_ifmib_parts(enum fmp_ifmib_table t, unsigned int col, int cast_have)
 		return 0;
 	if (mask)
 		return cast_have >= 0 && !((unsigned int)cast_have & mask) ? 0
-		       : FASTMIB_PORT_XSTATS;
+		       : FME_PORT_XSTATS;
 	if (t == FMP_IFTABLE) {
 		switch (col) {
 		case FMP_IF_MTU:
 		case FMP_IF_PHYS_ADDRESS:
 		case FMP_IF_ADMIN_STATUS:
-			return FASTMIB_PORT_INFO;
+			return FME_PORT_INFO;
 		case FMP_IF_SPEED:
-			return FASTMIB_PORT_LINK;
+			return FME_PORT_LINK;
 		case FMP_IF_OPER_STATUS:
 		case FMP_IF_LAST_CHANGE:
 			/* the history is brought up to date by the reading */
-			return FASTMIB_PORT_INFO | FASTMIB_PORT_LINK;
+			return FME_PORT_INFO | FME_PORT_LINK;
 		case FMP_IF_IN_UCAST_PKTS:
 			return ucast_parts(true, cast_have);
 		case FMP_IF_OUT_UCAST_PKTS:
@@ -183,7 +183,7 @@ fmp_ifmib_parts(enum fmp_ifmib_table t, unsigned int col, int cast_have)
 		case FMP_IF_IN_ERRORS:
 		case FMP_IF_OUT_OCTETS:
 		case FMP_IF_OUT_ERRORS:
-			return FASTMIB_PORT_STATS;
+			return FME_PORT_STATS;
 		default:
 			return 0; /* ifIndex, ifDescr, ifType, ifSpecific */
 		}
@@ -191,20 +191,20 @@ fmp_ifmib_parts(enum fmp_ifmib_table t, unsigned int col, int cast_have)
 	switch (col) {
 	case FMP_IFX_HC_IN_OCTETS:
 	case FMP_IFX_HC_OUT_OCTETS:
-		return FASTMIB_PORT_STATS;
+		return FME_PORT_STATS;
 	case FMP_IFX_HC_IN_UCAST_PKTS:
 		return ucast_parts(true, cast_have);
 	case FMP_IFX_HC_OUT_UCAST_PKTS:
 		return ucast_parts(false, cast_have);
 	case FMP_IFX_HIGH_SPEED:
-		return FASTMIB_PORT_LINK;
+		return FME_PORT_LINK;
 	case FMP_IFX_PROMISCUOUS_MODE:
-		return FASTMIB_PORT_INFO;
+		return FME_PORT_INFO;
 	case FMP_IFX_COUNTER_DISCONTINUITY_TIME:
 		/* a reset shows in the counters: they are read for it, so that a
 		 * request sees it with them, or before them */
-		return FASTMIB_PORT_STATS |
-		       (cast_have != 0 ? FASTMIB_PORT_XSTATS : 0);
+		return FME_PORT_STATS |
+		       (cast_have != 0 ? FME_PORT_XSTATS : 0);
 	default:
 		/* ifName, ifLinkUpDownTrapEnable, ifConnectorPresent, ifAlias:
 		 * known to the agent */
@@ -239,13 +239,13 @@ fmp_ifmib_pci_name(const char *s)
  * readings: it is never reported below what was reported before.
  */
 static bool
-ucast(const struct fastmib_port_reading *r, struct fmp_ifmib_track *tr, bool in,
+ucast(const struct fme_port_reading *r, struct fmp_ifmib_track *tr, bool in,
       uint64_t *out)
 {
-	int u = in ? FASTMIB_CAST_IN_UCAST : FASTMIB_CAST_OUT_UCAST;
-	int m = in ? FASTMIB_CAST_IN_MCAST : FASTMIB_CAST_OUT_MCAST;
-	int b = in ? FASTMIB_CAST_IN_BCAST : FASTMIB_CAST_OUT_BCAST;
-	enum fastmib_port_stat all = in ? FASTMIB_STAT_IPACKETS : FASTMIB_STAT_OPACKETS;
+	int u = in ? FME_CAST_IN_UCAST : FME_CAST_OUT_UCAST;
+	int m = in ? FME_CAST_IN_MCAST : FME_CAST_OUT_MCAST;
+	int b = in ? FME_CAST_IN_BCAST : FME_CAST_OUT_BCAST;
+	enum fme_port_stat all = in ? FME_STAT_IPACKETS : FME_STAT_OPACKETS;
 	uint64_t v, other = 0, *floor = &tr->ucast_floor[in ? 0 : 1];
 
 	if (has_cast(r, u)) {
@@ -269,10 +269,10 @@ ucast(const struct fastmib_port_reading *r, struct fmp_ifmib_track *tr, bool in,
 
 /* Multicast + broadcast, when the PMD reports at least one of them. */
 static bool
-nucast(const struct fastmib_port_reading *r, bool in, uint64_t *v)
+nucast(const struct fme_port_reading *r, bool in, uint64_t *v)
 {
-	int m = in ? FASTMIB_CAST_IN_MCAST : FASTMIB_CAST_OUT_MCAST;
-	int b = in ? FASTMIB_CAST_IN_BCAST : FASTMIB_CAST_OUT_BCAST;
+	int m = in ? FME_CAST_IN_MCAST : FME_CAST_OUT_MCAST;
+	int b = in ? FME_CAST_IN_BCAST : FME_CAST_OUT_BCAST;
 
 	if (!has_cast(r, m) && !has_cast(r, b))
 		return false;
@@ -288,15 +288,15 @@ set_num(struct fmp_ifv *out, enum fmp_ifv_type type, uint64_t v)
 }
 
 static void
-set_stat(struct fmp_ifv *out, const struct fastmib_port_reading *r,
-	 enum fastmib_port_stat k, enum fmp_ifv_type type)
+set_stat(struct fmp_ifv *out, const struct fme_port_reading *r,
+	 enum fme_port_stat k, enum fmp_ifv_type type)
 {
 	if (has_stat(r, k))
 		set_num(out, type, r->stat[k]);
 }
 
 static void
-set_cast(struct fmp_ifv *out, const struct fastmib_port_reading *r, int k,
+set_cast(struct fmp_ifv *out, const struct fme_port_reading *r, int k,
 	 enum fmp_ifv_type type)
 {
 	if (has_cast(r, k))
@@ -319,9 +319,9 @@ clamp32(uint64_t v)
 
 static void
 if_value(unsigned int col, const struct fmp_ifmib_port *p,
-	 const struct fastmib_port_reading *r, struct fmp_ifv *out)
+	 const struct fme_port_reading *r, struct fmp_ifv *out)
 {
-	bool info = has(r, FASTMIB_PORT_INFO);
+	bool info = has(r, FME_PORT_INFO);
 	uint64_t v;
 
 	switch (col) {
@@ -340,7 +340,7 @@ if_value(unsigned int col, const struct fmp_ifmib_port *p,
 		break;
 	case FMP_IF_SPEED:
 		/* bits/s, saturated: ifHighSpeed carries faster links */
-		if (has(r, FASTMIB_PORT_LINK))
+		if (has(r, FME_PORT_LINK))
 			set_num(out, FMP_IFV_GAUGE32,
 				r->speed_mbps > UINT32_MAX / 1000000u ? UINT32_MAX
 				: r->speed_mbps * 1000000u);
@@ -361,7 +361,7 @@ if_value(unsigned int col, const struct fmp_ifmib_port *p,
 		set_num(out, FMP_IFV_TIMETICKS, p->track->last_change);
 		break;
 	case FMP_IF_IN_OCTETS:
-		set_stat(out, r, FASTMIB_STAT_IBYTES, FMP_IFV_COUNTER32);
+		set_stat(out, r, FME_STAT_IBYTES, FMP_IFV_COUNTER32);
 		break;
 	case FMP_IF_IN_UCAST_PKTS:
 		if (ucast(r, p->track, true, &v))
@@ -373,15 +373,15 @@ if_value(unsigned int col, const struct fmp_ifmib_port *p,
 		break;
 	case FMP_IF_IN_DISCARDS:
 		/* dropped for want of room: in the NIC (imissed) or of mbufs */
-		if (has_stat(r, FASTMIB_STAT_IMISSED) && has_stat(r, FASTMIB_STAT_RX_NOMBUF))
+		if (has_stat(r, FME_STAT_IMISSED) && has_stat(r, FME_STAT_RX_NOMBUF))
 			set_num(out, FMP_IFV_COUNTER32,
-				r->stat[FASTMIB_STAT_IMISSED] + r->stat[FASTMIB_STAT_RX_NOMBUF]);
+				r->stat[FME_STAT_IMISSED] + r->stat[FME_STAT_RX_NOMBUF]);
 		break;
 	case FMP_IF_IN_ERRORS:
-		set_stat(out, r, FASTMIB_STAT_IERRORS, FMP_IFV_COUNTER32);
+		set_stat(out, r, FME_STAT_IERRORS, FMP_IFV_COUNTER32);
 		break;
 	case FMP_IF_OUT_OCTETS:
-		set_stat(out, r, FASTMIB_STAT_OBYTES, FMP_IFV_COUNTER32);
+		set_stat(out, r, FME_STAT_OBYTES, FMP_IFV_COUNTER32);
 		break;
 	case FMP_IF_OUT_UCAST_PKTS:
 		if (ucast(r, p->track, false, &v))
@@ -392,7 +392,7 @@ if_value(unsigned int col, const struct fmp_ifmib_port *p,
 			set_num(out, FMP_IFV_COUNTER32, v);
 		break;
 	case FMP_IF_OUT_ERRORS:
-		set_stat(out, r, FASTMIB_STAT_OERRORS, FMP_IFV_COUNTER32);
+		set_stat(out, r, FME_STAT_OERRORS, FMP_IFV_COUNTER32);
 		break;
 	case FMP_IF_SPECIFIC:
 		/* deprecated; 0.0 is its defined "nothing more specific" */
@@ -406,7 +406,7 @@ if_value(unsigned int col, const struct fmp_ifmib_port *p,
 
 static void
 ifx_value(unsigned int col, const struct fmp_ifmib_port *p,
-	  const struct fastmib_port_reading *r, struct fmp_ifv *out)
+	  const struct fme_port_reading *r, struct fmp_ifv *out)
 {
 	uint64_t v;
 
@@ -415,52 +415,52 @@ ifx_value(unsigned int col, const struct fmp_ifmib_port *p,
 		set_octets(out, p->ifname, strlen(p->ifname));
 		break;
 	case FMP_IFX_IN_MULTICAST_PKTS:
-		set_cast(out, r, FASTMIB_CAST_IN_MCAST, FMP_IFV_COUNTER32);
+		set_cast(out, r, FME_CAST_IN_MCAST, FMP_IFV_COUNTER32);
 		break;
 	case FMP_IFX_IN_BROADCAST_PKTS:
-		set_cast(out, r, FASTMIB_CAST_IN_BCAST, FMP_IFV_COUNTER32);
+		set_cast(out, r, FME_CAST_IN_BCAST, FMP_IFV_COUNTER32);
 		break;
 	case FMP_IFX_OUT_MULTICAST_PKTS:
-		set_cast(out, r, FASTMIB_CAST_OUT_MCAST, FMP_IFV_COUNTER32);
+		set_cast(out, r, FME_CAST_OUT_MCAST, FMP_IFV_COUNTER32);
 		break;
 	case FMP_IFX_OUT_BROADCAST_PKTS:
-		set_cast(out, r, FASTMIB_CAST_OUT_BCAST, FMP_IFV_COUNTER32);
+		set_cast(out, r, FME_CAST_OUT_BCAST, FMP_IFV_COUNTER32);
 		break;
 	case FMP_IFX_HC_IN_OCTETS:
-		set_stat(out, r, FASTMIB_STAT_IBYTES, FMP_IFV_COUNTER64);
+		set_stat(out, r, FME_STAT_IBYTES, FMP_IFV_COUNTER64);
 		break;
 	case FMP_IFX_HC_IN_UCAST_PKTS:
 		if (ucast(r, p->track, true, &v))
 			set_num(out, FMP_IFV_COUNTER64, v);
 		break;
 	case FMP_IFX_HC_IN_MULTICAST_PKTS:
-		set_cast(out, r, FASTMIB_CAST_IN_MCAST, FMP_IFV_COUNTER64);
+		set_cast(out, r, FME_CAST_IN_MCAST, FMP_IFV_COUNTER64);
 		break;
 	case FMP_IFX_HC_IN_BROADCAST_PKTS:
-		set_cast(out, r, FASTMIB_CAST_IN_BCAST, FMP_IFV_COUNTER64);
+		set_cast(out, r, FME_CAST_IN_BCAST, FMP_IFV_COUNTER64);
 		break;
 	case FMP_IFX_HC_OUT_OCTETS:
-		set_stat(out, r, FASTMIB_STAT_OBYTES, FMP_IFV_COUNTER64);
+		set_stat(out, r, FME_STAT_OBYTES, FMP_IFV_COUNTER64);
 		break;
 	case FMP_IFX_HC_OUT_UCAST_PKTS:
 		if (ucast(r, p->track, false, &v))
 			set_num(out, FMP_IFV_COUNTER64, v);
 		break;
 	case FMP_IFX_HC_OUT_MULTICAST_PKTS:
-		set_cast(out, r, FASTMIB_CAST_OUT_MCAST, FMP_IFV_COUNTER64);
+		set_cast(out, r, FME_CAST_OUT_MCAST, FMP_IFV_COUNTER64);
 		break;
 	case FMP_IFX_HC_OUT_BROADCAST_PKTS:
-		set_cast(out, r, FASTMIB_CAST_OUT_BCAST, FMP_IFV_COUNTER64);
+		set_cast(out, r, FME_CAST_OUT_BCAST, FMP_IFV_COUNTER64);
 		break;
 	case FMP_IFX_LINK_UP_DOWN_TRAP_ENABLE:
 		set_num(out, FMP_IFV_INTEGER, (uint64_t)p->link_traps);
 		break;
 	case FMP_IFX_HIGH_SPEED:
-		if (has(r, FASTMIB_PORT_LINK))
+		if (has(r, FME_PORT_LINK))
 			set_num(out, FMP_IFV_GAUGE32, clamp32(r->speed_mbps));
 		break;
 	case FMP_IFX_PROMISCUOUS_MODE:
-		if (has(r, FASTMIB_PORT_INFO))
+		if (has(r, FME_PORT_INFO))
 			set_num(out, FMP_IFV_INTEGER, r->promiscuous ? FMP_TRUE : FMP_FALSE);
 		break;
 	case FMP_IFX_CONNECTOR_PRESENT:
@@ -480,7 +480,7 @@ ifx_value(unsigned int col, const struct fmp_ifmib_port *p,
 
 void
 fmp_ifmib_value(enum fmp_ifmib_table t, unsigned int col,
-		    const struct fmp_ifmib_port *p, const struct fastmib_port_reading *r,
+		    const struct fmp_ifmib_port *p, const struct fme_port_reading *r,
 		    struct fmp_ifv *out)
 {
 	memset(out, 0, sizeof(*out));

@@ -127,8 +127,8 @@ struct fmp_ifv {
 };
 
 /** ifLinkUpDownTrapEnable: enabled(1), disabled(2). */
-#define FMP_IF_TRAPS_ENABLED  FASTMIB_LINK_TRAPS_ENABLED
-#define FMP_IF_TRAPS_DISABLED FASTMIB_LINK_TRAPS_DISABLED
+#define FMP_IF_TRAPS_ENABLED  FME_LINK_TRAPS_ENABLED
+#define FMP_IF_TRAPS_DISABLED FME_LINK_TRAPS_DISABLED
 
 /**
  * What the agent remembers of one port of one application instance: the
@@ -140,11 +140,11 @@ struct fmp_ifv {
  * agent's uptime.
  */
 struct fmp_ifmib_track {
-	unsigned int raw_have;  /**< bits of enum fastmib_port_stat in raw[] */
-	uint64_t raw[FASTMIB_STAT_COUNT];
+	unsigned int raw_have;  /**< bits of enum fme_port_stat in raw[] */
+	uint64_t raw[FME_STAT_COUNT];
 	bool have_cast;
 	unsigned int cast_have;
-	uint64_t cast[FASTMIB_CAST_COUNT];
+	uint64_t cast[FME_CAST_COUNT];
 	int oper;           /**< FMP_IF_UP / DOWN, 0 before the first reading */
 	int admin;          /**< the same for ifAdminStatus */
 	uint32_t last_change;
@@ -184,10 +184,10 @@ enum fmp_ifmib_change {
  * change time. Returns enum fmp_ifmib_change bits.
  */
 unsigned int fmp_ifmib_track(struct fmp_ifmib_track *t,
-				 const struct fastmib_port_reading *r, uint32_t now_cs);
+				 const struct fme_port_reading *r, uint32_t now_cs);
 
 /** ifOperStatus of a reading with info and link parts (0 without them). */
-int fmp_ifmib_oper(const struct fastmib_port_reading *r);
+int fmp_ifmib_oper(const struct fme_port_reading *r);
 
 /**
  * Has column `col` of table `t` a value for a DPDK port at all? Those
@@ -217,10 +217,10 @@ bool fmp_ifmib_writable(enum fmp_ifmib_table t, unsigned int col);
  */
 void fmp_ifmib_value(enum fmp_ifmib_table t, unsigned int col,
 			 const struct fmp_ifmib_port *p,
-			 const struct fastmib_port_reading *r, struct fmp_ifv *out);
+			 const struct fme_port_reading *r, struct fmp_ifv *out);
 
 /**
- * The breakdown counters (bits 1 << enum fastmib_port_cast) of which
+ * The breakdown counters (bits 1 << enum fme_port_cast) of which
  * column `col` needs at least one, 0 for a column that needs none: a port
  * whose xstats lack them has no instance in that column, which is known
  * without reading it again.

@@ -44,7 +44,7 @@ fmp_notify_oper(struct fmp_port *p, int oper)
 	struct fmp_trap *t, **tail;
 
 	if (!p->row.served || !p->row.entry || ports->trap_rate == 0 ||
-	    p->row.entry->link_traps != FASTMIB_LINK_TRAPS_ENABLED)
+	    p->row.entry->link_traps != FME_LINK_TRAPS_ENABLED)
 		return;
 	t = calloc(1, sizeof(*t));
 	if (!t)

@@ -36,7 +36,7 @@ fmp_port_of(struct fmp_src *s, uint16_t id, bool create)
 	}
 	if (lo < s->n_ports && s->ports[lo]->id == id)
 		return s->ports[lo];
-	if (!create || s->n_ports >= FASTMIB_APP_PORTS_MAX)
+	if (!create || s->n_ports >= FME_APP_PORTS_MAX)
 		return NULL;
 	ports = realloc(s->ports, (s->n_ports + 1) * sizeof(*ports));
 	if (!ports)
@@ -83,12 +83,12 @@ fmp_log_big(const struct fmp_port *p, const char *name, const char *part,
  * per port and field; the same again at most every FMP_FAULT_LOG_NS.
  */
 static void
-fmp_log_faults(struct fmp_port *p, const struct fastmib_port_reading *r, uint64_t now)
+fmp_log_faults(struct fmp_port *p, const struct fme_port_reading *r, uint64_t now)
 {
 	unsigned int bad = r->stats_bad & ~p->logged.bad, big = r->stats_big & ~p->logged.big;
 	unsigned int cbad = r->cast_bad & ~p->logged.cast_bad;
 	unsigned int cbig = r->cast_big & ~p->logged.cast_big;
-	char name[4 * FASTMIB_PORT_NAME_MAX + 1];
+	char name[4 * FME_PORT_NAME_MAX + 1];
 	char fields[256] = "";
 	size_t used = 0;
 
@@ -102,26 +102,26 @@ fmp_log_faults(struct fmp_port *p, const struct fastmib_port_reading *r, uint64_
 	}
 	if (!(bad | big | cbad | cbig))
 		return;
-	fastmib_escape_str(p->dev.name[0] ? p->dev.name : r->name, name, sizeof(name));
-	for (unsigned int k = 0; k < FASTMIB_STAT_COUNT; k++)
+	fme_escape_str(p->dev.name[0] ? p->dev.name : r->name, name, sizeof(name));
+	for (unsigned int k = 0; k < FME_STAT_COUNT; k++)
 		if (bad & (1u << k))
 			used += (size_t)snprintf(fields + used, sizeof(fields) - used, "%sstats.%s",
-						 used ? ", " : "", fastmib_port_stat_name(k));
-	for (unsigned int k = 0; k < FASTMIB_CAST_COUNT && used < sizeof(fields); k++)
+						 used ? ", " : "", fme_port_stat_name(k));
+	for (unsigned int k = 0; k < FME_CAST_COUNT && used < sizeof(fields); k++)
 		if (cbad & (1u << k))
 			used += (size_t)snprintf(fields + used, sizeof(fields) - used,
 						 "%sxstats.%s", used ? ", " : "",
-						 fastmib_port_cast_name(k));
+						 fme_port_cast_name(k));
 	if (bad | cbad)
 		snmp_log(LOG_WARNING, "fastmib: ports %s: port %u (%s): %s not an unsigned "
 			 "64-bit integer (%s): not served; said again at most once a "
 			 "minute\n", p->src->epath, p->id, name, fields, r->bad_text);
-	for (unsigned int k = 0; k < FASTMIB_STAT_COUNT; k++)
+	for (unsigned int k = 0; k < FME_STAT_COUNT; k++)
 		if (big & (1u << k))
-			fmp_log_big(p, name, "stats", fastmib_port_stat_name(k), r->stat[k]);
-	for (unsigned int k = 0; k < FASTMIB_CAST_COUNT; k++)
+			fmp_log_big(p, name, "stats", fme_port_stat_name(k), r->stat[k]);
+	for (unsigned int k = 0; k < FME_CAST_COUNT; k++)
 		if (cbig & (1u << k))
-			fmp_log_big(p, name, "xstats", fastmib_port_cast_name(k), r->cast[k]);
+			fmp_log_big(p, name, "xstats", fme_port_cast_name(k), r->cast[k]);
 	p->logged.bad |= bad;
 	p->logged.big |= big;
 	p->logged.cast_bad |= cbad;
@@ -132,16 +132,16 @@ fmp_log_faults(struct fmp_port *p, const struct fastmib_port_reading *r, uint64_
 /* ---- readings ---- */
 
 void
-fmp_port_take(struct fmp_port *p, const struct fastmib_port_reading *r, uint64_t now)
+fmp_port_take(struct fmp_port *p, const struct fme_port_reading *r, uint64_t now)
 {
 	unsigned int seen;
 
 	/* the last parts read, each with its time: what a late answer serves */
-	for (unsigned int k = 0; k < FASTMIB_PORT_PARTS; k++)
+	for (unsigned int k = 0; k < FME_PORT_PARTS; k++)
 		if (r->parts & (1u << k))
 			p->last.ns[k] = now;
-	fastmib_port_merge(&p->last.rd, r, r->parts);
-	if (r->parts & FASTMIB_PORT_XSTATS)
+	fme_port_merge(&p->last.rd, r, r->parts);
+	if (r->parts & FME_PORT_XSTATS)
 		/* which counters a port's xstats has is fixed once it runs: a port
 		 * without a breakdown is not asked for xstats again */
 		p->dev.cast_have = (int)r->cast_have;
@@ -156,5 +156,5 @@ fmp_port_take(struct fmp_port *p, const struct fastmib_port_reading *r, uint64_t
 unsigned int
 fmp_port_parts(const struct fmp_port *p)
 {
-	return p->dev.cast_have != 0 ? FASTMIB_PORT_ALL : FASTMIB_PORT_ALL & ~FASTMIB_PORT_XSTATS;
+	return p->dev.cast_have != 0 ? FME_PORT_ALL : FME_PORT_ALL & ~FME_PORT_XSTATS;
 }

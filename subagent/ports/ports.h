@@ -84,14 +84,14 @@ int fmp_ports_create(struct fmp_ports **portsp);
 void fmp_ports_config_mode(struct fmp_ports *ports, enum fmp_ports_mode mode);
 
 /**
- * Add a source "PATH[,BASE]" (see fastmib_port_source_parse()). Returns 0
+ * Add a source "PATH[,BASE]" (see fme_port_source_parse()). Returns 0
  * (also for a source named again during a reload), -EINVAL, -EEXIST (named
  * twice), -ENOSPC, -ENOMEM.
  */
 int fmp_ports_add(struct fmp_ports *ports, const char *spec);
 
 /** Base of new ifIndex values of sources without their own (default
- * FASTMIB_IFINDEX_BASE). -EINVAL outside 1..FASTMIB_IFINDEX_MAX. */
+ * FME_IFINDEX_BASE). -EINVAL outside 1..FME_IFINDEX_MAX. */
 int fmp_ports_config_base(struct fmp_ports *ports, uint32_t base);
 
 /** Longest wait for one telemetry answer, 1..FMP_PORTS_TIMEOUT_MAX ms. */

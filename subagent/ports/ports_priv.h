@@ -65,7 +65,7 @@ struct fmp_ports;
 /* The device at a port id, as the application's last sample showed it. */
 struct fmp_device {
 	bool listed;                    /* in the application's last port list */
-	char name[FASTMIB_PORT_NAME_MAX]; /* ethdev name: the device */
+	char name[FME_PORT_NAME_MAX]; /* ethdev name: the device */
 	bool mac_ok;
 	uint8_t mac[6];
 	int cast_have;                  /* breakdown its xstats give; -1: unknown */
@@ -73,8 +73,8 @@ struct fmp_device {
 
 /* The port's row: its entry in the port map, and whether it is served. */
 struct fmp_row {
-	struct fastmib_portmap_entry *entry; /* ifIndex, alias, traps: bound */
-	char ifname[FASTMIB_IFNAME_MAX];
+	struct fme_portmap_entry *entry; /* ifIndex, alias, traps: bound */
+	char ifname[FME_IFNAME_MAX];
 	bool served;                    /* in the rows */
 	uint32_t known_ifindex;         /* served there once: AgentX keeps its
 					 * registrations while the application is
@@ -95,14 +95,14 @@ struct fmp_request_reading {
 	bool valid;                     /* rd is for transid */
 	bool failed;                    /* no reading and none young enough */
 	unsigned int asked;             /* parts asked for the PDU */
-	struct fastmib_port_reading rd;
+	struct fme_port_reading rd;
 };
 
 /* The last parts read, each with its time (CLOCK_MONOTONIC ns): what
  * serves while an answer is late. */
 struct fmp_last {
-	struct fastmib_port_reading rd;
-	uint64_t ns[FASTMIB_PORT_PARTS];
+	struct fme_port_reading rd;
+	uint64_t ns[FME_PORT_PARTS];
 };
 
 /* Faulty counters already said in the log, and when. */
@@ -130,7 +130,7 @@ struct fmp_src {
 	char *epath;                    /* the same, escaped for the log */
 	uint32_t own_base;              /* 0: the owner's */
 	const char *label;              /* for ifName; NULL with one source */
-	struct fastmib_tel *tel;
+	struct fme_tel *tel;
 	bool up;                        /* hello taken in, rows may be served */
 	long pid;                       /* instance the histories belong to */
 	bool there_at_start;            /* its socket accepted while the agent started */
@@ -186,12 +186,12 @@ struct fmp_ports {
 	unsigned int trap_rate;
 	char *state_dir;
 	/* the port map */
-	struct fastmib_portmap *map;
+	struct fme_portmap *map;
 	bool map_unsaved_logged;
 	/* the applications */
 	struct fmp_src **srcs;
 	unsigned int n_srcs;
-	char (*labels)[FASTMIB_PORT_LABEL_MAX];
+	char (*labels)[FME_PORT_LABEL_MAX];
 	unsigned int alarm;
 	unsigned int continue_alarm;    /* the rest of a check that was cut */
 	bool starting;                  /* inside fmp_ports_start() */
@@ -247,7 +247,7 @@ void fmp_port_forget(struct fmp_port *p, uint32_t now_cs);
 /* A reading (any parts) taken in at `now`: the last parts, the history,
  * link notifications, faulty counters logged. Called by app.c (samples,
  * late replies) and request.c. */
-void fmp_port_take(struct fmp_port *p, const struct fastmib_port_reading *r, uint64_t now);
+void fmp_port_take(struct fmp_port *p, const struct fme_port_reading *r, uint64_t now);
 /* Every part a reading of `p` has: xstats only where a breakdown is or
  * may be. */
 unsigned int fmp_port_parts(const struct fmp_port *p);

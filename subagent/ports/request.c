@@ -57,7 +57,7 @@ fmp_pdu_begin(struct fmp_port *p, long id)
 static void
 fmp_pdu_fallback(struct fmp_port *p, unsigned int parts, uint64_t now)
 {
-	for (unsigned int k = 0; k < FASTMIB_PORT_PARTS; k++) {
+	for (unsigned int k = 0; k < FME_PORT_PARTS; k++) {
 		if (!(parts & (1u << k)))
 			continue;
 		if (!(p->last.rd.parts & (1u << k)) ||
@@ -67,7 +67,7 @@ fmp_pdu_fallback(struct fmp_port *p, unsigned int parts, uint64_t now)
 			return;
 		}
 	}
-	fastmib_port_merge(&p->req.rd, &p->last.rd, parts);
+	fme_port_merge(&p->req.rd, &p->last.rd, parts);
 	p->src->stale_served++;
 	DEBUGMSGTL(("fastmib_ports", "%s: port %u: late answer: the last reading served\n",
 		    p->src->epath, p->id));
@@ -93,8 +93,8 @@ static void
 fmp_read(struct fmp_src *s, struct fmp_port *const *batch, const unsigned int *parts,
 	 unsigned int n, long id)
 {
-	struct fastmib_port_ask asks[FMP_PLAN_MAX];
-	struct fastmib_port_reading rd[FMP_PLAN_MAX];
+	struct fme_port_ask asks[FMP_PLAN_MAX];
+	struct fme_port_reading rd[FMP_PLAN_MAX];
 	struct fmp_port *who[FMP_PLAN_MAX];
 	uint64_t now = fastmib_monotonic_ns();
 	unsigned int m = n;
@@ -125,11 +125,11 @@ fmp_read(struct fmp_src *s, struct fmp_port *const *batch, const unsigned int *p
 	}
 	for (unsigned int i = 0; s->behind_ns && i < m; i++)
 		asks[i].parts |= fmp_port_parts(who[i]);
-	if (s->up && fastmib_tel_ready(s->tel)) {
+	if (s->up && fme_tel_ready(s->tel)) {
 		/* an application that missed its answers for longer than a
 		 * hiccup is not waited for until they come (taken in without
 		 * waiting); the check decides whether it is gone */
-		int busy = s->behind_ns ? fastmib_tel_poll(s->tel) : 0;
+		int busy = s->behind_ns ? fme_tel_poll(s->tel) : 0;
 
 		if (busy == -ECONNRESET || busy == -EPROTO) {
 			rc = busy;
@@ -140,7 +140,7 @@ fmp_read(struct fmp_src *s, struct fmp_port *const *batch, const unsigned int *p
 			s->req_exchanges++;
 			DEBUGMSGTL(("fastmib_ports", "%s: %u port(s) from port %u: query for a "
 				    "request\n", s->epath, n, asks[0].port));
-			rc = fastmib_tel_read_ports(s->tel, asks, m, rd, s->owner->timeout_ms);
+			rc = fme_tel_read_ports(s->tel, asks, m, rd, s->owner->timeout_ms);
 		}
 	}
 	now = fastmib_monotonic_ns();
@@ -159,13 +159,13 @@ fmp_read(struct fmp_src *s, struct fmp_port *const *batch, const unsigned int *p
 
 		/* a port the application no longer has, or that is another
 		 * device now: no values until the check sees it */
-		if (!(rd[i].parts & FASTMIB_PORT_INFO) && (asks[i].parts & FASTMIB_PORT_INFO))
+		if (!(rd[i].parts & FME_PORT_INFO) && (asks[i].parts & FME_PORT_INFO))
 			continue;
-		if ((rd[i].parts & FASTMIB_PORT_INFO) && strcmp(rd[i].name, p->dev.name) != 0)
+		if ((rd[i].parts & FME_PORT_INFO) && strcmp(rd[i].name, p->dev.name) != 0)
 			continue;
 		fmp_port_take(p, &rd[i], now);
 		if (i < n)
-			fastmib_port_merge(&p->req.rd, &rd[i], parts[i]);
+			fme_port_merge(&p->req.rd, &rd[i], parts[i]);
 	}
 }
 

@@ -116,7 +116,7 @@ fmp_instance_of(enum fmp_ifmib_table t, const oid *name, size_t len, unsigned in
 	if (len != elen + 2 || snmp_oid_compare(name, elen, fmp_entry_oid[t], elen) != 0)
 		return false;
 	if (name[elen] < 1 || name[elen] > fmp_ifmib_last_col(t) || name[elen + 1] < 1 ||
-	    name[elen + 1] > FASTMIB_IFINDEX_MAX)
+	    name[elen + 1] > FME_IFINDEX_MAX)
 		return false;
 	*col = (unsigned int)name[elen];
 	*ifindex = (uint32_t)name[elen + 1];

@@ -22,13 +22,13 @@
 
 struct fmp_change {
 	struct fmp_port *port;          /* for the log only while in RESERVE1..COMMIT */
-	struct fastmib_portmap_entry *e;
+	struct fme_portmap_entry *e;
 	const netsnmp_variable_list *vb;
 	bool alias;                     /* else ifLinkUpDownTrapEnable */
-	uint8_t val[FASTMIB_IFALIAS_MAX];
+	uint8_t val[FME_IFALIAS_MAX];
 	size_t len;
 	int traps;
-	uint8_t old[FASTMIB_IFALIAS_MAX];
+	uint8_t old[FME_IFALIAS_MAX];
 	size_t old_len;
 	int old_traps;
 	bool applied, done;
@@ -102,13 +102,13 @@ fmp_check(struct fmp_set_txn *txn, enum fmp_ifmib_table t, unsigned int col,
 	if (col == FMP_IFX_ALIAS) {
 		/* RFC 2863: ifAlias is a DisplayString of 0..64 octets */
 		err = netsnmp_check_vb_type(vb, ASN_OCTET_STR);
-		if (err == SNMP_ERR_NOERROR && vb->val_len > FASTMIB_IFALIAS_MAX)
+		if (err == SNMP_ERR_NOERROR && vb->val_len > FME_IFALIAS_MAX)
 			err = SNMP_ERR_WRONGLENGTH;
 	} else {
 		err = netsnmp_check_vb_type(vb, ASN_INTEGER);
 		if (err == SNMP_ERR_NOERROR)
-			err = netsnmp_check_vb_int_range(vb, FASTMIB_LINK_TRAPS_ENABLED,
-							 FASTMIB_LINK_TRAPS_DISABLED);
+			err = netsnmp_check_vb_int_range(vb, FME_LINK_TRAPS_ENABLED,
+							 FME_LINK_TRAPS_DISABLED);
 	}
 	if (err != SNMP_ERR_NOERROR)
 		return err;
@@ -154,7 +154,7 @@ fmp_store(struct fmp_ports *ports, struct fmp_change *c)
 		c->e->link_traps = c->traps;
 	}
 	c->applied = true;
-	rc = fastmib_portmap_save(ports->map);
+	rc = fme_portmap_save(ports->map);
 	/* no state directory, or a file kept as the operator left it: the
 	 * value lives in memory (said once) */
 	if (rc == -ENOENT || rc == -EINVAL) {
@@ -163,7 +163,7 @@ fmp_store(struct fmp_ports *ports, struct fmp_change *c)
 	}
 	if (rc < 0) {
 		snmp_log(LOG_ERR, "fastmib: ports: SET not stored: %s",
-			 fastmib_portmap_errors(ports->map));
+			 fme_portmap_errors(ports->map));
 		fmp_revert(c);
 		return SNMP_ERR_RESOURCEUNAVAILABLE;
 	}
@@ -173,16 +173,16 @@ fmp_store(struct fmp_ports *ports, struct fmp_change *c)
 static void
 fmp_log_change(const struct fmp_change *c)
 {
-	char text[4 * FASTMIB_IFALIAS_MAX + 1];
+	char text[4 * FME_IFALIAS_MAX + 1];
 
 	if (c->alias)
 		snmp_log(LOG_INFO, "fastmib: ports %s: ifIndex %u: ifAlias set to \"%s\"\n",
 			 c->port->src->epath, c->e->ifindex,
-			 fastmib_escape((const char *)c->val, c->len, text, sizeof(text)));
+			 fme_escape((const char *)c->val, c->len, text, sizeof(text)));
 	else
 		snmp_log(LOG_INFO, "fastmib: ports %s: ifIndex %u: ifLinkUpDownTrapEnable set "
 			 "to %s\n", c->port->src->epath, c->e->ifindex,
-			 c->traps == FASTMIB_LINK_TRAPS_ENABLED ? "enabled(1)" : "disabled(2)");
+			 c->traps == FME_LINK_TRAPS_ENABLED ? "enabled(1)" : "disabled(2)");
 }
 
 int

@@ -101,10 +101,10 @@ fmp_ports_create(struct fmp_ports **portsp)
 	if (!ports)
 		return -ENOMEM;
 	ports->mode = FMP_PORTS_AGENTX;
-	ports->base = FASTMIB_IFINDEX_BASE;
+	ports->base = FME_IFINDEX_BASE;
 	ports->timeout_ms = FMP_PORTS_TIMEOUT_MS;
 	ports->trap_rate = FMP_PORTS_TRAP_RATE;
-	if (fastmib_portmap_new(&ports->map) < 0) {
+	if (fme_portmap_new(&ports->map) < 0) {
 		free(ports);
 		*portsp = NULL;
 		return -ENOMEM;
@@ -155,7 +155,7 @@ fmp_ports_add(struct fmp_ports *ports, const char *spec)
 	uint32_t base;
 	struct fmp_src **srcs, *s;
 	void *named;
-	int rc = fastmib_port_source_parse(spec, path, sizeof(path), &base);
+	int rc = fme_port_source_parse(spec, path, sizeof(path), &base);
 
 	if (rc < 0)
 		return rc;
@@ -181,7 +181,7 @@ fmp_ports_add(struct fmp_ports *ports, const char *spec)
 int
 fmp_ports_config_base(struct fmp_ports *ports, uint32_t base)
 {
-	if (base < 1 || base > FASTMIB_IFINDEX_MAX)
+	if (base < 1 || base > FME_IFINDEX_MAX)
 		return -EINVAL;
 	ports->base = base;
 	return 0;
@@ -224,7 +224,7 @@ static void
 fmp_relabel(struct fmp_ports *ports)
 {
 	const char **paths = calloc(ports->n_srcs ? ports->n_srcs : 1, sizeof(*paths));
-	char (*labels)[FASTMIB_PORT_LABEL_MAX] = calloc(ports->n_srcs ? ports->n_srcs : 1,
+	char (*labels)[FME_PORT_LABEL_MAX] = calloc(ports->n_srcs ? ports->n_srcs : 1,
 							 sizeof(*labels));
 
 	if (!paths || !labels) {
@@ -234,7 +234,7 @@ fmp_relabel(struct fmp_ports *ports)
 	}
 	for (unsigned int i = 0; i < ports->n_srcs; i++)
 		paths[i] = ports->srcs[i]->path;
-	fastmib_port_labels(paths, ports->n_srcs, labels);
+	fme_port_labels(paths, ports->n_srcs, labels);
 	free(paths);
 	free(ports->labels);
 	ports->labels = labels;
@@ -244,7 +244,7 @@ fmp_relabel(struct fmp_ports *ports)
 		s->label = ports->n_srcs > 1 ? ports->labels[i] : NULL;
 		for (unsigned int j = 0; j < s->n_ports; j++)
 			if (s->ports[j]->row.entry)
-				fastmib_port_ifname(s->label, s->ports[j]->dev.name,
+				fme_port_ifname(s->label, s->ports[j]->dev.name,
 						    s->ports[j]->row.ifname,
 						    sizeof(s->ports[j]->row.ifname));
 	}
@@ -254,7 +254,7 @@ void
 fmp_ports_reload_begin(struct fmp_ports *ports)
 {
 	fma_confset_begin(&fmp_srcs_conf, ports->srcs, ports->n_srcs);
-	ports->base = FASTMIB_IFINDEX_BASE; /* unless the configuration says again */
+	ports->base = FME_IFINDEX_BASE; /* unless the configuration says again */
 }
 
 unsigned int
@@ -317,7 +317,7 @@ fmp_ports_destroy(struct fmp_ports *ports)
 	fmp_notify_free(ports);
 	fmp_set_free(ports);
 	fmp_rows_free(&ports->rows);
-	fastmib_portmap_free(ports->map);
+	fme_portmap_free(ports->map);
 	free(ports->srcs);
 	free(ports->labels);
 	free(ports->state_dir);

@@ -22,7 +22,7 @@ const struct fma_setting_spec fma_settings[FMA_SETTING_COUNT] = {
 			       "notification burst", 0, 1000000, FMA_NOTIFY_BURST,
 			       "" },
 	[FMA_SETTING_IFINDEX_BASE] = { "ifIndexBase", "fastmibIfIndexBase", "ifindex-base",
-			       "ifIndex base", 1, FASTMIB_IFINDEX_MAX, FASTMIB_IFINDEX_BASE, "" },
+			       "ifIndex base", 1, FME_IFINDEX_MAX, FME_IFINDEX_BASE, "" },
 	[FMA_SETTING_PORTS_TIMEOUT] = { "portsTimeout", "fastmibPortsTimeout", "ports-timeout",
 				"timeout", 1, FMP_PORTS_TIMEOUT_MAX,
 				FMP_PORTS_TIMEOUT_MS, " ms" },

@@ -39,7 +39,7 @@ static const char XSTATS_NULL[] =
 static inline json_t *
 js(const char *text)
 {
-	json_t *j = fastmib_tel_json_load(text, strlen(text));
+	json_t *j = fme_tel_json_load(text, strlen(text));
 
 	assert_non_null(j);
 	return j;
@@ -47,8 +47,8 @@ js(const char *text)
 
 /* Part parser `fn` on reply `text` gives `want`. */
 static inline void
-parse(int (*fn)(const json_t *, struct fastmib_port_reading *), const char *text,
-      struct fastmib_port_reading *r, int want)
+parse(int (*fn)(const json_t *, struct fme_port_reading *), const char *text,
+      struct fme_port_reading *r, int want)
 {
 	json_t *j = js(text);
 

@@ -35,32 +35,32 @@ test_parse_list(void **state)
 
 	(void)state;
 	j = js("[3,0,1]");
-	assert_int_equal(fastmib_port_parse_list(j, ids, 4), 3);
+	assert_int_equal(fme_port_parse_list(j, ids, 4), 3);
 	assert_int_equal(ids[0], 0);
 	assert_int_equal(ids[1], 1);
 	assert_int_equal(ids[2], 3);
 	json_decref(j);
 	j = js("[0,70000]");
-	assert_int_equal(fastmib_port_parse_list(j, ids, 4), -EPROTO);
+	assert_int_equal(fme_port_parse_list(j, ids, 4), -EPROTO);
 	json_decref(j);
 	j = js("{\"a\":1}");
-	assert_int_equal(fastmib_port_parse_list(j, ids, 4), -EPROTO);
+	assert_int_equal(fme_port_parse_list(j, ids, 4), -EPROTO);
 	json_decref(j);
-	assert_int_equal(fastmib_port_parse_list(json_null(), ids, 4), -EPROTO);
+	assert_int_equal(fme_port_parse_list(json_null(), ids, 4), -EPROTO);
 }
 
 static void
 test_parse_info_link_stats(void **state)
 {
-	struct fastmib_port_reading r;
+	struct fme_port_reading r;
 	static const uint8_t mac[6] = { 0x92, 0xF0, 0x4A, 0x1F, 0xA7, 0x53 };
 
 	(void)state;
 	memset(&r, 0, sizeof(r));
-	parse(fastmib_port_parse_info, INFO_NULL0, &r, 0);
-	parse(fastmib_port_parse_link, LINK_UP, &r, 0);
-	parse(fastmib_port_parse_stats, STATS, &r, 0);
-	assert_int_equal(r.parts, FASTMIB_PORT_INFO | FASTMIB_PORT_LINK | FASTMIB_PORT_STATS);
+	parse(fme_port_parse_info, INFO_NULL0, &r, 0);
+	parse(fme_port_parse_link, LINK_UP, &r, 0);
+	parse(fme_port_parse_stats, STATS, &r, 0);
+	assert_int_equal(r.parts, FME_PORT_INFO | FME_PORT_LINK | FME_PORT_STATS);
 	assert_string_equal(r.name, "net_null0");
 	assert_int_equal(r.mtu, 1500);
 	assert_true(r.mac_ok);
@@ -70,29 +70,29 @@ test_parse_info_link_stats(void **state)
 	assert_true(r.link_up);
 	assert_true(r.speed_known);
 	assert_int_equal(r.speed_mbps, 10000);
-	assert_int_equal(r.stats_have, (1u << FASTMIB_STAT_COUNT) - 1);
-	assert_int_equal(r.stat[FASTMIB_STAT_IPACKETS], 45846496);
-	assert_int_equal(r.stat[FASTMIB_STAT_OBYTES], 2907600896u);
-	assert_int_equal(r.stat[FASTMIB_STAT_RX_NOMBUF], 5);
+	assert_int_equal(r.stats_have, (1u << FME_STAT_COUNT) - 1);
+	assert_int_equal(r.stat[FME_STAT_IPACKETS], 45846496);
+	assert_int_equal(r.stat[FME_STAT_OBYTES], 2907600896u);
+	assert_int_equal(r.stat[FME_STAT_RX_NOMBUF], 5);
 	assert_int_equal(r.stats_bad | r.stats_big, 0);
 
 	/* a down link has no speed */
-	parse(fastmib_port_parse_link, LINK_DOWN, &r, 0);
+	parse(fme_port_parse_link, LINK_DOWN, &r, 0);
 	assert_false(r.link_up);
 	assert_false(r.speed_known);
 	assert_int_equal(r.speed_mbps, 0);
 	/* up with RTE_ETH_SPEED_NUM_UNKNOWN */
-	parse(fastmib_port_parse_link, "{\"status\":\"UP\",\"speed\":4294967295}", &r, 0);
+	parse(fme_port_parse_link, "{\"status\":\"UP\",\"speed\":4294967295}", &r, 0);
 	assert_true(r.link_up);
 	assert_false(r.speed_known);
 
 	/* what the application answers for a port it does not have */
 	memset(&r, 0, sizeof(r));
-	assert_int_equal(fastmib_port_parse_info(json_null(), &r), -EPROTO);
-	assert_int_equal(fastmib_port_parse_stats(json_null(), &r), -EPROTO);
+	assert_int_equal(fme_port_parse_info(json_null(), &r), -EPROTO);
+	assert_int_equal(fme_port_parse_stats(json_null(), &r), -EPROTO);
 	assert_int_equal(r.parts, 0);
 	/* a name that does not fit is refused whole, not cut */
-	parse(fastmib_port_parse_info, "{\"name\":\"a234567890123456789012345678901234567890"
+	parse(fme_port_parse_info, "{\"name\":\"a234567890123456789012345678901234567890"
 	      "123456789012345678901234\",\"mtu\":1500}", &r, -EPROTO);
 }
 
@@ -101,32 +101,32 @@ test_parse_info_link_stats(void **state)
 static void
 test_parse_reply_by_command(void **state)
 {
-	struct fastmib_port_reading r;
+	struct fme_port_reading r;
 	json_t *stats = js(STATS), *info = js(INFO_NULL0), *list = js("[0,1]");
 
 	(void)state;
 	memset(&r, 0xa5, sizeof(r));
-	assert_int_equal(fastmib_port_parse_reply("/ethdev/stats,65535", stats, &r), 0);
+	assert_int_equal(fme_port_parse_reply("/ethdev/stats,65535", stats, &r), 0);
 	assert_int_equal(r.port, 65535);
-	assert_int_equal(r.parts, FASTMIB_PORT_STATS);
-	assert_int_equal(r.stat[FASTMIB_STAT_IPACKETS], 45846496);
-	assert_int_equal(r.stat[FASTMIB_STAT_RX_NOMBUF], 5);
+	assert_int_equal(r.parts, FME_PORT_STATS);
+	assert_int_equal(r.stat[FME_STAT_IPACKETS], 45846496);
+	assert_int_equal(r.stat[FME_STAT_RX_NOMBUF], 5);
 	assert_int_equal(r.stats_bad | r.cast_have, 0);
-	assert_int_equal(fastmib_port_parse_reply("/ethdev/info,3", info, &r), 0);
+	assert_int_equal(fme_port_parse_reply("/ethdev/info,3", info, &r), 0);
 	assert_int_equal(r.port, 3);
-	assert_int_equal(r.parts, FASTMIB_PORT_INFO);
+	assert_int_equal(r.parts, FME_PORT_INFO);
 	assert_string_equal(r.name, "net_null0");
 	/* a rejected command (null): no part */
-	assert_int_equal(fastmib_port_parse_reply("/ethdev/link_status,1", json_null(), &r),
+	assert_int_equal(fme_port_parse_reply("/ethdev/link_status,1", json_null(), &r),
 			 -EPROTO);
 	assert_int_equal(r.parts, 0);
 	/* not a port's part, or not a port id */
-	assert_int_equal(fastmib_port_parse_reply("/ethdev/list", list, &r), -ENOENT);
-	assert_int_equal(fastmib_port_parse_reply("/ethdev/stats,", stats, &r), -ENOENT);
-	assert_int_equal(fastmib_port_parse_reply("/ethdev/stats,65536", stats, &r), -ENOENT);
-	assert_int_equal(fastmib_port_parse_reply("/ethdev/stats,1x", stats, &r), -ENOENT);
-	assert_int_equal(fastmib_port_parse_reply("/ethdev/stat,1", stats, &r), -ENOENT);
-	assert_int_equal(fastmib_port_parse_reply("/ethdev/statsx,1", stats, &r), -ENOENT);
+	assert_int_equal(fme_port_parse_reply("/ethdev/list", list, &r), -ENOENT);
+	assert_int_equal(fme_port_parse_reply("/ethdev/stats,", stats, &r), -ENOENT);
+	assert_int_equal(fme_port_parse_reply("/ethdev/stats,65536", stats, &r), -ENOENT);
+	assert_int_equal(fme_port_parse_reply("/ethdev/stats,1x", stats, &r), -ENOENT);
+	assert_int_equal(fme_port_parse_reply("/ethdev/stat,1", stats, &r), -ENOENT);
+	assert_int_equal(fme_port_parse_reply("/ethdev/statsx,1", stats, &r), -ENOENT);
 	json_decref(stats);
 	json_decref(info);
 	json_decref(list);
@@ -135,54 +135,54 @@ test_parse_reply_by_command(void **state)
 static void
 test_counters_exact_and_alone(void **state)
 {
-	struct fastmib_port_reading r;
+	struct fme_port_reading r;
 
 	(void)state;
 	/* an underflowed driver counter: unsigned 64-bit, read exactly; the
 	 * other counters of the reply are taken too */
 	memset(&r, 0, sizeof(r));
-	parse(fastmib_port_parse_stats,
+	parse(fme_port_parse_stats,
 	      "{\"ipackets\":18446744073709551615,\"opackets\":9223372036854775808,"
 	      "\"ibytes\":9223372036854775807,\"obytes\":0,"
 	      "\"imissed\":18446744073709551000,\"ierrors\":3,\"oerrors\":2,\"rx_nombuf\":5,"
 	      "\"q_ipackets\":[18446744073709551615]}", &r, 0);
-	assert_int_equal(r.stats_have, (1u << FASTMIB_STAT_COUNT) - 1);
-	assert_true(r.stat[FASTMIB_STAT_IPACKETS] == UINT64_MAX);
-	assert_true(r.stat[FASTMIB_STAT_OPACKETS] == (UINT64_C(1) << 63));
-	assert_true(r.stat[FASTMIB_STAT_IBYTES] == INT64_MAX);
-	assert_true(r.stat[FASTMIB_STAT_IMISSED] == UINT64_C(18446744073709551000));
-	assert_int_equal(r.stat[FASTMIB_STAT_IERRORS], 3);
+	assert_int_equal(r.stats_have, (1u << FME_STAT_COUNT) - 1);
+	assert_true(r.stat[FME_STAT_IPACKETS] == UINT64_MAX);
+	assert_true(r.stat[FME_STAT_OPACKETS] == (UINT64_C(1) << 63));
+	assert_true(r.stat[FME_STAT_IBYTES] == INT64_MAX);
+	assert_true(r.stat[FME_STAT_IMISSED] == UINT64_C(18446744073709551000));
+	assert_int_equal(r.stat[FME_STAT_IERRORS], 3);
 	/* 2^63 and more are flagged for the log */
-	assert_int_equal(r.stats_big, 1u << FASTMIB_STAT_IPACKETS | 1u << FASTMIB_STAT_OPACKETS |
-			 1u << FASTMIB_STAT_IMISSED);
+	assert_int_equal(r.stats_big, 1u << FME_STAT_IPACKETS | 1u << FME_STAT_OPACKETS |
+			 1u << FME_STAT_IMISSED);
 	assert_int_equal(r.stats_bad, 0);
 
 	/* faulty counters are left out, one by one, and the first is quoted */
 	memset(&r, 0, sizeof(r));
-	parse(fastmib_port_parse_stats,
+	parse(fme_port_parse_stats,
 	      "{\"ipackets\":-5,\"opackets\":18446744073709551616,\"ibytes\":1.5,"
 	      "\"obytes\":\"12\",\"ierrors\":3,\"oerrors\":2,\"rx_nombuf\":5}", &r, 0);
-	assert_int_equal(r.parts, FASTMIB_PORT_STATS);
-	assert_int_equal(r.stats_bad, 1u << FASTMIB_STAT_IPACKETS | 1u << FASTMIB_STAT_OPACKETS |
-			 1u << FASTMIB_STAT_IBYTES | 1u << FASTMIB_STAT_IMISSED);
-	assert_int_equal(r.stats_have, 1u << FASTMIB_STAT_OBYTES | 1u << FASTMIB_STAT_IERRORS |
-			 1u << FASTMIB_STAT_OERRORS | 1u << FASTMIB_STAT_RX_NOMBUF);
+	assert_int_equal(r.parts, FME_PORT_STATS);
+	assert_int_equal(r.stats_bad, 1u << FME_STAT_IPACKETS | 1u << FME_STAT_OPACKETS |
+			 1u << FME_STAT_IBYTES | 1u << FME_STAT_IMISSED);
+	assert_int_equal(r.stats_have, 1u << FME_STAT_OBYTES | 1u << FME_STAT_IERRORS |
+			 1u << FME_STAT_OERRORS | 1u << FME_STAT_RX_NOMBUF);
 	assert_string_equal(r.bad_text, "-5");
-	assert_int_equal(r.stat[FASTMIB_STAT_OBYTES], 12);
+	assert_int_equal(r.stat[FME_STAT_OBYTES], 12);
 
 	/* the same in xstats: the breakdown counter alone is dropped */
 	memset(&r, 0, sizeof(r));
-	parse(fastmib_port_parse_xstats,
+	parse(fme_port_parse_xstats,
 	      "{\"rx_multicast_packets\":18446744073709551615,\"tx_multicast_packets\":-1,"
 	      "\"rx_q0_broadcast_packets\":18446744073709551615,"
 	      "\"rx_q1_broadcast_packets\":2,\"tx_broadcast_packets\":4,"
 	      "\"rx_good_packets\":-3}", &r, 0);
-	assert_true(r.cast[FASTMIB_CAST_IN_MCAST] == UINT64_MAX);
-	assert_int_equal(r.cast_big, 1u << FASTMIB_CAST_IN_MCAST);
+	assert_true(r.cast[FME_CAST_IN_MCAST] == UINT64_MAX);
+	assert_int_equal(r.cast_big, 1u << FME_CAST_IN_MCAST);
 	/* a wrapped per-queue sum and a negative value: left out */
-	assert_int_equal(r.cast_bad, 1u << FASTMIB_CAST_OUT_MCAST | 1u << FASTMIB_CAST_IN_BCAST);
-	assert_int_equal(r.cast_have, 1u << FASTMIB_CAST_IN_MCAST | 1u << FASTMIB_CAST_OUT_BCAST);
-	assert_int_equal(r.cast[FASTMIB_CAST_OUT_BCAST], 4);
+	assert_int_equal(r.cast_bad, 1u << FME_CAST_OUT_MCAST | 1u << FME_CAST_IN_BCAST);
+	assert_int_equal(r.cast_have, 1u << FME_CAST_IN_MCAST | 1u << FME_CAST_OUT_BCAST);
+	assert_int_equal(r.cast[FME_CAST_OUT_BCAST], 4);
 }
 
 static void
@@ -198,31 +198,31 @@ test_json_load(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
-		j = fastmib_tel_json_load(good[i], strlen(good[i]));
+		j = fme_tel_json_load(good[i], strlen(good[i]));
 		assert_non_null(j);
 		json_decref(j);
 	}
-	j = fastmib_tel_json_load(good[0], strlen(good[0]));
-	assert_int_equal(fastmib_json_u64(json_object_get(j, "a"), &v), 0);
+	j = fme_tel_json_load(good[0], strlen(good[0]));
+	assert_int_equal(fme_json_u64(json_object_get(j, "a"), &v), 0);
 	assert_true(v == UINT64_MAX);
 	json_decref(j);
 	/* a number inside a string stays that string */
-	j = fastmib_tel_json_load(good[3], strlen(good[3]));
+	j = fme_tel_json_load(good[3], strlen(good[3]));
 	assert_string_equal(json_string_value(json_object_get(j, "z")),
 			    "\"1234567890123456789012\"");
 	assert_true(json_is_real(json_object_get(j, "x")));
 	json_decref(j);
 	/* not JSON stays not JSON */
-	assert_null(fastmib_tel_json_load("{\"a\":1", 6));
-	assert_null(fastmib_tel_json_load("", 0));
+	assert_null(fme_tel_json_load("{\"a\":1", 6));
+	assert_null(fme_tel_json_load("", 0));
 	/* what a counter may be */
 	j = json_string("18446744073709551616");
-	assert_int_equal(fastmib_json_u64(j, &v), -ERANGE);
+	assert_int_equal(fme_json_u64(j, &v), -ERANGE);
 	json_decref(j);
 	j = json_string("1x");
-	assert_int_equal(fastmib_json_u64(j, &v), -ERANGE);
+	assert_int_equal(fme_json_u64(j, &v), -ERANGE);
 	json_decref(j);
-	assert_int_equal(fastmib_json_u64(NULL, &v), -ENOENT);
+	assert_int_equal(fme_json_u64(NULL, &v), -ENOENT);
 }
 
 static void
@@ -231,15 +231,15 @@ test_escape(void **state)
 	char out[64];
 
 	(void)state;
-	assert_string_equal(fastmib_escape_str("net_null0", out, sizeof(out)), "net_null0");
-	assert_string_equal(fastmib_escape_str("a\nfastmib: forged", out, sizeof(out)),
+	assert_string_equal(fme_escape_str("net_null0", out, sizeof(out)), "net_null0");
+	assert_string_equal(fme_escape_str("a\nfastmib: forged", out, sizeof(out)),
 			    "a\\x0afastmib: forged");
-	assert_string_equal(fastmib_escape_str("back\\slash\x1b[2J\xc3\xa9", out, sizeof(out)),
+	assert_string_equal(fme_escape_str("back\\slash\x1b[2J\xc3\xa9", out, sizeof(out)),
 			    "back\\\\slash\\x1b[2J\\xc3\\xa9");
-	assert_string_equal(fastmib_escape("a\0b", 3, out, sizeof(out)), "a\\x00b");
+	assert_string_equal(fme_escape("a\0b", 3, out, sizeof(out)), "a\\x00b");
 	/* cut at a whole piece */
-	assert_string_equal(fastmib_escape_str("ab\ncd", out, 5), "ab");
-	assert_string_equal(fastmib_escape_str(NULL, out, sizeof(out)), "");
+	assert_string_equal(fme_escape_str("ab\ncd", out, 5), "ab");
+	assert_string_equal(fme_escape_str(NULL, out, sizeof(out)), "");
 }
 
 static void
@@ -247,39 +247,39 @@ test_sources_and_names(void **state)
 {
 	const char *paths[] = { "/var/run/dpdk/rte", "/tmp/dpdk/fw/dpdk_telemetry.v2",
 				"/run/other/rte/", "/x/rte" };
-	char labels[4][FASTMIB_PORT_LABEL_MAX], name[FASTMIB_IFNAME_MAX];
+	char labels[4][FME_PORT_LABEL_MAX], name[FME_IFNAME_MAX];
 	char path[64];
 	uint32_t base;
 
 	(void)state;
-	assert_int_equal(fastmib_port_source_parse("/var/run/dpdk/rte", path, sizeof(path),
+	assert_int_equal(fme_port_source_parse("/var/run/dpdk/rte", path, sizeof(path),
 						   &base), 0);
 	assert_string_equal(path, "/var/run/dpdk/rte");
 	assert_int_equal(base, 0);
-	assert_int_equal(fastmib_port_source_parse("/run/a,2000", path, sizeof(path), &base), 0);
+	assert_int_equal(fme_port_source_parse("/run/a,2000", path, sizeof(path), &base), 0);
 	assert_string_equal(path, "/run/a");
 	assert_int_equal(base, 2000);
 	/* a comma not followed by digits only belongs to the path */
-	assert_int_equal(fastmib_port_source_parse("/run/a,b", path, sizeof(path), &base), 0);
+	assert_int_equal(fme_port_source_parse("/run/a,b", path, sizeof(path), &base), 0);
 	assert_string_equal(path, "/run/a,b");
-	assert_int_equal(fastmib_port_source_parse(",5", path, sizeof(path), &base), -EINVAL);
-	assert_int_equal(fastmib_port_source_parse("/a,0", path, sizeof(path), &base), -EINVAL);
-	assert_int_equal(fastmib_port_source_parse("/a,2147483648", path, sizeof(path), &base),
+	assert_int_equal(fme_port_source_parse(",5", path, sizeof(path), &base), -EINVAL);
+	assert_int_equal(fme_port_source_parse("/a,0", path, sizeof(path), &base), -EINVAL);
+	assert_int_equal(fme_port_source_parse("/a,2147483648", path, sizeof(path), &base),
 			 -EINVAL);
-	assert_int_equal(fastmib_port_source_parse("/a,2147483647", path, sizeof(path), &base), 0);
-	assert_int_equal(fastmib_port_source_parse("", path, sizeof(path), &base), -EINVAL);
-	assert_int_equal(fastmib_port_source_parse(
+	assert_int_equal(fme_port_source_parse("/a,2147483647", path, sizeof(path), &base), 0);
+	assert_int_equal(fme_port_source_parse("", path, sizeof(path), &base), -EINVAL);
+	assert_int_equal(fme_port_source_parse(
 		"/a/very/long/path/that/does/not/fit/into/sixty/four/octets/at/all", path,
 		sizeof(path), &base), -ENAMETOOLONG);
 	/* labels: the file prefix; equal ones numbered in order */
-	fastmib_port_labels(paths, 4, labels);
+	fme_port_labels(paths, 4, labels);
 	assert_string_equal(labels[0], "rte");
 	assert_string_equal(labels[1], "fw");
 	assert_string_equal(labels[2], "rte-2");
 	assert_string_equal(labels[3], "rte-3");
-	fastmib_port_ifname(NULL, "net_null0", name, sizeof(name));
+	fme_port_ifname(NULL, "net_null0", name, sizeof(name));
 	assert_string_equal(name, "net_null0");
-	fastmib_port_ifname(labels[1], "0000:03:00.0", name, sizeof(name));
+	fme_port_ifname(labels[1], "0000:03:00.0", name, sizeof(name));
 	assert_string_equal(name, "fw/0000:03:00.0");
 }
 
@@ -307,7 +307,7 @@ write_file(const char *dir, const char *text)
 	char path[256];
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/" FASTMIB_PORTMAP_FILE, dir);
+	snprintf(path, sizeof(path), "%s/" FME_PORTMAP_FILE, dir);
 	f = fopen(path, "w");
 	assert_non_null(f);
 	fputs(text, f);
@@ -319,7 +319,7 @@ remove_dir(char *dir)
 {
 	char path[256];
 
-	snprintf(path, sizeof(path), "%s/" FASTMIB_PORTMAP_FILE, dir);
+	snprintf(path, sizeof(path), "%s/" FME_PORTMAP_FILE, dir);
 	unlink(path);
 	rmdir(dir);
 	free(dir);
@@ -330,74 +330,74 @@ test_ifindex_rule(void **state)
 {
 	static const uint8_t burned[6] = { 0x00, 0x1b, 0x21, 0x0a, 0x0b, 0x0c };
 	static const uint8_t made_up[6] = { 0x92, 0xf0, 0x4a, 0x1f, 0xa7, 0x53 };
-	struct fastmib_portmap *m;
-	struct fastmib_portmap_entry *e, *a, *b;
+	struct fme_portmap *m;
+	struct fme_portmap_entry *e, *a, *b;
 	bool created;
 	int err;
 
 	(void)state;
-	assert_int_equal(fastmib_portmap_new(&m), 0);
+	assert_int_equal(fme_portmap_new(&m), 0);
 	/* new devices: the first free ifIndex from the base, skipping taken ones */
-	a = fastmib_port_ifindex(m, "/run/a", 1000, "net_null0", made_up, taken_1001, NULL,
+	a = fme_port_ifindex(m, "/run/a", 1000, "net_null0", made_up, taken_1001, NULL,
 				 &created, &err);
 	assert_non_null(a);
 	assert_true(created);
 	assert_int_equal(a->ifindex, 1000);
 	assert_false(a->mac_ok); /* a made-up address identifies nothing */
 	a->in_use = true;
-	b = fastmib_port_ifindex(m, "/run/a", 1000, "net_null1", NULL, taken_1001, NULL,
+	b = fme_port_ifindex(m, "/run/a", 1000, "net_null1", NULL, taken_1001, NULL,
 				 &created, &err);
 	assert_int_equal(b->ifindex, 1002);
 	b->in_use = true;
 	/* the same names in another application: other entries */
-	e = fastmib_port_ifindex(m, "/run/b", 1000, "net_null0", NULL, NULL, NULL, &created,
+	e = fme_port_ifindex(m, "/run/b", 1000, "net_null0", NULL, NULL, NULL, &created,
 				 &err);
 	assert_ptr_not_equal(e, a);
 	assert_int_equal(e->ifindex, 1001);
 	/* a source's own base */
-	e = fastmib_port_ifindex(m, "/run/c", 5000, "net_null0", NULL, NULL, NULL, &created,
+	e = fme_port_ifindex(m, "/run/c", 5000, "net_null0", NULL, NULL, NULL, &created,
 				 &err);
 	assert_int_equal(e->ifindex, 5000);
 	/* known devices keep theirs, whatever order they come in */
-	e = fastmib_port_ifindex(m, "/run/a", 1000, "net_null1", NULL, NULL, NULL, &created,
+	e = fme_port_ifindex(m, "/run/a", 1000, "net_null1", NULL, NULL, NULL, &created,
 				 &err);
 	assert_ptr_equal(e, b);
 	assert_false(created);
 	/* a NIC with a burned-in address, moved to another slot: its entry */
-	e = fastmib_port_ifindex(m, "/run/a", 1000, "0000:03:00.0", burned, NULL, NULL,
+	e = fme_port_ifindex(m, "/run/a", 1000, "0000:03:00.0", burned, NULL, NULL,
 				 &created, &err);
 	assert_int_equal(e->ifindex, 1003);
 	assert_true(e->mac_ok);
-	b = fastmib_port_ifindex(m, "/run/a", 1000, "0000:04:00.0", burned, NULL, NULL,
+	b = fme_port_ifindex(m, "/run/a", 1000, "0000:04:00.0", burned, NULL, NULL,
 				 &created, &err);
 	assert_ptr_equal(b, e);
 	assert_true(created); /* renamed: to be saved */
 	assert_string_equal(b->name, "0000:04:00.0");
 	/* ... but not while the entry is in use by the other */
 	b->in_use = true;
-	e = fastmib_port_ifindex(m, "/run/a", 1000, "0000:05:00.0", burned, NULL, NULL,
+	e = fme_port_ifindex(m, "/run/a", 1000, "0000:05:00.0", burned, NULL, NULL,
 				 &created, &err);
 	assert_ptr_not_equal(e, b);
 	assert_int_equal(e->ifindex, 1004);
 	/* nothing left */
-	e = fastmib_port_ifindex(m, "/run/z", FASTMIB_IFINDEX_MAX, "x", NULL, NULL, NULL,
+	e = fme_port_ifindex(m, "/run/z", FME_IFINDEX_MAX, "x", NULL, NULL, NULL,
 				 &created, &err);
-	assert_int_equal(e->ifindex, FASTMIB_IFINDEX_MAX);
-	e = fastmib_port_ifindex(m, "/run/z", FASTMIB_IFINDEX_MAX, "y", NULL, NULL, NULL,
+	assert_int_equal(e->ifindex, FME_IFINDEX_MAX);
+	e = fme_port_ifindex(m, "/run/z", FME_IFINDEX_MAX, "y", NULL, NULL, NULL,
 				 &created, &err);
 	assert_null(e);
 	assert_int_equal(err, -ENOSPC);
 	/* a map without a file is not saved anywhere */
-	assert_int_equal(fastmib_portmap_save(m), -ENOENT);
-	fastmib_portmap_free(m);
+	assert_int_equal(fme_portmap_save(m), -ENOENT);
+	fme_portmap_free(m);
 }
 
 static void
 test_map_file(void **state)
 {
 	char *dir = temp_dir();
-	struct fastmib_portmap *m;
-	struct fastmib_portmap_entry *e;
+	struct fme_portmap *m;
+	struct fme_portmap_entry *e;
 	bool created;
 	int err;
 	char path[256], text[4096];
@@ -406,19 +406,19 @@ test_map_file(void **state)
 
 	(void)state;
 	/* no file: an empty map that saves there */
-	assert_int_equal(fastmib_portmap_new(&m), 0);
-	assert_int_equal(fastmib_portmap_load(m, dir), 0);
-	e = fastmib_port_ifindex(m, "/var/run/dpdk/my \"app\"", 1000, "net_null0", NULL, NULL,
+	assert_int_equal(fme_portmap_new(&m), 0);
+	assert_int_equal(fme_portmap_load(m, dir), 0);
+	e = fme_port_ifindex(m, "/var/run/dpdk/my \"app\"", 1000, "net_null0", NULL, NULL,
 				 NULL, &created, &err);
 	memcpy(e->alias, "uplink \"A\"\n\\\xc3\xa9", 14);
 	e->alias_len = 14;
-	e = fastmib_port_ifindex(m, "/var/run/dpdk/rte", 1000, "0000:03:00.0",
+	e = fme_port_ifindex(m, "/var/run/dpdk/rte", 1000, "0000:03:00.0",
 				 (const uint8_t *)"\x00\x1b\x21\x0a\x0b\x0c", NULL, NULL, &created,
 				 &err);
-	e->link_traps = FASTMIB_LINK_TRAPS_DISABLED;
-	assert_int_equal(fastmib_portmap_save(m), 0);
-	fastmib_portmap_free(m);
-	snprintf(path, sizeof(path), "%s/" FASTMIB_PORTMAP_FILE, dir);
+	e->link_traps = FME_LINK_TRAPS_DISABLED;
+	assert_int_equal(fme_portmap_save(m), 0);
+	fme_portmap_free(m);
+	snprintf(path, sizeof(path), "%s/" FME_PORTMAP_FILE, dir);
 	f = fopen(path, "r");
 	assert_non_null(f);
 	n = fread(text, 1, sizeof(text) - 1, f);
@@ -429,19 +429,19 @@ test_map_file(void **state)
 	assert_non_null(strstr(text, "port \"/var/run/dpdk/rte\" \"0000:03:00.0\" ifIndex=1001 "
 			       "mac=00:1b:21:0a:0b:0c linkTraps=disabled\n"));
 	/* read back: the same entries */
-	assert_int_equal(fastmib_portmap_new(&m), 0);
-	assert_int_equal(fastmib_portmap_load(m, dir), 0);
-	assert_int_equal(fastmib_portmap_count(m), 2);
-	e = fastmib_portmap_by_ifindex(m, 1000);
+	assert_int_equal(fme_portmap_new(&m), 0);
+	assert_int_equal(fme_portmap_load(m, dir), 0);
+	assert_int_equal(fme_portmap_count(m), 2);
+	e = fme_portmap_by_ifindex(m, 1000);
 	assert_non_null(e);
 	assert_string_equal(e->source, "/var/run/dpdk/my \"app\"");
 	assert_int_equal(e->alias_len, 14);
 	assert_memory_equal(e->alias, "uplink \"A\"\n\\\xc3\xa9", 14);
-	assert_int_equal(e->link_traps, FASTMIB_LINK_TRAPS_ENABLED);
-	e = fastmib_portmap_by_ifindex(m, 1001);
+	assert_int_equal(e->link_traps, FME_LINK_TRAPS_ENABLED);
+	e = fme_portmap_by_ifindex(m, 1001);
 	assert_true(e->mac_ok);
-	assert_int_equal(e->link_traps, FASTMIB_LINK_TRAPS_DISABLED);
-	fastmib_portmap_free(m);
+	assert_int_equal(e->link_traps, FME_LINK_TRAPS_DISABLED);
+	fme_portmap_free(m);
 
 	/* an operator's pin, and lines that are wrong: each named with its
 	 * line and field, the good ones taken, and the file never rewritten */
@@ -460,8 +460,8 @@ test_map_file(void **state)
 		   "prot /run/a eth8 ifIndex=13\n"
 		   "port /run/a eth9 ifIndex=14 alias=\"\\q\"\n"
 		   "port /run/a eth10 ifIndex=15 mac=00:00:00:00:00:01\n");
-	assert_int_equal(fastmib_portmap_new(&m), 0);
-	assert_int_equal(fastmib_portmap_load(m, dir), -EINVAL);
+	assert_int_equal(fme_portmap_new(&m), 0);
+	assert_int_equal(fme_portmap_load(m, dir), -EINVAL);
 	snprintf(text, sizeof(text),
 		 "%1$s:4: ifIndex: not a number in 1..2147483647\n"
 		 "%1$s:5: ifIndex: 7 is already line 2's\n"
@@ -473,15 +473,15 @@ test_map_file(void **state)
 		 "%1$s:11: ifIndex: missing\n"
 		 "%1$s:12: not a \"port\" line\n"
 		 "%1$s:13: unknown escape (\\\\, \\\" and \\xHH are known)\n", path);
-	assert_string_equal(fastmib_portmap_errors(m), text);
-	assert_int_equal(fastmib_portmap_count(m), 2);
-	e = fastmib_port_ifindex(m, "/run/a", 1000, "eth0", NULL, NULL, NULL, &created, &err);
+	assert_string_equal(fme_portmap_errors(m), text);
+	assert_int_equal(fme_portmap_count(m), 2);
+	e = fme_port_ifindex(m, "/run/a", 1000, "eth0", NULL, NULL, NULL, &created, &err);
 	assert_int_equal(e->ifindex, 7);
 	assert_false(created);
-	e = fastmib_port_ifindex(m, "/run/a", 1, "new", NULL, NULL, NULL, &created, &err);
+	e = fme_port_ifindex(m, "/run/a", 1, "new", NULL, NULL, NULL, &created, &err);
 	assert_int_equal(e->ifindex, 1);
-	assert_int_equal(fastmib_portmap_save(m), -EINVAL);
-	fastmib_portmap_free(m);
+	assert_int_equal(fme_portmap_save(m), -EINVAL);
+	fme_portmap_free(m);
 	f = fopen(path, "r");
 	n = fread(text, 1, sizeof(text) - 1, f);
 	text[n] = '\0';

@@ -23,23 +23,23 @@
 
 /* A reading of net_null0 with info, link (up), stats and xstats. */
 static void
-full_reading(struct fastmib_port_reading *r)
+full_reading(struct fme_port_reading *r)
 {
 	memset(r, 0, sizeof(*r));
-	parse(fastmib_port_parse_info, INFO_NULL0, r, 0);
-	parse(fastmib_port_parse_link, LINK_UP, r, 0);
-	parse(fastmib_port_parse_stats, STATS, r, 0);
-	parse(fastmib_port_parse_xstats, XSTATS_NULL, r, 0);
+	parse(fme_port_parse_info, INFO_NULL0, r, 0);
+	parse(fme_port_parse_link, LINK_UP, r, 0);
+	parse(fme_port_parse_stats, STATS, r, 0);
+	parse(fme_port_parse_xstats, XSTATS_NULL, r, 0);
 }
 
 /* The port as the agent knows it: ifIndex 1000, ifName "rte/net_null0". */
 static uint8_t alias[64];
 static size_t alias_len;
-static int link_traps = FASTMIB_LINK_TRAPS_ENABLED;
+static int link_traps = FME_LINK_TRAPS_ENABLED;
 static const char *device = "net_null0";
 
 static struct fmp_ifv
-value(enum fmp_ifmib_table t, unsigned int col, const struct fastmib_port_reading *r,
+value(enum fmp_ifmib_table t, unsigned int col, const struct fme_port_reading *r,
       struct fmp_ifmib_track *tr)
 {
 	const struct fmp_ifmib_port p = {
@@ -62,7 +62,7 @@ assert_num(struct fmp_ifv v, enum fmp_ifv_type type, uint64_t num)
 static void
 test_if_table(void **state)
 {
-	struct fastmib_port_reading r;
+	struct fme_port_reading r;
 	struct fmp_ifmib_track tr;
 	struct fmp_ifv v;
 
@@ -94,7 +94,7 @@ test_if_table(void **state)
 	/* 32-bit counters are the 64-bit ones modulo 2^32 */
 	assert_num(value(FMP_IFTABLE, FMP_IF_IN_OCTETS, &r, &tr), FMP_IFV_COUNTER32,
 		   2934175744u);
-	r.stat[FASTMIB_STAT_IBYTES] = (5ull << 32) + 17;
+	r.stat[FME_STAT_IBYTES] = (5ull << 32) + 17;
 	assert_num(value(FMP_IFTABLE, FMP_IF_IN_OCTETS, &r, &tr), FMP_IFV_COUNTER32, 17);
 	/* no breakdown: every packet is unicast, and there is no NUcast */
 	assert_num(value(FMP_IFTABLE, FMP_IF_IN_UCAST_PKTS, &r, &tr), FMP_IFV_COUNTER32,
@@ -122,7 +122,7 @@ test_if_table(void **state)
 	assert_int_equal(value(FMP_IFTABLE, FMP_IF_MTU, NULL, &tr).type,
 			 FMP_IFV_NONE);
 	/* a counter the reading could not take has no value; the others have */
-	r.stats_have &= ~(1u << FASTMIB_STAT_IMISSED);
+	r.stats_have &= ~(1u << FME_STAT_IMISSED);
 	assert_int_equal(value(FMP_IFTABLE, FMP_IF_IN_DISCARDS, &r, &tr).type,
 			 FMP_IFV_NONE);
 	assert_num(value(FMP_IFTABLE, FMP_IF_IN_ERRORS, &r, &tr), FMP_IFV_COUNTER32, 3);
@@ -141,25 +141,25 @@ test_if_table(void **state)
 static void
 test_status(void **state)
 {
-	struct fastmib_port_reading r;
+	struct fme_port_reading r;
 	struct fmp_ifmib_track tr;
 
 	(void)state;
 	full_reading(&r);
 	/* link down: oper down, no speed; admin still up */
-	parse(fastmib_port_parse_link, LINK_DOWN, &r, 0);
+	parse(fme_port_parse_link, LINK_DOWN, &r, 0);
 	fmp_ifmib_track_reset(&tr, 0);
 	assert_num(value(FMP_IFTABLE, FMP_IF_OPER_STATUS, &r, &tr), FMP_IFV_INTEGER, 2);
 	assert_num(value(FMP_IFTABLE, FMP_IF_ADMIN_STATUS, &r, &tr), FMP_IFV_INTEGER, 1);
 	assert_num(value(FMP_IFTABLE, FMP_IF_SPEED, &r, &tr), FMP_IFV_GAUGE32, 0);
 	assert_num(value(FMP_IFXTABLE, FMP_IFX_HIGH_SPEED, &r, &tr), FMP_IFV_GAUGE32, 0);
 	/* a stopped port is down, whatever its link says */
-	parse(fastmib_port_parse_link, LINK_UP, &r, 0);
+	parse(fme_port_parse_link, LINK_UP, &r, 0);
 	r.started = false;
 	assert_num(value(FMP_IFTABLE, FMP_IF_ADMIN_STATUS, &r, &tr), FMP_IFV_INTEGER, 2);
 	assert_num(value(FMP_IFTABLE, FMP_IF_OPER_STATUS, &r, &tr), FMP_IFV_INTEGER, 2);
 	/* without the link part, no oper status */
-	r.parts &= ~(unsigned int)FASTMIB_PORT_LINK;
+	r.parts &= ~(unsigned int)FME_PORT_LINK;
 	assert_int_equal(value(FMP_IFTABLE, FMP_IF_OPER_STATUS, &r, &tr).type,
 			 FMP_IFV_NONE);
 	assert_int_equal(value(FMP_IFTABLE, FMP_IF_SPEED, &r, &tr).type,
@@ -169,7 +169,7 @@ test_status(void **state)
 static void
 test_ifx_table(void **state)
 {
-	struct fastmib_port_reading r;
+	struct fme_port_reading r;
 	struct fmp_ifmib_track tr;
 	struct fmp_ifv v;
 
@@ -193,10 +193,10 @@ test_ifx_table(void **state)
 	/* the port's own setting, enabled(1) unless set otherwise */
 	assert_num(value(FMP_IFXTABLE, FMP_IFX_LINK_UP_DOWN_TRAP_ENABLE, NULL, &tr),
 		   FMP_IFV_INTEGER, 1);
-	link_traps = FASTMIB_LINK_TRAPS_DISABLED;
+	link_traps = FME_LINK_TRAPS_DISABLED;
 	assert_num(value(FMP_IFXTABLE, FMP_IFX_LINK_UP_DOWN_TRAP_ENABLE, NULL, &tr),
 		   FMP_IFV_INTEGER, 2);
-	link_traps = FASTMIB_LINK_TRAPS_ENABLED;
+	link_traps = FME_LINK_TRAPS_ENABLED;
 	assert_num(value(FMP_IFXTABLE, FMP_IFX_HIGH_SPEED, &r, &tr), FMP_IFV_GAUGE32,
 		   10000);
 	assert_num(value(FMP_IFXTABLE, FMP_IFX_PROMISCUOUS_MODE, &r, &tr),
@@ -224,12 +224,12 @@ test_ifx_table(void **state)
 static void
 test_breakdown_columns(void **state)
 {
-	struct fastmib_port_reading r;
+	struct fme_port_reading r;
 	struct fmp_ifmib_track tr;
 
 	(void)state;
 	full_reading(&r);
-	parse(fastmib_port_parse_xstats,
+	parse(fme_port_parse_xstats,
 	      "{\"rx_multicast_packets\":1000,\"rx_broadcast_packets\":846496,"
 	      "\"tx_multicast_packets\":5,\"tx_broadcast_packets\":4294967301}", &r, 0);
 	fmp_ifmib_track_reset(&tr, 0);
@@ -247,7 +247,7 @@ test_breakdown_columns(void **state)
 	assert_num(value(FMP_IFXTABLE, FMP_IFX_HC_OUT_BROADCAST_PKTS, &r, &tr),
 		   FMP_IFV_COUNTER64, 4294967301u);
 	/* more multicast than packets (read a moment later): 0, not a wrap */
-	r.stat[FASTMIB_STAT_IPACKETS] = 10;
+	r.stat[FME_STAT_IPACKETS] = 10;
 	fmp_ifmib_track_reset(&tr, 0);
 	assert_num(value(FMP_IFXTABLE, FMP_IFX_HC_IN_UCAST_PKTS, &r, &tr),
 		   FMP_IFV_COUNTER64, 0);
@@ -256,30 +256,30 @@ test_breakdown_columns(void **state)
 static void
 test_ucast_never_dips(void **state)
 {
-	struct fastmib_port_reading r;
+	struct fme_port_reading r;
 	struct fmp_ifmib_track tr;
 
 	(void)state;
 	full_reading(&r);
-	r.stat[FASTMIB_STAT_IPACKETS] = 1000;
-	r.cast[FASTMIB_CAST_IN_MCAST] = 100;
-	r.cast_have = 1u << FASTMIB_CAST_IN_MCAST;
+	r.stat[FME_STAT_IPACKETS] = 1000;
+	r.cast[FME_CAST_IN_MCAST] = 100;
+	r.cast_have = 1u << FME_CAST_IN_MCAST;
 	fmp_ifmib_track_reset(&tr, 0);
 	fmp_ifmib_track(&tr, &r, 10);
 	assert_num(value(FMP_IFXTABLE, FMP_IFX_HC_IN_UCAST_PKTS, &r, &tr),
 		   FMP_IFV_COUNTER64, 900);
 	/* the multicast count read after more packets arrived than ipackets saw */
-	r.stat[FASTMIB_STAT_IPACKETS] = 1002;
-	r.cast[FASTMIB_CAST_IN_MCAST] = 105;
+	r.stat[FME_STAT_IPACKETS] = 1002;
+	r.cast[FME_CAST_IN_MCAST] = 105;
 	assert_false(fmp_ifmib_track(&tr, &r, 20));
 	assert_num(value(FMP_IFXTABLE, FMP_IFX_HC_IN_UCAST_PKTS, &r, &tr),
 		   FMP_IFV_COUNTER64, 900);
-	r.stat[FASTMIB_STAT_IPACKETS] = 1010;
+	r.stat[FME_STAT_IPACKETS] = 1010;
 	assert_num(value(FMP_IFXTABLE, FMP_IFX_HC_IN_UCAST_PKTS, &r, &tr),
 		   FMP_IFV_COUNTER64, 905);
 	/* after a reset the floor goes too */
-	r.stat[FASTMIB_STAT_IPACKETS] = 50;
-	r.cast[FASTMIB_CAST_IN_MCAST] = 10;
+	r.stat[FME_STAT_IPACKETS] = 50;
+	r.cast[FME_CAST_IN_MCAST] = 10;
 	assert_int_equal(fmp_ifmib_track(&tr, &r, 30), FMP_IFMIB_DISCONTINUITY);
 	assert_num(value(FMP_IFXTABLE, FMP_IFX_HC_IN_UCAST_PKTS, &r, &tr),
 		   FMP_IFV_COUNTER64, 40);
@@ -288,7 +288,7 @@ test_ucast_never_dips(void **state)
 static void
 test_track(void **state)
 {
-	struct fastmib_port_reading r;
+	struct fme_port_reading r;
 	struct fmp_ifmib_track tr;
 
 	(void)state;
@@ -298,11 +298,11 @@ test_track(void **state)
 	assert_int_equal(tr.discontinuity, 0);
 	assert_int_equal(tr.last_change, 0);
 	/* counters going up: nothing happens */
-	r.stat[FASTMIB_STAT_IPACKETS] += 10;
-	r.stat[FASTMIB_STAT_IMISSED] += 1;
+	r.stat[FME_STAT_IPACKETS] += 10;
+	r.stat[FME_STAT_IMISSED] += 1;
 	assert_false(fmp_ifmib_track(&tr, &r, 200));
 	/* the link goes down: last change now */
-	parse(fastmib_port_parse_link, LINK_DOWN, &r, 0);
+	parse(fme_port_parse_link, LINK_DOWN, &r, 0);
 	assert_int_equal(fmp_ifmib_track(&tr, &r, 300), FMP_IFMIB_OPER);
 	assert_int_equal(tr.last_change, 300);
 	assert_int_equal(tr.oper, FMP_IF_DOWN);
@@ -310,22 +310,22 @@ test_track(void **state)
 	fmp_ifmib_track(&tr, &r, 400); /* no change, no new time */
 	assert_int_equal(tr.last_change, 300);
 	/* any counter lower than before: a discontinuity */
-	r.stat[FASTMIB_STAT_IERRORS] = 0;
+	r.stat[FME_STAT_IERRORS] = 0;
 	assert_int_equal(fmp_ifmib_track(&tr, &r, 500), FMP_IFMIB_DISCONTINUITY);
 	assert_int_equal(tr.discontinuity, 500);
 	/* and its new values are the reference from now on */
 	assert_false(fmp_ifmib_track(&tr, &r, 600));
 	assert_int_equal(tr.discontinuity, 500);
 	/* a breakdown counter going back counts too */
-	r.cast[FASTMIB_CAST_OUT_BCAST] = 9;
-	r.cast_have = 1u << FASTMIB_CAST_OUT_BCAST;
+	r.cast[FME_CAST_OUT_BCAST] = 9;
+	r.cast_have = 1u << FME_CAST_OUT_BCAST;
 	fmp_ifmib_track(&tr, &r, 700);
-	r.cast[FASTMIB_CAST_OUT_BCAST] = 8;
+	r.cast[FME_CAST_OUT_BCAST] = 8;
 	assert_int_equal(fmp_ifmib_track(&tr, &r, 800), FMP_IFMIB_DISCONTINUITY);
 	assert_int_equal(tr.discontinuity, 800);
 	/* a reading without stats (not read) says nothing about counters */
-	r.parts = FASTMIB_PORT_INFO | FASTMIB_PORT_LINK;
-	r.stat[FASTMIB_STAT_IPACKETS] = 0;
+	r.parts = FME_PORT_INFO | FME_PORT_LINK;
+	r.stat[FME_STAT_IPACKETS] = 0;
 	assert_false(fmp_ifmib_track(&tr, &r, 900));
 	/* a new instance of the application */
 	fmp_ifmib_track_reset(&tr, 1000);
@@ -344,35 +344,35 @@ test_parts(void **state)
 	assert_int_equal(fmp_ifmib_parts(FMP_IFTABLE, FMP_IF_INDEX, -1), 0);
 	assert_int_equal(fmp_ifmib_parts(FMP_IFTABLE, FMP_IF_IN_UNKNOWN_PROTOS, -1), 0);
 	assert_int_equal(fmp_ifmib_parts(FMP_IFXTABLE, FMP_IFX_HC_IN_OCTETS, -1),
-			 FASTMIB_PORT_STATS);
+			 FME_PORT_STATS);
 	assert_int_equal(fmp_ifmib_parts(FMP_IFTABLE, FMP_IF_OPER_STATUS, 0),
-			 FASTMIB_PORT_INFO | FASTMIB_PORT_LINK);
+			 FME_PORT_INFO | FME_PORT_LINK);
 	assert_int_equal(fmp_ifmib_parts(FMP_IFXTABLE, FMP_IFX_HIGH_SPEED, 0),
-			 FASTMIB_PORT_LINK);
+			 FME_PORT_LINK);
 	/* the history's times come with what moves them */
 	assert_int_equal(fmp_ifmib_parts(FMP_IFTABLE, FMP_IF_LAST_CHANGE, 0),
-			 FASTMIB_PORT_INFO | FASTMIB_PORT_LINK);
+			 FME_PORT_INFO | FME_PORT_LINK);
 	assert_int_equal(fmp_ifmib_parts(FMP_IFXTABLE,
 					     FMP_IFX_COUNTER_DISCONTINUITY_TIME, 0),
-			 FASTMIB_PORT_STATS);
+			 FME_PORT_STATS);
 	assert_int_equal(fmp_ifmib_parts(FMP_IFXTABLE,
 					     FMP_IFX_COUNTER_DISCONTINUITY_TIME, -1),
-			 FASTMIB_PORT_STATS | FASTMIB_PORT_XSTATS);
+			 FME_PORT_STATS | FME_PORT_XSTATS);
 	/* unicast: xstats while a breakdown may exist, stats alone without */
 	assert_int_equal(fmp_ifmib_parts(FMP_IFXTABLE, FMP_IFX_HC_IN_UCAST_PKTS, -1),
-			 FASTMIB_PORT_STATS | FASTMIB_PORT_XSTATS);
+			 FME_PORT_STATS | FME_PORT_XSTATS);
 	assert_int_equal(fmp_ifmib_parts(FMP_IFXTABLE, FMP_IFX_HC_IN_UCAST_PKTS, 0),
-			 FASTMIB_PORT_STATS);
+			 FME_PORT_STATS);
 	assert_int_equal(fmp_ifmib_parts(FMP_IFXTABLE, FMP_IFX_HC_IN_UCAST_PKTS,
-					     1 << FASTMIB_CAST_OUT_MCAST), FASTMIB_PORT_STATS);
+					     1 << FME_CAST_OUT_MCAST), FME_PORT_STATS);
 	assert_int_equal(fmp_ifmib_parts(FMP_IFXTABLE, FMP_IFX_HC_IN_UCAST_PKTS,
-					     1 << FASTMIB_CAST_IN_BCAST),
-			 FASTMIB_PORT_STATS | FASTMIB_PORT_XSTATS);
+					     1 << FME_CAST_IN_BCAST),
+			 FME_PORT_STATS | FME_PORT_XSTATS);
 	/* a breakdown column of a port known to have none needs nothing */
 	assert_int_equal(fmp_ifmib_parts(FMP_IFXTABLE, FMP_IFX_IN_MULTICAST_PKTS, 0),
 			 0);
 	assert_int_equal(fmp_ifmib_parts(FMP_IFXTABLE, FMP_IFX_IN_MULTICAST_PKTS, -1),
-			 FASTMIB_PORT_XSTATS);
+			 FME_PORT_XSTATS);
 	/* only ifAlias and ifLinkUpDownTrapEnable are writable */
 	for (unsigned int c = 0; c <= FMP_IFX_LAST + 1; c++) {
 		assert_int_equal(fmp_ifmib_writable(FMP_IFXTABLE, c),

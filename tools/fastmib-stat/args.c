@@ -74,7 +74,7 @@ usage(FILE *f)
 		"                       (default 1000)\n"
 		"  --state-dir DIR      the agent's state directory, where it keeps the\n"
 		"                       ifIndex of each device (default\n"
-		"                       /var/lib/fastmib-agentx; /var/lib/snmp for the\n"
+		"                       " FASTMIB_AGENT_STATE_DIR "; /var/lib/snmp for the\n"
 		"                       snmpd module)\n"
 		"  --timeout MS         longest wait for a telemetry answer (default 1000)\n"
 		"\n"
@@ -278,10 +278,10 @@ parse_args(int argc, char **argv, struct stat_opts *o)
 			char path[4096];
 			uint32_t base;
 
-			if (fastmib_port_source_parse(optarg, path, sizeof(path), &base) < 0) {
+			if (fme_port_source_parse(optarg, path, sizeof(path), &base) < 0) {
 				fprintf(stderr, "fastmib-stat: --ports %s: needs PATH or "
 					"PATH,BASE with BASE in 1..%u\n", optarg,
-					FASTMIB_IFINDEX_MAX);
+					FME_IFINDEX_MAX);
 				return EXIT_USAGE;
 			}
 			o->ports[o->n_ports++] = optarg;
@@ -291,9 +291,9 @@ parse_args(int argc, char **argv, struct stat_opts *o)
 			errno = 0;
 			ull = strtoull(optarg, &end, 10);
 			if (errno || end == optarg || *end || optarg[0] == '-' || ull < 1 ||
-			    ull > FASTMIB_IFINDEX_MAX) {
+			    ull > FME_IFINDEX_MAX) {
 				fprintf(stderr, "fastmib-stat: --ifindex-base: '%s' is not in "
-					"1..%u\n", optarg, FASTMIB_IFINDEX_MAX);
+					"1..%u\n", optarg, FME_IFINDEX_MAX);
 				return EXIT_USAGE;
 			}
 			o->ifindex_base = (uint32_t)ull;

@@ -9,7 +9,6 @@
  */
 #include <errno.h>
 #include <inttypes.h>
-#include <net/if.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,24 +24,20 @@
 #include "fastmib/reader.h"
 #include "stat.h"
 
-/* Ports of one application read at most (as the agent). */
-#define MAX_PORTS 1024u
 /* A shell tool can wait longer than the agent, which must never block. */
 #define DEFAULT_TIMEOUT_MS 1000u
-/* Where the systemd unit keeps the agent's state. */
-#define DEFAULT_STATE_DIR "/var/lib/fastmib-agentx"
 
 struct port_row {
-	struct fastmib_port_reading r;
-	const struct fastmib_portmap_entry *e; /* ifIndex, alias; NULL: none left */
-	char ifname[FASTMIB_IFNAME_MAX];
+	struct fme_port_reading r;
+	const struct fme_portmap_entry *e; /* ifIndex, alias; NULL: none left */
+	char ifname[FME_IFNAME_MAX];
 };
 
 struct source {
 	char path[4096];
 	uint32_t base;                  /* of its new devices */
 	const char *label;              /* for ifName, NULL with one source */
-	struct fastmib_tel *tel;
+	struct fme_tel *tel;
 	/* the last sample, for rates */
 	struct port_row *rows;
 	unsigned int n_rows;
@@ -55,21 +50,10 @@ struct ports {
 	const struct stat_opts *o;
 	struct source *src;
 	unsigned int n_src;
-	char (*labels)[FASTMIB_PORT_LABEL_MAX];
-	struct fastmib_portmap *map;
+	char (*labels)[FME_PORT_LABEL_MAX];
+	struct fme_portmap *map;
 	unsigned int timeout_ms;
 };
-
-/* ifIndex values of kernel interfaces are not given to ports: the agent
- * serves its rows beside snmpd's. */
-static bool
-kernel_ifindex(uint32_t ifindex, void *arg)
-{
-	char name[IF_NAMESIZE];
-
-	(void)arg;
-	return if_indextoname(ifindex, name) != NULL;
-}
 
 /* The agent's port map, read only: where it has not assigned an ifIndex
  * yet, the one it would assign is computed here and never written. */
@@ -78,19 +62,19 @@ load_map(struct ports *ps)
 {
 	const char *dir = ps->o->state_dir;
 	struct stat st;
-	int rc = fastmib_portmap_new(&ps->map);
+	int rc = fme_portmap_new(&ps->map);
 
 	if (rc < 0)
 		return rc;
 	if (!dir) {
 		/* the default only where an agent keeps its state */
-		if (stat(DEFAULT_STATE_DIR, &st) != 0)
+		if (stat(FASTMIB_AGENT_STATE_DIR, &st) != 0)
 			return 0;
-		dir = DEFAULT_STATE_DIR;
+		dir = FASTMIB_AGENT_STATE_DIR;
 	}
-	rc = fastmib_portmap_load(ps->map, dir);
-	if (rc < 0 && fastmib_portmap_errors(ps->map)[0])
-		fprintf(stderr, "fastmib-stat: %s", fastmib_portmap_errors(ps->map));
+	rc = fme_portmap_load(ps->map, dir);
+	if (rc < 0 && fme_portmap_errors(ps->map)[0])
+		fprintf(stderr, "fastmib-stat: %s", fme_portmap_errors(ps->map));
 	return 0;
 }
 
@@ -98,35 +82,35 @@ load_map(struct ports *ps)
 static json_t *
 json_text(const char *s, size_t len)
 {
-	char esc[4 * FASTMIB_IFNAME_MAX + 1];
+	char esc[4 * FME_IFNAME_MAX + 1];
 	json_t *j = json_stringn(s, len);
 
 	if (j)
 		return j;
-	fastmib_escape(s, len, esc, sizeof(esc));
+	fme_escape(s, len, esc, sizeof(esc));
 	return json_string(esc);
 }
 
 /* Faulty counters of a port, once per reading, on stderr. */
 static void
-report_faults(const struct source *s, const struct fastmib_port_reading *r)
+report_faults(const struct source *s, const struct fme_port_reading *r)
 {
-	char path[4200], name[4 * FASTMIB_PORT_NAME_MAX + 1];
+	char path[4200], name[4 * FME_PORT_NAME_MAX + 1];
 
 	if (!r->stats_bad && !r->cast_bad)
 		return;
-	fastmib_escape_str(s->path, path, sizeof(path));
-	fastmib_escape_str(r->name, name, sizeof(name));
-	for (unsigned int k = 0; k < FASTMIB_STAT_COUNT; k++)
+	fme_escape_str(s->path, path, sizeof(path));
+	fme_escape_str(r->name, name, sizeof(name));
+	for (unsigned int k = 0; k < FME_STAT_COUNT; k++)
 		if (r->stats_bad & (1u << k))
 			fprintf(stderr, "fastmib-stat: %s: port %u (%s): stats.%s is not an "
 				"unsigned 64-bit integer (%s): not shown\n", path, r->port, name,
-				fastmib_port_stat_name(k), r->bad_text);
-	for (unsigned int k = 0; k < FASTMIB_CAST_COUNT; k++)
+				fme_port_stat_name(k), r->bad_text);
+	for (unsigned int k = 0; k < FME_CAST_COUNT; k++)
 		if (r->cast_bad & (1u << k))
 			fprintf(stderr, "fastmib-stat: %s: port %u (%s): xstats.%s is not an "
 				"unsigned 64-bit integer (%s): not shown\n", path, r->port, name,
-				fastmib_port_cast_name(k), r->bad_text);
+				fme_port_cast_name(k), r->bad_text);
 }
 
 /*
@@ -137,29 +121,29 @@ report_faults(const struct source *s, const struct fastmib_port_reading *r)
 static int
 sample(struct ports *ps, struct source *s, struct port_row **rowsp, unsigned int *np)
 {
-	uint16_t ids[MAX_PORTS];
-	struct fastmib_port_ask *asks = NULL;
-	struct fastmib_port_reading *rd = NULL;
+	uint16_t ids[FME_APP_PORTS_MAX];
+	struct fme_port_ask *asks = NULL;
+	struct fme_port_reading *rd = NULL;
 	struct port_row *rows = NULL;
 	int n, rc;
 
 	*rowsp = NULL;
 	*np = 0;
 	s->error[0] = '\0';
-	rc = fastmib_tel_connect(s->tel, ps->timeout_ms);
+	rc = fme_tel_connect(s->tel, ps->timeout_ms);
 	if (rc == -EINPROGRESS) {
 		char sock[4 * 108 + 1];
 
 		snprintf(s->error, sizeof(s->error), "%s: no hello within %u ms",
-			 fastmib_escape_str(fastmib_tel_socket(s->tel), sock, sizeof(sock)),
+			 fme_escape_str(fme_tel_socket(s->tel), sock, sizeof(sock)),
 			 ps->timeout_ms);
-		fastmib_tel_close(s->tel);
+		fme_tel_close(s->tel);
 		return -1;
 	}
-	n = rc < 0 ? rc : fastmib_tel_list_ports(s->tel, ids, MAX_PORTS, ps->timeout_ms);
-	if (n == -EPROTO && fastmib_tel_ready(s->tel)) {
+	n = rc < 0 ? rc : fme_tel_list_ports(s->tel, ids, FME_APP_PORTS_MAX, ps->timeout_ms);
+	if (n == -EPROTO && fme_tel_ready(s->tel)) {
 		snprintf(s->error, sizeof(s->error), "%s: /ethdev/list: not a list of port ids",
-			 fastmib_tel_socket(s->tel));
+			 fme_tel_socket(s->tel));
 		return -1;
 	}
 	if (n < 0) {
@@ -175,9 +159,9 @@ sample(struct ports *ps, struct source *s, struct port_row **rowsp, unsigned int
 	}
 	for (int i = 0; i < n; i++) {
 		asks[i].port = ids[i];
-		asks[i].parts = FASTMIB_PORT_INFO | FASTMIB_PORT_LINK | FASTMIB_PORT_STATS;
+		asks[i].parts = FME_PORT_INFO | FME_PORT_LINK | FME_PORT_STATS;
 	}
-	rc = n ? fastmib_tel_read_ports(s->tel, asks, (unsigned int)n, rd, ps->timeout_ms) : 0;
+	rc = n ? fme_tel_read_ports(s->tel, asks, (unsigned int)n, rd, ps->timeout_ms) : 0;
 	if (rc < 0)
 		goto fail;
 	for (int i = 0; i < n; i++) {
@@ -186,15 +170,16 @@ sample(struct ports *ps, struct source *s, struct port_row **rowsp, unsigned int
 		int err;
 
 		/* a port detached between the list and its reading is left out */
-		if (!(rd[i].parts & FASTMIB_PORT_INFO))
+		if (!(rd[i].parts & FME_PORT_INFO))
 			continue;
 		row->r = rd[i];
-		row->e = fastmib_port_ifindex(ps->map, s->path, s->base, rd[i].name,
-					      rd[i].mac_ok ? rd[i].mac : NULL, kernel_ifindex,
+		row->e = fme_port_ifindex(ps->map, s->path, s->base, rd[i].name,
+					      rd[i].mac_ok ? rd[i].mac : NULL,
+					      fme_port_kernel_ifindex,
 					      NULL, &created, &err);
 		if (row->e)
-			((struct fastmib_portmap_entry *)row->e)->in_use = true;
-		fastmib_port_ifname(s->label, rd[i].name, row->ifname, sizeof(row->ifname));
+			((struct fme_portmap_entry *)row->e)->in_use = true;
+		fme_port_ifname(s->label, rd[i].name, row->ifname, sizeof(row->ifname));
 		report_faults(s, &rd[i]);
 		(*np)++;
 	}
@@ -204,12 +189,12 @@ sample(struct ports *ps, struct source *s, struct port_row **rowsp, unsigned int
 fail:
 	if (rc == -ETIMEDOUT || rc == -EBUSY)
 		snprintf(s->error, sizeof(s->error), "%s: no answer within %u ms",
-			 fastmib_tel_socket(s->tel), ps->timeout_ms);
+			 fme_tel_socket(s->tel), ps->timeout_ms);
 	else
-		snprintf(s->error, sizeof(s->error), "%s", fastmib_tel_error(s->tel)[0]
-			 ? fastmib_tel_error(s->tel) : strerror(-rc));
+		snprintf(s->error, sizeof(s->error), "%s", fme_tel_error(s->tel)[0]
+			 ? fme_tel_error(s->tel) : strerror(-rc));
 	/* start afresh next time: late answers belong to nobody */
-	fastmib_tel_close(s->tel);
+	fme_tel_close(s->tel);
 out:
 	free(asks);
 	free(rd);
@@ -227,7 +212,7 @@ prev_row(const struct source *s, uint16_t port)
 }
 
 static const char *
-state_of(const struct fastmib_port_reading *r)
+state_of(const struct fme_port_reading *r)
 {
 	if (!r->started)
 		return "stopped";
@@ -235,7 +220,7 @@ state_of(const struct fastmib_port_reading *r)
 }
 
 static void
-format_speed(const struct fastmib_port_reading *r, char *buf, size_t len)
+format_speed(const struct fme_port_reading *r, char *buf, size_t len)
 {
 	if (!r->speed_known)
 		snprintf(buf, len, "-");
@@ -246,17 +231,17 @@ format_speed(const struct fastmib_port_reading *r, char *buf, size_t len)
 }
 
 /* The four traffic counters rates are shown for, and whether in octets. */
-static const enum fastmib_port_stat rate_stats[4] = {
-	FASTMIB_STAT_IPACKETS, FASTMIB_STAT_OPACKETS, FASTMIB_STAT_IBYTES, FASTMIB_STAT_OBYTES,
+static const enum fme_port_stat rate_stats[4] = {
+	FME_STAT_IPACKETS, FME_STAT_OPACKETS, FME_STAT_IBYTES, FME_STAT_OBYTES,
 };
 
 /* Per-second rate of traffic counter k (octets as bits); false without a
  * previous reading of the same application instance, or after a reset. */
 static bool
-port_rate(const struct fastmib_port_reading *p, const struct fastmib_port_reading *c,
+port_rate(const struct fme_port_reading *p, const struct fme_port_reading *c,
 	unsigned int k, double dt, double *rate)
 {
-	enum fastmib_port_stat f = rate_stats[k];
+	enum fme_port_stat f = rate_stats[k];
 	unsigned int mult = k >= 2 ? 8 : 1;
 
 	if (dt <= 0 || !(p->stats_have & c->stats_have & (1u << f)) || c->stat[f] < p->stat[f])
@@ -270,13 +255,13 @@ port_rate(const struct fastmib_port_reading *p, const struct fastmib_port_readin
 /* Text columns of the counters, in order, after IFINDEX PORT NAME STATE SPEED. */
 static const struct {
 	const char *head;
-	enum fastmib_port_stat stat;
+	enum fme_port_stat stat;
 	bool octets;
 } text_counters[] = {
-	{ "RX-PACKETS", FASTMIB_STAT_IPACKETS, false }, { "TX-PACKETS", FASTMIB_STAT_OPACKETS, false },
-	{ "RX-OCTETS", FASTMIB_STAT_IBYTES, true },     { "TX-OCTETS", FASTMIB_STAT_OBYTES, true },
-	{ "RX-ERRORS", FASTMIB_STAT_IERRORS, false },   { "RX-MISSED", FASTMIB_STAT_IMISSED, false },
-	{ "RX-NOMBUF", FASTMIB_STAT_RX_NOMBUF, false }, { "TX-ERRORS", FASTMIB_STAT_OERRORS, false },
+	{ "RX-PACKETS", FME_STAT_IPACKETS, false }, { "TX-PACKETS", FME_STAT_OPACKETS, false },
+	{ "RX-OCTETS", FME_STAT_IBYTES, true },     { "TX-OCTETS", FME_STAT_OBYTES, true },
+	{ "RX-ERRORS", FME_STAT_IERRORS, false },   { "RX-MISSED", FME_STAT_IMISSED, false },
+	{ "RX-NOMBUF", FME_STAT_RX_NOMBUF, false }, { "TX-ERRORS", FME_STAT_OERRORS, false },
 };
 #define N_TEXT_COUNTERS (sizeof(text_counters) / sizeof(text_counters[0]))
 
@@ -290,7 +275,7 @@ print_text_source(const struct ports *ps, const struct source *s, const struct p
 	struct libscols_table *tb;
 	char cell[32], path[4200];
 
-	fastmib_escape_str(s->path, path, sizeof(path));
+	fme_escape_str(s->path, path, sizeof(path));
 	if (s->error[0]) {
 		/* once, the error goes to stderr alone; a live display shows it */
 		if (watching)
@@ -299,8 +284,8 @@ print_text_source(const struct ports *ps, const struct source *s, const struct p
 	}
 	/* --raw: the table alone, for scripts */
 	if (!o->raw)
-		printf("%s: pid %ld, %s, %u port(s)\n", path, fastmib_tel_pid(s->tel),
-		       fastmib_tel_version(s->tel), n);
+		printf("%s: pid %ld, %s, %u port(s)\n", path, fme_tel_pid(s->tel),
+		       fme_tel_version(s->tel), n);
 	if (n == 0)
 		return;
 	tb = cols_new_table();
@@ -311,10 +296,10 @@ print_text_source(const struct ports *ps, const struct source *s, const struct p
 	for (unsigned int k = 0; watching && k < 4; k++)
 		cols_add_column(tb, rate_heads[k], true);
 	for (unsigned int i = 0; i < n; i++) {
-		const struct fastmib_port_reading *r = &rows[i].r;
+		const struct fme_port_reading *r = &rows[i].r;
 		const struct port_row *p = watching ? prev_row(s, r->port) : NULL;
 		struct libscols_line *ln = cols_new_line(tb);
-		char name[4 * FASTMIB_IFNAME_MAX + 1];
+		char name[4 * FME_IFNAME_MAX + 1];
 		size_t col = 5;
 
 		if (rows[i].e)
@@ -324,12 +309,12 @@ print_text_source(const struct ports *ps, const struct source *s, const struct p
 		cols_set(ln, 0, cell);
 		snprintf(cell, sizeof(cell), "%u", r->port);
 		cols_set(ln, 1, cell);
-		cols_set(ln, 2, fastmib_escape_str(rows[i].ifname, name, sizeof(name)));
+		cols_set(ln, 2, fme_escape_str(rows[i].ifname, name, sizeof(name)));
 		cols_set(ln, 3, state_of(r));
 		format_speed(r, cell, sizeof(cell));
 		cols_set(ln, 4, cell);
 		for (unsigned int k = 0; k < N_TEXT_COUNTERS; k++, col++) {
-			enum fastmib_port_stat f = text_counters[k].stat;
+			enum fme_port_stat f = text_counters[k].stat;
 
 			if (r->stats_have & (1u << f))
 				format_count(cell, sizeof(cell), r->stat[f], o->human,
@@ -341,7 +326,7 @@ print_text_source(const struct ports *ps, const struct source *s, const struct p
 		for (unsigned int k = 0; watching && k < 4; k++, col++) {
 			double rate;
 
-			if (p && s->pid == fastmib_tel_pid(s->tel) &&
+			if (p && s->pid == fme_tel_pid(s->tel) &&
 			    port_rate(&p->r, r, k, dt, &rate))
 				format_rate(cell, sizeof(cell), rate, o->human, false);
 			else
@@ -353,7 +338,7 @@ print_text_source(const struct ports *ps, const struct source *s, const struct p
 }
 
 static json_t *
-stat_json(const struct fastmib_port_reading *r, enum fastmib_port_stat k)
+stat_json(const struct fme_port_reading *r, enum fme_port_stat k)
 {
 	return r->stats_have & (1u << k) ? json_u64(r->stat[k]) : json_null();
 }
@@ -361,15 +346,15 @@ stat_json(const struct fastmib_port_reading *r, enum fastmib_port_stat k)
 static json_t *
 port_json(const struct source *s, const struct port_row *row, bool watching, double dt)
 {
-	static const char *const keys[FASTMIB_STAT_COUNT] = {
-		[FASTMIB_STAT_IPACKETS] = "rx_packets", [FASTMIB_STAT_OPACKETS] = "tx_packets",
-		[FASTMIB_STAT_IBYTES] = "rx_octets",    [FASTMIB_STAT_OBYTES] = "tx_octets",
-		[FASTMIB_STAT_IMISSED] = "rx_missed",   [FASTMIB_STAT_IERRORS] = "rx_errors",
-		[FASTMIB_STAT_OERRORS] = "tx_errors",   [FASTMIB_STAT_RX_NOMBUF] = "rx_nombuf",
+	static const char *const keys[FME_STAT_COUNT] = {
+		[FME_STAT_IPACKETS] = "rx_packets", [FME_STAT_OPACKETS] = "tx_packets",
+		[FME_STAT_IBYTES] = "rx_octets",    [FME_STAT_OBYTES] = "tx_octets",
+		[FME_STAT_IMISSED] = "rx_missed",   [FME_STAT_IERRORS] = "rx_errors",
+		[FME_STAT_OERRORS] = "tx_errors",   [FME_STAT_RX_NOMBUF] = "rx_nombuf",
 	};
 	static const char *const rate_keys[4] = { "rx_packets", "tx_packets", "rx_bits",
 						  "tx_bits" };
-	const struct fastmib_port_reading *r = &row->r;
+	const struct fme_port_reading *r = &row->r;
 	const struct port_row *p = watching ? prev_row(s, r->port) : NULL;
 	char mac[18] = "";
 	json_t *o = json_object(), *rates = NULL;
@@ -391,9 +376,9 @@ port_json(const struct source *s, const struct port_row *row, bool watching, dou
 	json_object_set_new(o, "mtu", json_integer(r->mtu));
 	json_object_set_new(o, "mac", r->mac_ok ? json_string(mac) : json_null());
 	json_object_set_new(o, "promiscuous", json_boolean(r->promiscuous));
-	for (unsigned int k = 0; k < FASTMIB_STAT_COUNT; k++)
-		json_object_set_new(o, keys[k], stat_json(r, (enum fastmib_port_stat)k));
-	for (unsigned int k = 0; watching && p && s->pid == fastmib_tel_pid(s->tel) && k < 4;
+	for (unsigned int k = 0; k < FME_STAT_COUNT; k++)
+		json_object_set_new(o, keys[k], stat_json(r, (enum fme_port_stat)k));
+	for (unsigned int k = 0; watching && p && s->pid == fme_tel_pid(s->tel) && k < 4;
 	     k++) {
 		double rate;
 
@@ -413,7 +398,7 @@ source_json(const struct source *s, const struct port_row *rows, unsigned int n,
 	    bool watching, double dt)
 {
 	json_t *o = json_object(), *ports;
-	const char *sock = fastmib_tel_socket(s->tel);
+	const char *sock = fme_tel_socket(s->tel);
 
 	json_object_set_new(o, "path", json_text(s->path, strlen(s->path)));
 	json_object_set_new(o, "socket", json_text(sock, strlen(sock)));
@@ -421,8 +406,8 @@ source_json(const struct source *s, const struct port_row *rows, unsigned int n,
 		json_object_set_new(o, "error", json_text(s->error, strlen(s->error)));
 		return o;
 	}
-	json_object_set_new(o, "pid", json_integer(fastmib_tel_pid(s->tel)));
-	json_object_set_new(o, "version", json_string(fastmib_tel_version(s->tel)));
+	json_object_set_new(o, "pid", json_integer(fme_tel_pid(s->tel)));
+	json_object_set_new(o, "version", json_string(fme_tel_version(s->tel)));
 	ports = json_array();
 	for (unsigned int i = 0; i < n; i++)
 		json_array_append_new(ports, port_json(s, &rows[i], watching, dt));
@@ -439,8 +424,8 @@ report(struct ports *ps, bool watching)
 	unsigned int failed = 0;
 
 	/* every pass binds the devices afresh, in the order of the sources */
-	for (unsigned int i = 0; i < fastmib_portmap_count(ps->map); i++)
-		fastmib_portmap_at(ps->map, i)->in_use = false;
+	for (unsigned int i = 0; i < fme_portmap_count(ps->map); i++)
+		fme_portmap_at(ps->map, i)->in_use = false;
 	for (unsigned int i = 0; i < ps->n_src; i++) {
 		struct source *s = &ps->src[i];
 		struct port_row *rows;
@@ -459,7 +444,7 @@ report(struct ports *ps, bool watching)
 		free(s->rows);
 		s->rows = rows;
 		s->n_rows = n;
-		s->pid = s->error[0] ? 0 : fastmib_tel_pid(s->tel);
+		s->pid = s->error[0] ? 0 : fme_tel_pid(s->tel);
 		s->at = now;
 	}
 	if (ps->o->json) {
@@ -518,24 +503,24 @@ do_ports(const struct stat_opts *o)
 		uint32_t own;
 
 		/* checked by parse_args() */
-		fastmib_port_source_parse(o->ports[i], s->path, sizeof(s->path), &own);
-		s->base = own ? own : o->ifindex_base ? o->ifindex_base : FASTMIB_IFINDEX_BASE;
+		fme_port_source_parse(o->ports[i], s->path, sizeof(s->path), &own);
+		s->base = own ? own : o->ifindex_base ? o->ifindex_base : FME_IFINDEX_BASE;
 		paths[i] = s->path;
-		if (fastmib_tel_new(s->path, &s->tel) < 0) {
+		if (fme_tel_new(s->path, &s->tel) < 0) {
 			fprintf(stderr, "fastmib-stat: out of memory\n");
 			goto out;
 		}
 	}
-	fastmib_port_labels(paths, o->n_ports, ps.labels);
+	fme_port_labels(paths, o->n_ports, ps.labels);
 	for (unsigned int i = 0; o->n_ports > 1 && i < o->n_ports; i++)
 		ps.src[i].label = ps.labels[i];
 	rc = run(&ps);
 out:
 	for (unsigned int i = 0; ps.src && i < o->n_ports; i++) {
-		fastmib_tel_free(ps.src[i].tel);
+		fme_tel_free(ps.src[i].tel);
 		free(ps.src[i].rows);
 	}
-	fastmib_portmap_free(ps.map);
+	fme_portmap_free(ps.map);
 	free(ps.src);
 	free(ps.labels);
 	free(paths);

@@ -15,7 +15,7 @@
  * DPDK prints its counters as unsigned 64-bit integers; a JSON parser keeps
  * signed 64-bit ones. Replies are therefore parsed with every integer
  * outside the signed range turned into a string of its digits first, so
- * that no reply is refused for a large counter; fastmib_json_u64() reads
+ * that no reply is refused for a large counter; fme_json_u64() reads
  * either form (reading.h).
  *
  * Nothing here blocks beyond the timeout a call is given: the socket is
@@ -24,14 +24,14 @@
  * command as owed (with the time it was sent), and refuses new queries
  * (-EBUSY) until every owed reply came back, so answers never pair with
  * the wrong command. When the reply arrives it is checked against its
- * command and handed to the late callback (fastmib_tel_on_late()): an
+ * command and handed to the late callback (fme_tel_on_late()): an
  * answer that comes late is still an answer.
  *
  * One connection per application: DPDK serves at most 10 clients at once.
  * Not thread-safe; one thread uses one connection.
  */
-#ifndef FASTMIB_ETHDEV_CLIENT_H
-#define FASTMIB_ETHDEV_CLIENT_H
+#ifndef FME_ETHDEV_CLIENT_H
+#define FME_ETHDEV_CLIENT_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -44,12 +44,12 @@ extern "C" {
 #endif
 
 /** Name of the socket in the runtime directory (the v2 protocol). */
-#define FASTMIB_TEL_SOCKET_NAME "dpdk_telemetry.v2"
+#define FME_TEL_SOCKET_NAME "dpdk_telemetry.v2"
 
 /** Commands one query pipelines at most. */
-#define FASTMIB_TEL_MAX_BATCH 1024u
+#define FME_TEL_MAX_BATCH 1024u
 
-struct fastmib_tel;
+struct fme_tel;
 
 /**
  * A connection object for `path`: the application's telemetry socket, or
@@ -57,32 +57,32 @@ struct fastmib_tel;
  * is PATH/dpdk_telemetry.v2. Nothing is opened yet; the path need not
  * exist. Returns 0 or -ENOMEM.
  */
-int fastmib_tel_new(const char *path, struct fastmib_tel **telp);
+int fme_tel_new(const char *path, struct fme_tel **telp);
 
 /** Close the connection (if any) and free the object. NULL is ignored. */
-void fastmib_tel_free(struct fastmib_tel *tel);
+void fme_tel_free(struct fme_tel *tel);
 
 /**
  * Connect and read the hello, waiting at most `timeout_ms` in all. Returns
  * 0 when the connection is ready, -EINPROGRESS when connected but the hello
  * has not arrived yet (call again later; no wait is repeated), or a negative
- * errno with fastmib_tel_error() naming the socket and the reason:
+ * errno with fme_tel_error() naming the socket and the reason:
  * -ENOENT (no such socket: the application has not started),
  * -ECONNREFUSED (the socket file is left over from a process that died),
  * -EACCES, -ENOTSOCK, -ENAMETOOLONG, -ECONNRESET (closed before the hello:
  * the application ends, or already serves its maximum of clients), -EPROTO
  * (the hello is not DPDK's). A ready connection returns 0 at once.
  */
-int fastmib_tel_connect(struct fastmib_tel *tel, unsigned int timeout_ms);
+int fme_tel_connect(struct fme_tel *tel, unsigned int timeout_ms);
 
 /** Connected and the hello read. */
-bool fastmib_tel_ready(const struct fastmib_tel *tel);
+bool fme_tel_ready(const struct fme_tel *tel);
 
 /** Connected, the hello not read yet: since when (CLOCK_MONOTONIC ns), else 0. */
-uint64_t fastmib_tel_waiting_since(const struct fastmib_tel *tel);
+uint64_t fme_tel_waiting_since(const struct fme_tel *tel);
 
 /** Drop the connection (the object can connect again). */
-void fastmib_tel_close(struct fastmib_tel *tel);
+void fme_tel_close(struct fme_tel *tel);
 
 /**
  * Without waiting: take in the replies owed by queries that timed out (to
@@ -93,31 +93,31 @@ void fastmib_tel_close(struct fastmib_tel *tel);
  * too) or -EPROTO (a late reply that is not the answer to its command:
  * the connection is closed).
  */
-int fastmib_tel_poll(struct fastmib_tel *tel);
+int fme_tel_poll(struct fme_tel *tel);
 
 /**
  * Called with each reply its query did not return: one that came after the
- * query gave up (taken in by fastmib_tel_poll() or by the next query), or
+ * query gave up (taken in by fme_tel_poll() or by the next query), or
  * one read before a query timed out. `cmd` is its command, `sent_ns` when
  * the command was sent at the latest (CLOCK_MONOTONIC ns), `value` the
  * reply's value (borrowed). It must not use the connection.
  */
-typedef void fastmib_tel_late_fn(const char *cmd, uint64_t sent_ns, const json_t *value,
+typedef void fme_tel_late_fn(const char *cmd, uint64_t sent_ns, const json_t *value,
 				 void *arg);
 
 /** The late callback (NULL: late replies are checked and dropped). */
-void fastmib_tel_on_late(struct fastmib_tel *tel, fastmib_tel_late_fn *fn, void *arg);
+void fme_tel_on_late(struct fme_tel *tel, fme_tel_late_fn *fn, void *arg);
 
 /** When the application last sent anything (a reply, late or not, or the
  * hello), CLOCK_MONOTONIC ns; 0: never. The sign that it is alive. */
-uint64_t fastmib_tel_last_reply_ns(const struct fastmib_tel *tel);
+uint64_t fme_tel_last_reply_ns(const struct fme_tel *tel);
 
 /** When the oldest command still owed a reply was sent (CLOCK_MONOTONIC
  * ns); 0: no reply owed. */
-uint64_t fastmib_tel_owed_since(const struct fastmib_tel *tel);
+uint64_t fme_tel_owed_since(const struct fme_tel *tel);
 
 /**
- * Send `n` commands (at most FASTMIB_TEL_MAX_BATCH), reading replies while
+ * Send `n` commands (at most FME_TEL_MAX_BATCH), reading replies while
  * the socket takes no more, and wait at most `timeout_ms` for each reply
  * (from the query's start, then from the reply before it). On success replies[i] holds a new reference to the value of the
  * i-th reply (JSON null when the application rejected the command), to be
@@ -128,37 +128,37 @@ uint64_t fastmib_tel_owed_since(const struct fastmib_tel *tel);
  * -EBUSY (earlier replies did not come in time: nothing
  * sent), -ENOTCONN, -ECONNRESET, -EPROTO (a reply that is not JSON or not
  * the answer to its command: the connection is closed, and
- * fastmib_tel_error() quotes the start of the reply, escaped).
+ * fme_tel_error() quotes the start of the reply, escaped).
  */
-int fastmib_tel_query(struct fastmib_tel *tel, const char *const *cmds, unsigned int n,
+int fme_tel_query(struct fme_tel *tel, const char *const *cmds, unsigned int n,
 		      json_t **replies, unsigned int timeout_ms);
 
 /** pid the application's hello announced (0 before the first hello). */
-long fastmib_tel_pid(const struct fastmib_tel *tel);
+long fme_tel_pid(const struct fme_tel *tel);
 
 /** DPDK version string of the hello ("" before it), escaped for a log. */
-const char *fastmib_tel_version(const struct fastmib_tel *tel);
+const char *fme_tel_version(const struct fme_tel *tel);
 
 /** Socket path the last connection attempt used. */
-const char *fastmib_tel_socket(const struct fastmib_tel *tel);
+const char *fme_tel_socket(const struct fme_tel *tel);
 
 /** Last error, "SOCKET: what: reason". Outside text in it is escaped. */
-const char *fastmib_tel_error(const struct fastmib_tel *tel);
+const char *fme_tel_error(const struct fme_tel *tel);
 
 /** Queries sent (exchanges) and commands sent over the object's life. */
-struct fastmib_tel_counts {
+struct fme_tel_counts {
 	uint64_t exchanges;
 	uint64_t commands;
 	uint64_t timeouts;
 };
-void fastmib_tel_counts(const struct fastmib_tel *tel, struct fastmib_tel_counts *out);
+void fme_tel_counts(const struct fme_tel *tel, struct fme_tel_counts *out);
 
 /**
  * Parse `len` octets of JSON text as the client parses replies: integers
  * outside the signed 64-bit range become strings of their digits. NULL when
  * the text is not one JSON value.
  */
-json_t *fastmib_tel_json_load(const char *text, size_t len);
+json_t *fme_tel_json_load(const char *text, size_t len);
 
 /**
  * `len` octets of `in` written to `out` (NUL-terminated, cut to fit `size`)
@@ -167,13 +167,13 @@ json_t *fastmib_tel_json_load(const char *text, size_t len);
  * Everything that comes from outside (names, paths, answers) goes through
  * this before it reaches a log.
  */
-char *fastmib_escape(const char *in, size_t len, char *out, size_t size);
+char *fme_escape(const char *in, size_t len, char *out, size_t size);
 
 /** The same for a NUL-terminated string. */
-char *fastmib_escape_str(const char *in, char *out, size_t size);
+char *fme_escape_str(const char *in, char *out, size_t size);
 
 #ifdef __cplusplus
 }
 #endif
 
-#endif /* FASTMIB_ETHDEV_CLIENT_H */
+#endif /* FME_ETHDEV_CLIENT_H */

@@ -13,8 +13,8 @@
  * `stats_have`, set in `stats_bad`) and the rest of the port, and every
  * other port, stays readable.
  */
-#ifndef FASTMIB_ETHDEV_READING_H
-#define FASTMIB_ETHDEV_READING_H
+#ifndef FME_ETHDEV_READING_H
+#define FME_ETHDEV_READING_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -30,52 +30,52 @@ extern "C" {
 
 /** Ports of one application read at most: the agent serves as many, and
  * fastmib-stat lists as many. */
-#define FASTMIB_APP_PORTS_MAX 1024u
+#define FME_APP_PORTS_MAX 1024u
 
 /** Longest ethdev name (RTE_ETH_NAME_MAX_LEN in DPDK 22.11). */
-#define FASTMIB_PORT_NAME_MAX 64u
+#define FME_PORT_NAME_MAX 64u
 
 /** Which parts a port reading holds. */
-enum fastmib_port_part {
-	FASTMIB_PORT_INFO = 1u << 0,   /**< /ethdev/info */
-	FASTMIB_PORT_LINK = 1u << 1,   /**< /ethdev/link_status */
-	FASTMIB_PORT_STATS = 1u << 2,  /**< /ethdev/stats */
-	FASTMIB_PORT_XSTATS = 1u << 3, /**< /ethdev/xstats */
-	FASTMIB_PORT_ALL = 0xfu,
+enum fme_port_part {
+	FME_PORT_INFO = 1u << 0,   /**< /ethdev/info */
+	FME_PORT_LINK = 1u << 1,   /**< /ethdev/link_status */
+	FME_PORT_STATS = 1u << 2,  /**< /ethdev/stats */
+	FME_PORT_XSTATS = 1u << 3, /**< /ethdev/xstats */
+	FME_PORT_ALL = 0xfu,
 };
 /** How many parts there are: part k is the bit 1u << k. */
-#define FASTMIB_PORT_PARTS 4u
+#define FME_PORT_PARTS 4u
 
 /** The counters of /ethdev/stats a reading keeps (bits of stats_have). */
-enum fastmib_port_stat {
-	FASTMIB_STAT_IPACKETS = 0,
-	FASTMIB_STAT_OPACKETS,
-	FASTMIB_STAT_IBYTES,
-	FASTMIB_STAT_OBYTES,
-	FASTMIB_STAT_IMISSED,
-	FASTMIB_STAT_IERRORS,
-	FASTMIB_STAT_OERRORS,
-	FASTMIB_STAT_RX_NOMBUF,
-	FASTMIB_STAT_COUNT,
+enum fme_port_stat {
+	FME_STAT_IPACKETS = 0,
+	FME_STAT_OPACKETS,
+	FME_STAT_IBYTES,
+	FME_STAT_OBYTES,
+	FME_STAT_IMISSED,
+	FME_STAT_IERRORS,
+	FME_STAT_OERRORS,
+	FME_STAT_RX_NOMBUF,
+	FME_STAT_COUNT,
 };
 
 /** Counters of the multicast/broadcast breakdown a PMD may give in xstats. */
-enum fastmib_port_cast {
-	FASTMIB_CAST_IN_MCAST = 0,
-	FASTMIB_CAST_IN_BCAST,
-	FASTMIB_CAST_OUT_MCAST,
-	FASTMIB_CAST_OUT_BCAST,
-	FASTMIB_CAST_IN_UCAST,   /**< PMDs that count unicast themselves */
-	FASTMIB_CAST_OUT_UCAST,
-	FASTMIB_CAST_COUNT,
+enum fme_port_cast {
+	FME_CAST_IN_MCAST = 0,
+	FME_CAST_IN_BCAST,
+	FME_CAST_OUT_MCAST,
+	FME_CAST_OUT_BCAST,
+	FME_CAST_IN_UCAST,   /**< PMDs that count unicast themselves */
+	FME_CAST_OUT_UCAST,
+	FME_CAST_COUNT,
 };
 
 /** What telemetry says about one ethdev port, as far as it was read. */
-struct fastmib_port_reading {
+struct fme_port_reading {
 	uint16_t port;
-	unsigned int parts;             /**< enum fastmib_port_part bits */
+	unsigned int parts;             /**< enum fme_port_part bits */
 	/* /ethdev/info */
-	char name[FASTMIB_PORT_NAME_MAX];
+	char name[FME_PORT_NAME_MAX];
 	uint32_t mtu;
 	bool mac_ok;
 	uint8_t mac[6];
@@ -85,12 +85,12 @@ struct fastmib_port_reading {
 	bool link_up;
 	bool speed_known;               /**< absent when down, or unknown */
 	uint64_t speed_mbps;
-	/* /ethdev/stats, indexed by enum fastmib_port_stat */
-	uint64_t stat[FASTMIB_STAT_COUNT];
+	/* /ethdev/stats, indexed by enum fme_port_stat */
+	uint64_t stat[FME_STAT_COUNT];
 	unsigned int stats_have;        /**< bit k: stat[k] was read */
 	/* /ethdev/xstats: bit k of `cast_have` set when cast[k] was given */
 	unsigned int cast_have;
-	uint64_t cast[FASTMIB_CAST_COUNT];
+	uint64_t cast[FME_CAST_COUNT];
 	/* for the log: counters that could not be read (stats_bad bit k,
 	 * cast_bad bit k), counters read at 2^63 or more (a driver counter
 	 * that went below zero, most likely), and the first faulty text */
@@ -105,13 +105,13 @@ struct fastmib_port_reading {
  * parts of `dst` stay as they were. This is how a port's readings are
  * put together from replies that came at different times.
  */
-void fastmib_port_merge(struct fastmib_port_reading *dst, const struct fastmib_port_reading *src,
+void fme_port_merge(struct fme_port_reading *dst, const struct fme_port_reading *src,
 			unsigned int parts);
 
 /** The field name of stats counter k ("ipackets"), of breakdown counter k
  * ("rx_multicast_packets"). */
-const char *fastmib_port_stat_name(enum fastmib_port_stat k);
-const char *fastmib_port_cast_name(enum fastmib_port_cast k);
+const char *fme_port_stat_name(enum fme_port_stat k);
+const char *fme_port_cast_name(enum fme_port_cast k);
 
 /**
  * An unsigned 64-bit integer from a JSON value: an integer >= 0, or a
@@ -119,24 +119,24 @@ const char *fastmib_port_cast_name(enum fastmib_port_cast k);
  * passes on larger integers). 0, -ENOENT (no value) or -ERANGE (anything
  * else).
  */
-int fastmib_json_u64(const json_t *v, uint64_t *out);
+int fme_json_u64(const json_t *v, uint64_t *out);
 
 /* The parsers of each reply, exported for their unit tests: the agent and
  * fastmib-stat parse replies through the queries below and
- * fastmib_port_parse_reply(). */
+ * fme_port_parse_reply(). */
 
 /** Port ids of a `/ethdev/list` reply, ascending; returns how many (<= max)
  * or -EPROTO. Ids outside 0..65535 are refused. */
-int fastmib_port_parse_list(const json_t *reply, uint16_t *ids, unsigned int max);
+int fme_port_parse_list(const json_t *reply, uint16_t *ids, unsigned int max);
 
 /** Each fills its part of `r` and sets its bit in r->parts; -EPROTO when the
  * reply is not what the part needs (the bit stays clear): the application
  * answered null (it has no such port), or not an object. A stats or xstats
  * object with faulty counters is taken, without them. */
-int fastmib_port_parse_info(const json_t *reply, struct fastmib_port_reading *r);
-int fastmib_port_parse_link(const json_t *reply, struct fastmib_port_reading *r);
-int fastmib_port_parse_stats(const json_t *reply, struct fastmib_port_reading *r);
-int fastmib_port_parse_xstats(const json_t *reply, struct fastmib_port_reading *r);
+int fme_port_parse_info(const json_t *reply, struct fme_port_reading *r);
+int fme_port_parse_link(const json_t *reply, struct fme_port_reading *r);
+int fme_port_parse_stats(const json_t *reply, struct fme_port_reading *r);
+int fme_port_parse_xstats(const json_t *reply, struct fme_port_reading *r);
 
 /**
  * The reply to port command `cmd` ("/ethdev/stats,3", as the queries below
@@ -144,33 +144,33 @@ int fastmib_port_parse_xstats(const json_t *reply, struct fastmib_port_reading *
  * -ENOENT when `cmd` is not a port command of a reading (/ethdev/list),
  * else as the parser of its part.
  */
-int fastmib_port_parse_reply(const char *cmd, const json_t *reply,
-			     struct fastmib_port_reading *r);
+int fme_port_parse_reply(const char *cmd, const json_t *reply,
+			     struct fme_port_reading *r);
 
 /** One port to read: which, and which parts. */
-struct fastmib_port_ask {
+struct fme_port_ask {
 	uint16_t port;
 	unsigned int parts;
 };
 
 /**
  * Read `n` ports, each its parts, in one query (all commands pipelined;
- * more than FASTMIB_TEL_MAX_BATCH commands take several), waiting at most
+ * more than FME_TEL_MAX_BATCH commands take several), waiting at most
  * `timeout_ms` for each. On success out[i] holds the reading of asks[i]
  * (out[i].parts may lack a part the application rejected, e.g. a port
- * detached since). Errors as fastmib_tel_query(); out[] is then undefined.
+ * detached since). Errors as fme_tel_query(); out[] is then undefined.
  */
-int fastmib_tel_read_ports(struct fastmib_tel *tel, const struct fastmib_port_ask *asks,
-			   unsigned int n, struct fastmib_port_reading *out,
+int fme_tel_read_ports(struct fme_tel *tel, const struct fme_port_ask *asks,
+			   unsigned int n, struct fme_port_reading *out,
 			   unsigned int timeout_ms);
 
 /** Port ids the application lists (`/ethdev/list`), ascending, at most
- * `max`: how many, or an error of fastmib_tel_query(), or -EPROTO. */
-int fastmib_tel_list_ports(struct fastmib_tel *tel, uint16_t *ids, unsigned int max,
+ * `max`: how many, or an error of fme_tel_query(), or -EPROTO. */
+int fme_tel_list_ports(struct fme_tel *tel, uint16_t *ids, unsigned int max,
 			   unsigned int timeout_ms);
 
 #ifdef __cplusplus
 }
 #endif
 
-#endif /* FASTMIB_ETHDEV_READING_H */
+#endif /* FME_ETHDEV_READING_H */
