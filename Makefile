@@ -3,6 +3,9 @@
 BUILD ?= build
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
+# The build's own progress is enough: no "Entering directory" line from
+# each of CMake's sub-makes.
+MAKEFLAGS += --no-print-directory
 
 .PHONY: all deps configure build demo test bench package clean
 
