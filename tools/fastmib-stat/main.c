@@ -8,26 +8,14 @@
  * reports values the way SNMP does (Counter32 modulo 2^32, Gauge32 clamped).
  * It links only the EAL-free part of libfastmib, so it can run next to a
  * live DPDK process without touching its EAL state.
+ *
+ * This file is the top of the program: it reads the command line (args.c)
+ * and runs one mode; no mode calls back into it.
  */
 #include <stdlib.h>
-#include <string.h>
 #include <unistd.h>
 
 #include "stat.h"
-
-/* "fastmib-stat: PATH: message", without repeating a path the message has. */
-void
-report_error(const char *path, const char *what)
-{
-	const char *msg = fastmib_last_error();
-
-	fprintf(stderr, "fastmib-stat: ");
-	if (msg == NULL || strstr(msg, path) == NULL)
-		fprintf(stderr, "%s: ", path);
-	if (what != NULL)
-		fprintf(stderr, "%s: ", what);
-	fprintf(stderr, "%s\n", msg ? msg : "unknown error");
-}
 
 static int
 attach(const char *path, bool writable, struct fastmib_segment **seg)

@@ -114,8 +114,13 @@ struct snap {
 	struct timespec wall; /* CLOCK_REALTIME, for the JSON "time" */
 };
 
-/* main.c: "fastmib-stat: PATH: [WHAT: ]message of the last failed call". */
+/* report.c: "fastmib-stat: PATH: [WHAT: ]message of the last failed call". */
 void report_error(const char *path, const char *what);
+
+/* signals.c: what every loop until a signal needs. */
+extern volatile sig_atomic_t stop_requested;
+void stop_on_signals(void);
+void sleep_interruptible(double seconds);
 
 /* args.c: -1 to go on, or the exit status. Free o->match and o->ports. */
 int parse_args(int argc, char **argv, struct stat_opts *o);
@@ -177,10 +182,7 @@ int print_json(json_t *doc, bool compact);
  * written a range at a time (a view without --sort). 0 or -errno. */
 int print_json_stream(struct fastmib_segment *seg, const char *path, const struct view *v);
 
-/* watch.c: --watch, and what every loop until a signal needs. */
-extern volatile sig_atomic_t stop_requested;
-void stop_on_signals(void);
-void sleep_interruptible(double seconds);
+/* watch.c: --watch. */
 int watch(struct fastmib_segment **segp, const struct stat_opts *o);
 
 /* ports.c: fastmib-stat --ports; an exit status. */

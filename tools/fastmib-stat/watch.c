@@ -1,42 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* --watch: redraw until interrupted; the signal handling every loop shares. */
-#include <errno.h>
+/* --watch: redraw until interrupted. */
 #include <unistd.h>
 
 #include "stat.h"
-
-volatile sig_atomic_t stop_requested;
-
-static void
-on_signal(int sig)
-{
-	(void)sig;
-	stop_requested = 1;
-}
-
-/* SIGINT and SIGTERM end the loops (and their sleeps) instead of the process. */
-void
-stop_on_signals(void)
-{
-	struct sigaction sa = { .sa_handler = on_signal };
-
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-}
-
-void
-sleep_interruptible(double seconds)
-{
-	struct timespec ts = {
-		.tv_sec = (time_t)seconds,
-		.tv_nsec = (long)((seconds - (double)(time_t)seconds) * 1e9),
-	};
-
-	/* A signal ends the sleep early (no SA_RESTART), which is the point. */
-	while (!stop_requested && nanosleep(&ts, &ts) != 0 && errno == EINTR)
-		;
-}
 
 /*
  * Redraw until SIGINT/SIGTERM. A segment that the application re-created
