@@ -138,13 +138,13 @@ ports_args(int argc, char **argv, const struct stat_opts *o)
 			o->human ? "-H (--human)" : "--raw");
 		return EXIT_USAGE;
 	}
-	json64_all_strings(o->json_strings);
+	fst_json64_all_strings(o->json_strings);
 	return -1;
 }
 
 /* Returns -1 to continue, or an exit status. */
 int
-parse_args(int argc, char **argv, struct stat_opts *o)
+fst_parse_args(int argc, char **argv, struct stat_opts *o)
 {
 	enum { O_JSON = 256, O_JSON_STRINGS, O_WATCH, O_ROWS, O_RESET, O_INFO, O_HELP, O_VERSION,
 	       O_EVENTS, O_FOLLOW, O_EVENT, O_LEVEL, O_MATCH, O_SORT, O_TOP, O_OUTPUT,
@@ -354,7 +354,7 @@ parse_args(int argc, char **argv, struct stat_opts *o)
 		fprintf(stderr, "fastmib-stat: --json-strings goes with --json\n");
 		return EXIT_USAGE;
 	}
-	json64_all_strings(o->json_strings);
+	fst_json64_all_strings(o->json_strings);
 	if (o->yes && !o->reset) {
 		fprintf(stderr, "fastmib-stat: -y (--yes) goes with --reset\n");
 		return EXIT_USAGE;

@@ -10,7 +10,7 @@
 
 /* "fastmib-stat: PATH: message", without repeating a path the message has. */
 void
-report_error(const char *path, const char *what)
+fst_report_error(const char *path, const char *what)
 {
 	const char *msg = fastmib_last_error();
 

@@ -9,18 +9,18 @@
 
 #include "stat.h"
 
-volatile sig_atomic_t stop_requested;
+volatile sig_atomic_t fst_stop_requested;
 
 static void
 on_signal(int sig)
 {
 	(void)sig;
-	stop_requested = 1;
+	fst_stop_requested = 1;
 }
 
 /* SIGINT and SIGTERM end the loops (and their sleeps) instead of the process. */
 void
-stop_on_signals(void)
+fst_stop_on_signals(void)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
 
@@ -30,7 +30,7 @@ stop_on_signals(void)
 }
 
 void
-sleep_interruptible(double seconds)
+fst_sleep_interruptible(double seconds)
 {
 	struct timespec ts = {
 		.tv_sec = (time_t)seconds,
@@ -38,6 +38,6 @@ sleep_interruptible(double seconds)
 	};
 
 	/* A signal ends the sleep early (no SA_RESTART), which is the point. */
-	while (!stop_requested && nanosleep(&ts, &ts) != 0 && errno == EINTR)
+	while (!fst_stop_requested && nanosleep(&ts, &ts) != 0 && errno == EINTR)
 		;
 }
