@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Private to the telemetry commands (telemetry_commands.c, telemetry_keyed.c): what
- * an answer may hold and what each part of it costs.
+ * Private to the telemetry commands (telemetry_commands.c, telemetry_keyed.c)
+ * and the parts of their answers (telemetry_reply.c): what an answer may hold
+ * and what each part of it costs.
  *
  * DPDK 22.11 answers with at most 16 KiB (the `max_output_len` of its
  * hello) and silently leaves out dict entries that do not fit, so each
@@ -27,8 +28,14 @@
 /* A MIB name: the prefix and two model names, with room to spare. */
 #define TEL_NAME_LEN (3 * FASTMIB_MAX_NAME + 8)
 
+/*
+ * telemetry_reply.c: the parts of an answer, for telemetry_commands.c and
+ * telemetry_keyed.c.
+ */
+
 /* JSON text of a string: quotes, and escapes counted at their longest. */
 size_t fms_tel_str_size(const char *s);
+/* JSON text of an unsigned number: its digits. */
 size_t fms_tel_u64_size(uint64_t v);
 /* `"name":VALUE,` with a value of `value` bytes (a comma for every entry). */
 size_t fms_tel_entry_size(const char *name, size_t value);

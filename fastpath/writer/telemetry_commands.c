@@ -28,7 +28,6 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,51 +67,12 @@ static struct tel_entry *tel_list;
 static unsigned int tel_next_id;
 static pthread_once_t tel_once = PTHREAD_ONCE_INIT;
 
-/* ---- answer sizes ---- */
-
-size_t
-fms_tel_str_size(const char *s)
-{
-	size_t n = 2;
-
-	for (; *s; s++)
-		n += *s == '"' || *s == '\\' ? 2 : (unsigned char)*s < 0x20 ? 6 : 1;
-	return n;
-}
-
-size_t
-fms_tel_u64_size(uint64_t v)
-{
-	size_t n = 1;
-
-	while (v >= 10) {
-		v /= 10;
-		n++;
-	}
-	return n;
-}
-
-size_t
-fms_tel_entry_size(const char *name, size_t value)
-{
-	return fms_tel_str_size(name) + 1 + value + 1;
-}
-
 /* Bytes left for the answer's dict, from the output limit. */
 static size_t
 answer_budget(const char *cmd)
 {
 	/* {"CMD": ... } and the terminating NUL of DPDK's buffer */
 	return TEL_MAX_OUTPUT - (fms_tel_str_size(cmd) + 3) - TEL_SLACK;
-}
-
-bool
-fms_tel_fits(size_t *left, size_t n)
-{
-	if (n > *left)
-		return false;
-	*left -= n;
-	return true;
 }
 
 /* ---- small helpers ---- */
@@ -128,49 +88,6 @@ clip_path(char *buf, size_t len, const char *path)
 		snprintf(buf, len, "%s", path);
 	else
 		snprintf(buf, len, "...%s", path + n - (TEL_MAX_STR - 3));
-}
-
-int
-fms_tel_error(struct rte_tel_data *d, const char *fmt, ...)
-{
-	char msg[TEL_MAX_STR + 1];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	rte_tel_data_start_dict(d);
-	rte_tel_data_add_dict_string(d, "error", msg);
-	return 0;
-}
-
-struct rte_tel_data *
-fms_tel_dict(void)
-{
-	struct rte_tel_data *t = rte_tel_data_alloc();
-
-	if (t != NULL)
-		rte_tel_data_start_dict(t);
-	return t;
-}
-
-struct rte_tel_data *
-fms_tel_str_array(void)
-{
-	struct rte_tel_data *t = rte_tel_data_alloc();
-
-	if (t != NULL)
-		rte_tel_data_start_array(t, RTE_TEL_STRING_VAL);
-	return t;
-}
-
-void
-fms_tel_name(char *buf, enum fastmib_name_role role, const char *prefix, const char *group,
-	     const char *name)
-{
-	fastmib_name(buf, TEL_NAME_LEN, role, prefix, group, name);
-	if (strlen(buf) > TEL_MAX_STR)
-		snprintf(buf, TEL_NAME_LEN, "%s", name);
 }
 
 /* The dict entries every answer about a segment starts with; their size. */
@@ -319,49 +236,6 @@ group_names_free(struct fms_tel_names *gn)
 {
 	free(gn->name);
 	free(gn->size);
-}
-
-struct rte_tel_data *
-fms_tel_counters(const struct fastmib_group_schema *g, const struct fms_tel_names *gn,
-		 const uint64_t *raw, size_t *left, bool partial, bool *cut)
-{
-	struct rte_tel_data *t;
-	size_t need = 2;
-	uint32_t n = 0;
-
-	for (; n < gn->n; n++) {
-		size_t c = gn->size[n] +
-			   fms_tel_u64_size(fastmib_reported_value(g->counters[n].type, raw[n]));
-
-		if (need + c > *left)
-			break;
-		need += c;
-	}
-	if (n < gn->n && !partial)
-		return NULL;
-	if ((t = fms_tel_dict()) == NULL)
-		return NULL;
-	*left -= need;
-	for (uint32_t c = 0; c < n; c++)
-		rte_tel_data_add_dict_u64(t, gn->name[c],
-					  fastmib_reported_value(g->counters[c].type, raw[c]));
-	if (n < gn->n)
-		*cut = true;
-	return t;
-}
-
-uint64_t
-fms_tel_present_rows(struct fastmib_segment *seg, unsigned int gi)
-{
-	const struct fastmib_group_schema *g = &fastmib_schema(seg)->groups[gi];
-	uint64_t n = 0;
-
-	if (g->all_rows)
-		return g->n_rows;
-	for (int64_t r = fastmib_next_row(seg, gi, 0); r >= 0 && r < g->n_rows;
-	     r = fastmib_next_row(seg, gi, (uint32_t)r + 1))
-		n++;
-	return n;
 }
 
 /* Entries a table answer ends with, at their largest. */
