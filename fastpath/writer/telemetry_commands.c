@@ -72,7 +72,7 @@ static size_t
 answer_budget(const char *cmd)
 {
 	/* {"CMD": ... } and the terminating NUL of DPDK's buffer */
-	return TEL_MAX_OUTPUT - (fms_tel_str_size(cmd) + 3) - TEL_SLACK;
+	return TEL_MAX_OUTPUT - (fms_telcmd_str_size(cmd) + 3) - TEL_SLACK;
 }
 
 /* ---- small helpers ---- */
@@ -103,10 +103,10 @@ add_segment_head(struct rte_tel_data *d, const struct tel_entry *e, struct fastm
 	rte_tel_data_add_dict_string(d, "module", sc->module);
 	rte_tel_data_add_dict_string(d, "prefix", sc->prefix);
 	rte_tel_data_add_dict_u64(d, "generation", info->generation);
-	return fms_tel_entry_size("path", fms_tel_str_size(path)) +
-	       fms_tel_entry_size("module", fms_tel_str_size(sc->module)) +
-	       fms_tel_entry_size("prefix", fms_tel_str_size(sc->prefix)) +
-	       fms_tel_entry_size("generation", fms_tel_u64_size(info->generation));
+	return fms_telcmd_entry_size("path", fms_telcmd_str_size(path)) +
+	       fms_telcmd_entry_size("module", fms_telcmd_str_size(sc->module)) +
+	       fms_telcmd_entry_size("prefix", fms_telcmd_str_size(sc->prefix)) +
+	       fms_telcmd_entry_size("generation", fms_telcmd_u64_size(info->generation));
 }
 
 /* ---- /fastmib/segments ---- */
@@ -120,7 +120,7 @@ static struct rte_tel_data *
 describe_segment(const struct tel_entry *e, size_t *left)
 {
 	const struct fastmib_schema *sc = fastmib_schema(e->seg);
-	struct rte_tel_data *s = fms_tel_dict(), *groups = fms_tel_str_array();
+	struct rte_tel_data *s = fms_telcmd_dict(), *groups = fms_telcmd_str_array();
 	struct fastmib_info info;
 	char hash[24];
 	size_t need;
@@ -129,17 +129,17 @@ describe_segment(const struct tel_entry *e, size_t *left)
 		goto fail;
 	need = 2 + add_segment_head(s, e, &info);
 	snprintf(hash, sizeof(hash), "0x%016" PRIx64, info.schema_hash);
-	need += fms_tel_entry_size("schema_hash", fms_tel_str_size(hash)) +
-	       fms_tel_entry_size("n_groups", fms_tel_u64_size(sc->n_groups)) +
-	       fms_tel_entry_size("groups", 2);
-	if (!fms_tel_fits(left, need))
+	need += fms_telcmd_entry_size("schema_hash", fms_telcmd_str_size(hash)) +
+	       fms_telcmd_entry_size("n_groups", fms_telcmd_u64_size(sc->n_groups)) +
+	       fms_telcmd_entry_size("groups", 2);
+	if (!fms_telcmd_fits(left, need))
 		goto fail;
 	rte_tel_data_add_dict_string(s, "schema_hash", hash);
 	rte_tel_data_add_dict_u64(s, "n_groups", sc->n_groups);
 	for (uint32_t i = 0; i < sc->n_groups && i < RTE_TEL_MAX_ARRAY_ENTRIES; i++) {
-		size_t n = fms_tel_str_size(sc->groups[i].name) + 1;
+		size_t n = fms_telcmd_str_size(sc->groups[i].name) + 1;
 
-		if (!fms_tel_fits(left, n))
+		if (!fms_telcmd_fits(left, n))
 			break;
 		rte_tel_data_add_array_string(groups, sc->groups[i].name);
 	}
@@ -155,11 +155,12 @@ static int
 cmd_segments(const char *cmd, const char *params, struct rte_tel_data *d)
 {
 	/* with room for "more", should a segment not fit */
-	size_t left = answer_budget(cmd) - fms_tel_entry_size("more", fms_tel_u64_size(UINT_MAX));
+	size_t left = answer_budget(cmd) -
+		      fms_telcmd_entry_size("more", fms_telcmd_u64_size(UINT_MAX));
 	unsigned int more = 0, shown = 0;
 
 	if (params != NULL && *params)
-		return fms_tel_error(d, "%s takes no parameters", cmd);
+		return fms_telcmd_error(d, "%s takes no parameters", cmd);
 	rte_tel_data_start_dict(d);
 	pthread_mutex_lock(&tel_lock);
 	for (const struct tel_entry *e = tel_list; e; e = e->next) {
@@ -169,7 +170,7 @@ cmd_segments(const char *cmd, const char *params, struct rte_tel_data *d)
 		snprintf(key, sizeof(key), "%u", e->id);
 		/* once one is left out, so are the later ones: ids stay in order */
 		if (more || shown == RTE_TEL_MAX_DICT_ENTRIES - 1 ||
-		    !fms_tel_fits(&left, fms_tel_entry_size(key, 0)) ||
+		    !fms_telcmd_fits(&left, fms_telcmd_entry_size(key, 0)) ||
 		    (s = describe_segment(e, &left)) == NULL) {
 			more++;
 			continue;
@@ -215,7 +216,7 @@ row_key(const struct fastmib_group_schema *g, uint32_t row, char *buf, size_t le
 }
 
 static int
-group_names_init(struct fms_tel_names *gn, const struct fastmib_schema *sc,
+group_names_init(struct fms_telcmd_names *gn, const struct fastmib_schema *sc,
 		 const struct fastmib_group_schema *g)
 {
 	gn->n = g->n_counters;
@@ -224,15 +225,15 @@ group_names_init(struct fms_tel_names *gn, const struct fastmib_schema *sc,
 	if (gn->name == NULL || gn->size == NULL)
 		return -ENOMEM;
 	for (uint32_t c = 0; c < g->n_counters; c++) {
-		fms_tel_name(gn->name[c], FASTMIB_MIB_COUNTER, sc->prefix, g->name,
-			     g->counters[c].name);
-		gn->size[c] = fms_tel_entry_size(gn->name[c], 0);
+		fms_telcmd_name(gn->name[c], FASTMIB_MIB_COUNTER, sc->prefix, g->name,
+				g->counters[c].name);
+		gn->size[c] = fms_telcmd_entry_size(gn->name[c], 0);
 	}
 	return 0;
 }
 
 static void
-group_names_free(struct fms_tel_names *gn)
+group_names_free(struct fms_telcmd_names *gn)
 {
 	free(gn->name);
 	free(gn->size);
@@ -246,19 +247,20 @@ table_tail_size(void)
 
 	memset(key, '9', sizeof(key) - 1);
 	key[sizeof(key) - 1] = '\0';
-	return fms_tel_entry_size("rows_shown", fms_tel_u64_size(UINT32_MAX)) +
-	       fms_tel_entry_size("next", fms_tel_str_size(key)) + fms_tel_entry_size("cut", 1) +
-	       fms_tel_entry_size("best_effort", fms_tel_u64_size(UINT32_MAX));
+	return fms_telcmd_entry_size("rows_shown", fms_telcmd_u64_size(UINT32_MAX)) +
+	       fms_telcmd_entry_size("next", fms_telcmd_str_size(key)) +
+	       fms_telcmd_entry_size("cut", 1) +
+	       fms_telcmd_entry_size("best_effort", fms_telcmd_u64_size(UINT32_MAX));
 }
 
 /* The rows of table `gi` from `from` on, as many as fit. */
 static int
 answer_table(struct rte_tel_data *d, const struct tel_entry *e, unsigned int gi,
-	     const struct fms_tel_names *gn, uint32_t from, size_t left)
+	     const struct fms_telcmd_names *gn, uint32_t from, size_t left)
 {
 	const struct fastmib_schema *sc = fastmib_schema(e->seg);
 	const struct fastmib_group_schema *g = &sc->groups[gi];
-	struct rte_tel_data *rows = fms_tel_dict(), *idx = fms_tel_str_array();
+	struct rte_tel_data *rows = fms_telcmd_dict(), *idx = fms_telcmd_str_array();
 	uint64_t raw[FASTMIB_MAX_COUNTERS];
 	uint32_t shown = 0, best_effort = 0;
 	char key[FASTMIB_MAX_INDEXES * 11 + 1], name[TEL_NAME_LEN];
@@ -269,20 +271,20 @@ answer_table(struct rte_tel_data *d, const struct tel_entry *e, unsigned int gi,
 	if (rows == NULL || idx == NULL) {
 		rte_tel_data_free(rows);
 		rte_tel_data_free(idx);
-		return fms_tel_error(d, "out of memory");
+		return fms_telcmd_error(d, "out of memory");
 	}
 	for (uint32_t k = 0; k < g->n_indexes; k++) {
-		fms_tel_name(name, FASTMIB_MIB_INDEX, sc->prefix, g->name, g->indexes[k].name);
+		fms_telcmd_name(name, FASTMIB_MIB_INDEX, sc->prefix, g->name, g->indexes[k].name);
 		rte_tel_data_add_array_string(idx, name);
-		idx_size += fms_tel_str_size(name) + 1;
+		idx_size += fms_telcmd_str_size(name) + 1;
 	}
 	rte_tel_data_add_dict_container(d, "indexes", idx, 0);
 	rte_tel_data_add_dict_u64(d, "rows_max", g->n_rows);
-	rte_tel_data_add_dict_u64(d, "rows_present", fms_tel_present_rows(e->seg, gi));
-	left -= fms_tel_entry_size("indexes", idx_size) +
-		fms_tel_entry_size("rows_max", fms_tel_u64_size(g->n_rows)) +
-		fms_tel_entry_size("rows_present", fms_tel_u64_size(g->n_rows)) +
-		fms_tel_entry_size("rows", 2) + table_tail_size();
+	rte_tel_data_add_dict_u64(d, "rows_present", fms_telcmd_present_rows(e->seg, gi));
+	left -= fms_telcmd_entry_size("indexes", idx_size) +
+		fms_telcmd_entry_size("rows_max", fms_telcmd_u64_size(g->n_rows)) +
+		fms_telcmd_entry_size("rows_present", fms_telcmd_u64_size(g->n_rows)) +
+		fms_telcmd_entry_size("rows", 2) + table_tail_size();
 	for (r = fastmib_next_row(e->seg, gi, from); r >= 0 && r < g->n_rows;
 	     r = fastmib_next_row(e->seg, gi, (uint32_t)r + 1)) {
 		struct rte_tel_data *row;
@@ -293,13 +295,13 @@ answer_table(struct rte_tel_data *d, const struct tel_entry *e, unsigned int gi,
 			continue;
 		if (rc < 0 && rc != -EBUSY) {
 			rte_tel_data_free(rows);
-			return fms_tel_error(d, "%s", fastmib_last_error());
+			return fms_telcmd_error(d, "%s", fastmib_last_error());
 		}
 		row_key(g, (uint32_t)r, key, sizeof(key));
 		row_left = left;
 		if (shown == RTE_TEL_MAX_DICT_ENTRIES ||
-		    !fms_tel_fits(&row_left, fms_tel_entry_size(key, 0)) ||
-		    (row = fms_tel_counters(g, gn, raw, &row_left, false, &ignored)) == NULL) {
+		    !fms_telcmd_fits(&row_left, fms_telcmd_entry_size(key, 0)) ||
+		    (row = fms_telcmd_counters(g, gn, raw, &row_left, false, &ignored)) == NULL) {
 			cut = true;
 			break;
 		}
@@ -319,7 +321,7 @@ answer_table(struct rte_tel_data *d, const struct tel_entry *e, unsigned int gi,
 
 static int
 answer_scalar(struct rte_tel_data *d, const struct tel_entry *e, unsigned int gi,
-	      const struct fms_tel_names *gn, size_t left)
+	      const struct fms_telcmd_names *gn, size_t left)
 {
 	const struct fastmib_group_schema *g = &fastmib_schema(e->seg)->groups[gi];
 	uint64_t raw[FASTMIB_MAX_COUNTERS];
@@ -328,12 +330,12 @@ answer_scalar(struct rte_tel_data *d, const struct tel_entry *e, unsigned int gi
 	int rc = fastmib_read(e->seg, gi, 0, raw);
 
 	if (rc < 0 && rc != -EBUSY)
-		return fms_tel_error(d, "%s", fastmib_last_error());
-	left -= fms_tel_entry_size("counters", 0) + fms_tel_entry_size("cut", 1) +
-		fms_tel_entry_size("best_effort", 1);
-	t = fms_tel_counters(g, gn, raw, &left, true, &cut);
+		return fms_telcmd_error(d, "%s", fastmib_last_error());
+	left -= fms_telcmd_entry_size("counters", 0) + fms_telcmd_entry_size("cut", 1) +
+		fms_telcmd_entry_size("best_effort", 1);
+	t = fms_telcmd_counters(g, gn, raw, &left, true, &cut);
 	if (t == NULL)
-		return fms_tel_error(d, "out of memory");
+		return fms_telcmd_error(d, "out of memory");
 	rte_tel_data_add_dict_container(d, "counters", t, 0);
 	rte_tel_data_add_dict_int(d, "cut", cut);
 	rte_tel_data_add_dict_u64(d, "best_effort", rc == -EBUSY);
@@ -351,7 +353,7 @@ cmd_group(const char *cmd, const char *params, struct rte_tel_data *d)
 	const struct tel_entry *e;
 	const struct fastmib_schema *sc;
 	const struct fastmib_group_schema *g;
-	struct fms_tel_names gn = { 0 };
+	struct fms_telcmd_names gn = { 0 };
 	struct fastmib_info info;
 	size_t left = answer_budget(cmd);
 	uint32_t row = 0;
@@ -359,9 +361,9 @@ cmd_group(const char *cmd, const char *params, struct rte_tel_data *d)
 	int gi = -1, rc;
 
 	if (params == NULL || *params == '\0')
-		return fms_tel_error(d, "which group? " GROUP_USAGE);
+		return fms_telcmd_error(d, "which group? " GROUP_USAGE);
 	if (strlen(params) >= sizeof(buf))
-		return fms_tel_error(d, "parameters too long: " GROUP_USAGE);
+		return fms_telcmd_error(d, "parameters too long: " GROUP_USAGE);
 	snprintf(buf, sizeof(buf), "%s", params);
 	group = buf;
 	/* Group names start with a letter: a number first is a segment id. */
@@ -373,7 +375,8 @@ cmd_group(const char *cmd, const char *params, struct rte_tel_data *d)
 			*comma = '\0';
 		v = strtoul(group, &end, 10);
 		if (*end || v >= ANY_SEGMENT)
-			return fms_tel_error(d, "bad segment id '%s' (see /fastmib/segments)", group);
+			return fms_telcmd_error(d, "bad segment id '%s' (see /fastmib/segments)",
+						group);
 		id = (unsigned int)v;
 		group = comma ? comma + 1 : group + strlen(group);
 	}
@@ -383,61 +386,63 @@ cmd_group(const char *cmd, const char *params, struct rte_tel_data *d)
 		from = comma + 1;
 	}
 	if (*group == '\0')
-		return fms_tel_error(d, "which group? " GROUP_USAGE);
+		return fms_telcmd_error(d, "which group? " GROUP_USAGE);
 
 	pthread_mutex_lock(&tel_lock);
 	if (tel_list == NULL) {
-		rc = fms_tel_error(d, "this process has no fastmib segment open");
+		rc = fms_telcmd_error(d, "this process has no fastmib segment open");
 		goto out;
 	}
 	e = find_target(id, group, &gi);
 	if (e == NULL && id != ANY_SEGMENT) {
-		rc = fms_tel_error(d, "no segment %u in this process (see /fastmib/segments)", id);
+		rc = fms_telcmd_error(d, "no segment %u in this process (see /fastmib/segments)",
+				      id);
 		goto out;
 	}
 	if (e == NULL || gi < 0) {
-		rc = fms_tel_error(d, "no group '%s' in %s (see /fastmib/segments)", group,
-				   e ? fastmib_schema(e->seg)->module :
-				       "any segment of this process");
+		rc = fms_telcmd_error(d, "no group '%s' in %s (see /fastmib/segments)", group,
+				      e ? fastmib_schema(e->seg)->module :
+					  "any segment of this process");
 		goto out;
 	}
 	sc = fastmib_schema(e->seg);
 	g = &sc->groups[gi];
 	if (from != NULL && g->n_indexes == 0) {
-		rc = fms_tel_error(d, "%s is a scalar group: it has no rows", g->name);
+		rc = fms_telcmd_error(d, "%s is a scalar group: it has no rows", g->name);
 		goto out;
 	}
 	if (from != NULL && !fastmib_group_keyed(g)) {
 		if (strchr(from, ',') != NULL) {
-			rc = fms_tel_error(d, "too many parameters: " GROUP_USAGE);
+			rc = fms_telcmd_error(d, "too many parameters: " GROUP_USAGE);
 			goto out;
 		}
 		r = fastmib_row_of_text(g, from);
 		if (r < 0) {
-			rc = fms_tel_error(d, "bad row '%s': %s takes %u index value(s) from 1, "
-					   "joined by '_'", from, g->name, g->n_indexes);
+			rc = fms_telcmd_error(d, "bad row '%s': %s takes %u index value(s) from 1, "
+					      "joined by '_'", from, g->name, g->n_indexes);
 			goto out;
 		}
 		row = (uint32_t)r;
 	}
 	if (group_names_init(&gn, sc, g) < 0) {
-		rc = fms_tel_error(d, "out of memory");
+		rc = fms_telcmd_error(d, "out of memory");
 		goto out;
 	}
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_u64(d, "segment", e->id);
-	left -= 2 + fms_tel_entry_size("segment", fms_tel_u64_size(e->id)) +
+	left -= 2 + fms_telcmd_entry_size("segment", fms_telcmd_u64_size(e->id)) +
 		add_segment_head(d, e, &info);
 	fastmib_name(mib, sizeof(mib), g->n_indexes ? FASTMIB_MIB_TABLE : FASTMIB_MIB_SCALAR_NODE,
 		     sc->prefix, g->name, NULL);
 	rte_tel_data_add_dict_string(d, "group", g->name);
 	rte_tel_data_add_dict_string(d, "mib", mib);
 	rte_tel_data_add_dict_string(d, "storage", fastmib_storage_word(g->storage));
-	left -= fms_tel_entry_size("group", fms_tel_str_size(g->name)) +
-		fms_tel_entry_size("mib", fms_tel_str_size(mib)) +
-		fms_tel_entry_size("storage", fms_tel_str_size(fastmib_storage_word(g->storage)));
+	left -= fms_telcmd_entry_size("group", fms_telcmd_str_size(g->name)) +
+		fms_telcmd_entry_size("mib", fms_telcmd_str_size(mib)) +
+		fms_telcmd_entry_size("storage",
+				      fms_telcmd_str_size(fastmib_storage_word(g->storage)));
 	if (fastmib_group_keyed(g))
-		rc = fms_tel_keyed_rows(d, e->seg, (unsigned int)gi, &gn, from, left);
+		rc = fms_telcmd_keyed_rows(d, e->seg, (unsigned int)gi, &gn, from, left);
 	else if (g->n_indexes)
 		rc = answer_table(d, e, (unsigned int)gi, &gn, row, left);
 	else

@@ -19,7 +19,7 @@
 /* ---- answer sizes ---- */
 
 size_t
-fms_tel_str_size(const char *s)
+fms_telcmd_str_size(const char *s)
 {
 	size_t n = 2;
 
@@ -29,7 +29,7 @@ fms_tel_str_size(const char *s)
 }
 
 size_t
-fms_tel_u64_size(uint64_t v)
+fms_telcmd_u64_size(uint64_t v)
 {
 	size_t n = 1;
 
@@ -41,13 +41,13 @@ fms_tel_u64_size(uint64_t v)
 }
 
 size_t
-fms_tel_entry_size(const char *name, size_t value)
+fms_telcmd_entry_size(const char *name, size_t value)
 {
-	return fms_tel_str_size(name) + 1 + value + 1;
+	return fms_telcmd_str_size(name) + 1 + value + 1;
 }
 
 bool
-fms_tel_fits(size_t *left, size_t n)
+fms_telcmd_fits(size_t *left, size_t n)
 {
 	if (n > *left)
 		return false;
@@ -58,7 +58,7 @@ fms_tel_fits(size_t *left, size_t n)
 /* ---- parts of an answer ---- */
 
 int
-fms_tel_error(struct rte_tel_data *d, const char *fmt, ...)
+fms_telcmd_error(struct rte_tel_data *d, const char *fmt, ...)
 {
 	char msg[TEL_MAX_STR + 1];
 	va_list ap;
@@ -72,7 +72,7 @@ fms_tel_error(struct rte_tel_data *d, const char *fmt, ...)
 }
 
 struct rte_tel_data *
-fms_tel_dict(void)
+fms_telcmd_dict(void)
 {
 	struct rte_tel_data *t = rte_tel_data_alloc();
 
@@ -82,7 +82,7 @@ fms_tel_dict(void)
 }
 
 struct rte_tel_data *
-fms_tel_str_array(void)
+fms_telcmd_str_array(void)
 {
 	struct rte_tel_data *t = rte_tel_data_alloc();
 
@@ -92,8 +92,8 @@ fms_tel_str_array(void)
 }
 
 void
-fms_tel_name(char *buf, enum fastmib_name_role role, const char *prefix, const char *group,
-	     const char *name)
+fms_telcmd_name(char *buf, enum fastmib_name_role role, const char *prefix, const char *group,
+		const char *name)
 {
 	fastmib_name(buf, TEL_NAME_LEN, role, prefix, group, name);
 	if (strlen(buf) > TEL_MAX_STR)
@@ -101,8 +101,8 @@ fms_tel_name(char *buf, enum fastmib_name_role role, const char *prefix, const c
 }
 
 struct rte_tel_data *
-fms_tel_counters(const struct fastmib_group_schema *g, const struct fms_tel_names *gn,
-		 const uint64_t *raw, size_t *left, bool partial, bool *cut)
+fms_telcmd_counters(const struct fastmib_group_schema *g, const struct fms_telcmd_names *gn,
+		    const uint64_t *raw, size_t *left, bool partial, bool *cut)
 {
 	struct rte_tel_data *t;
 	size_t need = 2;
@@ -110,7 +110,7 @@ fms_tel_counters(const struct fastmib_group_schema *g, const struct fms_tel_name
 
 	for (; n < gn->n; n++) {
 		size_t c = gn->size[n] +
-			   fms_tel_u64_size(fastmib_reported_value(g->counters[n].type, raw[n]));
+			   fms_telcmd_u64_size(fastmib_reported_value(g->counters[n].type, raw[n]));
 
 		if (need + c > *left)
 			break;
@@ -118,7 +118,7 @@ fms_tel_counters(const struct fastmib_group_schema *g, const struct fms_tel_name
 	}
 	if (n < gn->n && !partial)
 		return NULL;
-	if ((t = fms_tel_dict()) == NULL)
+	if ((t = fms_telcmd_dict()) == NULL)
 		return NULL;
 	*left -= need;
 	for (uint32_t c = 0; c < n; c++)
@@ -130,7 +130,7 @@ fms_tel_counters(const struct fastmib_group_schema *g, const struct fms_tel_name
 }
 
 uint64_t
-fms_tel_present_rows(struct fastmib_segment *seg, unsigned int gi)
+fms_telcmd_present_rows(struct fastmib_segment *seg, unsigned int gi)
 {
 	const struct fastmib_group_schema *g = &fastmib_schema(seg)->groups[gi];
 	uint64_t n = 0;
