@@ -344,27 +344,34 @@ answer_scalar(struct rte_tel_data *d, const struct tel_entry *e, unsigned int gi
 
 #define GROUP_USAGE "/fastmib/group,[SEGMENT,]GROUP[,FROM]"
 
-static int
-cmd_group(const char *cmd, const char *params, struct rte_tel_data *d)
-{
-	/* DPDK reads at most 1024 bytes of a command, parameters included */
-	char buf[1024], mib[TEL_NAME_LEN], *group, *from = NULL, *comma;
-	unsigned int id = ANY_SEGMENT;
-	const struct tel_entry *e;
-	const struct fastmib_schema *sc;
-	const struct fastmib_group_schema *g;
-	struct fms_telcmd_names gn = { 0 };
-	struct fastmib_info info;
-	size_t left = answer_budget(cmd);
-	uint32_t row = 0;
-	int64_t r;
-	int gi = -1, rc;
+/* What /fastmib/group asks for. */
+struct group_query {
+	unsigned int id;   /* the segment's, or ANY_SEGMENT */
+	const char *group;
+	const char *from;  /* the first row, as written; NULL: the table's first */
+};
 
-	if (params == NULL || *params == '\0')
-		return fms_telcmd_error(d, "which group? " GROUP_USAGE);
-	if (strlen(params) >= sizeof(buf))
-		return fms_telcmd_error(d, "parameters too long: " GROUP_USAGE);
-	snprintf(buf, sizeof(buf), "%s", params);
+/*
+ * Split the parameters [SEGMENT,]GROUP[,FROM], copied into buf[0..len), into
+ * `q`. Returns true, or false when `d` holds the error answer.
+ */
+static bool
+parse_group_params(const char *params, char *buf, size_t len, struct group_query *q,
+		   struct rte_tel_data *d)
+{
+	char *group, *comma;
+
+	q->id = ANY_SEGMENT;
+	q->from = NULL;
+	if (params == NULL || *params == '\0') {
+		fms_telcmd_error(d, "which group? " GROUP_USAGE);
+		return false;
+	}
+	if (strlen(params) >= len) {
+		fms_telcmd_error(d, "parameters too long: " GROUP_USAGE);
+		return false;
+	}
+	snprintf(buf, len, "%s", params);
 	group = buf;
 	/* Group names start with a letter: a number first is a segment id. */
 	if (*group >= '0' && *group <= '9') {
@@ -374,82 +381,159 @@ cmd_group(const char *cmd, const char *params, struct rte_tel_data *d)
 		if ((comma = strchr(group, ',')) != NULL)
 			*comma = '\0';
 		v = strtoul(group, &end, 10);
-		if (*end || v >= ANY_SEGMENT)
-			return fms_telcmd_error(d, "bad segment id '%s' (see /fastmib/segments)",
-						group);
-		id = (unsigned int)v;
+		if (*end || v >= ANY_SEGMENT) {
+			fms_telcmd_error(d, "bad segment id '%s' (see /fastmib/segments)", group);
+			return false;
+		}
+		q->id = (unsigned int)v;
 		group = comma ? comma + 1 : group + strlen(group);
 	}
 	/* FROM is the rest, commas and all: a keyed table's key has them */
 	if ((comma = strchr(group, ',')) != NULL) {
 		*comma = '\0';
-		from = comma + 1;
+		q->from = comma + 1;
 	}
-	if (*group == '\0')
-		return fms_telcmd_error(d, "which group? " GROUP_USAGE);
+	if (*group == '\0') {
+		fms_telcmd_error(d, "which group? " GROUP_USAGE);
+		return false;
+	}
+	q->group = group;
+	return true;
+}
 
-	pthread_mutex_lock(&tel_lock);
+/*
+ * The segment `q` names and, in *gi, its group; or NULL when `d` holds the
+ * error answer. The caller holds tel_lock.
+ */
+static const struct tel_entry *
+query_target(struct rte_tel_data *d, const struct group_query *q, int *gi)
+{
+	const struct tel_entry *e;
+
 	if (tel_list == NULL) {
-		rc = fms_telcmd_error(d, "this process has no fastmib segment open");
-		goto out;
+		fms_telcmd_error(d, "this process has no fastmib segment open");
+		return NULL;
 	}
-	e = find_target(id, group, &gi);
-	if (e == NULL && id != ANY_SEGMENT) {
-		rc = fms_telcmd_error(d, "no segment %u in this process (see /fastmib/segments)",
-				      id);
-		goto out;
+	e = find_target(q->id, q->group, gi);
+	if (e == NULL && q->id != ANY_SEGMENT) {
+		fms_telcmd_error(d, "no segment %u in this process (see /fastmib/segments)", q->id);
+		return NULL;
 	}
-	if (e == NULL || gi < 0) {
-		rc = fms_telcmd_error(d, "no group '%s' in %s (see /fastmib/segments)", group,
-				      e ? fastmib_schema(e->seg)->module :
-					  "any segment of this process");
-		goto out;
+	if (e == NULL || *gi < 0) {
+		fms_telcmd_error(d, "no group '%s' in %s (see /fastmib/segments)", q->group,
+				 e ? fastmib_schema(e->seg)->module :
+				     "any segment of this process");
+		return NULL;
 	}
-	sc = fastmib_schema(e->seg);
-	g = &sc->groups[gi];
-	if (from != NULL && g->n_indexes == 0) {
-		rc = fms_telcmd_error(d, "%s is a scalar group: it has no rows", g->name);
-		goto out;
+	return e;
+}
+
+/*
+ * FROM checked against group `g`: for a table of integer indexes, *row is
+ * the row it names (0 without FROM); a keyed table's key is read with its
+ * rows (fms_telcmd_keyed_rows()). Returns true, or false when `d` holds
+ * the error answer.
+ */
+static bool
+from_row(struct rte_tel_data *d, const struct fastmib_group_schema *g, const char *from,
+	 uint32_t *row)
+{
+	int64_t r;
+
+	*row = 0;
+	if (from == NULL)
+		return true;
+	if (g->n_indexes == 0) {
+		fms_telcmd_error(d, "%s is a scalar group: it has no rows", g->name);
+		return false;
 	}
-	if (from != NULL && !fastmib_group_keyed(g)) {
-		if (strchr(from, ',') != NULL) {
-			rc = fms_telcmd_error(d, "too many parameters: " GROUP_USAGE);
-			goto out;
-		}
-		r = fastmib_row_of_text(g, from);
-		if (r < 0) {
-			rc = fms_telcmd_error(d, "bad row '%s': %s takes %u index value(s) from 1, "
-					      "joined by '_'", from, g->name, g->n_indexes);
-			goto out;
-		}
-		row = (uint32_t)r;
+	if (fastmib_group_keyed(g))
+		return true;
+	if (strchr(from, ',') != NULL) {
+		fms_telcmd_error(d, "too many parameters: " GROUP_USAGE);
+		return false;
 	}
-	if (group_names_init(&gn, sc, g) < 0) {
-		rc = fms_telcmd_error(d, "out of memory");
-		goto out;
+	r = fastmib_row_of_text(g, from);
+	if (r < 0) {
+		fms_telcmd_error(d, "bad row '%s': %s takes %u index value(s) from 1, "
+				 "joined by '_'", from, g->name, g->n_indexes);
+		return false;
 	}
+	*row = (uint32_t)r;
+	return true;
+}
+
+/* The entries every /fastmib/group answer starts with: the segment's id and
+ * head, the group's name, MIB name and storage; their size. */
+static size_t
+add_group_head(struct rte_tel_data *d, const struct tel_entry *e,
+	       const struct fastmib_group_schema *g)
+{
+	const struct fastmib_schema *sc = fastmib_schema(e->seg);
+	const char *storage = fastmib_storage_word(g->storage);
+	char mib[TEL_NAME_LEN];
+	struct fastmib_info info;
+	size_t size;
+
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_u64(d, "segment", e->id);
-	left -= 2 + fms_telcmd_entry_size("segment", fms_telcmd_u64_size(e->id)) +
-		add_segment_head(d, e, &info);
+	size = 2 + fms_telcmd_entry_size("segment", fms_telcmd_u64_size(e->id)) +
+	       add_segment_head(d, e, &info);
 	fastmib_name(mib, sizeof(mib), g->n_indexes ? FASTMIB_MIB_TABLE : FASTMIB_MIB_SCALAR_NODE,
 		     sc->prefix, g->name, NULL);
 	rte_tel_data_add_dict_string(d, "group", g->name);
 	rte_tel_data_add_dict_string(d, "mib", mib);
-	rte_tel_data_add_dict_string(d, "storage", fastmib_storage_word(g->storage));
-	left -= fms_telcmd_entry_size("group", fms_telcmd_str_size(g->name)) +
-		fms_telcmd_entry_size("mib", fms_telcmd_str_size(mib)) +
-		fms_telcmd_entry_size("storage",
-				      fms_telcmd_str_size(fastmib_storage_word(g->storage)));
+	rte_tel_data_add_dict_string(d, "storage", storage);
+	return size + fms_telcmd_entry_size("group", fms_telcmd_str_size(g->name)) +
+	       fms_telcmd_entry_size("mib", fms_telcmd_str_size(mib)) +
+	       fms_telcmd_entry_size("storage", fms_telcmd_str_size(storage));
+}
+
+/* The answer to query `q` in `left` bytes: the group's head, then its
+ * counters or rows. Returns 0; the caller holds tel_lock. */
+static int
+answer_group(struct rte_tel_data *d, const struct group_query *q, size_t left)
+{
+	struct fms_telcmd_names gn = { 0 };
+	const struct fastmib_group_schema *g;
+	const struct tel_entry *e;
+	uint32_t row;
+	int gi = -1, rc;
+
+	if ((e = query_target(d, q, &gi)) == NULL)
+		return 0;
+	g = &fastmib_schema(e->seg)->groups[gi];
+	if (!from_row(d, g, q->from, &row))
+		return 0;
+	if (group_names_init(&gn, fastmib_schema(e->seg), g) < 0) {
+		rc = fms_telcmd_error(d, "out of memory");
+		goto out;
+	}
+	left -= add_group_head(d, e, g);
 	if (fastmib_group_keyed(g))
-		rc = fms_telcmd_keyed_rows(d, e->seg, (unsigned int)gi, &gn, from, left);
+		rc = fms_telcmd_keyed_rows(d, e->seg, (unsigned int)gi, &gn, q->from, left);
 	else if (g->n_indexes)
 		rc = answer_table(d, e, (unsigned int)gi, &gn, row, left);
 	else
 		rc = answer_scalar(d, e, (unsigned int)gi, &gn, left);
 out:
-	pthread_mutex_unlock(&tel_lock);
 	group_names_free(&gn);
+	return rc;
+}
+
+static int
+cmd_group(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	/* DPDK reads at most 1024 bytes of a command, parameters included */
+	char buf[1024];
+	struct group_query q;
+	int rc;
+
+	if (!parse_group_params(params, buf, sizeof(buf), &q, d))
+		return 0;
+	pthread_mutex_lock(&tel_lock);
+	rc = answer_group(d, &q, answer_budget(cmd));
+	pthread_mutex_unlock(&tel_lock);
 	return rc;
 }
 
