@@ -45,7 +45,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gen_names.h"
+#include "single_names.h"
 
 #define WIDTH 72
 

@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "fastmib/oidmap.h"
-#include "gen_names.h"
+#include "single_names.h"
 
 #define INDENT "        "
 #define WIDTH  72

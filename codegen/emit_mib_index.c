@@ -10,7 +10,7 @@
 #include <stdlib.h>
 
 #include "fastmib/oidmap.h"
-#include "gen_names.h"
+#include "single_names.h"
 
 bool
 mib_uses_index_type(const struct model *m, enum fastmib_index_type t)

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gen_names.h"
+#include "single_names.h"
 
 void
 wrap_text(struct strbuf *out, const char *text, const char *indent,

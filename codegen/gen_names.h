@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Every name the generator emits for a model, in one enumeration, and
- * heap copies of single names. How each name is spelled, and what a
- * model's names may be, is <fastmib/names.h>'s business; which object of
- * the model has which names is this enumeration's.
+ * the check of them all (gen_names.c). How each name is spelled, and what
+ * a model's names may be, is <fastmib/names.h>'s business (one at a time:
+ * single_names.h); which object of the model has which names is this
+ * enumeration's.
  */
 #ifndef FASTMIB_GEN_GEN_NAMES_H
 #define FASTMIB_GEN_GEN_NAMES_H
 
-#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -42,20 +42,5 @@ struct mark owner_mark(const struct model *m, const struct name_owner *o);
 
 /* `fastmib-gen --names`: one line per name: namespace, name, owner. */
 void print_names(const struct model *m, FILE *f);
-
-/* Is the snake_case form of a model name a C or C++ keyword (unusable as
- * a member or parameter of the generated code)? */
-bool name_is_c_keyword(const char *snake);
-
-/* Heap copies (never NULL) of the names of <fastmib/names.h>. */
-/* camelCase -> camel_case; a new word starts at every uppercase letter. */
-char *name_snake(const char *s);
-/* fastmib_name(): gen_name(FASTMIB_MIB_COUNTER, "ep", "portQueue", "rxPkts")
- * is "epPortQueueRxPkts". */
-char *gen_name(enum fastmib_name_role role, const char *prefix, const char *a,
-	       const char *b);
-/* fastmib_name_exporter_module(): "EXAMPLE-DATAPLANE-MIB" gives
- * "example_dataplane_mib". */
-char *gen_exporter_module(const char *module);
 
 #endif

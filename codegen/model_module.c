@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gen_names.h"
+#include "fastmib/names.h"
 #include "strbuf.h"
 
 /*

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gen_names.h"
+#include "single_names.h"
 #include "strbuf.h"
 
 struct mark

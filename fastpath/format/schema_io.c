@@ -300,134 +300,222 @@ fms_schema_free(struct fastmib_schema *s)
 	free(s);
 }
 
-/* Pointers go into one heap block: schema, groups, counters, strings. */
-int
-fms_schema_deserialize(const uint8_t *buf, uint64_t len, struct fastmib_schema **out)
-{
+/* A serialized schema: its header, and where its records and strings lie. */
+struct serialized {
 	struct fms_schema_rec sr;
 	const struct fms_group_rec *gr;
 	const struct fms_counter_rec *cr;
 	const struct fms_event_rec *er;
-	struct fastmib_event_schema *events;
-	struct fastmib_group_schema *groups;
-	struct fastmib_counter_schema *counters;
-	struct fastmib_schema *s;
-	struct reader rd;
-	uint64_t rl, need;
-	uint8_t *block;
-	uint32_t ci = 0;
-	int rc;
+	const uint8_t *strtab;
+};
 
-	if (len < sizeof(sr))
+/* The header of the schema in buf[0..len): counts in range, and room in the
+ * area for the records and strings it announces. */
+static int
+read_header(const uint8_t *buf, uint64_t len, struct serialized *z)
+{
+	struct fms_schema_rec *sr = &z->sr;
+	uint64_t rl, need;
+
+	if (len < sizeof(*sr))
 		return fms_error(-EINVAL, "segment schema: area of %llu bytes is too small",
 				 (unsigned long long)len);
-	memcpy(&sr, buf, sizeof(sr));
-	if (sr.n_groups == 0 || sr.n_groups > FASTMIB_MAX_GROUPS ||
-	    sr.n_counters > FASTMIB_MAX_GROUPS * FASTMIB_MAX_COUNTERS ||
-	    sr.n_events > FASTMIB_MAX_EVENTS)
+	memcpy(sr, buf, sizeof(*sr));
+	if (sr->n_groups == 0 || sr->n_groups > FASTMIB_MAX_GROUPS ||
+	    sr->n_counters > FASTMIB_MAX_GROUPS * FASTMIB_MAX_COUNTERS ||
+	    sr->n_events > FASTMIB_MAX_EVENTS)
 		return fms_error(-EINVAL, "segment schema: %u groups / %u counters / %u events out of range",
-				 sr.n_groups, sr.n_counters, sr.n_events);
-	rl = records_len(sr.n_groups, sr.n_counters, sr.n_events);
-	need = rl + sr.strtab_len;
+				 sr->n_groups, sr->n_counters, sr->n_events);
+	rl = records_len(sr->n_groups, sr->n_counters, sr->n_events);
+	need = rl + sr->strtab_len;
 	if (need > len)
 		return fms_error(-EINVAL, "segment schema: records need %llu bytes, area has %llu",
 				 (unsigned long long)need, (unsigned long long)len);
-	block = calloc(1, sizeof(*s) + sr.n_groups * sizeof(*groups) +
-			       sr.n_counters * sizeof(*counters) +
-			       sr.n_events * sizeof(*events) + sr.strtab_len + 1);
+	z->gr = (const void *)(buf + sizeof(*sr));
+	z->cr = (const void *)(z->gr + sr->n_groups);
+	z->er = (const void *)(z->cr + sr->n_counters);
+	z->strtab = buf + rl;
+	return 0;
+}
+
+/* The deserialized schema's one heap block, carved up. */
+struct schema_block {
+	struct fastmib_schema *s; /* the block itself */
+	struct fastmib_group_schema *groups;
+	struct fastmib_counter_schema *counters;
+	struct fastmib_event_schema *events;
+};
+
+/*
+ * One zeroed block for the schema, its groups, counters, events and a copy
+ * of the string table (NUL-terminated), which `rd` reads; the schema points
+ * at its groups and events.
+ */
+static int
+schema_alloc(const struct serialized *z, struct schema_block *b, struct reader *rd)
+{
+	const struct fms_schema_rec *sr = &z->sr;
+	uint8_t *block = calloc(1, sizeof(*b->s) + sr->n_groups * sizeof(*b->groups) +
+				      sr->n_counters * sizeof(*b->counters) +
+				      sr->n_events * sizeof(*b->events) + sr->strtab_len + 1);
+
 	if (block == NULL)
 		return fms_error(-ENOMEM, "segment schema: out of memory");
-	s = (void *)block;
-	groups = (void *)(s + 1);
-	counters = (void *)(groups + sr.n_groups);
-	events = (void *)(counters + sr.n_counters);
-	rd.strtab = (char *)(events + sr.n_events);
-	rd.strtab_len = sr.strtab_len;
-	memcpy((char *)rd.strtab, buf + rl, sr.strtab_len);
-	gr = (const void *)(buf + sizeof(sr));
-	cr = (const void *)(gr + sr.n_groups);
-	er = (const void *)(cr + sr.n_counters);
+	b->s = (void *)block;
+	b->groups = (void *)(b->s + 1);
+	b->counters = (void *)(b->groups + sr->n_groups);
+	b->events = (void *)(b->counters + sr->n_counters);
+	rd->strtab = (char *)(b->events + sr->n_events);
+	rd->strtab_len = sr->strtab_len;
+	memcpy((char *)rd->strtab, z->strtab, sr->strtab_len);
+	b->s->n_groups = sr->n_groups;
+	b->s->groups = b->groups;
+	b->s->n_events = sr->n_events;
+	b->s->events = sr->n_events ? b->events : NULL;
+	return 0;
+}
 
-	s->version = sr.version;
-	s->oid_len = sr.oid_len;
-	memcpy(s->oid, sr.oid, sizeof(s->oid));
-	s->percore_size = sr.percore_size;
-	s->shared_size = sr.shared_size;
-	s->n_groups = sr.n_groups;
-	s->groups = groups;
-	if ((rc = get_str(&rd, sr.module, FASTMIB_MAX_NAME, "module", &s->module)) ||
-	    (rc = get_str(&rd, sr.prefix, FASTMIB_MAX_NAME, "prefix", &s->prefix)))
-		goto fail;
-	for (uint32_t i = 0; i < sr.n_groups; i++) {
-		struct fms_group_rec g;
-		struct fastmib_group_schema *gs = &groups[i];
+/* The schema's own fields: version, root OID, sizes, module and prefix. */
+static int
+deserialize_head(const struct reader *rd, const struct fms_schema_rec *sr,
+		 struct fastmib_schema *s)
+{
+	int rc;
 
-		memcpy(&g, &gr[i], sizeof(g));
-		if (g.first_counter != ci || g.n_counters > sr.n_counters - ci ||
-		    g.n_indexes > FASTMIB_MAX_INDEXES) {
-			rc = fms_error(-EINVAL, "segment schema: group %u: counter range %u+%u or %u indexes invalid",
-				       i, g.first_counter, g.n_counters, g.n_indexes);
-			goto fail;
-		}
-		if ((rc = get_str(&rd, g.name, FASTMIB_MAX_NAME, "group name", &gs->name)) ||
-		    (rc = get_str(&rd, g.description, FMS_STR_MAX, "group description",
-				  &gs->description)))
-			goto fail;
-		gs->arc = g.arc;
-		gs->storage = g.storage;
-		gs->n_indexes = g.n_indexes;
-		gs->all_rows = g.all_rows;
-		for (uint32_t k = 0; k < g.n_indexes; k++) {
-			if ((rc = get_str(&rd, g.indexes[k].name, FASTMIB_MAX_NAME, "index name",
-					  &gs->indexes[k].name)))
-				goto fail;
-			gs->indexes[k].max = g.indexes[k].max;
-			gs->indexes[k].type = g.indexes[k].type;
-			gs->indexes[k].size = g.indexes[k].size;
-		}
-		gs->n_rows = g.n_rows;
-		gs->row_size = g.row_size;
-		gs->offset = g.offset;
-		gs->n_counters = g.n_counters;
-		gs->counters = &counters[ci];
-		for (uint32_t k = 0; k < g.n_counters; k++, ci++) {
-			struct fms_counter_rec c;
+	s->version = sr->version;
+	s->oid_len = sr->oid_len;
+	memcpy(s->oid, sr->oid, sizeof(s->oid));
+	s->percore_size = sr->percore_size;
+	s->shared_size = sr->shared_size;
+	if ((rc = get_str(rd, sr->module, FASTMIB_MAX_NAME, "module", &s->module)))
+		return rc;
+	return get_str(rd, sr->prefix, FASTMIB_MAX_NAME, "prefix", &s->prefix);
+}
 
-			memcpy(&c, &cr[ci], sizeof(c));
-			if ((rc = get_str(&rd, c.name, FASTMIB_MAX_NAME, "counter name",
-					  &counters[ci].name)) ||
-			    (rc = get_str(&rd, c.units, FASTMIB_MAX_UNITS, "units",
-					  &counters[ci].units)) ||
-			    (rc = get_str(&rd, c.description, FMS_STR_MAX, "counter description",
-					  &counters[ci].description)))
-				goto fail;
-			counters[ci].arc = c.arc;
-			counters[ci].type = c.type;
-			counters[ci].offset = c.offset;
-		}
+/* The n counter records `cr` into counters[0..n). */
+static int
+deserialize_counters(const struct reader *rd, const struct fms_counter_rec *cr, uint32_t n,
+		     struct fastmib_counter_schema *counters)
+{
+	int rc;
+
+	for (uint32_t k = 0; k < n; k++) {
+		struct fms_counter_rec c;
+
+		memcpy(&c, &cr[k], sizeof(c));
+		if ((rc = get_str(rd, c.name, FASTMIB_MAX_NAME, "counter name",
+				  &counters[k].name)) ||
+		    (rc = get_str(rd, c.units, FASTMIB_MAX_UNITS, "units", &counters[k].units)) ||
+		    (rc = get_str(rd, c.description, FMS_STR_MAX, "counter description",
+				  &counters[k].description)))
+			return rc;
+		counters[k].arc = c.arc;
+		counters[k].type = c.type;
+		counters[k].offset = c.offset;
 	}
-	if ((rc = deserialize_events(&rd, er, sr.n_events, events)))
-		goto fail;
-	s->n_events = sr.n_events;
-	s->events = sr.n_events ? events : NULL;
-	if (ci != sr.n_counters) {
-		rc = fms_error(-EINVAL, "segment schema: groups hold %u counters, header says %u",
-			       ci, sr.n_counters);
-		goto fail;
+	return 0;
+}
+
+/*
+ * Group i, whose counters must be the next records from counter record ci
+ * on, into b->groups[i] and its counters into b->counters.
+ */
+static int
+deserialize_group(const struct reader *rd, const struct serialized *z, uint32_t i,
+		  uint32_t ci, struct schema_block *b)
+{
+	struct fastmib_group_schema *gs = &b->groups[i];
+	struct fms_group_rec g;
+	int rc;
+
+	memcpy(&g, &z->gr[i], sizeof(g));
+	if (g.first_counter != ci || g.n_counters > z->sr.n_counters - ci ||
+	    g.n_indexes > FASTMIB_MAX_INDEXES)
+		return fms_error(-EINVAL, "segment schema: group %u: counter range %u+%u or %u indexes invalid",
+				 i, g.first_counter, g.n_counters, g.n_indexes);
+	if ((rc = get_str(rd, g.name, FASTMIB_MAX_NAME, "group name", &gs->name)) ||
+	    (rc = get_str(rd, g.description, FMS_STR_MAX, "group description",
+			  &gs->description)))
+		return rc;
+	gs->arc = g.arc;
+	gs->storage = g.storage;
+	gs->n_indexes = g.n_indexes;
+	gs->all_rows = g.all_rows;
+	for (uint32_t k = 0; k < g.n_indexes; k++) {
+		if ((rc = get_str(rd, g.indexes[k].name, FASTMIB_MAX_NAME, "index name",
+				  &gs->indexes[k].name)))
+			return rc;
+		gs->indexes[k].max = g.indexes[k].max;
+		gs->indexes[k].type = g.indexes[k].type;
+		gs->indexes[k].size = g.indexes[k].size;
 	}
+	gs->n_rows = g.n_rows;
+	gs->row_size = g.row_size;
+	gs->offset = g.offset;
+	gs->n_counters = g.n_counters;
+	gs->counters = &b->counters[ci];
+	return deserialize_counters(rd, &z->cr[ci], g.n_counters, &b->counters[ci]);
+}
+
+/* Every group in order, each with the counter records that follow the
+ * previous group's; *n_counters: how many the groups hold. */
+static int
+deserialize_groups(const struct reader *rd, const struct serialized *z,
+		   struct schema_block *b, uint32_t *n_counters)
+{
+	uint32_t ci = 0;
+	int rc;
+
+	for (uint32_t i = 0; i < z->sr.n_groups; i++) {
+		if ((rc = deserialize_group(rd, z, i, ci, b)))
+			return rc;
+		ci += b->groups[i].n_counters;
+	}
+	*n_counters = ci;
+	return 0;
+}
+
+/* The schema as read, whole: the groups hold every counter record, and it
+ * obeys the rules a creator's schema does. */
+static int
+check_whole(const struct fastmib_schema *s, uint32_t held, uint32_t n_counters)
+{
+	int rc;
+
+	if (held != n_counters)
+		return fms_error(-EINVAL, "segment schema: groups hold %u counters, header says %u",
+				 held, n_counters);
 	if ((rc = fms_schema_check(s))) {
 		char why[512];
 
 		/* Same checks as for a creator's schema, reworded for a file. */
 		snprintf(why, sizeof(why), "%s", fastmib_last_error());
-		rc = fms_error(rc, "segment %s", why);
-		goto fail;
+		return fms_error(rc, "segment %s", why);
+	}
+	return 0;
+}
+
+/* Pointers go into one heap block: schema, groups, counters, strings. */
+int
+fms_schema_deserialize(const uint8_t *buf, uint64_t len, struct fastmib_schema **out)
+{
+	struct serialized z;
+	struct schema_block b = {0};
+	struct reader rd = {0};
+	uint32_t held = 0;
+	int rc;
+
+	if ((rc = read_header(buf, len, &z)) || (rc = schema_alloc(&z, &b, &rd)))
+		return rc;
+	if ((rc = deserialize_head(&rd, &z.sr, b.s)) ||
+	    (rc = deserialize_groups(&rd, &z, &b, &held)) ||
+	    (rc = deserialize_events(&rd, z.er, z.sr.n_events, b.events)) ||
+	    (rc = check_whole(b.s, held, z.sr.n_counters))) {
+		free(b.s);
+		return rc;
 	}
 	/* The bytes it came from are its serialized form: their hash is its identity. */
-	s->hash = fms_fnv1a(buf, len);
-	*out = s;
+	b.s->hash = fms_fnv1a(buf, len);
+	*out = b.s;
 	return 0;
-fail:
-	free(block);
-	return rc;
 }

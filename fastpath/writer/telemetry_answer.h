@@ -1,11 +1,16 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Private to the telemetry commands (telemetry_commands.c, telemetry_keyed.c): what
- * an answer may hold and what each part of it costs.
+ * Private to the telemetry commands (telemetry_commands.c, telemetry_keyed.c)
+ * and the parts of their answers (telemetry_reply.c): what an answer may hold
+ * and what each part of it costs.
  *
  * DPDK 22.11 answers with at most 16 KiB (the `max_output_len` of its
  * hello) and silently leaves out dict entries that do not fit, so each
  * answer is sized here, conservatively, to fit, and says when it was cut.
+ *
+ * Their functions are fms_telcmd_*: the commands this process answers on
+ * its own telemetry socket (`tel` alone names the client that asks another
+ * process, in ethdev/).
  */
 #ifndef FASTMIB_TELEMETRY_ANSWER_H
 #define FASTMIB_TELEMETRY_ANSWER_H
@@ -27,31 +32,37 @@
 /* A MIB name: the prefix and two model names, with room to spare. */
 #define TEL_NAME_LEN (3 * FASTMIB_MAX_NAME + 8)
 
+/*
+ * telemetry_reply.c: the parts of an answer, for telemetry_commands.c and
+ * telemetry_keyed.c.
+ */
+
 /* JSON text of a string: quotes, and escapes counted at their longest. */
-size_t fms_tel_str_size(const char *s);
-size_t fms_tel_u64_size(uint64_t v);
+size_t fms_telcmd_str_size(const char *s);
+/* JSON text of an unsigned number: its digits. */
+size_t fms_telcmd_u64_size(uint64_t v);
 /* `"name":VALUE,` with a value of `value` bytes (a comma for every entry). */
-size_t fms_tel_entry_size(const char *name, size_t value);
+size_t fms_telcmd_entry_size(const char *name, size_t value);
 /* Take `n` bytes from `*left` if they are there. */
-bool fms_tel_fits(size_t *left, size_t n);
+bool fms_telcmd_fits(size_t *left, size_t n);
 /* An error answer: {"error": "..."} (a callback returning < 0 makes DPDK
  * answer a bare null, which tells the user nothing). Returns 0. */
-int fms_tel_error(struct rte_tel_data *d, const char *fmt, ...)
+int fms_telcmd_error(struct rte_tel_data *d, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* An empty dict or string array, or NULL (out of memory). */
-struct rte_tel_data *fms_tel_dict(void);
-struct rte_tel_data *fms_tel_str_array(void);
+struct rte_tel_data *fms_telcmd_dict(void);
+struct rte_tel_data *fms_telcmd_str_array(void);
 /* A MIB name as DPDK keeps it: a longer one would be cut, and two could
  * become one key; its model name then (at most 64 characters). */
-void fms_tel_name(char *buf, enum fastmib_name_role role, const char *prefix,
-		  const char *group, const char *name);
+void fms_telcmd_name(char *buf, enum fastmib_name_role role, const char *prefix,
+		     const char *group, const char *name);
 
 /* Counter names of one group, MIB names as fastmib-stat shows them, and
  * what each costs in an answer. */
-struct fms_tel_names {
+struct fms_telcmd_names {
 	uint32_t n;
 	char (*name)[TEL_NAME_LEN];
-	size_t *size; /* fms_tel_entry_size() of the name, without the value */
+	size_t *size; /* fms_telcmd_entry_size() of the name, without the value */
 };
 
 /*
@@ -59,13 +70,13 @@ struct fms_tel_names {
  * (then nothing is taken from it). With `partial` (a scalar group), counters
  * that do not fit are left out instead and *cut is set.
  */
-struct rte_tel_data *fms_tel_counters(const struct fastmib_group_schema *g,
-				      const struct fms_tel_names *gn, const uint64_t *raw,
-				      size_t *left, bool partial, bool *cut);
+struct rte_tel_data *fms_telcmd_counters(const struct fastmib_group_schema *g,
+					 const struct fms_telcmd_names *gn, const uint64_t *raw,
+					 size_t *left, bool partial, bool *cut);
 
 /* Present rows of table gi: all of a `rows: all` one, else the rows whose
  * presence bit is set. */
-uint64_t fms_tel_present_rows(struct fastmib_segment *seg, unsigned int gi);
+uint64_t fms_telcmd_present_rows(struct fastmib_segment *seg, unsigned int gi);
 
 /*
  * telemetry_keyed.c: the rows of keyed table gi, in SNMP order from the
@@ -73,7 +84,7 @@ uint64_t fms_tel_present_rows(struct fastmib_segment *seg, unsigned int gi);
  * into answer d (a dict with the segment and group entries). 0, or an
  * error answer.
  */
-int fms_tel_keyed_rows(struct rte_tel_data *d, struct fastmib_segment *seg, unsigned int gi,
-		       const struct fms_tel_names *gn, const char *from, size_t left);
+int fms_telcmd_keyed_rows(struct rte_tel_data *d, struct fastmib_segment *seg, unsigned int gi,
+			  const struct fms_telcmd_names *gn, const char *from, size_t left);
 
 #endif

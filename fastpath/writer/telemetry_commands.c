@@ -28,7 +28,6 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,51 +67,12 @@ static struct tel_entry *tel_list;
 static unsigned int tel_next_id;
 static pthread_once_t tel_once = PTHREAD_ONCE_INIT;
 
-/* ---- answer sizes ---- */
-
-size_t
-fms_tel_str_size(const char *s)
-{
-	size_t n = 2;
-
-	for (; *s; s++)
-		n += *s == '"' || *s == '\\' ? 2 : (unsigned char)*s < 0x20 ? 6 : 1;
-	return n;
-}
-
-size_t
-fms_tel_u64_size(uint64_t v)
-{
-	size_t n = 1;
-
-	while (v >= 10) {
-		v /= 10;
-		n++;
-	}
-	return n;
-}
-
-size_t
-fms_tel_entry_size(const char *name, size_t value)
-{
-	return fms_tel_str_size(name) + 1 + value + 1;
-}
-
 /* Bytes left for the answer's dict, from the output limit. */
 static size_t
 answer_budget(const char *cmd)
 {
 	/* {"CMD": ... } and the terminating NUL of DPDK's buffer */
-	return TEL_MAX_OUTPUT - (fms_tel_str_size(cmd) + 3) - TEL_SLACK;
-}
-
-bool
-fms_tel_fits(size_t *left, size_t n)
-{
-	if (n > *left)
-		return false;
-	*left -= n;
-	return true;
+	return TEL_MAX_OUTPUT - (fms_telcmd_str_size(cmd) + 3) - TEL_SLACK;
 }
 
 /* ---- small helpers ---- */
@@ -130,49 +90,6 @@ clip_path(char *buf, size_t len, const char *path)
 		snprintf(buf, len, "...%s", path + n - (TEL_MAX_STR - 3));
 }
 
-int
-fms_tel_error(struct rte_tel_data *d, const char *fmt, ...)
-{
-	char msg[TEL_MAX_STR + 1];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	rte_tel_data_start_dict(d);
-	rte_tel_data_add_dict_string(d, "error", msg);
-	return 0;
-}
-
-struct rte_tel_data *
-fms_tel_dict(void)
-{
-	struct rte_tel_data *t = rte_tel_data_alloc();
-
-	if (t != NULL)
-		rte_tel_data_start_dict(t);
-	return t;
-}
-
-struct rte_tel_data *
-fms_tel_str_array(void)
-{
-	struct rte_tel_data *t = rte_tel_data_alloc();
-
-	if (t != NULL)
-		rte_tel_data_start_array(t, RTE_TEL_STRING_VAL);
-	return t;
-}
-
-void
-fms_tel_name(char *buf, enum fastmib_name_role role, const char *prefix, const char *group,
-	     const char *name)
-{
-	fastmib_name(buf, TEL_NAME_LEN, role, prefix, group, name);
-	if (strlen(buf) > TEL_MAX_STR)
-		snprintf(buf, TEL_NAME_LEN, "%s", name);
-}
-
 /* The dict entries every answer about a segment starts with; their size. */
 static size_t
 add_segment_head(struct rte_tel_data *d, const struct tel_entry *e, struct fastmib_info *info)
@@ -186,10 +103,10 @@ add_segment_head(struct rte_tel_data *d, const struct tel_entry *e, struct fastm
 	rte_tel_data_add_dict_string(d, "module", sc->module);
 	rte_tel_data_add_dict_string(d, "prefix", sc->prefix);
 	rte_tel_data_add_dict_u64(d, "generation", info->generation);
-	return fms_tel_entry_size("path", fms_tel_str_size(path)) +
-	       fms_tel_entry_size("module", fms_tel_str_size(sc->module)) +
-	       fms_tel_entry_size("prefix", fms_tel_str_size(sc->prefix)) +
-	       fms_tel_entry_size("generation", fms_tel_u64_size(info->generation));
+	return fms_telcmd_entry_size("path", fms_telcmd_str_size(path)) +
+	       fms_telcmd_entry_size("module", fms_telcmd_str_size(sc->module)) +
+	       fms_telcmd_entry_size("prefix", fms_telcmd_str_size(sc->prefix)) +
+	       fms_telcmd_entry_size("generation", fms_telcmd_u64_size(info->generation));
 }
 
 /* ---- /fastmib/segments ---- */
@@ -203,7 +120,7 @@ static struct rte_tel_data *
 describe_segment(const struct tel_entry *e, size_t *left)
 {
 	const struct fastmib_schema *sc = fastmib_schema(e->seg);
-	struct rte_tel_data *s = fms_tel_dict(), *groups = fms_tel_str_array();
+	struct rte_tel_data *s = fms_telcmd_dict(), *groups = fms_telcmd_str_array();
 	struct fastmib_info info;
 	char hash[24];
 	size_t need;
@@ -212,17 +129,17 @@ describe_segment(const struct tel_entry *e, size_t *left)
 		goto fail;
 	need = 2 + add_segment_head(s, e, &info);
 	snprintf(hash, sizeof(hash), "0x%016" PRIx64, info.schema_hash);
-	need += fms_tel_entry_size("schema_hash", fms_tel_str_size(hash)) +
-	       fms_tel_entry_size("n_groups", fms_tel_u64_size(sc->n_groups)) +
-	       fms_tel_entry_size("groups", 2);
-	if (!fms_tel_fits(left, need))
+	need += fms_telcmd_entry_size("schema_hash", fms_telcmd_str_size(hash)) +
+	       fms_telcmd_entry_size("n_groups", fms_telcmd_u64_size(sc->n_groups)) +
+	       fms_telcmd_entry_size("groups", 2);
+	if (!fms_telcmd_fits(left, need))
 		goto fail;
 	rte_tel_data_add_dict_string(s, "schema_hash", hash);
 	rte_tel_data_add_dict_u64(s, "n_groups", sc->n_groups);
 	for (uint32_t i = 0; i < sc->n_groups && i < RTE_TEL_MAX_ARRAY_ENTRIES; i++) {
-		size_t n = fms_tel_str_size(sc->groups[i].name) + 1;
+		size_t n = fms_telcmd_str_size(sc->groups[i].name) + 1;
 
-		if (!fms_tel_fits(left, n))
+		if (!fms_telcmd_fits(left, n))
 			break;
 		rte_tel_data_add_array_string(groups, sc->groups[i].name);
 	}
@@ -238,11 +155,12 @@ static int
 cmd_segments(const char *cmd, const char *params, struct rte_tel_data *d)
 {
 	/* with room for "more", should a segment not fit */
-	size_t left = answer_budget(cmd) - fms_tel_entry_size("more", fms_tel_u64_size(UINT_MAX));
+	size_t left = answer_budget(cmd) -
+		      fms_telcmd_entry_size("more", fms_telcmd_u64_size(UINT_MAX));
 	unsigned int more = 0, shown = 0;
 
 	if (params != NULL && *params)
-		return fms_tel_error(d, "%s takes no parameters", cmd);
+		return fms_telcmd_error(d, "%s takes no parameters", cmd);
 	rte_tel_data_start_dict(d);
 	pthread_mutex_lock(&tel_lock);
 	for (const struct tel_entry *e = tel_list; e; e = e->next) {
@@ -252,7 +170,7 @@ cmd_segments(const char *cmd, const char *params, struct rte_tel_data *d)
 		snprintf(key, sizeof(key), "%u", e->id);
 		/* once one is left out, so are the later ones: ids stay in order */
 		if (more || shown == RTE_TEL_MAX_DICT_ENTRIES - 1 ||
-		    !fms_tel_fits(&left, fms_tel_entry_size(key, 0)) ||
+		    !fms_telcmd_fits(&left, fms_telcmd_entry_size(key, 0)) ||
 		    (s = describe_segment(e, &left)) == NULL) {
 			more++;
 			continue;
@@ -298,7 +216,7 @@ row_key(const struct fastmib_group_schema *g, uint32_t row, char *buf, size_t le
 }
 
 static int
-group_names_init(struct fms_tel_names *gn, const struct fastmib_schema *sc,
+group_names_init(struct fms_telcmd_names *gn, const struct fastmib_schema *sc,
 		 const struct fastmib_group_schema *g)
 {
 	gn->n = g->n_counters;
@@ -307,61 +225,18 @@ group_names_init(struct fms_tel_names *gn, const struct fastmib_schema *sc,
 	if (gn->name == NULL || gn->size == NULL)
 		return -ENOMEM;
 	for (uint32_t c = 0; c < g->n_counters; c++) {
-		fms_tel_name(gn->name[c], FASTMIB_MIB_COUNTER, sc->prefix, g->name,
-			     g->counters[c].name);
-		gn->size[c] = fms_tel_entry_size(gn->name[c], 0);
+		fms_telcmd_name(gn->name[c], FASTMIB_MIB_COUNTER, sc->prefix, g->name,
+				g->counters[c].name);
+		gn->size[c] = fms_telcmd_entry_size(gn->name[c], 0);
 	}
 	return 0;
 }
 
 static void
-group_names_free(struct fms_tel_names *gn)
+group_names_free(struct fms_telcmd_names *gn)
 {
 	free(gn->name);
 	free(gn->size);
-}
-
-struct rte_tel_data *
-fms_tel_counters(const struct fastmib_group_schema *g, const struct fms_tel_names *gn,
-		 const uint64_t *raw, size_t *left, bool partial, bool *cut)
-{
-	struct rte_tel_data *t;
-	size_t need = 2;
-	uint32_t n = 0;
-
-	for (; n < gn->n; n++) {
-		size_t c = gn->size[n] +
-			   fms_tel_u64_size(fastmib_reported_value(g->counters[n].type, raw[n]));
-
-		if (need + c > *left)
-			break;
-		need += c;
-	}
-	if (n < gn->n && !partial)
-		return NULL;
-	if ((t = fms_tel_dict()) == NULL)
-		return NULL;
-	*left -= need;
-	for (uint32_t c = 0; c < n; c++)
-		rte_tel_data_add_dict_u64(t, gn->name[c],
-					  fastmib_reported_value(g->counters[c].type, raw[c]));
-	if (n < gn->n)
-		*cut = true;
-	return t;
-}
-
-uint64_t
-fms_tel_present_rows(struct fastmib_segment *seg, unsigned int gi)
-{
-	const struct fastmib_group_schema *g = &fastmib_schema(seg)->groups[gi];
-	uint64_t n = 0;
-
-	if (g->all_rows)
-		return g->n_rows;
-	for (int64_t r = fastmib_next_row(seg, gi, 0); r >= 0 && r < g->n_rows;
-	     r = fastmib_next_row(seg, gi, (uint32_t)r + 1))
-		n++;
-	return n;
 }
 
 /* Entries a table answer ends with, at their largest. */
@@ -372,19 +247,20 @@ table_tail_size(void)
 
 	memset(key, '9', sizeof(key) - 1);
 	key[sizeof(key) - 1] = '\0';
-	return fms_tel_entry_size("rows_shown", fms_tel_u64_size(UINT32_MAX)) +
-	       fms_tel_entry_size("next", fms_tel_str_size(key)) + fms_tel_entry_size("cut", 1) +
-	       fms_tel_entry_size("best_effort", fms_tel_u64_size(UINT32_MAX));
+	return fms_telcmd_entry_size("rows_shown", fms_telcmd_u64_size(UINT32_MAX)) +
+	       fms_telcmd_entry_size("next", fms_telcmd_str_size(key)) +
+	       fms_telcmd_entry_size("cut", 1) +
+	       fms_telcmd_entry_size("best_effort", fms_telcmd_u64_size(UINT32_MAX));
 }
 
 /* The rows of table `gi` from `from` on, as many as fit. */
 static int
 answer_table(struct rte_tel_data *d, const struct tel_entry *e, unsigned int gi,
-	     const struct fms_tel_names *gn, uint32_t from, size_t left)
+	     const struct fms_telcmd_names *gn, uint32_t from, size_t left)
 {
 	const struct fastmib_schema *sc = fastmib_schema(e->seg);
 	const struct fastmib_group_schema *g = &sc->groups[gi];
-	struct rte_tel_data *rows = fms_tel_dict(), *idx = fms_tel_str_array();
+	struct rte_tel_data *rows = fms_telcmd_dict(), *idx = fms_telcmd_str_array();
 	uint64_t raw[FASTMIB_MAX_COUNTERS];
 	uint32_t shown = 0, best_effort = 0;
 	char key[FASTMIB_MAX_INDEXES * 11 + 1], name[TEL_NAME_LEN];
@@ -395,20 +271,20 @@ answer_table(struct rte_tel_data *d, const struct tel_entry *e, unsigned int gi,
 	if (rows == NULL || idx == NULL) {
 		rte_tel_data_free(rows);
 		rte_tel_data_free(idx);
-		return fms_tel_error(d, "out of memory");
+		return fms_telcmd_error(d, "out of memory");
 	}
 	for (uint32_t k = 0; k < g->n_indexes; k++) {
-		fms_tel_name(name, FASTMIB_MIB_INDEX, sc->prefix, g->name, g->indexes[k].name);
+		fms_telcmd_name(name, FASTMIB_MIB_INDEX, sc->prefix, g->name, g->indexes[k].name);
 		rte_tel_data_add_array_string(idx, name);
-		idx_size += fms_tel_str_size(name) + 1;
+		idx_size += fms_telcmd_str_size(name) + 1;
 	}
 	rte_tel_data_add_dict_container(d, "indexes", idx, 0);
 	rte_tel_data_add_dict_u64(d, "rows_max", g->n_rows);
-	rte_tel_data_add_dict_u64(d, "rows_present", fms_tel_present_rows(e->seg, gi));
-	left -= fms_tel_entry_size("indexes", idx_size) +
-		fms_tel_entry_size("rows_max", fms_tel_u64_size(g->n_rows)) +
-		fms_tel_entry_size("rows_present", fms_tel_u64_size(g->n_rows)) +
-		fms_tel_entry_size("rows", 2) + table_tail_size();
+	rte_tel_data_add_dict_u64(d, "rows_present", fms_telcmd_present_rows(e->seg, gi));
+	left -= fms_telcmd_entry_size("indexes", idx_size) +
+		fms_telcmd_entry_size("rows_max", fms_telcmd_u64_size(g->n_rows)) +
+		fms_telcmd_entry_size("rows_present", fms_telcmd_u64_size(g->n_rows)) +
+		fms_telcmd_entry_size("rows", 2) + table_tail_size();
 	for (r = fastmib_next_row(e->seg, gi, from); r >= 0 && r < g->n_rows;
 	     r = fastmib_next_row(e->seg, gi, (uint32_t)r + 1)) {
 		struct rte_tel_data *row;
@@ -419,13 +295,13 @@ answer_table(struct rte_tel_data *d, const struct tel_entry *e, unsigned int gi,
 			continue;
 		if (rc < 0 && rc != -EBUSY) {
 			rte_tel_data_free(rows);
-			return fms_tel_error(d, "%s", fastmib_last_error());
+			return fms_telcmd_error(d, "%s", fastmib_last_error());
 		}
 		row_key(g, (uint32_t)r, key, sizeof(key));
 		row_left = left;
 		if (shown == RTE_TEL_MAX_DICT_ENTRIES ||
-		    !fms_tel_fits(&row_left, fms_tel_entry_size(key, 0)) ||
-		    (row = fms_tel_counters(g, gn, raw, &row_left, false, &ignored)) == NULL) {
+		    !fms_telcmd_fits(&row_left, fms_telcmd_entry_size(key, 0)) ||
+		    (row = fms_telcmd_counters(g, gn, raw, &row_left, false, &ignored)) == NULL) {
 			cut = true;
 			break;
 		}
@@ -445,7 +321,7 @@ answer_table(struct rte_tel_data *d, const struct tel_entry *e, unsigned int gi,
 
 static int
 answer_scalar(struct rte_tel_data *d, const struct tel_entry *e, unsigned int gi,
-	      const struct fms_tel_names *gn, size_t left)
+	      const struct fms_telcmd_names *gn, size_t left)
 {
 	const struct fastmib_group_schema *g = &fastmib_schema(e->seg)->groups[gi];
 	uint64_t raw[FASTMIB_MAX_COUNTERS];
@@ -454,12 +330,12 @@ answer_scalar(struct rte_tel_data *d, const struct tel_entry *e, unsigned int gi
 	int rc = fastmib_read(e->seg, gi, 0, raw);
 
 	if (rc < 0 && rc != -EBUSY)
-		return fms_tel_error(d, "%s", fastmib_last_error());
-	left -= fms_tel_entry_size("counters", 0) + fms_tel_entry_size("cut", 1) +
-		fms_tel_entry_size("best_effort", 1);
-	t = fms_tel_counters(g, gn, raw, &left, true, &cut);
+		return fms_telcmd_error(d, "%s", fastmib_last_error());
+	left -= fms_telcmd_entry_size("counters", 0) + fms_telcmd_entry_size("cut", 1) +
+		fms_telcmd_entry_size("best_effort", 1);
+	t = fms_telcmd_counters(g, gn, raw, &left, true, &cut);
 	if (t == NULL)
-		return fms_tel_error(d, "out of memory");
+		return fms_telcmd_error(d, "out of memory");
 	rte_tel_data_add_dict_container(d, "counters", t, 0);
 	rte_tel_data_add_dict_int(d, "cut", cut);
 	rte_tel_data_add_dict_u64(d, "best_effort", rc == -EBUSY);
@@ -468,27 +344,34 @@ answer_scalar(struct rte_tel_data *d, const struct tel_entry *e, unsigned int gi
 
 #define GROUP_USAGE "/fastmib/group,[SEGMENT,]GROUP[,FROM]"
 
-static int
-cmd_group(const char *cmd, const char *params, struct rte_tel_data *d)
-{
-	/* DPDK reads at most 1024 bytes of a command, parameters included */
-	char buf[1024], mib[TEL_NAME_LEN], *group, *from = NULL, *comma;
-	unsigned int id = ANY_SEGMENT;
-	const struct tel_entry *e;
-	const struct fastmib_schema *sc;
-	const struct fastmib_group_schema *g;
-	struct fms_tel_names gn = { 0 };
-	struct fastmib_info info;
-	size_t left = answer_budget(cmd);
-	uint32_t row = 0;
-	int64_t r;
-	int gi = -1, rc;
+/* What /fastmib/group asks for. */
+struct group_query {
+	unsigned int id;   /* the segment's, or ANY_SEGMENT */
+	const char *group;
+	const char *from;  /* the first row, as written; NULL: the table's first */
+};
 
-	if (params == NULL || *params == '\0')
-		return fms_tel_error(d, "which group? " GROUP_USAGE);
-	if (strlen(params) >= sizeof(buf))
-		return fms_tel_error(d, "parameters too long: " GROUP_USAGE);
-	snprintf(buf, sizeof(buf), "%s", params);
+/*
+ * Split the parameters [SEGMENT,]GROUP[,FROM], copied into buf[0..len), into
+ * `q`. Returns true, or false when `d` holds the error answer.
+ */
+static bool
+parse_group_params(const char *params, char *buf, size_t len, struct group_query *q,
+		   struct rte_tel_data *d)
+{
+	char *group, *comma;
+
+	q->id = ANY_SEGMENT;
+	q->from = NULL;
+	if (params == NULL || *params == '\0') {
+		fms_telcmd_error(d, "which group? " GROUP_USAGE);
+		return false;
+	}
+	if (strlen(params) >= len) {
+		fms_telcmd_error(d, "parameters too long: " GROUP_USAGE);
+		return false;
+	}
+	snprintf(buf, len, "%s", params);
 	group = buf;
 	/* Group names start with a letter: a number first is a segment id. */
 	if (*group >= '0' && *group <= '9') {
@@ -498,79 +381,159 @@ cmd_group(const char *cmd, const char *params, struct rte_tel_data *d)
 		if ((comma = strchr(group, ',')) != NULL)
 			*comma = '\0';
 		v = strtoul(group, &end, 10);
-		if (*end || v >= ANY_SEGMENT)
-			return fms_tel_error(d, "bad segment id '%s' (see /fastmib/segments)", group);
-		id = (unsigned int)v;
+		if (*end || v >= ANY_SEGMENT) {
+			fms_telcmd_error(d, "bad segment id '%s' (see /fastmib/segments)", group);
+			return false;
+		}
+		q->id = (unsigned int)v;
 		group = comma ? comma + 1 : group + strlen(group);
 	}
 	/* FROM is the rest, commas and all: a keyed table's key has them */
 	if ((comma = strchr(group, ',')) != NULL) {
 		*comma = '\0';
-		from = comma + 1;
+		q->from = comma + 1;
 	}
-	if (*group == '\0')
-		return fms_tel_error(d, "which group? " GROUP_USAGE);
+	if (*group == '\0') {
+		fms_telcmd_error(d, "which group? " GROUP_USAGE);
+		return false;
+	}
+	q->group = group;
+	return true;
+}
 
-	pthread_mutex_lock(&tel_lock);
+/*
+ * The segment `q` names and, in *gi, its group; or NULL when `d` holds the
+ * error answer. The caller holds tel_lock.
+ */
+static const struct tel_entry *
+query_target(struct rte_tel_data *d, const struct group_query *q, int *gi)
+{
+	const struct tel_entry *e;
+
 	if (tel_list == NULL) {
-		rc = fms_tel_error(d, "this process has no fastmib segment open");
-		goto out;
+		fms_telcmd_error(d, "this process has no fastmib segment open");
+		return NULL;
 	}
-	e = find_target(id, group, &gi);
-	if (e == NULL && id != ANY_SEGMENT) {
-		rc = fms_tel_error(d, "no segment %u in this process (see /fastmib/segments)", id);
-		goto out;
+	e = find_target(q->id, q->group, gi);
+	if (e == NULL && q->id != ANY_SEGMENT) {
+		fms_telcmd_error(d, "no segment %u in this process (see /fastmib/segments)", q->id);
+		return NULL;
 	}
-	if (e == NULL || gi < 0) {
-		rc = fms_tel_error(d, "no group '%s' in %s (see /fastmib/segments)", group,
-				   e ? fastmib_schema(e->seg)->module :
-				       "any segment of this process");
-		goto out;
+	if (e == NULL || *gi < 0) {
+		fms_telcmd_error(d, "no group '%s' in %s (see /fastmib/segments)", q->group,
+				 e ? fastmib_schema(e->seg)->module :
+				     "any segment of this process");
+		return NULL;
 	}
-	sc = fastmib_schema(e->seg);
-	g = &sc->groups[gi];
-	if (from != NULL && g->n_indexes == 0) {
-		rc = fms_tel_error(d, "%s is a scalar group: it has no rows", g->name);
-		goto out;
+	return e;
+}
+
+/*
+ * FROM checked against group `g`: for a table of integer indexes, *row is
+ * the row it names (0 without FROM); a keyed table's key is read with its
+ * rows (fms_telcmd_keyed_rows()). Returns true, or false when `d` holds
+ * the error answer.
+ */
+static bool
+from_row(struct rte_tel_data *d, const struct fastmib_group_schema *g, const char *from,
+	 uint32_t *row)
+{
+	int64_t r;
+
+	*row = 0;
+	if (from == NULL)
+		return true;
+	if (g->n_indexes == 0) {
+		fms_telcmd_error(d, "%s is a scalar group: it has no rows", g->name);
+		return false;
 	}
-	if (from != NULL && !fastmib_group_keyed(g)) {
-		if (strchr(from, ',') != NULL) {
-			rc = fms_tel_error(d, "too many parameters: " GROUP_USAGE);
-			goto out;
-		}
-		r = fastmib_row_of_text(g, from);
-		if (r < 0) {
-			rc = fms_tel_error(d, "bad row '%s': %s takes %u index value(s) from 1, "
-					   "joined by '_'", from, g->name, g->n_indexes);
-			goto out;
-		}
-		row = (uint32_t)r;
+	if (fastmib_group_keyed(g))
+		return true;
+	if (strchr(from, ',') != NULL) {
+		fms_telcmd_error(d, "too many parameters: " GROUP_USAGE);
+		return false;
 	}
-	if (group_names_init(&gn, sc, g) < 0) {
-		rc = fms_tel_error(d, "out of memory");
-		goto out;
+	r = fastmib_row_of_text(g, from);
+	if (r < 0) {
+		fms_telcmd_error(d, "bad row '%s': %s takes %u index value(s) from 1, "
+				 "joined by '_'", from, g->name, g->n_indexes);
+		return false;
 	}
+	*row = (uint32_t)r;
+	return true;
+}
+
+/* The entries every /fastmib/group answer starts with: the segment's id and
+ * head, the group's name, MIB name and storage; their size. */
+static size_t
+add_group_head(struct rte_tel_data *d, const struct tel_entry *e,
+	       const struct fastmib_group_schema *g)
+{
+	const struct fastmib_schema *sc = fastmib_schema(e->seg);
+	const char *storage = fastmib_storage_word(g->storage);
+	char mib[TEL_NAME_LEN];
+	struct fastmib_info info;
+	size_t size;
+
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_u64(d, "segment", e->id);
-	left -= 2 + fms_tel_entry_size("segment", fms_tel_u64_size(e->id)) +
-		add_segment_head(d, e, &info);
+	size = 2 + fms_telcmd_entry_size("segment", fms_telcmd_u64_size(e->id)) +
+	       add_segment_head(d, e, &info);
 	fastmib_name(mib, sizeof(mib), g->n_indexes ? FASTMIB_MIB_TABLE : FASTMIB_MIB_SCALAR_NODE,
 		     sc->prefix, g->name, NULL);
 	rte_tel_data_add_dict_string(d, "group", g->name);
 	rte_tel_data_add_dict_string(d, "mib", mib);
-	rte_tel_data_add_dict_string(d, "storage", fastmib_storage_word(g->storage));
-	left -= fms_tel_entry_size("group", fms_tel_str_size(g->name)) +
-		fms_tel_entry_size("mib", fms_tel_str_size(mib)) +
-		fms_tel_entry_size("storage", fms_tel_str_size(fastmib_storage_word(g->storage)));
+	rte_tel_data_add_dict_string(d, "storage", storage);
+	return size + fms_telcmd_entry_size("group", fms_telcmd_str_size(g->name)) +
+	       fms_telcmd_entry_size("mib", fms_telcmd_str_size(mib)) +
+	       fms_telcmd_entry_size("storage", fms_telcmd_str_size(storage));
+}
+
+/* The answer to query `q` in `left` bytes: the group's head, then its
+ * counters or rows. Returns 0; the caller holds tel_lock. */
+static int
+answer_group(struct rte_tel_data *d, const struct group_query *q, size_t left)
+{
+	struct fms_telcmd_names gn = { 0 };
+	const struct fastmib_group_schema *g;
+	const struct tel_entry *e;
+	uint32_t row;
+	int gi = -1, rc;
+
+	if ((e = query_target(d, q, &gi)) == NULL)
+		return 0;
+	g = &fastmib_schema(e->seg)->groups[gi];
+	if (!from_row(d, g, q->from, &row))
+		return 0;
+	if (group_names_init(&gn, fastmib_schema(e->seg), g) < 0) {
+		rc = fms_telcmd_error(d, "out of memory");
+		goto out;
+	}
+	left -= add_group_head(d, e, g);
 	if (fastmib_group_keyed(g))
-		rc = fms_tel_keyed_rows(d, e->seg, (unsigned int)gi, &gn, from, left);
+		rc = fms_telcmd_keyed_rows(d, e->seg, (unsigned int)gi, &gn, q->from, left);
 	else if (g->n_indexes)
 		rc = answer_table(d, e, (unsigned int)gi, &gn, row, left);
 	else
 		rc = answer_scalar(d, e, (unsigned int)gi, &gn, left);
 out:
-	pthread_mutex_unlock(&tel_lock);
 	group_names_free(&gn);
+	return rc;
+}
+
+static int
+cmd_group(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	/* DPDK reads at most 1024 bytes of a command, parameters included */
+	char buf[1024];
+	struct group_query q;
+	int rc;
+
+	if (!parse_group_params(params, buf, sizeof(buf), &q, d))
+		return 0;
+	pthread_mutex_lock(&tel_lock);
+	rc = answer_group(d, &q, answer_budget(cmd));
+	pthread_mutex_unlock(&tel_lock);
 	return rc;
 }
 

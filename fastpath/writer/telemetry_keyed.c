@@ -38,9 +38,10 @@ static void
 key_names_init(struct key_names *kn, const char *prefix, const struct fastmib_group_schema *g)
 {
 	for (uint32_t k = 0; k < g->n_indexes; k++) {
-		fms_tel_name(kn->name[k], FASTMIB_MIB_INDEX, prefix, g->name, g->indexes[k].name);
-		fms_tel_name(kn->type[k], FASTMIB_MIB_INDEX_TYPE, prefix, g->name,
-			     g->indexes[k].name);
+		fms_telcmd_name(kn->name[k], FASTMIB_MIB_INDEX, prefix, g->name,
+				g->indexes[k].name);
+		fms_telcmd_name(kn->type[k], FASTMIB_MIB_INDEX_TYPE, prefix, g->name,
+				g->indexes[k].name);
 	}
 }
 
@@ -49,7 +50,7 @@ static size_t
 add_index_names(struct rte_tel_data *d, const struct key_names *kn,
 		const struct fastmib_group_schema *g)
 {
-	struct rte_tel_data *a = fms_tel_str_array();
+	struct rte_tel_data *a = fms_telcmd_str_array();
 	size_t size = 2;
 
 	if (a == NULL)
@@ -57,13 +58,13 @@ add_index_names(struct rte_tel_data *d, const struct key_names *kn,
 	for (uint32_t k = 0; k < g->n_indexes; k++) {
 		if (g->indexes[k].type == FASTMIB_INDEX_INET_ADDRESS) {
 			rte_tel_data_add_array_string(a, kn->type[k]);
-			size += fms_tel_str_size(kn->type[k]) + 1;
+			size += fms_telcmd_str_size(kn->type[k]) + 1;
 		}
 		rte_tel_data_add_array_string(a, kn->name[k]);
-		size += fms_tel_str_size(kn->name[k]) + 1;
+		size += fms_telcmd_str_size(kn->name[k]) + 1;
 	}
 	rte_tel_data_add_dict_container(d, "indexes", a, 0);
-	return fms_tel_entry_size("indexes", size);
+	return fms_telcmd_entry_size("indexes", size);
 }
 
 /* The key dict of order key key[0..len), or NULL when it does not fit in
@@ -82,15 +83,16 @@ key_dict(const struct fastmib_group_schema *g, const struct key_names *kn, const
 			return NULL;
 		fastmib_key_field_text(&f[k], text[k], sizeof(text[k]));
 		if (f[k].octets == NULL) { /* integer, uint32 */
-			need += fms_tel_entry_size(kn->name[k], fms_tel_u64_size(f[k].number));
+			need += fms_telcmd_entry_size(kn->name[k],
+						      fms_telcmd_u64_size(f[k].number));
 			continue;
 		}
 		if (f[k].type == FASTMIB_INDEX_INET_ADDRESS)
-			need += fms_tel_entry_size(kn->type[k], fms_tel_str_size(
+			need += fms_telcmd_entry_size(kn->type[k], fms_telcmd_str_size(
 					fastmib_inet_type_word(f[k].number)));
-		need += fms_tel_entry_size(kn->name[k], fms_tel_str_size(text[k]));
+		need += fms_telcmd_entry_size(kn->name[k], fms_telcmd_str_size(text[k]));
 	}
-	if (need > *left || (t = fms_tel_dict()) == NULL)
+	if (need > *left || (t = fms_telcmd_dict()) == NULL)
 		return NULL;
 	*left -= need;
 	for (uint32_t k = 0; k < g->n_indexes; k++) {
@@ -110,18 +112,18 @@ key_dict(const struct fastmib_group_schema *g, const struct key_names *kn, const
  * in `*left` (nothing taken then). */
 static struct rte_tel_data *
 row_dict(const struct fastmib_group_schema *g, const struct key_names *kn,
-	 const struct fms_tel_names *gn, const uint8_t *key, size_t len, const uint64_t *raw,
+	 const struct fms_telcmd_names *gn, const uint8_t *key, size_t len, const uint64_t *raw,
 	 size_t *left)
 {
 	/* braces, the names of its two parts (the row's own name: the caller) */
-	size_t room = *left, frame = 2 + fms_tel_entry_size("key", 0) +
-				      fms_tel_entry_size("counters", 0);
+	size_t room = *left, frame = 2 + fms_telcmd_entry_size("key", 0) +
+				      fms_telcmd_entry_size("counters", 0);
 	struct rte_tel_data *row, *k = NULL, *c = NULL;
 	bool ignored = false;
 
-	if (!fms_tel_fits(&room, frame) || (k = key_dict(g, kn, key, len, &room)) == NULL ||
-	    (c = fms_tel_counters(g, gn, raw, &room, false, &ignored)) == NULL ||
-	    (row = fms_tel_dict()) == NULL) {
+	if (!fms_telcmd_fits(&room, frame) || (k = key_dict(g, kn, key, len, &room)) == NULL ||
+	    (c = fms_telcmd_counters(g, gn, raw, &room, false, &ignored)) == NULL ||
+	    (row = fms_telcmd_dict()) == NULL) {
 		rte_tel_data_free(k);
 		rte_tel_data_free(c);
 		return NULL;
@@ -133,8 +135,8 @@ row_dict(const struct fastmib_group_schema *g, const struct key_names *kn,
 }
 
 int
-fms_tel_keyed_rows(struct rte_tel_data *d, struct fastmib_segment *seg, unsigned int gi,
-		   const struct fms_tel_names *gn, const char *from, size_t left)
+fms_telcmd_keyed_rows(struct rte_tel_data *d, struct fastmib_segment *seg, unsigned int gi,
+		      const struct fms_telcmd_names *gn, const char *from, size_t left)
 {
 	const struct fastmib_schema *sc = fastmib_schema(seg);
 	const struct fastmib_group_schema *g = &sc->groups[gi];
@@ -152,22 +154,23 @@ fms_tel_keyed_rows(struct rte_tel_data *d, struct fastmib_segment *seg, unsigned
 		int l = fastmib_key_of_text(g, from, key);
 
 		if (l < 0)
-			return fms_tel_error(d, "%s", fastmib_last_error());
+			return fms_telcmd_error(d, "%s", fastmib_last_error());
 		n = fastmib_key_to_index(g, key, (size_t)l, idx);
 	}
-	if ((rows = fms_tel_dict()) == NULL)
-		return fms_tel_error(d, "out of memory");
+	if ((rows = fms_telcmd_dict()) == NULL)
+		return fms_telcmd_error(d, "out of memory");
 	key_names_init(&kn, sc->prefix, g);
 	left -= add_index_names(d, &kn, g);
 	rte_tel_data_add_dict_u64(d, "rows_max", g->n_rows);
-	rte_tel_data_add_dict_u64(d, "rows_present", fms_tel_present_rows(seg, gi));
+	rte_tel_data_add_dict_u64(d, "rows_present", fms_telcmd_present_rows(seg, gi));
 	/* and the tail, at its largest: "next" a string DPDK keeps whole */
-	left -= fms_tel_entry_size("rows_max", fms_tel_u64_size(g->n_rows)) +
-		fms_tel_entry_size("rows_present", fms_tel_u64_size(g->n_rows)) +
-		fms_tel_entry_size("rows", 2) +
-		fms_tel_entry_size("rows_shown", fms_tel_u64_size(UINT32_MAX)) +
-		fms_tel_entry_size("next", 2 + 2 * TEL_MAX_STR) + fms_tel_entry_size("cut", 1) +
-		fms_tel_entry_size("best_effort", fms_tel_u64_size(UINT32_MAX));
+	left -= fms_telcmd_entry_size("rows_max", fms_telcmd_u64_size(g->n_rows)) +
+		fms_telcmd_entry_size("rows_present", fms_telcmd_u64_size(g->n_rows)) +
+		fms_telcmd_entry_size("rows", 2) +
+		fms_telcmd_entry_size("rows_shown", fms_telcmd_u64_size(UINT32_MAX)) +
+		fms_telcmd_entry_size("next", 2 + 2 * TEL_MAX_STR) +
+		fms_telcmd_entry_size("cut", 1) +
+		fms_telcmd_entry_size("best_effort", fms_telcmd_u64_size(UINT32_MAX));
 	/* from one key to the next in SNMP order: each lookup O(log n) */
 	for (; (r = fastmib_keyed_next(seg, gi, idx, n, inclusive, key, &len)) >= 0;
 	     inclusive = false, n = fastmib_key_to_index(g, key, len, idx)) {
@@ -180,11 +183,11 @@ fms_tel_keyed_rows(struct rte_tel_data *d, struct fastmib_segment *seg, unsigned
 			continue;
 		if (rc < 0 && rc != -EBUSY) {
 			rte_tel_data_free(rows);
-			return fms_tel_error(d, "%s", fastmib_last_error());
+			return fms_telcmd_error(d, "%s", fastmib_last_error());
 		}
 		snprintf(name, sizeof(name), "%" PRIu32, (uint32_t)r);
 		if (shown == RTE_TEL_MAX_DICT_ENTRIES ||
-		    !fms_tel_fits(&row_left, fms_tel_entry_size(name, 0)) ||
+		    !fms_telcmd_fits(&row_left, fms_telcmd_entry_size(name, 0)) ||
 		    (row = row_dict(g, &kn, gn, key, len, raw, &row_left)) == NULL) {
 			cut = true;
 			break;
@@ -196,7 +199,7 @@ fms_tel_keyed_rows(struct rte_tel_data *d, struct fastmib_segment *seg, unsigned
 	}
 	if (r < 0 && r != -ENOENT) {
 		rte_tel_data_free(rows);
-		return fms_tel_error(d, "%s", fastmib_last_error());
+		return fms_telcmd_error(d, "%s", fastmib_last_error());
 	}
 	rte_tel_data_add_dict_container(d, "rows", rows, 0);
 	rte_tel_data_add_dict_u64(d, "rows_shown", shown);

@@ -106,6 +106,248 @@ parse_watch_seconds(const char *s, double *v)
 	return (errno || end == s || *end || !(*v > 0) || *v > 86400) ? -EINVAL : 0;
 }
 
+/* A count in lo..hi, as strtoull() reads it but without a minus sign. */
+static int
+parse_count(const char *s, uint64_t lo, uint64_t hi, uint64_t *v)
+{
+	unsigned long long n;
+	char *end;
+
+	errno = 0;
+	n = strtoull(s, &end, 10);
+	if (errno || end == s || *end || s[0] == '-' || n < lo || n > hi)
+		return -EINVAL;
+	*v = n;
+	return 0;
+}
+
+/* ---- the options, one group at a time ---- */
+
+/* Long options without a short form: values no character has. */
+enum { O_JSON = 256, O_JSON_STRINGS, O_WATCH, O_ROWS, O_RESET, O_INFO, O_HELP, O_VERSION,
+       O_EVENTS, O_FOLLOW, O_EVENT, O_LEVEL, O_MATCH, O_SORT, O_TOP, O_OUTPUT,
+       O_RAW, O_PORTS, O_IFINDEX_BASE, O_TIMEOUT, O_STATE_DIR };
+
+static const struct option longopts[] = {
+	{ "json", no_argument, NULL, O_JSON },
+	{ "json-strings", no_argument, NULL, O_JSON_STRINGS },
+	{ "human", no_argument, NULL, 'H' },
+	{ "yes", no_argument, NULL, 'y' },
+	{ "watch", required_argument, NULL, O_WATCH },
+	{ "rows", required_argument, NULL, O_ROWS },
+	{ "reset", optional_argument, NULL, O_RESET },
+	{ "info", no_argument, NULL, O_INFO },
+	{ "events", no_argument, NULL, O_EVENTS },
+	{ "follow", no_argument, NULL, O_FOLLOW },
+	{ "event", required_argument, NULL, O_EVENT },
+	{ "level", required_argument, NULL, O_LEVEL },
+	{ "match", required_argument, NULL, O_MATCH },
+	{ "sort", required_argument, NULL, O_SORT },
+	{ "top", required_argument, NULL, O_TOP },
+	{ "output", required_argument, NULL, O_OUTPUT },
+	{ "raw", no_argument, NULL, O_RAW },
+	{ "ports", required_argument, NULL, O_PORTS },
+	{ "ifindex-base", required_argument, NULL, O_IFINDEX_BASE },
+	{ "timeout", required_argument, NULL, O_TIMEOUT },
+	{ "state-dir", required_argument, NULL, O_STATE_DIR },
+	{ "help", no_argument, NULL, O_HELP },
+	{ "version", no_argument, NULL, O_VERSION },
+	{ NULL, 0, NULL, 0 },
+};
+
+/*
+ * How the counters are shown: --json, --json-strings, -H, --raw, --output,
+ * --watch, and which of them: --match, --sort, --top, --rows (noted in
+ * *rows_given). Option `c` with value `arg`; -1 to go on, or the exit
+ * status after a bad value.
+ */
+static int
+show_option(int c, const char *arg, struct stat_opts *o, bool *rows_given)
+{
+	switch (c) {
+	case O_JSON:
+		o->json = true;
+		break;
+	case O_JSON_STRINGS:
+		o->json_strings = true;
+		break;
+	case 'H':
+		o->human = true;
+		break;
+	case O_RAW:
+		o->raw = true;
+		break;
+	case O_OUTPUT:
+		o->output = arg;
+		break;
+	case O_WATCH:
+		if (parse_watch_seconds(arg, &o->watch) < 0) {
+			fprintf(stderr, "fastmib-stat: --watch: '%s' is not a "
+				"number of seconds in (0, 86400]\n", arg);
+			return EXIT_USAGE;
+		}
+		break;
+	case O_MATCH:
+		o->match[o->n_match++] = arg;
+		break;
+	case O_SORT:
+		o->sort = arg;
+		break;
+	case O_TOP:
+		if (parse_count(arg, 1, UINT64_MAX, &o->top) < 0) {
+			fprintf(stderr, "fastmib-stat: --top: '%s' is not a row "
+				"count of 1 or more\n", arg);
+			return EXIT_USAGE;
+		}
+		break;
+	case O_ROWS:
+		if (parse_count(arg, 0, UINT64_MAX, &o->max_rows) < 0) {
+			fprintf(stderr, "fastmib-stat: --rows: '%s' is not a "
+				"row count\n", arg);
+			return EXIT_USAGE;
+		}
+		*rows_given = true;
+		break;
+	}
+	return -1;
+}
+
+/*
+ * What else is done with the segment: --reset and -y, --info, --events with
+ * --follow, --event and --level. Option `c` with value `arg` (--reset may
+ * take the next word of argv too); -1 to go on, or the exit status after a
+ * bad value.
+ */
+static int
+segment_option(int c, const char *arg, int argc, char **argv, struct stat_opts *o)
+{
+	char *end;
+
+	switch (c) {
+	case O_RESET:
+		o->reset = true;
+		o->reset_target = arg;
+		/* Also accept "--reset GROUP" (separate word). */
+		if (arg == NULL && optind < argc && looks_like_target(argv[optind]))
+			o->reset_target = argv[optind++];
+		break;
+	case 'y':
+		o->yes = true;
+		break;
+	case O_INFO:
+		o->info = true;
+		break;
+	case O_EVENTS:
+		o->events = true;
+		break;
+	case O_FOLLOW:
+		o->follow = true;
+		break;
+	case O_EVENT:
+		o->event_name = arg;
+		break;
+	case O_LEVEL:
+		errno = 0;
+		o->max_level = (int)strtol(arg, &end, 10);
+		if (errno || end == arg || *end || o->max_level < 0 ||
+		    o->max_level > FASTMIB_EVENT_RATE_MAX) {
+			fprintf(stderr, "fastmib-stat: --level: '%s' is not a level "
+				"0..9\n", arg);
+			return EXIT_USAGE;
+		}
+		break;
+	}
+	return -1;
+}
+
+/*
+ * The ports of DPDK applications: --ports, --ifindex-base, --timeout,
+ * --state-dir. Option `c` with value `arg`; -1 to go on, or the exit
+ * status after a bad value.
+ */
+static int
+ports_option(int c, const char *arg, struct stat_opts *o)
+{
+	char path[4096];
+	uint32_t base;
+	uint64_t v;
+
+	switch (c) {
+	case O_PORTS:
+		if (fme_port_source_parse(arg, path, sizeof(path), &base) < 0) {
+			fprintf(stderr, "fastmib-stat: --ports %s: needs PATH or "
+				"PATH,BASE with BASE in 1..%u\n", arg, FME_IFINDEX_MAX);
+			return EXIT_USAGE;
+		}
+		o->ports[o->n_ports++] = arg;
+		break;
+	case O_IFINDEX_BASE:
+		if (parse_count(arg, 1, FME_IFINDEX_MAX, &v) < 0) {
+			fprintf(stderr, "fastmib-stat: --ifindex-base: '%s' is not in "
+				"1..%u\n", arg, FME_IFINDEX_MAX);
+			return EXIT_USAGE;
+		}
+		o->ifindex_base = (uint32_t)v;
+		break;
+	case O_TIMEOUT:
+		if (parse_count(arg, 1, 60000, &v) < 0) {
+			fprintf(stderr, "fastmib-stat: --timeout: '%s' is not a number "
+				"of milliseconds in 1..60000\n", arg);
+			return EXIT_USAGE;
+		}
+		o->timeout_ms = (unsigned int)v;
+		break;
+	case O_STATE_DIR:
+		o->state_dir = arg;
+		break;
+	}
+	return -1;
+}
+
+/* Option `c` of getopt_long(), to its group; -1 to go on, or the exit status. */
+static int
+take_option(int c, int argc, char **argv, struct stat_opts *o, bool *rows_given)
+{
+	switch (c) {
+	case O_JSON:
+	case O_JSON_STRINGS:
+	case 'H':
+	case O_RAW:
+	case O_OUTPUT:
+	case O_WATCH:
+	case O_MATCH:
+	case O_SORT:
+	case O_TOP:
+	case O_ROWS:
+		return show_option(c, optarg, o, rows_given);
+	case O_RESET:
+	case 'y':
+	case O_INFO:
+	case O_EVENTS:
+	case O_FOLLOW:
+	case O_EVENT:
+	case O_LEVEL:
+		return segment_option(c, optarg, argc, argv, o);
+	case O_PORTS:
+	case O_IFINDEX_BASE:
+	case O_TIMEOUT:
+	case O_STATE_DIR:
+		return ports_option(c, optarg, o);
+	case O_HELP:
+		usage(stdout);
+		return EXIT_SUCCESS;
+	case O_VERSION:
+		printf("fastmib-stat %s\n", FASTMIB_VERSION_STRING);
+		return EXIT_SUCCESS;
+	default:
+		fprintf(stderr, "fastmib-stat: unknown or incomplete option '%s'\n"
+			"Try 'fastmib-stat --help'.\n", argv[optind - 1]);
+		return EXIT_USAGE;
+	}
+}
+
+/* ---- the options together ---- */
+
 /*
  * --ports: a mode of its own. It takes no SEGMENT and none of the options
  * that choose or change a segment's counters; the output options it
@@ -138,195 +380,19 @@ ports_args(int argc, char **argv, const struct stat_opts *o)
 			o->human ? "-H (--human)" : "--raw");
 		return EXIT_USAGE;
 	}
-	json64_all_strings(o->json_strings);
+	fst_json64_all_strings(o->json_strings);
 	return -1;
 }
 
-/* Returns -1 to continue, or an exit status. */
-int
-parse_args(int argc, char **argv, struct stat_opts *o)
+/*
+ * A segment's counters (no --ports): one SEGMENT, the options of --ports
+ * left out, and every option with the one it goes with, none with one it
+ * excludes. Returns -1 to go on, or the exit status.
+ */
+static int
+segment_args(int argc, char **argv, struct stat_opts *o, bool rows_given)
 {
-	enum { O_JSON = 256, O_JSON_STRINGS, O_WATCH, O_ROWS, O_RESET, O_INFO, O_HELP, O_VERSION,
-	       O_EVENTS, O_FOLLOW, O_EVENT, O_LEVEL, O_MATCH, O_SORT, O_TOP, O_OUTPUT,
-	       O_RAW, O_PORTS, O_IFINDEX_BASE, O_TIMEOUT, O_STATE_DIR };
-	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, O_JSON },
-		{ "json-strings", no_argument, NULL, O_JSON_STRINGS },
-		{ "human", no_argument, NULL, 'H' },
-		{ "yes", no_argument, NULL, 'y' },
-		{ "watch", required_argument, NULL, O_WATCH },
-		{ "rows", required_argument, NULL, O_ROWS },
-		{ "reset", optional_argument, NULL, O_RESET },
-		{ "info", no_argument, NULL, O_INFO },
-		{ "events", no_argument, NULL, O_EVENTS },
-		{ "follow", no_argument, NULL, O_FOLLOW },
-		{ "event", required_argument, NULL, O_EVENT },
-		{ "level", required_argument, NULL, O_LEVEL },
-		{ "match", required_argument, NULL, O_MATCH },
-		{ "sort", required_argument, NULL, O_SORT },
-		{ "top", required_argument, NULL, O_TOP },
-		{ "output", required_argument, NULL, O_OUTPUT },
-		{ "raw", no_argument, NULL, O_RAW },
-		{ "ports", required_argument, NULL, O_PORTS },
-		{ "ifindex-base", required_argument, NULL, O_IFINDEX_BASE },
-		{ "timeout", required_argument, NULL, O_TIMEOUT },
-		{ "state-dir", required_argument, NULL, O_STATE_DIR },
-		{ "help", no_argument, NULL, O_HELP },
-		{ "version", no_argument, NULL, O_VERSION },
-		{ NULL, 0, NULL, 0 },
-	};
-	bool rows_given = false;
-	unsigned long long ull;
-	int c;
-
-	memset(o, 0, sizeof(*o));
-	o->max_rows = UINT64_MAX;
-	/* every --match (or --ports) could be one: room for all of them */
-	o->match = calloc((size_t)argc, sizeof(*o->match));
-	o->ports = calloc((size_t)argc, sizeof(*o->ports));
-	if (o->match == NULL || o->ports == NULL) {
-		fprintf(stderr, "fastmib-stat: out of memory\n");
-		return EXIT_FAILURE;
-	}
-	o->max_level = FASTMIB_EVENT_RATE_MAX;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "Hy", longopts, NULL)) != -1) {
-		char *end;
-
-		switch (c) {
-		case O_JSON:
-			o->json = true;
-			break;
-		case O_JSON_STRINGS:
-			o->json_strings = true;
-			break;
-		case 'H':
-			o->human = true;
-			break;
-		case 'y':
-			o->yes = true;
-			break;
-		case O_WATCH:
-			if (parse_watch_seconds(optarg, &o->watch) < 0) {
-				fprintf(stderr, "fastmib-stat: --watch: '%s' is not a "
-					"number of seconds in (0, 86400]\n", optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case O_ROWS:
-			errno = 0;
-			o->max_rows = strtoull(optarg, &end, 10);
-			if (errno || end == optarg || *end || optarg[0] == '-') {
-				fprintf(stderr, "fastmib-stat: --rows: '%s' is not a "
-					"row count\n", optarg);
-				return EXIT_USAGE;
-			}
-			rows_given = true;
-			break;
-		case O_MATCH:
-			o->match[o->n_match++] = optarg;
-			break;
-		case O_SORT:
-			o->sort = optarg;
-			break;
-		case O_OUTPUT:
-			o->output = optarg;
-			break;
-		case O_RAW:
-			o->raw = true;
-			break;
-		case O_TOP:
-			errno = 0;
-			o->top = strtoull(optarg, &end, 10);
-			if (errno || end == optarg || *end || optarg[0] == '-' || o->top == 0) {
-				fprintf(stderr, "fastmib-stat: --top: '%s' is not a row "
-					"count of 1 or more\n", optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case O_RESET:
-			o->reset = true;
-			o->reset_target = optarg;
-			/* Also accept "--reset GROUP" (separate word). */
-			if (optarg == NULL && optind < argc &&
-			    looks_like_target(argv[optind]))
-				o->reset_target = argv[optind++];
-			break;
-		case O_INFO:
-			o->info = true;
-			break;
-		case O_EVENTS:
-			o->events = true;
-			break;
-		case O_FOLLOW:
-			o->follow = true;
-			break;
-		case O_EVENT:
-			o->event_name = optarg;
-			break;
-		case O_LEVEL:
-			errno = 0;
-			o->max_level = (int)strtol(optarg, &end, 10);
-			if (errno || end == optarg || *end || o->max_level < 0 ||
-			    o->max_level > FASTMIB_EVENT_RATE_MAX) {
-				fprintf(stderr, "fastmib-stat: --level: '%s' is not a level "
-					"0..9\n", optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case O_PORTS: {
-			char path[4096];
-			uint32_t base;
-
-			if (fme_port_source_parse(optarg, path, sizeof(path), &base) < 0) {
-				fprintf(stderr, "fastmib-stat: --ports %s: needs PATH or "
-					"PATH,BASE with BASE in 1..%u\n", optarg,
-					FME_IFINDEX_MAX);
-				return EXIT_USAGE;
-			}
-			o->ports[o->n_ports++] = optarg;
-			break;
-		}
-		case O_IFINDEX_BASE:
-			errno = 0;
-			ull = strtoull(optarg, &end, 10);
-			if (errno || end == optarg || *end || optarg[0] == '-' || ull < 1 ||
-			    ull > FME_IFINDEX_MAX) {
-				fprintf(stderr, "fastmib-stat: --ifindex-base: '%s' is not in "
-					"1..%u\n", optarg, FME_IFINDEX_MAX);
-				return EXIT_USAGE;
-			}
-			o->ifindex_base = (uint32_t)ull;
-			break;
-		case O_TIMEOUT:
-			errno = 0;
-			ull = strtoull(optarg, &end, 10);
-			if (errno || end == optarg || *end || optarg[0] == '-' || ull < 1 ||
-			    ull > 60000) {
-				fprintf(stderr, "fastmib-stat: --timeout: '%s' is not a number "
-					"of milliseconds in 1..60000\n", optarg);
-				return EXIT_USAGE;
-			}
-			o->timeout_ms = (unsigned int)ull;
-			break;
-		case O_STATE_DIR:
-			o->state_dir = optarg;
-			break;
-		case O_HELP:
-			usage(stdout);
-			return EXIT_SUCCESS;
-		case O_VERSION:
-			printf("fastmib-stat %s\n", FASTMIB_VERSION_STRING);
-			return EXIT_SUCCESS;
-		default:
-			fprintf(stderr, "fastmib-stat: unknown or incomplete option '%s'\n"
-				"Try 'fastmib-stat --help'.\n", argv[optind - 1]);
-			return EXIT_USAGE;
-		}
-	}
-	if (o->n_ports)
-		return ports_args(argc, argv, o);
-	if ((o->ifindex_base || o->timeout_ms || o->state_dir) && !o->n_ports) {
+	if (o->ifindex_base || o->timeout_ms || o->state_dir) {
 		fprintf(stderr, "fastmib-stat: %s goes with --ports\n", o->ifindex_base ?
 			"--ifindex-base" : o->timeout_ms ? "--timeout" : "--state-dir");
 		return EXIT_USAGE;
@@ -354,7 +420,7 @@ parse_args(int argc, char **argv, struct stat_opts *o)
 		fprintf(stderr, "fastmib-stat: --json-strings goes with --json\n");
 		return EXIT_USAGE;
 	}
-	json64_all_strings(o->json_strings);
+	fst_json64_all_strings(o->json_strings);
 	if (o->yes && !o->reset) {
 		fprintf(stderr, "fastmib-stat: -y (--yes) goes with --reset\n");
 		return EXIT_USAGE;
@@ -375,4 +441,39 @@ parse_args(int argc, char **argv, struct stat_opts *o)
 		return EXIT_USAGE;
 	}
 	return -1;
+}
+
+/* The options' defaults, with room for every --match and --ports. */
+static int
+opts_init(int argc, struct stat_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->max_rows = UINT64_MAX;
+	o->max_level = FASTMIB_EVENT_RATE_MAX;
+	/* every --match (or --ports) could be one: room for all of them */
+	o->match = calloc((size_t)argc, sizeof(*o->match));
+	o->ports = calloc((size_t)argc, sizeof(*o->ports));
+	if (o->match == NULL || o->ports == NULL) {
+		fprintf(stderr, "fastmib-stat: out of memory\n");
+		return EXIT_FAILURE;
+	}
+	return -1;
+}
+
+/* Returns -1 to continue, or an exit status. */
+int
+fst_parse_args(int argc, char **argv, struct stat_opts *o)
+{
+	bool rows_given = false;
+	int c, rc;
+
+	if ((rc = opts_init(argc, o)) >= 0)
+		return rc;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "Hy", longopts, NULL)) != -1)
+		if ((rc = take_option(c, argc, argv, o, &rows_given)) >= 0)
+			return rc;
+	if (o->n_ports)
+		return ports_args(argc, argv, o);
+	return segment_args(argc, argv, o, rows_given);
 }

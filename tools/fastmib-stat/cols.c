@@ -14,7 +14,7 @@ out_of_memory(void)
 }
 
 struct libscols_table *
-cols_new_table(void)
+fst_cols_new_table(void)
 {
 	struct libscols_table *tb = scols_new_table();
 
@@ -24,14 +24,14 @@ cols_new_table(void)
 }
 
 void
-cols_add_column(struct libscols_table *tb, const char *name, bool right)
+fst_cols_add_column(struct libscols_table *tb, const char *name, bool right)
 {
 	if (scols_table_new_column(tb, name, 0, right ? SCOLS_FL_RIGHT : 0) == NULL)
 		out_of_memory();
 }
 
 struct libscols_line *
-cols_new_line(struct libscols_table *tb)
+fst_cols_new_line(struct libscols_table *tb)
 {
 	struct libscols_line *ln = scols_table_new_line(tb, NULL);
 
@@ -41,7 +41,7 @@ cols_new_line(struct libscols_table *tb)
 }
 
 void
-cols_set(struct libscols_line *ln, size_t col, const char *data)
+fst_cols_set(struct libscols_line *ln, size_t col, const char *data)
 {
 	if (scols_line_set_data(ln, col, data) != 0)
 		out_of_memory();
@@ -55,7 +55,7 @@ cols_set(struct libscols_line *ln, size_t col, const char *data)
  * trailing blanks.
  */
 void
-cols_print(struct libscols_table *tb, bool raw, int indent)
+fst_cols_print(struct libscols_table *tb, bool raw, int indent)
 {
 	char *s = NULL;
 

@@ -14,21 +14,23 @@
 #include <libsmartcols.h>
 
 /* cols.c: libsmartcols calls that exit on out-of-memory. */
-struct libscols_table *cols_new_table(void);
-void cols_add_column(struct libscols_table *tb, const char *name, bool right);
-struct libscols_line *cols_new_line(struct libscols_table *tb);
-void cols_set(struct libscols_line *ln, size_t col, const char *data);
+struct libscols_table *fst_cols_new_table(void);
+void fst_cols_add_column(struct libscols_table *tb, const char *name, bool right);
+struct libscols_line *fst_cols_new_line(struct libscols_table *tb);
+void fst_cols_set(struct libscols_line *ln, size_t col, const char *data);
 /*
  * Print and free `tb`: `raw`, as libsmartcols' raw mode writes it;
  * otherwise aligned and indented by `indent` spaces.
  */
-void cols_print(struct libscols_table *tb, bool raw, int indent);
+void fst_cols_print(struct libscols_table *tb, bool raw, int indent);
 
 /* format.c: numbers and names as the text output shows them. */
-const char *type_name(uint32_t type);
-bool units_are_octets(const char *units);
+/* The model's word for a counter type (fastmib_type_word()), or "unknown". */
+const char *fst_type_name(uint32_t type);
+/* Units that count bytes ("octets", "bytes"...): -H shows them in KiB, MiB. */
+bool fst_units_are_octets(const char *units);
 /* Exact, or with -H (`human`) a prefix: 1.2M, or for octets 1.5KiB. */
-void format_count(char *buf, size_t len, uint64_t v, bool human, bool octets);
-void format_rate(char *buf, size_t len, double r, bool human, bool octets);
+void fst_format_count(char *buf, size_t len, uint64_t v, bool human, bool octets);
+void fst_format_rate(char *buf, size_t len, double r, bool human, bool octets);
 
 #endif

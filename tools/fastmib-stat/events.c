@@ -40,10 +40,10 @@ arg_json(const struct fastmib_event_schema *e, uint32_t k, uint64_t word)
 
 	if (arg_signed(e, k))
 		return s >= INT32_MIN && s <= INT32_MAX ? json_integer((json_int_t)s)
-							: json_s64(s);
+							: fst_json_s64(s);
 	if (e->arg_types[k] == FASTMIB_ARG_UINT32 && word <= UINT32_MAX)
 		return json_integer((json_int_t)word);
-	return json_u64(word);
+	return fst_json_u64(word);
 }
 
 static void
@@ -75,11 +75,11 @@ event_json(const struct fastmib_schema *sc, const struct fastmib_event_rec *r)
 	for (uint32_t k = 0; k < e->n_args; k++)
 		json_object_set_new(args, e->args[k], arg_json(e, k, r->args[k]));
 	return json_pack("{s:o, s:s, s:o, s:o, s:I, s:s, s:I, s:I, s:o, s:o, s:o}",
-			 "seq", json_u64(r->seq), "time", when,
-			 "time_ns", json_u64(r->time_ns), "tsc", json_u64(r->tsc),
+			 "seq", fst_json_u64(r->seq), "time", when,
+			 "time_ns", fst_json_u64(r->time_ns), "tsc", fst_json_u64(r->tsc),
 			 "lcore", (json_int_t)r->slot, "event", e->name,
 			 "id", (json_int_t)e->arc, "level", (json_int_t)e->level,
-			 "lag_cycles", json_u64(r->lag), "lag_ns", json_u64(r->lag_ns),
+			 "lag_cycles", fst_json_u64(r->lag), "lag_ns", fst_json_u64(r->lag_ns),
 			 "args", args);
 }
 
@@ -107,7 +107,7 @@ drain_events(struct fastmib_segment *seg, struct fastmib_event_cursor *cur,
 			if (arr)
 				json_array_append_new(arr, event_json(sc, &r[i]));
 			else if (o->json)
-				print_json(event_json(sc, &r[i]), true);
+				fst_print_json(event_json(sc, &r[i]), true);
 			else
 				print_event_text(sc, &r[i]);
 		}
@@ -135,8 +135,8 @@ static int
 follow_events(struct fastmib_segment **segp, struct fastmib_event_cursor *cur,
 	      const struct stat_opts *o, int only)
 {
-	stop_on_signals();
-	while (!stop_requested) {
+	fst_stop_on_signals();
+	while (!fst_stop_requested) {
 		int n = drain_events(*segp, cur, o, only, NULL);
 
 		if (n < 0)
@@ -160,7 +160,7 @@ follow_events(struct fastmib_segment **segp, struct fastmib_event_cursor *cur,
 			}
 		}
 		if (n == 0)
-			sleep_interruptible(0.05);
+			fst_sleep_interruptible(0.05);
 	}
 	fastmib_event_cursor_free(cur);
 	return 0;
@@ -168,7 +168,7 @@ follow_events(struct fastmib_segment **segp, struct fastmib_event_cursor *cur,
 
 /* Returns a process exit status. */
 int
-do_events(struct fastmib_segment **segp, const struct stat_opts *o)
+fst_do_events(struct fastmib_segment **segp, const struct stat_opts *o)
 {
 	const struct fastmib_schema *sc = fastmib_schema(*segp);
 	struct fastmib_event_cursor *cur;
@@ -183,13 +183,13 @@ do_events(struct fastmib_segment **segp, const struct stat_opts *o)
 	if ((only = event_filter(sc, o)) == -EINVAL)
 		return EXIT_USAGE;
 	if (fastmib_event_cursor_new(*segp, &cur) < 0) {
-		report_error(o->path, "events");
+		fst_report_error(o->path, "events");
 		return EXIT_FAILURE;
 	}
 	if (o->follow) {
 		rc = follow_events(segp, cur, o, only);
 		if (rc < 0)
-			report_error(o->path, "events");
+			fst_report_error(o->path, "events");
 		return rc < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
 	}
 	if (o->json)
@@ -198,14 +198,14 @@ do_events(struct fastmib_segment **segp, const struct stat_opts *o)
 	if (rc >= 0 && arr) {
 		json_t *doc = json_pack("{s:s, s:s, s:o, s:o}", "segment", o->path,
 					"module", sc->module, "events", arr,
-					"dropped", json_u64(fastmib_event_cursor_dropped(cur)));
+					"dropped", fst_json_u64(fastmib_event_cursor_dropped(cur)));
 
-		rc = print_json(doc, false);
+		rc = fst_print_json(doc, false);
 	} else if (arr) {
 		json_decref(arr);
 	}
 	fastmib_event_cursor_free(cur);
 	if (rc < 0)
-		report_error(o->path, "events");
+		fst_report_error(o->path, "events");
 	return rc < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -7,7 +7,7 @@
 
 /* The model's word for a counter type (fastmib_type_word()), as JSON has it. */
 const char *
-type_name(uint32_t type)
+fst_type_name(uint32_t type)
 {
 	const char *word = fastmib_type_word(type);
 
@@ -16,7 +16,7 @@ type_name(uint32_t type)
 
 /* Units that count bytes: -H shows them in KiB, MiB... as sizes are. */
 bool
-units_are_octets(const char *units)
+fst_units_are_octets(const char *units)
 {
 	static const char *const octets[] = { "octets", "octet", "bytes", "byte" };
 
@@ -72,7 +72,7 @@ decimal(char *buf, size_t len, uint64_t v)
 }
 
 void
-format_count(char *buf, size_t len, uint64_t v, bool human_form, bool octets)
+fst_format_count(char *buf, size_t len, uint64_t v, bool human_form, bool octets)
 {
 	if (human_form)
 		human(buf, len, (double)v, octets);
@@ -81,7 +81,7 @@ format_count(char *buf, size_t len, uint64_t v, bool human_form, bool octets)
 }
 
 void
-format_rate(char *buf, size_t len, double r, bool human_form, bool octets)
+fst_format_rate(char *buf, size_t len, double r, bool human_form, bool octets)
 {
 	if (human_form)
 		human(buf, len, r, octets);

@@ -46,8 +46,8 @@ read_everything(struct fastmib_segment *seg)
 	for (uint32_t gi = 0; gi < sc->n_groups; gi++) {
 		const struct fastmib_group_schema *g = &sc->groups[gi];
 
-		for (int64_t r = next_row(seg, g, gi, 0); r >= 0;
-		     r = next_row(seg, g, gi, (uint32_t)r + 1)) {
+		for (int64_t r = fst_next_row(seg, g, gi, 0); r >= 0;
+		     r = fst_next_row(seg, g, gi, (uint32_t)r + 1)) {
 			int rc = fastmib_read(seg, gi, (uint32_t)r, v);
 
 			if (rc < 0 && rc != -EBUSY && rc != -ENOENT)
@@ -83,9 +83,9 @@ slots_json(struct fastmib_segment *seg, uint32_t n_slots)
 			"{s:I, s:I, s:I, s:I, s:b, s:o, s:o, s:o}", "slot", (json_int_t)s,
 			"lcore", (json_int_t)si.lcore, "pid", (json_int_t)si.pid,
 			"tid", (json_int_t)si.tid, "in_transaction", (int)si.in_tx,
-			"in_transaction_ns", json_u64(si.in_tx_ns),
-			"out_of_range", json_u64(si.out_of_range),
-			"nested", json_u64(si.nested)));
+			"in_transaction_ns", fst_json_u64(si.in_tx_ns),
+			"out_of_range", fst_json_u64(si.out_of_range),
+			"nested", fst_json_u64(si.nested)));
 	}
 	return list;
 }
@@ -95,11 +95,11 @@ print_slots_table(struct fastmib_segment *seg, uint32_t n_slots)
 {
 	static const char *const heads[] = { "SLOT", "LCORE", "PID", "TID", "TRANSACTION",
 					     "OUT-OF-RANGE", "NESTED" };
-	struct libscols_table *tb = cols_new_table();
+	struct libscols_table *tb = fst_cols_new_table();
 	bool any = false;
 
 	for (unsigned int k = 0; k < 7; k++)
-		cols_add_column(tb, heads[k], k != 4);
+		fst_cols_add_column(tb, heads[k], k != 4);
 	for (uint32_t s = 0; s < n_slots; s++) {
 		struct fastmib_slot_info si;
 		struct libscols_line *ln;
@@ -108,12 +108,12 @@ print_slots_table(struct fastmib_segment *seg, uint32_t n_slots)
 		if (fastmib_slot_info(seg, s, &si) < 0 || !si.ready)
 			continue;
 		any = true;
-		ln = cols_new_line(tb);
+		ln = fst_cols_new_line(tb);
 		for (unsigned int k = 0; k < 4; k++) {
 			uint64_t n = k == 0 ? s : k == 1 ? si.lcore : k == 2 ? si.pid : si.tid;
 
 			snprintf(cell, sizeof(cell), "%" PRIu64, n);
-			cols_set(ln, k, cell);
+			fst_cols_set(ln, k, cell);
 		}
 		if (si.in_tx) {
 			char span[32];
@@ -123,14 +123,14 @@ print_slots_table(struct fastmib_segment *seg, uint32_t n_slots)
 		} else {
 			snprintf(cell, sizeof(cell), "-");
 		}
-		cols_set(ln, 4, cell);
+		fst_cols_set(ln, 4, cell);
 		snprintf(cell, sizeof(cell), "%" PRIu64, si.out_of_range);
-		cols_set(ln, 5, cell);
+		fst_cols_set(ln, 5, cell);
 		snprintf(cell, sizeof(cell), "%" PRIu64, si.nested);
-		cols_set(ln, 6, cell);
+		fst_cols_set(ln, 6, cell);
 	}
 	if (any)
-		cols_print(tb, false, 2);
+		fst_cols_print(tb, false, 2);
 	else
 		scols_unref_table(tb);
 }
@@ -159,11 +159,12 @@ events_info_json(struct fastmib_segment *seg, const struct fastmib_info *info)
 		json_array_append_new(list, json_pack("{s:s, s:I, s:I, s:I, s:b, s:o, s:o, s:o}",
 			"name", e->name, "id", (json_int_t)e->arc,
 			"level", (json_int_t)e->level, "rate", (json_int_t)e->rate,
-			"notify", (int)e->notify, "logged", json_u64(fastmib_event_logged(seg, i)),
-			"dropped", json_u64(fastmib_event_dropped(seg, i)), "args", args));
+			"notify", (int)e->notify,
+			"logged", fst_json_u64(fastmib_event_logged(seg, i)),
+			"dropped", fst_json_u64(fastmib_event_dropped(seg, i)), "args", args));
 	}
 	return json_pack("{s:I, s:o, s:o}", "ring_records", (json_int_t)info->event_ring,
-			 "tsc_hz", json_u64(info->tsc_hz), "list", list);
+			 "tsc_hz", fst_json_u64(info->tsc_hz), "list", list);
 }
 
 /* One line per event: id, level, rate, records logged and dropped, arguments. */
@@ -173,33 +174,33 @@ print_events_table(struct fastmib_segment *seg)
 	static const char *const heads[] = { "EVENT", "ID", "LEVEL", "RATE", "LOGGED",
 					     "DROPPED", "ARGS" };
 	const struct fastmib_schema *sc = fastmib_schema(seg);
-	struct libscols_table *tb = cols_new_table();
+	struct libscols_table *tb = fst_cols_new_table();
 
 	for (unsigned int k = 0; k < 7; k++)
-		cols_add_column(tb, heads[k], k > 0 && k < 6);
+		fst_cols_add_column(tb, heads[k], k > 0 && k < 6);
 	for (uint32_t i = 0; i < sc->n_events; i++) {
 		const struct fastmib_event_schema *e = &sc->events[i];
-		struct libscols_line *ln = cols_new_line(tb);
+		struct libscols_line *ln = fst_cols_new_line(tb);
 		char cell[FASTMIB_MAX_EVENT_ARGS * (FASTMIB_MAX_NAME + 8) + 1] = "";
 		const uint64_t nums[] = { e->arc, e->level, e->rate, fastmib_event_logged(seg, i),
 					  fastmib_event_dropped(seg, i) };
 
-		cols_set(ln, 0, e->name);
+		fst_cols_set(ln, 0, e->name);
 		for (unsigned int k = 0; k < 5; k++) {
 			snprintf(cell, sizeof(cell), "%" PRIu64, nums[k]);
-			cols_set(ln, 1 + k, cell);
+			fst_cols_set(ln, 1 + k, cell);
 		}
 		cell[0] = '\0';
 		for (uint32_t k = 0; k < e->n_args; k++)
 			snprintf(cell + strlen(cell), sizeof(cell) - strlen(cell), "%s%s:%s",
 				 k ? " " : "", e->args[k], arg_type_name(e->arg_types[k]));
-		cols_set(ln, 6, cell);
+		fst_cols_set(ln, 6, cell);
 	}
-	cols_print(tb, false, 2);
+	fst_cols_print(tb, false, 2);
 }
 
 int
-do_info(struct fastmib_segment *seg, const char *path, bool json)
+fst_do_info(struct fastmib_segment *seg, const char *path, bool json)
 {
 	const struct fastmib_schema *sc = fastmib_schema(seg);
 	struct fastmib_info info;
@@ -237,32 +238,32 @@ do_info(struct fastmib_segment *seg, const char *path, bool json)
 			       "segment", path, "module", sc->module,
 			       "prefix", sc->prefix, "oid", oid,
 			       "format", (json_int_t)info.format,
-			       "generation", json_u64(info.generation),
+			       "generation", fst_json_u64(info.generation),
 			       "schema_hash", hash,
-			       "created_ns", json_u64(info.created_ns),
+			       "created_ns", fst_json_u64(info.created_ns),
 			       "created", created,
 			       "writer_pid", (json_int_t)info.writer_pid,
 			       "writer", status_word(status),
 			       "lcore_slots", (json_int_t)info.n_slots,
-			       "file_size", json_u64(info.file_size),
+			       "file_size", fst_json_u64(info.file_size),
 			       "groups", (json_int_t)sc->n_groups,
 			       "tables", (json_int_t)tables,
 			       "state", state, "last_reset", reset,
-			       "read_stats", "reads", json_u64(rs.reads),
-			       "retries", json_u64(rs.retries),
-			       "bounded", json_u64(rs.bounded));
+			       "read_stats", "reads", fst_json_u64(rs.reads),
+			       "retries", fst_json_u64(rs.retries),
+			       "bounded", fst_json_u64(rs.bounded));
 		if (o == NULL)
 			return -ENOMEM;
 		json_object_set_new(o, "best_effort_reads",
-				    json_u64(fastmib_best_effort_reads(seg)));
+				    fst_json_u64(fastmib_best_effort_reads(seg)));
 		json_object_set_new(o, "out_of_range_updates",
-				    json_u64(fastmib_out_of_range_updates(seg)));
+				    fst_json_u64(fastmib_out_of_range_updates(seg)));
 		if (status == FASTMIB_WRITER_STALLED)
 			json_object_set_new(o, "stalled_slot", json_integer(stalled_slot));
 		json_object_set_new(o, "slots", slots_json(seg, info.n_slots));
 		if (sc->n_events)
 			json_object_set_new(o, "events", events_info_json(seg, &info));
-		return print_json(o, false);
+		return fst_print_json(o, false);
 	}
 	printf("segment      %s\n", path);
 	printf("module       %s (prefix %s, oid %s)\n", sc->module, sc->prefix, oid);

@@ -28,7 +28,7 @@ json_counters(const struct fastmib_schema *sc, const struct fastmib_group_schema
 			     sc->prefix, g->name, g->counters[c].name);
 		/* Counter32 and Gauge32 values are 32-bit: always integers */
 		json_object_set_new(o, name, g->counters[c].type == FASTMIB_COUNTER64 ?
-				    json_u64(v[c]) : json_integer((json_int_t)v[c]));
+				    fst_json_u64(v[c]) : json_integer((json_int_t)v[c]));
 	}
 	return o;
 }
@@ -108,7 +108,7 @@ json_row(const struct fastmib_schema *sc, const struct fastmib_group_schema *g,
 		uint64_t sub[FASTMIB_MAX_INDEX_SUBIDS];
 		json_t *key = json_object();
 		size_t len, n_sub;
-		const uint8_t *k = snap_key(gs, i, &len);
+		const uint8_t *k = fst_snap_key(gs, i, &len);
 		uint32_t n = index_object_names(sc, g, names);
 
 		n_sub = fastmib_key_to_index(g, k, len, sub);
@@ -195,7 +195,7 @@ json_group(const struct fastmib_schema *sc, const struct fastmib_group_schema *g
 		return o;
 	}
 	/* JSON has no rates: --sort orders by value, even under --watch */
-	n = view_order(gv, g, gs, NULL, 0, max_rows, order);
+	n = fst_view_order(gv, g, gs, NULL, 0, max_rows, order);
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t r = order[i];
 
@@ -220,7 +220,7 @@ json_doc_marked(struct fastmib_segment *seg, const char *path, const struct view
 	json_object_set_new(doc, "module", json_string(sc->module));
 	json_object_set_new(doc, "prefix", json_string(sc->prefix));
 	json_object_set_new(doc, "segment", json_string(path));
-	json_object_set_new(doc, "generation", json_u64(info.generation));
+	json_object_set_new(doc, "generation", fst_json_u64(info.generation));
 	json_object_set_new(doc, "writer", json_string(info.writer_running ? "running" : "gone"));
 	json_object_set_new(doc, "time", json_real((double)s->wall.tv_sec +
 						   (double)s->wall.tv_nsec / 1e9));
@@ -236,8 +236,8 @@ json_doc_marked(struct fastmib_segment *seg, const char *path, const struct view
 }
 
 json_t *
-json_doc(struct fastmib_segment *seg, const char *path, const struct view *v,
-	 const struct snap *s)
+fst_json_doc(struct fastmib_segment *seg, const char *path, const struct view *v,
+	     const struct snap *s)
 {
 	return json_doc_marked(seg, path, v, s, NULL);
 }
@@ -395,7 +395,7 @@ rw_row(struct row_writer *rw, const struct fastmib_group_schema *g,
 
 	rw->len = 0;
 	if (fastmib_group_keyed(g)) {
-		key = snap_key(gs, i, &len);
+		key = fst_snap_key(gs, i, &len);
 		n = fastmib_key_to_index(g, key, len, idx);
 	} else {
 		uint32_t x[FASTMIB_MAX_INDEXES];
@@ -435,7 +435,7 @@ rw_row(struct row_writer *rw, const struct fastmib_group_schema *g,
 
 			rw_spaces(rw, in + 4);
 			rw_put(rw, rw->key[k], strlen(rw->key[k]));
-			rw_u64(rw, x, rw->c64[k] && (json64_strings() || x > JSON_EXACT_MAX));
+			rw_u64(rw, x, rw->c64[k] && (fst_json64_strings() || x > JSON_EXACT_MAX));
 			if (k + 1 < rw->n_keys)
 				RW_LIT(rw, ",\n");
 			else
@@ -472,7 +472,7 @@ stream_rows(struct fastmib_segment *seg, const struct view *v, unsigned gi, int 
 		uint64_t want = v->max_rows - done;
 
 		gs.n_shown = 0;
-		more = snap_range(seg, gi, &cur, want < 4096 ? want : 4096, false, &gs);
+		more = fst_snap_range(seg, gi, &cur, want < 4096 ? want : 4096, false, &gs);
 		if (more < 0)
 			break;
 		for (uint32_t i = 0; i < gs.n_shown; i++) {
@@ -485,7 +485,7 @@ stream_rows(struct fastmib_segment *seg, const struct view *v, unsigned gi, int 
 			break;
 	}
 	rw_free(&rw);
-	group_snap_free(&gs);
+	fst_group_snap_free(&gs);
 	if (done)
 		printf("\n%*s", indent, "");
 	putchar(']');
@@ -493,7 +493,7 @@ stream_rows(struct fastmib_segment *seg, const struct view *v, unsigned gi, int 
 }
 
 int
-print_json_stream(struct fastmib_segment *seg, const char *path, const struct view *v)
+fst_print_json_stream(struct fastmib_segment *seg, const char *path, const struct view *v)
 {
 	const struct fastmib_schema *sc = fastmib_schema(seg);
 	char (*marks)[32] = calloc(sc->n_groups ? sc->n_groups : 1, sizeof(*marks));
@@ -514,10 +514,10 @@ print_json_stream(struct fastmib_segment *seg, const char *path, const struct vi
 		if (sc->groups[i].n_indexes == 0) {
 			struct row_cursor cur = { 0 };
 
-			rc = snap_range(seg, i, &cur, 1, false, &s.g[i]);
+			rc = fst_snap_range(seg, i, &cur, 1, false, &s.g[i]);
 			continue;
 		}
-		s.g[i].n_present = count_present(seg, i);
+		s.g[i].n_present = fst_count_present(seg, i);
 		/* a string no path or name can hold: control characters */
 		snprintf(marks[i], sizeof(marks[i]), "\x01rows %u\x01", i);
 	}
@@ -550,13 +550,13 @@ print_json_stream(struct fastmib_segment *seg, const char *path, const struct vi
 		putchar('\n');
 	}
 	free(text);
-	snap_free(&s);
+	fst_snap_free(&s);
 	free(marks);
 	return rc;
 }
 
 int
-print_json(json_t *doc, bool compact)
+fst_print_json(json_t *doc, bool compact)
 {
 	size_t flags = compact ? JSON_COMPACT : JSON_INDENT(2);
 	int rc = json_dumpf(doc, stdout, flags);

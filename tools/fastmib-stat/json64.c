@@ -8,19 +8,19 @@
 static bool all_strings;
 
 void
-json64_all_strings(bool on)
+fst_json64_all_strings(bool on)
 {
 	all_strings = on;
 }
 
 bool
-json64_strings(void)
+fst_json64_strings(void)
 {
 	return all_strings;
 }
 
 json_t *
-json_u64(uint64_t v)
+fst_json_u64(uint64_t v)
 {
 	char buf[24];
 
@@ -31,7 +31,7 @@ json_u64(uint64_t v)
 }
 
 json_t *
-json_s64(int64_t v)
+fst_json_s64(int64_t v)
 {
 	char buf[24];
 

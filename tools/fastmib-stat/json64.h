@@ -21,13 +21,13 @@
 #define JSON_EXACT_MAX ((UINT64_C(1) << 53) - 1)
 
 /* --json-strings: every 64-bit value as a decimal string. */
-void json64_all_strings(bool on);
+void fst_json64_all_strings(bool on);
 /* Whether --json-strings is on. */
-bool json64_strings(void);
+bool fst_json64_strings(void);
 
 /* A 64-bit quantity (Counter64, time in ns, TSC, ...) by the rule above. */
-json_t *json_u64(uint64_t v);
+json_t *fst_json_u64(uint64_t v);
 /* The same for a signed one: an integer within +-(2^53 - 1). */
-json_t *json_s64(int64_t v);
+json_t *fst_json_s64(int64_t v);
 
 #endif

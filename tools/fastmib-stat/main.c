@@ -8,26 +8,14 @@
  * reports values the way SNMP does (Counter32 modulo 2^32, Gauge32 clamped).
  * It links only the EAL-free part of libfastmib, so it can run next to a
  * live DPDK process without touching its EAL state.
+ *
+ * This file is the top of the program: it reads the command line (args.c)
+ * and runs one mode; no mode calls back into it.
  */
 #include <stdlib.h>
-#include <string.h>
 #include <unistd.h>
 
 #include "stat.h"
-
-/* "fastmib-stat: PATH: message", without repeating a path the message has. */
-void
-report_error(const char *path, const char *what)
-{
-	const char *msg = fastmib_last_error();
-
-	fprintf(stderr, "fastmib-stat: ");
-	if (msg == NULL || strstr(msg, path) == NULL)
-		fprintf(stderr, "%s: ", path);
-	if (what != NULL)
-		fprintf(stderr, "%s: ", what);
-	fprintf(stderr, "%s\n", msg ? msg : "unknown error");
-}
 
 static int
 attach(const char *path, bool writable, struct fastmib_segment **seg)
@@ -35,7 +23,7 @@ attach(const char *path, bool writable, struct fastmib_segment **seg)
 	int rc = fastmib_attach(path, writable ? 0 : FASTMIB_ATTACH_RDONLY, seg);
 
 	if (rc < 0)
-		report_error(path, NULL);
+		fst_report_error(path, NULL);
 	return rc;
 }
 
@@ -44,31 +32,31 @@ print_once(struct fastmib_segment *seg, const struct stat_opts *o)
 {
 	struct snap s = { 0 };
 	struct view v;
-	int rc = view_build(fastmib_schema(seg), o, &v);
+	int rc = fst_view_build(fastmib_schema(seg), o, &v);
 
 	if (rc != 0)
 		return rc;
 	if (!v.all_rows) {
 		/* nothing to order: read and print a range of rows at a time */
-		rc = o->json ? print_json_stream(seg, o->path, &v) :
-			       print_text_stream(seg, o, &v);
+		rc = o->json ? fst_print_json_stream(seg, o->path, &v) :
+			       fst_print_text_stream(seg, o, &v);
 		if (rc < 0)
-			report_error(o->path, "read");
-		view_free(&v);
+			fst_report_error(o->path, "read");
+		fst_view_free(&v);
 		return rc < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
 	}
-	rc = snap_take(seg, &v, &s);
+	rc = fst_snap_take(seg, &v, &s);
 	if (rc < 0) {
-		report_error(o->path, "read");
-		view_free(&v);
+		fst_report_error(o->path, "read");
+		fst_view_free(&v);
 		return EXIT_FAILURE;
 	}
 	if (o->json)
-		rc = print_json(json_doc(seg, o->path, &v, &s), false);
+		rc = fst_print_json(fst_json_doc(seg, o->path, &v, &s), false);
 	else
-		print_text(seg, o, &v, &s, NULL);
-	snap_free(&s);
-	view_free(&v);
+		fst_print_text(seg, o, &v, &s, NULL);
+	fst_snap_free(&s);
+	fst_view_free(&v);
 	return rc < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
 }
 
@@ -79,11 +67,11 @@ main(int argc, char **argv)
 	struct fastmib_segment *seg;
 	int rc;
 
-	rc = parse_args(argc, argv, &o);
+	rc = fst_parse_args(argc, argv, &o);
 	if (rc >= 0)
 		goto out;
 	if (o.n_ports) {
-		rc = do_ports(&o);
+		rc = fst_do_ports(&o);
 		goto out;
 	}
 	if (attach(o.path, o.reset, &seg) < 0) {
@@ -96,19 +84,19 @@ main(int argc, char **argv)
 		/* ask a person, never a script: only when stdin is a terminal */
 		bool ask = !o.yes && isatty(STDIN_FILENO);
 
-		rc = do_reset(seg, o.path, o.reset_target, quiet, ask);
+		rc = fst_do_reset(seg, o.path, o.reset_target, quiet, ask);
 		if (rc != 0 || !quiet)
 			goto out_close;
 	}
 	if (o.info) {
-		rc = do_info(seg, o.path, o.json);
+		rc = fst_do_info(seg, o.path, o.json);
 		if (rc < 0)
-			report_error(o.path, "info");
+			fst_report_error(o.path, "info");
 		rc = rc < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
 	} else if (o.events) {
-		rc = do_events(&seg, &o);
+		rc = fst_do_events(&seg, &o);
 	} else if (o.watch > 0) {
-		rc = watch(&seg, &o);
+		rc = fst_watch(&seg, &o);
 	} else {
 		rc = print_once(seg, &o);
 	}

@@ -288,17 +288,17 @@ print_text_source(const struct ports *ps, const struct source *s, const struct p
 		       fme_tel_version(s->tel), n);
 	if (n == 0)
 		return;
-	tb = cols_new_table();
+	tb = fst_cols_new_table();
 	for (unsigned int k = 0; k < 5; k++)
-		cols_add_column(tb, heads[k], k != 2 && k != 3);
+		fst_cols_add_column(tb, heads[k], k != 2 && k != 3);
 	for (unsigned int k = 0; k < N_TEXT_COUNTERS; k++)
-		cols_add_column(tb, text_counters[k].head, true);
+		fst_cols_add_column(tb, text_counters[k].head, true);
 	for (unsigned int k = 0; watching && k < 4; k++)
-		cols_add_column(tb, rate_heads[k], true);
+		fst_cols_add_column(tb, rate_heads[k], true);
 	for (unsigned int i = 0; i < n; i++) {
 		const struct fme_port_reading *r = &rows[i].r;
 		const struct port_row *p = watching ? prev_row(s, r->port) : NULL;
-		struct libscols_line *ln = cols_new_line(tb);
+		struct libscols_line *ln = fst_cols_new_line(tb);
 		char name[4 * FME_IFNAME_MAX + 1];
 		size_t col = 5;
 
@@ -306,41 +306,41 @@ print_text_source(const struct ports *ps, const struct source *s, const struct p
 			snprintf(cell, sizeof(cell), "%" PRIu32, rows[i].e->ifindex);
 		else
 			snprintf(cell, sizeof(cell), "-");
-		cols_set(ln, 0, cell);
+		fst_cols_set(ln, 0, cell);
 		snprintf(cell, sizeof(cell), "%u", r->port);
-		cols_set(ln, 1, cell);
-		cols_set(ln, 2, fme_escape_str(rows[i].ifname, name, sizeof(name)));
-		cols_set(ln, 3, state_of(r));
+		fst_cols_set(ln, 1, cell);
+		fst_cols_set(ln, 2, fme_escape_str(rows[i].ifname, name, sizeof(name)));
+		fst_cols_set(ln, 3, state_of(r));
 		format_speed(r, cell, sizeof(cell));
-		cols_set(ln, 4, cell);
+		fst_cols_set(ln, 4, cell);
 		for (unsigned int k = 0; k < N_TEXT_COUNTERS; k++, col++) {
 			enum fme_port_stat f = text_counters[k].stat;
 
 			if (r->stats_have & (1u << f))
-				format_count(cell, sizeof(cell), r->stat[f], o->human,
-					     text_counters[k].octets);
+				fst_format_count(cell, sizeof(cell), r->stat[f], o->human,
+						 text_counters[k].octets);
 			else
 				snprintf(cell, sizeof(cell), "-");
-			cols_set(ln, col, cell);
+			fst_cols_set(ln, col, cell);
 		}
 		for (unsigned int k = 0; watching && k < 4; k++, col++) {
 			double rate;
 
 			if (p && s->pid == fme_tel_pid(s->tel) &&
 			    port_rate(&p->r, r, k, dt, &rate))
-				format_rate(cell, sizeof(cell), rate, o->human, false);
+				fst_format_rate(cell, sizeof(cell), rate, o->human, false);
 			else
 				snprintf(cell, sizeof(cell), "-");
-			cols_set(ln, col, cell);
+			fst_cols_set(ln, col, cell);
 		}
 	}
-	cols_print(tb, o->raw, 2);
+	fst_cols_print(tb, o->raw, 2);
 }
 
 static json_t *
 stat_json(const struct fme_port_reading *r, enum fme_port_stat k)
 {
-	return r->stats_have & (1u << k) ? json_u64(r->stat[k]) : json_null();
+	return r->stats_have & (1u << k) ? fst_json_u64(r->stat[k]) : json_null();
 }
 
 static json_t *
@@ -371,7 +371,7 @@ port_json(const struct source *s, const struct port_row *row, bool watching, dou
 	json_object_set_new(o, "state", json_string(state_of(r)));
 	json_object_set_new(o, "started", json_boolean(r->started));
 	json_object_set_new(o, "link_up", json_boolean(r->link_up));
-	json_object_set_new(o, "speed_mbps", r->speed_known ? json_u64(r->speed_mbps)
+	json_object_set_new(o, "speed_mbps", r->speed_known ? fst_json_u64(r->speed_mbps)
 							     : json_null());
 	json_object_set_new(o, "mtu", json_integer(r->mtu));
 	json_object_set_new(o, "mac", r->mac_ok ? json_string(mac) : json_null());
@@ -465,14 +465,14 @@ run(struct ports *ps)
 	if (o->watch > 0) {
 		bool tty = isatty(STDOUT_FILENO);
 
-		stop_on_signals();
-		for (unsigned int pass = 0; !stop_requested; pass++) {
+		fst_stop_on_signals();
+		for (unsigned int pass = 0; !fst_stop_requested; pass++) {
 			if (!o->json && tty)
 				fputs("\033[H\033[2J", stdout);
 			else if (!o->json && pass)
 				putchar('\n');
 			report(ps, true);
-			sleep_interruptible(o->watch);
+			fst_sleep_interruptible(o->watch);
 		}
 		return EXIT_SUCCESS;
 	}
@@ -485,7 +485,7 @@ run(struct ports *ps)
 }
 
 int
-do_ports(const struct stat_opts *o)
+fst_do_ports(const struct stat_opts *o)
 {
 	struct ports ps = { .o = o, .n_src = o->n_ports };
 	const char **paths = calloc(o->n_ports, sizeof(*paths));
@@ -502,7 +502,7 @@ do_ports(const struct stat_opts *o)
 		struct source *s = &ps.src[i];
 		uint32_t own;
 
-		/* checked by parse_args() */
+		/* checked by fst_parse_args() */
 		fme_port_source_parse(o->ports[i], s->path, sizeof(s->path), &own);
 		s->base = own ? own : o->ifindex_base ? o->ifindex_base : FME_IFINDEX_BASE;
 		paths[i] = s->path;

@@ -136,8 +136,8 @@ reset_table(struct fastmib_segment *seg, const struct fastmib_group_schema *g, i
 	size_t n = 0, cap = 0;
 	int rc = 0;
 
-	for (int64_t r = next_row(seg, g, group, 0); r >= 0 && rc == 0;
-	     r = next_row(seg, g, group, (uint32_t)r + 1)) {
+	for (int64_t r = fst_next_row(seg, g, group, 0); r >= 0 && rc == 0;
+	     r = fst_next_row(seg, g, group, (uint32_t)r + 1)) {
 		if (n == cap) {
 			struct fastmib_reset_plan **more;
 
@@ -194,8 +194,8 @@ confirmed(const char *question, const char *path)
 
 /* Returns a process exit status. With `ask`, only after a yes. */
 int
-do_reset(struct fastmib_segment *seg, const char *path, const char *target,
-	 bool quiet, bool ask)
+fst_do_reset(struct fastmib_segment *seg, const char *path, const char *target,
+	     bool quiet, bool ask)
 {
 	const struct fastmib_schema *sc = fastmib_schema(seg);
 	char question[NAME_BUF + FASTMIB_MAX_KEY_TEXT + 64];
@@ -241,7 +241,7 @@ do_reset(struct fastmib_segment *seg, const char *path, const char *target,
 		return 0;
 	}
 	snprintf(question, sizeof(question), "every row of table '%s' (%" PRIu64
-		 " present)", g->name, count_present(seg, (unsigned)tg.group));
+		 " present)", g->name, fst_count_present(seg, (unsigned)tg.group));
 	if (ask && !confirmed(question, path))
 		return EXIT_FAILURE;
 	n = reset_table(seg, g, tg.group);
@@ -251,6 +251,6 @@ do_reset(struct fastmib_segment *seg, const char *path, const char *target,
 		printf("reset %s: %s, %" PRId64 " row(s)\n", path, target, n);
 	return 0;
 fail:
-	report_error(path, "reset");
+	fst_report_error(path, "reset");
 	return EXIT_FAILURE;
 }

@@ -12,8 +12,8 @@
 
 /* Next present row >= row, or -1; the same walk the subagent does. */
 int64_t
-next_row(struct fastmib_segment *seg, const struct fastmib_group_schema *g,
-	 unsigned gi, uint32_t row)
+fst_next_row(struct fastmib_segment *seg, const struct fastmib_group_schema *g,
+	     unsigned gi, uint32_t row)
 {
 	if (row >= g->n_rows)
 		return -1;
@@ -25,7 +25,7 @@ next_row(struct fastmib_segment *seg, const struct fastmib_group_schema *g,
 }
 
 void
-group_snap_free(struct group_snap *gs)
+fst_group_snap_free(struct group_snap *gs)
 {
 	free(gs->rows);
 	free(gs->vals);
@@ -38,18 +38,18 @@ group_snap_free(struct group_snap *gs)
 }
 
 void
-snap_free(struct snap *s)
+fst_snap_free(struct snap *s)
 {
 	if (s->g == NULL)
 		return;
 	for (uint32_t i = 0; i < s->n_groups; i++)
-		group_snap_free(&s->g[i]);
+		fst_group_snap_free(&s->g[i]);
 	free(s->g);
 	s->g = NULL;
 }
 
 const uint8_t *
-snap_key(const struct group_snap *gs, uint32_t i, size_t *len)
+fst_snap_key(const struct group_snap *gs, uint32_t i, size_t *len)
 {
 	*len = gs->key_lens[i];
 	return gs->keys + (size_t)i * gs->key_stride;
@@ -95,7 +95,7 @@ peek(struct fastmib_segment *seg, unsigned gi, const struct fastmib_group_schema
 	int64_t r;
 
 	if (!fastmib_group_keyed(g))
-		return next_row(seg, g, gi, cur->row);
+		return fst_next_row(seg, g, gi, cur->row);
 	r = fastmib_keyed_next(seg, gi, cur->idx, cur->n, !cur->past, key, len);
 	return r == -ENOENT ? -1 : r;
 }
@@ -114,8 +114,8 @@ step(const struct fastmib_group_schema *g, struct row_cursor *cur, int64_t r,
 }
 
 int
-snap_range(struct fastmib_segment *seg, unsigned gi, struct row_cursor *cur,
-	   uint64_t max_rows, bool count_rest, struct group_snap *gs)
+fst_snap_range(struct fastmib_segment *seg, unsigned gi, struct row_cursor *cur,
+	       uint64_t max_rows, bool count_rest, struct group_snap *gs)
 {
 	const struct fastmib_group_schema *g = &fastmib_schema(seg)->groups[gi];
 	bool keyed = fastmib_group_keyed(g);
@@ -165,7 +165,7 @@ snap_range(struct fastmib_segment *seg, unsigned gi, struct row_cursor *cur,
 }
 
 uint64_t
-count_present(struct fastmib_segment *seg, unsigned gi)
+fst_count_present(struct fastmib_segment *seg, unsigned gi)
 {
 	const struct fastmib_group_schema *g = &fastmib_schema(seg)->groups[gi];
 	struct row_cursor cur = { 0 };
@@ -191,12 +191,12 @@ snap_group(struct fastmib_segment *seg, unsigned gi, uint64_t max_rows,
 	int rc;
 
 	memset(gs, 0, sizeof(*gs));
-	rc = snap_range(seg, gi, &cur, max_rows, true, gs);
+	rc = fst_snap_range(seg, gi, &cur, max_rows, true, gs);
 	return rc < 0 ? rc : 0;
 }
 
 int
-snap_take(struct fastmib_segment *seg, const struct view *v, struct snap *s)
+fst_snap_take(struct fastmib_segment *seg, const struct view *v, struct snap *s)
 {
 	const struct fastmib_schema *sc = fastmib_schema(seg);
 	uint64_t max_rows = v == NULL || v->all_rows ? UINT64_MAX : v->max_rows;
@@ -215,7 +215,7 @@ snap_take(struct fastmib_segment *seg, const struct view *v, struct snap *s)
 			continue;
 		rc = snap_group(seg, i, max_rows, &s->g[i]);
 		if (rc < 0) {
-			snap_free(s);
+			fst_snap_free(s);
 			return rc;
 		}
 	}
@@ -223,8 +223,8 @@ snap_take(struct fastmib_segment *seg, const struct view *v, struct snap *s)
 }
 
 const uint64_t *
-prev_row_vals(const struct group_snap *p, const struct fastmib_group_schema *g,
-	      const struct group_snap *gs, uint32_t i)
+fst_prev_row_vals(const struct group_snap *p, const struct fastmib_group_schema *g,
+		  const struct group_snap *gs, uint32_t i)
 {
 	bool keyed = fastmib_group_keyed(g);
 	uint32_t lo = 0, hi = p->n_shown;
@@ -232,12 +232,12 @@ prev_row_vals(const struct group_snap *p, const struct fastmib_group_schema *g,
 	size_t len = 0, plen;
 
 	if (keyed)
-		key = snap_key(gs, i, &len);
+		key = fst_snap_key(gs, i, &len);
 	/* both in SNMP order: by key (a row may have had another key then),
 	 * or by row number */
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
-		const uint8_t *pk = keyed ? snap_key(p, mid, &plen) : NULL;
+		const uint8_t *pk = keyed ? fst_snap_key(p, mid, &plen) : NULL;
 
 		if (keyed ? fastmib_key_cmp(pk, plen, key, len) < 0 : p->rows[mid] < gs->rows[i])
 			lo = mid + 1;
@@ -247,7 +247,7 @@ prev_row_vals(const struct group_snap *p, const struct fastmib_group_schema *g,
 	if (lo == p->n_shown)
 		return NULL;
 	if (keyed) {
-		const uint8_t *pk = snap_key(p, lo, &plen);
+		const uint8_t *pk = fst_snap_key(p, lo, &plen);
 
 		if (fastmib_key_cmp(pk, plen, key, len) != 0)
 			return NULL;
@@ -262,7 +262,7 @@ prev_row_vals(const struct group_snap *p, const struct fastmib_group_schema *g,
  * its SNMP value; a Counter64 that went down was reset, so no rate.
  */
 bool
-rate_of(uint32_t type, uint64_t prev, uint64_t cur, double dt, double *rate)
+fst_rate_of(uint32_t type, uint64_t prev, uint64_t cur, double dt, double *rate)
 {
 	uint64_t d;
 

@@ -54,7 +54,8 @@ struct stat_opts {
 
 /* The columns of the list of a scalar group (--output keywords). */
 enum list_col { LC_NAME, LC_VALUE, LC_UNITS, LC_RATE, LC_TYPE, LC_DESCRIPTION, LC_N };
-extern const char *const list_col_names[LC_N];
+/* view.c: their names, as --output takes them and the text heads them. */
+extern const char *const fst_list_col_names[LC_N];
 
 /* A column of a table: one of its indexes or counters. */
 struct tcol {
@@ -97,7 +98,7 @@ struct group_snap {
 	uint32_t n_bounded; /* rows read best-effort (writer stalled) */
 };
 
-/* Where the next range of a table's rows starts (snap_range()); zeroed:
+/* Where the next range of a table's rows starts (fst_snap_range()); zeroed:
  * at the first row. */
 struct row_cursor {
 	uint32_t row;       /* tables of integer indexes: the next row number */
@@ -114,17 +115,44 @@ struct snap {
 	struct timespec wall; /* CLOCK_REALTIME, for the JSON "time" */
 };
 
-/* main.c: "fastmib-stat: PATH: [WHAT: ]message of the last failed call". */
-void report_error(const char *path, const char *what);
+/*
+ * The parts of the program, one file each, from the command line down to
+ * the modes; main.c calls them and nothing calls main.c.
+ */
 
-/* args.c: -1 to go on, or the exit status. Free o->match and o->ports. */
-int parse_args(int argc, char **argv, struct stat_opts *o);
+/*
+ * args.c: fill `o` from the command line and check the options together
+ * (main()). Returns -1 to go on, or the exit status after --help,
+ * --version or a message naming the option. The caller frees o->match and
+ * o->ports, whatever it returns.
+ */
+int fst_parse_args(int argc, char **argv, struct stat_opts *o);
 
-/* snapshot.c */
-int64_t next_row(struct fastmib_segment *seg, const struct fastmib_group_schema *g,
-		 unsigned gi, uint32_t row);
-/* Groups `v` shows, at most the rows it may show; every row of all with NULL. */
-int snap_take(struct fastmib_segment *seg, const struct view *v, struct snap *s);
+/*
+ * report.c: "fastmib-stat: PATH: [WHAT: ]message of the last failed call"
+ * on stderr (fastmib_last_error(); PATH left out when the message names
+ * it). For main() and every mode after a reader call failed.
+ */
+void fst_report_error(const char *path, const char *what);
+
+/*
+ * signals.c: the end of the loops of --watch, --follow and --ports --watch.
+ * fst_stop_on_signals() makes SIGINT and SIGTERM set fst_stop_requested
+ * instead of ending the process; fst_sleep_interruptible() sleeps
+ * `seconds`, or less when one of them comes (or came).
+ */
+extern volatile sig_atomic_t fst_stop_requested;
+void fst_stop_on_signals(void);
+void fst_sleep_interruptible(double seconds);
+
+/* snapshot.c: reading the rows of a segment, and rates between two reads. */
+/* Next present row >= row of group gi, or -1: the walk the subagent does
+ * (info.c, reset.c). */
+int64_t fst_next_row(struct fastmib_segment *seg, const struct fastmib_group_schema *g,
+		     unsigned gi, uint32_t row);
+/* Groups `v` shows, at most the rows it may show; every row of all with NULL.
+ * 0, or a negative errno (nothing to free then). main(), fst_watch(). */
+int fst_snap_take(struct fastmib_segment *seg, const struct view *v, struct snap *s);
 /*
  * Add to `gs` the rows of group gi from `*cur` on, in SNMP order, until it
  * holds `max_rows` rows: returns 1 when rows are left (`*cur` is where the
@@ -134,62 +162,80 @@ int snap_take(struct fastmib_segment *seg, const struct view *v, struct snap *s)
  * `max_rows` rows, however large the table. A keyed table's row is read
  * for the key it was found by (fastmib_keyed_read()).
  */
-int snap_range(struct fastmib_segment *seg, unsigned gi, struct row_cursor *cur,
-	       uint64_t max_rows, bool count_rest, struct group_snap *gs);
+int fst_snap_range(struct fastmib_segment *seg, unsigned gi, struct row_cursor *cur,
+		   uint64_t max_rows, bool count_rest, struct group_snap *gs);
 /* Rows present in group gi now (no counter is read): presence bits, or
  * for a keyed table the keys a reader can read. */
-uint64_t count_present(struct fastmib_segment *seg, unsigned gi);
+uint64_t fst_count_present(struct fastmib_segment *seg, unsigned gi);
 /* Row i of `gs`: its order key (keyed tables) and the key's length. */
-const uint8_t *snap_key(const struct group_snap *gs, uint32_t i, size_t *len);
-void snap_free(struct snap *s);
-void group_snap_free(struct group_snap *gs);
+const uint8_t *fst_snap_key(const struct group_snap *gs, uint32_t i, size_t *len);
+/* Free what a snapshot holds and leave it empty; again is harmless. */
+void fst_snap_free(struct snap *s);
+void fst_group_snap_free(struct group_snap *gs);
 /* The values in previous snapshot `p` of row i of `gs` (the same row, or
  * for a keyed table the same key), or NULL. */
-const uint64_t *prev_row_vals(const struct group_snap *p, const struct fastmib_group_schema *g,
-			      const struct group_snap *gs, uint32_t i);
-bool rate_of(uint32_t type, uint64_t prev, uint64_t cur, double dt, double *rate);
+const uint64_t *fst_prev_row_vals(const struct group_snap *p,
+				  const struct fastmib_group_schema *g,
+				  const struct group_snap *gs, uint32_t i);
+/* Per-second rate of a counter of `type` from `prev` to `cur` in `dt`
+ * seconds: false for a gauge, or a Counter64 that went down (reset). */
+bool fst_rate_of(uint32_t type, uint64_t prev, uint64_t cur, double dt, double *rate);
 
-/* view.c: 0, or an exit status after a message naming the option. */
-int view_build(const struct fastmib_schema *sc, const struct stat_opts *o, struct view *v);
-void view_free(struct view *v);
+/* view.c: what is shown, from --match, --sort, --top, --rows, --output. */
+/* 0, or an exit status after a message naming the option (nothing to free
+ * then). main() and fst_watch() (again for a re-created segment). */
+int fst_view_build(const struct fastmib_schema *sc, const struct stat_opts *o, struct view *v);
+void fst_view_free(struct view *v);
 /*
  * The rows of a table to show, as positions in `gs`, in the order of the
  * view (by rate with `prev`), at most `max_rows`; returns how many.
  */
-uint32_t view_order(const struct group_view *gv, const struct fastmib_group_schema *g,
-		    const struct group_snap *gs, const struct group_snap *prev, double dt,
-		    uint64_t max_rows, uint32_t *order);
+uint32_t fst_view_order(const struct group_view *gv, const struct fastmib_group_schema *g,
+			const struct group_snap *gs, const struct group_snap *prev, double dt,
+			uint64_t max_rows, uint32_t *order);
 
 /* text.c: the counters as tables; with `prev`, counters per second. */
-void print_text(struct fastmib_segment *seg, const struct stat_opts *o,
-		const struct view *v, const struct snap *s, const struct snap *prev);
+void fst_print_text(struct fastmib_segment *seg, const struct stat_opts *o,
+		    const struct view *v, const struct snap *s, const struct snap *prev);
 /* The same, once, read and printed a range of rows at a time (a view
  * without --sort): memory independent of the tables' sizes. 0 or -errno. */
-int print_text_stream(struct fastmib_segment *seg, const struct stat_opts *o,
-		      const struct view *v);
+int fst_print_text_stream(struct fastmib_segment *seg, const struct stat_opts *o,
+			  const struct view *v);
 
-/* json.c */
-json_t *json_doc(struct fastmib_segment *seg, const char *path, const struct view *v,
-		 const struct snap *s);
-/* Print and free `doc`: indented, or one line when `compact`. */
-int print_json(json_t *doc, bool compact);
-/* The document of json_doc(), printed with each table's rows read and
+/* json.c: the counters as one JSON document (--json). */
+/* The document of snapshot `s` as `v` shows it, for fst_print_json(). */
+json_t *fst_json_doc(struct fastmib_segment *seg, const char *path, const struct view *v,
+		     const struct snap *s);
+/* Print and free `doc`: indented, or one line when `compact`. 0 or -EIO.
+ * main(), fst_watch(), --info and --events print through it. */
+int fst_print_json(json_t *doc, bool compact);
+/* The document of fst_json_doc(), printed with each table's rows read and
  * written a range at a time (a view without --sort). 0 or -errno. */
-int print_json_stream(struct fastmib_segment *seg, const char *path, const struct view *v);
+int fst_print_json_stream(struct fastmib_segment *seg, const char *path, const struct view *v);
 
-/* watch.c: --watch, and what every loop until a signal needs. */
-extern volatile sig_atomic_t stop_requested;
-void stop_on_signals(void);
-void sleep_interruptible(double seconds);
-int watch(struct fastmib_segment **segp, const struct stat_opts *o);
+/* The modes, each called by main() alone. */
 
-/* ports.c: fastmib-stat --ports; an exit status. */
-int do_ports(const struct stat_opts *o);
+/* watch.c: --watch: redraw until SIGINT/SIGTERM, re-attaching a segment the
+ * application re-created (*segp is then the new one). An exit status. */
+int fst_watch(struct fastmib_segment **segp, const struct stat_opts *o);
 
-/* info.c, reset.c, events.c: exit statuses, except do_info (< 0: error). */
-int do_info(struct fastmib_segment *seg, const char *path, bool json);
-int do_reset(struct fastmib_segment *seg, const char *path, const char *target, bool quiet,
-	     bool ask);
-int do_events(struct fastmib_segment **segp, const struct stat_opts *o);
+/* info.c: --info: the segment's header, as text or JSON. 0, or a negative
+ * errno (the caller reports it). */
+int fst_do_info(struct fastmib_segment *seg, const char *path, bool json);
+
+/* reset.c: --reset of the segment, a group or one row (`target`, NULL: the
+ * whole segment); with `ask`, only after a yes on the terminal; `quiet`:
+ * no confirmation on stdout. An exit status. */
+int fst_do_reset(struct fastmib_segment *seg, const char *path, const char *target, bool quiet,
+		 bool ask);
+
+/* events.c: --events: the event log, once or (--follow) until SIGINT/SIGTERM,
+ * re-attaching a re-created segment (*segp is then the new one). An exit
+ * status. */
+int fst_do_events(struct fastmib_segment **segp, const struct stat_opts *o);
+
+/* ports.c: --ports: the ports of DPDK applications, without a segment. An
+ * exit status. */
+int fst_do_ports(const struct stat_opts *o);
 
 #endif

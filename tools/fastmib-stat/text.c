@@ -28,7 +28,7 @@ value_cell(char *buf, size_t len, const struct frame *f,
 	   const struct fastmib_counter_schema *cs, uint64_t v)
 {
 	/* the units matter to -H alone */
-	format_count(buf, len, v, f->o->human, f->o->human && units_are_octets(cs->units));
+	fst_format_count(buf, len, v, f->o->human, f->o->human && fst_units_are_octets(cs->units));
 }
 
 /* The per-second rate of a counter as a cell: "-" without one. */
@@ -38,8 +38,8 @@ rate_cell(char *buf, size_t len, const struct frame *f,
 {
 	double rate;
 
-	if (pv != NULL && rate_of(cs->type, *pv, v, f->dt, &rate))
-		format_rate(buf, len, rate, f->o->human, units_are_octets(cs->units));
+	if (pv != NULL && fst_rate_of(cs->type, *pv, v, f->dt, &rate))
+		fst_format_rate(buf, len, rate, f->o->human, fst_units_are_octets(cs->units));
 	else
 		snprintf(buf, len, "-");
 }
@@ -52,7 +52,7 @@ print_scalar_group(const struct frame *f, const struct fastmib_group_schema *g,
 {
 	const struct fastmib_schema *sc = f->sc;
 	const struct view *v = f->v;
-	const uint64_t *pv = prev ? prev_row_vals(prev, g, gs, 0) : NULL;
+	const uint64_t *pv = prev ? fst_prev_row_vals(prev, g, gs, 0) : NULL;
 	struct libscols_table *tb;
 	char cell[CELL > NAME_BUF ? CELL : NAME_BUF];
 
@@ -60,9 +60,9 @@ print_scalar_group(const struct frame *f, const struct fastmib_group_schema *g,
 		printf("%s\n", g->name);
 	if (gs->n_shown == 0)
 		return;
-	tb = cols_new_table();
+	tb = fst_cols_new_table();
 	for (uint32_t k = 0; k < v->n_list_cols; k++)
-		cols_add_column(tb, list_col_names[v->list_cols[k]],
+		fst_cols_add_column(tb, fst_list_col_names[v->list_cols[k]],
 			   v->list_cols[k] == LC_VALUE || v->list_cols[k] == LC_RATE);
 	for (uint32_t c = 0; c < g->n_counters; c++) {
 		const struct fastmib_counter_schema *cs = &g->counters[c];
@@ -70,7 +70,7 @@ print_scalar_group(const struct frame *f, const struct fastmib_group_schema *g,
 
 		if (!gv->counter[c])
 			continue;
-		ln = cols_new_line(tb);
+		ln = fst_cols_new_line(tb);
 		for (uint32_t k = 0; k < v->n_list_cols; k++) {
 			switch (v->list_cols[k]) {
 			case LC_NAME:
@@ -94,17 +94,17 @@ print_scalar_group(const struct frame *f, const struct fastmib_group_schema *g,
 					strcat(cell, "/s");
 				break;
 			case LC_TYPE:
-				snprintf(cell, sizeof(cell), "%s", type_name(cs->type));
+				snprintf(cell, sizeof(cell), "%s", fst_type_name(cs->type));
 				break;
 			default:
 				/* a description may not fit a cell buffer: as it is */
-				cols_set(ln, k, cs->description);
+				fst_cols_set(ln, k, cs->description);
 				continue;
 			}
-			cols_set(ln, k, cell);
+			fst_cols_set(ln, k, cell);
 		}
 	}
-	cols_print(tb, f->o->raw, 2);
+	fst_cols_print(tb, f->o->raw, 2);
 }
 
 /*
@@ -186,13 +186,13 @@ table_cells(const struct frame *f, const struct fastmib_group_schema *g,
 		if (col.index && keyed) {
 			struct fastmib_key_field kf;
 			size_t len;
-			const uint8_t *key = snap_key(gs, i, &len);
+			const uint8_t *key = fst_snap_key(gs, i, &len);
 
 			cells[k][0] = '\0';
 			if (fastmib_key_field(g, key, len, col.n, &kf) == 0)
 				fastmib_key_field_text(&kf, cells[k], CELL);
 		} else if (col.index) {
-			format_count(cells[k], CELL, idx[col.n], false, false);
+			fst_format_count(cells[k], CELL, idx[col.n], false, false);
 		} else if (!rates || cs->type == FASTMIB_GAUGE32) {
 			value_cell(cells[k], CELL, f, cs, v[col.n]);
 		} else {
@@ -205,12 +205,12 @@ table_cells(const struct frame *f, const struct fastmib_group_schema *g,
 static struct libscols_table *
 new_table(const struct group_view *gv, char (*heads)[HEAD], const size_t *width)
 {
-	struct libscols_table *tb = cols_new_table();
+	struct libscols_table *tb = fst_cols_new_table();
 	char padded[HEAD + CELL];
 
 	for (uint32_t k = 0; k < gv->n_cols; k++) {
 		snprintf(padded, sizeof(padded), "%*s", width ? (int)width[k] : 0, heads[k]);
-		cols_add_column(tb, padded, true);
+		fst_cols_add_column(tb, padded, true);
 	}
 	return tb;
 }
@@ -235,7 +235,7 @@ print_table_group(const struct frame *f, const struct fastmib_group_schema *g,
 		fprintf(stderr, "fastmib-stat: out of memory\n");
 		exit(EXIT_FAILURE);
 	}
-	n = view_order(gv, g, gs, prev, f->dt, f->v->max_rows, order);
+	n = fst_view_order(gv, g, gs, prev, f->dt, f->v->max_rows, order);
 	if (!f->o->raw)
 		print_title(f, g, gv, gs, prev, n);
 	if (n == 0) {
@@ -246,14 +246,14 @@ print_table_group(const struct frame *f, const struct fastmib_group_schema *g,
 	tb = new_table(gv, heads, NULL);
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t r = order[i];
-		const uint64_t *pv = prev ? prev_row_vals(prev, g, gs, r) : NULL;
-		struct libscols_line *ln = cols_new_line(tb);
+		const uint64_t *pv = prev ? fst_prev_row_vals(prev, g, gs, r) : NULL;
+		struct libscols_line *ln = fst_cols_new_line(tb);
 
 		table_cells(f, g, gv, gs, r, pv, prev != NULL, cells);
 		for (uint32_t k = 0; k < gv->n_cols; k++)
-			cols_set(ln, k, cells[k]);
+			fst_cols_set(ln, k, cells[k]);
 	}
-	cols_print(tb, f->o->raw, 2);
+	fst_cols_print(tb, f->o->raw, 2);
 	free(order);
 }
 
@@ -283,7 +283,7 @@ cell_out(char *dst, const char *s, bool raw)
 }
 
 /*
- * One line of a streamed table, laid out as cols_print() lays out a
+ * One line of a streamed table, laid out as fst_cols_print() lays out a
  * libsmartcols table whose columns are all right-aligned: cells padded to
  * their column's width, one blank between columns, indented by two, no
  * trailing blank; with --raw, as libsmartcols' raw mode: one blank between
@@ -328,7 +328,7 @@ stream_table_group(struct fastmib_segment *seg, const struct frame *f, unsigned 
 	const struct group_view *gv = &f->v->g[gi];
 	char cells[FASTMIB_MAX_INDEXES + FASTMIB_MAX_COUNTERS][CELL > HEAD ? CELL : HEAD];
 	size_t width[FASTMIB_MAX_INDEXES + FASTMIB_MAX_COUNTERS];
-	struct group_snap gs = { .n_present = count_present(seg, gi) };
+	struct group_snap gs = { .n_present = fst_count_present(seg, gi) };
 	uint64_t shown = gs.n_present < f->v->max_rows ? gs.n_present : f->v->max_rows;
 	uint32_t bounded = 0;
 
@@ -356,10 +356,10 @@ stream_table_group(struct fastmib_segment *seg, const struct frame *f, unsigned 
 			uint64_t want = f->v->max_rows - done;
 
 			gs.n_shown = 0;
-			more = snap_range(seg, gi, &cur, want < STREAM_ROWS ? want : STREAM_ROWS,
-					  false, &gs);
+			more = fst_snap_range(seg, gi, &cur,
+					      want < STREAM_ROWS ? want : STREAM_ROWS, false, &gs);
 			if (more < 0) {
-				group_snap_free(&gs);
+				fst_group_snap_free(&gs);
 				return more;
 			}
 			if (gs.n_shown == 0)
@@ -393,7 +393,7 @@ stream_table_group(struct fastmib_segment *seg, const struct frame *f, unsigned 
 			put_line(cells, gv->n_cols, width, false);
 		}
 	}
-	group_snap_free(&gs);
+	fst_group_snap_free(&gs);
 	return (int)bounded;
 }
 
@@ -421,8 +421,8 @@ print_bounded_note(const struct stat_opts *o, uint32_t bounded)
 }
 
 int
-print_text_stream(struct fastmib_segment *seg, const struct stat_opts *o,
-		  const struct view *v)
+fst_print_text_stream(struct fastmib_segment *seg, const struct stat_opts *o,
+		      const struct view *v)
 {
 	const struct fastmib_schema *sc = fastmib_schema(seg);
 	struct frame f = { .sc = sc, .o = o, .v = v };
@@ -441,14 +441,14 @@ print_text_stream(struct fastmib_segment *seg, const struct stat_opts *o,
 			struct group_snap gs = { 0 };
 			struct row_cursor cur = { 0 };
 
-			rc = snap_range(seg, i, &cur, 1, false, &gs);
+			rc = fst_snap_range(seg, i, &cur, 1, false, &gs);
 			if (rc < 0) {
-				group_snap_free(&gs);
+				fst_group_snap_free(&gs);
 				return rc;
 			}
 			print_scalar_group(&f, g, &v->g[i], &gs, NULL);
 			bounded += gs.n_bounded;
-			group_snap_free(&gs);
+			fst_group_snap_free(&gs);
 			continue;
 		}
 		fflush(stdout);
@@ -461,8 +461,8 @@ print_text_stream(struct fastmib_segment *seg, const struct stat_opts *o,
 }
 
 void
-print_text(struct fastmib_segment *seg, const struct stat_opts *o, const struct view *v,
-	   const struct snap *s, const struct snap *prev)
+fst_print_text(struct fastmib_segment *seg, const struct stat_opts *o, const struct view *v,
+	       const struct snap *s, const struct snap *prev)
 {
 	const struct fastmib_schema *sc = fastmib_schema(seg);
 	struct frame f = { .sc = sc, .o = o, .v = v };

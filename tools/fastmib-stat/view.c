@@ -130,7 +130,7 @@ table_column(const struct fastmib_schema *sc, const struct fastmib_group_schema 
 	return false;
 }
 
-const char *const list_col_names[LC_N] = {
+const char *const fst_list_col_names[LC_N] = {
 	[LC_NAME] = "NAME", [LC_VALUE] = "VALUE", [LC_UNITS] = "UNITS",
 	[LC_RATE] = "RATE", [LC_TYPE] = "TYPE", [LC_DESCRIPTION] = "DESCRIPTION",
 };
@@ -161,7 +161,7 @@ output_word(const struct fastmib_schema *sc, const struct stat_opts *o, struct v
 	bool found = false;
 
 	for (int lc = 0; lc < LC_N; lc++) {
-		if (strcmp(w, list_col_names[lc]) != 0)
+		if (strcmp(w, fst_list_col_names[lc]) != 0)
 			continue;
 		if (lc == LC_RATE && o->watch <= 0) {
 			fprintf(stderr, "fastmib-stat: --output: RATE goes with --watch\n");
@@ -287,7 +287,7 @@ apply_sort(const struct fastmib_schema *sc, const struct stat_opts *o, struct vi
 }
 
 int
-view_build(const struct fastmib_schema *sc, const struct stat_opts *o, struct view *v)
+fst_view_build(const struct fastmib_schema *sc, const struct stat_opts *o, struct view *v)
 {
 	memset(v, 0, sizeof(*v));
 	v->n_groups = sc->n_groups;
@@ -301,7 +301,7 @@ view_build(const struct fastmib_schema *sc, const struct stat_opts *o, struct vi
 			v->g[i].counter[c] = o->n_match == 0;
 	if (apply_match(sc, o, v) < 0 || (!o->json && apply_output(sc, o, v) < 0) ||
 	    (o->sort && apply_sort(sc, o, v) < 0)) {
-		view_free(v);
+		fst_view_free(v);
 		return EXIT_USAGE;
 	}
 	for (uint32_t i = 0; i < sc->n_groups; i++) {
@@ -339,7 +339,7 @@ view_build(const struct fastmib_schema *sc, const struct stat_opts *o, struct vi
 }
 
 void
-view_free(struct view *v)
+fst_view_free(struct view *v)
 {
 	free(v->g);
 	v->g = NULL;
@@ -385,9 +385,9 @@ cmp_keys(const void *pa, const void *pb, void *pctx)
 }
 
 uint32_t
-view_order(const struct group_view *gv, const struct fastmib_group_schema *g,
-	   const struct group_snap *gs, const struct group_snap *prev, double dt,
-	   uint64_t max_rows, uint32_t *order)
+fst_view_order(const struct group_view *gv, const struct fastmib_group_schema *g,
+	       const struct group_snap *gs, const struct group_snap *prev, double dt,
+	       uint64_t max_rows, uint32_t *order)
 {
 	uint32_t n = gs->n_shown < max_rows ? gs->n_shown : (uint32_t)max_rows;
 	const struct fastmib_counter_schema *cs;
@@ -417,7 +417,7 @@ view_order(const struct group_view *gv, const struct fastmib_group_schema *g,
 		if (ctx.parts) {
 			struct fastmib_key_field f;
 			size_t len;
-			const uint8_t *key = snap_key(gs, r, &len);
+			const uint8_t *key = fst_snap_key(gs, r, &len);
 
 			/* a key read from the segment is valid: none is a defect */
 			k->none = fastmib_key_field(g, key, len, gv->key.n, &f) < 0;
@@ -429,12 +429,12 @@ view_order(const struct group_view *gv, const struct fastmib_group_schema *g,
 			fastmib_index_of_row(g, gs->rows[r], idx);
 			k->u = idx[gv->key.n];
 		} else if (ctx.rates) {
-			const uint64_t *pv = prev_row_vals(prev, g, gs, r);
+			const uint64_t *pv = fst_prev_row_vals(prev, g, gs, r);
 
 			k->none = pv == NULL ||
-				  !rate_of(cs->type, pv[gv->key.n],
-					   gs->vals[(size_t)r * g->n_counters + gv->key.n],
-					   dt, &k->d);
+				  !fst_rate_of(cs->type, pv[gv->key.n],
+					       gs->vals[(size_t)r * g->n_counters + gv->key.n],
+					       dt, &k->d);
 		} else {
 			k->u = gs->vals[(size_t)r * g->n_counters + gv->key.n];
 		}

@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The parts every answer of the telemetry commands is built of, and what
+ * each costs: sizes of JSON text, error answers, empty containers, MIB
+ * names as DPDK keeps them, a group's counters dict and a table's present
+ * rows. Both commands' files build their answers with it, and it calls
+ * neither: telemetry_commands.c calls telemetry_keyed.c, and both call
+ * this file.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_telemetry.h>
+
+#include "fastmib/names.h"
+#include "telemetry_answer.h"
+
+/* ---- answer sizes ---- */
+
+size_t
+fms_telcmd_str_size(const char *s)
+{
+	size_t n = 2;
+
+	for (; *s; s++)
+		n += *s == '"' || *s == '\\' ? 2 : (unsigned char)*s < 0x20 ? 6 : 1;
+	return n;
+}
+
+size_t
+fms_telcmd_u64_size(uint64_t v)
+{
+	size_t n = 1;
+
+	while (v >= 10) {
+		v /= 10;
+		n++;
+	}
+	return n;
+}
+
+size_t
+fms_telcmd_entry_size(const char *name, size_t value)
+{
+	return fms_telcmd_str_size(name) + 1 + value + 1;
+}
+
+bool
+fms_telcmd_fits(size_t *left, size_t n)
+{
+	if (n > *left)
+		return false;
+	*left -= n;
+	return true;
+}
+
+/* ---- parts of an answer ---- */
+
+int
+fms_telcmd_error(struct rte_tel_data *d, const char *fmt, ...)
+{
+	char msg[TEL_MAX_STR + 1];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_string(d, "error", msg);
+	return 0;
+}
+
+struct rte_tel_data *
+fms_telcmd_dict(void)
+{
+	struct rte_tel_data *t = rte_tel_data_alloc();
+
+	if (t != NULL)
+		rte_tel_data_start_dict(t);
+	return t;
+}
+
+struct rte_tel_data *
+fms_telcmd_str_array(void)
+{
+	struct rte_tel_data *t = rte_tel_data_alloc();
+
+	if (t != NULL)
+		rte_tel_data_start_array(t, RTE_TEL_STRING_VAL);
+	return t;
+}
+
+void
+fms_telcmd_name(char *buf, enum fastmib_name_role role, const char *prefix, const char *group,
+		const char *name)
+{
+	fastmib_name(buf, TEL_NAME_LEN, role, prefix, group, name);
+	if (strlen(buf) > TEL_MAX_STR)
+		snprintf(buf, TEL_NAME_LEN, "%s", name);
+}
+
+struct rte_tel_data *
+fms_telcmd_counters(const struct fastmib_group_schema *g, const struct fms_telcmd_names *gn,
+		    const uint64_t *raw, size_t *left, bool partial, bool *cut)
+{
+	struct rte_tel_data *t;
+	size_t need = 2;
+	uint32_t n = 0;
+
+	for (; n < gn->n; n++) {
+		size_t c = gn->size[n] +
+			   fms_telcmd_u64_size(fastmib_reported_value(g->counters[n].type, raw[n]));
+
+		if (need + c > *left)
+			break;
+		need += c;
+	}
+	if (n < gn->n && !partial)
+		return NULL;
+	if ((t = fms_telcmd_dict()) == NULL)
+		return NULL;
+	*left -= need;
+	for (uint32_t c = 0; c < n; c++)
+		rte_tel_data_add_dict_u64(t, gn->name[c],
+					  fastmib_reported_value(g->counters[c].type, raw[c]));
+	if (n < gn->n)
+		*cut = true;
+	return t;
+}
+
+uint64_t
+fms_telcmd_present_rows(struct fastmib_segment *seg, unsigned int gi)
+{
+	const struct fastmib_group_schema *g = &fastmib_schema(seg)->groups[gi];
+	uint64_t n = 0;
+
+	if (g->all_rows)
+		return g->n_rows;
+	for (int64_t r = fastmib_next_row(seg, gi, 0); r >= 0 && r < g->n_rows;
+	     r = fastmib_next_row(seg, gi, (uint32_t)r + 1))
+		n++;
+	return n;
+}
