@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fastmib-agentx: its command line, its configuration directives and
- * their reload (see agentx_config.h). Two directives decide how the
+ * their reload (see config.h). Two directives decide how the
  * library is started (listen: the agent's role; persistentDir: where its
  * state is read from), so they are taken from the -c files before
  * Net-SNMP starts (prepass()).
@@ -25,7 +25,7 @@
 #define FASTMIB_VERSION "0.0.0"
 #endif
 
-struct settings *agentx_cfg;
+struct fmx_settings *fmx_cfg;
 
 static void
 usage(FILE *f)
@@ -103,7 +103,7 @@ keep(const char *s)
  * yet, so this is plain joining, not realpath().
  */
 char *
-agentx_absolute_path(const char *path)
+fmx_absolute_path(const char *path)
 {
 	char cwd[PATH_MAX], *abs;
 
@@ -144,7 +144,7 @@ setting_error(bool config_line, const char *fmt, ...)
 /* ---- values ---- */
 
 static void
-values_reset(struct agentx_values *v)
+values_reset(struct fmx_values *v)
 {
 	for (unsigned int i = 0; i < v->n_segments; i++)
 		free(v->segments[i]);
@@ -169,9 +169,9 @@ same_ports_path(const char *a, const char *b)
 
 /* A --ports source (or `ports` line), its path made absolute like a segment's. */
 static int
-add_ports(struct agentx_values *v, const char *spec, bool config_line)
+add_ports(struct fmx_values *v, const char *spec, bool config_line)
 {
-	char *abs = agentx_absolute_path(spec);
+	char *abs = fmx_absolute_path(spec);
 	char path[PATH_MAX];
 	uint32_t base;
 	int rc;
@@ -205,9 +205,9 @@ done:
 }
 
 static int
-add_segment(struct agentx_values *v, const char *name, bool config_line)
+add_segment(struct fmx_values *v, const char *name, bool config_line)
 {
-	char *path = agentx_absolute_path(name);
+	char *path = fmx_absolute_path(name);
 
 	if (!path) {
 		setting_error(config_line, "%s: %s", name, strerror(errno));
@@ -229,7 +229,7 @@ add_segment(struct agentx_values *v, const char *name, bool config_line)
 }
 
 long
-agentx_setting(const struct settings *st, enum fma_setting s)
+fmx_setting(const struct fmx_settings *st, enum fma_setting s)
 {
 	return st->cli.num[s] >= 0 ? st->cli.num[s] : st->files.num[s];
 }
@@ -272,7 +272,7 @@ dir_segment(const char *token, char *line)
 	char path[PATH_MAX];
 
 	if (one_value(token, line, path, sizeof(path)))
-		add_segment(agentx_cfg->reading, path, true);
+		add_segment(fmx_cfg->reading, path, true);
 }
 
 static void
@@ -281,7 +281,7 @@ dir_ports(const char *token, char *line)
 	char spec[PATH_MAX + 16];
 
 	if (one_value(token, line, spec, sizeof(spec)))
-		add_ports(agentx_cfg->reading, spec, true);
+		add_ports(fmx_cfg->reading, spec, true);
 }
 
 static void
@@ -297,7 +297,7 @@ dir_number(const char *token, char *line)
 				  sizeof(msg)) < 0)
 		netsnmp_config_error("%s", msg);
 	else
-		agentx_cfg->reading->num[s] = v; /* a later line wins, as in Net-SNMP */
+		fmx_cfg->reading->num[s] = v; /* a later line wins, as in Net-SNMP */
 }
 
 /*
@@ -321,7 +321,7 @@ agentx_socket_problem(const char *sock, char *buf, size_t len)
 static void
 dir_agentx_socket(const char *token, char *line)
 {
-	struct agentx_values *v = agentx_cfg->reading;
+	struct fmx_values *v = fmx_cfg->reading;
 	char sock[PATH_MAX], why[96];
 
 	if (!one_value(token, line, sock, sizeof(sock)))
@@ -343,8 +343,8 @@ dir_agentx_socket(const char *token, char *line)
 static void
 dir_early(const char *token, char *line)
 {
-	struct settings *st = agentx_cfg;
-	struct early *e = !strcasecmp(token, "listen") ? &st->listen : &st->state_dir;
+	struct fmx_settings *st = fmx_cfg;
+	struct fmx_early *e = !strcasecmp(token, "listen") ? &st->listen : &st->state_dir;
 	char value[PATH_MAX];
 
 	if (!one_value(token, line, value, sizeof(value)) || e->from_cli)
@@ -392,7 +392,7 @@ directive_list(void)
 }
 
 void
-agentx_register_directives(void)
+fmx_register_directives(void)
 {
 	/* agentxSocket before init_agent(): found ahead of Net-SNMP's own
 	 * agentxsocket, so that -x keeps precedence over the files. */
@@ -409,14 +409,14 @@ count_config_error(int major, int minor, void *serverarg, void *clientarg)
 
 	(void)major, (void)minor, (void)clientarg;
 	if (m->priority <= LOG_ERR)
-		agentx_cfg->config_errors++;
+		fmx_cfg->config_errors++;
 	return 0;
 }
 
 /* Anything logged as an error while the files are read is a configuration
  * error (Net-SNMP's own directives included). */
 void
-agentx_count_errors_begin(struct settings *st)
+fmx_count_errors_begin(struct fmx_settings *st)
 {
 	st->config_errors = 0;
 	st->error_counter = netsnmp_register_loghandler(NETSNMP_LOGHANDLER_CALLBACK,
@@ -426,7 +426,7 @@ agentx_count_errors_begin(struct settings *st)
 }
 
 unsigned int
-agentx_count_errors_end(struct settings *st)
+fmx_count_errors_end(struct fmx_settings *st)
 {
 	if (st->error_counter)
 		netsnmp_remove_loghandler(st->error_counter);
@@ -446,7 +446,7 @@ agentx_count_errors_end(struct settings *st)
  * line.
  */
 static int
-prepass(struct settings *st)
+prepass(struct fmx_settings *st)
 {
 	char *list, *file, *save = NULL, *line = NULL;
 	size_t cap = 0;
@@ -466,7 +466,7 @@ prepass(struct settings *st)
 		}
 		while (getline(&line, &cap, f) > 0) {
 			char token[64], value[PATH_MAX], *p, *rest;
-			struct early *e;
+			struct fmx_early *e;
 
 			lineno++;
 			line[strcspn(line, "\r\n")] = '\0';
@@ -550,7 +550,7 @@ long_options(struct option *o)
 }
 
 static int
-set_number(struct settings *st, enum fma_setting s, const char *arg)
+set_number(struct fmx_settings *st, enum fma_setting s, const char *arg)
 {
 	char msg[256];
 
@@ -563,7 +563,7 @@ set_number(struct settings *st, enum fma_setting s, const char *arg)
 }
 
 static void
-set_early(struct early *e, const char *value)
+set_early(struct fmx_early *e, const char *value)
 {
 	free(e->value);
 	e->value = keep(value);
@@ -593,7 +593,7 @@ find_append(int argc, char **argv, const struct option *lo)
 }
 
 static int
-one_option(struct settings *st, int c, int argc, char **argv)
+one_option(struct fmx_settings *st, int c, int argc, char **argv)
 {
 	switch (c) {
 	case 'f':
@@ -656,7 +656,7 @@ one_option(struct settings *st, int c, int argc, char **argv)
 			return 1;
 		}
 		free(st->pid_file);
-		st->pid_file = agentx_absolute_path(optarg);
+		st->pid_file = fmx_absolute_path(optarg);
 		return st->pid_file ? -1 : 1;
 	case 'u':
 		st->user = optarg;
@@ -691,7 +691,7 @@ one_option(struct settings *st, int c, int argc, char **argv)
 }
 
 int
-agentx_parse_args(int argc, char **argv, struct settings *st)
+fmx_parse_args(int argc, char **argv, struct fmx_settings *st)
 {
 	struct option lo[N_FIXED + FMA_SET_COUNT + 1];
 	int c, rc;
@@ -704,7 +704,7 @@ agentx_parse_args(int argc, char **argv, struct settings *st)
 	for (int i = optind; i < argc; i++)
 		if (add_segment(&st->cli, argv[i], false) < 0)
 			return 1;
-	if (agentx_identity_resolve(&st->id, st->user, st->group) < 0)
+	if (fmx_identity_resolve(&st->id, st->user, st->group) < 0)
 		return 1;
 	if (prepass(st) < 0)
 		return 1;
@@ -712,17 +712,17 @@ agentx_parse_args(int argc, char **argv, struct settings *st)
 }
 
 void
-agentx_settings_init(struct settings *st)
+fmx_settings_init(struct fmx_settings *st)
 {
 	memset(st, 0, sizeof(*st));
 	values_reset(&st->cli);
 	values_reset(&st->files);
 	st->reading = &st->files;
-	agentx_cfg = st;
+	fmx_cfg = st;
 }
 
 void
-agentx_settings_free(struct settings *st)
+fmx_settings_free(struct fmx_settings *st)
 {
 	values_reset(&st->cli);
 	values_reset(&st->files);
@@ -736,9 +736,9 @@ agentx_settings_free(struct settings *st)
 /* ---- applying, and reloading ---- */
 
 static void
-add_all(struct settings *st)
+add_all(struct fmx_settings *st)
 {
-	const struct agentx_values *src[2] = { &st->cli, &st->files };
+	const struct fmx_values *src[2] = { &st->cli, &st->files };
 	int rc;
 
 	for (int k = 0; k < 2; k++) {
@@ -759,15 +759,15 @@ add_all(struct settings *st)
 
 /* The value in force of s, else its default. */
 static long
-effective(const struct settings *st, enum fma_setting s)
+effective(const struct fmx_settings *st, enum fma_setting s)
 {
-	long v = agentx_setting(st, s);
+	long v = fmx_setting(st, s);
 
 	return v >= 0 ? v : fma_settings[s].def;
 }
 
 int
-agentx_apply(struct settings *st, bool reload)
+fmx_apply(struct fmx_settings *st, bool reload)
 {
 	long rate = effective(st, FMA_SET_NOTIFY_RATE), burst = effective(st, FMA_SET_NOTIFY_BURST);
 
@@ -798,7 +798,7 @@ agentx_apply(struct settings *st, bool reload)
 
 /* What the values cannot be together; -1 after a log message. */
 static int
-check_values(const struct settings *st)
+check_values(const struct fmx_settings *st)
 {
 	long rate = effective(st, FMA_SET_NOTIFY_RATE), burst = effective(st, FMA_SET_NOTIFY_BURST);
 
@@ -816,9 +816,9 @@ check_values(const struct settings *st)
 
 /* Settings that a running agent cannot take: say that they wait. */
 static void
-report_restart_only(const struct settings *st, const struct agentx_values *old)
+report_restart_only(const struct fmx_settings *st, const struct fmx_values *old)
 {
-	const struct agentx_values *v = &st->files;
+	const struct fmx_values *v = &st->files;
 
 	if (st->cli.num[FMA_SET_CHECK] < 0 && v->num[FMA_SET_CHECK] != old->num[FMA_SET_CHECK])
 		snmp_log(LOG_WARNING, APP ": checkPeriod changed: it takes effect when the "
@@ -832,10 +832,10 @@ report_restart_only(const struct settings *st, const struct agentx_values *old)
 }
 
 void
-agentx_reload(struct settings *st)
+fmx_reload(struct fmx_settings *st)
 {
 	struct config_files own = { (char *)APP, directive_list(), NULL };
-	struct agentx_values old = st->files, fresh;
+	struct fmx_values old = st->files, fresh;
 	char *list, *file, *save = NULL;
 	int warned = netsnmp_ds_get_boolean(NETSNMP_DS_LIBRARY_ID,
 					    NETSNMP_DS_LIB_NO_TOKEN_WARNINGS);
@@ -849,7 +849,7 @@ agentx_reload(struct settings *st)
 	/* Net-SNMP's own directives are read at start only: not ours to
 	 * warn about here */
 	netsnmp_ds_set_boolean(NETSNMP_DS_LIBRARY_ID, NETSNMP_DS_LIB_NO_TOKEN_WARNINGS, 1);
-	agentx_count_errors_begin(st);
+	fmx_count_errors_begin(st);
 	read_config_files_of_type(NORMAL_CONFIG, &own);
 	if (st->config) {
 		list = keep(st->config);
@@ -864,7 +864,7 @@ agentx_reload(struct settings *st)
 		}
 		free(list);
 	}
-	errors = agentx_count_errors_end(st);
+	errors = fmx_count_errors_end(st);
 	netsnmp_ds_set_boolean(NETSNMP_DS_LIBRARY_ID, NETSNMP_DS_LIB_NO_TOKEN_WARNINGS,
 			       warned);
 	st->reading = &st->files;
@@ -881,13 +881,13 @@ agentx_reload(struct settings *st)
 	}
 	report_restart_only(st, &old);
 	values_reset(&old);
-	agentx_apply(st, true);
+	fmx_apply(st, true);
 }
 
 /* At the end of the start's configuration read: the checks that need
  * every file. -1 stops the start. */
 int
-agentx_config_check(struct settings *st)
+fmx_config_check(struct fmx_settings *st)
 {
 	return check_values(st);
 }

@@ -27,7 +27,7 @@
 #define APP "fastmib-agentx"
 
 /* What one source (the command line, or the files) sets. */
-struct agentx_values {
+struct fmx_values {
 	char *segments[FMA_MAX_SEGMENTS]; /* absolute paths */
 	unsigned int n_segments;
 	char *ports[FASTMIB_PORTS_MAX_SOURCES];      /* absolute PATH[,BASE] */
@@ -38,14 +38,14 @@ struct agentx_values {
 
 /* A setting taken before Net-SNMP starts: from the command line, else
  * from a -c file (origin "FILE: line N"). */
-struct early {
+struct fmx_early {
 	char *value;
 	bool from_cli;
 	char origin[PATH_MAX + 32];
 	char token[64];     /* the directive that set it */
 };
 
-struct settings {
+struct fmx_settings {
 	bool foreground;
 	bool logging_set;          /* -L given */
 	bool startup_stderr;       /* stderr logging until the daemon detaches */
@@ -54,15 +54,15 @@ struct settings {
 	char *config;              /* -c FILE[,FILE...] */
 	char *pid_file;            /* absolute */
 	const char *user, *group;
-	struct agentx_identity id;
-	struct early listen;
-	struct early state_dir;    /* --state-dir, persistentDir, stateDir */
+	struct fmx_identity id;
+	struct fmx_early listen;
+	struct fmx_early state_dir; /* --state-dir, persistentDir, stateDir */
 	char *state_path;          /* the state directory in use, absolute, or NULL */
-	struct agentx_values cli;  /* the command line: wins over the files */
-	struct agentx_values files;/* the files, as in force */
-	struct agentx_values *reading; /* where directives go while files are read */
+	struct fmx_values cli;     /* the command line: wins over the files */
+	struct fmx_values files;   /* the files, as in force */
+	struct fmx_values *reading; /* where directives go while files are read */
 	bool reloading;
-	unsigned int config_errors;/* errors logged while the configuration is read */
+	unsigned int config_errors; /* errors logged while the configuration is read */
 	netsnmp_log_handler *error_counter;
 	struct fma_agent *agent;
 	struct fastmib_ports *ports;
@@ -70,26 +70,26 @@ struct settings {
 
 /* The settings of this (only) agent: Net-SNMP calls directive handlers
  * and callbacks without a context of ours. */
-extern struct settings *agentx_cfg;
+extern struct fmx_settings *fmx_cfg;
 
-void agentx_settings_init(struct settings *st);
-void agentx_settings_free(struct settings *st);
+void fmx_settings_init(struct fmx_settings *st);
+void fmx_settings_free(struct fmx_settings *st);
 
 /* Command line. Returns -1 to go on, else the exit status. */
-int agentx_parse_args(int argc, char **argv, struct settings *st);
+int fmx_parse_args(int argc, char **argv, struct fmx_settings *st);
 
 /* The directives, registered with Net-SNMP before init_snmp(). */
-void agentx_register_directives(void);
+void fmx_register_directives(void);
 
 /* Count errors logged from now on (the configuration is being read). */
-void agentx_count_errors_begin(struct settings *st);
-unsigned int agentx_count_errors_end(struct settings *st);
+void fmx_count_errors_begin(struct fmx_settings *st);
+unsigned int fmx_count_errors_end(struct fmx_settings *st);
 
 /* The value in force of setting s: command line, else files, else -1. */
-long agentx_setting(const struct settings *st, enum fma_setting s);
+long fmx_setting(const struct fmx_settings *st, enum fma_setting s);
 
 /* A path made absolute against the start directory (heap), or NULL. */
-char *agentx_absolute_path(const char *path);
+char *fmx_absolute_path(const char *path);
 
 /*
  * Give the segment set and the ports what the values name (the command
@@ -97,17 +97,17 @@ char *agentx_absolute_path(const char *path);
  * (reload false) before the set is started; on reload between the sets'
  * reload_begin and reload_end. Returns 0, or -1 after a log message.
  */
-int agentx_apply(struct settings *st, bool reload);
+int fmx_apply(struct fmx_settings *st, bool reload);
 
 /* Once every file is read at start: the checks that need them all
  * (something to serve, a burst for a rate). -1 after a log message. */
-int agentx_config_check(struct settings *st);
+int fmx_config_check(struct fmx_settings *st);
 
 /*
  * SIGHUP: read the files again (this agent's directives only). With no
  * error, the new values replace the old and are applied; otherwise the
  * old stay in force and the log says why.
  */
-void agentx_reload(struct settings *st);
+void fmx_reload(struct fmx_settings *st);
 
 #endif

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* fastmib-agentx: why the AgentX master cannot be reached (agentx_connect.h). */
+/* fastmib-agentx: why the AgentX master cannot be reached (connect.h). */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -26,19 +26,19 @@ static struct {
 } watch;
 
 const char *
-agentx_socket_in_use(const char *configured)
+fmx_socket_in_use(const char *configured)
 {
 	return configured ? configured : NETSNMP_AGENTX_SOCKET;
 }
 
 bool
-agentx_connected(void)
+fmx_connected(void)
 {
 	return main_session != NULL;
 }
 
 const char *
-agentx_connect_problem(const char *sock, char *buf, size_t len)
+fmx_connect_problem(const char *sock, char *buf, size_t len)
 {
 	const char *path = !strncmp(sock, "unix:", 5) ? sock + 5 : sock;
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
@@ -81,7 +81,7 @@ check(unsigned int reg, void *arg)
 	char why[256];
 
 	(void)reg, (void)arg;
-	if (agentx_connected()) {
+	if (fmx_connected()) {
 		if (!watch.was_up && watch.last[0])
 			snmp_log(LOG_INFO, APP ": %s: connected to the AgentX master\n",
 				 watch.sock);
@@ -91,7 +91,7 @@ check(unsigned int reg, void *arg)
 	}
 	/* connect() works but there is no session: Net-SNMP's next attempt
 	 * (every ping interval) registers; nothing to say yet */
-	if (!agentx_connect_problem(watch.sock, why, sizeof(why))[0])
+	if (!fmx_connect_problem(watch.sock, why, sizeof(why))[0])
 		return;
 	if (strcmp(why, watch.last)) {
 		snmp_log(LOG_WARNING, APP ": %s: cannot connect to the AgentX master: %s; "
@@ -102,17 +102,17 @@ check(unsigned int reg, void *arg)
 }
 
 void
-agentx_connect_quiet(void)
+fmx_connect_quiet(void)
 {
 	netsnmp_ds_set_boolean(NETSNMP_DS_APPLICATION_ID,
 			       NETSNMP_DS_AGENT_NO_CONNECTION_WARNINGS, 1);
 }
 
 void
-agentx_connect_watch(const char *sock, unsigned int period_s)
+fmx_connect_watch(const char *sock, unsigned int period_s)
 {
 	snprintf(watch.sock, sizeof(watch.sock), "%s", sock);
-	watch.was_up = agentx_connected();
+	watch.was_up = fmx_connected();
 	check(0, NULL);
 	snmp_alarm_register(period_s ? period_s : 1, SA_REPEAT, check, NULL);
 }

@@ -13,19 +13,19 @@
 #include <stddef.h>
 
 /* The socket the subagent uses: `configured`, else Net-SNMP's default. */
-const char *agentx_socket_in_use(const char *configured);
+const char *fmx_socket_in_use(const char *configured);
 
 /* Is the AgentX session to the master up? */
-bool agentx_connected(void);
+bool fmx_connected(void);
 
 /* Why connecting to `sock` fails now, in buf ("" if it succeeds). */
-const char *agentx_connect_problem(const char *sock, char *buf, size_t len);
+const char *fmx_connect_problem(const char *sock, char *buf, size_t len);
 
 /*
  * Watch the session: silence Net-SNMP's own message (before init_snmp()),
  * then log the reasons as above, checking every `period_s` seconds.
  */
-void agentx_connect_quiet(void);
-void agentx_connect_watch(const char *sock, unsigned int period_s);
+void fmx_connect_quiet(void);
+void fmx_connect_watch(const char *sock, unsigned int period_s);
 
 #endif

@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
-struct agentx_identity {
+struct fmx_identity {
 	bool change_user;  /* -u given */
 	bool change_group; /* -g given, or implied by -u (the user's group) */
 	uid_t uid;
@@ -23,29 +23,29 @@ struct agentx_identity {
  * without -g takes the primary group of its passwd entry. Returns 0, or
  * -1 after a message on stderr (unknown name, a change only root can make).
  */
-int agentx_identity_resolve(struct agentx_identity *id, const char *user,
-			    const char *group);
+int fmx_identity_resolve(struct fmx_identity *id, const char *user,
+			 const char *group);
 
 /*
  * Become that identity for good: supplementary groups, then group, then
  * user, and check that root cannot be regained. Returns 0, or -1 after a
  * log message.
  */
-int agentx_identity_assume(const struct agentx_identity *id);
+int fmx_identity_assume(const struct fmx_identity *id);
 
 /*
  * The pid file: written once the process is the daemon (a stale file is
  * replaced, never followed if it is a link), removed at exit if it still
  * names this process. Both log what goes wrong; write returns 0 or -1.
  */
-int agentx_pidfile_write(const char *path);
-void agentx_pidfile_remove(const char *path);
+int fmx_pidfile_write(const char *path);
+void fmx_pidfile_remove(const char *path);
 
 /* Can the pid file be written where it is named? 0, or -1 after a
  * message on stderr (checked before the start, written after it). */
-int agentx_pidfile_check(const char *path);
+int fmx_pidfile_check(const char *path);
 
-struct settings;
+struct fmx_settings;
 
 /*
  * Once it serves as another user (-u, -g), the agent keeps what it opened
@@ -53,6 +53,6 @@ struct settings;
  * log now, once, what will not work (segments, telemetry sockets, the
  * AgentX socket, the state directory, the pid file).
  */
-void agentx_report_access(struct settings *st);
+void fmx_report_access(struct fmx_settings *st);
 
 #endif

@@ -25,7 +25,7 @@
  * missing directory is created (0700, for the -u user).
  */
 static int
-check_state_dir(const struct settings *st, const char *dir)
+check_state_dir(const struct fmx_settings *st, const char *dir)
 {
 	uid_t me = geteuid(), as = st->id.change_user ? st->id.uid : me;
 	struct stat sb;
@@ -81,13 +81,13 @@ check_state_dir(const struct settings *st, const char *dir)
 }
 
 int
-agentx_choose_state_dir(struct settings *st)
+fmx_choose_state_dir(struct fmx_settings *st)
 {
 	const char *env = getenv("STATE_DIRECTORY");
 	char *dir = NULL;
 
 	if (st->state_dir.value) {
-		dir = agentx_absolute_path(st->state_dir.value);
+		dir = fmx_absolute_path(st->state_dir.value);
 		if (!dir) {
 			fprintf(stderr, APP ": %s: %s\n", st->state_dir.value, strerror(errno));
 			return -1;

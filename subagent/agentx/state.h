@@ -3,7 +3,7 @@
 #ifndef FASTMIB_AGENTX_STATE_H
 #define FASTMIB_AGENTX_STATE_H
 
-struct settings;
+struct fmx_settings;
 
 /*
  * The state directory: --state-dir, else persistentDir/stateDir of a -c
@@ -13,6 +13,6 @@ struct settings;
  * after a message on stderr (a directory that others could write, a
  * link, a planted file).
  */
-int agentx_choose_state_dir(struct settings *st);
+int fmx_choose_state_dir(struct fmx_settings *st);
 
 #endif
