@@ -13,10 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/un.h>
 #include <unistd.h>
 
 #include "config.h"
+#include "connect.h"
 
 #include <net-snmp/agent/net-snmp-agent-includes.h>
 
@@ -234,6 +234,13 @@ fmx_setting(const struct fmx_settings *st, enum fma_setting s)
 	return st->cli.num[s] >= 0 ? st->cli.num[s] : st->files.num[s];
 }
 
+const char *
+fmx_agentx_socket(const struct fmx_settings *st)
+{
+	return fmx_socket_in_use(st->cli.agentx_socket ? st->cli.agentx_socket
+			       : st->files.agentx_socket);
+}
+
 /* ---- configuration directives (Net-SNMP handlers) ---- */
 
 /*
@@ -300,24 +307,6 @@ dir_number(const char *token, char *line)
 		fmx_cfg->reading->num[s] = v; /* a later line wins, as in Net-SNMP */
 }
 
-/*
- * An AgentX socket that cannot be: a unix path longer than a socket
- * address holds. Net-SNMP would only fail to connect, again at every
- * ping. Returns NULL, or what is wrong.
- */
-static const char *
-agentx_socket_problem(const char *sock, char *buf, size_t len)
-{
-	const char *path = !strncmp(sock, "unix:", 5) ? sock + 5 : sock;
-	size_t max = sizeof(((struct sockaddr_un *)NULL)->sun_path) - 1;
-
-	if (path[0] != '/' || strlen(path) <= max)
-		return NULL;
-	snprintf(buf, len, "a unix socket path has at most %zu characters, not %zu",
-		 max, strlen(path));
-	return buf;
-}
-
 static void
 dir_agentx_socket(const char *token, char *line)
 {
@@ -326,7 +315,7 @@ dir_agentx_socket(const char *token, char *line)
 
 	if (!one_value(token, line, sock, sizeof(sock)))
 		return;
-	if (agentx_socket_problem(sock, why, sizeof(why))) {
+	if (fmx_socket_problem(sock, why, sizeof(why))) {
 		netsnmp_config_error("bad %s '%s': %s", token, sock, why);
 		return;
 	}
@@ -602,7 +591,7 @@ one_option(struct fmx_settings *st, int c, int argc, char **argv)
 	case 'x': {
 		char why[96];
 
-		if (agentx_socket_problem(optarg, why, sizeof(why))) {
+		if (fmx_socket_problem(optarg, why, sizeof(why))) {
 			fprintf(stderr, APP ": bad AgentX socket '%s': %s\n", optarg, why);
 			return 1;
 		}

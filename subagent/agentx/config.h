@@ -88,6 +88,10 @@ unsigned int fmx_count_errors_end(struct fmx_settings *st);
 /* The value in force of setting s: command line, else files, else -1. */
 long fmx_setting(const struct fmx_settings *st, enum fma_setting s);
 
+/* The AgentX socket of the subagent: the command line's, else the files',
+ * else Net-SNMP's default (connect.c's rule). */
+const char *fmx_agentx_socket(const struct fmx_settings *st);
+
 /* A path made absolute against the start directory (heap), or NULL. */
 char *fmx_absolute_path(const char *path);
 

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* fastmib-agentx: why the AgentX master cannot be reached (connect.h). */
+/* fastmib-agentx: which socket a setting names, and why the AgentX master
+ * cannot be reached (connect.h). */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -14,6 +15,9 @@
 #include "connect.h"
 
 #define APP "fastmib-agentx"
+
+/* The longest unix socket path, without its NUL. */
+#define SUN_PATH_MAX (sizeof(((struct sockaddr_un *)NULL)->sun_path) - 1)
 
 /* libnetsnmpagent's AgentX session to the master (NULL while there is
  * none); exported without a public declaration. */
@@ -31,6 +35,26 @@ fmx_socket_in_use(const char *configured)
 	return configured ? configured : NETSNMP_AGENTX_SOCKET;
 }
 
+const char *
+fmx_socket_path(const char *sock)
+{
+	const char *path = !strncmp(sock, "unix:", 5) ? sock + 5 : sock;
+
+	return path[0] == '/' ? path : NULL;
+}
+
+const char *
+fmx_socket_problem(const char *sock, char *buf, size_t len)
+{
+	const char *path = fmx_socket_path(sock);
+
+	if (!path || strlen(path) <= SUN_PATH_MAX)
+		return NULL;
+	snprintf(buf, len, "a unix socket path has at most %zu characters, not %zu",
+		 SUN_PATH_MAX, strlen(path));
+	return buf;
+}
+
 bool
 fmx_connected(void)
 {
@@ -40,12 +64,12 @@ fmx_connected(void)
 const char *
 fmx_connect_problem(const char *sock, char *buf, size_t len)
 {
-	const char *path = !strncmp(sock, "unix:", 5) ? sock + 5 : sock;
+	const char *path = fmx_socket_path(sock);
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	int fd, rc;
 
 	buf[0] = '\0';
-	if (path[0] != '/') {
+	if (!path) {
 		/* tcp:HOST:PORT and the like: Net-SNMP's transport, whose
 		 * failure leaves connect()'s errno */
 		netsnmp_transport *t;
@@ -58,7 +82,7 @@ fmx_connect_problem(const char *sock, char *buf, size_t len)
 			snprintf(buf, len, "%s", errno ? strerror(errno) : "no answer");
 		return buf;
 	}
-	if (strlen(path) >= sizeof(sa.sun_path)) {
+	if (strlen(path) > SUN_PATH_MAX) {
 		snprintf(buf, len, "%s", strerror(ENAMETOOLONG));
 		return buf;
 	}

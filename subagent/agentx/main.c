@@ -84,8 +84,6 @@ config_read(int major, int minor, void *serverarg, void *clientarg)
 {
 	struct fmx_settings *st = fmx_cfg;
 	unsigned int errors = fmx_count_errors_end(st);
-	const char *sock = st->cli.agentx_socket ? st->cli.agentx_socket
-						 : st->files.agentx_socket;
 	long ping = fmx_setting(st, FMA_SET_PING);
 
 	(void)major, (void)minor, (void)serverarg, (void)clientarg;
@@ -100,7 +98,7 @@ config_read(int major, int minor, void *serverarg, void *clientarg)
 	if (!st->listen.value) {
 		/* always a socket of ours: Net-SNMP's messages would say [NIL] */
 		netsnmp_ds_set_string(NETSNMP_DS_APPLICATION_ID, NETSNMP_DS_AGENT_X_SOCKET,
-				      fmx_socket_in_use(sock));
+				      fmx_agentx_socket(st));
 		/* ours over Net-SNMP's agentxPingInterval; a short ping lets
 		 * the subagent notice a restarted snmpd within seconds */
 		if (ping > 0)

@@ -272,16 +272,12 @@ fmx_report_access(struct fmx_settings *st)
 	report_ports(&st->cli, who);
 	report_ports(&st->files, who);
 	if (!st->listen.value) {
-		const char *sock = netsnmp_ds_get_string(NETSNMP_DS_APPLICATION_ID,
-							 NETSNMP_DS_AGENT_X_SOCKET);
+		const char *path = fmx_socket_path(fmx_agentx_socket(st));
 
-		sock = fmx_socket_in_use(sock);
-		if (!strncmp(sock, "unix:", 5))
-			sock += 5;
-		if (sock[0] == '/' && access(sock, W_OK) < 0)
+		if (path && access(path, W_OK) < 0)
 			snmp_log(LOG_WARNING, APP ": %s: %s cannot connect to snmpd's AgentX "
 				 "socket: after snmpd restarts, the agent cannot register "
-				 "again (snmpd.conf: agentXPerms)\n", sock, who);
+				 "again (snmpd.conf: agentXPerms)\n", path, who);
 	}
 	if (st->state_path && access(st->state_path, W_OK | X_OK) < 0) {
 		snmp_log(LOG_WARNING, APP ": %s: %s cannot write the state directory: "
