@@ -5,10 +5,11 @@
  * (--listen). The serving itself is the core (core.h); this file runs the
  * front end: Net-SNMP's set-up, the start (everything opened before the
  * daemon detaches, so that the exit status says whether it started), the
- * main loop and its signals. Its settings are config.c's, the state
- * directory state.c's, the pid file and the change of user privileges.c's,
- * the AgentX connection's diagnosis connect.c's, responses too big for the
- * master size.c's.
+ * main loop and its signals. The command line is options.c's, the
+ * configuration files config.c's, the settings they give values.c's, the
+ * state directory state.c's, the pid file and the change of user
+ * privileges.c's, the AgentX connection's diagnosis connect.c's,
+ * responses too big for the master size.c's.
  */
 #include <errno.h>
 #include <limits.h>
@@ -23,6 +24,7 @@
 #include <net-snmp/agent/net-snmp-agent-includes.h>
 
 #include "connect.h"
+#include "options.h"
 #include "privileges.h"
 #include "size.h"
 #include "state.h"
@@ -321,9 +323,9 @@ serve(struct fmx_settings *st)
 }
 
 static int
-run(struct fmx_settings *st)
+run(struct fmx_settings *st, const struct fmx_identity *id)
 {
-	if (fmx_choose_state_dir(st) < 0)
+	if (fmx_choose_state_dir(st, id) < 0)
 		return 1;
 	/* A pid file that cannot be written stops the start while the
 	 * terminal still sees why; it is written once the daemon runs. */
@@ -349,13 +351,13 @@ run(struct fmx_settings *st)
 	}
 	if (st->pid_file && fmx_pidfile_write(st->pid_file) < 0)
 		goto fail;
-	if (fmx_identity_assume(&st->id) < 0) {
+	if (fmx_identity_assume(id) < 0) {
 		if (st->pid_file)
 			fmx_pidfile_remove(st->pid_file);
 		goto fail;
 	}
-	if (st->id.change_user || st->id.change_group)
-		fmx_report_access(st);
+	if (id->change_user || id->change_group)
+		fmx_report_access(st, id);
 	serve(st);
 	fastmib_ports_destroy(st->ports);
 	st->ports = NULL;
@@ -374,6 +376,7 @@ int
 main(int argc, char **argv)
 {
 	struct fmx_settings st;
+	struct fmx_identity id;
 	int status;
 
 	fmx_settings_init(&st);
@@ -382,8 +385,13 @@ main(int argc, char **argv)
 		return 1;
 	}
 	status = fmx_parse_args(argc, argv, &st);
+	/* who the agent will serve as, and how Net-SNMP starts: before it
+	 * starts, while a mistake still stops the command with a message */
+	if (status < 0 && (fmx_identity_resolve(&id, st.user, st.group) < 0 ||
+			   fmx_config_early(&st) < 0))
+		status = 1;
 	if (status < 0)
-		status = st.print_directives ? print_directives(&st) : run(&st);
+		status = st.print_directives ? print_directives(&st) : run(&st, &id);
 	fastmib_ports_destroy(st.ports);
 	fma_destroy(st.agent);
 	fmx_settings_free(&st);

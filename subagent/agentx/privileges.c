@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "config.h"
+#include "values.h"
 
 #include <net-snmp/agent/net-snmp-agent-includes.h>
 
@@ -263,9 +263,9 @@ report_ports(const struct fmx_values *v, const char *who)
 }
 
 void
-fmx_report_access(struct fmx_settings *st)
+fmx_report_access(struct fmx_settings *st, const struct fmx_identity *id)
 {
-	const char *who = st->id.name[0] ? st->id.name : "this group";
+	const char *who = id->name[0] ? id->name : "this group";
 	char dir[PATH_MAX];
 
 	report_segments(st, who);

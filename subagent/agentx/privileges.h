@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fastmib-agentx: the identity it serves under (-u USER, -g GROUP) and its
- * pid file (-p FILE), with snmpd's meaning of those options.
+ * pid file (-p FILE), with snmpd's meaning of those options. main() holds
+ * the identity and hands it to whoever must know it (state.h).
  */
 #ifndef FASTMIB_AGENTX_PRIVS_H
 #define FASTMIB_AGENTX_PRIVS_H
@@ -22,6 +23,7 @@ struct fmx_identity {
  * Resolve -u and -g (names or numeric ids; either may be NULL). A user
  * without -g takes the primary group of its passwd entry. Returns 0, or
  * -1 after a message on stderr (unknown name, a change only root can make).
+ * Called by main() before Net-SNMP starts.
  */
 int fmx_identity_resolve(struct fmx_identity *id, const char *user,
 			 const char *group);
@@ -51,8 +53,9 @@ struct fmx_settings;
  * Once it serves as another user (-u, -g), the agent keeps what it opened
  * as root, but every re-attach, reconnect and save is done as that user:
  * log now, once, what will not work (segments, telemetry sockets, the
- * AgentX socket, the state directory, the pid file).
+ * AgentX socket, the state directory, the pid file). Called by main.c
+ * once it serves as `id`.
  */
-void fmx_report_access(struct fmx_settings *st);
+void fmx_report_access(struct fmx_settings *st, const struct fmx_identity *id);
 
 #endif
