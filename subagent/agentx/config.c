@@ -203,10 +203,59 @@ fmx_count_errors_end(struct fmx_settings *st)
 /* ---- listen and persistentDir before Net-SNMP starts ---- */
 
 /*
- * Take them from the -c files (comma-separated, as Net-SNMP reads them),
- * and refuse a directive without a value. Net-SNMP reads the files again
- * in full later.
+ * One line of a -c file, read before Net-SNMP starts: a listen,
+ * persistentDir or stateDir line gives its value unless the command line
+ * did, a directive without a value is refused, any other line waits for
+ * Net-SNMP (which reads the files again in full). Returns 0, or -1 after
+ * a message naming the file and line.
  */
+static int
+early_line(struct fmx_settings *st, const char *file, unsigned int lineno, char *line)
+{
+	char token[64], value[PATH_MAX], *p, *rest;
+	struct fmx_early *e;
+
+	line[strcspn(line, "\r\n")] = '\0';
+	p = skip_white(line);   /* NULL for a blank line or a comment */
+	if (!p)
+		return 0;
+	p = copy_nword(p, token, sizeof(token));
+	if (token[0] == '[' && p) /* "[snmp] token value": the token */
+		p = copy_nword(p, token, sizeof(token));
+	else if (token[0] == '[')
+		return 0;               /* a section of its own */
+	if (!p) {
+		/* Net-SNMP would report it in each of its two passes */
+		fprintf(stderr, "%s: line %u: Error: %s needs a value\n", file, lineno,
+			token);
+		return -1;
+	}
+	if (!strcasecmp(token, "listen"))
+		e = &st->listen;
+	else if (!strcasecmp(token, "persistentDir") || !strcasecmp(token, "stateDir"))
+		e = &st->state_dir;
+	else
+		return 0;
+	rest = copy_nword(p, value, sizeof(value));
+	if (!value[0] || (rest && *rest)) {
+		fprintf(stderr, "%s: line %u: Error: %s takes one value\n", file, lineno,
+			token);
+		return -1;
+	}
+	if (e->from_cli)
+		return 0;
+	if (e->value) {
+		fprintf(stderr, "%s: line %u: Error: %s given twice (first at %s)\n", file,
+			lineno, token, e->origin);
+		return -1;
+	}
+	e->value = fmx_keep(value);
+	snprintf(e->origin, sizeof(e->origin), "%s: line %u", file, lineno);
+	snprintf(e->token, sizeof(e->token), "%s", token);
+	return 0;
+}
+
+/* The -c files are comma-separated, as Net-SNMP reads them. */
 int
 fmx_config_early(struct fmx_settings *st)
 {
@@ -226,52 +275,9 @@ fmx_config_early(struct fmx_settings *st)
 			rc = -1;
 			continue;
 		}
-		while (getline(&line, &cap, f) > 0) {
-			char token[64], value[PATH_MAX], *p, *rest;
-			struct fmx_early *e;
-
-			lineno++;
-			line[strcspn(line, "\r\n")] = '\0';
-			p = skip_white(line);   /* NULL for a blank line or a comment */
-			if (!p)
-				continue;
-			p = copy_nword(p, token, sizeof(token));
-			if (token[0] == '[' && p) /* "[snmp] token value": the token */
-				p = copy_nword(p, token, sizeof(token));
-			else if (token[0] == '[')
-				continue;               /* a section of its own */
-			if (!p) {
-				/* Net-SNMP would report it in each of its two passes */
-				fprintf(stderr, "%s: line %u: Error: %s needs a value\n", file,
-					lineno, token);
+		while (getline(&line, &cap, f) > 0)
+			if (early_line(st, file, ++lineno, line) < 0)
 				rc = -1;
-				continue;
-			}
-			if (!strcasecmp(token, "listen"))
-				e = &st->listen;
-			else if (!strcasecmp(token, "persistentDir") ||
-				 !strcasecmp(token, "stateDir"))
-				e = &st->state_dir;
-			else
-				continue;
-			rest = copy_nword(p, value, sizeof(value));
-			if (!value[0] || (rest && *rest)) {
-				fprintf(stderr, "%s: line %u: Error: %s takes one value\n",
-					file, lineno, token);
-				rc = -1;
-			} else if (e->from_cli) {
-				continue;
-			} else if (e->value) {
-				fprintf(stderr, "%s: line %u: Error: %s given twice (first at "
-					"%s)\n", file, lineno, token, e->origin);
-				rc = -1;
-			} else {
-				e->value = fmx_keep(value);
-				snprintf(e->origin, sizeof(e->origin), "%s: line %u", file,
-					 lineno);
-				snprintf(e->token, sizeof(e->token), "%s", token);
-			}
-		}
 		fclose(f);
 	}
 	free(line);

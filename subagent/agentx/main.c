@@ -122,21 +122,10 @@ in_path_list(const char *list, const char *dir)
 	return false;
 }
 
+/* Where Net-SNMP keeps its state, and which files it reads. */
 static void
-configure_netsnmp(struct fmx_settings *st)
+configure_files(const struct fmx_settings *st)
 {
-	if (!st->logging_set) {
-		if (st->foreground) {
-			snmp_enable_stderrlog();
-		} else {
-			/* the terminal sees what stops the start; the daemon logs
-			 * to syslog */
-			snmp_enable_syslog_ident(APP, LOG_DAEMON);
-			snmp_enable_stderrlog();
-			st->startup_stderr = true;
-		}
-	}
-	netsnmp_ds_set_string(NETSNMP_DS_LIBRARY_ID, NETSNMP_DS_LIB_APPTYPE, APP);
 	if (st->state_path) {
 		netsnmp_ds_set_string(NETSNMP_DS_LIBRARY_ID, NETSNMP_DS_LIB_PERSISTENT_DIR,
 				      st->state_path);
@@ -176,6 +165,26 @@ configure_netsnmp(struct fmx_settings *st)
 	if (st->config)
 		netsnmp_ds_set_string(NETSNMP_DS_LIBRARY_ID,
 				      NETSNMP_DS_LIB_OPTIONALCONFIG, st->config);
+}
+
+/* Net-SNMP's library, before init_agent(): logging, files, the agent's
+ * role, our directives and the callbacks of the configuration read. */
+static void
+configure_netsnmp(struct fmx_settings *st)
+{
+	if (!st->logging_set) {
+		if (st->foreground) {
+			snmp_enable_stderrlog();
+		} else {
+			/* the terminal sees what stops the start; the daemon logs
+			 * to syslog */
+			snmp_enable_syslog_ident(APP, LOG_DAEMON);
+			snmp_enable_stderrlog();
+			st->startup_stderr = true;
+		}
+	}
+	netsnmp_ds_set_string(NETSNMP_DS_LIBRARY_ID, NETSNMP_DS_LIB_APPTYPE, APP);
+	configure_files(st);
 	/* Serving needs no MIB files: do not load (and warn about) the
 	 * default modules, unless the operator asked for some. */
 	setenv("MIBS", "", 0);

@@ -148,6 +148,56 @@ find_append(int argc, char **argv, const struct option *lo)
 	free(copy);
 }
 
+/* -x SOCKET: checked now, as an agentxSocket line is (connect.c's rule). */
+static int
+set_socket(struct fmx_settings *st, const char *arg)
+{
+	char why[96];
+
+	if (fmx_socket_problem(arg, why, sizeof(why))) {
+		fprintf(stderr, APP ": bad AgentX socket '%s': %s\n", arg, why);
+		return 1;
+	}
+	free(st->cli.agentx_socket);
+	st->cli.agentx_socket = fmx_keep(arg);
+	return -1;
+}
+
+/* -c FILE, repeatable: one comma-separated list, as Net-SNMP takes it. */
+static int
+add_config(struct fmx_settings *st, const char *arg)
+{
+	char *both;
+
+	if (!st->config) {
+		st->config = fmx_keep(arg);
+		return -1;
+	}
+	both = malloc(strlen(st->config) + strlen(arg) + 2);
+	if (!both)
+		return 1;
+	sprintf(both, "%s,%s", st->config, arg);
+	free(st->config);
+	st->config = both;
+	return -1;
+}
+
+/* -p FILE. Before 0.2.0, -p was the ping interval: a bare number is that
+ * habit, not a pid file named "2". */
+static int
+set_pid_file(struct fmx_settings *st, const char *arg)
+{
+	if (arg[strspn(arg, "0123456789")] == '\0') {
+		fprintf(stderr, APP ": -p names the pid file; the AgentX ping "
+			"interval is --ping %s\n", arg);
+		return 1;
+	}
+	free(st->pid_file);
+	st->pid_file = fmx_absolute_path(arg);
+	return st->pid_file ? -1 : 1;
+}
+
+/* Option c of getopt_long(); -1 to go on, else the exit status. */
 static int
 one_option(struct fmx_settings *st, int c, int argc, char **argv)
 {
@@ -155,17 +205,8 @@ one_option(struct fmx_settings *st, int c, int argc, char **argv)
 	case 'f':
 		st->foreground = true;
 		return -1;
-	case 'x': {
-		char why[96];
-
-		if (fmx_socket_problem(optarg, why, sizeof(why))) {
-			fprintf(stderr, APP ": bad AgentX socket '%s': %s\n", optarg, why);
-			return 1;
-		}
-		free(st->cli.agentx_socket);
-		st->cli.agentx_socket = fmx_keep(optarg);
-		return -1;
-	}
+	case 'x':
+		return set_socket(st, optarg);
 	case 'L':
 		/* -Lf FILE and -Ls FACILITY take the next argument, as in
 		 * snmpd: the library moves optind past it. */
@@ -185,18 +226,7 @@ one_option(struct fmx_settings *st, int c, int argc, char **argv)
 		netsnmp_ds_set_boolean(NETSNMP_DS_LIBRARY_ID, NETSNMP_DS_LIB_DUMP_PACKET, 1);
 		return -1;
 	case 'c':
-		if (st->config) {
-			char *both = malloc(strlen(st->config) + strlen(optarg) + 2);
-
-			if (!both)
-				return 1;
-			sprintf(both, "%s,%s", st->config, optarg);
-			free(st->config);
-			st->config = both;
-		} else {
-			st->config = fmx_keep(optarg);
-		}
-		return -1;
+		return add_config(st, optarg);
 	case 'C':
 		st->no_default_files = true;
 		return -1;
@@ -204,16 +234,7 @@ one_option(struct fmx_settings *st, int c, int argc, char **argv)
 		st->print_directives = true;
 		return -1;
 	case 'p':
-		/* Before 0.2.0, -p was the ping interval: a bare number is
-		 * that habit, not a pid file named "2". */
-		if (optarg[strspn(optarg, "0123456789")] == '\0') {
-			fprintf(stderr, APP ": -p names the pid file; the AgentX ping "
-				"interval is --ping %s\n", optarg);
-			return 1;
-		}
-		free(st->pid_file);
-		st->pid_file = fmx_absolute_path(optarg);
-		return st->pid_file ? -1 : 1;
+		return set_pid_file(st, optarg);
 	case 'u':
 		st->user = optarg;
 		return -1;
