@@ -425,25 +425,47 @@ fmm_pin(void)
 	return dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE) != NULL;
 }
 
+/*
+ * Register (on) or unregister (!on) every directive of the module, from
+ * one list: what is registered at a load is what goes at the unload.
+ * (Built at each call: the numeric directives' names are the settings
+ * table's, no constants.)
+ */
+static void
+fmm_directives(bool on)
+{
+	const struct {
+		const char *token;
+		void (*parse)(const char *token, char *line);
+		void (*release)(void); /* before snmpd reads its files again */
+		const char *help;
+	} d[] = {
+		{ FMM_TOKEN, fmm_parse_segment, fmm_release_segments, "PATH" },
+		{ FMM_TOKEN_HISTORY, fmm_parse_history, fmm_release_history, "RECORDS" },
+		{ FMM_TOKEN_NOTIFY, fmm_parse_notify, fmm_release_notify,
+		  "PER_SECOND [BURST]" },
+		{ FMM_TOKEN_PORTS, fmm_parse_ports, fmm_release_ports, "PATH[,BASE]" },
+		{ FMM_TOKEN_IFBASE, fmm_parse_ports_number, NULL, "N" },
+		{ FMM_TOKEN_PTIMEOUT, fmm_parse_ports_number, fmm_release_ports_timeout,
+		  "MILLISECONDS" },
+		{ FMM_TOKEN_PTRAPS, fmm_parse_ports_number, fmm_release_ports_traps,
+		  "PER_SECOND" },
+		{ FMM_TOKEN_GUARD, fmm_parse_guard, fmm_release_guards, "OID" },
+	};
+
+	for (size_t i = 0; i < sizeof(d) / sizeof(d[0]); i++) {
+		if (on)
+			register_config_handler("snmpd", d[i].token, d[i].parse,
+						d[i].release, d[i].help);
+		else
+			unregister_config_handler("snmpd", d[i].token);
+	}
+}
+
 static void
 fmm_register_directives(void)
 {
-	register_config_handler("snmpd", FMM_TOKEN, fmm_parse_segment,
-				fmm_release_segments, "PATH");
-	register_config_handler("snmpd", FMM_TOKEN_HISTORY, fmm_parse_history,
-				fmm_release_history, "RECORDS");
-	register_config_handler("snmpd", FMM_TOKEN_NOTIFY, fmm_parse_notify,
-				fmm_release_notify, "PER_SECOND [BURST]");
-	register_config_handler("snmpd", FMM_TOKEN_PORTS, fmm_parse_ports,
-				fmm_release_ports, "PATH[,BASE]");
-	register_config_handler("snmpd", FMM_TOKEN_IFBASE, fmm_parse_ports_number,
-				NULL, "N");
-	register_config_handler("snmpd", FMM_TOKEN_PTIMEOUT, fmm_parse_ports_number,
-				fmm_release_ports_timeout, "MILLISECONDS");
-	register_config_handler("snmpd", FMM_TOKEN_PTRAPS, fmm_parse_ports_number,
-				fmm_release_ports_traps, "PER_SECOND");
-	register_config_handler("snmpd", FMM_TOKEN_GUARD, fmm_parse_guard,
-				fmm_release_guards, "OID");
+	fmm_directives(true);
 	snmp_register_callback(SNMP_CALLBACK_LIBRARY,
 			       SNMP_CALLBACK_POST_READ_CONFIG, fmm_post_config,
 			       NULL);
@@ -455,14 +477,7 @@ fmm_unregister_directives(void)
 	snmp_unregister_callback(SNMP_CALLBACK_LIBRARY,
 				 SNMP_CALLBACK_POST_READ_CONFIG, fmm_post_config,
 				 NULL, 1);
-	unregister_config_handler("snmpd", FMM_TOKEN);
-	unregister_config_handler("snmpd", FMM_TOKEN_HISTORY);
-	unregister_config_handler("snmpd", FMM_TOKEN_NOTIFY);
-	unregister_config_handler("snmpd", FMM_TOKEN_PORTS);
-	unregister_config_handler("snmpd", FMM_TOKEN_IFBASE);
-	unregister_config_handler("snmpd", FMM_TOKEN_PTIMEOUT);
-	unregister_config_handler("snmpd", FMM_TOKEN_PTRAPS);
-	unregister_config_handler("snmpd", FMM_TOKEN_GUARD);
+	fmm_directives(false);
 }
 
 static void
