@@ -181,32 +181,43 @@ fmm_release_guards(void)
 	fmm.n_guards = 0;
 }
 
+/*
+ * The one absolute path of a directive line (`directive` PATH...) in buf;
+ * `missing` says what the line must give, `one` what it takes once per
+ * line. Returns false after a configuration error.
+ */
+static bool
+fmm_one_path(const char *directive, char *line, char *buf, size_t len,
+	     const char *missing, const char *one)
+{
+	const char *rest = copy_nword_const(line, buf, (int)len);
+	char msg[128];
+
+	if (!buf[0])
+		snprintf(msg, sizeof(msg), "%s needs %s", directive, missing);
+	else if (rest && *rest && *rest != '#')
+		snprintf(msg, sizeof(msg), "%s takes one %s per line", directive, one);
+	else if (buf[0] != '/')
+		/* snmpd runs in / as a daemon: a relative path would name
+		 * something else than the operator meant */
+		snprintf(msg, sizeof(msg), "%s needs an absolute path", directive);
+	else
+		return true;
+	config_perror(msg);
+	return false;
+}
+
 /* `fastmibSegment PATH`: one absolute path per line. */
 static void
 fmm_parse_segment(const char *token, char *line)
 {
 	char path[PATH_MAX + 1];
-	const char *rest;
 	int rc;
 
 	(void)token;
-	if (!fmm.set)
+	if (!fmm.set || !fmm_one_path(FMM_TOKEN, line, path, sizeof(path),
+				      "a segment path", "path"))
 		return;
-	rest = copy_nword_const(line, path, sizeof(path));
-	if (!path[0]) {
-		config_perror(FMM_TOKEN " needs a segment path");
-		return;
-	}
-	if (rest && *rest && *rest != '#') {
-		config_perror(FMM_TOKEN " takes one path per line");
-		return;
-	}
-	if (path[0] != '/') {
-		/* snmpd runs in / as a daemon: a relative path would name
-		 * something else than the operator meant */
-		config_perror(FMM_TOKEN " needs an absolute path");
-		return;
-	}
 	rc = fma_add(fmm.set, path);
 	if (rc == -EEXIST)
 		config_pwarn(FMM_TOKEN " names this path twice; served once");
@@ -282,25 +293,13 @@ static void
 fmm_parse_ports(const char *token, char *line)
 {
 	char spec[PATH_MAX + 16];
-	const char *rest;
 	int rc;
 
 	(void)token;
-	if (!fmm.ports)
+	if (!fmm.ports || !fmm_one_path(FMM_TOKEN_PORTS, line, spec, sizeof(spec),
+					"a telemetry socket or runtime directory",
+					"PATH[,BASE]"))
 		return;
-	rest = copy_nword_const(line, spec, sizeof(spec));
-	if (!spec[0]) {
-		config_perror(FMM_TOKEN_PORTS " needs a telemetry socket or runtime directory");
-		return;
-	}
-	if (rest && *rest && *rest != '#') {
-		config_perror(FMM_TOKEN_PORTS " takes one PATH[,BASE] per line");
-		return;
-	}
-	if (spec[0] != '/') {
-		config_perror(FMM_TOKEN_PORTS " needs an absolute path");
-		return;
-	}
 	rc = fastmib_ports_add(fmm.ports, spec);
 	if (rc == -EEXIST)
 		config_pwarn(FMM_TOKEN_PORTS " names this path twice; served once");
