@@ -13,7 +13,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* The socket the subagent uses: `configured`, else Net-SNMP's default. */
+/* The socket the subagent uses: `configured`, else Net-SNMP's default
+ * (asked by values.c, which knows which one is configured). */
 const char *fmx_socket_in_use(const char *configured);
 
 /*
@@ -28,19 +29,22 @@ const char *fmx_socket_path(const char *sock);
 /*
  * A socket that cannot be: a unix path longer than a socket address
  * holds (Net-SNMP would only fail to connect, again at every ping).
- * Returns NULL, or what is wrong in buf. For -x and agentxSocket.
+ * Returns NULL, or what is wrong in buf. For -x (options.c) and
+ * agentxSocket (config.c).
  */
 const char *fmx_socket_problem(const char *sock, char *buf, size_t len);
 
 /* Is the AgentX session to the master up? */
 bool fmx_connected(void);
 
-/* Why connecting to `sock` fails now, in buf ("" if it succeeds). */
+/* Why connecting to `sock` fails now, in buf ("" if it succeeds). main.c
+ * asks it when a daemon cannot start; the watch below at every check. */
 const char *fmx_connect_problem(const char *sock, char *buf, size_t len);
 
 /*
  * Watch the session: silence Net-SNMP's own message (before init_snmp()),
- * then log the reasons as above, checking every `period_s` seconds.
+ * then log the reasons as above, checking every `period_s` seconds. Both
+ * called by main.c, in the subagent role only.
  */
 void fmx_connect_quiet(void);
 void fmx_connect_watch(const char *sock, unsigned int period_s);

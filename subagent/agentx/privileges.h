@@ -31,7 +31,8 @@ int fmx_identity_resolve(struct fmx_identity *id, const char *user,
 /*
  * Become that identity for good: supplementary groups, then group, then
  * user, and check that root cannot be regained. Returns 0, or -1 after a
- * log message.
+ * log message. Called by main.c once everything is open and the pid file
+ * written.
  */
 int fmx_identity_assume(const struct fmx_identity *id);
 
@@ -39,6 +40,7 @@ int fmx_identity_assume(const struct fmx_identity *id);
  * The pid file: written once the process is the daemon (a stale file is
  * replaced, never followed if it is a link), removed at exit if it still
  * names this process. Both log what goes wrong; write returns 0 or -1.
+ * Called by main.c, as the check below.
  */
 int fmx_pidfile_write(const char *path);
 void fmx_pidfile_remove(const char *path);
