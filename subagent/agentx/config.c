@@ -1,238 +1,20 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * fastmib-agentx: its command line, its configuration directives and
- * their reload (see agentx_config.h). Two directives decide how the
- * library is started (listen: the agent's role; persistentDir: where its
- * state is read from), so they are taken from the -c files before
- * Net-SNMP starts (prepass()).
+ * fastmib-agentx: its configuration directives, the files read before
+ * Net-SNMP starts, the values given to the segment set and the ports, and
+ * the reload (config.h).
  */
 #include <errno.h>
-#include <getopt.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/un.h>
 #include <unistd.h>
 
 #include "config.h"
+#include "connect.h"
 
 #include <net-snmp/agent/net-snmp-agent-includes.h>
-
-
-#ifndef FASTMIB_VERSION
-#define FASTMIB_VERSION "0.0.0"
-#endif
-
-struct settings *agentx_cfg;
-
-static void
-usage(FILE *f)
-{
-	fprintf(f,
-		"Usage: " APP " [OPTIONS] [SEGMENT...]\n"
-		"Serve fastmib counter segments, and the ports of DPDK applications\n"
-		"(IF-MIB), over SNMP. Options follow snmpd's.\n\n"
-		"  -f, --foreground        do not become a daemon\n"
-		"  -x, --agentx SOCKET     AgentX socket of the master agent\n"
-		"                          (unix path or tcp:HOST:PORT)\n"
-		"  -L OPTS                 logging, as snmpd: -Le, -Lo, -Lf FILE,\n"
-		"                          -Ls FACILITY (d, u, 0-7), -Ln\n"
-		"  -A                      append to the -Lf log file, do not truncate it\n"
-		"  -D[TOKENS]              debug output for TOKENS (e.g. -Dfastmib)\n"
-		"  -d                      dump the SNMP/AgentX packets sent and received\n"
-		"  -p, --pid-file FILE     write the daemon's pid to FILE\n"
-		"  -u, --user USER         serve as USER once sockets and segments\n"
-		"                          are open\n"
-		"  -g, --group GROUP       serve as GROUP (default: USER's group)\n"
-		"  -C                      do not read the default configuration files\n"
-		"  -c, --config FILE       read FILE too (repeatable; see below)\n"
-		"  -H                      list the configuration directives, then exit\n"
-		"      --ping SECONDS      AgentX ping interval (default 2)\n"
-		"      --check-period SEC  segment re-attach check period (default 1)\n"
-		"  -E, --event-history N   event records kept per segment (default 256)\n"
-		"      --notify-rate N     notifications per second at most (default 10,\n"
-		"                          0 = none)\n"
-		"      --notify-burst N    notifications sent at once at most (default 20)\n"
-		"      --state-dir DIR     keep Net-SNMP's persistent state in DIR\n"
-		"                          (default $STATE_DIRECTORY, else no state)\n"
-		"      --listen ADDR       standalone agent on ADDR (e.g. udp:127.0.0.1:1161)\n"
-		"                          instead of an AgentX subagent\n"
-		"      --ports PATH[,BASE] serve the ethdev ports of the DPDK application\n"
-		"                          whose telemetry socket (or runtime directory,\n"
-		"                          e.g. /var/run/dpdk/rte) is PATH as IF-MIB rows\n"
-		"                          (repeatable); its new devices take the first\n"
-		"                          free ifIndex from BASE, kept in the state\n"
-		"                          directory by device\n"
-		"      --ifindex-base N    BASE of --ports without one (default 1000)\n"
-		"      --ports-timeout MS  longest wait for a telemetry answer (default 5)\n"
-		"      --ports-link-trap-rate N  linkUp/linkDown per second at most\n"
-		"                          (default 10, 0 = none)\n"
-		"  -h, --help              this text\n"
-		"  -v, --version           version\n\n"
-		"Configuration files: fastmib-agentx.conf and fastmib-agentx.local.conf\n"
-		"in Net-SNMP's search path (not with -C), then the -c files. Lines:\n"
-		"  segment PATH | agentxSocket SOCKET | pingInterval N | checkPeriod N\n"
-		"  eventHistory N | notifyRate N | notifyBurst N | ports PATH[,BASE]\n"
-		"  ifIndexBase N | portsTimeout MS | portsLinkTrapRate N, and in -c\n"
-		"  files only:\n"
-		"  listen ADDR | persistentDir DIR\n"
-		"Command-line options take precedence. Any other line (rocommunity,\n"
-		"rwcommunity, createUser, rouser, rwuser, view, access, trap2sink,\n"
-		"trapsess, ...) is a Net-SNMP directive; in standalone mode trap2sink/\n"
-		"trapsess lines say where event notifications go.\n"
-		"SIGHUP reopens the log files and reads this agent's directives again.\n");
-}
-
-static char *
-keep(const char *s)
-{
-	char *d = strdup(s);
-
-	if (!d) {
-		fprintf(stderr, APP ": out of memory\n");
-		exit(1);
-	}
-	return d;
-}
-
-/*
- * `path` made absolute against the start directory: a daemon moves to /,
- * and every re-attach check opens the path again. The file need not exist
- * yet, so this is plain joining, not realpath().
- */
-char *
-agentx_absolute_path(const char *path)
-{
-	char cwd[PATH_MAX], *abs;
-
-	if (path[0] == '/')
-		return strdup(path);
-	if (!getcwd(cwd, sizeof(cwd)))
-		return NULL;
-	abs = malloc(strlen(cwd) + strlen(path) + 2);
-	if (abs)
-		sprintf(abs, "%s/%s", strcmp(cwd, "/") ? cwd : "", path);
-	return abs;
-}
-
-/*
- * Errors are reported where the value came from: on stderr for the
- * command line (config_line false), through Net-SNMP's configuration
- * error (file and line of the directive, counted) for a file.
- */
-static void
-setting_error(bool config_line, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void
-setting_error(bool config_line, const char *fmt, ...)
-{
-	char msg[PATH_MAX + 256];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	if (config_line)
-		netsnmp_config_error("%s", msg);
-	else
-		fprintf(stderr, APP ": %s\n", msg);
-}
-
-/* ---- values ---- */
-
-static void
-values_reset(struct agentx_values *v)
-{
-	for (unsigned int i = 0; i < v->n_segments; i++)
-		free(v->segments[i]);
-	for (unsigned int i = 0; i < v->n_ports; i++)
-		free(v->ports[i]);
-	free(v->agentx_socket);
-	memset(v, 0, sizeof(*v));
-	for (int i = 0; i < FMA_SETTING_COUNT; i++)
-		v->num[i] = -1;
-}
-
-/* The telemetry path of a ports source, for comparisons. */
-static bool
-same_ports_path(const char *a, const char *b)
-{
-	char pa[PATH_MAX], pb[PATH_MAX];
-	uint32_t base;
-
-	return fme_port_source_parse(a, pa, sizeof(pa), &base) == 0 &&
-	       fme_port_source_parse(b, pb, sizeof(pb), &base) == 0 && !strcmp(pa, pb);
-}
-
-/* A --ports source (or `ports` line), its path made absolute like a segment's. */
-static int
-add_ports(struct agentx_values *v, const char *spec, bool config_line)
-{
-	char *abs = agentx_absolute_path(spec);
-	char path[PATH_MAX];
-	uint32_t base;
-	int rc;
-
-	if (!abs) {
-		setting_error(config_line, "%s: %s", spec, strerror(errno));
-		return -1;
-	}
-	rc = fme_port_source_parse(abs, path, sizeof(path), &base);
-	if (rc == -EINVAL) {
-		setting_error(config_line, "ports %s: needs PATH or PATH,BASE with BASE "
-			      "in 1..%u", spec, FME_IFINDEX_MAX);
-	} else if (rc < 0) {
-		setting_error(config_line, "ports %s: %s", spec, strerror(-rc));
-	} else {
-		for (unsigned int i = 0; i < v->n_ports; i++)
-			if (same_ports_path(v->ports[i], abs))
-				goto done; /* listed twice: served once */
-		if (v->n_ports == FMP_PORTS_MAX_SOURCES) {
-			setting_error(config_line, "ports %s: at most %u applications", spec,
-				      FMP_PORTS_MAX_SOURCES);
-			rc = -ENOSPC;
-		} else {
-			v->ports[v->n_ports++] = abs;
-			return 0;
-		}
-	}
-done:
-	free(abs);
-	return rc < 0 ? -1 : 0;
-}
-
-static int
-add_segment(struct agentx_values *v, const char *name, bool config_line)
-{
-	char *path = agentx_absolute_path(name);
-
-	if (!path) {
-		setting_error(config_line, "%s: %s", name, strerror(errno));
-		return -1;
-	}
-	for (unsigned int i = 0; i < v->n_segments; i++)
-		if (!strcmp(v->segments[i], path)) {
-			free(path); /* listed twice: serve it once */
-			return 0;
-		}
-	if (v->n_segments == FMA_MAX_SEGMENTS) {
-		setting_error(config_line, "segment %s: at most %u segments", name,
-			      FMA_MAX_SEGMENTS);
-		free(path);
-		return -1;
-	}
-	v->segments[v->n_segments++] = path;
-	return 0;
-}
-
-long
-agentx_setting(const struct settings *st, enum fma_setting s)
-{
-	return st->cli.num[s] >= 0 ? st->cli.num[s] : st->files.num[s];
-}
 
 /* ---- configuration directives (Net-SNMP handlers) ---- */
 
@@ -272,7 +54,7 @@ dir_segment(const char *token, char *line)
 	char path[PATH_MAX];
 
 	if (one_value(token, line, path, sizeof(path)))
-		add_segment(agentx_cfg->reading, path, true);
+		fmx_add_segment(fmx_cfg->reading, path, true);
 }
 
 static void
@@ -281,7 +63,7 @@ dir_ports(const char *token, char *line)
 	char spec[PATH_MAX + 16];
 
 	if (one_value(token, line, spec, sizeof(spec)))
-		add_ports(agentx_cfg->reading, spec, true);
+		fmx_add_ports(fmx_cfg->reading, spec, true);
 }
 
 static void
@@ -297,54 +79,36 @@ dir_number(const char *token, char *line)
 				  sizeof(msg)) < 0)
 		netsnmp_config_error("%s", msg);
 	else
-		agentx_cfg->reading->num[s] = v; /* a later line wins, as in Net-SNMP */
-}
-
-/*
- * An AgentX socket that cannot be: a unix path longer than a socket
- * address holds. Net-SNMP would only fail to connect, again at every
- * ping. Returns NULL, or what is wrong.
- */
-static const char *
-agentx_socket_problem(const char *sock, char *buf, size_t len)
-{
-	const char *path = !strncmp(sock, "unix:", 5) ? sock + 5 : sock;
-	size_t max = sizeof(((struct sockaddr_un *)NULL)->sun_path) - 1;
-
-	if (path[0] != '/' || strlen(path) <= max)
-		return NULL;
-	snprintf(buf, len, "a unix socket path has at most %zu characters, not %zu",
-		 max, strlen(path));
-	return buf;
+		fmx_cfg->reading->num[s] = v; /* a later line wins, as in Net-SNMP */
 }
 
 static void
 dir_agentx_socket(const char *token, char *line)
 {
-	struct agentx_values *v = agentx_cfg->reading;
+	struct fmx_values *v = fmx_cfg->reading;
 	char sock[PATH_MAX], why[96];
 
 	if (!one_value(token, line, sock, sizeof(sock)))
 		return;
-	if (agentx_socket_problem(sock, why, sizeof(why))) {
+	if (fmx_socket_problem(sock, why, sizeof(why))) {
 		netsnmp_config_error("bad %s '%s': %s", token, sock, why);
 		return;
 	}
 	free(v->agentx_socket);
-	v->agentx_socket = keep(sock);
+	v->agentx_socket = fmx_keep(sock);
 }
 
 /*
  * listen and persistentDir/stateDir were taken from the -c files before
- * Net-SNMP started (prepass()). Here Net-SNMP meets them again: in those
+ * Net-SNMP started (fmx_config_early()). Here Net-SNMP meets them again: in those
  * files (same value, fine), or in a default file, too late to act on. In
  * a reload, a changed value waits for the next start.
  */
 static void
 dir_early(const char *token, char *line)
 {
-	struct settings *st = agentx_cfg;
-	struct early *e = !strcasecmp(token, "listen") ? &st->listen : &st->state_dir;
+	struct fmx_settings *st = fmx_cfg;
+	struct fmx_early *e = !strcasecmp(token, "listen") ? &st->listen : &st->state_dir;
 	char value[PATH_MAX];
 
 	if (!one_value(token, line, value, sizeof(value)) || e->from_cli)
@@ -392,7 +156,7 @@ directive_list(void)
 }
 
 void
-agentx_register_directives(void)
+fmx_register_directives(void)
 {
 	/* agentxSocket before init_agent(): found ahead of Net-SNMP's own
 	 * agentxsocket, so that -x keeps precedence over the files. */
@@ -409,14 +173,14 @@ count_config_error(int major, int minor, void *serverarg, void *clientarg)
 
 	(void)major, (void)minor, (void)clientarg;
 	if (m->priority <= LOG_ERR)
-		agentx_cfg->config_errors++;
+		fmx_cfg->config_errors++;
 	return 0;
 }
 
 /* Anything logged as an error while the files are read is a configuration
  * error (Net-SNMP's own directives included). */
 void
-agentx_count_errors_begin(struct settings *st)
+fmx_count_errors_begin(struct fmx_settings *st)
 {
 	st->config_errors = 0;
 	st->error_counter = netsnmp_register_loghandler(NETSNMP_LOGHANDLER_CALLBACK,
@@ -426,7 +190,7 @@ agentx_count_errors_begin(struct settings *st)
 }
 
 unsigned int
-agentx_count_errors_end(struct settings *st)
+fmx_count_errors_end(struct fmx_settings *st)
 {
 	if (st->error_counter)
 		netsnmp_remove_loghandler(st->error_counter);
@@ -436,17 +200,64 @@ agentx_count_errors_end(struct settings *st)
 	return st->config_errors;
 }
 
-/* ---- prepass: listen and persistentDir before Net-SNMP starts ---- */
+/* ---- listen and persistentDir before Net-SNMP starts ---- */
 
 /*
- * Take listen and persistentDir/stateDir from the -c files (comma-
- * separated, as Net-SNMP reads them), unless the command line set them,
- * and refuse a directive without a value. Net-SNMP reads the files again
- * in full later. Returns 0, or -1 after a message naming the file and
- * line.
+ * One line of a -c file, read before Net-SNMP starts: a listen,
+ * persistentDir or stateDir line gives its value unless the command line
+ * did, a directive without a value is refused, any other line waits for
+ * Net-SNMP (which reads the files again in full). Returns 0, or -1 after
+ * a message naming the file and line.
  */
 static int
-prepass(struct settings *st)
+early_line(struct fmx_settings *st, const char *file, unsigned int lineno, char *line)
+{
+	char token[64], value[PATH_MAX], *p, *rest;
+	struct fmx_early *e;
+
+	line[strcspn(line, "\r\n")] = '\0';
+	p = skip_white(line);   /* NULL for a blank line or a comment */
+	if (!p)
+		return 0;
+	p = copy_nword(p, token, sizeof(token));
+	if (token[0] == '[' && p) /* "[snmp] token value": the token */
+		p = copy_nword(p, token, sizeof(token));
+	else if (token[0] == '[')
+		return 0;               /* a section of its own */
+	if (!p) {
+		/* Net-SNMP would report it in each of its two passes */
+		fprintf(stderr, "%s: line %u: Error: %s needs a value\n", file, lineno,
+			token);
+		return -1;
+	}
+	if (!strcasecmp(token, "listen"))
+		e = &st->listen;
+	else if (!strcasecmp(token, "persistentDir") || !strcasecmp(token, "stateDir"))
+		e = &st->state_dir;
+	else
+		return 0;
+	rest = copy_nword(p, value, sizeof(value));
+	if (!value[0] || (rest && *rest)) {
+		fprintf(stderr, "%s: line %u: Error: %s takes one value\n", file, lineno,
+			token);
+		return -1;
+	}
+	if (e->from_cli)
+		return 0;
+	if (e->value) {
+		fprintf(stderr, "%s: line %u: Error: %s given twice (first at %s)\n", file,
+			lineno, token, e->origin);
+		return -1;
+	}
+	e->value = fmx_keep(value);
+	snprintf(e->origin, sizeof(e->origin), "%s: line %u", file, lineno);
+	snprintf(e->token, sizeof(e->token), "%s", token);
+	return 0;
+}
+
+/* The -c files are comma-separated, as Net-SNMP reads them. */
+int
+fmx_config_early(struct fmx_settings *st)
 {
 	char *list, *file, *save = NULL, *line = NULL;
 	size_t cap = 0;
@@ -454,7 +265,7 @@ prepass(struct settings *st)
 
 	if (!st->config)
 		return 0;
-	list = keep(st->config);
+	list = fmx_keep(st->config);
 	for (file = strtok_r(list, ",", &save); file; file = strtok_r(NULL, ",", &save)) {
 		FILE *f = fopen(file, "r");
 		unsigned int lineno = 0;
@@ -464,52 +275,9 @@ prepass(struct settings *st)
 			rc = -1;
 			continue;
 		}
-		while (getline(&line, &cap, f) > 0) {
-			char token[64], value[PATH_MAX], *p, *rest;
-			struct early *e;
-
-			lineno++;
-			line[strcspn(line, "\r\n")] = '\0';
-			p = skip_white(line);   /* NULL for a blank line or a comment */
-			if (!p)
-				continue;
-			p = copy_nword(p, token, sizeof(token));
-			if (token[0] == '[' && p) /* "[snmp] token value": the token */
-				p = copy_nword(p, token, sizeof(token));
-			else if (token[0] == '[')
-				continue;               /* a section of its own */
-			if (!p) {
-				/* Net-SNMP would report it in each of its two passes */
-				fprintf(stderr, "%s: line %u: Error: %s needs a value\n", file,
-					lineno, token);
+		while (getline(&line, &cap, f) > 0)
+			if (early_line(st, file, ++lineno, line) < 0)
 				rc = -1;
-				continue;
-			}
-			if (!strcasecmp(token, "listen"))
-				e = &st->listen;
-			else if (!strcasecmp(token, "persistentDir") ||
-				 !strcasecmp(token, "stateDir"))
-				e = &st->state_dir;
-			else
-				continue;
-			rest = copy_nword(p, value, sizeof(value));
-			if (!value[0] || (rest && *rest)) {
-				fprintf(stderr, "%s: line %u: Error: %s takes one value\n",
-					file, lineno, token);
-				rc = -1;
-			} else if (e->from_cli) {
-				continue;
-			} else if (e->value) {
-				fprintf(stderr, "%s: line %u: Error: %s given twice (first at "
-					"%s)\n", file, lineno, token, e->origin);
-				rc = -1;
-			} else {
-				e->value = keep(value);
-				snprintf(e->origin, sizeof(e->origin), "%s: line %u", file,
-					 lineno);
-				snprintf(e->token, sizeof(e->token), "%s", token);
-			}
-		}
 		fclose(f);
 	}
 	free(line);
@@ -517,228 +285,12 @@ prepass(struct settings *st)
 	return rc;
 }
 
-/* ---- command line ---- */
-
-enum { OPT_STATE_DIR = 256, OPT_LISTEN, OPT_PORTS, OPT_NUMBER };
-
-static const struct option fixed_opts[] = {
-	{ "foreground", no_argument, NULL, 'f' },
-	{ "agentx", required_argument, NULL, 'x' },
-	{ "config", required_argument, NULL, 'c' },
-	{ "pid-file", required_argument, NULL, 'p' },
-	{ "user", required_argument, NULL, 'u' },
-	{ "group", required_argument, NULL, 'g' },
-	{ "state-dir", required_argument, NULL, OPT_STATE_DIR },
-	{ "listen", required_argument, NULL, OPT_LISTEN },
-	{ "ports", required_argument, NULL, OPT_PORTS },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'v' },
-};
-#define N_FIXED (sizeof(fixed_opts) / sizeof(fixed_opts[0]))
-#define SHORT_OPTS "fx:L:AD::dc:CHp:u:g:E:hvV"
-
-/* The long options: the fixed ones, then one per numeric setting (its
- * index after OPT_NUMBER), from the settings table. */
-static void
-long_options(struct option *o)
-{
-	memcpy(o, fixed_opts, sizeof(fixed_opts));
-	for (int i = 0; i < FMA_SETTING_COUNT; i++)
-		o[N_FIXED + i] = (struct option){ fma_settings[i].option,
-						  required_argument, NULL, OPT_NUMBER + i };
-	o[N_FIXED + FMA_SETTING_COUNT] = (struct option){ NULL, 0, NULL, 0 };
-}
-
-static int
-set_number(struct settings *st, enum fma_setting s, const char *arg)
-{
-	char msg[256];
-
-	if (fma_setting_parse(s, fma_settings[s].what, arg, &st->cli.num[s], msg,
-				  sizeof(msg)) < 0) {
-		fprintf(stderr, APP ": %s\n", msg);
-		return -1;
-	}
-	return 0;
-}
-
-static void
-set_early(struct early *e, const char *value)
-{
-	free(e->value);
-	e->value = keep(value);
-	e->from_cli = true;
-}
-
-/* -A decides how -Lf opens its file, wherever it stands on the line. A
- * first pass over a copy of argv: getopt permutes what it scans, and -Lf
- * FILE takes its file from argv itself in the real pass. */
-static void
-find_append(int argc, char **argv, const struct option *lo)
-{
-	char **copy = calloc((size_t)argc + 1, sizeof(*copy));
-	int c;
-
-	if (!copy)
-		return;
-	memcpy(copy, argv, (size_t)argc * sizeof(*copy));
-	opterr = 0;
-	while ((c = getopt_long(argc, copy, SHORT_OPTS, lo, NULL)) != -1)
-		if (c == 'A')
-			netsnmp_ds_set_boolean(NETSNMP_DS_LIBRARY_ID,
-					       NETSNMP_DS_LIB_APPEND_LOGFILES, 1);
-	opterr = 1;
-	optind = 0; /* glibc: start over, fully */
-	free(copy);
-}
-
-static int
-one_option(struct settings *st, int c, int argc, char **argv)
-{
-	switch (c) {
-	case 'f':
-		st->foreground = true;
-		return -1;
-	case 'x': {
-		char why[96];
-
-		if (agentx_socket_problem(optarg, why, sizeof(why))) {
-			fprintf(stderr, APP ": bad AgentX socket '%s': %s\n", optarg, why);
-			return 1;
-		}
-		free(st->cli.agentx_socket);
-		st->cli.agentx_socket = keep(optarg);
-		return -1;
-	}
-	case 'L':
-		/* -Lf FILE and -Ls FACILITY take the next argument, as in
-		 * snmpd: the library moves optind past it. */
-		if (snmp_log_options(optarg, argc, argv) < 0) {
-			usage(stderr);
-			return 1;
-		}
-		st->logging_set = true;
-		return -1;
-	case 'A':
-		return -1; /* find_append() */
-	case 'D':
-		debug_register_tokens(optarg ? optarg : "ALL");
-		snmp_set_do_debugging(1);
-		return -1;
-	case 'd':
-		netsnmp_ds_set_boolean(NETSNMP_DS_LIBRARY_ID, NETSNMP_DS_LIB_DUMP_PACKET, 1);
-		return -1;
-	case 'c':
-		if (st->config) {
-			char *both = malloc(strlen(st->config) + strlen(optarg) + 2);
-
-			if (!both)
-				return 1;
-			sprintf(both, "%s,%s", st->config, optarg);
-			free(st->config);
-			st->config = both;
-		} else {
-			st->config = keep(optarg);
-		}
-		return -1;
-	case 'C':
-		st->no_default_files = true;
-		return -1;
-	case 'H':
-		st->print_directives = true;
-		return -1;
-	case 'p':
-		/* Before 0.2.0, -p was the ping interval: a bare number is
-		 * that habit, not a pid file named "2". */
-		if (optarg[strspn(optarg, "0123456789")] == '\0') {
-			fprintf(stderr, APP ": -p names the pid file; the AgentX ping "
-				"interval is --ping %s\n", optarg);
-			return 1;
-		}
-		free(st->pid_file);
-		st->pid_file = agentx_absolute_path(optarg);
-		return st->pid_file ? -1 : 1;
-	case 'u':
-		st->user = optarg;
-		return -1;
-	case 'g':
-		st->group = optarg;
-		return -1;
-	case 'E':
-		return set_number(st, FMA_SETTING_EV_HISTORY, optarg) < 0 ? 1 : -1;
-	case OPT_STATE_DIR:
-		set_early(&st->state_dir, optarg);
-		return -1;
-	case OPT_LISTEN:
-		set_early(&st->listen, optarg);
-		return -1;
-	case OPT_PORTS:
-		return add_ports(&st->cli, optarg, false) < 0 ? 1 : -1;
-	case 'h':
-		usage(stdout);
-		return 0;
-	case 'v':
-	case 'V': /* the version until 0.2.0; snmpd's is -v */
-		printf(APP " " FASTMIB_VERSION " (net-snmp %s)\n", netsnmp_get_version());
-		return 0;
-	default:
-		if (c >= OPT_NUMBER && c < OPT_NUMBER + FMA_SETTING_COUNT)
-			return set_number(st, (enum fma_setting)(c - OPT_NUMBER),
-					  optarg) < 0 ? 1 : -1;
-		usage(stderr);
-		return 1;
-	}
-}
-
-int
-agentx_parse_args(int argc, char **argv, struct settings *st)
-{
-	struct option lo[N_FIXED + FMA_SETTING_COUNT + 1];
-	int c, rc;
-
-	long_options(lo);
-	find_append(argc, argv, lo);
-	while ((c = getopt_long(argc, argv, SHORT_OPTS, lo, NULL)) != -1)
-		if ((rc = one_option(st, c, argc, argv)) >= 0)
-			return rc;
-	for (int i = optind; i < argc; i++)
-		if (add_segment(&st->cli, argv[i], false) < 0)
-			return 1;
-	if (agentx_identity_resolve(&st->id, st->user, st->group) < 0)
-		return 1;
-	if (prepass(st) < 0)
-		return 1;
-	return -1;
-}
-
-void
-agentx_settings_init(struct settings *st)
-{
-	memset(st, 0, sizeof(*st));
-	values_reset(&st->cli);
-	values_reset(&st->files);
-	st->reading = &st->files;
-	agentx_cfg = st;
-}
-
-void
-agentx_settings_free(struct settings *st)
-{
-	values_reset(&st->cli);
-	values_reset(&st->files);
-	free(st->config);
-	free(st->pid_file);
-	free(st->listen.value);
-	free(st->state_dir.value);
-	free(st->state_path);
-}
-
 /* ---- applying, and reloading ---- */
 
 static void
-add_all(struct settings *st)
+add_all(struct fmx_settings *st)
 {
-	const struct agentx_values *src[2] = { &st->cli, &st->files };
+	const struct fmx_values *src[2] = { &st->cli, &st->files };
 	int rc;
 
 	for (int k = 0; k < 2; k++) {
@@ -759,15 +311,15 @@ add_all(struct settings *st)
 
 /* The value in force of s, else its default. */
 static long
-effective(const struct settings *st, enum fma_setting s)
+effective(const struct fmx_settings *st, enum fma_setting s)
 {
-	long v = agentx_setting(st, s);
+	long v = fmx_setting(st, s);
 
 	return v >= 0 ? v : fma_settings[s].def;
 }
 
 int
-agentx_apply(struct settings *st, bool reload)
+fmx_apply(struct fmx_settings *st, bool reload)
 {
 	long rate = effective(st, FMA_SETTING_NOTIFY_RATE), burst = effective(st, FMA_SETTING_NOTIFY_BURST);
 
@@ -798,7 +350,7 @@ agentx_apply(struct settings *st, bool reload)
 
 /* What the values cannot be together; -1 after a log message. */
 static int
-check_values(const struct settings *st)
+check_values(const struct fmx_settings *st)
 {
 	long rate = effective(st, FMA_SETTING_NOTIFY_RATE), burst = effective(st, FMA_SETTING_NOTIFY_BURST);
 
@@ -816,9 +368,9 @@ check_values(const struct settings *st)
 
 /* Settings that a running agent cannot take: say that they wait. */
 static void
-report_restart_only(const struct settings *st, const struct agentx_values *old)
+report_restart_only(const struct fmx_settings *st, const struct fmx_values *old)
 {
-	const struct agentx_values *v = &st->files;
+	const struct fmx_values *v = &st->files;
 
 	if (st->cli.num[FMA_SETTING_CHECK] < 0 && v->num[FMA_SETTING_CHECK] != old->num[FMA_SETTING_CHECK])
 		snmp_log(LOG_WARNING, APP ": checkPeriod changed: it takes effect when the "
@@ -832,10 +384,10 @@ report_restart_only(const struct settings *st, const struct agentx_values *old)
 }
 
 void
-agentx_reload(struct settings *st)
+fmx_reload(struct fmx_settings *st)
 {
 	struct config_files own = { (char *)APP, directive_list(), NULL };
-	struct agentx_values old = st->files, fresh;
+	struct fmx_values old = st->files, fresh;
 	char *list, *file, *save = NULL;
 	int warned = netsnmp_ds_get_boolean(NETSNMP_DS_LIBRARY_ID,
 					    NETSNMP_DS_LIB_NO_TOKEN_WARNINGS);
@@ -843,16 +395,16 @@ agentx_reload(struct settings *st)
 
 	snmp_log(LOG_INFO, APP ": SIGHUP: reading the configuration again\n");
 	memset(&fresh, 0, sizeof(fresh));
-	values_reset(&fresh);
+	fmx_values_reset(&fresh);
 	st->reading = &fresh;
 	st->reloading = true;
 	/* Net-SNMP's own directives are read at start only: not ours to
 	 * warn about here */
 	netsnmp_ds_set_boolean(NETSNMP_DS_LIBRARY_ID, NETSNMP_DS_LIB_NO_TOKEN_WARNINGS, 1);
-	agentx_count_errors_begin(st);
+	fmx_count_errors_begin(st);
 	read_config_files_of_type(NORMAL_CONFIG, &own);
 	if (st->config) {
-		list = keep(st->config);
+		list = fmx_keep(st->config);
 		for (file = strtok_r(list, ",", &save); file;
 		     file = strtok_r(NULL, ",", &save)) {
 			if (access(file, R_OK) < 0) {
@@ -864,7 +416,7 @@ agentx_reload(struct settings *st)
 		}
 		free(list);
 	}
-	errors = agentx_count_errors_end(st);
+	errors = fmx_count_errors_end(st);
 	netsnmp_ds_set_boolean(NETSNMP_DS_LIBRARY_ID, NETSNMP_DS_LIB_NO_TOKEN_WARNINGS,
 			       warned);
 	st->reading = &st->files;
@@ -874,20 +426,21 @@ agentx_reload(struct settings *st)
 		errors = 1;
 	if (errors) {
 		st->files = old;
-		values_reset(&fresh);
+		fmx_values_reset(&fresh);
 		snmp_log(LOG_ERR, APP ": %u error(s) in the configuration; the one in "
 			 "force is kept\n", errors);
 		return;
 	}
 	report_restart_only(st, &old);
-	values_reset(&old);
-	agentx_apply(st, true);
+	fmx_values_reset(&old);
+	fmx_apply(st, true);
 }
 
 /* At the end of the start's configuration read: the checks that need
  * every file. -1 stops the start. */
 int
-agentx_config_check(struct settings *st)
+fmx_config_check(struct fmx_settings *st)
 {
 	return check_values(st);
 }
+

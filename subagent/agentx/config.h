@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * fastmib-agentx's settings: the command line, the configuration files,
- * and their reload. What the settings mean and their limits are the
- * shared table of settings.h; this part knows where values come from and
- * which one wins (command line over files, later line over earlier).
+ * fastmib-agentx's configuration files: its directives, the two of them
+ * read before Net-SNMP starts, what the values are given to, and the
+ * reload. Where each value lands and which source wins is values.h's.
  *
  * The files are read by Net-SNMP, as snmpd's are: at start through
  * init_snmp() (every directive, Net-SNMP's own included); on SIGHUP again,
@@ -13,83 +12,25 @@
 #ifndef FASTMIB_AGENTX_CONFIG_H
 #define FASTMIB_AGENTX_CONFIG_H
 
-#include <limits.h>
 #include <stdbool.h>
 
-#include <net-snmp/net-snmp-config.h>
-#include <net-snmp/net-snmp-includes.h>
+#include "values.h"
 
-#include "privileges.h"
-#include "core.h"
-#include "ports.h"
-#include "settings.h"
+/*
+ * listen and persistentDir/stateDir decide how Net-SNMP is started (the
+ * agent's role, where its state is read from), so main() takes them from
+ * the -c files before it starts, unless the command line set them.
+ * Returns 0, or -1 after a message naming the file and line.
+ */
+int fmx_config_early(struct fmx_settings *st);
 
-#define APP "fastmib-agentx"
+/* The directives, registered with Net-SNMP before init_snmp() (main.c). */
+void fmx_register_directives(void);
 
-/* What one source (the command line, or the files) sets. */
-struct agentx_values {
-	char *segments[FMA_MAX_SEGMENTS]; /* absolute paths */
-	unsigned int n_segments;
-	char *ports[FMP_PORTS_MAX_SOURCES];      /* absolute PATH[,BASE] */
-	unsigned int n_ports;
-	long num[FMA_SETTING_COUNT];                         /* -1: not set */
-	char *agentx_socket;
-};
-
-/* A setting taken before Net-SNMP starts: from the command line, else
- * from a -c file (origin "FILE: line N"). */
-struct early {
-	char *value;
-	bool from_cli;
-	char origin[PATH_MAX + 32];
-	char token[64];     /* the directive that set it */
-};
-
-struct settings {
-	bool foreground;
-	bool logging_set;          /* -L given */
-	bool startup_stderr;       /* stderr logging until the daemon detaches */
-	bool no_default_files;     /* -C */
-	bool print_directives;     /* -H */
-	char *config;              /* -c FILE[,FILE...] */
-	char *pid_file;            /* absolute */
-	const char *user, *group;
-	struct agentx_identity id;
-	struct early listen;
-	struct early state_dir;    /* --state-dir, persistentDir, stateDir */
-	char *state_path;          /* the state directory in use, absolute, or NULL */
-	struct agentx_values cli;  /* the command line: wins over the files */
-	struct agentx_values files;/* the files, as in force */
-	struct agentx_values *reading; /* where directives go while files are read */
-	bool reloading;
-	unsigned int config_errors;/* errors logged while the configuration is read */
-	netsnmp_log_handler *error_counter;
-	struct fma_agent *agent;
-	struct fmp_ports *ports;
-};
-
-/* The settings of this (only) agent: Net-SNMP calls directive handlers
- * and callbacks without a context of ours. */
-extern struct settings *agentx_cfg;
-
-void agentx_settings_init(struct settings *st);
-void agentx_settings_free(struct settings *st);
-
-/* Command line. Returns -1 to go on, else the exit status. */
-int agentx_parse_args(int argc, char **argv, struct settings *st);
-
-/* The directives, registered with Net-SNMP before init_snmp(). */
-void agentx_register_directives(void);
-
-/* Count errors logged from now on (the configuration is being read). */
-void agentx_count_errors_begin(struct settings *st);
-unsigned int agentx_count_errors_end(struct settings *st);
-
-/* The value in force of setting s: command line, else files, else -1. */
-long agentx_setting(const struct settings *st, enum fma_setting s);
-
-/* A path made absolute against the start directory (heap), or NULL. */
-char *agentx_absolute_path(const char *path);
+/* Count errors logged from now on (the configuration is being read):
+ * main.c at start, fmx_reload() again. */
+void fmx_count_errors_begin(struct fmx_settings *st);
+unsigned int fmx_count_errors_end(struct fmx_settings *st);
 
 /*
  * Give the segment set and the ports what the values name (the command
@@ -97,17 +38,17 @@ char *agentx_absolute_path(const char *path);
  * (reload false) before the set is started; on reload between the sets'
  * reload_begin and reload_end. Returns 0, or -1 after a log message.
  */
-int agentx_apply(struct settings *st, bool reload);
+int fmx_apply(struct fmx_settings *st, bool reload);
 
 /* Once every file is read at start: the checks that need them all
  * (something to serve, a burst for a rate). -1 after a log message. */
-int agentx_config_check(struct settings *st);
+int fmx_config_check(struct fmx_settings *st);
 
 /*
  * SIGHUP: read the files again (this agent's directives only). With no
  * error, the new values replace the old and are applied; otherwise the
  * old stay in force and the log says why.
  */
-void agentx_reload(struct settings *st);
+void fmx_reload(struct fmx_settings *st);
 
 #endif

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* fastmib-agentx: why the AgentX master cannot be reached (agentx_connect.h). */
+/* fastmib-agentx: which socket a setting names, and why the AgentX master
+ * cannot be reached (connect.h). */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -15,6 +16,9 @@
 
 #define APP "fastmib-agentx"
 
+/* The longest unix socket path, without its NUL. */
+#define SUN_PATH_MAX (sizeof(((struct sockaddr_un *)NULL)->sun_path) - 1)
+
 /* libnetsnmpagent's AgentX session to the master (NULL while there is
  * none); exported without a public declaration. */
 extern netsnmp_session *main_session;
@@ -26,26 +30,46 @@ static struct {
 } watch;
 
 const char *
-agentx_socket_in_use(const char *configured)
+fmx_socket_in_use(const char *configured)
 {
 	return configured ? configured : NETSNMP_AGENTX_SOCKET;
 }
 
+const char *
+fmx_socket_path(const char *sock)
+{
+	const char *path = !strncmp(sock, "unix:", 5) ? sock + 5 : sock;
+
+	return path[0] == '/' ? path : NULL;
+}
+
+const char *
+fmx_socket_problem(const char *sock, char *buf, size_t len)
+{
+	const char *path = fmx_socket_path(sock);
+
+	if (!path || strlen(path) <= SUN_PATH_MAX)
+		return NULL;
+	snprintf(buf, len, "a unix socket path has at most %zu characters, not %zu",
+		 SUN_PATH_MAX, strlen(path));
+	return buf;
+}
+
 bool
-agentx_connected(void)
+fmx_connected(void)
 {
 	return main_session != NULL;
 }
 
 const char *
-agentx_connect_problem(const char *sock, char *buf, size_t len)
+fmx_connect_problem(const char *sock, char *buf, size_t len)
 {
-	const char *path = !strncmp(sock, "unix:", 5) ? sock + 5 : sock;
+	const char *path = fmx_socket_path(sock);
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	int fd, rc;
 
 	buf[0] = '\0';
-	if (path[0] != '/') {
+	if (!path) {
 		/* tcp:HOST:PORT and the like: Net-SNMP's transport, whose
 		 * failure leaves connect()'s errno */
 		netsnmp_transport *t;
@@ -58,7 +82,7 @@ agentx_connect_problem(const char *sock, char *buf, size_t len)
 			snprintf(buf, len, "%s", errno ? strerror(errno) : "no answer");
 		return buf;
 	}
-	if (strlen(path) >= sizeof(sa.sun_path)) {
+	if (strlen(path) > SUN_PATH_MAX) {
 		snprintf(buf, len, "%s", strerror(ENAMETOOLONG));
 		return buf;
 	}
@@ -81,7 +105,7 @@ check(unsigned int reg, void *arg)
 	char why[256];
 
 	(void)reg, (void)arg;
-	if (agentx_connected()) {
+	if (fmx_connected()) {
 		if (!watch.was_up && watch.last[0])
 			snmp_log(LOG_INFO, APP ": %s: connected to the AgentX master\n",
 				 watch.sock);
@@ -91,7 +115,7 @@ check(unsigned int reg, void *arg)
 	}
 	/* connect() works but there is no session: Net-SNMP's next attempt
 	 * (every ping interval) registers; nothing to say yet */
-	if (!agentx_connect_problem(watch.sock, why, sizeof(why))[0])
+	if (!fmx_connect_problem(watch.sock, why, sizeof(why))[0])
 		return;
 	if (strcmp(why, watch.last)) {
 		snmp_log(LOG_WARNING, APP ": %s: cannot connect to the AgentX master: %s; "
@@ -102,17 +126,17 @@ check(unsigned int reg, void *arg)
 }
 
 void
-agentx_connect_quiet(void)
+fmx_connect_quiet(void)
 {
 	netsnmp_ds_set_boolean(NETSNMP_DS_APPLICATION_ID,
 			       NETSNMP_DS_AGENT_NO_CONNECTION_WARNINGS, 1);
 }
 
 void
-agentx_connect_watch(const char *sock, unsigned int period_s)
+fmx_connect_watch(const char *sock, unsigned int period_s)
 {
 	snprintf(watch.sock, sizeof(watch.sock), "%s", sock);
-	watch.was_up = agentx_connected();
+	watch.was_up = fmx_connected();
 	check(0, NULL);
 	snmp_alarm_register(period_s ? period_s : 1, SA_REPEAT, check, NULL);
 }

@@ -5,9 +5,11 @@
  * (--listen). The serving itself is the core (core.h); this file runs the
  * front end: Net-SNMP's set-up, the start (everything opened before the
  * daemon detaches, so that the exit status says whether it started), the
- * main loop and its signals. Its settings are agentx_config.c's, the
- * state directory agentx_state.c's, the pid file and the change of user
- * agentx_privs.c's, the AgentX connection's diagnosis agentx_connect.c's.
+ * main loop and its signals. The command line is options.c's, the
+ * configuration files config.c's, the settings they give values.c's, the
+ * state directory state.c's, the pid file and the change of user
+ * privileges.c's, the AgentX connection's diagnosis connect.c's,
+ * responses too big for the master size.c's.
  */
 #include <errno.h>
 #include <limits.h>
@@ -22,6 +24,7 @@
 #include <net-snmp/agent/net-snmp-agent-includes.h>
 
 #include "connect.h"
+#include "options.h"
 #include "privileges.h"
 #include "size.h"
 #include "state.h"
@@ -61,7 +64,7 @@ on_signal(int sig)
 static int
 keep_state_dir(int major, int minor, void *serverarg, void *clientarg)
 {
-	const char *want = agentx_cfg->state_path ? agentx_cfg->state_path : NO_STATE_DIR;
+	const char *want = fmx_cfg->state_path ? fmx_cfg->state_path : NO_STATE_DIR;
 
 	(void)major, (void)minor, (void)serverarg, (void)clientarg;
 	if (strcmp(get_persistent_directory(), want)) {
@@ -81,11 +84,9 @@ keep_state_dir(int major, int minor, void *serverarg, void *clientarg)
 static int
 config_read(int major, int minor, void *serverarg, void *clientarg)
 {
-	struct settings *st = agentx_cfg;
-	unsigned int errors = agentx_count_errors_end(st);
-	const char *sock = st->cli.agentx_socket ? st->cli.agentx_socket
-						 : st->files.agentx_socket;
-	long ping = agentx_setting(st, FMA_SETTING_PING);
+	struct fmx_settings *st = fmx_cfg;
+	unsigned int errors = fmx_count_errors_end(st);
+	long ping = fmx_setting(st, FMA_SETTING_PING);
 
 	(void)major, (void)minor, (void)serverarg, (void)clientarg;
 	if (errors) {
@@ -93,13 +94,13 @@ config_read(int major, int minor, void *serverarg, void *clientarg)
 			 errors);
 		exit(1);
 	}
-	if (agentx_config_check(st) < 0)
+	if (fmx_config_check(st) < 0)
 		exit(1);
-	agentx_apply(st, false);
+	fmx_apply(st, false);
 	if (!st->listen.value) {
 		/* always a socket of ours: Net-SNMP's messages would say [NIL] */
 		netsnmp_ds_set_string(NETSNMP_DS_APPLICATION_ID, NETSNMP_DS_AGENT_X_SOCKET,
-				      agentx_socket_in_use(sock));
+				      fmx_agentx_socket(st));
 		/* ours over Net-SNMP's agentxPingInterval; a short ping lets
 		 * the subagent notice a restarted snmpd within seconds */
 		if (ping > 0)
@@ -121,21 +122,10 @@ in_path_list(const char *list, const char *dir)
 	return false;
 }
 
+/* Where Net-SNMP keeps its state, and which files it reads. */
 static void
-configure_netsnmp(struct settings *st)
+configure_files(const struct fmx_settings *st)
 {
-	if (!st->logging_set) {
-		if (st->foreground) {
-			snmp_enable_stderrlog();
-		} else {
-			/* the terminal sees what stops the start; the daemon logs
-			 * to syslog */
-			snmp_enable_syslog_ident(APP, LOG_DAEMON);
-			snmp_enable_stderrlog();
-			st->startup_stderr = true;
-		}
-	}
-	netsnmp_ds_set_string(NETSNMP_DS_LIBRARY_ID, NETSNMP_DS_LIB_APPTYPE, APP);
 	if (st->state_path) {
 		netsnmp_ds_set_string(NETSNMP_DS_LIBRARY_ID, NETSNMP_DS_LIB_PERSISTENT_DIR,
 				      st->state_path);
@@ -175,6 +165,26 @@ configure_netsnmp(struct settings *st)
 	if (st->config)
 		netsnmp_ds_set_string(NETSNMP_DS_LIBRARY_ID,
 				      NETSNMP_DS_LIB_OPTIONALCONFIG, st->config);
+}
+
+/* Net-SNMP's library, before init_agent(): logging, files, the agent's
+ * role, our directives and the callbacks of the configuration read. */
+static void
+configure_netsnmp(struct fmx_settings *st)
+{
+	if (!st->logging_set) {
+		if (st->foreground) {
+			snmp_enable_stderrlog();
+		} else {
+			/* the terminal sees what stops the start; the daemon logs
+			 * to syslog */
+			snmp_enable_syslog_ident(APP, LOG_DAEMON);
+			snmp_enable_stderrlog();
+			st->startup_stderr = true;
+		}
+	}
+	netsnmp_ds_set_string(NETSNMP_DS_LIBRARY_ID, NETSNMP_DS_LIB_APPTYPE, APP);
+	configure_files(st);
 	/* Serving needs no MIB files: do not load (and warn about) the
 	 * default modules, unless the operator asked for some. */
 	setenv("MIBS", "", 0);
@@ -187,13 +197,13 @@ configure_netsnmp(struct settings *st)
 	} else {
 		netsnmp_ds_set_boolean(NETSNMP_DS_APPLICATION_ID,
 				       NETSNMP_DS_AGENT_ROLE, 1);
-		agentx_connect_quiet();
+		fmx_connect_quiet();
 	}
-	agentx_register_directives();
+	fmx_register_directives();
 	/* Anything logged as an error while the files are read is a
 	 * configuration error: counted, and the start stops once they are
 	 * all read and reported (config_read()). */
-	agentx_count_errors_begin(st);
+	fmx_count_errors_begin(st);
 	netsnmp_register_callback(SNMP_CALLBACK_LIBRARY,
 				  SNMP_CALLBACK_POST_PREMIB_READ_CONFIG, keep_state_dir,
 				  NULL, NETSNMP_CALLBACK_HIGHEST_PRIORITY);
@@ -204,7 +214,7 @@ configure_netsnmp(struct settings *st)
 
 /* Net-SNMP's agent, before the configuration is read. */
 static void
-init_library(struct settings *st)
+init_library(struct fmx_settings *st)
 {
 	/* The agent library would open an SMUX listener (TCP *:199) for a
 	 * process running as root: nothing but the configured address may
@@ -227,7 +237,7 @@ init_library(struct settings *st)
 
 /* -H: every directive the configuration files may hold, as snmpd -H. */
 static int
-print_directives(struct settings *st)
+print_directives(struct fmx_settings *st)
 {
 	char out[] = "o";
 
@@ -244,7 +254,7 @@ print_directives(struct settings *st)
 
 /* What stops the start before anything is served; -1 after a message. */
 static int
-open_everything(struct settings *st)
+open_everything(struct fmx_settings *st)
 {
 	int rc;
 
@@ -258,19 +268,19 @@ open_everything(struct settings *st)
 	}
 	/* A daemon that cannot reach snmpd would serve nothing while its
 	 * start reported success; in the foreground (systemd) it retries. */
-	if (!st->listen.value && !st->foreground && !agentx_connected()) {
+	if (!st->listen.value && !st->foreground && !fmx_connected()) {
 		const char *sock = netsnmp_ds_get_string(NETSNMP_DS_APPLICATION_ID,
 							 NETSNMP_DS_AGENT_X_SOCKET);
 		char why[256];
 
 		snmp_log(LOG_ERR, APP ": %s: cannot connect to the AgentX master: %s; not "
 			 "started (with -f the agent keeps retrying)\n", sock,
-			 agentx_connect_problem(sock, why, sizeof(why))[0] ? why
+			 fmx_connect_problem(sock, why, sizeof(why))[0] ? why
 			 : "the master refused the session");
 		return -1;
 	}
-	rc = fma_start(st->agent, (unsigned int)(agentx_setting(st, FMA_SETTING_CHECK) > 0
-				 ? agentx_setting(st, FMA_SETTING_CHECK) : 0));
+	rc = fma_start(st->agent, (unsigned int)(fmx_setting(st, FMA_SETTING_CHECK) > 0
+				 ? fmx_setting(st, FMA_SETTING_CHECK) : 0));
 	if (rc < 0) {
 		snmp_log(LOG_ERR, APP ": cannot start: %s\n", strerror(-rc));
 		return -1;
@@ -284,7 +294,7 @@ open_everything(struct settings *st)
 }
 
 static void
-serve(struct settings *st)
+serve(struct fmx_settings *st)
 {
 	struct sigaction sa;
 
@@ -303,11 +313,11 @@ serve(struct settings *st)
 				  : netsnmp_ds_get_string(NETSNMP_DS_APPLICATION_ID,
 							  NETSNMP_DS_AGENT_X_SOCKET));
 	if (!st->listen.value)
-		agentx_connect_watch(netsnmp_ds_get_string(NETSNMP_DS_APPLICATION_ID,
-							   NETSNMP_DS_AGENT_X_SOCKET),
-				     (unsigned int)netsnmp_ds_get_int(
-					     NETSNMP_DS_APPLICATION_ID,
-					     NETSNMP_DS_AGENT_AGENTX_PING_INTERVAL));
+		fmx_connect_watch(netsnmp_ds_get_string(NETSNMP_DS_APPLICATION_ID,
+							NETSNMP_DS_AGENT_X_SOCKET),
+				  (unsigned int)netsnmp_ds_get_int(
+					  NETSNMP_DS_APPLICATION_ID,
+					  NETSNMP_DS_AGENT_AGENTX_PING_INTERVAL));
 	while (!stop_requested) {
 		agent_check_and_process(1); /* a signal interrupts the wait */
 		if (reload_requested) {
@@ -315,20 +325,20 @@ serve(struct settings *st)
 			/* as snmpd: reopen the log files (logrotate), read the
 			 * configuration again */
 			netsnmp_logging_restart();
-			agentx_reload(st);
+			fmx_reload(st);
 		}
 	}
 	snmp_log(LOG_INFO, APP ": stopping\n");
 }
 
 static int
-run(struct settings *st)
+run(struct fmx_settings *st, const struct fmx_identity *id)
 {
-	if (agentx_choose_state_dir(st) < 0)
+	if (fmx_choose_state_dir(st, id) < 0)
 		return 1;
 	/* A pid file that cannot be written stops the start while the
 	 * terminal still sees why; it is written once the daemon runs. */
-	if (st->pid_file && agentx_pidfile_check(st->pid_file) < 0)
+	if (st->pid_file && fmx_pidfile_check(st->pid_file) < 0)
 		return 1;
 	configure_netsnmp(st);
 	init_library(st);
@@ -348,15 +358,15 @@ run(struct settings *st)
 		snmp_log(LOG_ERR, APP ": cannot become a daemon\n");
 		goto fail;
 	}
-	if (st->pid_file && agentx_pidfile_write(st->pid_file) < 0)
+	if (st->pid_file && fmx_pidfile_write(st->pid_file) < 0)
 		goto fail;
-	if (agentx_identity_assume(&st->id) < 0) {
+	if (fmx_identity_assume(id) < 0) {
 		if (st->pid_file)
-			agentx_pidfile_remove(st->pid_file);
+			fmx_pidfile_remove(st->pid_file);
 		goto fail;
 	}
-	if (st->id.change_user || st->id.change_group)
-		agentx_report_access(st);
+	if (id->change_user || id->change_group)
+		fmx_report_access(st, id);
 	serve(st);
 	fmp_ports_destroy(st->ports);
 	st->ports = NULL;
@@ -364,7 +374,7 @@ run(struct settings *st)
 	st->agent = NULL;
 	snmp_shutdown(APP);
 	if (st->pid_file)
-		agentx_pidfile_remove(st->pid_file);
+		fmx_pidfile_remove(st->pid_file);
 	return 0;
 fail:
 	snmp_shutdown(APP);
@@ -374,19 +384,25 @@ fail:
 int
 main(int argc, char **argv)
 {
-	struct settings st;
+	struct fmx_settings st;
+	struct fmx_identity id;
 	int status;
 
-	agentx_settings_init(&st);
+	fmx_settings_init(&st);
 	if (fma_create(&st.agent) < 0 || fmp_ports_create(&st.ports) < 0) {
 		fprintf(stderr, APP ": out of memory\n");
 		return 1;
 	}
-	status = agentx_parse_args(argc, argv, &st);
+	status = fmx_parse_args(argc, argv, &st);
+	/* who the agent will serve as, and how Net-SNMP starts: before it
+	 * starts, while a mistake still stops the command with a message */
+	if (status < 0 && (fmx_identity_resolve(&id, st.user, st.group) < 0 ||
+			   fmx_config_early(&st) < 0))
+		status = 1;
 	if (status < 0)
-		status = st.print_directives ? print_directives(&st) : run(&st);
+		status = st.print_directives ? print_directives(&st) : run(&st, &id);
 	fmp_ports_destroy(st.ports);
 	fma_destroy(st.agent);
-	agentx_settings_free(&st);
+	fmx_settings_free(&st);
 	return status;
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fastmib-agentx: -u/-g (the identity it serves under once its sockets and
- * segments are open) and -p (its pid file). See agentx_privs.h.
+ * segments are open) and -p (its pid file). See privileges.h.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "config.h"
+#include "values.h"
 
 #include <net-snmp/agent/net-snmp-agent-includes.h>
 
@@ -40,8 +40,8 @@ numeric_id(const char *s)
 }
 
 int
-agentx_identity_resolve(struct agentx_identity *id, const char *user,
-			const char *group)
+fmx_identity_resolve(struct fmx_identity *id, const char *user,
+		     const char *group)
 {
 	memset(id, 0, sizeof(*id));
 	if (user) {
@@ -100,7 +100,7 @@ agentx_identity_resolve(struct agentx_identity *id, const char *user,
 }
 
 int
-agentx_identity_assume(const struct agentx_identity *id)
+fmx_identity_assume(const struct fmx_identity *id)
 {
 	if (!id->change_user && !id->change_group)
 		return 0;
@@ -140,7 +140,7 @@ agentx_identity_assume(const struct agentx_identity *id)
 }
 
 int
-agentx_pidfile_write(const char *path)
+fmx_pidfile_write(const char *path)
 {
 	char line[32];
 	int fd, len;
@@ -171,7 +171,7 @@ agentx_pidfile_write(const char *path)
 }
 
 void
-agentx_pidfile_remove(const char *path)
+fmx_pidfile_remove(const char *path)
 {
 	char line[32] = "";
 	ssize_t n;
@@ -202,7 +202,7 @@ dir_of(const char *path, char *buf, size_t len)
 }
 
 int
-agentx_pidfile_check(const char *path)
+fmx_pidfile_check(const char *path)
 {
 	char dir[PATH_MAX];
 
@@ -215,7 +215,7 @@ agentx_pidfile_check(const char *path)
 }
 
 static void
-report_segments(struct settings *st, const char *who)
+report_segments(struct fmx_settings *st, const char *who)
 {
 	char dir[PATH_MAX];
 
@@ -239,7 +239,7 @@ report_segments(struct settings *st, const char *who)
 }
 
 static void
-report_ports(const struct agentx_values *v, const char *who)
+report_ports(const struct fmx_values *v, const char *who)
 {
 	char dir[PATH_MAX];
 
@@ -263,25 +263,21 @@ report_ports(const struct agentx_values *v, const char *who)
 }
 
 void
-agentx_report_access(struct settings *st)
+fmx_report_access(struct fmx_settings *st, const struct fmx_identity *id)
 {
-	const char *who = st->id.name[0] ? st->id.name : "this group";
+	const char *who = id->name[0] ? id->name : "this group";
 	char dir[PATH_MAX];
 
 	report_segments(st, who);
 	report_ports(&st->cli, who);
 	report_ports(&st->files, who);
 	if (!st->listen.value) {
-		const char *sock = netsnmp_ds_get_string(NETSNMP_DS_APPLICATION_ID,
-							 NETSNMP_DS_AGENT_X_SOCKET);
+		const char *path = fmx_socket_path(fmx_agentx_socket(st));
 
-		sock = agentx_socket_in_use(sock);
-		if (!strncmp(sock, "unix:", 5))
-			sock += 5;
-		if (sock[0] == '/' && access(sock, W_OK) < 0)
+		if (path && access(path, W_OK) < 0)
 			snmp_log(LOG_WARNING, APP ": %s: %s cannot connect to snmpd's AgentX "
 				 "socket: after snmpd restarts, the agent cannot register "
-				 "again (snmpd.conf: agentXPerms)\n", sock, who);
+				 "again (snmpd.conf: agentXPerms)\n", path, who);
 	}
 	if (st->state_path && access(st->state_path, W_OK | X_OK) < 0) {
 		snmp_log(LOG_WARNING, APP ": %s: %s cannot write the state directory: "

@@ -8,7 +8,7 @@
  * builds the response after every handler has run, so no handler can know
  * its final size; the one place that sees it is the transport's send. So
  * the send function of each AgentX session to the master is wrapped: a
- * Response packet over FASTMIB_AGENTX_MAX_PACKET leaves as an error
+ * Response packet over MAX_PACKET leaves as an error
  * response tooBig with no varbinds (error index 1: snmpd turns index 0
  * into genErr), and the session stays up. Nothing else is touched.
  */
@@ -22,13 +22,18 @@
 
 #include "size.h"
 
+/* Largest AgentX packet the subagent sends; a bigger response becomes an
+ * error response tooBig without varbinds. snmpd 5.9 drops an AgentX
+ * response over 64 KiB. */
+#define MAX_PACKET 65000
+
 /* RFC 2741 section 6.1: header, then the Response PDU payload. */
 #define AX_HEADER 20
 #define AX_TYPE_RESPONSE 18
 #define AX_FLAG_NETWORK_BYTE_ORDER 0x10
 #define AX_ERR_TOOBIG 1
 
-static int (*fma_master_send)(netsnmp_transport *, const void *, int, void **, int *);
+static int (*master_send)(netsnmp_transport *, const void *, int, void **, int *);
 
 static void
 put16(unsigned char *p, uint16_t v, int network_order)
@@ -49,8 +54,14 @@ put32(unsigned char *p, uint32_t v, int network_order)
 		p[network_order ? 3 - i : i] = (unsigned char)(v >> (8 * i));
 }
 
-int
-fmx_toobig(const unsigned char *in, int len, unsigned char *out)
+/*
+ * The packet that replaces an oversized AgentX Response in `in` (len
+ * bytes): the same header fields, error tooBig, index 1, no varbinds.
+ * Writes 28 bytes to `out` and returns 28, or 0 when `in` is not a
+ * Response (then nothing replaces it). Called by limited_send() only.
+ */
+static int
+toobig(const unsigned char *in, int len, unsigned char *out)
 {
 	int nbo;
 
@@ -67,25 +78,24 @@ fmx_toobig(const unsigned char *in, int len, unsigned char *out)
 }
 
 static int
-fma_limited_send(netsnmp_transport *t, const void *buf, int size, void **opaque,
-		 int *olength)
+limited_send(netsnmp_transport *t, const void *buf, int size, void **opaque,
+	     int *olength)
 {
 	unsigned char small[AX_HEADER + 8];
 	int n;
 
-	if (size > FASTMIB_AGENTX_MAX_PACKET &&
-	    (n = fmx_toobig(buf, size, small)) > 0) {
+	if (size > MAX_PACKET && (n = toobig(buf, size, small)) > 0) {
 		snmp_log(LOG_WARNING, "fastmib-agentx: a response of %d bytes is more than "
 			 "the master accepts; answered tooBig\n", size);
 		/* the caller's count is what it asked to send */
-		return fma_master_send(t, small, n, opaque, olength) == n ? size : -1;
+		return master_send(t, small, n, opaque, olength) == n ? size : -1;
 	}
-	return fma_master_send(t, buf, size, opaque, olength);
+	return master_send(t, buf, size, opaque, olength);
 }
 
 /* SNMPD_CALLBACK_INDEX_START: an AgentX session to the master is open. */
 static int
-fma_on_session(int major, int minor, void *serverarg, void *clientarg)
+on_session(int major, int minor, void *serverarg, void *clientarg)
 {
 	netsnmp_session *ss = serverarg;
 	void *sp = ss ? snmp_sess_pointer(ss) : NULL;
@@ -94,10 +104,10 @@ fma_on_session(int major, int minor, void *serverarg, void *clientarg)
 	(void)major;
 	(void)minor;
 	(void)clientarg;
-	if (t == NULL || t->f_send == fma_limited_send)
+	if (t == NULL || t->f_send == limited_send)
 		return SNMPERR_SUCCESS;
-	fma_master_send = t->f_send;
-	t->f_send = fma_limited_send;
+	master_send = t->f_send;
+	t->f_send = limited_send;
 	return SNMPERR_SUCCESS;
 }
 
@@ -105,5 +115,5 @@ void
 fmx_limit_responses(void)
 {
 	snmp_register_callback(SNMP_CALLBACK_APPLICATION, SNMPD_CALLBACK_INDEX_START,
-			       fma_on_session, NULL);
+			       on_session, NULL);
 }

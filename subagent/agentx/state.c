@@ -13,7 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "config.h"
+#include "values.h"
+#include "privileges.h"
 #include "state.h"
 
 /*
@@ -25,9 +26,9 @@
  * missing directory is created (0700, for the -u user).
  */
 static int
-check_state_dir(const struct settings *st, const char *dir)
+check_state_dir(const struct fmx_identity *id, const char *dir)
 {
-	uid_t me = geteuid(), as = st->id.change_user ? st->id.uid : me;
+	uid_t me = geteuid(), as = id->change_user ? id->uid : me;
 	struct stat sb;
 	struct dirent *de;
 	DIR *d;
@@ -39,7 +40,7 @@ check_state_dir(const struct settings *st, const char *dir)
 			return -1;
 		}
 		if (mkdir(dir, 0700) < 0 ||
-		    (st->id.change_user && chown(dir, st->id.uid, st->id.gid) < 0)) {
+		    (id->change_user && chown(dir, id->uid, id->gid) < 0)) {
 			fprintf(stderr, APP ": %s: cannot create the state directory: %s\n",
 				dir, strerror(errno));
 			return -1;
@@ -81,13 +82,13 @@ check_state_dir(const struct settings *st, const char *dir)
 }
 
 int
-agentx_choose_state_dir(struct settings *st)
+fmx_choose_state_dir(struct fmx_settings *st, const struct fmx_identity *id)
 {
 	const char *env = getenv("STATE_DIRECTORY");
 	char *dir = NULL;
 
 	if (st->state_dir.value) {
-		dir = agentx_absolute_path(st->state_dir.value);
+		dir = fmx_absolute_path(st->state_dir.value);
 		if (!dir) {
 			fprintf(stderr, APP ": %s: %s\n", st->state_dir.value, strerror(errno));
 			return -1;
@@ -98,7 +99,7 @@ agentx_choose_state_dir(struct settings *st)
 			return -1;
 		dir[strcspn(dir, ":")] = '\0';
 	}
-	if (dir && check_state_dir(st, dir) < 0) {
+	if (dir && check_state_dir(id, dir) < 0) {
 		if (st->state_dir.origin[0])
 			fprintf(stderr, "%s: Error: %s %s refused\n", st->state_dir.origin,
 				st->state_dir.token, st->state_dir.value);

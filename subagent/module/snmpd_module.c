@@ -71,26 +71,26 @@
 #define FASTMIB_VERSION "0.0.0"
 #endif
 
-#define FM_TOKEN "fastmibSegment"
-#define FM_TOKEN_PORTS "fastmibPorts"
-#define FM_TOKEN_GUARD "fastmibGuard"
+#define FMM_TOKEN "fastmibSegment"
+#define FMM_TOKEN_PORTS "fastmibPorts"
+#define FMM_TOKEN_GUARD "fastmibGuard"
 /* the numeric directives are named by the settings table */
-#define FM_TOKEN_HISTORY (fma_settings[FMA_SETTING_EV_HISTORY].module_token)
-#define FM_TOKEN_NOTIFY (fma_settings[FMA_SETTING_NOTIFY_RATE].module_token)
-#define FM_TOKEN_IFBASE (fma_settings[FMA_SETTING_IFINDEX_BASE].module_token)
-#define FM_TOKEN_PTIMEOUT (fma_settings[FMA_SETTING_PORTS_TIMEOUT].module_token)
-#define FM_TOKEN_PTRAPS (fma_settings[FMA_SETTING_PORTS_TRAP_RATE].module_token)
+#define FMM_TOKEN_HISTORY (fma_settings[FMA_SETTING_EV_HISTORY].module_token)
+#define FMM_TOKEN_NOTIFY (fma_settings[FMA_SETTING_NOTIFY_RATE].module_token)
+#define FMM_TOKEN_IFBASE (fma_settings[FMA_SETTING_IFINDEX_BASE].module_token)
+#define FMM_TOKEN_PTIMEOUT (fma_settings[FMA_SETTING_PORTS_TIMEOUT].module_token)
+#define FMM_TOKEN_PTRAPS (fma_settings[FMA_SETTING_PORTS_TRAP_RATE].module_token)
 
 /* Guarded roots one snmpd holds at most. */
-#define FM_MAX_GUARDS 64
+#define FMM_MAX_GUARDS 64
 /* Below every registration an AgentX subagent makes (they default to 127):
  * the guard answers only where nobody else does. */
-#define FM_GUARD_PRIORITY 255
+#define FMM_GUARD_PRIORITY 255
 
-#define FM_EXPORT __attribute__((visibility("default")))
+#define FMM_EXPORT __attribute__((visibility("default")))
 
-void init_fastmib(void) FM_EXPORT;
-void deinit_fastmib(void) FM_EXPORT;
+void init_fastmib(void) FMM_EXPORT;
+void deinit_fastmib(void) FMM_EXPORT;
 
 /*
  * The module's only state. snmpd's entry points (init_NAME, configuration
@@ -102,10 +102,10 @@ static struct {
 	bool pinned;               /* dlclose() leaves this object mapped */
 	bool loaded;               /* between init_fastmib() and deinit_fastmib() */
 	unsigned int unload_alarm; /* pending end of a real unload */
-	bool watching;             /* fm_after_reload() registered */
-	netsnmp_handler_registration *guards[FM_MAX_GUARDS];
+	bool watching;             /* fmm_after_reload() registered */
+	netsnmp_handler_registration *guards[FMM_MAX_GUARDS];
 	unsigned int n_guards;
-} fm;
+} fmm;
 
 /*
  * The guard of a root served by a fastmib-agentx subagent. When the
@@ -118,8 +118,8 @@ static struct {
  * registers again.
  */
 static int
-fm_guard_handler(netsnmp_mib_handler *handler, netsnmp_handler_registration *reginfo,
-		 netsnmp_agent_request_info *reqinfo, netsnmp_request_info *requests)
+fmm_guard_handler(netsnmp_mib_handler *handler, netsnmp_handler_registration *reginfo,
+		  netsnmp_agent_request_info *reqinfo, netsnmp_request_info *requests)
 {
 	(void)handler;
 	(void)reginfo;
@@ -136,7 +136,7 @@ fm_guard_handler(netsnmp_mib_handler *handler, netsnmp_handler_registration *reg
 
 /* `fastmibGuard OID`: a module root, numeric or by name. */
 static void
-fm_parse_guard(const char *token, char *line)
+fmm_parse_guard(const char *token, char *line)
 {
 	char text[SPRINT_MAX_LEN];
 	oid root[MAX_OID_LEN];
@@ -147,73 +147,84 @@ fm_parse_guard(const char *token, char *line)
 	(void)token;
 	rest = copy_nword_const(line, text, sizeof(text));
 	if (!text[0] || (rest && *rest && *rest != '#')) {
-		config_perror(FM_TOKEN_GUARD " takes one OID per line");
+		config_perror(FMM_TOKEN_GUARD " takes one OID per line");
 		return;
 	}
 	if (!read_objid(text, root, &len) || len < 2) {
-		config_perror(FM_TOKEN_GUARD ": not an OID (numeric, or a name of a loaded MIB)");
+		config_perror(FMM_TOKEN_GUARD ": not an OID (numeric, or a name of a loaded MIB)");
 		return;
 	}
-	if (fm.n_guards == FM_MAX_GUARDS) {
-		config_perror(FM_TOKEN_GUARD ": too many guarded roots for one snmpd");
+	if (fmm.n_guards == FMM_MAX_GUARDS) {
+		config_perror(FMM_TOKEN_GUARD ": too many guarded roots for one snmpd");
 		return;
 	}
-	reg = netsnmp_create_handler_registration(FM_TOKEN_GUARD, fm_guard_handler, root,
+	reg = netsnmp_create_handler_registration(FMM_TOKEN_GUARD, fmm_guard_handler, root,
 						  len, HANDLER_CAN_RWRITE);
 	if (!reg) {
-		config_perror(FM_TOKEN_GUARD ": out of memory");
+		config_perror(FMM_TOKEN_GUARD ": out of memory");
 		return;
 	}
-	reg->priority = FM_GUARD_PRIORITY;
+	reg->priority = FMM_GUARD_PRIORITY;
 	if (netsnmp_register_handler(reg) != MIB_REGISTERED_OK) {
-		config_perror(FM_TOKEN_GUARD ": cannot register this root (guarded twice?)");
+		config_perror(FMM_TOKEN_GUARD ": cannot register this root (guarded twice?)");
 		return;
 	}
-	fm.guards[fm.n_guards++] = reg;
+	fmm.guards[fmm.n_guards++] = reg;
 }
 
 /* Called before a reload and at unload: the lines read next decide. */
 static void
-fm_release_guards(void)
+fmm_release_guards(void)
 {
-	for (unsigned int i = 0; i < fm.n_guards; i++)
-		netsnmp_unregister_handler(fm.guards[i]);
-	fm.n_guards = 0;
+	for (unsigned int i = 0; i < fmm.n_guards; i++)
+		netsnmp_unregister_handler(fmm.guards[i]);
+	fmm.n_guards = 0;
+}
+
+/*
+ * The one absolute path of a directive line (`directive` PATH...) in buf;
+ * `missing` says what the line must give, `one` what it takes once per
+ * line. Returns false after a configuration error.
+ */
+static bool
+fmm_one_path(const char *directive, char *line, char *buf, size_t len,
+	     const char *missing, const char *one)
+{
+	const char *rest = copy_nword_const(line, buf, (int)len);
+	char msg[128];
+
+	if (!buf[0])
+		snprintf(msg, sizeof(msg), "%s needs %s", directive, missing);
+	else if (rest && *rest && *rest != '#')
+		snprintf(msg, sizeof(msg), "%s takes one %s per line", directive, one);
+	else if (buf[0] != '/')
+		/* snmpd runs in / as a daemon: a relative path would name
+		 * something else than the operator meant */
+		snprintf(msg, sizeof(msg), "%s needs an absolute path", directive);
+	else
+		return true;
+	config_perror(msg);
+	return false;
 }
 
 /* `fastmibSegment PATH`: one absolute path per line. */
 static void
-fm_parse_segment(const char *token, char *line)
+fmm_parse_segment(const char *token, char *line)
 {
 	char path[PATH_MAX + 1];
-	const char *rest;
 	int rc;
 
 	(void)token;
-	if (!fm.set)
+	if (!fmm.set || !fmm_one_path(FMM_TOKEN, line, path, sizeof(path),
+				      "a segment path", "path"))
 		return;
-	rest = copy_nword_const(line, path, sizeof(path));
-	if (!path[0]) {
-		config_perror(FM_TOKEN " needs a segment path");
-		return;
-	}
-	if (rest && *rest && *rest != '#') {
-		config_perror(FM_TOKEN " takes one path per line");
-		return;
-	}
-	if (path[0] != '/') {
-		/* snmpd runs in / as a daemon: a relative path would name
-		 * something else than the operator meant */
-		config_perror(FM_TOKEN " needs an absolute path");
-		return;
-	}
-	rc = fma_add(fm.set, path);
+	rc = fma_add(fmm.set, path);
 	if (rc == -EEXIST)
-		config_pwarn(FM_TOKEN " names this path twice; served once");
+		config_pwarn(FMM_TOKEN " names this path twice; served once");
 	else if (rc == -ENOSPC)
-		config_perror(FM_TOKEN ": too many segments for one snmpd");
+		config_perror(FMM_TOKEN ": too many segments for one snmpd");
 	else if (rc < 0)
-		config_perror(FM_TOKEN ": out of memory");
+		config_perror(FMM_TOKEN ": out of memory");
 }
 
 /*
@@ -222,8 +233,8 @@ fm_parse_segment(const char *token, char *line)
  * out keeps its default. Returns false after a configuration error.
  */
 static bool
-fm_numbers(const char *token, char *line, const enum fma_setting *which,
-	   unsigned int n, unsigned int max, long *out)
+fmm_numbers(const char *token, char *line, const enum fma_setting *which,
+	    unsigned int n, unsigned int max, long *out)
 {
 	char word[64], msg[256];
 	const char *rest = line;
@@ -254,126 +265,114 @@ fm_numbers(const char *token, char *line, const enum fma_setting *which,
 
 /* `fastmibEventHistory N` */
 static void
-fm_parse_history(const char *token, char *line)
+fmm_parse_history(const char *token, char *line)
 {
 	static const enum fma_setting which[] = { FMA_SETTING_EV_HISTORY };
 	long v;
 
-	if (fm.set && fm_numbers(token, line, which, 1, 1, &v))
-		fma_config_event_history(fm.set, (unsigned int)v);
+	if (fmm.set && fmm_numbers(token, line, which, 1, 1, &v))
+		fma_config_event_history(fmm.set, (unsigned int)v);
 }
 
 /* `fastmibNotifyRate PER_SECOND [BURST]` */
 static void
-fm_parse_notify(const char *token, char *line)
+fmm_parse_notify(const char *token, char *line)
 {
 	static const enum fma_setting which[] = { FMA_SETTING_NOTIFY_RATE, FMA_SETTING_NOTIFY_BURST };
 	long v[2];
 
-	if (!fm.set || !fm_numbers(token, line, which, 1, 2, v))
+	if (!fmm.set || !fmm_numbers(token, line, which, 1, 2, v))
 		return;
-	if (fma_config_notify_limit(fm.set, (unsigned int)v[0],
+	if (fma_config_notify_limit(fmm.set, (unsigned int)v[0],
 					   (unsigned int)v[1]) < 0)
 		config_perror("a notification rate needs a burst of at least 1");
 }
 
 /* `fastmibPorts PATH[,BASE]`: one absolute path per line. */
 static void
-fm_parse_ports(const char *token, char *line)
+fmm_parse_ports(const char *token, char *line)
 {
 	char spec[PATH_MAX + 16];
-	const char *rest;
 	int rc;
 
 	(void)token;
-	if (!fm.ports)
+	if (!fmm.ports || !fmm_one_path(FMM_TOKEN_PORTS, line, spec, sizeof(spec),
+					"a telemetry socket or runtime directory",
+					"PATH[,BASE]"))
 		return;
-	rest = copy_nword_const(line, spec, sizeof(spec));
-	if (!spec[0]) {
-		config_perror(FM_TOKEN_PORTS " needs a telemetry socket or runtime directory");
-		return;
-	}
-	if (rest && *rest && *rest != '#') {
-		config_perror(FM_TOKEN_PORTS " takes one PATH[,BASE] per line");
-		return;
-	}
-	if (spec[0] != '/') {
-		config_perror(FM_TOKEN_PORTS " needs an absolute path");
-		return;
-	}
-	rc = fmp_ports_add(fm.ports, spec);
+	rc = fmp_ports_add(fmm.ports, spec);
 	if (rc == -EEXIST)
-		config_pwarn(FM_TOKEN_PORTS " names this path twice; served once");
+		config_pwarn(FMM_TOKEN_PORTS " names this path twice; served once");
 	else if (rc == -EINVAL)
-		config_perror(FM_TOKEN_PORTS ": BASE must be a number, 1..2147483647");
+		config_perror(FMM_TOKEN_PORTS ": BASE must be a number, 1..2147483647");
 	else if (rc == -ENOSPC)
-		config_perror(FM_TOKEN_PORTS ": too many applications for one snmpd");
+		config_perror(FMM_TOKEN_PORTS ": too many applications for one snmpd");
 	else if (rc < 0)
-		config_perror(FM_TOKEN_PORTS ": cannot add it (out of memory, or path too long)");
+		config_perror(FMM_TOKEN_PORTS ": cannot add it (out of memory, or path too long)");
 }
 
 /* `fastmibIfIndexBase N`, `fastmibPortsTimeout MS`, `fastmibPortsLinkTrapRate N` */
 static void
-fm_parse_ports_number(const char *token, char *line)
+fmm_parse_ports_number(const char *token, char *line)
 {
-	enum fma_setting which = strcmp(token, FM_TOKEN_IFBASE) == 0 ? FMA_SETTING_IFINDEX_BASE
-				 : strcmp(token, FM_TOKEN_PTRAPS) == 0 ? FMA_SETTING_PORTS_TRAP_RATE
+	enum fma_setting which = strcmp(token, FMM_TOKEN_IFBASE) == 0 ? FMA_SETTING_IFINDEX_BASE
+				 : strcmp(token, FMM_TOKEN_PTRAPS) == 0 ? FMA_SETTING_PORTS_TRAP_RATE
 				 : FMA_SETTING_PORTS_TIMEOUT;
 	long v;
 
-	if (!fm.ports || !fm_numbers(token, line, &which, 1, 1, &v))
+	if (!fmm.ports || !fmm_numbers(token, line, &which, 1, 1, &v))
 		return;
 	if (which == FMA_SETTING_IFINDEX_BASE)
-		fmp_ports_config_base(fm.ports, (uint32_t)v);
+		fmp_ports_config_base(fmm.ports, (uint32_t)v);
 	else if (which == FMA_SETTING_PORTS_TRAP_RATE)
-		fmp_ports_config_link_trap_rate(fm.ports, (unsigned int)v);
+		fmp_ports_config_link_trap_rate(fmm.ports, (unsigned int)v);
 	else
-		fmp_ports_config_timeout(fm.ports, (unsigned int)v);
+		fmp_ports_config_timeout(fmm.ports, (unsigned int)v);
 }
 
 static void
-fm_release_ports(void)
+fmm_release_ports(void)
 {
-	if (fm.ports)
-		fmp_ports_reload_begin(fm.ports);
+	if (fmm.ports)
+		fmp_ports_reload_begin(fmm.ports);
 }
 
 static void
-fm_release_ports_timeout(void)
+fmm_release_ports_timeout(void)
 {
-	if (fm.ports)
-		fmp_ports_config_timeout(fm.ports, FMP_PORTS_TIMEOUT_MS);
+	if (fmm.ports)
+		fmp_ports_config_timeout(fmm.ports, FMP_PORTS_TIMEOUT_MS);
 }
 
 static void
-fm_release_ports_traps(void)
+fmm_release_ports_traps(void)
 {
-	if (fm.ports)
-		fmp_ports_config_link_trap_rate(fm.ports, FMP_PORTS_TRAP_RATE);
+	if (fmm.ports)
+		fmp_ports_config_link_trap_rate(fmm.ports, FMP_PORTS_TRAP_RATE);
 }
 
 /* Lines removed in a reload go back to the defaults. */
 static void
-fm_release_history(void)
+fmm_release_history(void)
 {
-	if (fm.set)
-		fma_config_event_history(fm.set, FMA_EVENT_HISTORY);
+	if (fmm.set)
+		fma_config_event_history(fmm.set, FMA_EVENT_HISTORY);
 }
 
 static void
-fm_release_notify(void)
+fmm_release_notify(void)
 {
-	if (fm.set)
-		fma_config_notify_limit(fm.set, FMA_NOTIFY_RATE,
+	if (fmm.set)
+		fma_config_notify_limit(fmm.set, FMA_NOTIFY_RATE,
 					       FMA_NOTIFY_BURST);
 }
 
 /* Called by snmpd before it re-reads its configuration. */
 static void
-fm_release_segments(void)
+fmm_release_segments(void)
 {
-	if (fm.set)
-		fma_reload_begin(fm.set);
+	if (fmm.set)
+		fma_reload_begin(fmm.set);
 }
 
 /*
@@ -382,16 +381,16 @@ fm_release_segments(void)
  * callbacks still registered.)
  */
 static int
-fm_post_config(int major, int minor, void *server_arg, void *client_arg)
+fmm_post_config(int major, int minor, void *server_arg, void *client_arg)
 {
-	struct fma_agent *set = fm.set;
+	struct fma_agent *set = fmm.set;
 	int rc;
 
 	(void)major;
 	(void)minor;
 	(void)server_arg;
 	(void)client_arg;
-	if (!fm.loaded || !set)
+	if (!fmm.loaded || !set)
 		return SNMPERR_SUCCESS;
 	rc = fma_start(set, 0);
 	if (rc == -EALREADY)
@@ -399,23 +398,23 @@ fm_post_config(int major, int minor, void *server_arg, void *client_arg)
 	else if (rc < 0)
 		snmp_log(LOG_ERR, "fastmib: cannot start: %s\n", strerror(-rc));
 	/* the ports' ifIndex and ifAlias are kept where snmpd keeps its state */
-	fmp_ports_config_mode(fm.ports, FMP_PORTS_MODULE);
-	fmp_ports_config_state_dir(fm.ports, get_persistent_directory());
-	rc = fmp_ports_start(fm.ports);
+	fmp_ports_config_mode(fmm.ports, FMP_PORTS_MODULE);
+	fmp_ports_config_state_dir(fmm.ports, get_persistent_directory());
+	rc = fmp_ports_start(fmm.ports);
 	if (rc == -EALREADY)
-		fmp_ports_reload_end(fm.ports);
+		fmp_ports_reload_end(fmm.ports);
 	else if (rc < 0)
 		snmp_log(LOG_ERR, "fastmib: cannot start the ports: %s\n", strerror(-rc));
-	if (fma_count(set) == 0 && fmp_ports_count(fm.ports) == 0 &&
-	    fm.n_guards == 0)
-		snmp_log(LOG_WARNING, "fastmib: no " FM_TOKEN " or " FM_TOKEN_PORTS
+	if (fma_count(set) == 0 && fmp_ports_count(fmm.ports) == 0 &&
+	    fmm.n_guards == 0)
+		snmp_log(LOG_WARNING, "fastmib: no " FMM_TOKEN " or " FMM_TOKEN_PORTS
 			 " line after the dlmod line: nothing to serve\n");
 	return SNMPERR_SUCCESS;
 }
 
 /* Keep this object mapped after dlmod's dlclose(); see the top. */
 static bool
-fm_pin(void)
+fmm_pin(void)
 {
 	Dl_info info;
 
@@ -425,54 +424,69 @@ fm_pin(void)
 	return dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE) != NULL;
 }
 
+/*
+ * Register (on) or unregister (!on) every directive of the module, from
+ * one list: what is registered at a load is what goes at the unload.
+ * (Built at each call: the numeric directives' names are the settings
+ * table's, no constants.)
+ */
 static void
-fm_register_directives(void)
+fmm_directives(bool on)
 {
-	register_config_handler("snmpd", FM_TOKEN, fm_parse_segment,
-				fm_release_segments, "PATH");
-	register_config_handler("snmpd", FM_TOKEN_HISTORY, fm_parse_history,
-				fm_release_history, "RECORDS");
-	register_config_handler("snmpd", FM_TOKEN_NOTIFY, fm_parse_notify,
-				fm_release_notify, "PER_SECOND [BURST]");
-	register_config_handler("snmpd", FM_TOKEN_PORTS, fm_parse_ports,
-				fm_release_ports, "PATH[,BASE]");
-	register_config_handler("snmpd", FM_TOKEN_IFBASE, fm_parse_ports_number,
-				NULL, "N");
-	register_config_handler("snmpd", FM_TOKEN_PTIMEOUT, fm_parse_ports_number,
-				fm_release_ports_timeout, "MILLISECONDS");
-	register_config_handler("snmpd", FM_TOKEN_PTRAPS, fm_parse_ports_number,
-				fm_release_ports_traps, "PER_SECOND");
-	register_config_handler("snmpd", FM_TOKEN_GUARD, fm_parse_guard,
-				fm_release_guards, "OID");
+	const struct {
+		const char *token;
+		void (*parse)(const char *token, char *line);
+		void (*release)(void); /* before snmpd reads its files again */
+		const char *help;
+	} d[] = {
+		{ FMM_TOKEN, fmm_parse_segment, fmm_release_segments, "PATH" },
+		{ FMM_TOKEN_HISTORY, fmm_parse_history, fmm_release_history, "RECORDS" },
+		{ FMM_TOKEN_NOTIFY, fmm_parse_notify, fmm_release_notify,
+		  "PER_SECOND [BURST]" },
+		{ FMM_TOKEN_PORTS, fmm_parse_ports, fmm_release_ports, "PATH[,BASE]" },
+		{ FMM_TOKEN_IFBASE, fmm_parse_ports_number, NULL, "N" },
+		{ FMM_TOKEN_PTIMEOUT, fmm_parse_ports_number, fmm_release_ports_timeout,
+		  "MILLISECONDS" },
+		{ FMM_TOKEN_PTRAPS, fmm_parse_ports_number, fmm_release_ports_traps,
+		  "PER_SECOND" },
+		{ FMM_TOKEN_GUARD, fmm_parse_guard, fmm_release_guards, "OID" },
+	};
+
+	for (size_t i = 0; i < sizeof(d) / sizeof(d[0]); i++) {
+		if (on)
+			register_config_handler("snmpd", d[i].token, d[i].parse,
+						d[i].release, d[i].help);
+		else
+			unregister_config_handler("snmpd", d[i].token);
+	}
+}
+
+static void
+fmm_register_directives(void)
+{
+	fmm_directives(true);
 	snmp_register_callback(SNMP_CALLBACK_LIBRARY,
-			       SNMP_CALLBACK_POST_READ_CONFIG, fm_post_config,
+			       SNMP_CALLBACK_POST_READ_CONFIG, fmm_post_config,
 			       NULL);
 }
 
 static void
-fm_unregister_directives(void)
+fmm_unregister_directives(void)
 {
 	snmp_unregister_callback(SNMP_CALLBACK_LIBRARY,
-				 SNMP_CALLBACK_POST_READ_CONFIG, fm_post_config,
+				 SNMP_CALLBACK_POST_READ_CONFIG, fmm_post_config,
 				 NULL, 1);
-	unregister_config_handler("snmpd", FM_TOKEN);
-	unregister_config_handler("snmpd", FM_TOKEN_HISTORY);
-	unregister_config_handler("snmpd", FM_TOKEN_NOTIFY);
-	unregister_config_handler("snmpd", FM_TOKEN_PORTS);
-	unregister_config_handler("snmpd", FM_TOKEN_IFBASE);
-	unregister_config_handler("snmpd", FM_TOKEN_PTIMEOUT);
-	unregister_config_handler("snmpd", FM_TOKEN_PTRAPS);
-	unregister_config_handler("snmpd", FM_TOKEN_GUARD);
+	fmm_directives(false);
 }
 
 static void
-fm_destroy(void)
+fmm_destroy(void)
 {
-	fm_release_guards();
-	fmp_ports_destroy(fm.ports);
-	fm.ports = NULL;
-	fma_destroy(fm.set);
-	fm.set = NULL;
+	fmm_release_guards();
+	fmp_ports_destroy(fmm.ports);
+	fmm.ports = NULL;
+	fma_destroy(fmm.set);
+	fmm.set = NULL;
 	snmp_log(LOG_INFO, "fastmib: snmpd module unloaded\n");
 }
 
@@ -481,58 +495,58 @@ fm_destroy(void)
  * unloaded: a reload that dropped the dlmod line is a real unload.
  */
 static int
-fm_after_reload(int major, int minor, void *server_arg, void *client_arg)
+fmm_after_reload(int major, int minor, void *server_arg, void *client_arg)
 {
 	(void)major;
 	(void)minor;
 	(void)server_arg;
 	(void)client_arg;
-	if (!fm.loaded && fm.set)
-		fm_destroy();
+	if (!fmm.loaded && fmm.set)
+		fmm_destroy();
 	return SNMPERR_SUCCESS;
 }
 
 /* The same for an unload without a reload (UCD-DLMOD-MIB dlmodStatus). */
 static void
-fm_finish_unload(unsigned int reg, void *arg)
+fmm_finish_unload(unsigned int reg, void *arg)
 {
 	(void)reg;
 	(void)arg;
-	fm.unload_alarm = 0;
-	if (!fm.loaded && fm.set)
-		fm_destroy();
+	fmm.unload_alarm = 0;
+	if (!fmm.loaded && fmm.set)
+		fmm_destroy();
 }
 
 void
 init_fastmib(void)
 {
-	if (fm.loaded)
+	if (fmm.loaded)
 		return;
-	if (fm.unload_alarm)
-		snmp_alarm_unregister(fm.unload_alarm);
-	fm.unload_alarm = 0;
-	if (fm.watching)
+	if (fmm.unload_alarm)
+		snmp_alarm_unregister(fmm.unload_alarm);
+	fmm.unload_alarm = 0;
+	if (fmm.watching)
 		snmp_unregister_callback(SNMP_CALLBACK_LIBRARY,
 					 SNMP_CALLBACK_POST_READ_CONFIG,
-					 fm_after_reload, NULL, 1);
-	fm.watching = false;
-	if (fm.set) {
+					 fmm_after_reload, NULL, 1);
+	fmm.watching = false;
+	if (fmm.set) {
 		/* loaded again by a configuration reload: keep serving */
-		fm.loaded = true;
-		fm_register_directives();
+		fmm.loaded = true;
+		fmm_register_directives();
 		return;
 	}
-	if (fma_create(&fm.set) < 0 || fmp_ports_create(&fm.ports) < 0) {
-		fma_destroy(fm.set);
-		fm.set = NULL;
+	if (fma_create(&fmm.set) < 0 || fmp_ports_create(&fmm.ports) < 0) {
+		fma_destroy(fmm.set);
+		fmm.set = NULL;
 		snmp_log(LOG_ERR, "fastmib: out of memory, module inactive\n");
 		return;
 	}
-	fm.pinned = fm_pin();
-	fm.loaded = true;
-	fm_register_directives();
+	fmm.pinned = fmm_pin();
+	fmm.loaded = true;
+	fmm_register_directives();
 	snmp_log(LOG_INFO, "fastmib: snmpd module " FASTMIB_VERSION " loaded%s\n",
-		 fm.pinned ? "" : " (not pinned: a reload re-attaches)");
+		 fmm.pinned ? "" : " (not pinned: a reload re-attaches)");
 }
 
 /*
@@ -543,24 +557,24 @@ init_fastmib(void)
 void
 deinit_fastmib(void)
 {
-	if (!fm.loaded)
+	if (!fmm.loaded)
 		return;
-	fm.loaded = false;
-	fm_unregister_directives();
-	if (!fm.pinned) {
-		fm_destroy();
+	fmm.loaded = false;
+	fmm_unregister_directives();
+	if (!fmm.pinned) {
+		fmm_destroy();
 		return;
 	}
 	/* Maybe a reload: the segments named again will be kept. Whether
 	 * init_fastmib() follows is known after the configuration is read, or
 	 * at the latest when snmpd's main loop runs alarms again. */
-	fma_reload_begin(fm.set);
-	fmp_ports_reload_begin(fm.ports);
-	fm.watching = snmp_register_callback(SNMP_CALLBACK_LIBRARY,
-					     SNMP_CALLBACK_POST_READ_CONFIG,
-					     fm_after_reload, NULL) ==
-		      SNMPERR_SUCCESS;
-	fm.unload_alarm = snmp_alarm_register(0, 0, fm_finish_unload, NULL);
-	if (!fm.watching && !fm.unload_alarm)
-		fm_destroy();
+	fma_reload_begin(fmm.set);
+	fmp_ports_reload_begin(fmm.ports);
+	fmm.watching = snmp_register_callback(SNMP_CALLBACK_LIBRARY,
+					      SNMP_CALLBACK_POST_READ_CONFIG,
+					      fmm_after_reload, NULL) ==
+		       SNMPERR_SUCCESS;
+	fmm.unload_alarm = snmp_alarm_register(0, 0, fmm_finish_unload, NULL);
+	if (!fmm.watching && !fmm.unload_alarm)
+		fmm_destroy();
 }
