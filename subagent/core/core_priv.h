@@ -3,7 +3,7 @@
  * Private to the serving core: the state its files share, and what each
  * file offers the others. One concern a file:
  *
- *   agent.c    the segment set: attach, re-attach, registration, lifecycle
+ *   segments.c the segment set: attach, re-attach, registration, lifecycle
  *   oids.c     a varbind's name below the root, the object it names, and
  *              the row source through which the OID map (<fastmib/oidmap.h>)
  *              sees a segment

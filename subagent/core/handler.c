@@ -118,7 +118,7 @@ fma_handler(netsnmp_mib_handler *handler, netsnmp_handler_registration *reginfo,
 			continue;
 		if (!s->seg) {
 			/* registered but not attached: the segment that was served
-			 * is there but broken (see agent.c). Nothing to read for a
+			 * is there but broken (see segments.c). Nothing to read for a
 			 * GET; a GETNEXT must not skip it silently. */
 			if (reqinfo->mode == MODE_GET)
 				netsnmp_set_request_error(reqinfo, r, SNMP_NOSUCHOBJECT);

@@ -8,7 +8,7 @@
  * reading each one needs, what each one is worth, and the per-port history
  * that turns readings into ifLastChange and ifCounterDiscontinuityTime. No
  * Net-SNMP here, so that the mapping can be checked by unit tests;
- * port_rows.c puts the values into varbinds.
+ * request.c puts the values into varbinds.
  *
  * docs/if-mib.md is the operator's description of the same mapping.
  */

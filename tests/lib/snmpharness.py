@@ -36,6 +36,20 @@ class HarnessError(RuntimeError):
     pass
 
 
+def our_frames(*dirs):
+    """A pattern of valgrind's "(file.c:LINE)" frames of the C files under
+    `dirs` of the source tree (e.g. "subagent", "ethdev"): which records
+    of a report are about our code, whatever the files are called now."""
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+    names = set()
+    for d in dirs:
+        for _, _, files in os.walk(os.path.join(root, d)):
+            names.update(f for f in files if f.endswith(".c"))
+    assert names, dirs
+    alt = "|".join(sorted(re.escape(n) for n in names))
+    return re.compile(r"\((?:%s):\d+\)" % alt)
+
+
 def wait_for(pred, timeout, what, interval=0.05):
     """Poll pred() until it returns a true value or timeout seconds pass."""
     deadline = time.monotonic() + timeout

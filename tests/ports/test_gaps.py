@@ -18,7 +18,7 @@ import snmpharness as h
 from conftest import IF_ENTRY, IFX_ENTRY, MODES, PortsServer, ifx_oid, no_partial_row
 
 BASE = 1000
-STALL_S = 1.5     # FASTMIB_PORTS_STALL_MS
+STALL_S = 1.5     # FMP_PORTS_STALL_MS
 IN_OCTETS = 6     # ifHCInOctets
 
 

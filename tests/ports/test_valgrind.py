@@ -14,7 +14,7 @@ import dpdkapp
 import snmpharness as h
 from conftest import IFX_ENTRY, PortsServer, ifx_oid
 
-OUR_FILES = re.compile(r"\((?:ports|port_rows|port_reg|port_set|port_notify|telemetry_client|reading|portmap|portmap_file|json_load|escape|ifmib|agentx_main|snmpd_module)\.c:\d+\)")
+OUR_FILES = h.our_frames("subagent", "ethdev")
 MEMCHECK = ["valgrind", "--leak-check=full", "--show-leak-kinds=definite,indirect",
             "--errors-for-leak-kinds=definite", "--error-exitcode=99"]
 BASE = 1000

@@ -12,7 +12,7 @@ import pytest
 import snmpharness as h
 from conftest import Served, Writer
 
-OUR_FILES = re.compile(r"\((?:core|agentx_main|snmpd_module)\.c:\d+\)")
+OUR_FILES = h.our_frames("subagent")
 MEMCHECK = ["valgrind", "--leak-check=full", "--show-leak-kinds=definite,indirect",
             "--errors-for-leak-kinds=definite", "--error-exitcode=99"]
 
