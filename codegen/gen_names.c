@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model_load.h"
+#include "yaml_access.h"
 #include "single_names.h"
 #include "strbuf.h"
 

@@ -15,6 +15,7 @@
 #include "fastmib/names.h"
 #include "model.h"
 #include "strbuf.h"
+#include "yaml_access.h"
 
 /* The module, or the model object a generated name belongs to. */
 struct name_owner {
@@ -39,6 +40,11 @@ void model_names(const struct model *m, gen_name_fn *fn, void *arg);
 void owner_describe(const struct model *m, const struct name_owner *o, struct strbuf *out);
 /* Where the owner is in the model file, for messages. */
 struct mark owner_mark(const struct model *m, const struct name_owner *o);
+
+/* Part of the model loader (model_load.c): every generated name fits its
+ * limit and is unique in its namespace; clashes are errors at the YAML
+ * positions of the objects that own the names. */
+void check_names(struct loader *c, struct model *m);
 
 /* `fastmib-gen --names`: one line per name: namespace, name, owner. */
 void print_names(const struct model *m, FILE *f);

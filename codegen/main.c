@@ -15,7 +15,7 @@
 
 #include "emit.h"
 #include "gen_names.h"
-#include "model.h"
+#include "model_load.h"
 #include "output.h"
 #include "strbuf.h"
 

@@ -124,18 +124,21 @@ struct model {
  * literal every C11 compiler accepts (4095 bytes). */
 #define GEN_MAX_DESCRIPTION 4000
 
-/*
- * Parse and validate `path`. Errors are printed to stderr as
- * `FILE:LINE:COL: error: MESSAGE`, warnings (a valid model that is
- * probably not what its author meant) as `FILE:LINE:COL: warning: ...`.
- * Returns 0 on success (warnings or not), 2 for model errors, 1 when the
- * file cannot be read.
- */
-int model_load(const char *path, struct model *m);
-void model_free(struct model *m);
+/* Is a storage kind a shared one (buffered or atomic)? */
+static inline bool
+storage_is_shared(enum fastmib_storage s)
+{
+	return s != FASTMIB_STORAGE_PER_CORE;
+}
 
-bool storage_is_shared(enum fastmib_storage s);
 /* Has the model a keyed table (a table with an index of a `type`)? */
-bool model_has_keyed(const struct model *m);
+static inline bool
+model_has_keyed(const struct model *m)
+{
+	for (uint32_t gi = 0; gi < m->n_groups; gi++)
+		if (m->groups[gi].keyed)
+			return true;
+	return false;
+}
 
 #endif

@@ -27,7 +27,7 @@
  * reach the limit. Anything this pass cannot parse is left to the
  * loader, which reports it.
  */
-#include "model_load.h"
+#include "model_bounds.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Events of the event log: ids, levels, rates and typed arguments. */
-#include "model_load.h"
+#include "model_events.h"
 
 #include <stdlib.h>
 #include <string.h>

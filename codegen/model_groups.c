@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Groups: storage, table shape and counters. */
-#include "model_load.h"
+#include "model_groups.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -30,21 +30,6 @@ group_free(struct m_group *g)
 	free(g->name);
 	free(g->description);
 	memset(g, 0, sizeof(*g));
-}
-
-bool
-storage_is_shared(enum fastmib_storage s)
-{
-	return s != FASTMIB_STORAGE_PER_CORE;
-}
-
-bool
-model_has_keyed(const struct model *m)
-{
-	for (uint32_t gi = 0; gi < m->n_groups; gi++)
-		if (m->groups[gi].keyed)
-			return true;
-	return false;
 }
 
 /*

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The `module` mapping: SMI module name, prefix, root OID, texts and revisions. */
-#include "model_load.h"
+#include "model_module.h"
 
 #include <ctype.h>
 #include <stdlib.h>

@@ -5,7 +5,7 @@
  * emitted as <prefix>_schema.c. A fault of the check is reported at the
  * YAML position of the node it is about, in the model's words.
  */
-#include "model_load.h"
+#include "model_schema.h"
 
 #include <stdlib.h>
 #include <string.h>

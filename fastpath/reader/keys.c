@@ -9,7 +9,7 @@
  * sorted by key (struct fms_key_order), built once from the records and
  * then brought up to date from the log before every lookup:
  *
- *   main    the entries sorted at the last merge
+ *   merged  the entries sorted at the last merge
  *   delta   entries of rows inserted since, sorted (a few thousand at most)
  *
  * An entry is a copy of a row's key and of its record's sequence number.
@@ -18,7 +18,7 @@
  * another key, is skipped where a lookup meets it (and dropped at the next
  * merge). Lookups are binary searches of both arrays, O(log n); a merge,
  * O(n), comes after FMS_DELTA_MAX inserts or when the stale entries reach
- * an eighth of main, so its cost per change stays flat; a log that ran
+ * an eighth of merged, so its cost per change stays flat; a log that ran
  * more than FMS_KEY_LOG entries ahead of the handle means a rebuild from
  * the records (O(n log n)).
  *
@@ -49,8 +49,8 @@ struct fms_key_order {
 	pthread_mutex_t lock;   /* one handle may serve several threads */
 	size_t stride;          /* bytes per entry */
 	uint64_t log_pos;       /* log entries applied */
-	uint8_t *main, *delta;
-	uint32_t n_main, n_delta, cap_main;
+	uint8_t *merged, *delta;
+	uint32_t n_merged, n_delta, cap_main;
 	uint32_t stale;         /* changes logged since the last merge */
 	int built;
 	/* where the next step of a walk likely starts in each array: a walk
@@ -122,7 +122,7 @@ ent_cmp(const void *a, const void *b)
 	return fastmib_key_cmp(x->key, x->len, y->key, y->len);
 }
 
-/* Room for n entries in main. */
+/* Room for n entries in merged. */
 static int
 reserve_main(struct fms_key_order *o, uint32_t n)
 {
@@ -130,10 +130,10 @@ reserve_main(struct fms_key_order *o, uint32_t n)
 
 	if (n <= o->cap_main)
 		return 0;
-	p = realloc(o->main, (size_t)n * o->stride);
+	p = realloc(o->merged, (size_t)n * o->stride);
 	if (p == NULL)
 		return -ENOMEM;
-	o->main = p;
+	o->merged = p;
 	o->cap_main = n;
 	return 0;
 }
@@ -165,29 +165,29 @@ rebuild(struct fastmib_segment *seg, unsigned group, struct fms_key_order *o)
 					    : -1) {
 		if (n == o->cap_main && reserve_main(o, o->cap_main ? 2 * o->cap_main : 1024))
 			return -ENOMEM;
-		if (copy_key(seg, group, (uint32_t)r, ent(o, o->main, n)))
+		if (copy_key(seg, group, (uint32_t)r, ent(o, o->merged, n)))
 			n++;
 	}
 	if (n > 0) /* an empty table has no array to sort (qsort of NULL) */
-		qsort(o->main, n, o->stride, ent_cmp);
-	o->n_main = n;
+		qsort(o->merged, n, o->stride, ent_cmp);
+	o->n_merged = n;
 	o->n_delta = 0;
 	o->stale = 0;
 	o->built = 1;
 	return 0;
 }
 
-/* main := the valid entries of main and delta, in order. */
+/* merged := the valid entries of merged and delta, in order. */
 static int
 merge(struct fastmib_segment *seg, unsigned group, struct fms_key_order *o)
 {
-	uint8_t *out = malloc(((size_t)o->n_main + o->n_delta + 1) * o->stride);
+	uint8_t *out = malloc(((size_t)o->n_merged + o->n_delta + 1) * o->stride);
 	uint32_t i = 0, j = 0, n = 0;
 
 	if (out == NULL)
 		return -ENOMEM;
-	while (i < o->n_main || j < o->n_delta) {
-		struct ko_ent *a = i < o->n_main ? ent(o, o->main, i) : NULL;
+	while (i < o->n_merged || j < o->n_delta) {
+		struct ko_ent *a = i < o->n_merged ? ent(o, o->merged, i) : NULL;
 		struct ko_ent *b = j < o->n_delta ? ent(o, o->delta, j) : NULL;
 		struct ko_ent *e;
 
@@ -201,10 +201,10 @@ merge(struct fastmib_segment *seg, unsigned group, struct fms_key_order *o)
 		if (ent_valid(seg, group, e))
 			memcpy(ent(o, out, n++), e, o->stride);
 	}
-	free(o->main);
-	o->main = out;
-	o->cap_main = o->n_main + o->n_delta + 1;
-	o->n_main = n;
+	free(o->merged);
+	o->merged = out;
+	o->cap_main = o->n_merged + o->n_delta + 1;
+	o->n_merged = n;
 	o->n_delta = 0;
 	o->stale = 0;
 	return 0;
@@ -271,7 +271,7 @@ refresh(struct fastmib_segment *seg, unsigned group, struct fms_key_order *o)
 		o->stale++;
 	}
 	o->log_pos = head;
-	if (o->stale > o->n_main / 8 + 64)
+	if (o->stale > o->n_merged / 8 + 64)
 		return merge(seg, group, o);
 	return 0;
 }
@@ -316,7 +316,7 @@ fms_key_orders_free(struct fastmib_segment *seg)
 		if (o == NULL)
 			continue;
 		pthread_mutex_destroy(&o->lock);
-		free(o->main);
+		free(o->merged);
 		free(o->delta);
 		free(o);
 	}
@@ -432,7 +432,7 @@ fastmib_keyed_find_mapped(struct fastmib_segment *seg, unsigned group, const uin
 	if (rc == 0) {
 		e = find_in(seg, group, o, o->delta, o->n_delta, key, len);
 		if (e == NULL)
-			e = find_in(seg, group, o, o->main, o->n_main, key, len);
+			e = find_in(seg, group, o, o->merged, o->n_merged, key, len);
 		if (e != NULL)
 			row = e->row;
 	}
@@ -456,12 +456,12 @@ fastmib_keyed_next_mapped(struct fastmib_segment *seg, unsigned group, const uin
 	pthread_mutex_lock(&o->lock);
 	rc = refresh(seg, group, o);
 	if (rc == 0) {
-		uint32_t pa = next_in(seg, group, o, o->main, o->n_main, idx, n, inclusive,
+		uint32_t pa = next_in(seg, group, o, o->merged, o->n_merged, idx, n, inclusive,
 				      o->hint_main);
 		uint32_t pb = next_in(seg, group, o, o->delta, o->n_delta, idx, n, inclusive,
 				      o->hint_delta);
 
-		a = pa < o->n_main ? ent(o, o->main, pa) : NULL;
+		a = pa < o->n_merged ? ent(o, o->merged, pa) : NULL;
 		b = pb < o->n_delta ? ent(o, o->delta, pb) : NULL;
 		e = a == NULL ? b : b == NULL ? a : ent_cmp(a, b) <= 0 ? a : b;
 		/* the next step of a walk asks for what follows e */

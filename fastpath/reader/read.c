@@ -71,7 +71,8 @@ copy_words(const uint64_t *src, uint64_t *dst, uint32_t n)
  * about the wall time FASTMIB_READ_MAX_TRIES copy attempts used to take.
  */
 static int
-snap(const struct fms_seqcount *seq, const uint64_t *row, uint32_t n_words, uint64_t *words)
+copy_in_section(const struct fms_seqcount *seq, const uint64_t *row, uint32_t n_words,
+		uint64_t *words)
 {
 	const rte_seqcount_t *sc = fms_rte_seqcount_const(seq);
 
@@ -91,8 +92,8 @@ snap(const struct fms_seqcount *seq, const uint64_t *row, uint32_t n_words, uint
 	return -1;
 }
 
-/* Add the attempts of a snap() that returned `r` to *retries (all of them
- * when it gave up) and set *busy when it gave up. */
+/* Add the attempts of a copy_in_section() that returned `r` to *retries
+ * (all of them when it gave up) and set *busy when it gave up. */
 static inline void
 count_snap(int r, uint64_t *retries, int *busy)
 {
@@ -210,8 +211,9 @@ fms_read_raw_row_own(struct fastmib_segment *seg, unsigned group, uint32_t row,
 				copy_words(row_at(fms_slot_data(seg, s), off), words, n_words);
 				r = 0;
 			} else {
-				r = snap(&fms_slot(seg, s)->seq,
-					 row_at(fms_slot_data(seg, s), off), n_words, words);
+				r = copy_in_section(&fms_slot(seg, s)->seq,
+						    row_at(fms_slot_data(seg, s), off), n_words,
+						    words);
 			}
 			count_snap(r, &retries, &busy);
 			for (uint32_t i = 0; i < g->n_counters; i++)
@@ -219,7 +221,8 @@ fms_read_raw_row_own(struct fastmib_segment *seg, unsigned group, uint32_t row,
 		}
 		break;
 	case FASTMIB_STORAGE_SHARED_BUFFERED:
-		r = snap(&seg->shared_head->lock.count, row_at(seg->shared, off), n_words, words);
+		r = copy_in_section(&seg->shared_head->lock.count, row_at(seg->shared, off),
+				    n_words, words);
 		count_snap(r, &retries, &busy);
 		for (uint32_t i = 0; i < g->n_counters; i++)
 			values[i] = word_of(words, g, i);

@@ -321,7 +321,8 @@ effective(const struct fmx_settings *st, enum fma_setting s)
 int
 fmx_apply(struct fmx_settings *st, bool reload)
 {
-	long rate = effective(st, FMA_SETTING_NOTIFY_RATE), burst = effective(st, FMA_SETTING_NOTIFY_BURST);
+	long rate = effective(st, FMA_SETTING_NOTIFY_RATE);
+	long burst = effective(st, FMA_SETTING_NOTIFY_BURST);
 
 	if (reload) {
 		fma_reload_begin(st->agent);
@@ -352,7 +353,8 @@ fmx_apply(struct fmx_settings *st, bool reload)
 static int
 check_values(const struct fmx_settings *st)
 {
-	long rate = effective(st, FMA_SETTING_NOTIFY_RATE), burst = effective(st, FMA_SETTING_NOTIFY_BURST);
+	long rate = effective(st, FMA_SETTING_NOTIFY_RATE);
+	long burst = effective(st, FMA_SETTING_NOTIFY_BURST);
 
 	if (rate > 0 && burst == 0) {
 		snmp_log(LOG_ERR, APP ": a notification rate needs a burst of at least 1\n");

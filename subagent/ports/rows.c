@@ -17,10 +17,10 @@ const size_t fmp_entry_len[2] = { FMP_IFMIB_IFENTRY_LEN, FMP_IFMIB_IFXENTRY_LEN 
 static int
 cmp_ifindex(const void *a, const void *b)
 {
-	const struct fmp_port *x = *(struct fmp_port *const *)a;
-	const struct fmp_port *y = *(struct fmp_port *const *)b;
+	uint32_t x = (*(struct fmp_port *const *)a)->row.entry->ifindex;
+	uint32_t y = (*(struct fmp_port *const *)b)->row.entry->ifindex;
 
-	return (x->row.entry->ifindex > y->row.entry->ifindex) - (x->row.entry->ifindex < y->row.entry->ifindex);
+	return (x > y) - (x < y);
 }
 
 void

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Model loading: the YAML document and its top level; then the schema of
+ * Model loading (model_load.h): the YAML document and its top level, its
+ * parts read by the files below this one; then the schema of
  * the model, its generated names and its event rates are checked.
  * Checks go on after an error where that cannot cascade, so a user sees
  * every independent mistake in one run.
@@ -12,7 +13,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gen_names.h"
+#include "model_bounds.h"
+#include "model_events.h"
+#include "model_groups.h"
+#include "model_module.h"
+#include "model_schema.h"
 #include "strbuf.h"
+#include "yaml_access.h"
 
 static void
 parse_root(struct loader *c, yaml_node_t *root, struct model *m)
