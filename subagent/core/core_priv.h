@@ -30,6 +30,7 @@
 #include "core.h"
 #include "evhist.h"
 #include "ratelimit.h"
+#include "said.h"
 #include "varbind.h"
 
 /* An instance OID fits in a Net-SNMP OID: the schema check keeps a root
@@ -88,8 +89,7 @@ struct fma_seg {
 	unsigned int n_snaps, next_snap;
 	uint64_t *snap_values;
 	/* last attach failure, so that a retry every second logs only changes */
-	int last_rc;
-	char last_msg[256];
+	struct fma_said said;
 	/* named again since fma_reload_begin() */
 	bool confirmed;
 	struct fma_events *ev;          /* NULL: no event log served */

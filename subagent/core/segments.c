@@ -17,10 +17,8 @@
 static void
 fma_log_failure(struct fma_seg *s, int rc, const char *msg)
 {
-	if (rc == s->last_rc && strcmp(msg, s->last_msg) == 0)
+	if (!fma_said_news(&s->said, rc, msg))
 		return;
-	s->last_rc = rc;
-	snprintf(s->last_msg, sizeof(s->last_msg), "%s", msg);
 	if (rc == -ENOENT)
 		snmp_log(LOG_WARNING, "fastmib: %s: segment absent, waiting for it\n",
 			 s->path);
@@ -179,8 +177,7 @@ fma_try_attach(struct fma_seg *s)
 		return;
 	}
 	fastmib_info(s->seg, &info);
-	s->last_rc = 0;
-	s->last_msg[0] = '\0';
+	fma_said_forget(&s->said);
 	snmp_log(LOG_INFO, "fastmib: %s: serving %s (generation %" PRIu64 "%s)\n",
 		 s->path, s->schema->module, info.generation,
 		 s->writable ? "" : ", read-only: resets refused");

@@ -109,10 +109,8 @@ fmp_src_trouble(struct fmp_src *s, int rc)
 static void
 fmp_src_log_failure(struct fmp_src *s, int rc, const char *msg)
 {
-	if (rc == s->last_rc && strcmp(msg, s->last_msg) == 0)
+	if (!fma_said_news(&s->said, rc, msg))
 		return;
-	s->last_rc = rc;
-	snprintf(s->last_msg, sizeof(s->last_msg), "%s", msg);
 	snmp_log(rc == -ENOENT || rc == -ECONNREFUSED ? LOG_INFO : LOG_WARNING,
 		 "fastmib: ports %s: %s; retrying\n", s->epath, msg);
 }
@@ -337,8 +335,7 @@ fmp_src_came_up(struct fmp_src *s)
 	s->up = true;
 	s->behind_ns = 0;
 	s->hello_logged = false;
-	s->last_rc = 0;
-	s->last_msg[0] = '\0';
+	fma_said_forget(&s->said);
 }
 
 /* A part of the source's sample (see fmp_src_sample()); the rows follow

@@ -39,6 +39,7 @@
 #include "ifmib.h"
 #include "ports.h"
 #include "ratelimit.h"
+#include "said.h"
 #include "varbind.h"
 
 /* Ports one sampling query reads at most (3 or 4 commands each). */
@@ -146,8 +147,7 @@ struct fmp_src {
 	unsigned int sample_n, sample_at; /* its length (0: none), next port */
 	bool sampled;                   /* a sample complete, its rows to follow */
 	bool confirmed;
-	int last_rc;                    /* last connection failure, logged once */
-	char last_msg[256];
+	struct fma_said said;           /* last connection failure, logged once */
 	uint64_t req_exchanges, bg_exchanges, stale_served, gen_errs;
 	uint64_t late_taken;            /* late replies taken as readings */
 };
