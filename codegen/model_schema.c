@@ -213,6 +213,8 @@ fault_mark(const struct model *m, const struct fastmib_schema_fault *f)
 		if (f->field == FASTMIB_FIELD_NAME)
 			return e->args[f->arg].name_at;
 		return e->args[f->arg].at;
+	case FASTMIB_OBJ_STATE:
+		return m->groups[f->group].name_at;
 	}
 	return m->prefix_at;
 }
@@ -261,6 +263,8 @@ object_name(const struct model *m, const struct fastmib_schema_fault *f)
 		return m->events[f->event].name;
 	case FASTMIB_OBJ_ARG:
 		return m->events[f->event].args[f->arg].name;
+	case FASTMIB_OBJ_STATE:
+		return m->groups[f->group].name;
 	case FASTMIB_OBJ_SCHEMA:
 		break;
 	}
