@@ -242,6 +242,9 @@ fma_value_of(struct fma_seg *s, const struct fastmib_oid_ref *ref, netsnmp_varia
 	case FASTMIB_OID_EVSTAT:
 		fma_evstat_value(s, ref, vb);
 		return 0;
+	case FASTMIB_OID_STATE:
+	case FASTMIB_OID_NOTIFS_DROPPED:
+		return -ENOENT; /* the map does not name them yet */
 	case FASTMIB_OID_COUNTER:
 		break;
 	}
