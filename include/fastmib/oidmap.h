@@ -270,6 +270,11 @@ size_t fastmib_oidmap_suffix(const struct fastmib_oidmap *map,
 size_t fastmib_oidmap_notification(const struct fastmib_oidmap *map, uint32_t event,
 				   uint64_t *out);
 
+/** Suffix below R of the NOTIFICATION-TYPE `<p><G><S>Change` of state
+ * `state` of group `group` (schema indexes), into out[0..3); its length. */
+size_t fastmib_oidmap_state_notification(const struct fastmib_oidmap *map, uint32_t group,
+					 uint32_t state, uint64_t *out);
+
 /**
  * Might a lookup of `sfx[0..n)` (a GETNEXT when `next`) consult the event
  * log? For a caller that refreshes its event history before such lookups.

@@ -8,7 +8,9 @@
  *              the row source through which the OID map (<fastmib/oidmap.h>)
  *              sees a segment
  *   handler.c  the Net-SNMP handler: GET, GETNEXT, dispatch
- *   values.c   snapshots and the encoding of every value
+ *   values.c   the encoding of every value
+ *   snaps.c    the readings of a request: a snapshot of the counters and a
+ *              publication of the states of each row it names
  *   events.c   the event history (copying records) and notifications
  *   set.c      SET phases and resets
  *
@@ -37,9 +39,8 @@
  * and the longest suffix below it within FASTMIB_MAX_INSTANCE_OID. */
 _Static_assert(FASTMIB_MAX_INSTANCE_OID <= MAX_OID_LEN, "instance OIDs must fit MAX_OID_LEN");
 
-/* Snapshots kept per handler call, so that several varbinds of one PDU
- * naming the same group or row see one consistent snapshot. */
-#define FMA_SNAP_SLOTS 8
+/* Requests whose readings a segment keeps at once (snaps.c). */
+#define FMA_SNAP_REQUESTS 4
 
 /* Records copied per fastmib_events_poll() call, and per poll at most:
  * bounds the time one request or alarm spends copying (about 1 ms). */
@@ -54,16 +55,52 @@ struct fma_events {
 	uint64_t dropped_seen; /* cursor drops already logged */
 };
 
+/* One row's readings for a request (snaps.c), each taken when first
+ * needed: its counters (one snapshot) and its states (one publication). */
+struct fma_request;
 struct fma_snap {
 	int group; /* schema index */
 	uint32_t row;
+	struct fma_request *request;
+	bool have_counters;
+	int rc;                   /* of the counters' read */
+	size_t values_off;        /* n_counters words in the request's arena */
+	bool have_states;
+	int state_rc;             /* of the states' read */
+	size_t states_off;        /* state_size bytes in the request's arena */
+	uint64_t bad[FASTMIB_STATE_MASK_WORDS]; /* states left out (untrusted) */
 	/* keyed tables: the key the row was read for (a row may change keys
-	 * between two varbinds of one request); key_len 0 elsewhere */
+	 * between two varbinds of one request); key_len 0 elsewhere. Last:
+	 * a new entry is cleared up to here. */
 	uint32_t key_len;
 	uint8_t key[FASTMIB_MAX_KEY_BYTES];
-	int rc;
-	uint64_t *values;
 };
+
+/* The readings of one request (a transaction id). */
+struct fma_request {
+	bool used;
+	long id;
+	uint64_t last_use;
+	uint64_t started_ns;      /* monotonic: when its first reading was asked for */
+	struct fma_snap *snaps;
+	uint32_t n, cap;
+	uint32_t *buckets;        /* hash of (group, row): 1 + entry, 0 empty */
+	uint32_t mask;            /* buckets - 1 */
+	uint8_t *arena;           /* counters and states of the entries */
+	size_t used_bytes, cap_bytes;
+};
+
+static inline uint64_t *
+fma_snap_values(const struct fma_snap *sn)
+{
+	return (uint64_t *)(void *)(sn->request->arena + sn->values_off);
+}
+
+static inline uint8_t *
+fma_snap_state_bytes(const struct fma_snap *sn)
+{
+	return sn->request->arena + sn->states_off;
+}
 
 /* What one reset varbind of a SET names (set.c). */
 struct fma_target {
@@ -84,15 +121,16 @@ struct fma_seg {
 	oid root[MAX_OID_LEN];
 	size_t root_len;
 	netsnmp_handler_registration *reg;
-	/* per-call snapshot cache */
-	struct fma_snap snaps[FMA_SNAP_SLOTS];
-	unsigned int n_snaps, next_snap;
-	uint64_t *snap_values;
+	/* the readings of the last requests (snaps.c) */
+	struct fma_request requests[FMA_SNAP_REQUESTS];
+	uint64_t request_clock;
 	/* last attach failure, so that a retry every second logs only changes */
 	struct fma_said said;
 	/* named again since fma_reload_begin() */
 	bool confirmed;
 	struct fma_events *ev;          /* NULL: no event log served */
+	uint64_t notifs_dropped;        /* <p>NotificationsDropped: this segment's
+					   notifications not sent */
 	uint64_t stuck_logged;          /* CLOCK_MONOTONIC ns until which a stuck writer
 					   is not logged again */
 	/* reset targets of the SET in progress (snmpd runs one at a time) */
@@ -140,15 +178,34 @@ Netsnmp_Node_Handler fma_handler;
 /* Realtime instant at which the agent's sysUpTime was 0. */
 uint64_t fma_agent_start_ns(void);
 
-/* Snapshot slots for the schema's largest group: 0 or -ENOMEM. */
-int fma_snaps_init(struct fma_seg *s);
-void fma_snaps_free(struct fma_seg *s);
-/* Start a new request: no snapshot taken so far is reused. */
-void fma_snaps_forget(struct fma_seg *s);
+/* ---- snaps.c ---- */
 
-/* Store the value of `ref` into `vb`. -ENOENT when the row or record went
- * away, or the segment's read error. */
-int fma_value(struct fma_seg *s, const struct fastmib_oid_ref *ref, netsnmp_variable_list *vb);
+/*
+ * The readings of the row `ref` names (a group's or a table row's) for
+ * request `id` (its transaction id, fma_request_id()): its counters read
+ * once per request (sn->rc: 0, -EBUSY best effort, or the read's error),
+ * its states likewise (sn->state_rc). NULL when out of memory. The
+ * pointer lasts until the next call.
+ */
+const struct fma_snap *fma_snap_counters(struct fma_seg *s, long id,
+					 const struct fastmib_oid_ref *ref);
+const struct fma_snap *fma_snap_states(struct fma_seg *s, long id,
+				       const struct fastmib_oid_ref *ref);
+/* A handler call begins: readings of requests without an identity (id
+ * <= 0) are not reused. */
+void fma_snaps_call(struct fma_seg *s);
+/* Forget every request's readings (a detach). */
+void fma_snaps_free(struct fma_seg *s);
+
+/* The request a handler call belongs to: its transaction id, which snmpd
+ * also gives the AgentX PDUs it sends for one SNMP request. */
+long fma_request_id(const netsnmp_agent_request_info *reqinfo);
+
+/* Store the value of `ref` into `vb`, read for request `id`. -ENOENT when
+ * the row or record went away, -EBUSY when no consistent state is to be
+ * had, or the segment's read error. */
+int fma_value(struct fma_seg *s, long id, const struct fastmib_oid_ref *ref,
+	      netsnmp_variable_list *vb);
 
 /* Value of event table column `col` for record `rec`. */
 void fma_event_cell(const struct fastmib_schema *sc, const struct fastmib_event_rec *rec,

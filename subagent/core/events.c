@@ -59,8 +59,10 @@ fma_notify(struct fma_seg *s, uint32_t num, const struct fastmib_event_rec *rec)
 	oid trap[MAX_OID_LEN];
 	size_t n;
 
-	if (!fma_limit_take(&a->notify))
+	if (!fma_limit_take(&a->notify)) {
+		s->notifs_dropped++;
 		return;
+	}
 	n = fma_full_oid(s, x, fastmib_oidmap_notification(s->map, rec->event, x), trap);
 	snmp_varlist_add_variable(&vars, fma_snmp_trap_oid,
 				  OID_LENGTH(fma_snmp_trap_oid), ASN_OBJECT_ID,

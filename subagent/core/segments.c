@@ -99,7 +99,7 @@ fma_register(struct fma_seg *s)
 /*
  * What serving the attached segment needs: its OID map (which also refuses
  * what the layout cannot express: a segment is data from another process
- * and is not trusted blindly), snapshot slots, its root and event state.
+ * and is not trusted blindly), its root and event state.
  */
 static int
 fma_prepare(struct fma_seg *s, char *why, size_t whylen)
@@ -108,9 +108,6 @@ fma_prepare(struct fma_seg *s, char *why, size_t whylen)
 	int rc;
 
 	rc = fastmib_oidmap_new(sc, &s->map, why, whylen);
-	if (rc < 0)
-		return rc;
-	rc = fma_snaps_init(s);
 	if (rc < 0)
 		return rc;
 	fma_rows_init(s);

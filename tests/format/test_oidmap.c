@@ -873,7 +873,7 @@ test_refused(void **state)
 	g[0].arc = 4;
 
 	c[1].arc = 2;
-	expect_refused(&sc, "schema: group s1: counter arc 2 used twice");
+	expect_refused(&sc, "schema: group s1: arc 2 used twice");
 	c[1].arc = 1000;
 	expect_refused(&sc, "schema: counter s1.b: arc 1000 outside 1..999");
 	c[1].arc = 1;

@@ -370,6 +370,21 @@ instance(const struct fastmib_group_schema *gs, uint32_t arc, uint32_t row,
 	return n + k;
 }
 
+/* Does the model send notifications (a `notify` event or state)? Then
+ * the agent serves <p>NotificationsDropped. */
+static bool
+model_notifies(const struct fastmib_schema *sc)
+{
+	for (uint32_t e = 0; e < sc->n_events; e++)
+		if (sc->events[e].notify)
+			return true;
+	for (uint32_t g = 0; g < sc->n_groups; g++)
+		for (uint32_t k = 0; k < sc->groups[g].n_states; k++)
+			if (sc->groups[g].states[k].notify)
+				return true;
+	return false;
+}
+
 /* Expected objects of the row numbered n (row_number()) of group g into
  * objs (every counter, the row's Reset and DiscontinuityTime), and its
  * Counter64s with their weights for the live-mode sets into set. */
@@ -509,6 +524,9 @@ build_expectations(const struct run *rn)
 		 * misses a row here */
 		expect(objs, oid_str(sc, (uint32_t[]){ 2, 4, 0 }, 3), "Counter64", 0);
 		expect(objs, oid_str(sc, (uint32_t[]){ 2, 5, 0 }, 3), "Counter64", 0);
+		/* NotificationsDropped, in a model that notifies: none yet */
+		if (model_notifies(sc))
+			expect(objs, oid_str(sc, (uint32_t[]){ 2, 6, 0 }, 3), "Counter64", 0);
 		/* event statistics: one row per event, nothing logged yet (the
 		 * event table itself is empty) */
 		for (uint32_t e = 0; e < sc->n_events; e++) {

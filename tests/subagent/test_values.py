@@ -89,7 +89,7 @@ def test_absent_and_unknown_instances(served):
         e.oid(1, 4, 1, 1011, 1): "noSuchObject",   # index column: not-accessible
         e.oid(1, 3, 1, 1, 1): "noSuchInstance",    # one index of two
         e.oid(1, 9, 1, 0): "noSuchObject",         # no such group
-        e.oid(2, 6, 0): "noSuchObject",            # no such module object
+        e.oid(2, 7, 0): "noSuchObject",            # no such module object
         e.oid(2, 3, 1): "noSuchInstance",          # WriterStatus without .0
         e.oid(3, 1, 0): "noSuchObject",            # conformance: not served
     }
