@@ -131,6 +131,8 @@ struct fma_seg {
 	struct fma_events *ev;          /* NULL: no event log served */
 	uint64_t notifs_dropped;        /* <p>NotificationsDropped: this segment's
 					   notifications not sent */
+	bool changes;                   /* the model has `notify` states */
+	uint64_t change_next;           /* the next change of its log to send */
 	uint64_t stuck_logged;          /* CLOCK_MONOTONIC ns until which a stuck writer
 					   is not logged again */
 	/* reset targets of the SET in progress (snmpd runs one at a time) */
@@ -163,6 +165,14 @@ void fma_rows_init(struct fma_seg *s);
  * no instance is longer, so the rest changes no answer.
  */
 int fma_place(const struct fma_seg *s, const oid *name, size_t len, uint64_t *x, size_t *n);
+
+/* snmpTrapOID.0, the first varbind of every notification. */
+extern const oid fma_snmp_trap_oid[];
+extern const size_t fma_snmp_trap_oid_len;
+
+/* Full OID of the OID-map suffix x[0..n) of segment `s` into out
+ * (MAX_OID_LEN); returns its length. */
+size_t fma_full_oid(const struct fma_seg *s, const uint64_t *x, size_t n, oid *out);
 
 /* Exact lookup of a varbind's name (GET, SET). */
 enum fastmib_oid_found fma_lookup(const struct fma_seg *s, const netsnmp_variable_list *vb,
@@ -207,6 +217,11 @@ long fma_request_id(const netsnmp_agent_request_info *reqinfo);
 int fma_value(struct fma_seg *s, long id, const struct fastmib_oid_ref *ref,
 	      netsnmp_variable_list *vb);
 
+/* Value of a state, `value` its C form, in its MIB syntax into `vb`
+ * (`part` 1: an inet-address's type object, 0: the rest). */
+void fma_state_value(const struct fastmib_state_schema *st, uint32_t part,
+		     const uint8_t *value, netsnmp_variable_list *vb);
+
 /* Value of event table column `col` for record `rec`. */
 void fma_event_cell(const struct fastmib_schema *sc, const struct fastmib_event_rec *rec,
 		    uint32_t col, netsnmp_variable_list *vb);
@@ -221,6 +236,13 @@ void fma_ev_free(struct fma_seg *s);
 void fma_ev_poll(struct fma_seg *s);
 /* SNMPAlarmCallback of the event poll (arg: the agent). */
 void fma_ev_alarm(unsigned int reg, void *arg);
+
+/* ---- changes.c ---- */
+
+/* A newly attached segment: its changes from now on are sent. */
+void fma_changes_attach(struct fma_seg *s);
+/* Send the changes logged since the last poll (the event alarm's). */
+void fma_changes_poll(struct fma_seg *s);
 
 /* ---- set.c ---- */
 

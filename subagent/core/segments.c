@@ -99,7 +99,8 @@ fma_register(struct fma_seg *s)
 /*
  * What serving the attached segment needs: its OID map (which also refuses
  * what the layout cannot express: a segment is data from another process
- * and is not trusted blindly), its root and event state.
+ * and is not trusted blindly), its root, event state and where its state
+ * changes are to be sent from.
  */
 static int
 fma_prepare(struct fma_seg *s, char *why, size_t whylen)
@@ -114,6 +115,12 @@ fma_prepare(struct fma_seg *s, char *why, size_t whylen)
 	s->root_len = sc->oid_len; /* at most FASTMIB_MAX_OID_LEN: the map checked */
 	for (uint32_t i = 0; i < sc->oid_len; i++)
 		s->root[i] = sc->oid[i];
+	s->changes = false;
+	for (uint32_t g = 0; g < sc->n_groups; g++)
+		for (uint32_t k = 0; k < sc->groups[g].n_states; k++)
+			s->changes |= sc->groups[g].states[k].notify != 0;
+	if (s->changes)
+		fma_changes_attach(s);
 	return fma_ev_attach(s, why, whylen);
 }
 

@@ -144,13 +144,11 @@ fma_key_unchanged(const struct fma_seg *s, const struct fastmib_oid_ref *ref)
 	       len == ref->key_len && memcmp(key, ref->key, len) == 0;
 }
 
-/* A state's value: its C form in the row's struct `data`, as its MIB
- * syntax has it on the wire (`part` 1: an inet-address's type object). */
-static void
-fma_state_value(const struct fastmib_state_schema *st, uint32_t part, const uint8_t *data,
+/* A state's value, its C form, as its MIB syntax has it on the wire. */
+void
+fma_state_value(const struct fastmib_state_schema *st, uint32_t part, const uint8_t *p,
 		netsnmp_variable_list *vb)
 {
-	const uint8_t *p = data + st->offset;
 	const struct fastmib_inet_address *a = (const void *)p;
 	static const uint8_t unknown_time[8];
 	uint8_t dt[FMA_DATETIME_LEN];
@@ -225,6 +223,7 @@ static int
 fma_value_of(struct fma_seg *s, long id, const struct fastmib_oid_ref *ref,
 	     netsnmp_variable_list *vb)
 {
+	const struct fastmib_state_schema *st;
 	const struct fma_snap *sn;
 	uint64_t v;
 
@@ -268,8 +267,8 @@ fma_value_of(struct fma_seg *s, long id, const struct fastmib_oid_ref *ref,
 			return sn->state_rc;
 		if (sn->bad[ref->counter / 64] & (1ull << (ref->counter % 64)))
 			return -ENOENT; /* a value the model does not allow: left out */
-		fma_state_value(&s->schema->groups[ref->group].states[ref->counter], ref->part,
-				fma_snap_state_bytes(sn), vb);
+		st = &s->schema->groups[ref->group].states[ref->counter];
+		fma_state_value(st, ref->part, fma_snap_state_bytes(sn) + st->offset, vb);
 		return 0;
 	case FASTMIB_OID_COUNTER:
 		break;
