@@ -89,6 +89,22 @@ void put_c_comment_tab(struct strbuf *out, const char *text);
 void put_c_comment_text(struct strbuf *out, const char *text);
 /* Text as the body of a C string literal (no surrounding quotes). */
 void put_c_string(struct strbuf *out, const char *text);
+/*
+ * The static assertion (macro `sassert`) that member `member` of struct
+ * `tag` is at offset `offset` (a macro), on one line when it fits in 80
+ * columns, its message "WHAT: NAME offset"; and that the struct's size is
+ * `size`, "WHAT size". A generated struct whose layout the library owns
+ * (a keyed table's key) is asserted so.
+ */
+void put_offset_assert(struct strbuf *out, const char *sassert, const char *tag,
+		       const char *member, const char *offset, const char *what,
+		       const char *name);
+void put_size_assert(struct strbuf *out, const char *sassert, const char *tag,
+		     const char *size, const char *what);
+/* "NAME(P0, P1, ...)", every parameter after the first on a line of its
+ * own when one line would exceed 80 columns. */
+void put_c_prototype(struct strbuf *out, const char *name, const char *const *params,
+		     size_t n);
 
 /*
  * The generated names of one output file. Every C or MIB name an emitter

@@ -878,23 +878,17 @@ static void
 put_event_signature(struct hnames *h, const char *fn, const struct m_event *e,
 		    struct strbuf *o)
 {
-	struct strbuf sig;
-	int pass;
+	const char *params[1 + FASTMIB_MAX_EVENT_ARGS] = { "struct fastmib_writer *w" };
 	uint32_t i;
 
-	for (pass = 0; pass < 2; pass++) {
-		sb_init(&sig);
-		sb_printf(&sig, "%s(struct fastmib_writer *w", fn);
-		for (i = 0; i < e->n_args; i++)
-			sb_printf(&sig, ",%s%s %s", pass ? "\n\t" : " ",
-				  arg_c_type(e->args[i].type), snake(h, e->args[i].name));
-		sb_puts(&sig, ")");
-		if (pass == 1 || sig.len <= 80)
-			break;
-		sb_free(&sig);
+	for (i = 0; i < e->n_args && i < FASTMIB_MAX_EVENT_ARGS; i++) {
+		struct strbuf p;
+
+		sb_init(&p);
+		sb_printf(&p, "%s %s", arg_c_type(e->args[i].type), snake(h, e->args[i].name));
+		params[1 + i] = pool_keep(&h->pool, sb_take(&p));
 	}
-	sb_puts(o, sig.data);
-	sb_free(&sig);
+	put_c_prototype(o, fn, params, 1 + i);
 }
 
 /*
