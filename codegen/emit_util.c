@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "single_names.h"
+#include "state_names.h"
 
 void
 wrap_text(struct strbuf *out, const char *text, const char *indent,
@@ -113,6 +114,13 @@ const char *
 pool_name(struct name_pool *np, enum fastmib_name_role role, const char *a, const char *b)
 {
 	return pool_keep(np, gen_name(role, np->prefix, a, b));
+}
+
+const char *
+pool_state_name(struct name_pool *np, enum state_name_role role, const char *a, const char *b,
+		const char *c)
+{
+	return pool_keep(np, state_name(role, np->prefix, a, b, c));
 }
 
 const char *
