@@ -186,7 +186,7 @@ fault_mark(const struct model *m, const struct fastmib_schema_fault *f)
 		if (f->field == FASTMIB_FIELD_INDEXES)
 			return g->indexes_at;
 		if (f->field == FASTMIB_FIELD_COUNTERS)
-			return g->counters_at;
+			return g->counters_at.line ? g->counters_at : g->states_at;
 		if (f->field == FASTMIB_FIELD_STATES)
 			return g->states_at;
 		if (f->field == FASTMIB_FIELD_N_ROWS && g->keyed)
@@ -361,6 +361,9 @@ fault_text(const struct model *m, const struct fastmib_schema_fault *f, struct s
 	} else if (f->field == FASTMIB_FIELD_N_ROWS && f->problem == FASTMIB_BAD_RANGE &&
 		   m->groups[f->group].keyed) {
 		sb_printf(t, "`capacity` must be in %llu..%llu, not %llu", lo, hi, v);
+	} else if (f->field == FASTMIB_FIELD_COUNTERS && f->problem == FASTMIB_BAD_COUNT &&
+		   v < lo && !m->groups[f->group].counters_at.line) {
+		sb_puts(t, "`states` must have at least 1 entry in a group without counters");
 	} else if (f->problem == FASTMIB_BAD_LENGTH && f->field == FASTMIB_FIELD_MODULE) {
 		sb_printf(t, "module `name` `%s` is longer than %llu characters", m->module, hi);
 	} else if (f->problem == FASTMIB_BAD_LENGTH && f->field == FASTMIB_FIELD_NAME) {
