@@ -46,6 +46,7 @@
 #include <string.h>
 
 #include "single_names.h"
+#include "state_names.h"
 
 #define WIDTH 72
 
@@ -82,6 +83,16 @@ put_override(const struct ex *x, enum fastmib_name_role role, const char *a,
 }
 
 static void
+put_state_override(const struct ex *x, const struct m_group *g, const struct m_state *s,
+		   const char *setting)
+{
+	char *name = state_name(SN_MIB_STATE, x->m->prefix, g->name, s->name, NULL);
+
+	sb_printf(x->o, "      %s:\n        %s\n", name, setting);
+	free(name);
+}
+
+static void
 put_comment(const struct ex *x, const char *indent, const char *text)
 {
 	struct strbuf in;
@@ -97,7 +108,9 @@ static void
 emit_header_comment(const struct ex *x)
 {
 	const struct model *m = x->m;
-	const char *parent = mib_parent_module(m), *index = mib_index_module(m);
+	const char *parent = mib_parent_module(m);
+	struct mib_tc_module tc[2];
+	size_t n_tc = mib_tc_modules(m, tc);
 	struct strbuf t;
 
 	sb_init(&t);
@@ -110,10 +123,11 @@ emit_header_comment(const struct ex *x)
 	sb_puts(x->o, "#\n");
 	sb_init(&t);
 	sb_printf(&t, "prometheus-snmp-generator needs these MIB modules in its "
-		      "MIB directory: %s, SNMPv2-SMI, SNMPv2-TC, SNMPv2-CONF%s%s%s%s. "
-		      "Metrics and labels are named after the MIB's objects.",
-		  m->module, parent ? ", " : "", parent ? parent : "", index ? ", " : "",
-		  index ? index : "");
+		      "MIB directory: %s, SNMPv2-SMI, SNMPv2-TC, SNMPv2-CONF%s%s",
+		  m->module, parent ? ", " : "", parent ? parent : "");
+	for (size_t i = 0; i < n_tc; i++)
+		sb_printf(&t, ", %s", tc[i].module);
+	sb_puts(&t, ". Metrics and labels are named after the MIB's objects.");
 	put_comment(x, "", t.data);
 	sb_free(&t);
 }
@@ -136,8 +150,10 @@ table_walked(const struct ex *x, const struct m_group *g)
 static void
 put_port_joins(const struct ex *x, const struct m_group *g)
 {
-	char *metric = gen_name(FASTMIB_MIB_COUNTER, x->m->prefix, g->name,
-				g->counters[0].name);
+	/* a column of the table: its first counter, or state */
+	char *metric = g->n_counters ? gen_name(FASTMIB_MIB_COUNTER, x->m->prefix, g->name,
+						g->counters[0].name)
+		       : state_name(SN_MIB_STATE, x->m->prefix, g->name, g->states[0].name, NULL);
 	struct strbuf t;
 
 	for (uint32_t xi = 0; xi < g->n_indexes; xi++) {
@@ -163,6 +179,26 @@ put_port_joins(const struct ex *x, const struct m_group *g)
 	free(metric);
 }
 
+/* The objects of a scalar group's states, fetched with GET like its
+ * counters (an inet-address: its type, then its address). */
+static void
+put_state_walks(const struct ex *x, const struct m_group *g)
+{
+	for (uint32_t si = 0; si < g->n_states; si++) {
+		const struct m_state *s = &g->states[si];
+		char *name;
+
+		if (s->type == FASTMIB_STATE_INET_ADDRESS) {
+			name = state_name(SN_MIB_STATE_TYPE, x->m->prefix, g->name, s->name, NULL);
+			sb_printf(x->o, "      - %s\n", name);
+			free(name);
+		}
+		name = state_name(SN_MIB_STATE, x->m->prefix, g->name, s->name, NULL);
+		sb_printf(x->o, "      - %s\n", name);
+		free(name);
+	}
+}
+
 static void
 emit_walk(const struct ex *x)
 {
@@ -179,7 +215,9 @@ emit_walk(const struct ex *x)
 			put_comment(x, "      ", t.data);
 			for (uint32_t ki = 0; ki < g->n_counters; ki++)
 				put_walk(x, FASTMIB_MIB_COUNTER, g->name, g->counters[ki].name);
-			put_walk(x, FASTMIB_MIB_GROUP_DISCONTINUITY, g->name, NULL);
+			put_state_walks(x, g);
+			if (g->n_counters)
+				put_walk(x, FASTMIB_MIB_GROUP_DISCONTINUITY, g->name, NULL);
 		} else {
 			sb_printf(&t, "%s: %stable, labels", g->name, g->keyed ? "keyed " : "");
 			for (uint32_t xi = 0; xi < g->n_indexes; xi++) {
@@ -221,6 +259,14 @@ emit_walk(const struct ex *x)
 	put_walk(x, FASTMIB_MIB_WRITER_STATUS, NULL, NULL);
 	put_walk(x, FASTMIB_MIB_BEST_EFFORT, NULL, NULL);
 	put_walk(x, FASTMIB_MIB_OUT_OF_RANGE, NULL, NULL);
+	if (model_notifies(m)) {
+		char *dropped = state_name(SN_MIB_NOTIFICATIONS_DROPPED, m->prefix, NULL, NULL,
+					   NULL);
+
+		put_comment(x, "      ", "notifications the agent did not send");
+		sb_printf(x->o, "      - %s\n", dropped);
+		free(dropped);
+	}
 	if (m->n_events == 0)
 		return;
 	put_comment(x, "      ", "records logged and dropped per event");
@@ -257,6 +303,31 @@ emit_lookups(const struct ex *x)
 		put_lookup(x, FASTMIB_MIB_EVENT_NUMBER, FASTMIB_MIB_EVENT_NAME);
 }
 
+/* The states whose MIB type the generator reads otherwise than they
+ * mean: an enum is a state set like WriterStatus, a gauge64 a gauge
+ * (CounterBasedGauge64 is a Counter64 underneath). */
+static void
+put_state_overrides(const struct ex *x)
+{
+	const struct model *m = x->m;
+
+	if (model_has_state_type(m, FASTMIB_STATE_ENUM))
+		put_comment(x, "      ", "enum states: a series per label, 1 for the current one");
+	for (uint32_t gi = 0; gi < m->n_groups; gi++)
+		for (uint32_t si = 0; si < m->groups[gi].n_states; si++)
+			if (m->groups[gi].states[si].type == FASTMIB_STATE_ENUM)
+				put_state_override(x, &m->groups[gi], &m->groups[gi].states[si],
+						   "type: EnumAsStateSet");
+	if (model_has_state_type(m, FASTMIB_STATE_GAUGE64))
+		put_comment(x, "      ", "gauge64 states go up and down: gauges, whatever their "
+					  "Counter64 syntax says");
+	for (uint32_t gi = 0; gi < m->n_groups; gi++)
+		for (uint32_t si = 0; si < m->groups[gi].n_states; si++)
+			if (m->groups[gi].states[si].type == FASTMIB_STATE_GAUGE64)
+				put_state_override(x, &m->groups[gi], &m->groups[gi].states[si],
+						   "type: gauge");
+}
+
 static void
 emit_overrides(const struct ex *x)
 {
@@ -273,7 +344,8 @@ emit_overrides(const struct ex *x)
 				  "false(2)");
 	put_override(x, FASTMIB_MIB_RESET_ALL, NULL, "ignore: true");
 	for (uint32_t gi = 0; gi < m->n_groups; gi++)
-		put_override(x, FASTMIB_MIB_RESET, m->groups[gi].name, "ignore: true");
+		if (m->groups[gi].n_counters)
+			put_override(x, FASTMIB_MIB_RESET, m->groups[gi].name, "ignore: true");
 	put_comment(x, "      ", "index objects are labels, never values (not "
 				  "accessible; an InetAddressType is read with its "
 				  "address, into one label)");
@@ -292,11 +364,13 @@ emit_overrides(const struct ex *x)
 				  "segment): a new value means the counters restarted");
 	put_override(x, FASTMIB_MIB_DISCONTINUITY, NULL, "type: gauge");
 	for (uint32_t gi = 0; gi < m->n_groups; gi++)
-		put_override(x, FASTMIB_MIB_GROUP_DISCONTINUITY, m->groups[gi].name,
-			     "type: gauge");
+		if (m->groups[gi].n_counters)
+			put_override(x, FASTMIB_MIB_GROUP_DISCONTINUITY, m->groups[gi].name,
+				     "type: gauge");
 	put_comment(x, "      ", "running(1), gone(2) or stalled(3): a series per "
 				  "state, 1 for the current one");
 	put_override(x, FASTMIB_MIB_WRITER_STATUS, NULL, "type: EnumAsStateSet");
+	put_state_overrides(x);
 	if (m->n_events == 0)
 		return;
 	put_comment(x, "      ", "event names are labels (lookups)");
