@@ -427,8 +427,6 @@ build_schema(struct loader *c, struct model *m)
 		free(fs.v[i].text);
 	}
 	free(fs.v);
-	if (c->errors == 0)
-		check_state_starts(c, m);
 	if (c->errors)
 		return;
 	/* What the emitters of the header read: the schema's layout. */

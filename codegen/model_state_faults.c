@@ -76,7 +76,8 @@ state_fault_mark(const struct model *m, const struct fastmib_schema_fault *f)
 	case FASTMIB_FIELD_RANGE:
 		return or_at(s->range_at, s);
 	case FASTMIB_FIELD_DEFAULT:
-		return or_at(s->default_at, s);
+		/* no default written: its zero start is out of the range */
+		return s->default_at.line ? s->default_at : or_at(s->range_at, s);
 	case FASTMIB_FIELD_VALUES:
 		if (f->problem == FASTMIB_BAD_DUPLICATE)
 			return s->value_at[later_entry(s, f, &by_value)];
@@ -108,8 +109,13 @@ default_text(const struct m_state *s, struct strbuf *t)
 	switch (s->type) {
 	case FASTMIB_STATE_INTEGER32:
 	case FASTMIB_STATE_UNSIGNED32:
-		sb_printf(t, "`default` %lld is outside `range` [%lld, %lld]", number_default(s),
-			  (long long)s->lo, (long long)s->hi);
+		if (!s->default_at.line)
+			sb_printf(t, "`range` [%lld, %lld] does not hold 0, the value the state "
+				     "starts with: give it a `default` within the range",
+				  (long long)s->lo, (long long)s->hi);
+		else
+			sb_printf(t, "`default` %lld is outside `range` [%lld, %lld]",
+				  number_default(s), (long long)s->lo, (long long)s->hi);
 		return true;
 	case FASTMIB_STATE_DISPLAY_STRING:
 		sb_printf(t, "`default` is %u characters long; `size` is %u", s->def_len, s->size);
@@ -247,33 +253,5 @@ state_fault_text(const struct model *m, const struct fastmib_schema_fault *f, st
 		return default_text(s, t);
 	default:
 		return false;
-	}
-}
-
-void
-check_state_starts(struct loader *c, const struct model *m)
-{
-	static const uint8_t zero[FASTMIB_MAX_OCTET_STRING + 2];
-
-	for (uint32_t gi = 0; gi < m->n_groups; gi++) {
-		const struct m_group *g = &m->groups[gi];
-
-		for (uint32_t si = 0; si < g->n_states; si++) {
-			const struct m_state *s = &g->states[si];
-			struct strbuf t;
-
-			if (s->def || fastmib_state_check(g->name, &m->schema.groups[gi].states[si],
-							  zero) == 0)
-				continue;
-			sb_init(&t);
-			if (s->default_at.line)
-				default_text(s, &t);
-			else
-				sb_printf(&t, "`range` [%lld, %lld] does not hold 0, the value the "
-					      "state starts with: give it a `default` within the range",
-					  (long long)s->lo, (long long)s->hi);
-			err_at(c, s->default_at.line ? s->default_at : s->range_at, "%s", t.data);
-			sb_free(&t);
-		}
 	}
 }

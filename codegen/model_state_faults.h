@@ -18,12 +18,4 @@ struct mark state_fault_mark(const struct model *m, const struct fastmib_schema_
 bool state_fault_text(const struct model *m, const struct fastmib_schema_fault *f,
 		      struct strbuf *t);
 
-/*
- * A state the model gives no default (or a default of 0) starts at zero,
- * the schema's NULL default, which fastmib_schema_check() does not weigh:
- * an error when zero is not a value the state allows (a range without 0).
- * For a schema that passed the check.
- */
-void check_state_starts(struct loader *c, const struct model *m);
-
 #endif

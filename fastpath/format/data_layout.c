@@ -25,12 +25,14 @@ fastmib_schema_lay_out(struct fastmib_schema *s)
 		struct fastmib_counter_schema *c = (struct fastmib_counter_schema *)g->counters;
 		int area = g->storage != FASTMIB_STORAGE_PER_CORE;
 
-		if (g->n_states) {
+		/* more states than a group may have: left unlaid, for the
+		 * schema check to report */
+		if (g->n_states && g->n_states <= FASTMIB_MAX_STATES) {
 			struct fastmib_state_schema *st = (struct fastmib_state_schema *)g->states;
 			uint32_t off[FASTMIB_MAX_STATES];
 
 			fastmib_state_layout(g, off, &g->state_size);
-			for (uint32_t si = 0; si < g->n_states && si < FASTMIB_MAX_STATES; si++)
+			for (uint32_t si = 0; si < g->n_states; si++)
 				st[si].offset = off[si];
 		}
 		if (g->n_counters == 0) {

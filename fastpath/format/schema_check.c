@@ -384,6 +384,9 @@ check_counters_distinct(struct checker *k, uint32_t gi, const char *gname)
 
 /* ---- states ---- */
 
+/* The C form of a state without a default: all zero (the largest form). */
+static const uint8_t zero_state[2 + FASTMIB_MAX_OCTET_STRING];
+
 /* An enum's labels: names, each label and each value once. */
 static bool
 check_enum(struct checker *k, struct fastmib_schema_fault f,
@@ -511,12 +514,19 @@ check_state(struct checker *k, uint32_t gi, uint32_t si, const uint32_t *offsets
 		       st->offset, offsets[si]);
 		return false;
 	}
-	if (st->def == NULL ? st->type == FASTMIB_STATE_ENUM
-			    : fastmib_state_check(g->name, st, st->def) < 0) {
+	if (st->def == NULL && st->type == FASTMIB_STATE_ENUM) {
 		f.field = FASTMIB_FIELD_DEFAULT;
-		f.problem = st->def ? FASTMIB_BAD_RANGE : FASTMIB_BAD_MISSING;
+		f.problem = FASTMIB_BAD_MISSING;
+		report(k, &f, "%s: an enum needs a default (its first value)", owner);
+		return false;
+	}
+	/* without one, the default is zero: it too must be a value the
+	 * state's setters would take */
+	if (fastmib_state_check(g->name, st, st->def ? st->def : zero_state) < 0) {
+		f.field = FASTMIB_FIELD_DEFAULT;
+		f.problem = FASTMIB_BAD_RANGE;
 		report(k, &f, "%s: %s", owner, st->def ? "its default is not one of its values"
-			       : "an enum needs a default (its first value)");
+			       : "it starts at 0, outside its range: it needs a default");
 		return false;
 	}
 	return true;

@@ -369,8 +369,8 @@ const char *fastmib_enum_label(const struct fastmib_state_schema *st, int32_t v)
  * types, storage kinds, levels, rates and argument types in range; a
  * state's size, range (within its type, lo <= hi), units (numbers only),
  * enum labels (names, 1..FASTMIB_MAX_ENUM_VALUES, labels and values
- * unique), notify (not on strings) and default (fastmib_state_check())
- * as its type allows; offsets and sizes per the data layout contract
+ * unique), notify (not on strings) and default (fastmib_state_check();
+ * without one, the zero it starts at) as its type allows; offsets and sizes per the data layout contract
  * above and fastmib_state_layout().
  */
 

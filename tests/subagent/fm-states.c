@@ -1,0 +1,589 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * fm-states: the states of a test model, for the SNMP system tests.
+ *
+ * Creates a segment of a model with states (FM_SCHEMA), makes rows
+ * present (every row of a dense `rows: present` table, keys 0 .. N-1 of
+ * a keyed table, key number n as fm-keys.c makes it), and gives every
+ * state of every present row its value of "variant A", driven by the
+ * schema alone. Each state has two variants, A and B, that differ in every
+ * state whose SNMP value can differ (see state_value()), so that a read
+ * mixing two publications of a row shows. Then writes what SNMP must
+ * report to a JSON file:
+ *
+ *   {"module", "root", "instances": [{"oid", "group", "state", "row",
+ *    "type", "syntax", "a", "b"}]}
+ *
+ * where `syntax` is the wire type (INTEGER, Gauge32, Counter64, Timeticks,
+ * OCTET STRING, IpAddress), and a, b the values as numbers (integers) or
+ * lower-case hexadecimal octets (strings, addresses) in variant A and B.
+ * It prints "ready" and takes commands, one per line of standard input,
+ * each answered by one JSON line:
+ *
+ *   set A|B          every state of every row to that variant, each row in
+ *                    one publication (fastmib_state_set()): answers []
+ *   swap             lcore 1 alternates every row between B and A, whole
+ *                    rows, until "join": answers [] at once
+ *   join             the swapping stops: answers {"sets": N}
+ *   toggle G S ROW N state S (its position) of row ROW of group G (schema
+ *                    positions) set N times, alternating its two variants
+ *                    from the one it does not hold: answers the values set,
+ *                    in order, as `a`/`b` strings
+ *   stamp G S ROW    a timestamp state set to fastmib_monotonic_ns() now:
+ *                    answers {"ns"}
+ *   quit             exit (the segment stays for the agent)
+ *
+ * Usage: fm-states SEGMENT EXPECT.json [--keys N] [--file-prefix NAME]
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <jansson.h>
+#include <rte_eal.h>
+#include <rte_launch.h>
+#include <rte_lcore.h>
+
+#include "fastmib/fastmib.h"
+#include "fastmib/oidmap.h"
+#include "fm-keys.h"
+
+#ifndef FM_SCHEMA
+#define FM_SCHEMA st_schema
+#endif
+extern const struct fastmib_schema FM_SCHEMA;
+
+#define DEFAULT_KEYS 8
+
+/* A date-and-time of variant A and B: 2026-11-28T02:29:22.1Z, and a moment
+ * before the epoch (1969-12-31T23:59:59.9Z). */
+#define DT_A 1795832962100000000ll
+#define DT_B (-100000000ll)
+
+struct run {
+	const struct fastmib_schema *sc;
+	struct fastmib_segment *seg;
+	uint32_t n_keys;
+	int swap_stop;
+	uint64_t swaps;
+};
+
+static bool
+row_present(const struct run *rn, uint32_t g, uint32_t row)
+{
+	const struct fastmib_group_schema *gs = &rn->sc->groups[g];
+
+	if (gs->n_indexes == 0)
+		return row == 0;
+	if (fastmib_group_keyed(gs))
+		return fastmib_row_present(rn->seg, g, row);
+	return true; /* dense: every row made present */
+}
+
+/*
+ * State `st` of row `row` (a keyed row: its key number) of group `g` in
+ * variant `v` (0: A, 1: B) into `out` (its C form). The two variants of a
+ * state differ wherever its syntax can tell them apart, within what the
+ * model allows (range, enum labels, size).
+ */
+static void
+state_value(const struct fastmib_state_schema *st, uint32_t g, uint32_t row, int v,
+	    uint8_t *out)
+{
+	uint32_t size = fastmib_state_value_size(st, NULL);
+	int64_t lo = st->has_range ? st->lo : st->type == FASTMIB_STATE_INTEGER32 ? INT32_MIN : 0;
+	int64_t hi = st->has_range ? st->hi : st->type == FASTMIB_STATE_INTEGER32 ? INT32_MAX
+								   : UINT32_MAX;
+	int64_t i64;
+	int32_t i32;
+	uint32_t u32;
+	uint64_t u64;
+	char text[FASTMIB_MAX_DISPLAY_STRING + 1];
+
+	memset(out, 0, size);
+	switch (st->type) {
+	case FASTMIB_STATE_TRUTH_VALUE:
+		out[0] = (uint8_t)((row + (uint32_t)v) % 2);
+		break;
+	case FASTMIB_STATE_ENUM:
+		i32 = st->values[(row + (uint32_t)v) % st->n_values].value;
+		memcpy(out, &i32, 4);
+		break;
+	case FASTMIB_STATE_INTEGER32:
+	case FASTMIB_STATE_UNSIGNED32:
+		/* the ends of the range, walking in by the row */
+		i64 = v ? hi - (int64_t)(row % 3) : lo + (int64_t)(row % 3);
+		if (i64 < lo || i64 > hi)
+			i64 = v ? hi : lo;
+		if (st->type == FASTMIB_STATE_INTEGER32) {
+			i32 = (int32_t)i64;
+			memcpy(out, &i32, 4);
+		} else {
+			u32 = (uint32_t)i64;
+			memcpy(out, &u32, 4);
+		}
+		break;
+	case FASTMIB_STATE_GAUGE64:
+		u64 = v ? UINT64_MAX - row : (uint64_t)g << 32 | row;
+		memcpy(out, &u64, 8);
+		break;
+	case FASTMIB_STATE_TIMETICKS:
+		u32 = v ? UINT32_MAX - row : 100 * row + g;
+		memcpy(out, &u32, 4);
+		break;
+	case FASTMIB_STATE_TIMESTAMP:
+		/* never (0) in both: a moment serves as the agent's uptime then,
+		 * which the `stamp` command checks */
+		break;
+	case FASTMIB_STATE_DATE_AND_TIME:
+		i64 = v ? DT_B : DT_A + (int64_t)row * 1000000000ll;
+		memcpy(out, &i64, 8);
+		break;
+	case FASTMIB_STATE_DISPLAY_STRING:
+		/* A short, B as long as its size allows */
+		snprintf(text, sizeof(text), "%s-%u-%u", v ? "bee" : "a", g, row);
+		if (v)
+			while (strlen(text) < st->size)
+				strcat(text, "b");
+		memcpy(out, text, strlen(text) > st->size ? st->size : strlen(text));
+		break;
+	case FASTMIB_STATE_OCTET_STRING: {
+		uint16_t len = v ? (uint16_t)st->size : (uint16_t)(1 + row % st->size);
+
+		memcpy(out, &len, 2);
+		for (uint16_t k = 0; k < len; k++)
+			out[2 + k] = (uint8_t)(v ? 0xff - k : k + row);
+		break;
+	}
+	case FASTMIB_STATE_IPV4:
+		out[0] = 10;
+		out[1] = (uint8_t)g;
+		out[2] = (uint8_t)row;
+		out[3] = (uint8_t)(v + 1);
+		break;
+	case FASTMIB_STATE_INET_ADDRESS: {
+		struct fastmib_inet_address *a = (void *)out;
+
+		a->type = v ? 2 : 1;
+		a->addr[0] = v ? 0x20 : 192;
+		a->addr[1] = v ? 0x01 : 168;
+		a->addr[2] = (uint8_t)g;
+		a->addr[3] = (uint8_t)row;
+		if (v)
+			a->addr[15] = 1;
+		break;
+	}
+	case FASTMIB_STATE_MAC:
+		out[0] = 2;
+		out[3] = (uint8_t)g;
+		out[4] = (uint8_t)row;
+		out[5] = (uint8_t)(v + 1);
+		break;
+	}
+}
+
+/* The state's value on the wire: a number, or octets in hexadecimal. */
+static json_t *
+wire_value(const struct fastmib_state_schema *st, uint32_t part, const uint8_t *p)
+{
+	char hex[2 * 1026 + 1];
+	const uint8_t *o = p;
+	size_t n = 0;
+	int32_t i32;
+	uint32_t u32;
+	uint64_t u64;
+	int64_t i64;
+	uint16_t len;
+
+	switch (st->type) {
+	case FASTMIB_STATE_TRUTH_VALUE:
+		return json_integer(p[0] ? 1 : 2);
+	case FASTMIB_STATE_ENUM:
+	case FASTMIB_STATE_INTEGER32:
+		memcpy(&i32, p, 4);
+		return json_integer(i32);
+	case FASTMIB_STATE_UNSIGNED32:
+	case FASTMIB_STATE_TIMETICKS:
+		memcpy(&u32, p, 4);
+		return json_integer(u32);
+	case FASTMIB_STATE_GAUGE64:
+		memcpy(&u64, p, 8);
+		/* as a string: JSON numbers past 2^53 lose digits in some readers */
+		snprintf(hex, sizeof(hex), "%" PRIu64, u64);
+		return json_string(hex);
+	case FASTMIB_STATE_TIMESTAMP:
+		return json_integer(0);
+	case FASTMIB_STATE_DATE_AND_TIME: {
+		uint8_t dt[11];
+		time_t t;
+		struct tm tm;
+		int64_t sec, rem;
+
+		memcpy(&i64, p, 8);
+		if (i64 == 0) {
+			memset(dt, 0, 8);
+			n = 8;
+		} else {
+			sec = i64 / 1000000000ll;
+			rem = i64 % 1000000000ll;
+			if (rem < 0) {
+				sec--;
+				rem += 1000000000ll;
+			}
+			t = (time_t)sec;
+			gmtime_r(&t, &tm);
+			dt[0] = (uint8_t)((tm.tm_year + 1900) >> 8);
+			dt[1] = (uint8_t)(tm.tm_year + 1900);
+			dt[2] = (uint8_t)(tm.tm_mon + 1);
+			dt[3] = (uint8_t)tm.tm_mday;
+			dt[4] = (uint8_t)tm.tm_hour;
+			dt[5] = (uint8_t)tm.tm_min;
+			dt[6] = (uint8_t)tm.tm_sec;
+			dt[7] = (uint8_t)(rem / 100000000);
+			dt[8] = '+';
+			dt[9] = dt[10] = 0;
+			n = 11;
+		}
+		for (size_t k = 0; k < n; k++)
+			sprintf(hex + 2 * k, "%02x", dt[k]);
+		hex[2 * n] = '\0';
+		return json_string(hex);
+	}
+	case FASTMIB_STATE_DISPLAY_STRING:
+		n = strnlen((const char *)p, st->size);
+		break;
+	case FASTMIB_STATE_OCTET_STRING:
+		memcpy(&len, p, 2);
+		o = p + 2;
+		n = len;
+		break;
+	case FASTMIB_STATE_IPV4:
+		n = 4;
+		break;
+	case FASTMIB_STATE_INET_ADDRESS:
+		if (part)
+			return json_integer(p[0]);
+		o = p + 1;
+		n = p[0] == 1 ? 4 : p[0] == 2 ? 16 : 0;
+		break;
+	case FASTMIB_STATE_MAC:
+		n = 6;
+		break;
+	}
+	for (size_t k = 0; k < n; k++)
+		sprintf(hex + 2 * k, "%02x", o[k]);
+	hex[2 * n] = '\0';
+	return json_string(hex);
+}
+
+static const char *
+wire_syntax(const struct fastmib_state_schema *st, uint32_t part)
+{
+	switch (st->type) {
+	case FASTMIB_STATE_UNSIGNED32:
+		return "Gauge32";
+	case FASTMIB_STATE_GAUGE64:
+		return "Counter64";
+	case FASTMIB_STATE_TIMETICKS:
+	case FASTMIB_STATE_TIMESTAMP:
+		return "Timeticks";
+	case FASTMIB_STATE_IPV4:
+		return "IpAddress";
+	case FASTMIB_STATE_DISPLAY_STRING:
+	case FASTMIB_STATE_OCTET_STRING:
+	case FASTMIB_STATE_DATE_AND_TIME:
+	case FASTMIB_STATE_MAC:
+		return "OCTET STRING";
+	case FASTMIB_STATE_INET_ADDRESS:
+		return part ? "INTEGER" : "OCTET STRING";
+	}
+	return "INTEGER";
+}
+
+/* The key number of a keyed row (fm-keys.c), or the row. */
+static uint32_t
+row_number(const struct run *rn, uint32_t g, uint32_t row)
+{
+	uint8_t key[FMK_KEY_BYTES];
+	uint32_t r;
+
+	if (!fastmib_group_keyed(&rn->sc->groups[g]))
+		return row;
+	for (uint32_t n = 0; n < rn->n_keys; n++)
+		if (fmk_key(&rn->sc->groups[g], n, key) == 0 &&
+		    fastmib_key_find(rn->seg, g, key, &r) == 0 && r == row)
+			return n;
+	return row;
+}
+
+/* Every state of row `row` of group `g` in variant `v`, into `st`. */
+static void
+row_states(const struct run *rn, uint32_t g, uint32_t row, int v, uint8_t *data)
+{
+	const struct fastmib_group_schema *gs = &rn->sc->groups[g];
+	uint32_t n = row_number(rn, g, row);
+
+	memset(data, 0, gs->state_size);
+	for (uint32_t s = 0; s < gs->n_states; s++)
+		state_value(&gs->states[s], g, n, v, data + gs->states[s].offset);
+}
+
+static int
+set_all(struct run *rn, int v)
+{
+	static uint8_t data[FASTMIB_MAX_STATES * 1032];
+
+	for (uint32_t g = 0; g < rn->sc->n_groups; g++) {
+		const struct fastmib_group_schema *gs = &rn->sc->groups[g];
+
+		for (uint32_t row = 0; gs->n_states && row < gs->n_rows; row++) {
+			if (!row_present(rn, g, row))
+				continue;
+			row_states(rn, g, row, v, data);
+			if (fastmib_state_set(rn->seg, g, row, data) != 0) {
+				fprintf(stderr, "fm-states: %s\n", fastmib_last_error());
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+static char *
+oid_text(const struct fastmib_schema *sc, const uint64_t *sfx, size_t n)
+{
+	char buf[1024];
+	size_t at = 0;
+
+	for (uint32_t i = 0; i < sc->oid_len; i++)
+		at += (size_t)snprintf(buf + at, sizeof(buf) - at, "%s%u", i ? "." : "", sc->oid[i]);
+	for (size_t i = 0; i < n; i++)
+		at += (size_t)snprintf(buf + at, sizeof(buf) - at, ".%" PRIu64, sfx[i]);
+	return strdup(buf);
+}
+
+/* One instance of state `s` (`part` of an inet-address) of a present row. */
+static void
+add_instance(struct run *rn, const struct fastmib_oidmap *map, json_t *arr, uint32_t g,
+	     uint32_t row, uint32_t s, uint32_t part)
+{
+	const struct fastmib_group_schema *gs = &rn->sc->groups[g];
+	const struct fastmib_state_schema *st = &gs->states[s];
+	struct fastmib_oid_ref ref = { .kind = FASTMIB_OID_STATE, .group = (int)g,
+				       .counter = s, .part = part, .row = row };
+	uint64_t sfx[FASTMIB_OID_MAX_SUFFIX];
+	static uint8_t a[FASTMIB_MAX_STATES * 1032], b[FASTMIB_MAX_STATES * 1032];
+	size_t klen = 0;
+	char *oid;
+
+	if (fastmib_group_keyed(gs)) {
+		fastmib_row_key(rn->seg, g, row, ref.key, &klen);
+		ref.key_len = (uint32_t)klen;
+	}
+	oid = oid_text(rn->sc, sfx, fastmib_oidmap_suffix(map, &ref, sfx));
+	row_states(rn, g, row, 0, a);
+	row_states(rn, g, row, 1, b);
+	json_array_append_new(arr, json_pack(
+		"{s:s, s:s, s:s, s:i, s:s, s:s, s:o, s:o}", "oid", oid, "group", gs->name,
+		"state", st->name, "row", (json_int_t)row_number(rn, g, row),
+		"type", fastmib_state_type_word(st->type), "syntax", wire_syntax(st, part),
+		"a", wire_value(st, part, a + st->offset),
+		"b", wire_value(st, part, b + st->offset)));
+	free(oid);
+}
+
+static int
+write_expectations(struct run *rn, const char *path)
+{
+	struct fastmib_oidmap *map;
+	json_t *arr = json_array(), *doc;
+	char *root = oid_text(rn->sc, NULL, 0);
+	int rc;
+
+	if (fastmib_oidmap_new(rn->sc, &map, NULL, 0) < 0)
+		return -1;
+	for (uint32_t g = 0; g < rn->sc->n_groups; g++) {
+		const struct fastmib_group_schema *gs = &rn->sc->groups[g];
+
+		for (uint32_t row = 0; row < gs->n_rows; row++) {
+			if (!gs->n_states || !row_present(rn, g, row))
+				continue;
+			for (uint32_t s = 0; s < gs->n_states; s++) {
+				if (gs->states[s].type == FASTMIB_STATE_INET_ADDRESS)
+					add_instance(rn, map, arr, g, row, s, 1);
+				add_instance(rn, map, arr, g, row, s, 0);
+			}
+		}
+	}
+	fastmib_oidmap_free(map);
+	doc = json_pack("{s:s, s:s, s:o}", "module", rn->sc->module, "root", root,
+			"instances", arr);
+	free(root);
+	rc = json_dump_file(doc, path, JSON_INDENT(1));
+	json_decref(doc);
+	return rc;
+}
+
+static int
+swapper(void *arg)
+{
+	struct run *rn = arg;
+
+	for (uint64_t i = 0; !__atomic_load_n(&rn->swap_stop, __ATOMIC_ACQUIRE); i++) {
+		if (set_all(rn, (int)((i + 1) % 2)) != 0)
+			return -1;
+		__atomic_store_n(&rn->swaps, i + 1, __ATOMIC_RELAXED);
+	}
+	return 0;
+}
+
+/* `toggle G S ROW N`: N sets of one state, each a change. */
+static json_t *
+toggle(struct run *rn, uint32_t g, uint32_t s, uint32_t row, uint32_t n)
+{
+	const struct fastmib_group_schema *gs = &rn->sc->groups[g];
+	const struct fastmib_state_schema *st = &gs->states[s];
+	static uint8_t now[FASTMIB_MAX_STATES * 1032], v[2][1032];
+	json_t *out = json_array();
+	int at;
+
+	state_value(st, g, row_number(rn, g, row), 0, v[0]);
+	state_value(st, g, row_number(rn, g, row), 1, v[1]);
+	if (fastmib_state_get(rn->seg, g, row, now) != 0)
+		return out;
+	at = memcmp(now + st->offset, v[0], fastmib_state_value_size(st, NULL)) == 0;
+	for (uint32_t i = 0; i < n; i++, at ^= 1) {
+		if (fastmib_state_set_one(rn->seg, g, row, s, v[at]) != 0)
+			break;
+		json_array_append_new(out, json_string(at ? "b" : "a"));
+	}
+	return out;
+}
+
+static int
+command_loop(struct run *rn)
+{
+	char line[256];
+	unsigned lcore = rte_get_next_lcore(rte_lcore_id(), 1, 0);
+	bool swapping = false;
+
+	while (fgets(line, sizeof(line), stdin)) {
+		uint32_t g, s, row, n;
+		json_t *ans = NULL;
+
+		if (strncmp(line, "quit", 4) == 0)
+			break;
+		if (strncmp(line, "set ", 4) == 0) {
+			ans = set_all(rn, line[4] == 'B') == 0 ? json_array() : json_null();
+		} else if (strncmp(line, "swap", 4) == 0 && !swapping) {
+			__atomic_store_n(&rn->swap_stop, 0, __ATOMIC_RELEASE);
+			swapping = rte_eal_remote_launch(swapper, rn, lcore) == 0;
+			ans = json_array();
+		} else if (strncmp(line, "join", 4) == 0) {
+			__atomic_store_n(&rn->swap_stop, 1, __ATOMIC_RELEASE);
+			if (swapping)
+				rte_eal_wait_lcore(lcore);
+			swapping = false;
+			ans = json_pack("{s:I}", "sets", (json_int_t)rn->swaps);
+		} else if (sscanf(line, "toggle %u %u %u %u", &g, &s, &row, &n) == 4 &&
+			   g < rn->sc->n_groups && s < rn->sc->groups[g].n_states) {
+			ans = toggle(rn, g, s, row, n);
+		} else if (sscanf(line, "stamp %u %u %u", &g, &s, &row) == 3 &&
+			   g < rn->sc->n_groups && s < rn->sc->groups[g].n_states) {
+			uint64_t now = fastmib_monotonic_ns();
+
+			ans = fastmib_state_set_one(rn->seg, g, row, s, &now) == 0
+			      ? json_pack("{s:I}", "ns", (json_int_t)now) : json_null();
+		} else {
+			ans = json_null();
+		}
+		char *text = json_dumps(ans, JSON_COMPACT);
+
+		printf("%s\n", text);
+		fflush(stdout);
+		free(text);
+		json_decref(ans);
+	}
+	if (swapping) {
+		__atomic_store_n(&rn->swap_stop, 1, __ATOMIC_RELEASE);
+		rte_eal_wait_lcore(lcore);
+	}
+	return 0;
+}
+
+static char eal_prefix[64];
+
+static void
+remove_runtime_dir(void)
+{
+	rmdir(rte_eal_get_runtime_dir());
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "keys", required_argument, NULL, 'k' },
+		{ "file-prefix", required_argument, NULL, 'p' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct run rn = { .sc = &FM_SCHEMA, .n_keys = DEFAULT_KEYS };
+	char fp[128];
+	char *eal_argv[] = {
+		argv[0], "--no-huge", "--no-pci", "--no-shconf", "--no-telemetry", "-m", "64",
+		"-l", "0-1", fp, "--log-level", "lib.eal:error", NULL,
+	};
+	int c;
+
+	snprintf(eal_prefix, sizeof(eal_prefix), "fms%d", (int)getpid());
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (c == 'k')
+			rn.n_keys = (uint32_t)strtoul(optarg, NULL, 10);
+		else if (c == 'p')
+			snprintf(eal_prefix, sizeof(eal_prefix), "%s", optarg);
+		else
+			return 2;
+	}
+	if (argc - optind != 2) {
+		fprintf(stderr, "usage: fm-states SEGMENT EXPECT.json [--keys N] "
+			"[--file-prefix NAME]\n");
+		return 2;
+	}
+	snprintf(fp, sizeof(fp), "--file-prefix=%s", eal_prefix);
+	atexit(remove_runtime_dir);
+	if (rte_eal_init((int)(sizeof(eal_argv) / sizeof(eal_argv[0])) - 1, eal_argv) < 0) {
+		fprintf(stderr, "fm-states: EAL init failed\n");
+		return 1;
+	}
+	if (fastmib_create(rn.sc, argv[optind], NULL, &rn.seg) < 0) {
+		fprintf(stderr, "fm-states: %s\n", fastmib_last_error());
+		return 1;
+	}
+	for (uint32_t g = 0; g < rn.sc->n_groups; g++) {
+		const struct fastmib_group_schema *gs = &rn.sc->groups[g];
+		uint8_t key[FMK_KEY_BYTES];
+		uint32_t row;
+
+		if (gs->n_indexes == 0 || gs->all_rows)
+			continue;
+		for (uint32_t i = 0; fastmib_group_keyed(gs) && i < rn.n_keys; i++)
+			if (fmk_key(gs, i, key) != 0 ||
+			    fastmib_key_insert(rn.seg, g, key, &row) != 0)
+				return 1;
+		for (uint32_t r = 0; !fastmib_group_keyed(gs) && r < gs->n_rows; r++)
+			if (fastmib_row_enable(rn.seg, g, r) != 0)
+				return 1;
+	}
+	if (set_all(&rn, 0) != 0 || write_expectations(&rn, argv[optind + 1]) != 0)
+		return 1;
+	printf("ready\n");
+	fflush(stdout);
+	command_loop(&rn);
+	fastmib_close(rn.seg);
+	rte_eal_cleanup();
+	return 0;
+}
