@@ -7,18 +7,14 @@
 
 #include "stat.h"
 
+/* UTC to the second: 2026-11-22T06:36:19Z, or "never" for 0. */
 static void
 format_time(uint64_t ns, char *buf, size_t len)
 {
-	time_t t = (time_t)(ns / 1000000000u);
-	struct tm tm;
-
-	if (ns == 0) {
+	if (ns == 0)
 		snprintf(buf, len, "never");
-		return;
-	}
-	gmtime_r(&t, &tm);
-	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	else
+		fst_format_utc(buf, len, (int64_t)(ns / 1000000000u), 0, 0);
 }
 
 /* The writer's status as <prefix>WriterStatus reports it. */
