@@ -136,6 +136,26 @@ def test_raw(seg):
     assert stat(seg, "--raw", "--match", "customer", "--sort", "+customerName").stdout == want
 
 
+def test_streamed_cells_as_libsmartcols_writes_them(tmp_path):
+    """A table printed a range at a time (no --sort) escapes its cells as
+    libsmartcols escapes the sorted output's: a backslash as it is, but
+    before an 'x' as \\x5c; with --raw every backslash and blank."""
+    seg = make(tmp_path / "seg", ["customer/a\\\\b,4", "octets=1",
+                                  'customer/q"\\\\x y,3', "octets=2"])
+
+    def rows(*args):
+        return stat(seg, "--match", "customer", *args).stdout.splitlines()[3:]
+
+    assert rows() == rows("--sort", "+customerName") == [
+        "  ktCustomerCustomerName ktCustomerVlan ktCustomerOctets[octets]",
+        "                     a\\b              4                        1",
+        '               q"\\x5cx y              3                        2']
+    raw = stat(seg, "--raw", "--match", "customer").stdout
+    assert raw == stat(seg, "--raw", "--match", "customer", "--sort",
+                       "+customerName").stdout
+    assert raw.splitlines()[1:] == ["a\\x5cb 4 1", 'q"\\x5cx\\x20y 3 2']
+
+
 def test_json_keys_typed(seg):
     doc = json.loads(stat(seg, "--json").stdout)
     t = doc["groups"]["tunnel"]

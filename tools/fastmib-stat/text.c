@@ -262,21 +262,30 @@ print_table_group(const struct frame *f, const struct fastmib_group_schema *g,
 
 /*
  * A cell as libsmartcols writes it, into dst (NULL: only counted): a
- * backslash as \x5c (a key's string may hold one), and with --raw a blank
- * as \x20, so that the cell stays one field. Its length.
+ * control character as \xHH, a backslash before an 'x' as \x5c (so that
+ * no \x in a cell is read as an escape); with --raw every backslash and
+ * every blank as \xHH too, so that the cell stays one field. Its length.
+ * The rules libsmartcols (util-linux 2.38) applies to ASCII, which is all
+ * a cell here holds (key strings, display-string states, numbers).
  */
 static size_t
 cell_out(char *dst, const char *s, bool raw)
 {
+	static const char hex[] = "0123456789abcdef";
 	size_t n = 0;
 
 	for (; *s; s++) {
-		const char *esc = *s == '\\' ? "\\x5c" : raw && *s == ' ' ? "\\x20" : NULL;
+		unsigned char c = (unsigned char)*s;
+		bool esc = c < 0x20 || c == 0x7f || (c == '\\' && (raw || s[1] == 'x')) ||
+			   (raw && c == ' ');
 
-		if (esc && dst)
-			memcpy(dst + n, esc, 4);
-		else if (dst)
-			dst[n] = *s;
+		if (esc && dst) {
+			memcpy(dst + n, "\\x", 2);
+			dst[n + 2] = hex[c >> 4];
+			dst[n + 3] = hex[c & 15];
+		} else if (dst) {
+			dst[n] = (char)c;
+		}
 		n += esc ? 4 : 1;
 	}
 	return n;
