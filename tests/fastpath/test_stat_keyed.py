@@ -9,12 +9,13 @@ import json
 import os
 import subprocess
 import sys
-import textwrap
 
 import pytest
 
+from statrun import STAT, stat, tell, text
+import statrun
+
 MKKEYED = os.environ["FASTMIB_MKKEYED"]
-STAT = os.environ["FASTMIB_STAT"]
 
 # inserted out of SNMP order on purpose
 ROWS = [
@@ -35,32 +36,7 @@ ROWS = [
 
 
 def make(path, args, hold=False):
-    cmd = [MKKEYED, str(path)] + (["--hold"] if hold else []) + list(args)
-    if hold:
-        p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True)
-        for line in p.stdout:
-            if line.strip() == "ready":
-                return p
-        raise AssertionError("mkkeyed --hold: %s" % p.stderr.read())
-    r = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
-    assert r.returncode == 0, r.stderr
-    return str(path)
-
-
-def tell(p, *args):
-    """Send mkkeyed --hold ARGs on one line (applied one right after the
-    other); the lines it printed before its "ok"."""
-    p.stdin.write("\t".join(args) + "\n")
-    p.stdin.flush()
-    said = []
-    while True:
-        line = p.stdout.readline().strip()
-        if line in ("ok", "error"):
-            break
-        said.append(line)
-    assert line == "ok", args
-    return said
+    return statrun.make(MKKEYED, path, args, hold)
 
 
 @pytest.fixture(scope="module")
@@ -74,18 +50,6 @@ def seg(tmp_path_factory):
 def fresh(tmp_path):
     """A segment of its own, for a test that changes it."""
     return make(tmp_path / "seg", ROWS)
-
-
-def stat(*args, check=True, **kw):
-    kw.setdefault("stdin", subprocess.DEVNULL)
-    p = subprocess.run([STAT, *args], capture_output=True, text=True, timeout=60, **kw)
-    if check:
-        assert p.returncode == 0, p.stderr
-    return p
-
-
-def text(s):
-    return textwrap.dedent(s).lstrip("\n")
 
 
 def test_text_rows_by_key_in_snmp_order(seg):
