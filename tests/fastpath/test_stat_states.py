@@ -7,6 +7,7 @@ import functools
 import json
 import os
 import re
+import subprocess
 import time
 
 import pytest
@@ -337,3 +338,137 @@ def test_json_left_out_and_age(tmp_path):
         "vwPortSpeed": {"type": "unsigned32", "value": None, "bad": True},
         "vwPortName": {"type": "display-string", "value": None, "bad": True},
         "vwPortPeer": {"type": "inet-address", "value": None, "bad": True}}
+
+
+def frames(proc, banner="VIEWS-TEST-MIB"):
+    """The frames of a text --watch, one at a time as each ends (when the
+    next begins): {first cell: the other cells} of every list and table
+    line."""
+    cur = None
+    for line in proc.stdout:
+        if line.startswith(banner):
+            if cur is not None:
+                yield cur
+            cur = {}
+            continue
+        parts = line.split()
+        if cur is not None and line.startswith("  ") and parts:
+            cur[parts[0]] = parts[1:]
+    raise AssertionError("fastmib-stat --watch ended")
+
+
+def test_watch_marks_changes(tmp_path):
+    """--watch: a state whose value changed since the previous frame is
+    marked "*" in the frame that first shows the new value, and in that
+    frame only; states have no rates, counters do."""
+    writer = make(tmp_path / "seg", ["global", "operState=up", "temp=20", "port.1", "speed=100",
+                                     "port.2", "speed=7"], hold=True)
+    watch = subprocess.Popen([STAT, str(tmp_path / "seg"), "--watch", "0.2", "--match", "global",
+                              "--match", "port", "--output", "NAME,VALUE,RATE,portId,speed,pkts"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        it = frames(watch)
+        first = next(it)
+        assert first["vwGlobalOperState"] == ["up"] and first["vwGlobalTemp"] == ["20"]
+        assert first["vwGlobalPkts"] == ["0", "-"]          # a counter: no rate yet
+        assert first["2"] == ["100", "0"] and first["3"] == ["7", "0"]
+        second = next(it)
+        assert second["vwGlobalOperState"] == ["up"]         # unchanged: no mark, no rate
+        assert second["vwGlobalPkts"] == ["0", "0/s"]
+        assert second["2"] == ["100", "0"]                   # a rate of 0 for the counter
+        tell(writer, "global", "operState=testing", "port.1", "speed=40000")
+        changed = next(f for f in it if f["vwGlobalOperState"] != ["up"])
+        assert changed["vwGlobalOperState"] == ["testing*"]
+        assert changed["vwGlobalTemp"] == ["20"]
+        # one set after the other: the frame that shows the first shows
+        # the second, or the next one does
+        if changed["2"] == ["100", "0"]:
+            changed = next(it)
+        assert changed["2"] == ["40000*", "0"] and changed["3"] == ["7", "0"]
+        after = next(it)
+        assert after["vwGlobalOperState"] == ["testing"] and after["2"] == ["40000", "0"]
+    finally:
+        watch.terminate()
+        watch.wait(10)
+        writer.stdin.close()
+        writer.wait(30)
+
+
+def test_watch_json_marks_changes(tmp_path):
+    """--watch --json: a state that changed since the previous document has
+    "changed": true there, and in no other document."""
+    writer = make(tmp_path / "seg", ["tunnel/7", "link=up", "name=a"], hold=True)
+    watch = subprocess.Popen([STAT, str(tmp_path / "seg"), "--watch", "0.2", "--json",
+                              "--match", "tunnel"], stdout=subprocess.PIPE, text=True)
+
+    def states():
+        return json.loads(watch.stdout.readline())["groups"]["tunnel"]["rows"][0]["states"]
+    try:
+        assert states()["vwTunnelLink"] == {"type": "enum", "value": 1, "label": "up"}
+        tell(writer, "tunnel/7", "name=b")
+        while (s := states())["vwTunnelName"]["value"] == "a":
+            assert "changed" not in s["vwTunnelName"]
+        assert s["vwTunnelName"] == {"type": "display-string", "value": "b", "changed": True}
+        assert "changed" not in s["vwTunnelLink"]
+        assert states()["vwTunnelName"] == {"type": "display-string", "value": "b"}
+    finally:
+        watch.terminate()
+        watch.wait(10)
+        writer.stdin.close()
+        writer.wait(30)
+
+
+def test_info_lists_states(seg):
+    out = stat(seg, "--info").stdout
+    assert out[out.index("states "):] == text("""
+        states       23 in 4 group(s)
+          GROUP  STATE     TYPE             ARC NOTIFY UNITS
+          global operState enum              10 yes
+          global label     display-string    11 no
+          global version   unsigned32        12 no
+          global peak      gauge64           13 no     packets
+          global since     timestamp         14 no
+          global started   date-and-time     15 no
+          global enabled   truth-value       16 yes
+          global addr      ipv4              17 no
+          global mac       mac               18 no
+          global remote    inet-address   20,21 no
+          global blob      octet-string      22 no
+          global uptime    timeticks         23 no
+          global temp      integer32         24 no     celsius
+          port   link      enum               5 yes
+          port   speed     unsigned32         6 no     Mbit/s
+          port   name      display-string     7 no
+          port   peer      inet-address     8,9 no
+          tunnel link      enum               5 yes
+          tunnel speed     unsigned32         6 no     Mbit/s
+          tunnel name      display-string     7 no
+          tunnel peer      inet-address     8,9 no
+          info   release   display-string     1 no
+          info   ready     truth-value        2 no
+        """)
+    st = json.loads(stat(seg, "--info", "--json").stdout)["states"]
+    assert list(st) == ["global", "port", "tunnel", "info"]
+    assert [s["name"] for s in st["port"]] == ["link", "speed", "name", "peer"]
+    g = {s["name"]: s for s in st["global"]}
+    assert g["operState"] == {"name": "operState", "mib": "vwGlobalOperState", "type": "enum",
+                              "arc": 10, "notify": True, "units": "",
+                              "values": {"up": 1, "down": 2, "testing": 3}}
+    assert g["remote"] == {"name": "remote", "mib": "vwGlobalRemote", "type": "inet-address",
+                           "arc": 20, "notify": False, "units": "", "address_arc": 21}
+    assert g["temp"] == {"name": "temp", "mib": "vwGlobalTemp", "type": "integer32",
+                         "arc": 24, "notify": False, "units": "celsius", "range": [-50, 150]}
+    assert g["label"]["size"] == 32 and st["info"][0]["size"] == 20
+
+
+@pytest.mark.parametrize("target", ["info", "info.1", "info/x"])
+def test_reset_states_only(tmp_path, target):
+    """A group of states only has nothing to reset: a usage error, and the
+    segment as it was; the whole segment's reset resets its counters."""
+    seg = make(tmp_path / "seg", ["info", "ready=true"])
+    r = stat(seg, "--reset", target, "-y", check=False)
+    assert (r.returncode, r.stdout, r.stderr) == (
+        2, "", "fastmib-stat: 'info' is a group of states only: it has no counters to reset\n")
+    assert stat(seg, "--reset", "-y").stdout == "reset %s: all counters\n" % seg
+    assert json.loads(stat(seg, "--json", "--match", "info").stdout)["groups"]["info"][
+        "states"]["vwInfoReady"]["value"] is True

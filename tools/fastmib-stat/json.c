@@ -35,25 +35,30 @@ json_counters(const struct fastmib_schema *sc, const struct fastmib_group_schema
 }
 
 /* The states --match shows of row i of `gs`, by MIB name, each typed
- * (fst_state_json()). */
+ * (fst_state_json()); under --watch (`prev`: the group in the previous
+ * document), with "changed": true when it changed since. */
 static json_t *
 json_states(const struct fastmib_schema *sc, const struct fastmib_group_schema *g,
-	    const struct group_view *gv, const struct group_snap *gs, uint32_t i)
+	    const struct group_view *gv, const struct group_snap *gs, uint32_t i,
+	    const struct group_snap *prev)
 {
+	int64_t pi = prev ? fst_prev_row(prev, g, gs, i) : -1;
 	json_t *o = json_object();
 	char name[NAME_BUF];
 
 	for (uint32_t s = 0; s < g->n_states; s++) {
 		const struct fastmib_state_schema *st = &g->states[s];
+		json_t *j;
 
 		if (!gv->state[s])
 			continue;
+		j = fst_state_json(st, fst_snap_states(gs, g, i) + st->offset,
+				   fst_snap_state_bad(gs, i, s), gs->mono_ns);
 		fastmib_name(name, sizeof(name), FASTMIB_MIB_COUNTER, sc->prefix, g->name,
 			     st->name);
-		json_object_set_new(o, name, fst_state_json(st, fst_snap_states(gs, g, i) +
-								    st->offset,
-							    fst_snap_state_bad(gs, i, s),
-							    gs->mono_ns));
+		if (fst_state_changed(prev, pi, gs, i, g, s))
+			json_object_set_new(j, "changed", json_true());
+		json_object_set_new(o, name, j);
 	}
 	return o;
 }
@@ -119,10 +124,11 @@ key_values(const struct fastmib_group_schema *g, const uint8_t *key, size_t len,
 
 /* One row of a table: its number, its SNMP index (a keyed table's: the
  * sub-identifiers of its key), its key (keyed tables), counters and, in a
- * group with states, its states. */
+ * group with states, its states (`prev`: json_states()'s). */
 static json_t *
 json_row(const struct fastmib_schema *sc, const struct fastmib_group_schema *g,
-	 const struct group_view *gv, const struct group_snap *gs, uint32_t i)
+	 const struct group_view *gv, const struct group_snap *gs, uint32_t i,
+	 const struct group_snap *prev)
 {
 	json_t *row = json_object(), *ix = json_array();
 	uint32_t r = gs->rows[i];
@@ -157,19 +163,20 @@ json_row(const struct fastmib_schema *sc, const struct fastmib_group_schema *g,
 	json_object_set_new(row, "counters", json_counters(sc, g, gv,
 							   &gs->vals[(size_t)i * g->n_counters]));
 	if (g->n_states)
-		json_object_set_new(row, "states", json_states(sc, g, gv, gs, i));
+		json_object_set_new(row, "states", json_states(sc, g, gv, gs, i, prev));
 	return row;
 }
 
 /*
  * A group's object. A table's rows are those of `gs`, or, when `gs` has
  * none read but rows are present and `stream_mark` is given, that string:
- * the streaming output puts the rows there.
+ * the streaming output puts the rows there. `prev`: the group in the
+ * previous document of --watch, or NULL.
  */
 static json_t *
 json_group(const struct fastmib_schema *sc, const struct fastmib_group_schema *g,
 	   const struct group_view *gv, uint64_t max_rows, const struct group_snap *gs,
-	   const char *stream_mark)
+	   const struct group_snap *prev, const char *stream_mark)
 {
 	json_t *o = json_object();
 	char name[NAME_BUF], idx_text[2 * FASTMIB_MAX_INDEXES][NAME_BUF];
@@ -198,7 +205,7 @@ json_group(const struct fastmib_schema *sc, const struct fastmib_group_schema *g
 						  json_object());
 		if (g->n_states)
 			json_object_set_new(o, "states", gs->n_shown ?
-					    json_states(sc, g, gv, gs, 0) : json_object());
+					    json_states(sc, g, gv, gs, 0, prev) : json_object());
 		return o;
 	}
 
@@ -232,18 +239,19 @@ json_group(const struct fastmib_schema *sc, const struct fastmib_group_schema *g
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t r = order[i];
 
-		json_array_append_new(rows, json_row(sc, g, gv, gs, r));
+		json_array_append_new(rows, json_row(sc, g, gv, gs, r, prev));
 	}
 	free(order);
 	json_object_set_new(o, "rows", rows);
 	return o;
 }
 
-/* The document; `marks` (streaming) names the string each streamed
- * table's rows replace, else NULL. */
+/* The document; `prev` the previous one's snapshot (--watch) or NULL;
+ * `marks` (streaming) names the string each streamed table's rows
+ * replace, else NULL. */
 static json_t *
 json_doc_marked(struct fastmib_segment *seg, const char *path, const struct view *v,
-		const struct snap *s, char (*marks)[32])
+		const struct snap *s, const struct snap *prev, char (*marks)[32])
 {
 	const struct fastmib_schema *sc = fastmib_schema(seg);
 	struct fastmib_info info;
@@ -263,6 +271,7 @@ json_doc_marked(struct fastmib_segment *seg, const char *path, const struct view
 			json_object_set_new(groups, sc->groups[i].name,
 					    json_group(sc, &sc->groups[i], &v->g[i],
 						       v->max_rows, &s->g[i],
+						       prev ? &prev->g[i] : NULL,
 						       marks ? marks[i] : NULL));
 	json_object_set_new(doc, "groups", groups);
 	return doc;
@@ -270,9 +279,9 @@ json_doc_marked(struct fastmib_segment *seg, const char *path, const struct view
 
 json_t *
 fst_json_doc(struct fastmib_segment *seg, const char *path, const struct view *v,
-	     const struct snap *s)
+	     const struct snap *s, const struct snap *prev)
 {
-	return json_doc_marked(seg, path, v, s, NULL);
+	return json_doc_marked(seg, path, v, s, prev, NULL);
 }
 
 /*
@@ -429,7 +438,7 @@ static int
 rw_states(struct row_writer *rw, const struct fastmib_group_schema *g,
 	  const struct group_snap *gs, uint32_t i, int in)
 {
-	json_t *o = json_states(rw->sc, g, rw->gv, gs, i);
+	json_t *o = json_states(rw->sc, g, rw->gv, gs, i, NULL);
 	char *text = json_dumps(o, JSON_INDENT(2));
 	size_t lines = 1, need;
 	char *grown;
@@ -611,7 +620,7 @@ fst_print_json_stream(struct fastmib_segment *seg, const char *path, const struc
 		snprintf(marks[i], sizeof(marks[i]), "\x01rows %u\x01", i);
 	}
 	if (rc == 0) {
-		json_t *doc = json_doc_marked(seg, path, v, &s, marks);
+		json_t *doc = json_doc_marked(seg, path, v, &s, NULL, marks);
 
 		text = json_dumps(doc, JSON_INDENT(2));
 		json_decref(doc);

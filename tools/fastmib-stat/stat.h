@@ -209,6 +209,9 @@ bool fst_rate_of(uint32_t type, uint64_t prev, uint64_t cur, double dt, double *
  * states.c: a state object's value, its C form as fastmib_state_read()
  * gives it (a value it left out is the caller's), as fastmib-stat shows it.
  */
+/* Whether the model has states: messages name them and --info lists
+ * them only then, so that a model without any reads as before states. */
+bool fst_model_has_states(const struct fastmib_schema *sc);
 /* Bytes any state's text takes at most: the hex of the longest octet string. */
 #define FST_STATE_TEXT (2 * FASTMIB_MAX_OCTET_STRING + 1)
 /* Bytes the text of state `st` takes at most, its NUL included. */
@@ -249,10 +252,12 @@ void fst_print_text(struct fastmib_segment *seg, const struct stat_opts *o,
 int fst_print_text_stream(struct fastmib_segment *seg, const struct stat_opts *o,
 			  const struct view *v);
 
-/* json.c: the counters as one JSON document (--json). */
-/* The document of snapshot `s` as `v` shows it, for fst_print_json(). */
+/* json.c: the counters and states as one JSON document (--json). */
+/* The document of snapshot `s` as `v` shows it, for fst_print_json();
+ * `prev`: the snapshot of the previous document under --watch (its states
+ * that changed since are marked "changed"), else NULL. */
 json_t *fst_json_doc(struct fastmib_segment *seg, const char *path, const struct view *v,
-		     const struct snap *s);
+		     const struct snap *s, const struct snap *prev);
 /* Print and free `doc`: indented, or one line when `compact`. 0 or -EIO.
  * main(), fst_watch(), --info and --events print through it. */
 int fst_print_json(json_t *doc, bool compact);

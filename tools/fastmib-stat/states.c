@@ -33,6 +33,15 @@ num(const uint8_t *v, size_t n)
 /* An octet string's length; its octets follow at v + 2. */
 #define OCTETS_LEN(v) ((uint16_t)num((v), 2))
 
+bool
+fst_model_has_states(const struct fastmib_schema *sc)
+{
+	for (uint32_t g = 0; g < sc->n_groups; g++)
+		if (sc->groups[g].n_states)
+			return true;
+	return false;
+}
+
 size_t
 fst_state_text_size(const struct fastmib_state_schema *st)
 {

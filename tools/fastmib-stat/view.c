@@ -74,14 +74,12 @@ group_matches(const struct fastmib_schema *sc, const struct fastmib_group_schema
 	return g->n_indexes > 0 && glob(pattern, mib);
 }
 
-/* Whether the model has states: messages name them only then. */
-static bool
-has_states(const struct fastmib_schema *sc)
+/* How messages end a list of what a name may be: "... or counter", and
+ * in a model with states "..., counter or state". */
+static const char *
+or_counter(const struct fastmib_schema *sc)
 {
-	for (uint32_t i = 0; i < sc->n_groups; i++)
-		if (sc->groups[i].n_states)
-			return true;
-	return false;
+	return fst_model_has_states(sc) ? ", counter or state" : " or counter";
 }
 
 /* --match: which groups, counters and states; every pattern must find
@@ -115,8 +113,7 @@ apply_match(const struct fastmib_schema *sc, const struct stat_opts *o, struct v
 		}
 		if (!used) {
 			fprintf(stderr, "fastmib-stat: --match: '%s' matches no group%s of %s\n",
-				o->match[p], has_states(sc) ? ", counter or state" : " or counter",
-				sc->module);
+				o->match[p], or_counter(sc), sc->module);
 			return -1;
 		}
 	}
@@ -216,8 +213,7 @@ output_word(const struct fastmib_schema *sc, const struct stat_opts *o, struct v
 	if (!found) {
 		fprintf(stderr, "fastmib-stat: --output: '%s' is neither a column of the "
 			"lists (NAME, VALUE, UNITS, RATE, TYPE, DESCRIPTION) nor an index%s of a "
-			"table of %s\n", w, has_states(sc) ? ", counter or state" : " or counter",
-			sc->module);
+			"table of %s\n", w, or_counter(sc), sc->module);
 		return -1;
 	}
 	return 0;
@@ -323,7 +319,7 @@ apply_sort(const struct fastmib_schema *sc, const struct stat_opts *o, struct vi
 	}
 	if (!found) {
 		fprintf(stderr, "fastmib-stat: --sort: '%s' is no index%s of a table of %s\n",
-			name, has_states(sc) ? ", counter or state" : " or counter", sc->module);
+			name, or_counter(sc), sc->module);
 		return -1;
 	}
 	return 0;
