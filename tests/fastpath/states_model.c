@@ -42,21 +42,24 @@ static struct fastmib_state_schema global_states[SM_N_GLOBAL] = {
 };
 
 /* A table's states; each table its own copy (the layout writes offsets). */
-#define ROW_STATES                                                                           \
-	{                                                                                    \
-		[SM_LINK] = { ST("link", 5, FASTMIB_STATE_ENUM), .notify = 1, .n_values = 2, \
-			      .values = link_values, .def = &def_down },                     \
-		[SM_SPEED] = { STU("speed", "Mbit/s", 6, FASTMIB_STATE_UNSIGNED32) }, \
-		[SM_NAME] = { ST("name", 7, FASTMIB_STATE_DISPLAY_STRING), .size = 16 },     \
-		[SM_PEER] = { ST("peer", 8, FASTMIB_STATE_INET_ADDRESS) },                   \
-	}
-static struct fastmib_state_schema port_states[SM_N_ROW] = ROW_STATES;
-static struct fastmib_state_schema tunnel_states[SM_N_ROW] = ROW_STATES;
+#define ROW_STATES                                                                   \
+	[SM_LINK] = { ST("link", 5, FASTMIB_STATE_ENUM), .notify = 1, .n_values = 2,        \
+		      .values = link_values, .def = &def_down },                            \
+	[SM_SPEED] = { STU("speed", "Mbit/s", 6, FASTMIB_STATE_UNSIGNED32) },               \
+	[SM_NAME] = { ST("name", 7, FASTMIB_STATE_DISPLAY_STRING), .size = 16 },            \
+	[SM_PEER] = { ST("peer", 8, FASTMIB_STATE_INET_ADDRESS) }
+static struct fastmib_state_schema port_states[SM_N_ROW] = { ROW_STATES };
+static struct fastmib_state_schema tunnel_states[SM_N_TUNNEL] = {
+	ROW_STATES,
+	[SM_NOTE] = { ST("note", 10, FASTMIB_STATE_DISPLAY_STRING), .size = SM_NOTE_SIZE },
+};
 
 static struct fastmib_state_schema info_states[SM_N_INFO] = {
 	[SM_RELEASE] = { ST("release", 1, FASTMIB_STATE_DISPLAY_STRING), .size = 20,
 			 .def = def_release },
 	[SM_READY] = { ST("ready", 2, FASTMIB_STATE_TRUTH_VALUE) },
+	[SM_MOTD] = { ST("motd", 3, FASTMIB_STATE_DISPLAY_STRING), .size = SM_MOTD_SIZE },
+	[SM_CERT] = { ST("cert", 4, FASTMIB_STATE_OCTET_STRING), .size = SM_CERT_SIZE },
 };
 
 static struct fastmib_counter_schema counters[2] = {
@@ -78,7 +81,7 @@ static struct fastmib_group_schema groups[SM_N_GROUPS] = {
 			.storage = FASTMIB_STORAGE_PER_CORE, .n_indexes = 1,
 			.indexes = { { .name = "teid", .type = FASTMIB_INDEX_UINT32 } },
 			.n_rows = SM_TUNNEL_CAPACITY, .n_counters = 1, .counters = counters,
-			.n_states = SM_N_ROW, .states = tunnel_states },
+			.n_states = SM_N_TUNNEL, .states = tunnel_states },
 	[SM_INFO] = { .name = "info", .description = "States only.", .arc = 4, .n_rows = 1,
 		      .n_states = SM_N_INFO, .states = info_states },
 };

@@ -21,7 +21,9 @@ MKSTATES = os.environ["FASTMIB_MKSTATES"]
 # control character, a backslash before an 'x' and a blank; the largest
 # gauge64; a DateAndTime with a fraction below its deci-seconds; an IPv6
 # address written long (shown compressed) and a MAC in capitals (shown in
-# lower case); addresses whose text order is not their numeric one.
+# lower case); addresses whose text order is not their numeric one; a
+# text wider than any counter's cell.
+NOTE = "0123456789" * 8
 STATES = [
     "global", "operState=up", 'label=eth0 "uplink"', "version=42",
     "peak=18446744073709551615", "started=1795000000123456789", "enabled=false",
@@ -30,9 +32,9 @@ STATES = [
     "port.0", "link=up", "speed=25000", "name=eth0", "peer=10.0.0.2",
     "port.2", "speed=100", "name=a\\x01b\\\\x", "peer=9.0.0.1",
     "port.3", "link=up", "speed=100000", "name=", "peer=2001:db8::1",
-    "tunnel/7", "link=up", "speed=10", "name=gtp", "peer=::1",
+    "tunnel/7", "link=up", "speed=10", "name=gtp", "peer=::1", "note=" + NOTE,
     "tunnel/3", "name=t3",
-    "info", "release=2.0 rc", "ready=true",
+    "info", "release=2.0 rc", "ready=true", "cert=0102",
 ]
 
 
@@ -79,15 +81,17 @@ def test_text_every_type(seg):
                      3                   0       down                 100 "a\\x01b\\x5cx"     9.0.0.1
                      4                   0         up              100000            "" 2001:db8::1
 
-        tunnel: 2 of 16 rows present
-          vwTunnelTeid vwTunnelPkts[packets] vwTunnelLink vwTunnelSpeed[Mbit/s] vwTunnelName vwTunnelPeer
-                     3                     0         down                     0         "t3"      unknown
-                     7                     0           up                    10        "gtp"          ::1
+        tunnel: 2 of 64 rows present
+          vwTunnelTeid vwTunnelPkts[packets] vwTunnelLink vwTunnelSpeed[Mbit/s] vwTunnelName vwTunnelPeer {"vwTunnelNote":>82}
+                     3                     0         down                     0         "t3"      unknown {'""':>82}
+                     7                     0           up                    10        "gtp"          ::1 "{NOTE}"
 
         info
           NAME             VALUE UNITS
           vwInfoRelease "2.0 rc"
           vwInfoReady       true
+          vwInfoMotd          ""
+          vwInfoCert        0102
         """)
 
 
@@ -136,6 +140,8 @@ def test_raw_and_streamed(seg):
         NAME VALUE UNITS
         vwInfoRelease "2.0\\x20rc" 
         vwInfoReady true 
+        vwInfoMotd "" 
+        vwInfoCert 0102 
         """)
 
 
@@ -292,7 +298,9 @@ def test_json_typed(seg):
     assert d["groups"]["info"] == {
         "storage": None, "table": False, "types": {}, "mib": "vwInfo", "counters": {},
         "states": {"vwInfoRelease": {"type": "display-string", "value": "2.0 rc"},
-                   "vwInfoReady": {"type": "truth-value", "value": True}}}
+                   "vwInfoReady": {"type": "truth-value", "value": True},
+                   "vwInfoMotd": {"type": "display-string", "value": ""},
+                   "vwInfoCert": {"type": "octet-string", "value": "0102"}}}
 
 
 def test_json_strings_and_match(seg):
@@ -421,7 +429,7 @@ def test_watch_json_marks_changes(tmp_path):
 def test_info_lists_states(seg):
     out = stat(seg, "--info").stdout
     assert out[out.index("states "):] == text("""
-        states       23 in 4 group(s)
+        states       26 in 4 group(s)
           GROUP  STATE     TYPE             ARC NOTIFY UNITS
           global operState enum              10 yes
           global label     display-string    11 no
@@ -444,8 +452,11 @@ def test_info_lists_states(seg):
           tunnel speed     unsigned32         6 no     Mbit/s
           tunnel name      display-string     7 no
           tunnel peer      inet-address     8,9 no
+          tunnel note      display-string    10 no
           info   release   display-string     1 no
           info   ready     truth-value        2 no
+          info   motd      display-string     3 no
+          info   cert      octet-string       4 no
         """)
     st = json.loads(stat(seg, "--info", "--json").stdout)["states"]
     assert list(st) == ["global", "port", "tunnel", "info"]
@@ -459,6 +470,8 @@ def test_info_lists_states(seg):
     assert g["temp"] == {"name": "temp", "mib": "vwGlobalTemp", "type": "integer32",
                          "arc": 24, "notify": False, "units": "celsius", "range": [-50, 150]}
     assert g["label"]["size"] == 32 and st["info"][0]["size"] == 20
+    assert st["info"][3] == {"name": "cert", "mib": "vwInfoCert", "type": "octet-string",
+                             "arc": 4, "notify": False, "units": "", "size": 100}
 
 
 @pytest.mark.parametrize("target", ["info", "info.1", "info/x"])
