@@ -589,7 +589,7 @@ register_commands(void)
 		{ "/fastmib/segments", cmd_segments,
 		  "fastmib segments of this process. Takes no parameters" },
 		{ "/fastmib/group", cmd_group,
-		  "Counters of a group. Parameters: [segment,]group[,from row]" },
+		  "Counters and states of a group. Params: [segment,]group[,from]" },
 	};
 
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {

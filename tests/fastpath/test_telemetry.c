@@ -1182,6 +1182,11 @@ test_states_only(void **state)
 		"\"vwInfoCert\": {\"type\": \"octet-string\", \"value\": \"%.126s\", \"cut\": 1,"
 		"                 \"length\": %d}}", motd, hex, SM_CERT_SIZE);
 	json_decref(v);
+	/* DPDK's help of the command says so */
+	v = tel_ask(fd, "/help,/fastmib/group");
+	assert_string_equal(str(v, "/fastmib/group"),
+			    "Counters and states of a group. Params: [segment,]group[,from]");
+	json_decref(v);
 	close(fd);
 	destroy(seg, "tel-states");
 }

@@ -308,7 +308,10 @@ table_cells(const struct frame *f, const struct fastmib_group_schema *g,
 		fastmib_index_of_row(g, gs->rows[i], idx);
 	for (uint32_t k = 0; k < gv->n_cols; k++) {
 		struct tcol col = gv->cols[k];
-		const struct fastmib_counter_schema *cs = &g->counters[col.n];
+		/* a counter's, for the counter columns alone (a group of states
+		 * only has none) */
+		const struct fastmib_counter_schema *cs =
+			col.kind == TC_COUNTER ? &g->counters[col.n] : NULL;
 		char *c = cell(cells, k);
 
 		if (col.kind == TC_STATE) {
