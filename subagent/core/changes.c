@@ -44,7 +44,7 @@ add_state(const struct fma_seg *s, netsnmp_variable_list **vars,
 	len = fma_full_oid(s, x, fastmib_oidmap_suffix(s->map, &ref, x), name);
 	vb = snmp_varlist_add_variable(vars, name, len, ASN_NULL, NULL, 0);
 	if (vb)
-		fma_state_value(st, part, ch->value, vb);
+		fma_state_value(s->agent, st, part, ch->value, vb);
 }
 
 static void

@@ -122,9 +122,10 @@ void fma_destroy(struct fma_agent *agent);
 /* ---- pure helpers ---- */
 
 /**
- * TimeStamp (centiseconds of agent uptime) of an event at `event_ns`
- * (CLOCK_REALTIME), for an agent that started at `start_ns` (realtime) and
- * has been up `uptime_cs`. 0 for no event, or an event before the agent
+ * TimeStamp (centiseconds of agent uptime) of an event at `event_ns`, for
+ * an agent that started at `start_ns` on the same clock (CLOCK_REALTIME
+ * for a discontinuity, the monotonic clock for a timestamp state) and has
+ * been up `uptime_cs`. 0 for no event, or an event before the agent
  * started (RFC 2579 TimeStamp). Computed from the fixed start time, so the
  * same event always gives the same value, however often it is read.
  */
@@ -137,26 +138,6 @@ fma_timestamp(uint64_t event_ns, uint64_t start_ns, uint64_t uptime_cs)
 		return 0;
 	cs = (event_ns - start_ns) / 10000000u;
 	return (uint32_t)(cs < uptime_cs ? cs : uptime_cs);
-}
-
-/**
- * TimeStamp of a moment of the monotonic clock (a timestamp state,
- * fastmib_monotonic_ns()): the agent's uptime then, in centiseconds, for
- * an agent up `uptime_cs` at monotonic `now_ns`. 0 for 0 (never) and for a
- * moment before the agent started; never later than now.
- */
-static inline uint32_t
-fma_timestamp_mono(uint64_t ns, uint64_t now_ns, uint64_t uptime_cs)
-{
-	uint64_t up_ns = uptime_cs * 10000000u, start;
-
-	if (ns == 0 || now_ns < up_ns)
-		return 0;
-	start = now_ns - up_ns;
-	if (ns <= start)
-		return 0;
-	return (uint32_t)((ns - start) / 10000000u < uptime_cs ? (ns - start) / 10000000u
-							       : uptime_cs);
 }
 
 /**

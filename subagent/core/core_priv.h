@@ -143,7 +143,8 @@ struct fma_seg {
 };
 
 struct fma_agent {
-	uint64_t start_ns; /* realtime when agent uptime was 0 */
+	uint64_t start_ns;      /* realtime when agent uptime was 0 */
+	uint64_t start_mono_ns; /* the same instant, fastmib_monotonic_ns() */
 	struct fma_seg **segs;
 	unsigned int n_segs;
 	unsigned int alarm;
@@ -187,6 +188,8 @@ Netsnmp_Node_Handler fma_handler;
 
 /* Realtime instant at which the agent's sysUpTime was 0. */
 uint64_t fma_agent_start_ns(void);
+/* fma_agent_start_ns()'s instant `start_ns` on the monotonic clock. */
+uint64_t fma_monotonic_of(uint64_t start_ns);
 
 /* ---- snaps.c ---- */
 
@@ -218,9 +221,10 @@ int fma_value(struct fma_seg *s, long id, const struct fastmib_oid_ref *ref,
 	      netsnmp_variable_list *vb);
 
 /* Value of a state, `value` its C form, in its MIB syntax into `vb`
- * (`part` 1: an inet-address's type object, 0: the rest). */
-void fma_state_value(const struct fastmib_state_schema *st, uint32_t part,
-		     const uint8_t *value, netsnmp_variable_list *vb);
+ * (`part` 1: an inet-address's type object, 0: the rest), for `agent`
+ * (its uptime: a timestamp state). */
+void fma_state_value(const struct fma_agent *agent, const struct fastmib_state_schema *st,
+		     uint32_t part, const uint8_t *value, netsnmp_variable_list *vb);
 
 /* Value of event table column `col` for record `rec`. */
 void fma_event_cell(const struct fastmib_schema *sc, const struct fastmib_event_rec *rec,

@@ -348,6 +348,7 @@ fma_start(struct fma_agent *agent, unsigned int period_s)
 		return -EALREADY;
 	/* TimeStamps are agent uptimes: taken relative to the agent's start */
 	agent->start_ns = fma_agent_start_ns();
+	agent->start_mono_ns = fma_monotonic_of(agent->start_ns);
 	fma_check(agent);
 	agent->alarm = snmp_alarm_register(period_s ? period_s
 					   : FMA_CHECK_PERIOD,

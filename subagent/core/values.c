@@ -45,14 +45,18 @@ fma_request_id(const netsnmp_agent_request_info *reqinfo)
 
 /* ---- encoding ---- */
 
-/* A TimeStamp (sysUpTime of the moment) of a timestamp state: `ns` of
- * fastmib_monotonic_ns(), 0 = never. */
-static uint32_t
-fma_state_timestamp(uint64_t ns)
+/*
+ * The monotonic clock's reading at realtime `start_ns`, read once: the
+ * TimeStamp of a timestamp state (a monotonic moment) is then counted from
+ * a fixed start, the same value however often it is read, and a step of
+ * the wall clock after the agent started does not move it.
+ */
+uint64_t
+fma_monotonic_of(uint64_t start_ns)
 {
-	uint64_t up = (uint64_t)netsnmp_get_agent_uptime();
+	uint64_t real = fastmib_time_ns(), mono = fastmib_monotonic_ns();
 
-	return fma_timestamp_mono(ns, fastmib_monotonic_ns(), up);
+	return real - start_ns < mono ? mono - (real - start_ns) : 0;
 }
 
 static void
@@ -146,8 +150,8 @@ fma_key_unchanged(const struct fma_seg *s, const struct fastmib_oid_ref *ref)
 
 /* A state's value, its C form, as its MIB syntax has it on the wire. */
 void
-fma_state_value(const struct fastmib_state_schema *st, uint32_t part, const uint8_t *p,
-		netsnmp_variable_list *vb)
+fma_state_value(const struct fma_agent *agent, const struct fastmib_state_schema *st,
+		uint32_t part, const uint8_t *p, netsnmp_variable_list *vb)
 {
 	const struct fastmib_inet_address *a = (const void *)p;
 	static const uint8_t unknown_time[8];
@@ -183,7 +187,10 @@ fma_state_value(const struct fastmib_state_schema *st, uint32_t part, const uint
 		break;
 	case FASTMIB_STATE_TIMESTAMP:
 		memcpy(&u64, p, 8);
-		snmp_set_var_typed_integer(vb, ASN_TIMETICKS, fma_state_timestamp(u64));
+		/* sysUpTime then: 0 for never, or for before the agent began */
+		snmp_set_var_typed_integer(vb, ASN_TIMETICKS,
+					   fma_timestamp(u64, agent->start_mono_ns,
+							 netsnmp_get_agent_uptime()));
 		break;
 	case FASTMIB_STATE_DATE_AND_TIME:
 		memcpy(&i64, p, 8);
@@ -268,7 +275,8 @@ fma_value_of(struct fma_seg *s, long id, const struct fastmib_oid_ref *ref,
 		if (sn->bad[ref->counter / 64] & (1ull << (ref->counter % 64)))
 			return -ENOENT; /* a value the model does not allow: left out */
 		st = &s->schema->groups[ref->group].states[ref->counter];
-		fma_state_value(st, ref->part, fma_snap_state_bytes(sn) + st->offset, vb);
+		fma_state_value(s->agent, st, ref->part, fma_snap_state_bytes(sn) + st->offset,
+				vb);
 		return 0;
 	case FASTMIB_OID_COUNTER:
 		break;
