@@ -155,13 +155,21 @@ def parse_value(type_, text):
 
 
 def parse_varbinds(out):
-    """Parse `-On -Oe -Ot` style client output: `.1.3... = TYPE: value`."""
+    """Parse `-On -Oe -Ot` style client output: `.1.3... = TYPE: value`; a
+    Hex-STRING over 16 octets goes on over the lines that follow it."""
     vbs = []
     for line in out.splitlines():
         m = _LINE.match(line)
         if not m:
+            if vbs and vbs[-1].type == "Hex-STRING" and re.fullmatch(r"([0-9A-F]{2} ?)+", line.strip()):
+                vb = vbs[-1]
+                vb.raw += " " + line.strip()
+                vb.value = vb.value.rstrip() + " " + line.strip()
             continue
         oid, type_, text = m.group(1), m.group(2), m.group(3)
+        if type_ is None and text.strip() == '""':  # an empty string, in -Ox
+            vbs.append(Varbind(oid.lstrip("."), "STRING", '""', line))
+            continue
         if type_ is None:
             exc = EXCEPTIONS.get(text.strip())
             vbs.append(Varbind(oid.lstrip("."), exc or "?", None, line))

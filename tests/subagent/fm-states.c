@@ -11,12 +11,14 @@
  * mixing two publications of a row shows. Then writes what SNMP must
  * report to a JSON file:
  *
- *   {"module", "root", "instances": [{"oid", "group", "state", "row",
- *    "type", "syntax", "a", "b"}]}
+ *   {"module", "root", "instances": [{"oid", "column", "group", "state",
+ *    "row", "type", "syntax", "a", "b", "d"}]}
  *
- * where `syntax` is the wire type (INTEGER, Gauge32, Counter64, Timeticks,
- * OCTET STRING, IpAddress), and a, b the values as numbers (integers) or
- * lower-case hexadecimal octets (strings, addresses) in variant A and B.
+ * where `column` is the OID of the state's column (a scalar: its object),
+ * `syntax` the wire type (INTEGER, Gauge32, Counter64, Timeticks, OCTET
+ * STRING, IpAddress), and a, b, d the values as numbers (integers, gauge64
+ * as a decimal string) or lower-case hexadecimal octets (strings,
+ * addresses) in variant A, B and as the row starts (the model's default).
  * It prints "ready" and takes commands, one per line of standard input,
  * each answered by one JSON line:
  *
@@ -24,13 +26,18 @@
  *                    one publication (fastmib_state_set()): answers []
  *   swap             lcore 1 alternates every row between B and A, whole
  *                    rows, until "join": answers [] at once
+ *   swap torn        the same, one state at a time: readers see rows half
+ *                    A, half B (the negative control of the test of whole
+ *                    rows)
  *   join             the swapping stops: answers {"sets": N}
  *   toggle G S ROW N state S (its position) of row ROW of group G (schema
- *                    positions) set N times, alternating its two variants
- *                    from the one it does not hold: answers the values set,
- *                    in order, as `a`/`b` strings
+ *                    positions; ROW as "row" above) set N times, alternating
+ *                    its two variants from the one it does not hold:
+ *                    answers the variants set, in order, as "a"/"b"
  *   stamp G S ROW    a timestamp state set to fastmib_monotonic_ns() now:
  *                    answers {"ns"}
+ *   reinsert G N     key number N of keyed group G removed and inserted
+ *                    again (its states start over): answers {"row"}
  *   quit             exit (the segment stays for the agent)
  *
  * Usage: fm-states SEGMENT EXPECT.json [--keys N] [--file-prefix NAME]
@@ -69,6 +76,7 @@ struct run {
 	struct fastmib_segment *seg;
 	uint32_t n_keys;
 	int swap_stop;
+	int swap_torn;
 	uint64_t swaps;
 };
 
@@ -156,7 +164,7 @@ state_value(const struct fastmib_state_schema *st, uint32_t g, uint32_t row, int
 
 		memcpy(out, &len, 2);
 		for (uint16_t k = 0; k < len; k++)
-			out[2 + k] = (uint8_t)(v ? 0xff - k : k + row);
+			out[2 + k] = (uint8_t)(v ? 0xffu - k : k + row);
 		break;
 	}
 	case FASTMIB_STATE_IPV4:
@@ -320,7 +328,24 @@ row_number(const struct run *rn, uint32_t g, uint32_t row)
 	return row;
 }
 
-/* Every state of row `row` of group `g` in variant `v`, into `st`. */
+#define VARIANT_DEFAULT 2
+
+/* The row of row number `n` (a keyed row: key number n), UINT32_MAX if none. */
+static uint32_t
+row_of(const struct run *rn, uint32_t g, uint32_t n)
+{
+	uint8_t key[FMK_KEY_BYTES];
+	uint32_t r;
+
+	if (!fastmib_group_keyed(&rn->sc->groups[g]))
+		return n;
+	if (fmk_key(&rn->sc->groups[g], n, key) != 0 || fastmib_key_find(rn->seg, g, key, &r) != 0)
+		return UINT32_MAX;
+	return r;
+}
+
+/* Every state of row `row` of group `g` in variant `v` (VARIANT_DEFAULT:
+ * the model's defaults), into `data`. */
 static void
 row_states(const struct run *rn, uint32_t g, uint32_t row, int v, uint8_t *data)
 {
@@ -328,12 +353,20 @@ row_states(const struct run *rn, uint32_t g, uint32_t row, int v, uint8_t *data)
 	uint32_t n = row_number(rn, g, row);
 
 	memset(data, 0, gs->state_size);
-	for (uint32_t s = 0; s < gs->n_states; s++)
-		state_value(&gs->states[s], g, n, v, data + gs->states[s].offset);
+	for (uint32_t s = 0; s < gs->n_states; s++) {
+		const struct fastmib_state_schema *st = &gs->states[s];
+
+		if (v != VARIANT_DEFAULT)
+			state_value(st, g, n, v, data + st->offset);
+		else if (st->def)
+			memcpy(data + st->offset, st->def, fastmib_state_value_size(st, NULL));
+	}
 }
 
+/* Every row to variant `v`: each row in one publication, or (`torn`) one
+ * state at a time. */
 static int
-set_all(struct run *rn, int v)
+set_all(struct run *rn, int v, bool torn)
 {
 	static uint8_t data[FASTMIB_MAX_STATES * 1032];
 
@@ -341,10 +374,17 @@ set_all(struct run *rn, int v)
 		const struct fastmib_group_schema *gs = &rn->sc->groups[g];
 
 		for (uint32_t row = 0; gs->n_states && row < gs->n_rows; row++) {
+			int rc = 0;
+
 			if (!row_present(rn, g, row))
 				continue;
 			row_states(rn, g, row, v, data);
-			if (fastmib_state_set(rn->seg, g, row, data) != 0) {
+			if (!torn)
+				rc = fastmib_state_set(rn->seg, g, row, data);
+			for (uint32_t s = 0; torn && rc == 0 && s < gs->n_states; s++)
+				rc = fastmib_state_set_one(rn->seg, g, row, s,
+							   data + gs->states[s].offset);
+			if (rc != 0) {
 				fprintf(stderr, "fm-states: %s\n", fastmib_last_error());
 				return -1;
 			}
@@ -376,24 +416,32 @@ add_instance(struct run *rn, const struct fastmib_oidmap *map, json_t *arr, uint
 	struct fastmib_oid_ref ref = { .kind = FASTMIB_OID_STATE, .group = (int)g,
 				       .counter = s, .part = part, .row = row };
 	uint64_t sfx[FASTMIB_OID_MAX_SUFFIX];
-	static uint8_t a[FASTMIB_MAX_STATES * 1032], b[FASTMIB_MAX_STATES * 1032];
-	size_t klen = 0;
-	char *oid;
+	static uint8_t a[FASTMIB_MAX_STATES * 1032], b[FASTMIB_MAX_STATES * 1032],
+		d[FASTMIB_MAX_STATES * 1032];
+	size_t klen = 0, n;
+	char *oid, *column;
 
 	if (fastmib_group_keyed(gs)) {
 		fastmib_row_key(rn->seg, g, row, ref.key, &klen);
 		ref.key_len = (uint32_t)klen;
 	}
-	oid = oid_text(rn->sc, sfx, fastmib_oidmap_suffix(map, &ref, sfx));
+	n = fastmib_oidmap_suffix(map, &ref, sfx);
+	oid = oid_text(rn->sc, sfx, n);
+	/* the column: Objects.G.S (a scalar), Objects.G.Entry.S (a table) */
+	column = oid_text(rn->sc, sfx, gs->n_indexes ? 4 : 3);
 	row_states(rn, g, row, 0, a);
 	row_states(rn, g, row, 1, b);
+	row_states(rn, g, row, VARIANT_DEFAULT, d);
 	json_array_append_new(arr, json_pack(
-		"{s:s, s:s, s:s, s:i, s:s, s:s, s:o, s:o}", "oid", oid, "group", gs->name,
-		"state", st->name, "row", (json_int_t)row_number(rn, g, row),
+		"{s:s, s:s, s:s, s:s, s:i, s:s, s:s, s:o, s:o, s:o}", "oid", oid,
+		"column", column, "group", gs->name, "state", st->name,
+		"row", (json_int_t)row_number(rn, g, row),
 		"type", fastmib_state_type_word(st->type), "syntax", wire_syntax(st, part),
 		"a", wire_value(st, part, a + st->offset),
-		"b", wire_value(st, part, b + st->offset)));
+		"b", wire_value(st, part, b + st->offset),
+		"d", wire_value(st, part, d + st->offset)));
 	free(oid);
+	free(column);
 }
 
 static int
@@ -434,7 +482,7 @@ swapper(void *arg)
 	struct run *rn = arg;
 
 	for (uint64_t i = 0; !__atomic_load_n(&rn->swap_stop, __ATOMIC_ACQUIRE); i++) {
-		if (set_all(rn, (int)((i + 1) % 2)) != 0)
+		if (set_all(rn, (int)((i + 1) % 2), rn->swap_torn) != 0)
 			return -1;
 		__atomic_store_n(&rn->swaps, i + 1, __ATOMIC_RELAXED);
 	}
@@ -443,8 +491,9 @@ swapper(void *arg)
 
 /* `toggle G S ROW N`: N sets of one state, each a change. */
 static json_t *
-toggle(struct run *rn, uint32_t g, uint32_t s, uint32_t row, uint32_t n)
+toggle(struct run *rn, uint32_t g, uint32_t s, uint32_t number, uint32_t n)
 {
+	uint32_t row = row_of(rn, g, number);
 	const struct fastmib_group_schema *gs = &rn->sc->groups[g];
 	const struct fastmib_state_schema *st = &gs->states[s];
 	static uint8_t now[FASTMIB_MAX_STATES * 1032], v[2][1032];
@@ -464,6 +513,20 @@ toggle(struct run *rn, uint32_t g, uint32_t s, uint32_t row, uint32_t n)
 	return out;
 }
 
+/* `reinsert G N`: key number N out of its table and in again. */
+static json_t *
+reinsert(struct run *rn, uint32_t g, uint32_t n)
+{
+	uint8_t key[FMK_KEY_BYTES];
+	uint32_t row;
+
+	if (fmk_key(&rn->sc->groups[g], n, key) != 0 ||
+	    fastmib_key_remove(rn->seg, g, key) != 0 ||
+	    fastmib_key_insert(rn->seg, g, key, &row) != 0)
+		return json_null();
+	return json_pack("{s:I}", "row", (json_int_t)row);
+}
+
 static int
 command_loop(struct run *rn)
 {
@@ -478,8 +541,9 @@ command_loop(struct run *rn)
 		if (strncmp(line, "quit", 4) == 0)
 			break;
 		if (strncmp(line, "set ", 4) == 0) {
-			ans = set_all(rn, line[4] == 'B') == 0 ? json_array() : json_null();
+			ans = set_all(rn, line[4] == 'B', false) == 0 ? json_array() : json_null();
 		} else if (strncmp(line, "swap", 4) == 0 && !swapping) {
+			rn->swap_torn = strncmp(line, "swap torn", 9) == 0;
 			__atomic_store_n(&rn->swap_stop, 0, __ATOMIC_RELEASE);
 			swapping = rte_eal_remote_launch(swapper, rn, lcore) == 0;
 			ans = json_array();
@@ -496,8 +560,11 @@ command_loop(struct run *rn)
 			   g < rn->sc->n_groups && s < rn->sc->groups[g].n_states) {
 			uint64_t now = fastmib_monotonic_ns();
 
-			ans = fastmib_state_set_one(rn->seg, g, row, s, &now) == 0
+			ans = fastmib_state_set_one(rn->seg, g, row_of(rn, g, row), s, &now) == 0
 			      ? json_pack("{s:I}", "ns", (json_int_t)now) : json_null();
+		} else if (sscanf(line, "reinsert %u %u", &g, &n) == 2 && g < rn->sc->n_groups &&
+			   fastmib_group_keyed(&rn->sc->groups[g])) {
+			ans = reinsert(rn, g, n);
 		} else {
 			ans = json_null();
 		}
@@ -578,7 +645,7 @@ main(int argc, char **argv)
 			if (fastmib_row_enable(rn.seg, g, r) != 0)
 				return 1;
 	}
-	if (set_all(&rn, 0) != 0 || write_expectations(&rn, argv[optind + 1]) != 0)
+	if (set_all(&rn, 0, false) != 0 || write_expectations(&rn, argv[optind + 1]) != 0)
 		return 1;
 	printf("ready\n");
 	fflush(stdout);
