@@ -190,7 +190,7 @@ fastmib_state_set_text(struct fastmib_segment *seg, unsigned group, uint32_t row
 		       unsigned state, const char *text)
 {
 	char buf[FASTMIB_MAX_DISPLAY_STRING + 1] = "";
-	const struct fastmib_state_schema *st;
+	const struct fastmib_state_schema *st = NULL; /* set when typed_state() is 0 */
 	size_t n;
 	int rc = set_args(seg, group, row);
 
@@ -212,7 +212,7 @@ fastmib_state_set_octets(struct fastmib_segment *seg, unsigned group, uint32_t r
 			 unsigned state, const void *octets, size_t len)
 {
 	uint8_t buf[2 + FASTMIB_MAX_OCTET_STRING] = { 0 };
-	const struct fastmib_state_schema *st;
+	const struct fastmib_state_schema *st = NULL; /* set when typed_state() is 0 */
 	uint16_t l16;
 	int rc = set_args(seg, group, row);
 
