@@ -32,6 +32,17 @@ def free_tcp_port():
         return s.getsockname()[1]
 
 
+def fastmib_gen(model, *args):
+    """What `fastmib-gen MODEL ARGS...` (FASTMIB_GEN, set by ctest) writes
+    to standard output; it must succeed without a word on standard error."""
+    gen = os.environ.get("FASTMIB_GEN")
+    assert gen, "FASTMIB_GEN not set: run through ctest"
+    r = subprocess.run([gen, str(model), *map(str, args)], capture_output=True, text=True,
+                       timeout=60)
+    assert (r.returncode, r.stderr) == (0, ""), r.stderr
+    return r.stdout
+
+
 def mib_dir(dest, modules, search):
     """A directory `dest` holding each MIB module of `modules`, copied from
     the first directory of `search` that has it as MODULE or MODULE.txt,
