@@ -81,6 +81,18 @@ def generate(workdir, generator_yml, mibdir):
     return os.path.join(workdir, "snmp.yml"), gen.stderr
 
 
+def config_check(config):
+    """What prometheus-snmp-exporter's own check of snmp.yml `config`
+    (--dry-run: it parses every module as it would at start) reports:
+    "" when it accepts the file, else its error line."""
+    r = subprocess.run([EXPORTER, "--config.file=%s" % config, "--dry-run"],
+                       capture_output=True, text=True, timeout=60)
+    errors = [ln for ln in r.stderr.splitlines() if "level=error" in ln]
+    if r.returncode == 0 and not errors:
+        return ""
+    return "\n".join(errors) or "exit %d: %s" % (r.returncode, r.stderr)
+
+
 def started(workdir, generator_yml, mibdir):
     """An Exporter serving the snmp.yml the generator makes of
     `generator_yml` (without a warning), started, its modules (snmp.yml as
@@ -136,6 +148,12 @@ class Exporter:
         if self.proc is not None and self.proc.poll() is None:
             self.proc.terminate()
             self.proc.wait(10)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
 
 
 def samples(text, name):
