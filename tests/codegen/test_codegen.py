@@ -1055,7 +1055,9 @@ def test_exporter_objects_only(model, tmp_path):
         used = set(mod["walk"]) | set(mod["overrides"])
         for lk in mod.get("lookups", []):
             used |= set(lk["source_indexes"]) | {lk["lookup"]}
-        assert used <= objects, used - objects
+        # beside timestamp states: the uptime they are moments of (SNMPv2-MIB)
+        assert used - objects == ({"sysUpTime"} if "type: timestamp" in model.read_text()
+                                  else set()), used - objects
         resets = {o for o in objects if o.endswith("Reset") or o.endswith("ResetAll")}
         assert {o for o, v in mod["overrides"].items() if v == {"ignore": True}} >= resets
         assert not resets & set(mod["walk"])
@@ -1521,9 +1523,12 @@ def test_errors_states_several_in_one_run(tmp_path):
 
 def test_exporter_states():
     """The snmp_exporter module lists a scalar group's states beside its
-    counters (an inet-address's type too), walks tables whole, reads enum
-    states as state sets and gauge64 states as gauges, and names no Reset
-    or DiscontinuityTime of a group of states only."""
+    counters (an inet-address's type too), walks tables whole and
+    sysUpTime beside timestamp states; reads enum and truth-value states
+    as state sets, gauge64 states as gauges, date-and-time states as
+    DateAndTime, ignores the InetAddressType of inet-address states; makes
+    each walked table's display-string states labels of its rows; and
+    names no Reset or DiscontinuityTime of a group of states only."""
     text = exporter_module(STATES_MODEL)
     mod = yaml.safe_load(text)["modules"]["states_test_mib"]
     walk = mod["walk"]
@@ -1534,14 +1539,84 @@ def test_exporter_states():
         "stSystemPeer", "stSystemMac", "stSystemDiscontinuityTime"]
     assert ["stInfoLabel", "stInfoFlags", "stInfoWeight", "stInfoPhase", "stPortTable"] == \
         walk[walk.index("stInfoLabel"):walk.index("stPortTable") + 1]
-    assert "stNotificationsDropped" in walk
+    assert walk[walk.index("stDiscontinuityTime"):] == [
+        "stDiscontinuityTime", "stWriterStatus", "stBestEffortReads", "stOutOfRangeUpdates",
+        "sysUpTime", "stNotificationsDropped"]
     over = mod["overrides"]
-    assert {o for o, v in over.items() if v == {"type": "EnumAsStateSet"}} == {
-        "stWriterStatus", "stSystemMode", "stInfoPhase", "stPortLink", "stTunnelOperState",
-        "stSessionStatus"}
-    assert {o for o, v in over.items() if v == {"type": "gauge"}} >= {
-        "stSystemOctetsQueued", "stPortQueued"}
+    states = {o: v for o, v in over.items() if not re.search(
+        r"(Reset|ResetAll|DiscontinuityTime|WriterStatus|PortId|LanePort|LaneLane|"
+        r"TunnelEndpoint|TunnelEndpointType|TunnelTeid|SessionUser)$", o)}
+    assert states == {
+        "stSystemForwarding": {"type": "EnumAsStateSet"},
+        "stPortPromiscuous": {"type": "EnumAsStateSet"},
+        "stLaneActive": {"type": "EnumAsStateSet"},
+        "stSystemMode": {"type": "EnumAsStateSet"},
+        "stInfoPhase": {"type": "EnumAsStateSet"},
+        "stPortLink": {"type": "EnumAsStateSet"},
+        "stTunnelOperState": {"type": "EnumAsStateSet"},
+        "stSessionStatus": {"type": "EnumAsStateSet"},
+        "stSystemOctetsQueued": {"type": "gauge"},
+        "stPortQueued": {"type": "gauge"},
+        "stSystemStarted": {"type": "DateAndTime"},
+        "stPortSince": {"type": "DateAndTime"},
+        "stTunnelEstablished": {"type": "DateAndTime"},
+        "stSystemPeerType": {"ignore": True},
+        "stPortRemoteType": {"ignore": True},
+        "stTunnelRemoteType": {"ignore": True},
+    }
+    assert mod["lookups"] == [
+        {"source_indexes": ["stPortPortId"], "lookup": "stPortName"},
+        {"source_indexes": ["stTunnelEndpoint", "stTunnelTeid"], "lookup": "stTunnelLabel"}]
     for g in ("Info", "Lane", "Session"):
         assert not [o for o in list(over) + walk if o.startswith("st%sReset" % g) or
                     o.startswith("st%sDiscontinuity" % g)]
-    assert px.needed_mibs(text)[-2:] == ["INET-ADDRESS-MIB", "HCNUM-TC"]
+    assert px.needed_mibs(text)[-3:] == ["INET-ADDRESS-MIB", "HCNUM-TC", "SNMPv2-MIB"]
+    for model in EXPORTED:
+        if model != STATES_MODEL:
+            assert "SNMPv2-MIB" not in px.needed_mibs(exporter_module(model)), model
+
+
+@pytest.mark.parametrize("max_rows, lookups", [
+    ("1024", ["stPortName", "stTunnelLabel"]),
+    ("1023", ["stPortName"]),   # tunnel: capacity 1024, not walked
+    ("3", None),                # port: 4 rows, not walked either: no lookups at all
+])
+def test_exporter_states_lookups_only_for_walked_tables(max_rows, lookups):
+    mod = yaml.safe_load(exporter_module(STATES_MODEL, "--snmp-exporter-max-rows", max_rows))
+    mod = mod["modules"]["states_test_mib"]
+    assert ([lk["lookup"] for lk in mod["lookups"]] if "lookups" in mod else None) == lookups
+
+
+def test_exporter_states_snmp_yml_types(tmp_path):
+    """What prometheus-snmp-generator makes of each state: its metric type
+    in snmp.yml by the state's type, every state of the model a metric
+    (an inet-address its address only), the labels of every metric of the
+    port and tunnel rows looked up."""
+    outputs(STATES_MODEL, tmp_path / "out")
+    text = exporter_module(STATES_MODEL)
+    mibdir = px.mib_dir(str(tmp_path / "mibs"), px.needed_mibs(text),
+                        [str(tmp_path / "out"), BASE_MIBS, NETSNMP_MIBS, TEST_MIBS])
+    config, log = px.generate(str(tmp_path), text, mibdir)
+    assert "level=warn" not in log, log
+    metrics = {m["name"]: m for m in yaml.safe_load(open(config))["states_test_mib"]["metrics"]}
+    kind = {"truth-value": "EnumAsStateSet", "enum": "EnumAsStateSet", "integer32": "gauge",
+            "unsigned32": "gauge", "gauge64": "gauge", "timeticks": "gauge",
+            "timestamp": "gauge", "date-and-time": "DateAndTime",
+            "display-string": "DisplayString", "octet-string": "OctetString",
+            "ipv4": "InetAddressIPv4", "inet-address": "InetAddress", "mac": "PhysAddress48"}
+    model = yaml.load(STATES_MODEL.read_text(), Loader=yaml.BaseLoader)
+    seen = 0
+    for g in model["groups"]:
+        for st in g.get("states", []):
+            name = "st" + "".join(n[0].upper() + n[1:] for n in (g["name"], st["name"]))
+            assert metrics[name]["type"] == kind[st["type"]], name
+            assert name + "Type" not in metrics, name
+            looked_up = [lk["labelname"] for lk in metrics[name].get("lookups", [])]
+            assert looked_up == {"port": ["stPortName"], "tunnel": ["stTunnelLabel"]}.get(
+                g["name"], []), name
+            seen += 1
+    assert seen == 13 + 4 + 13 + 2 + 6 + 2
+    assert metrics["sysUpTime"]["type"] == "gauge"
+    for name in ("stPortRxPkts", "stPortDiscontinuityTime"):
+        assert [lk["labelname"] for lk in metrics[name]["lookups"]] == ["stPortName"]
+    assert [lk["labelname"] for lk in metrics["stTunnelPkts"]["lookups"]] == ["stTunnelLabel"]
