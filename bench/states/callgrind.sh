@@ -9,6 +9,7 @@
 # their loops compiled to the same code (objdump).
 # Usage: bench/states/callgrind.sh BUILD_DIR [ITERATIONS]
 set -euo pipefail
+. "$(dirname "$0")/../common/callgrind.sh"
 bin="$1/bench/states/fastmib-bench-states"
 n=${2:-20000}
 tmp=$(mktemp -d)
@@ -16,11 +17,9 @@ trap 'rm -rf "$tmp"' EXIT
 
 # Instructions executed inside loop_$1 with only that loop run, once.
 count() {
-	valgrind --tool=callgrind --callgrind-out-file="$tmp/out" --toggle-collect="loop_$1" \
-		"$bin" -l 0 --no-huge --no-pci --no-shconf --no-telemetry -m 64 \
-		--file-prefix "fastmib-cg-st-$$" -- --sets "$n" --updates "$n" --reads 1 \
-		--runs 1 --only "$1" >/dev/null 2>&1
-	callgrind_annotate "$tmp/out" 2>/dev/null | awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1 }'
+	callgrind_count "loop_$1" "$bin" -l 0 --no-huge --no-pci --no-shconf --no-telemetry \
+		-m 64 --file-prefix "fastmib-cg-st-$$" -- --sets "$n" --updates "$n" --reads 1 \
+		--runs 1 --only "$1"
 }
 
 base=$(count none)
