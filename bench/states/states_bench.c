@@ -505,11 +505,10 @@ main(int argc, char **argv)
 	bool reads;
 	int c;
 
-	for (int i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "--help")) {
-			usage(argv[0]);
-			return 0;
-		}
+	if (bench_help_asked(argc, argv)) {
+		usage(argv[0]);
+		return 0;
+	}
 	if (bench_eal_init(&argc, &argv) < 0)
 		return 1;
 	B = &bench;
