@@ -16,6 +16,7 @@
 #include "fastmib/fastmib.h"
 #include "flow_table.h"
 #include "servers.h"
+#include "states.h"
 
 #define BURST_SIZE 32
 /* Ports and queues the counter model has rows for. */
@@ -82,6 +83,7 @@ struct app {
 	struct fastmib_segment *seg;
 	uint16_t n_ports;
 	uint16_t ports[APP_MAX_PORTS];
+	struct app_states states; /* main lcore only */
 	uint16_t n_workers;
 	struct worker *workers;
 	uint32_t stop;           /* set (relaxed) by the main lcore: workers return */

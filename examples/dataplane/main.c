@@ -4,9 +4,9 @@
  * fastmib segment (model: examples/dataplane.yaml).
  *
  * Lcore roles: the main lcore is the control plane (progress lines, NIC
- * statistics, shutdown); every worker lcore runs the fast path of
- * worker.c on its own RX/TX queue of every port. At least one worker lcore
- * is needed (e.g. -l 0-1).
+ * statistics, the model's states (states.c), shutdown); every worker lcore
+ * runs the fast path of worker.c on its own RX/TX queue of every port. At
+ * least one worker lcore is needed (e.g. -l 0-1).
  *
  *   fastmib-example -l 0-1 --no-huge --no-pci --no-shconf --no-telemetry \
  *       -m 256 --vdev=net_null0 --vdev=net_null1 -- \
@@ -71,7 +71,12 @@ usage(FILE *f, const char *prog)
 		"  --quiet              no per-second progress lines\n"
 		"  --help               this text\n"
 		"\n"
-		"At least one worker lcore is required besides the main lcore.\n",
+		"At least one worker lcore is required besides the main lcore.\n"
+		"\n"
+		"Besides its counters, the segment holds the states the main lcore sets:\n"
+		"the application's version and start time, each port's name, link and\n"
+		"speed (as the device reports them, looked at every 100 ms), and each\n"
+		"server's status and last packet (from its packet counter, every 100 ms).\n",
 		prog);
 }
 
@@ -376,13 +381,18 @@ control_loop(struct app *app, struct fastmib_writer *w, struct nic_state *ns)
 	uint64_t next = start + hz, last_pkts = 0, last_tsc = start;
 	uint64_t end = app->cfg.duration > 0 ?
 		       start + (uint64_t)(app->cfg.duration * (double)hz) : UINT64_MAX;
+	uint64_t look = 0; /* fastmib_monotonic_ns() of the next look at the states */
 	bool held = false;
 
 	for (;;) {
-		uint64_t now = rte_get_tsc_cycles();
+		uint64_t now = rte_get_tsc_cycles(), mono = fastmib_monotonic_ns();
 
 		if (quit_signal || now >= end)
 			break;
+		if (mono >= look) {
+			states_look(app, mono);
+			look = mono + STATES_LOOK_NS;
+		}
 		if (!held && workers_done(app)) {
 			if (!app->cfg.hold)
 				break;
@@ -417,6 +427,8 @@ control_loop(struct app *app, struct fastmib_writer *w, struct nic_state *ns)
 	rte_eal_mp_wait_lcore();
 	merge_nic_stats(app, w, ns);
 	fastmib_flush(w);
+	/* the states of the last packets, which the summary reports */
+	states_look(app, fastmib_monotonic_ns());
 	return (double)(rte_get_tsc_cycles() - start) / (double)hz;
 }
 
@@ -470,7 +482,8 @@ servers_json(const struct app *app, const struct worker_tally *t)
 /*
  * Final totals, counted by the application itself, in the shape of the
  * counter model: groups by model name, table rows by SNMP index (1-based
- * integers; a keyed table's rows also give their key).
+ * integers; a keyed table's rows also give their key); and the states as
+ * the main lcore last set them (states_json()).
  */
 static json_t *
 summary_json(const struct app *app, const struct nic_state *ns, double elapsed)
@@ -535,7 +548,7 @@ summary_json(const struct app *app, const struct nic_state *ns, double elapsed)
 	}
 	return json_pack(
 		"{s:s, s:i, s:i, s:f, s:{s:{s:I, s:I, s:I, s:I, s:I, s:I, s:I}, "
-		"s:o, s:o, s:o, s:{s:I, s:I, s:I}, s:{s:I, s:I}, s:o}}",
+		"s:o, s:o, s:o, s:{s:I, s:I, s:I}, s:{s:I, s:I}, s:o}, s:o}",
 		"segment", app->cfg.segment, "workers", app->n_workers,
 		"ports", app->n_ports, "elapsed_s", elapsed,
 		"groups",
@@ -552,7 +565,8 @@ summary_json(const struct app *app, const struct nic_state *ns, double elapsed)
 		"errors",
 		"badHeaders", (json_int_t)t.bad_headers,
 		"flowTableFull", (json_int_t)t.table_full,
-		"server", servers_json(app, &t));
+		"server", servers_json(app, &t),
+		"states", states_json(app));
 }
 
 static int
@@ -633,7 +647,7 @@ workers_free(struct app *app)
 }
 
 static int
-run(struct app *app)
+run(struct app *app, uint64_t start_ns)
 {
 	struct rte_mempool *pools[RTE_MAX_NUMA_NODES] = { 0 };
 	struct nic_state ns = { 0 };
@@ -658,6 +672,9 @@ run(struct app *app)
 		fprintf(stderr, "main lcore: %s\n", fastmib_last_error());
 		return -ENOSPC;
 	}
+	rc = states_start(app, start_ns);
+	if (rc < 0)
+		return rc;
 	if (!app->cfg.quiet)
 		printf("%u worker lcore(s), %u port(s), counters in %s\n",
 		       app->n_workers, app->n_ports, app->cfg.segment);
@@ -672,6 +689,7 @@ int
 main(int argc, char **argv)
 {
 	struct app app = { 0 };
+	uint64_t start_ns = fastmib_time_ns(); /* the application's start time */
 	int n, rc;
 
 	if (wants_help(argc, argv)) {
@@ -702,7 +720,7 @@ main(int argc, char **argv)
 	app.tsc_hz = rte_get_tsc_hz();
 	app.flow_timeout_tsc = app.tsc_hz / 1000 * app.cfg.flow_timeout_ms;
 
-	rc = run(&app);
+	rc = run(&app, start_ns);
 
 	__atomic_store_n(&app.stop, 1, __ATOMIC_RELAXED);
 	rte_eal_mp_wait_lcore();
