@@ -101,9 +101,12 @@ def without_time(doc):
 
 def settled(app, doc, deadline_s=30):
     """fastmib-stat's document once the states stopped moving too: every
-    server idle, a second after its last packet (the application's rule)."""
+    server's last packet dated (the main lcore looks every 100 ms: the
+    counting may end before its first look) and the server idle, a second
+    after that packet (the application's rule)."""
     end = time.monotonic() + deadline_s
-    while any(r["states"]["epServerStatus"]["label"] != "idle"
+    while any(r["states"]["epServerStatus"]["label"] != "idle" or
+              not int(r["states"]["epServerLastSeen"]["value"])
               for r in doc["groups"]["server"]["rows"]):
         assert time.monotonic() < end, doc["groups"]["server"]
         time.sleep(0.1)
