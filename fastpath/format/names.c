@@ -10,6 +10,7 @@
 #include <stdbool.h>
 
 #include "fastmib/names.h"
+#include "fastmib/schema.h"
 
 enum style {
 	MIB,        /* epPortQueueRxPkts: parts capitalised, glued */
@@ -339,4 +340,36 @@ fastmib_name_upper(char *buf, size_t len, const char *name)
 
 	put_words(&o, name, true);
 	return finish(&o);
+}
+
+/* The one rule of metric names: a MIB descriptor (its letters and digits,
+ * at most FASTMIB_MAX_NAME of them in a valid model) in snake_case. */
+static size_t
+metric_of_descriptor(char *buf, size_t len, const char *descr)
+{
+	return fastmib_name_snake(buf, len, descr);
+}
+
+size_t
+fastmib_name_metric(char *buf, size_t len, const char *prefix, const char *a, const char *b)
+{
+	char d[4 * FASTMIB_MAX_NAME];
+
+	fastmib_name_mib_style(d, sizeof(d), prefix, a, b);
+	return metric_of_descriptor(buf, len, d);
+}
+
+size_t
+fastmib_name_metric_of(char *buf, size_t len, enum fastmib_name_role role, const char *prefix)
+{
+	char d[4 * FASTMIB_MAX_NAME];
+
+	fastmib_name(d, sizeof(d), role, prefix, NULL, NULL);
+	return metric_of_descriptor(buf, len, d);
+}
+
+size_t
+fastmib_name_label(char *buf, size_t len, const char *name)
+{
+	return fastmib_name_snake(buf, len, name);
 }

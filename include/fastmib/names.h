@@ -200,6 +200,29 @@ size_t fastmib_name_mib_style(char *buf, size_t len, const char *prefix,
  */
 size_t fastmib_name_exporter_module(char *buf, size_t len, const char *module);
 
+/* ---- Prometheus and OpenMetrics names (fastmib-exporter) ----
+ *
+ * A metric family is named after the object's MIB descriptor in
+ * snake_case: <prefix>_<group>_<counter> (ep_global_total_pkts, from
+ * epGlobalTotalPkts), <prefix>_writer_status from epWriterStatus, and so
+ * on; a label after the model name it carries (index sessionId: label
+ * session_id; state operState of an info or stateset family: oper_state).
+ * Counter families take the `_total` suffix on their samples (docs/nms.md). */
+
+/** Metric family name: the snake_case of fastmib_name_mib_style(prefix,
+ *  a, b) (either of a, b may be NULL). */
+size_t fastmib_name_metric(char *buf, size_t len, const char *prefix, const char *a,
+			   const char *b);
+
+/** Metric family name of a MIB descriptor of the module (`role` of the
+ *  "MIB descriptors of the module" above: FASTMIB_MIB_WRITER_STATUS gives
+ *  ep_writer_status). */
+size_t fastmib_name_metric_of(char *buf, size_t len, enum fastmib_name_role role,
+			      const char *prefix);
+
+/** Label name of a model name (an index, a state): its snake_case. */
+size_t fastmib_name_label(char *buf, size_t len, const char *name);
+
 /** camelCase -> camel_case: a new word at every upper-case letter. */
 size_t fastmib_name_snake(char *buf, size_t len, const char *name);
 

@@ -1,0 +1,892 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The exposition of a scrape (expo.h): families, samples and their
+ * escaping in the two formats, the snapshot of a table, and the order in
+ * which a scrape walks the segments.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "fastmib/names.h"
+#include "fastmib/reader.h"
+#include "expo.h"
+#include "log.h"
+
+/* Bytes of exposition made ahead of what is sent, at most about this many
+ * (one family header, or this many bytes of rows). */
+#define FME_UNIT 16384u
+/* A metric name with a suffix, or a label name. */
+#define FME_NAME 320
+
+/* ---- output buffer ---- */
+
+struct out {
+	char *b;
+	size_t len, cap, off; /* made: b[0..len); sent: b[0..off) */
+	bool oom;
+};
+
+static void
+out_reserve(struct out *o, size_t n)
+{
+	size_t cap;
+	char *b;
+
+	if (o->len + n <= o->cap)
+		return;
+	cap = o->cap ? o->cap : 2 * FME_UNIT;
+	while (cap < o->len + n)
+		cap *= 2;
+	b = realloc(o->b, cap);
+	if (!b) {
+		o->oom = true;
+		return;
+	}
+	o->b = b;
+	o->cap = cap;
+}
+
+static void
+put(struct out *o, const char *s, size_t n)
+{
+	out_reserve(o, n);
+	if (o->oom)
+		return;
+	memcpy(o->b + o->len, s, n);
+	o->len += n;
+}
+
+static void
+puts_(struct out *o, const char *s)
+{
+	put(o, s, strlen(s));
+}
+
+static void
+putc_(struct out *o, char c)
+{
+	put(o, &c, 1);
+}
+
+static void
+put_u64(struct out *o, uint64_t v)
+{
+	char t[24];
+	size_t i = sizeof(t);
+
+	do {
+		t[--i] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	put(o, t + i, sizeof(t) - i);
+}
+
+static void
+put_i64(struct out *o, int64_t v)
+{
+	if (v < 0) {
+		putc_(o, '-');
+		put_u64(o, (uint64_t)0 - (uint64_t)v);
+	} else {
+		put_u64(o, (uint64_t)v);
+	}
+}
+
+/* Seconds from nanoseconds, exactly: "1764312000.123456789", trailing
+ * zeros of the fraction dropped ("1764312000.5", "1764312000"). */
+static void
+put_seconds(struct out *o, int64_t ns)
+{
+	uint64_t a = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
+	uint64_t frac = a % 1000000000u;
+	char t[16];
+	int n;
+
+	if (ns < 0)
+		putc_(o, '-');
+	put_u64(o, a / 1000000000u);
+	if (!frac)
+		return;
+	n = snprintf(t, sizeof(t), ".%09" PRIu64, frac);
+	while (n > 1 && t[n - 1] == '0')
+		n--;
+	put(o, t, (size_t)n);
+}
+
+/* A label value or (OpenMetrics) a HELP text: backslash, double quote
+ * (unless `help_text`: the text format leaves it) and newline escaped. */
+static void
+put_escaped(struct out *o, const char *s, size_t n, bool quote)
+{
+	for (size_t i = 0; i < n; i++) {
+		switch (s[i]) {
+		case '\\':
+			puts_(o, "\\\\");
+			break;
+		case '\n':
+			puts_(o, "\\n");
+			break;
+		case '"':
+			puts_(o, quote ? "\\\"" : "\"");
+			break;
+		default:
+			putc_(o, s[i]);
+		}
+	}
+}
+
+/* ---- families and samples ---- */
+
+enum kind { K_COUNTER, K_GAUGE, K_STATESET, K_INFO };
+
+/* What a family is called in each format, and its samples. */
+struct family {
+	char base[FME_NAME];   /* the family: ep_global_total_pkts */
+	char sample[FME_NAME]; /* its samples: ep_global_total_pkts_total */
+	char created[FME_NAME]; /* OpenMetrics: ep_global_total_pkts_created */
+	enum kind kind;
+};
+
+static void
+family_names(struct family *f, const char *base, enum kind kind)
+{
+	size_t n;
+
+	snprintf(f->base, sizeof(f->base), "%s", base);
+	n = strlen(f->base);
+	/* a counter's samples end in _total: the family is the name without
+	 * it, whether the model's name had it or not */
+	if (kind == K_COUNTER && n > 6 && !strcmp(f->base + n - 6, "_total"))
+		f->base[n - 6] = '\0';
+	snprintf(f->sample, sizeof(f->sample), "%s%s", f->base,
+		 kind == K_COUNTER ? "_total" : kind == K_INFO ? "_info" : "");
+	snprintf(f->created, sizeof(f->created), "%s_created", f->base);
+	f->kind = kind;
+}
+
+/* The OpenMetrics base unit the model's units name, or NULL. */
+static const char *
+base_unit(const char *units)
+{
+	if (!units)
+		return NULL;
+	if (!strcasecmp(units, "octets") || !strcasecmp(units, "bytes"))
+		return "bytes";
+	if (!strcasecmp(units, "seconds"))
+		return "seconds";
+	return NULL;
+}
+
+static void
+put_family(struct out *o, bool om, const struct family *f, const char *help,
+	   const char *units)
+{
+	static const char *const om_types[] = { "counter", "gauge", "stateset", "info" };
+	static const char *const text_types[] = { "counter", "gauge", "gauge", "gauge" };
+	const char *name = om ? f->base : f->sample;
+	const char *unit = om ? base_unit(units) : NULL;
+	size_t n = strlen(f->base), u = unit ? strlen(unit) : 0;
+
+	puts_(o, "# HELP ");
+	puts_(o, name);
+	putc_(o, ' ');
+	put_escaped(o, help, strlen(help), om);
+	puts_(o, "\n# TYPE ");
+	puts_(o, name);
+	putc_(o, ' ');
+	puts_(o, (om ? om_types : text_types)[f->kind]);
+	putc_(o, '\n');
+	/* a UNIT is only valid on a family whose name ends in it */
+	if (unit && n > u + 1 && f->base[n - u - 1] == '_' && !strcmp(f->base + n - u, unit)) {
+		puts_(o, "# UNIT ");
+		puts_(o, f->base);
+		putc_(o, ' ');
+		puts_(o, unit);
+		putc_(o, '\n');
+	}
+}
+
+/* name{labels,extra} (the braces only when there is a label) */
+static void
+put_series(struct out *o, const char *name, const char *labels, const char *extra_name,
+	   const char *extra_value, size_t extra_len)
+{
+	bool any = (labels && *labels) || extra_name;
+
+	puts_(o, name);
+	if (!any)
+		return;
+	putc_(o, '{');
+	if (labels && *labels) {
+		puts_(o, labels);
+		if (extra_name)
+			putc_(o, ',');
+	}
+	if (extra_name) {
+		puts_(o, extra_name);
+		puts_(o, "=\"");
+		put_escaped(o, extra_value, extra_len, true);
+		putc_(o, '"');
+	}
+	putc_(o, '}');
+}
+
+static void
+put_label(struct out *o, const char *name, const char *value, size_t n)
+{
+	puts_(o, name);
+	puts_(o, "=\"");
+	put_escaped(o, value, n, true);
+	putc_(o, '"');
+}
+
+/* ---- the snapshot of a table ---- */
+
+struct snap {
+	unsigned int group;
+	uint32_t n, cap;
+	uint32_t *rows;
+	bool *have_counters;  /* the row's counters were read (0 or best effort) */
+	bool *have_states;
+	uint64_t *values;     /* n_counters a row */
+	uint8_t *states;      /* state_size a row */
+	uint64_t *bad;        /* FASTMIB_STATE_MASK_WORDS a row */
+	uint64_t *created;    /* discontinuity, ns; 0: none */
+	struct out labels;    /* every row's labels, NUL-terminated */
+	size_t *label_off;
+};
+
+static void
+snap_free(struct snap *sn)
+{
+	free(sn->rows);
+	free(sn->have_counters);
+	free(sn->have_states);
+	free(sn->values);
+	free(sn->states);
+	free(sn->bad);
+	free(sn->created);
+	free(sn->labels.b);
+	free(sn->label_off);
+	memset(sn, 0, sizeof(*sn));
+}
+
+#define GROW(p, cap) ((p) = reallocarray((p), (cap), sizeof(*(p))))
+
+static bool
+snap_grow(struct snap *sn, const struct fastmib_group_schema *g)
+{
+	uint32_t cap = sn->cap ? 2 * sn->cap : 64;
+
+	if (!GROW(sn->rows, cap) || !GROW(sn->have_counters, cap) ||
+	    !GROW(sn->have_states, cap) || !GROW(sn->created, cap) || !GROW(sn->label_off, cap))
+		return false;
+	if (g->n_counters && !(sn->values = reallocarray(sn->values, (size_t)cap * g->n_counters,
+							 sizeof(uint64_t))))
+		return false;
+	if (g->n_states && (!(sn->states = reallocarray(sn->states, cap, g->state_size)) ||
+			    !(sn->bad = reallocarray(sn->bad, (size_t)cap * FASTMIB_STATE_MASK_WORDS,
+						     sizeof(uint64_t)))))
+		return false;
+	sn->cap = cap;
+	return true;
+}
+
+/* The labels of a row: its indexes, named after them, with its values
+ * (integer index: its SNMP value; a key's fields as text). */
+static void
+row_labels(struct out *o, const struct fastmib_group_schema *g, uint32_t row,
+	   const uint8_t *key, size_t key_len)
+{
+	char name[FME_NAME], text[FASTMIB_MAX_KEY_FIELD_TEXT];
+
+	for (uint32_t k = 0; k < g->n_indexes; k++) {
+		size_t n;
+
+		if (k)
+			putc_(o, ',');
+		fastmib_name_label(name, sizeof(name), g->indexes[k].name);
+		if (key) {
+			struct fastmib_key_field f;
+
+			if (fastmib_key_field(g, key, key_len, k, &f) < 0)
+				text[0] = '\0';
+			else
+				fastmib_key_field_text(&f, text, sizeof(text));
+			n = strlen(text);
+		} else {
+			uint32_t idx[FASTMIB_MAX_INDEXES];
+
+			fastmib_index_of_row(g, row, idx);
+			n = (size_t)snprintf(text, sizeof(text), "%" PRIu32, idx[k]);
+		}
+		put_label(o, name, text, n);
+	}
+	putc_(o, '\0');
+}
+
+/*
+ * Read every present row of group `gi`: its counters in one snapshot, its
+ * states in one publication, its labels. A keyed row is read for the key
+ * it was found with, and left out when it holds another by then.
+ */
+static int
+snap_take(struct snap *sn, struct fastmib_segment *seg, unsigned int gi)
+{
+	const struct fastmib_group_schema *g = &fastmib_schema(seg)->groups[gi];
+	bool keyed = fastmib_group_keyed(g);
+	uint8_t key[FASTMIB_MAX_KEY_BYTES];
+	int64_t r;
+
+	sn->group = gi;
+	for (r = fastmib_next_row(seg, gi, 0); r >= 0;
+	     r = (uint64_t)r + 1 < g->n_rows ? fastmib_next_row(seg, gi, (uint32_t)r + 1) : -ENOENT) {
+		uint32_t row = (uint32_t)r, i = sn->n;
+		size_t key_len = 0;
+		int rc = 0, src = -ENOENT;
+
+		if (keyed && fastmib_row_key(seg, gi, row, key, &key_len) < 0)
+			continue;
+		if (i == sn->cap && !snap_grow(sn, g))
+			return -ENOMEM;
+		if (g->n_counters) {
+			uint64_t *v = sn->values + (size_t)i * g->n_counters;
+
+			rc = keyed ? fastmib_keyed_read(seg, gi, row, key, key_len, v)
+				   : fastmib_read(seg, gi, row, v);
+			if (rc == -ENOENT)
+				continue; /* gone, or another key's row by now */
+		}
+		if (g->n_states) {
+			uint8_t *st = sn->states + (size_t)i * g->state_size;
+			uint64_t *bad = sn->bad + (size_t)i * FASTMIB_STATE_MASK_WORDS;
+
+			memset(bad, 0, FASTMIB_STATE_MASK_WORDS * sizeof(*bad));
+			src = keyed ? fastmib_keyed_state_read(seg, gi, row, key, key_len, st, bad)
+				    : fastmib_state_read(seg, gi, row, st, bad);
+			if (src == -ENOENT && !g->n_counters)
+				continue;
+		}
+		sn->rows[i] = row;
+		/* a best-effort read (-EBUSY) is served, and counted by the reader */
+		sn->have_counters[i] = g->n_counters && (rc == 0 || rc == -EBUSY);
+		sn->have_states[i] = src == 0;
+		sn->created[i] = g->n_counters ? fastmib_discontinuity(seg, (int)gi, row) : 0;
+		sn->label_off[i] = sn->labels.len;
+		row_labels(&sn->labels, g, row, keyed ? key : NULL, key_len);
+		if (sn->labels.oom)
+			return -ENOMEM;
+		sn->n++;
+	}
+	return 0;
+}
+
+/* ---- the scrape ---- */
+
+enum stage { ST_SERVED, ST_SEGMENT, ST_GROUPS, ST_EOF, ST_DONE };
+
+struct fme_scrape {
+	enum fme_format format;
+	bool om;
+	struct fme_view view;
+	bool skip[FME_MAX_SEGMENTS]; /* not exported: its prefix is another's */
+	struct out out;
+	enum stage stage;
+	unsigned int seg;     /* the segment of ST_SEGMENT and ST_GROUPS */
+	unsigned int group;
+	unsigned int item;    /* counter, then state, of the group */
+	uint32_t pos;         /* next row of the snapshot */
+	bool header_done;
+	bool have_snap;
+	struct snap snap;
+	struct family fam;
+};
+
+const char *
+fme_content_type(enum fme_format f)
+{
+	return f == FME_OPENMETRICS ? "application/openmetrics-text; version=1.0.0; charset=utf-8"
+				    : "text/plain; version=0.0.4; charset=utf-8";
+}
+
+/* One media range of an Accept header: its type and q, and whether its
+ * version parameter (if any) is `version`. */
+static double
+range_quality(const char *range, size_t n, const char *type, const char *version)
+{
+	char r[256], *save = NULL, *tok;
+	double q = 1.0;
+	bool match = false, version_ok = true;
+
+	if (n >= sizeof(r))
+		return 0;
+	memcpy(r, range, n);
+	r[n] = '\0';
+	for (tok = strtok_r(r, ";", &save); tok; tok = strtok_r(NULL, ";", &save)) {
+		char *t = tok + strspn(tok, " \t"), *end = t + strlen(t);
+
+		while (end > t && (end[-1] == ' ' || end[-1] == '\t'))
+			*--end = '\0';
+		if (tok == r) {
+			match = !strcasecmp(t, type);
+		} else if (!strncasecmp(t, "q=", 2)) {
+			q = strtod(t + 2, NULL);
+		} else if (!strncasecmp(t, "version=", 8)) {
+			version_ok = !strcmp(t + 8, version);
+		}
+	}
+	return match && version_ok ? q : -1.0;
+}
+
+enum fme_format
+fme_negotiate(const char *accept)
+{
+	double om = -1.0, text = -1.0;
+
+	if (!accept)
+		return FME_TEXT;
+	for (const char *p = accept; *p;) {
+		size_t n = strcspn(p, ",");
+		double q;
+
+		if ((q = range_quality(p, n, "application/openmetrics-text", "1.0.0")) > om)
+			om = q;
+		if ((q = range_quality(p, n, "text/plain", "0.0.4")) > text)
+			text = q;
+		if ((q = range_quality(p, n, "*/*", "")) > text)
+			text = q;
+		p += n + (p[n] == ',');
+	}
+	return om > 0 && om >= text ? FME_OPENMETRICS : FME_TEXT;
+}
+
+struct fme_scrape *
+fme_scrape_new(struct fme_set *set, enum fme_format f)
+{
+	struct fme_scrape *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return NULL;
+	s->format = f;
+	s->om = f == FME_OPENMETRICS;
+	fme_set_view(set, &s->view);
+	/* two segments of one prefix would make the same families twice */
+	for (unsigned int i = 0; i < s->view.n; i++) {
+		const struct fme_att *a = s->view.atts[i];
+
+		for (unsigned int j = 0; a && j < i; j++)
+			if (s->view.atts[j] && !s->skip[j] &&
+			    !strcmp(s->view.atts[j]->schema->prefix, a->schema->prefix)) {
+				s->skip[i] = true;
+				fme_log(FME_DEBUG, "%s: prefix %s already exported for %s",
+					s->view.paths[i], a->schema->prefix, s->view.paths[j]);
+			}
+	}
+	return s;
+}
+
+void
+fme_scrape_free(struct fme_scrape *s)
+{
+	if (!s)
+		return;
+	snap_free(&s->snap);
+	fme_view_release(&s->view);
+	free(s->out.b);
+	free(s);
+}
+
+static void
+sample_u64(struct out *o, const char *name, const char *labels, const char *xn,
+	   const char *xv, uint64_t v)
+{
+	put_series(o, name, labels, xn, xv, xv ? strlen(xv) : 0);
+	putc_(o, ' ');
+	put_u64(o, v);
+	putc_(o, '\n');
+}
+
+/* The exporter's own family: which configured segment is exported. */
+static void
+emit_served(struct fme_scrape *s)
+{
+	struct out *o = &s->out;
+	struct family f;
+
+	family_names(&f, "fastmib_segment_served", K_GAUGE);
+	put_family(o, s->om, &f,
+		   "Whether the segment at the path is exported (1): attached, valid, and its "
+		   "module's prefix not exported for another path.", NULL);
+	for (unsigned int i = 0; i < s->view.n; i++) {
+		const struct fme_att *a = s->view.atts[i];
+
+		puts_(o, f.sample);
+		putc_(o, '{');
+		put_label(o, "segment", s->view.paths[i], strlen(s->view.paths[i]));
+		putc_(o, ',');
+		put_label(o, "module", a ? a->schema->module : "",
+			  a ? strlen(a->schema->module) : 0);
+		puts_(o, "} ");
+		putc_(o, a && !s->skip[i] ? '1' : '0');
+		putc_(o, '\n');
+	}
+}
+
+/* The segment's own objects: its writer's status, its best-effort reads
+ * and out-of-range updates, its event statistics. */
+static void
+emit_segment(struct fme_scrape *s, struct fme_att *a)
+{
+	static const char *const status[] = { "running", "gone", "stalled" };
+	const struct fastmib_schema *sc = a->schema;
+	struct out *o = &s->out;
+	char name[FME_NAME];
+	struct family f;
+	enum fastmib_writer_status ws;
+	uint64_t best, oor;
+
+	pthread_mutex_lock(&a->health_lock);
+	ws = fastmib_writer_status(a->seg, NULL);
+	best = fastmib_best_effort_reads(a->seg);
+	oor = fastmib_out_of_range_updates(a->seg);
+	pthread_mutex_unlock(&a->health_lock);
+
+	fastmib_name_metric_of(name, sizeof(name), FASTMIB_MIB_WRITER_STATUS, sc->prefix);
+	family_names(&f, name, K_STATESET);
+	put_family(o, s->om, &f,
+		   "Status of the segment's writer: running; gone (the writing process exited "
+		   "or closed the segment); stalled (a lcore stayed inside one transaction "
+		   "longer than the read patience).", NULL);
+	for (unsigned int k = 0; k < 3; k++)
+		sample_u64(o, f.sample, NULL, f.base, status[k], (unsigned int)ws == k + 1);
+
+	fastmib_name_metric_of(name, sizeof(name), FASTMIB_MIB_BEST_EFFORT, sc->prefix);
+	family_names(&f, name, K_COUNTER);
+	put_family(o, s->om, &f,
+		   "Values served without a consistent snapshot because a writer stayed inside "
+		   "its transaction (counted by the segment's SNMP agent).", NULL);
+	sample_u64(o, f.sample, NULL, NULL, NULL, best);
+
+	fastmib_name_metric_of(name, sizeof(name), FASTMIB_MIB_OUT_OF_RANGE, sc->prefix);
+	family_names(&f, name, K_COUNTER);
+	put_family(o, s->om, &f,
+		   "Updates whose table index was out of range (applied to no row).", NULL);
+	sample_u64(o, f.sample, NULL, NULL, NULL, oor);
+
+	if (!sc->n_events)
+		return;
+	for (int which = 0; which < 2; which++) {
+		fastmib_name_metric_of(name, sizeof(name),
+				       which ? FASTMIB_MIB_EVENT_STATS_DROPPED
+					     : FASTMIB_MIB_EVENT_STATS_LOGGED, sc->prefix);
+		family_names(&f, name, K_COUNTER);
+		put_family(o, s->om, &f, which ? "Records of the event overwritten in the "
+						 "rings by newer ones."
+					       : "Records of the event logged.", NULL);
+		for (uint32_t e = 0; e < sc->n_events; e++)
+			sample_u64(o, f.sample, NULL, "event", sc->events[e].name,
+				   which ? fastmib_event_dropped(a->seg, e)
+					 : fastmib_event_logged(a->seg, e));
+	}
+}
+
+/* What kind of family a state makes. */
+static enum kind
+state_kind(const struct fastmib_state_schema *st)
+{
+	switch (st->type) {
+	case FASTMIB_STATE_ENUM:
+		return K_STATESET;
+	case FASTMIB_STATE_DISPLAY_STRING:
+	case FASTMIB_STATE_OCTET_STRING:
+	case FASTMIB_STATE_IPV4:
+	case FASTMIB_STATE_INET_ADDRESS:
+	case FASTMIB_STATE_MAC:
+		return K_INFO;
+	default:
+		return K_GAUGE;
+	}
+}
+
+/* The text of a state shown as an info label. */
+static size_t
+state_text(const struct fastmib_state_schema *st, const uint8_t *v, char *buf, size_t size)
+{
+	const struct fastmib_inet_address *ia = (const void *)v;
+	uint16_t len;
+	size_t n = 0;
+
+	switch (st->type) {
+	case FASTMIB_STATE_DISPLAY_STRING:
+		return (size_t)snprintf(buf, size, "%s", (const char *)v);
+	case FASTMIB_STATE_OCTET_STRING:
+		memcpy(&len, v, sizeof(len));
+		for (uint16_t i = 0; i < len && n + 3 < size; i++)
+			n += (size_t)snprintf(buf + n, size - n, "%02x", v[2 + i]);
+		buf[n] = '\0';
+		return n;
+	case FASTMIB_STATE_IPV4:
+		return inet_ntop(AF_INET, v, buf, (socklen_t)size) ? strlen(buf) : 0;
+	case FASTMIB_STATE_INET_ADDRESS:
+		if (ia->type == 0 || !inet_ntop(ia->type == 1 ? AF_INET : AF_INET6, ia->addr, buf,
+						(socklen_t)size))
+			buf[0] = '\0';
+		return strlen(buf);
+	case FASTMIB_STATE_MAC:
+		return (size_t)snprintf(buf, size, "%02x:%02x:%02x:%02x:%02x:%02x", v[0], v[1],
+					v[2], v[3], v[4], v[5]);
+	}
+	buf[0] = '\0';
+	return 0;
+}
+
+/* A numeric state's value as a gauge. */
+static void
+put_state_number(struct out *o, const struct fastmib_state_schema *st, const uint8_t *v)
+{
+	int32_t i32;
+	uint32_t u32;
+	uint64_t u64;
+	int64_t i64;
+
+	switch (st->type) {
+	case FASTMIB_STATE_TRUTH_VALUE:
+		put_u64(o, v[0] != 0);
+		return;
+	case FASTMIB_STATE_INTEGER32:
+		memcpy(&i32, v, 4);
+		put_i64(o, i32);
+		return;
+	case FASTMIB_STATE_UNSIGNED32:
+		memcpy(&u32, v, 4);
+		put_u64(o, u32);
+		return;
+	case FASTMIB_STATE_TIMETICKS: /* hundredths of a second: as seconds */
+		memcpy(&u32, v, 4);
+		put_seconds(o, (int64_t)u32 * 10000000);
+		return;
+	case FASTMIB_STATE_TIMESTAMP: /* the monotonic moment, as a date (0: never) */
+		memcpy(&u64, v, 8);
+		if (u64) {
+			uint64_t now = fastmib_monotonic_ns(), real = fastmib_time_ns();
+
+			u64 = real - (now > u64 ? now - u64 : 0);
+		}
+		put_seconds(o, (int64_t)u64);
+		return;
+	case FASTMIB_STATE_DATE_AND_TIME:
+		memcpy(&i64, v, 8);
+		put_seconds(o, i64);
+		return;
+	default: /* gauge64 */
+		memcpy(&u64, v, 8);
+		put_u64(o, u64);
+	}
+}
+
+static const char *
+row_label_text(const struct snap *sn, uint32_t i)
+{
+	return sn->labels.b + sn->label_off[i];
+}
+
+/* Rows [pos, ...) of family `item` of the snapshot's group, up to a unit. */
+static void
+emit_rows(struct fme_scrape *s, const struct fastmib_group_schema *g)
+{
+	struct snap *sn = &s->snap;
+	struct out *o = &s->out;
+	size_t start = o->len;
+
+	for (; s->pos < sn->n && o->len - start < FME_UNIT && !o->oom; s->pos++) {
+		uint32_t i = s->pos;
+		const char *lab = row_label_text(sn, i);
+
+		if (s->item < g->n_counters) {
+			const struct fastmib_counter_schema *c = &g->counters[s->item];
+
+			if (!sn->have_counters[i])
+				continue;
+			put_series(o, s->fam.sample, lab, NULL, NULL, 0);
+			putc_(o, ' ');
+			put_u64(o, fastmib_reported_value(c->type,
+							  sn->values[(size_t)i * g->n_counters + s->item]));
+			putc_(o, '\n');
+			/* the row's (or group's) DiscontinuityTime: its counters
+			 * count from there */
+			if (s->om && s->fam.kind == K_COUNTER && sn->created[i]) {
+				put_series(o, s->fam.created, lab, NULL, NULL, 0);
+				putc_(o, ' ');
+				put_seconds(o, (int64_t)sn->created[i]);
+				putc_(o, '\n');
+			}
+		} else {
+			uint32_t k = s->item - g->n_counters;
+			const struct fastmib_state_schema *st = &g->states[k];
+			const uint8_t *v = sn->states + (size_t)i * g->state_size + st->offset;
+			char label[FME_NAME], text[2 * FASTMIB_MAX_OCTET_STRING + 1];
+
+			if (!sn->have_states[i] ||
+			    (sn->bad[(size_t)i * FASTMIB_STATE_MASK_WORDS + k / 64] >> (k % 64)) & 1)
+				continue;
+			switch (s->fam.kind) {
+			case K_STATESET: {
+				int32_t cur;
+
+				memcpy(&cur, v, 4);
+				for (uint32_t e = 0; e < st->n_values; e++)
+					sample_u64(o, s->fam.sample, lab, s->fam.base,
+						   st->values[e].label, st->values[e].value == cur);
+				break;
+			}
+			case K_INFO: {
+				size_t n = state_text(st, v, text, sizeof(text));
+
+				fastmib_name_label(label, sizeof(label), st->name);
+				put_series(o, s->fam.sample, lab, label, text, n);
+				puts_(o, " 1\n");
+				break;
+			}
+			default:
+				put_series(o, s->fam.sample, lab, NULL, NULL, 0);
+				putc_(o, ' ');
+				put_state_number(o, st, v);
+				putc_(o, '\n');
+			}
+		}
+	}
+}
+
+/* The next unit of the exposition into s->out; false at the end. */
+static bool
+step(struct fme_scrape *s)
+{
+	struct fme_att *a;
+	const struct fastmib_schema *sc;
+	const struct fastmib_group_schema *g;
+	char name[FME_NAME];
+
+	switch (s->stage) {
+	case ST_SERVED:
+		emit_served(s);
+		s->stage = ST_SEGMENT;
+		s->seg = 0;
+		return true;
+	case ST_SEGMENT:
+		if (s->seg >= s->view.n) {
+			s->stage = ST_EOF;
+			return true;
+		}
+		a = s->view.atts[s->seg];
+		if (!a || s->skip[s->seg]) {
+			s->seg++;
+			return true;
+		}
+		emit_segment(s, a);
+		s->stage = ST_GROUPS;
+		s->group = 0;
+		s->item = 0;
+		s->pos = 0;
+		s->header_done = false;
+		return true;
+	case ST_GROUPS:
+		a = s->view.atts[s->seg];
+		sc = a->schema;
+		if (s->group >= sc->n_groups) {
+			s->stage = ST_SEGMENT;
+			s->seg++;
+			return true;
+		}
+		g = &sc->groups[s->group];
+		if (!s->have_snap) {
+			int rc = snap_take(&s->snap, a->seg, s->group);
+
+			if (rc < 0) {
+				fme_log(FME_ERROR, "%s: group %s: %s", s->view.paths[s->seg], g->name,
+					strerror(-rc));
+				s->out.oom = true;
+				return false;
+			}
+			s->have_snap = true;
+		}
+		if (s->item >= g->n_counters + g->n_states) {
+			snap_free(&s->snap);
+			s->have_snap = false;
+			s->group++;
+			s->item = 0;
+			return true;
+		}
+		if (!s->header_done) {
+			const char *units, *help;
+			enum kind kind;
+
+			if (s->item < g->n_counters) {
+				const struct fastmib_counter_schema *c = &g->counters[s->item];
+
+				kind = c->type == FASTMIB_GAUGE32 ? K_GAUGE : K_COUNTER;
+				fastmib_name_metric(name, sizeof(name), sc->prefix, g->name, c->name);
+				units = c->units;
+				help = c->description;
+			} else {
+				const struct fastmib_state_schema *st =
+					&g->states[s->item - g->n_counters];
+
+				kind = state_kind(st);
+				fastmib_name_metric(name, sizeof(name), sc->prefix, g->name, st->name);
+				units = kind == K_GAUGE ? st->units : NULL;
+				help = st->description;
+			}
+			family_names(&s->fam, name, kind);
+			put_family(&s->out, s->om, &s->fam, help, units);
+			s->header_done = true;
+			s->pos = 0;
+			return true;
+		}
+		emit_rows(s, g);
+		if (s->pos >= s->snap.n) {
+			s->item++;
+			s->header_done = false;
+		}
+		return true;
+	case ST_EOF:
+		if (s->om)
+			puts_(&s->out, "# EOF\n");
+		s->stage = ST_DONE;
+		return true;
+	case ST_DONE:
+		break;
+	}
+	return false;
+}
+
+size_t
+fme_scrape_read(struct fme_scrape *s, char *buf, size_t max)
+{
+	size_t n;
+
+	while (s->out.off == s->out.len && !s->out.oom) {
+		s->out.off = s->out.len = 0;
+		if (!step(s))
+			break;
+	}
+	if (s->out.oom)
+		return 0; /* cut short: fme_scrape_failed() says so */
+	n = s->out.len - s->out.off;
+	if (n > max)
+		n = max;
+	memcpy(buf, s->out.b + s->out.off, n);
+	s->out.off += n;
+	return n;
+}
+
+bool
+fme_scrape_failed(const struct fme_scrape *s)
+{
+	return s->out.oom;
+}

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * fastmib-exporter: fastmib segments to Prometheus and OpenMetrics, read
+ * at each scrape as the SNMP agent reads them (docs/nms.md).
+ *
+ *   options.c  the command line and the -c files
+ *   webcfg.c   --web.config.file: TLS, basic authentication
+ *   segset.c   the segments: attach, re-attach, what a scrape holds
+ *   expo.c     the exposition: families, samples, snapshots, formats
+ *   http.c     the HTTP servers (libmicrohttpd)
+ *   log.c      the log
+ *
+ * The main thread only waits for SIGINT or SIGTERM; the HTTP servers and
+ * the segment check run in threads of their own, which block every signal.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "http.h"
+#include "log.h"
+#include "options.h"
+#include "segset.h"
+#include "webcfg.h"
+
+int
+main(int argc, char **argv)
+{
+	struct fme_options opt;
+	struct fme_webcfg web = { 0 };
+	struct fme_set *set = NULL;
+	struct fme_http *http = NULL;
+	sigset_t stop;
+	int rc = fme_parse_args(argc, argv, &opt), sig = 0;
+	char msg[512];
+
+	if (rc >= 0)
+		return rc;
+	rc = 1;
+	if (opt.web_config && fme_webcfg_load(opt.web_config, &web, msg, sizeof(msg)) < 0) {
+		fme_log(FME_ERROR, "%s", msg);
+		goto out;
+	}
+	/* blocked before any thread starts: every thread inherits the mask,
+	 * and the main thread takes them with sigwait() */
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGTERM);
+	sigaddset(&stop, SIGPIPE);
+	pthread_sigmask(SIG_BLOCK, &stop, NULL);
+	sigdelset(&stop, SIGPIPE); /* a client gone is no reason to stop */
+	if (fme_set_create(&set) < 0)
+		goto out;
+	for (unsigned int i = 0; i < opt.n_segments; i++)
+		fme_set_add(set, opt.segments[i]);
+	if (fme_set_start(set) < 0) {
+		fme_log(FME_ERROR, "cannot start the segment check");
+		goto out;
+	}
+	if (fme_http_start(&opt, &web, set, &http) < 0)
+		goto out;
+	fme_log(FME_INFO, "exporting %u segment(s) at %s", fme_set_count(set),
+		opt.telemetry_path);
+	sigwait(&stop, &sig);
+	fme_log(FME_INFO, "signal %d: stopping", sig);
+	rc = 0;
+out:
+	fme_http_stop(http); /* every scrape ends before the segments go */
+	fme_set_destroy(set);
+	fme_webcfg_free(&web);
+	fme_options_free(&opt);
+	return rc;
+}

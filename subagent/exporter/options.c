@@ -1,0 +1,248 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* fastmib-exporter's command line and -c files (options.h). */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include <net-snmp/net-snmp-config.h>
+#include <net-snmp/library/read_config.h>
+
+#include "log.h"
+#include "options.h"
+
+#ifndef FASTMIB_VERSION
+#define FASTMIB_VERSION "0.0.0"
+#endif
+
+static void
+usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: " FME_APP " [OPTIONS] [SEGMENT...]\n"
+		"Export fastmib counter segments to Prometheus: GET /metrics answers in the\n"
+		"Prometheus text format 0.0.4, or in OpenMetrics 1.0 when the scrape's\n"
+		"Accept header asks for it; every value read from the segment at the scrape.\n\n"
+		"  --web.listen-address ADDR  address to listen on (repeatable; default\n"
+		"                             " FME_DEFAULT_LISTEN "): HOST:PORT, [IPV6]:PORT, or :PORT\n"
+		"                             for every address\n"
+		"  --web.telemetry-path PATH  path of the metrics (default /metrics)\n"
+		"  --web.config.file FILE     TLS and basic authentication, in the Prometheus\n"
+		"                             exporter-toolkit's format (tls_server_config:\n"
+		"                             cert_file, key_file; basic_auth_users: bcrypt)\n"
+		"  --log.level LEVEL          debug, info (default), warn or error\n"
+		"  -c, --config FILE          read the segment lines of FILE (comma-separated\n"
+		"                             list, repeatable), as fastmib-agentx does\n"
+		"  -h, --help                 this text\n"
+		"      --version              version\n\n"
+		"Segments are named as fastmib-agentx takes them: as arguments, and as\n"
+		"`segment PATH` lines of the -c files, in Net-SNMP's configuration syntax\n"
+		"(the same file may be the agent's: its other lines are the agent's and\n"
+		"Net-SNMP's, and left to them). A segment that is absent or invalid is\n"
+		"attached once it is there; a replaced one is attached again.\n");
+}
+
+static bool
+add_segment(struct fme_options *opt, const char *name, const char *where)
+{
+	char cwd[PATH_MAX], *abs;
+
+	if (name[0] == '/') {
+		abs = strdup(name);
+	} else if (!getcwd(cwd, sizeof(cwd))) {
+		fprintf(stderr, FME_APP ": %s%s: %s\n", where, name, strerror(errno));
+		return false;
+	} else if ((abs = malloc(strlen(cwd) + strlen(name) + 2)) != NULL) {
+		sprintf(abs, "%s/%s", strcmp(cwd, "/") ? cwd : "", name);
+	}
+	if (!abs) {
+		fprintf(stderr, FME_APP ": out of memory\n");
+		return false;
+	}
+	for (unsigned int i = 0; i < opt->n_segments; i++)
+		if (!strcmp(opt->segments[i], abs)) {
+			free(abs); /* listed twice: exported once */
+			return true;
+		}
+	if (opt->n_segments == FME_MAX_SEGMENTS) {
+		fprintf(stderr, FME_APP ": %ssegment %s: at most %u segments\n", where, name,
+			FME_MAX_SEGMENTS);
+		free(abs);
+		return false;
+	}
+	opt->segments[opt->n_segments++] = abs;
+	return true;
+}
+
+/*
+ * One line of a -c file. `segment` takes one value, a word or a quoted
+ * string, as fastmib-agentx's directive does (Net-SNMP's copy_nword());
+ * a `[snmp]` or other section line is Net-SNMP's; every other directive
+ * belongs to the agent or to Net-SNMP.
+ */
+static bool
+config_line(struct fme_options *opt, const char *file, unsigned int lineno, char *line,
+	    bool *ports_seen)
+{
+	char token[64], value[PATH_MAX], where[PATH_MAX + 32], *p, *rest;
+
+	line[strcspn(line, "\r\n")] = '\0';
+	p = skip_white(line);
+	if (!p || p[0] == '[')
+		return true;
+	p = copy_nword(p, token, sizeof(token));
+	if (!strcasecmp(token, "ports")) {
+		*ports_seen = true;
+		return true;
+	}
+	if (strcasecmp(token, "segment"))
+		return true;
+	snprintf(where, sizeof(where), "%s: line %u: ", file, lineno);
+	if (!p) {
+		fprintf(stderr, FME_APP ": %ssegment needs a value\n", where);
+		return false;
+	}
+	rest = copy_nword(p, value, sizeof(value));
+	if (!value[0] || strlen(value) >= sizeof(value) - 1) {
+		fprintf(stderr, FME_APP ": %ssegment needs a value\n", where);
+		return false;
+	}
+	if (rest && *rest) {
+		fprintf(stderr, FME_APP ": %ssegment takes one value, not '%s'\n", where, p);
+		return false;
+	}
+	return add_segment(opt, value, where);
+}
+
+static bool
+read_files(struct fme_options *opt, const char *list)
+{
+	char *copy = strdup(list), *file, *save = NULL, *line = NULL;
+	bool ok = copy != NULL, ports = false;
+	size_t cap = 0;
+
+	for (file = copy ? strtok_r(copy, ",", &save) : NULL; file;
+	     file = strtok_r(NULL, ",", &save)) {
+		FILE *f = fopen(file, "r");
+		unsigned int lineno = 0;
+
+		if (!f) {
+			fprintf(stderr, FME_APP ": %s: %s\n", file, strerror(errno));
+			ok = false;
+			continue;
+		}
+		while (getline(&line, &cap, f) > 0)
+			ok &= config_line(opt, file, ++lineno, line, &ports);
+		fclose(f);
+	}
+	if (ports)
+		fme_log(FME_WARN, "the ports of DPDK applications (ports lines) are not "
+			"exported yet: fastmib-agentx serves them in IF-MIB");
+	free(line);
+	free(copy);
+	return ok;
+}
+
+enum {
+	OPT_LISTEN = 256,
+	OPT_PATH,
+	OPT_WEB_CONFIG,
+	OPT_LOG_LEVEL,
+	OPT_VERSION,
+};
+
+static const struct option longopts[] = {
+	{ "web.listen-address", required_argument, NULL, OPT_LISTEN },
+	{ "web.telemetry-path", required_argument, NULL, OPT_PATH },
+	{ "web.config.file", required_argument, NULL, OPT_WEB_CONFIG },
+	{ "log.level", required_argument, NULL, OPT_LOG_LEVEL },
+	{ "config", required_argument, NULL, 'c' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ NULL, 0, NULL, 0 },
+};
+
+int
+fme_parse_args(int argc, char **argv, struct fme_options *opt)
+{
+	const char *configs[FME_MAX_SEGMENTS];
+	unsigned int n_configs = 0;
+	int c;
+
+	memset(opt, 0, sizeof(*opt));
+	opt->telemetry_path = "/metrics";
+	while ((c = getopt_long(argc, argv, "c:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_LISTEN:
+			if (opt->n_listen == FME_MAX_LISTEN) {
+				fprintf(stderr, FME_APP ": at most %d listen addresses\n",
+					FME_MAX_LISTEN);
+				return 1;
+			}
+			opt->listen[opt->n_listen++] = optarg;
+			break;
+		case OPT_PATH:
+			if (optarg[0] != '/' || !strcmp(optarg, "/")) {
+				fprintf(stderr, FME_APP ": bad --web.telemetry-path '%s': a path "
+					"from '/', not '/' itself (the landing page)\n", optarg);
+				return 1;
+			}
+			opt->telemetry_path = optarg;
+			break;
+		case OPT_WEB_CONFIG:
+			opt->web_config = optarg;
+			break;
+		case OPT_LOG_LEVEL:
+			if (fme_log_level(optarg) < 0) {
+				fprintf(stderr, FME_APP ": bad --log.level '%s' (debug, info, warn, "
+					"error)\n", optarg);
+				return 1;
+			}
+			break;
+		case 'c':
+			if (n_configs == FME_MAX_SEGMENTS) {
+				fprintf(stderr, FME_APP ": too many -c options\n");
+				return 1;
+			}
+			configs[n_configs++] = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		case OPT_VERSION:
+			printf(FME_APP " " FASTMIB_VERSION "\n");
+			return 0;
+		default:
+			usage(stderr);
+			return 1;
+		}
+	}
+	if (!opt->n_listen)
+		opt->listen[opt->n_listen++] = FME_DEFAULT_LISTEN;
+	/* the command line's segments first, then the files', as the agent */
+	for (int i = optind; i < argc; i++)
+		if (!add_segment(opt, argv[i], ""))
+			return 1;
+	for (unsigned int i = 0; i < n_configs; i++)
+		if (!read_files(opt, configs[i]))
+			return 1;
+	if (!opt->n_segments) {
+		fprintf(stderr, FME_APP ": no segment given (arguments, or segment lines of "
+			"-c files)\n");
+		return 1;
+	}
+	return -1;
+}
+
+void
+fme_options_free(struct fme_options *opt)
+{
+	for (unsigned int i = 0; i < opt->n_segments; i++)
+		free(opt->segments[i]);
+	opt->n_segments = 0;
+}
