@@ -16,18 +16,15 @@ import subprocess
 import sys
 
 import pytest
-import yaml
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
 import dpdkapp  # noqa: E402
 import promserver as ps  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from expomodel import EXAMPLE, KEYED, families, example_want, load_model, snake  # noqa: E402,F401
 
 from prometheus_client.openmetrics.parser import text_string_to_metric_families  # noqa: E402
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-TOP = os.path.join(HERE, "..", "..")
-EXAMPLE = os.path.join(TOP, "examples", "dataplane.yaml")
-KEYED = os.path.join(TOP, "tests", "codegen", "keyed", "keyed.yaml")
 
 # the keyed segment: (key as mkkeyed takes it, counters)
 KEYED_ROWS = [
@@ -70,66 +67,6 @@ def tool(var):
     path = os.environ.get(var)
     assert path, "%s not set: run through ctest" % var
     return path
-
-
-def snake(name):
-    return re.sub(r"([A-Z])", lambda m: "_" + m.group(1).lower(), name)
-
-
-def load_model(path):
-    with open(path) as f:
-        return yaml.safe_load(f)
-
-
-def families(model):
-    """{metric family as stored: (TYPE, HELP)} of every counter of a model,
-    named independently of the exporter's code: the snake_case of
-    <prefix><Group><Counter>, counters with _total."""
-    out = {}
-    p = model["module"]["prefix"]
-    for g in model["groups"]:
-        for c in g.get("counters", []):
-            gauge = c["type"] == "gauge32"
-            name = "%s_%s_%s%s" % (p, snake(g["name"]), snake(c["name"]),
-                                   "" if gauge else "_total")
-            out[name] = ("gauge" if gauge else "counter", c["description"])
-    return out
-
-
-def example_want(model, exp):
-    """metric -> {labels: value} of every counter instance fm-writer says
-    SNMP serves: its OID gives the group, counter and index, the index the
-    labels (an integer index by its value, a keyed row by its key)."""
-    root = exp["root"] + ".1."
-    keys = {}
-    for gname, k in exp["keyed"].items():
-        names = [snake(i["name"]) for i in k["indexes"]]
-        for key in k["keys"]:
-            keys[(gname, tuple(key["index"]))] = tuple(
-                zip(names, [str(v) for v in key["key"]]))
-    want = {}
-    for o in exp["objects"]:
-        if not o["oid"].startswith(root):
-            continue
-        arcs = [int(x) for x in o["oid"][len(root):].split(".")]
-        g = next(g for g in model["groups"] if g["oid"] == arcs[0])
-        table = "table" in g
-        carc, index = (arcs[2], arcs[3:]) if table else (arcs[1], [])
-        c = next((c for c in g.get("counters", []) if c["oid"] == carc), None)
-        if c is None:
-            continue  # a state, a reset or a discontinuity object
-        gauge = c["type"] == "gauge32"
-        name = "%s_%s_%s%s" % (model["module"]["prefix"], snake(g["name"]),
-                               snake(c["name"]), "" if gauge else "_total")
-        if not table:
-            labels = ()
-        elif (g["name"], tuple(index)) in keys:
-            labels = keys[(g["name"], tuple(index))]
-        else:
-            labels = tuple((snake(i["name"]), str(v))
-                           for i, v in zip(g["table"]["indexes"], index))
-        want.setdefault(name, {})[labels] = int(o["value"])
-    return want
 
 
 @pytest.fixture(scope="module")

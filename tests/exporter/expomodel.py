@@ -1,0 +1,95 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""What the exporter's tests expect of a model, derived here on their own
+(not through the exporter's code): metric names from the model's names,
+and the series of every counter instance fm-writer says SNMP serves."""
+import os
+import re
+
+import yaml
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOP = os.path.join(HERE, "..", "..")
+EXAMPLE = os.path.join(TOP, "examples", "dataplane.yaml")
+KEYED = os.path.join(TOP, "tests", "codegen", "keyed", "keyed.yaml")
+
+
+def snake(name):
+    return re.sub(r"([A-Z])", lambda m: "_" + m.group(1).lower(), name)
+
+
+def load_model(path):
+    with open(path) as f:
+        return yaml.safe_load(f)
+
+
+def families(model):
+    """{metric family as stored: (TYPE, HELP)} of every counter of a model,
+    named independently of the exporter's code: the snake_case of
+    <prefix><Group><Counter>, counters with _total."""
+    out = {}
+    p = model["module"]["prefix"]
+    for g in model["groups"]:
+        for c in g.get("counters", []):
+            gauge = c["type"] == "gauge32"
+            name = "%s_%s_%s%s" % (p, snake(g["name"]), snake(c["name"]),
+                                   "" if gauge else "_total")
+            out[name] = ("gauge" if gauge else "counter", c["description"])
+    return out
+
+
+def example_want(model, exp):
+    """metric -> {labels: value} of every counter instance fm-writer says
+    SNMP serves: its OID gives the group, counter and index, the index the
+    labels (an integer index by its value, a keyed row by its key)."""
+    want = {}
+    for o in exp["objects"]:
+        s = oid_series(model, exp, o["oid"])
+        if s:
+            want.setdefault(s[0], {})[s[1]] = int(o["value"])
+    return want
+
+
+def oid_series(model, exp, oid):
+    """(metric, labels) of the counter instance at `oid`, or None (not a
+    counter: a state, a reset, a discontinuity, the control objects)."""
+    root = exp["root"] + ".1."
+    keys = {}
+    for gname, k in exp["keyed"].items():
+        names = [snake(i["name"]) for i in k["indexes"]]
+        for key in k["keys"]:
+            keys[(gname, tuple(key["index"]))] = tuple(
+                zip(names, [str(v) for v in key["key"]]))
+    if not oid.startswith(root):
+        return None
+    arcs = [int(x) for x in oid[len(root):].split(".")]
+    g = next(g for g in model["groups"] if g["oid"] == arcs[0])
+    table = "table" in g
+    carc, index = (arcs[2], arcs[3:]) if table else (arcs[1], [])
+    c = next((c for c in g.get("counters", []) if c["oid"] == carc), None)
+    if c is None:
+        return None
+    gauge = c["type"] == "gauge32"
+    name = "%s_%s_%s%s" % (model["module"]["prefix"], snake(g["name"]),
+                           snake(c["name"]), "" if gauge else "_total")
+    if not table:
+        labels = ()
+    elif (g["name"], tuple(index)) in keys:
+        labels = keys[(g["name"], tuple(index))]
+    else:
+        labels = tuple((snake(i["name"]), str(v))
+                       for i, v in zip(g["table"]["indexes"], index))
+    return name, labels
+
+
+def parse_text(text):
+    """{(metric, labels tuple sorted): value string} of a text-format
+    exposition (label values without escapes: the example's keys)."""
+    out = {}
+    for line in text.splitlines():
+        if not line or line[0] == "#":
+            continue
+        m = re.fullmatch(r'([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)', line)
+        assert m, line
+        labels = tuple(sorted(re.findall(r'([a-zA-Z_][a-zA-Z0-9_]*)="([^"]*)"', m.group(2) or "")))
+        out[(m.group(1), labels)] = m.group(3)
+    return out
