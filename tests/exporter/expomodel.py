@@ -93,3 +93,28 @@ def parse_text(text):
         labels = tuple(sorted(re.findall(r'([a-zA-Z_][a-zA-Z0-9_]*)="([^"]*)"', m.group(2) or "")))
         out[(m.group(1), labels)] = m.group(3)
     return out
+
+
+def index_labels(model, exp, g, index):
+    """The labels of the row of group `g` at SNMP index `index`."""
+    if "table" not in g:
+        return ()
+    k = exp["keyed"].get(g["name"])
+    if k:
+        names = [snake(i["name"]) for i in k["indexes"]]
+        for key in k["keys"]:
+            if key["index"] == list(index):
+                return tuple(zip(names, [str(v) for v in key["key"]]))
+        raise KeyError((g["name"], index))
+    return tuple((snake(i["name"]), str(v)) for i, v in zip(g["table"]["indexes"], index))
+
+
+def state_series(model, exp, st):
+    """(family, labels, the state's model entry) of a state fm-writer set
+    (an entry of its expectations' "states")."""
+    arcs = [int(x) for x in st["oid"][len(exp["root"] + ".1."):].split(".")]
+    g = next(g for g in model["groups"] if g["name"] == st["group"])
+    s = next(s for s in g["states"] if s["name"] == st["state"])
+    index = arcs[3:] if "table" in g else []
+    family = "%s_%s_%s" % (model["module"]["prefix"], snake(g["name"]), snake(s["name"]))
+    return family, index_labels(model, exp, g, index), s

@@ -21,7 +21,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
 import dpdkapp  # noqa: E402
 import promserver as ps  # noqa: E402
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from expomodel import EXAMPLE, KEYED, families, example_want, load_model, snake  # noqa: E402,F401
+from expomodel import (EXAMPLE, KEYED, families, example_want, load_model,  # noqa: E402
+                       snake, state_series)
 
 from prometheus_client.openmetrics.parser import text_string_to_metric_families  # noqa: E402
 
@@ -264,3 +265,44 @@ def test_version_and_help():
         assert opt in r.stdout, opt
     r = subprocess.run([exe], capture_output=True, text=True, timeout=10)
     assert r.returncode == 1 and "no segment" in r.stderr
+
+
+def test_states_in_natural_types(exporter, example_segment):
+    """Every state fm-writer set, in OpenMetrics: an enum a stateset (its
+    label 1, the others 0), a string an info family, a number a gauge, a
+    date seconds since the epoch, a timestamp never set 0."""
+    import datetime
+    model = load_model(EXAMPLE)
+    _, text = exporter.scrape(accept=ps.OPENMETRICS)
+    fams = {f.name: f for f in text_string_to_metric_families(text)}
+    exp = example_segment[1]
+    checked = set()
+    for st in exp["states"]:
+        family, labels, s = state_series(model, exp, st)
+        f = fams[family]
+        samples = [x for x in f.samples
+                   if {k: v for k, v in x.labels.items() if k != family and
+                       k != snake(s["name"])} == dict(labels)]
+        if s["type"] == "enum":
+            assert f.type == "stateset"
+            want = {lb: float(v == st["value"]) for lb, v in s["values"].items()}
+            assert {x.labels[family]: x.value for x in samples} == want, family
+        elif s["type"] == "display-string":
+            assert f.type == "info"
+            assert [(x.labels[snake(s["name"])], x.value) for x in samples] == [
+                (bytes.fromhex(st["value"]).decode(), 1.0)], family
+        elif s["type"] == "unsigned32":
+            assert f.type == "gauge" and [x.value for x in samples] == [st["value"]]
+        elif s["type"] == "timestamp":
+            assert f.type == "gauge" and st["value"] == 0
+            assert [x.value for x in samples] == [0.0]
+        elif s["type"] == "date-and-time":
+            b = bytes.fromhex(st["value"])
+            when = datetime.datetime(b[0] * 256 + b[1], b[2], b[3], b[4], b[5], b[6],
+                                     tzinfo=datetime.timezone.utc).timestamp() + b[7] / 10
+            assert f.type == "gauge" and len(samples) == 1
+            assert when <= samples[0].value < when + 0.1
+        else:
+            raise AssertionError("a state type this test does not know: %s" % s["type"])
+        checked.add(s["type"])
+    assert checked == {"enum", "display-string", "unsigned32", "timestamp", "date-and-time"}

@@ -252,3 +252,39 @@ def test_segment_replaced_removed_truncated(workdir):
         assert log.count("absent.seg: segment absent, waiting for it") == 1
     finally:
         e.stop()
+
+
+# ---- segments from -c files, as fastmib-agentx takes them ----
+
+def test_segments_from_config_files(workdir):
+    """The agent's own file: its segment lines (a quoted path with a space,
+    a relative one), Net-SNMP's and the agent's other lines left alone; two
+    files as one comma-separated -c; a ports line said to be not exported."""
+    d = workdir / "conf"
+    d.mkdir()
+    spaced = str(d / "a b.seg")
+    mkkeyed(spaced, "global.pkts=21")
+    first = d / "agentx.conf"
+    first.write_text("# the agent's file\n[snmp] persistentDir /nonexistent\n"
+                     "rocommunity public 127.0.0.1\nagentxSocket /tmp/none.sock\n"
+                     "segment \"%s\"\nports /var/run/dpdk/rte\n"
+                     "checkPeriod 1\n" % spaced)
+    second = d / "more.conf"
+    second.write_text("segment   rel.seg\n")
+    e = ps.Exporter([], str(workdir), args=["-c", "%s,%s" % (first, second)],
+                    cwd=str(d)).start()
+    try:
+        _, text = e.scrape()
+        assert 'fastmib_segment_served{segment="%s",module="KEYED-TEST-MIB"} 1\n' % spaced \
+            in text
+        assert 'fastmib_segment_served{segment="%s",module=""} 0\n' % (d / "rel.seg") in text
+        assert "kt_global_pkts_total 21\n" in text
+        assert "ports lines) are not exported yet" in e.log_text()
+    finally:
+        e.stop()
+    bad = d / "bad.conf"
+    bad.write_text("\nsegment a b\n")
+    r = subprocess.run([tool("FASTMIB_EXPORTER"), "-c", str(bad)], capture_output=True,
+                       text=True, timeout=30)
+    assert r.returncode == 1
+    assert "%s: line 2: segment takes one value, not 'a b'" % bad in r.stderr

@@ -122,6 +122,32 @@ test_lengths(void **state)
 	assert_int_equal(fastmib_name_exporter_module(NULL, 0, "EXAMPLE-DATAPLANE-MIB"), 21);
 }
 
+/* Prometheus names: the snake_case of the MIB descriptor (docs/nms.md). */
+static void
+test_metric_names(void **state)
+{
+	char buf[128];
+
+	(void)state;
+	assert_int_equal(fastmib_name_metric(buf, sizeof(buf), "ep", "global", "rxPkts"), 17);
+	assert_string_equal(buf, "ep_global_rx_pkts");
+	fastmib_name_metric(buf, sizeof(buf), "ep", "portQueue", "rxPkts");
+	assert_string_equal(buf, "ep_port_queue_rx_pkts");
+	fastmib_name_metric(buf, sizeof(buf), "kt2", "host", "ipv4Pkts");
+	assert_string_equal(buf, "kt2_host_ipv4_pkts");
+	assert_int_equal(fastmib_name_metric_of(buf, sizeof(buf), FASTMIB_MIB_WRITER_STATUS, "ep"),
+			 16);
+	assert_string_equal(buf, "ep_writer_status");
+	fastmib_name_metric_of(buf, sizeof(buf), FASTMIB_MIB_EVENT_STATS_LOGGED, "ep");
+	assert_string_equal(buf, "ep_event_stats_logged");
+	fastmib_name_metric_of(buf, sizeof(buf), FASTMIB_MIB_BEST_EFFORT, "ep");
+	assert_string_equal(buf, "ep_best_effort_reads");
+	assert_int_equal(fastmib_name_label(buf, 6, "sessionId"), 10);
+	assert_string_equal(buf, "sessi");
+	fastmib_name_label(buf, sizeof(buf), "peer");
+	assert_string_equal(buf, "peer");
+}
+
 /* Every one of names[0..n) is valid (`want`) or not by `valid`. */
 static void
 all_are(bool (*valid)(const char *), const char *const *names, size_t n, bool want)
@@ -162,6 +188,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_lengths),
+		cmocka_unit_test(test_metric_names),
 		cmocka_unit_test(test_syntax),
 	};
 

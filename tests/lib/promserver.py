@@ -49,7 +49,7 @@ def _stop(proc, timeout=10):
 class Exporter:
     """fastmib-exporter serving `segments` on a free loopback port."""
 
-    def __init__(self, segments, workdir, args=(), scheme="http", context=None):
+    def __init__(self, segments, workdir, args=(), scheme="http", context=None, cwd=None):
         self.binary = os.environ.get("FASTMIB_EXPORTER")
         assert self.binary, "FASTMIB_EXPORTER not set: run through ctest"
         self.segments = list(segments)
@@ -57,6 +57,7 @@ class Exporter:
         self.port = free_tcp_port()
         self.scheme = scheme
         self.context = context
+        self.cwd = cwd
         self.log = os.path.join(workdir, "exporter-%d.log" % self.port)
         self.proc = None
 
@@ -71,7 +72,7 @@ class Exporter:
         with open(self.log, "w") as log:
             self.proc = subprocess.Popen(
                 [self.binary, "--web.listen-address", self.address, *self.args,
-                 *self.segments], stdout=log, stderr=subprocess.STDOUT)
+                 *self.segments], stdout=log, stderr=subprocess.STDOUT, cwd=self.cwd)
 
         def answering():
             if self.proc.poll() is not None:
