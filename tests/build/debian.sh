@@ -3,6 +3,24 @@
 # -Werror, dpkg-buildflags' hardening), checked without installing them on
 # this machine: lintian clean of errors and warnings, the library packages
 # named after their SONAMEs with shlibs that dpkg-shlibdeps resolves for
+# the exporter's package: its settings are conffiles, its unit enabled,
+# started, stopped and forgotten as the agent's, its user made first
+ctlx=$(mktemp -d -p "$root")
+dpkg-deb -e "fastmib-exporter_${ver}_${arch}.deb" "$ctlx"
+grep -qx /etc/fastmib/exporter.conf "$ctlx/conffiles" || fail "exporter.conf not a conffile"
+grep -qx /etc/default/fastmib-exporter "$ctlx/conffiles" ||
+	fail "/etc/default/fastmib-exporter not a conffile"
+sh -n "$ctlx/postinst" && sh -n "$ctlx/postrm" && sh -n "$ctlx/prerm"
+[ "$(grep -n 'adduser' "$ctlx/postinst" | head -1 | cut -d: -f1)" -lt \
+  "$(grep -n 'deb-systemd-helper' "$ctlx/postinst" | head -1 | cut -d: -f1)" ] ||
+	fail "the exporter's unit is enabled before its user exists"
+grep -q "deb-systemd-helper enable 'fastmib-exporter.service'" "$ctlx/postinst" ||
+	fail "postinst does not enable the exporter's unit"
+grep -q "deb-systemd-invoke \$_dh_action 'fastmib-exporter.service'" "$ctlx/postinst" ||
+	fail "postinst does not start the exporter's unit"
+grep -q "deb-systemd-invoke stop 'fastmib-exporter.service'" "$ctlx/prerm" ||
+	fail "prerm does not stop the exporter's unit"
+
 # an application linked against libfastmib-dev, stripped hardened
 # binaries with -dbgsym packages, the conffile and the unit's maintainer
 # scripts. tests/install/clean-root.sh installs them into a clean root.
@@ -14,7 +32,7 @@ fail() { echo "FAIL: $*"; exit 1; }
 
 "$src/packaging/build-debs.sh" "$out" "$mibs" >/dev/null
 cd "$out"
-for p in libfastmib0 libfastmib-reader0 libfastmib-dev fastmib; do
+for p in libfastmib0 libfastmib-reader0 libfastmib-dev fastmib fastmib-exporter; do
 	[ -f "${p}_${ver}_amd64.deb" ] || [ -f "${p}_${ver}_$(dpkg --print-architecture).deb" ] ||
 		fail "no package $p"
 	ls "${p}-dbgsym_${ver}_"*.deb >/dev/null || fail "no $p-dbgsym"
@@ -42,6 +60,10 @@ has fastmib ./etc/fastmib/agentx.conf
 has fastmib ./lib/systemd/system/fastmib-agentx.service
 has fastmib ./usr/lib/tmpfiles.d/fastmib.conf
 has fastmib "./usr/lib/$ma/fastmib/fastmib_snmpd.so"
+has fastmib-exporter ./usr/bin/fastmib-exporter
+has fastmib-exporter ./etc/fastmib/exporter.conf
+has fastmib-exporter ./etc/default/fastmib-exporter
+has fastmib-exporter ./lib/systemd/system/fastmib-exporter.service
 [ "$(dpkg-deb -f libfastmib0_${ver}_${arch}.deb Package)" = libfastmib0 ]
 objdump -p "$root/usr/lib/$ma/libfastmib.so.0" | grep -q "SONAME *libfastmib.so.0$" ||
 	fail "libfastmib0 does not hold SONAME libfastmib.so.0"

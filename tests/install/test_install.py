@@ -61,7 +61,7 @@ def env_for(prefix):
     return env
 
 
-PROGRAMS = ["bin/fastmib-gen", "bin/fastmib-stat", "sbin/fastmib-agentx"]
+PROGRAMS = ["bin/fastmib-gen", "bin/fastmib-stat", "sbin/fastmib-agentx", "bin/fastmib-exporter"]
 
 
 @pytest.mark.parametrize("prog", PROGRAMS)
@@ -90,6 +90,7 @@ def test_module_and_libraries_installed(prefix):
     for f in ("include/fastmib/fastmib.h", "include/fastmib/reader.h",
               "include/fastmib/schema.h", "share/man/man1/fastmib-gen.1.gz",
               "share/man/man1/fastmib-stat.1.gz", "share/man/man8/fastmib-agentx.8.gz",
+              "share/man/man1/fastmib-exporter.1.gz",
               "share/snmp/mibs/EXAMPLE-DATAPLANE-MIB.txt",
               "share/fastmib/examples/dataplane.yaml",
               "lib/systemd/system/fastmib-agentx.service"):

@@ -24,24 +24,32 @@ def run(cmd, **kw):
     return subprocess.run(cmd, capture_output=True, text=True, timeout=120, **kw)
 
 
+# each unit, and the command line it starts (after the prefix)
+UNITS = {"fastmib-agentx.service": "/sbin/fastmib-agentx -f -Lsd -c /etc/fastmib/agentx.conf",
+         "fastmib-exporter.service": "/bin/fastmib-exporter -c /etc/fastmib/exporter.conf $ARGS"}
+
+
 @pytest.fixture(scope="module")
-def installed(tmp_path_factory):
+def prefix(tmp_path_factory):
     prefix = tmp_path_factory.mktemp("unit") / "prefix"
     r = run([CMAKE, "--install", BUILD, "--prefix", str(prefix), "--component",
              "runtime"])
     assert r.returncode == 0, r.stdout + r.stderr
-    return str(prefix), str(prefix / "lib" / "systemd" / "system" /
-                            "fastmib-agentx.service")
+    return str(prefix)
 
 
-def test_unit_starts_the_installed_agent(installed):
+@pytest.fixture(scope="module", params=sorted(UNITS))
+def installed(request, prefix):
+    return prefix, os.path.join(prefix, "lib", "systemd", "system", request.param)
+
+
+def test_unit_starts_the_installed_program(installed):
     prefix, unit = installed
     with open(unit) as f:
         text = f.read()
     assert not re.search(r"@[A-Z_]+@", text)  # every placeholder filled
     exec_start = [ln for ln in text.splitlines() if ln.startswith("ExecStart=")]
-    assert exec_start == ["ExecStart=%s/sbin/fastmib-agentx -f -Lsd -c "
-                          "/etc/fastmib/agentx.conf" % prefix]
+    assert exec_start == ["ExecStart=%s%s" % (prefix, UNITS[os.path.basename(unit)])]
 
 
 def test_verify_has_nothing_to_say(installed):
@@ -58,7 +66,7 @@ def test_security_exposure(installed):
     prefix, unit = installed
     r = run([ANALYZE, "security", "--offline=yes", unit])
     assert r.returncode == 0, r.stdout + r.stderr
-    m = re.search(r"Overall exposure level for fastmib-agentx\.service: (\d+\.\d+)",
-                  r.stdout)
+    m = re.search(r"Overall exposure level for %s: (\d+\.\d+)" %
+                  re.escape(os.path.basename(unit)), r.stdout)
     assert m, r.stdout
     assert float(m.group(1)) <= EXPOSURE_MAX, r.stdout
