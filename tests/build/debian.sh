@@ -3,24 +3,6 @@
 # -Werror, dpkg-buildflags' hardening), checked without installing them on
 # this machine: lintian clean of errors and warnings, the library packages
 # named after their SONAMEs with shlibs that dpkg-shlibdeps resolves for
-# the exporter's package: its settings are conffiles, its unit enabled,
-# started, stopped and forgotten as the agent's, its user made first
-ctlx=$(mktemp -d -p "$root")
-dpkg-deb -e "fastmib-exporter_${ver}_${arch}.deb" "$ctlx"
-grep -qx /etc/fastmib/exporter.conf "$ctlx/conffiles" || fail "exporter.conf not a conffile"
-grep -qx /etc/default/fastmib-exporter "$ctlx/conffiles" ||
-	fail "/etc/default/fastmib-exporter not a conffile"
-sh -n "$ctlx/postinst" && sh -n "$ctlx/postrm" && sh -n "$ctlx/prerm"
-[ "$(grep -n 'adduser' "$ctlx/postinst" | head -1 | cut -d: -f1)" -lt \
-  "$(grep -n 'deb-systemd-helper' "$ctlx/postinst" | head -1 | cut -d: -f1)" ] ||
-	fail "the exporter's unit is enabled before its user exists"
-grep -q "deb-systemd-helper enable 'fastmib-exporter.service'" "$ctlx/postinst" ||
-	fail "postinst does not enable the exporter's unit"
-grep -q "deb-systemd-invoke \$_dh_action 'fastmib-exporter.service'" "$ctlx/postinst" ||
-	fail "postinst does not start the exporter's unit"
-grep -q "deb-systemd-invoke stop 'fastmib-exporter.service'" "$ctlx/prerm" ||
-	fail "prerm does not stop the exporter's unit"
-
 # an application linked against libfastmib-dev, stripped hardened
 # binaries with -dbgsym packages, the conffile and the unit's maintainer
 # scripts. tests/install/clean-root.sh installs them into a clean root.
@@ -111,6 +93,24 @@ grep -q "deb-systemd-invoke stop 'fastmib-agentx.service'" "$ctl/prerm" ||
 grep -q "deb-systemd-helper purge 'fastmib-agentx.service'" "$ctl/postrm" ||
 	fail "postrm does not forget the unit on purge"
 grep -q "rm -rf /var/lib/fastmib-agentx" "$ctl/postrm" || fail "purge keeps the state"
+
+# the exporter's package: its settings are conffiles, its unit enabled,
+# started, stopped and forgotten as the agent's, its user made first
+ctlx=$(mktemp -d -p "$root")
+dpkg-deb -e "fastmib-exporter_${ver}_${arch}.deb" "$ctlx"
+grep -qx /etc/fastmib/exporter.conf "$ctlx/conffiles" || fail "exporter.conf not a conffile"
+grep -qx /etc/default/fastmib-exporter "$ctlx/conffiles" ||
+	fail "/etc/default/fastmib-exporter not a conffile"
+sh -n "$ctlx/postinst" && sh -n "$ctlx/postrm" && sh -n "$ctlx/prerm"
+[ "$(grep -n 'adduser' "$ctlx/postinst" | head -1 | cut -d: -f1)" -lt \
+  "$(grep -n 'deb-systemd-helper' "$ctlx/postinst" | head -1 | cut -d: -f1)" ] ||
+	fail "the exporter's unit is enabled before its user exists"
+grep -q "deb-systemd-helper enable 'fastmib-exporter.service'" "$ctlx/postinst" ||
+	fail "postinst does not enable the exporter's unit"
+grep -q "deb-systemd-invoke \$_dh_action 'fastmib-exporter.service'" "$ctlx/postinst" ||
+	fail "postinst does not start the exporter's unit"
+grep -q "deb-systemd-invoke stop 'fastmib-exporter.service'" "$ctlx/prerm" ||
+	fail "prerm does not stop the exporter's unit"
 
 # an application linked against libfastmib-dev: dpkg-shlibdeps finds its
 # library package through the shlibs file libfastmib0 ships
