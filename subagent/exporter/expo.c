@@ -147,9 +147,9 @@ enum kind { K_COUNTER, K_GAUGE, K_STATESET, K_INFO };
 
 /* What a family is called in each format, and its samples. */
 struct family {
-	char base[FME_NAME];   /* the family: ep_global_total_pkts */
-	char sample[FME_NAME]; /* its samples: ep_global_total_pkts_total */
-	char created[FME_NAME]; /* OpenMetrics: ep_global_total_pkts_created */
+	char base[FME_NAME];        /* the family: ep_global_total_pkts */
+	char sample[FME_NAME + 16];  /* its samples: ep_global_total_pkts_total */
+	char created[FME_NAME + 16]; /* OpenMetrics: ep_global_total_pkts_created */
 	enum kind kind;
 };
 
