@@ -12,6 +12,7 @@ import socket
 import ssl
 import subprocess
 import sys
+import re
 import time
 
 import bcrypt
@@ -311,4 +312,49 @@ def test_head_and_duplicate_prefix(workdir, segment):
         assert "kt_global_pkts_total 11\n" in text and " 99\n" not in text
         assert text.count("# TYPE kt_global_pkts_total counter\n") == 1
     finally:
+        e.stop()
+
+
+def test_scrapes_while_the_segment_is_replaced(workdir):
+    """Four clients scrape in a loop while the segment is replaced by
+    rename() again and again: every scrape is whole and reads one
+    generation (its scalar and its row agree), and the exporter lives."""
+    import concurrent.futures
+    import threading
+    seg = str(workdir / "gen.seg")
+    for k in range(6):
+        mkkeyed("%s.%d" % (seg, k), "global.pkts=%d" % (k + 1),
+                "station/02:00:00:00:00:01", "frames=%d" % (k + 1), "@tunnel=3000")
+    os.rename(seg + ".0", seg)
+    e = ps.Exporter([seg], str(workdir)).start()
+    stop = threading.Event()
+    seen = set()
+
+    def scraper():
+        n = 0
+        while not stop.is_set() or n == 0:
+            _, text = e.scrape()
+            assert text.count("\nkt_tunnel_pkts_total{") == 3000, "a scrape cut short"
+            pkts = re.search(r"^kt_global_pkts_total (\d+)$", text, re.M).group(1)
+            frames = re.search(r'^kt_station_frames_total\{mac="02:00:00:00:00:01"\} (\d+)$',
+                               text, re.M).group(1)
+            assert pkts == frames, "two generations in one scrape"
+            seen.add(pkts)
+            n += 1
+        return n
+    try:
+        with concurrent.futures.ThreadPoolExecutor(4) as ex:
+            futs = [ex.submit(scraper) for _ in range(4)]
+            for k in range(1, 6):
+                h.wait_for(lambda: str(k) in seen or any(f.done() for f in futs), 60,
+                           "generation %d to be scraped" % k)
+                os.rename("%s.%d" % (seg, k), seg)
+            h.wait_for(lambda: "6" in seen or any(f.done() for f in futs), 60,
+                       "the last generation to be scraped")
+            stop.set()
+            assert all(f.result() > 0 for f in futs)
+        assert seen == {str(k) for k in range(1, 7)}
+        assert e.proc.poll() is None
+    finally:
+        stop.set()
         e.stop()
