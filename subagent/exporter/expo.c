@@ -258,8 +258,13 @@ struct snap {
 	uint8_t *states;      /* state_size a row */
 	uint64_t *bad;        /* FASTMIB_STATE_MASK_WORDS a row */
 	uint64_t *created;    /* discontinuity, ns; 0: none */
-	struct out labels;    /* every row's labels, NUL-terminated */
-	size_t *label_off;
+	/* keyed tables: each row's order key, `kstride` bytes apart, as it
+	 * was read (its labels are made from it as each family is written:
+	 * a key is a third of its text); a dense row's labels are its
+	 * number's */
+	uint32_t kstride;
+	uint8_t *keys;
+	uint16_t *key_len;
 };
 
 static void
@@ -272,8 +277,8 @@ snap_free(struct snap *sn)
 	free(sn->states);
 	free(sn->bad);
 	free(sn->created);
-	free(sn->labels.b);
-	free(sn->label_off);
+	free(sn->keys);
+	free(sn->key_len);
 	memset(sn, 0, sizeof(*sn));
 }
 
@@ -285,7 +290,10 @@ snap_grow(struct snap *sn, const struct fastmib_group_schema *g)
 	uint32_t cap = sn->cap ? 2 * sn->cap : 64;
 
 	if (!GROW(sn->rows, cap) || !GROW(sn->have_counters, cap) ||
-	    !GROW(sn->have_states, cap) || !GROW(sn->created, cap) || !GROW(sn->label_off, cap))
+	    !GROW(sn->have_states, cap) || !GROW(sn->created, cap))
+		return false;
+	if (sn->kstride && (!GROW(sn->key_len, cap) ||
+			    !(sn->keys = reallocarray(sn->keys, cap, sn->kstride))))
 		return false;
 	if (g->n_counters && !(sn->values = reallocarray(sn->values, (size_t)cap * g->n_counters,
 							 sizeof(uint64_t))))
@@ -345,6 +353,7 @@ snap_take(struct snap *sn, struct fastmib_segment *seg, unsigned int gi)
 	int64_t r;
 
 	sn->group = gi;
+	sn->kstride = keyed ? fastmib_key_max_bytes(g) : 0;
 	for (r = fastmib_next_row(seg, gi, 0); r >= 0;
 	     r = (uint64_t)r + 1 < g->n_rows ? fastmib_next_row(seg, gi, (uint32_t)r + 1) : -ENOENT) {
 		uint32_t row = (uint32_t)r, i = sn->n;
@@ -378,10 +387,10 @@ snap_take(struct snap *sn, struct fastmib_segment *seg, unsigned int gi)
 		sn->have_counters[i] = g->n_counters && (rc == 0 || rc == -EBUSY);
 		sn->have_states[i] = src == 0;
 		sn->created[i] = g->n_counters ? fastmib_discontinuity(seg, (int)gi, row) : 0;
-		sn->label_off[i] = sn->labels.len;
-		row_labels(&sn->labels, g, row, keyed ? key : NULL, key_len);
-		if (sn->labels.oom)
-			return -ENOMEM;
+		if (keyed) {
+			memcpy(sn->keys + (size_t)i * sn->kstride, key, key_len);
+			sn->key_len[i] = (uint16_t)key_len;
+		}
 		sn->n++;
 	}
 	return 0;
@@ -405,6 +414,7 @@ struct fme_scrape {
 	bool header_done;
 	bool have_snap;
 	struct snap snap;
+	struct out lab;       /* the labels of the row being written */
 	struct family fam;
 };
 
@@ -499,6 +509,7 @@ fme_scrape_free(struct fme_scrape *s)
 	snap_free(&s->snap);
 	fme_view_release(&s->view);
 	free(s->out.b);
+	free(s->lab.b);
 	free(s);
 }
 
@@ -690,10 +701,15 @@ put_state_number(struct out *o, const struct fastmib_state_schema *st, const uin
 	}
 }
 
+/* The labels of snapshot row i, made into `lab` (reused from row to row). */
 static const char *
-row_label_text(const struct snap *sn, uint32_t i)
+row_label_text(const struct snap *sn, const struct fastmib_group_schema *g, uint32_t i,
+	       struct out *lab)
 {
-	return sn->labels.b + sn->label_off[i];
+	lab->len = 0;
+	row_labels(lab, g, sn->rows[i], sn->kstride ? sn->keys + (size_t)i * sn->kstride : NULL,
+		   sn->kstride ? sn->key_len[i] : 0);
+	return lab->oom ? "" : lab->b;
 }
 
 /* Rows [pos, ...) of family `item` of the snapshot's group, up to a unit. */
@@ -706,7 +722,7 @@ emit_rows(struct fme_scrape *s, const struct fastmib_group_schema *g)
 
 	for (; s->pos < sn->n && o->len - start < FME_UNIT && !o->oom; s->pos++) {
 		uint32_t i = s->pos;
-		const char *lab = row_label_text(sn, i);
+		const char *lab = row_label_text(sn, g, i, &s->lab);
 
 		if (s->item < g->n_counters) {
 			const struct fastmib_counter_schema *c = &g->counters[s->item];

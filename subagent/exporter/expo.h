@@ -10,9 +10,12 @@
  * row's counters from one consistent read, as an SNMP request gets
  * them), and its families are then written from those snapshots, one
  * family per counter or state. The snapshots of one table are held
- * while its families are written: 8 bytes a counter and the row's labels
- * a row, a few percent of the text they make; nothing of the previous
- * table is.
+ * while its families are written (8 bytes a counter, the discontinuity,
+ * a keyed row's key; its labels are made again for each family), a
+ * fraction of the text they make; nothing of the previous table is.
+ * Flat memory and one snapshot per row cannot both be had when each
+ * counter is a family of its own: a row's later counters wait for their
+ * families somewhere.
  */
 #ifndef FME_EXPO_H
 #define FME_EXPO_H
