@@ -23,10 +23,11 @@ src=$(cd "$(dirname "$0")/.." && pwd)
 app=$build/examples/fastmib-example
 agent=$build/subagent/agentx/fastmib-agentx
 stat=$build/tools/fastmib-stat
+exporter=$build/subagent/exporter/fastmib-exporter
 mibdirs=${FASTMIB_BASE_MIBS:-$build/base-mibs}:$src/mibs:/usr/share/snmp/mibs
 module=EXAMPLE-DATAPLANE-MIB
 
-for bin in "$app" "$agent" "$stat"; do
+for bin in "$app" "$agent" "$stat" "$exporter"; do
 	[ -x "$bin" ] || { echo "demo: $bin is missing; run 'make build'" >&2; exit 1; }
 done
 
@@ -52,6 +53,9 @@ trap cleanup EXIT INT TERM
 
 free_port() {
 	/usr/bin/python3 -c 'import socket; s=socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+free_tcp_port() {
+	/usr/bin/python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 port=$(free_port)
 trapport=$(free_port)
@@ -213,6 +217,26 @@ run "$stat" --rows 4 "$seg"
 say "   its ports have left IF-MIB (within 2 s of its exit); the kernel's stay"
 sleep 1
 run snmpbulkwalk -Cr20 -c public "${if_opts[@]}" ifName
+
+say "6a. the same segment straight to Prometheus, no SNMP on the way:"
+say "    fastmib-exporter answers GET /metrics (the text format here, OpenMetrics"
+say "    when the scrape asks, as Prometheus does), a family per counter, rows as labels"
+httpport=$(free_tcp_port)
+exporter_cmd=("$exporter" --web.listen-address "127.0.0.1:$httpport" "$seg")
+show "${exporter_cmd[@]}" "&"
+"${exporter_cmd[@]}" </dev/null >/dev/null 2>"$work/exporter.log" &
+exporter_pid=$!
+pids+=($exporter_pid)
+for _ in $(seq 100); do
+	curl -sf "http://127.0.0.1:$httpport/" >/dev/null && break
+	sleep 0.1
+done
+want='^(# TYPE )?ep_(writer_status|global_rx_pkts|port_link)[_{ ]|^# TYPE ep_server_pkts'
+want+='|^ep_server_pkts_total\{server_addr="192\.168\.0\.1",'
+show curl -s "http://127.0.0.1:$httpport/metrics" "| grep -E '$want'"
+curl -s "http://127.0.0.1:$httpport/metrics" | grep -E "$want"
+kill "$exporter_pid"
+wait "$exporter_pid" 2>/dev/null || true
 
 say "7. the event log: the last records the agent copied, numbered in time order"
 say "   (read now that the log is still; during traffic rows come and go as a walk proceeds)"

@@ -106,6 +106,17 @@ def test_demo_runs_end_to_end_and_cleans_up():
     # gone as the application exited, before the demo's own clean-up
     assert f"its EAL runtime directory {rundir} is gone with it" in out
 
+    # The same segment from fastmib-exporter once the application stopped:
+    # the writer gone, the counter at least what SNMP read last (after the
+    # reset), a port's link as a stateset's labels, servers by their keys.
+    scrape = out.partition("== 6a.")[2].partition("== 7.")[0]
+    assert 'ep_writer_status{ep_writer_status="gone"} 1\n' in scrape
+    rx_prom = int(re.search(r"^ep_global_rx_pkts_total (\d+)$", scrape, re.M).group(1))
+    assert rx_prom >= rx_after[-1] > 0
+    assert 'ep_port_link{port_id="3",ep_port_link="up"} 1\n' in scrape
+    assert int(re.search(r'^ep_server_pkts_total\{server_addr="192\.168\.0\.1",'
+                         r'server_port="443"\} (\d+)$', scrape, re.M).group(1)) > 0
+
     # Nothing left behind.
     assert processes_mentioning(work) == []
     assert processes_mentioning(seg) == []
