@@ -21,7 +21,7 @@
 #define FME_HTTP_BLOCK (64 * 1024)
 
 struct fme_http {
-	const struct fme_webcfg *web;
+	struct fme_webcfg *web;
 	struct fme_set *set;
 	const char *path;
 	char page[1024 + PATH_MAX]; /* the landing page */
@@ -93,7 +93,7 @@ scrape(struct fme_http *h, struct MHD_Connection *c)
 }
 
 static bool
-authorised(const struct fme_http *h, struct MHD_Connection *c)
+authorised(struct fme_http *h, struct MHD_Connection *c)
 {
 	char *user, *pass = NULL;
 	bool ok;
@@ -220,7 +220,7 @@ listen_on(const char *addr)
 }
 
 int
-fme_http_start(const struct fme_options *opt, const struct fme_webcfg *web,
+fme_http_start(const struct fme_options *opt, struct fme_webcfg *web,
 	       struct fme_set *set, struct fme_http **httpp)
 {
 	struct fme_http *h = calloc(1, sizeof(*h));

@@ -26,7 +26,7 @@
 struct fme_http;
 
 /** Listen on every address of `opt` and serve: 0, or -1 after a log message. */
-int fme_http_start(const struct fme_options *opt, const struct fme_webcfg *web,
+int fme_http_start(const struct fme_options *opt, struct fme_webcfg *web,
 		   struct fme_set *set, struct fme_http **httpp);
 /** Stop listening and wait for the connections' threads. */
 void fme_http_stop(struct fme_http *http);

@@ -166,6 +166,7 @@ fme_webcfg_load(const char *path, struct fme_webcfg *cfg, char *msg, size_t len)
 	int rc = 0;
 
 	memset(cfg, 0, sizeof(*cfg));
+	pthread_mutex_init(&cfg->lock, NULL);
 	if (!text)
 		return -1;
 	yaml_parser_initialize(&parser);
@@ -214,33 +215,59 @@ fme_webcfg_free(struct fme_webcfg *cfg)
 	for (unsigned int i = 0; i < cfg->n_users; i++) {
 		free(cfg->users[i]);
 		free(cfg->hashes[i]);
+		free(cfg->accepted[i]);
 	}
+	pthread_mutex_destroy(&cfg->lock);
 	memset(cfg, 0, sizeof(*cfg));
+	pthread_mutex_init(&cfg->lock, NULL);
+}
+
+/* Equal strings, in a time that depends on their lengths only. */
+static bool
+same(const char *a, const char *b)
+{
+	size_t n = strlen(a), m = strlen(b);
+	unsigned char diff = n != m;
+
+	for (size_t i = 0; i < n && i < m; i++)
+		diff |= (unsigned char)(a[i] ^ b[i]);
+	return diff == 0;
 }
 
 bool
-fme_webcfg_check(const struct fme_webcfg *cfg, const char *user, const char *password)
+fme_webcfg_check(struct fme_webcfg *cfg, const char *user, const char *password)
 {
-	const char *hash = dummy_hash;
+	const char *hash = dummy_hash, *got;
 	struct crypt_data *cd;
-	bool known = false, ok = false;
-	const char *got;
-	unsigned char diff = 0;
+	int known = -1;
+	bool ok = false;
 
 	for (unsigned int i = 0; i < cfg->n_users; i++)
-		if (!strcmp(cfg->users[i], user)) {
-			hash = cfg->hashes[i];
-			known = true;
-		}
+		if (!strcmp(cfg->users[i], user))
+			known = (int)i;
+	if (known >= 0) {
+		pthread_mutex_lock(&cfg->lock);
+		ok = cfg->accepted[known] && same(cfg->accepted[known], password);
+		pthread_mutex_unlock(&cfg->lock);
+		if (ok)
+			return true;
+		hash = cfg->hashes[known];
+	}
 	cd = calloc(1, sizeof(*cd)); /* 32 KiB: not on a connection thread's stack */
 	if (!cd)
 		return false;
 	got = crypt_r(password, hash, cd);
-	if (got && strlen(got) == strlen(hash)) {
-		for (size_t i = 0; hash[i]; i++)
-			diff |= (unsigned char)(got[i] ^ hash[i]);
-		ok = diff == 0;
-	}
+	ok = known >= 0 && got && same(got, hash);
 	free(cd);
-	return known && ok;
+	if (ok) {
+		char *copy = strdup(password);
+
+		pthread_mutex_lock(&cfg->lock);
+		if (copy) {
+			free(cfg->accepted[known]);
+			cfg->accepted[known] = copy;
+		}
+		pthread_mutex_unlock(&cfg->lock);
+	}
+	return ok;
 }

@@ -15,6 +15,7 @@
 #ifndef FME_WEBCFG_H
 #define FME_WEBCFG_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -25,6 +26,11 @@ struct fme_webcfg {
 	unsigned int n_users;
 	char *users[FME_MAX_USERS];
 	char *hashes[FME_MAX_USERS];
+	/* the password each user was last let in with, so that a scrape every
+	 * few seconds costs one bcrypt, not one each (as the exporter-toolkit
+	 * caches); under `lock` */
+	char *accepted[FME_MAX_USERS];
+	pthread_mutex_t lock;
 };
 
 /** Read `path` into cfg: 0, or -1 after a message naming the file and key
@@ -32,8 +38,9 @@ struct fme_webcfg {
 int fme_webcfg_load(const char *path, struct fme_webcfg *cfg, char *msg, size_t len);
 void fme_webcfg_free(struct fme_webcfg *cfg);
 
-/** Do user and password match an entry? Constant-time in the hash; an
- *  unknown user costs the same bcrypt work as a known one. */
-bool fme_webcfg_check(const struct fme_webcfg *cfg, const char *user, const char *password);
+/** Do user and password match an entry? The password the user was last
+ *  let in with is compared in constant time; any other costs a bcrypt,
+ *  the same for an unknown user as for a known one. Any thread. */
+bool fme_webcfg_check(struct fme_webcfg *cfg, const char *user, const char *password);
 
 #endif
