@@ -160,63 +160,73 @@ mhd_log(void *cls, const char *fmt, va_list ap)
 	fme_log(FME_DEBUG, "http: %s", msg); /* a client's fault, not the exporter's */
 }
 
-/* A listening socket for HOST:PORT, [HOST]:PORT or :PORT (every address,
- * IPv6 and IPv4 when the host has both). -1 after a log message. */
+/* A socket listening on the first address of `host` (NULL: every address
+ * of `family`) and `port` that takes one; -errno when none does. */
+static int
+bind_first(const char *host, const char *port, int family)
+{
+	struct addrinfo hints = { 0 }, *res = NULL, *ai;
+	int fd = -1, err = EADDRNOTAVAIL, one = 1, zero = 0, rc;
+
+	hints.ai_socktype = SOCK_STREAM;
+	hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
+	hints.ai_family = family;
+	rc = getaddrinfo(host, port, &hints, &res);
+	if (rc)
+		return rc == EAI_SYSTEM ? -errno : -EADDRNOTAVAIL;
+	for (ai = res; ai; ai = ai->ai_next) {
+		fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
+		if (fd < 0) {
+			err = errno;
+			continue;
+		}
+		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+		/* every address: IPv4 too, through the IPv6 socket */
+		if (ai->ai_family == AF_INET6 && !host)
+			setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
+		if (bind(fd, ai->ai_addr, ai->ai_addrlen) == 0 && listen(fd, 128) == 0)
+			break;
+		err = errno;
+		close(fd);
+		fd = -1;
+	}
+	freeaddrinfo(res);
+	return fd >= 0 ? fd : -err;
+}
+
+/* A listening socket for HOST:PORT, [HOST]:PORT or :PORT (every address:
+ * IPv6 and IPv4, or IPv4 alone where the host has no IPv6). -1 after a
+ * log message. */
 static int
 listen_on(const char *addr)
 {
 	char host[256];
-	const char *colon = strrchr(addr, ':'), *port;
-	struct addrinfo hints = { 0 }, *res = NULL, *ai;
-	int fd = -1, rc, one = 1, zero = 0;
+	const char *colon = strrchr(addr, ':'), *h = addr;
 	size_t hl;
+	int fd;
 
 	if (!colon || !colon[1]) {
 		fme_log(FME_ERROR, "bad listen address '%s' (HOST:PORT or :PORT)", addr);
 		return -1;
 	}
-	port = colon + 1;
 	hl = (size_t)(colon - addr);
 	if (hl >= 2 && addr[0] == '[' && addr[hl - 1] == ']') {
-		addr++;
+		h++;
 		hl -= 2;
 	}
 	if (hl >= sizeof(host)) {
 		fme_log(FME_ERROR, "bad listen address '%s'", addr);
 		return -1;
 	}
-	memcpy(host, addr, hl);
+	memcpy(host, h, hl);
 	host[hl] = '\0';
-	hints.ai_socktype = SOCK_STREAM;
-	hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
-	hints.ai_family = hl ? AF_UNSPEC : AF_INET6;
-	rc = getaddrinfo(hl ? host : NULL, port, &hints, &res);
-	if (rc && !hl) { /* no IPv6 here: IPv4 only */
-		hints.ai_family = AF_INET;
-		rc = getaddrinfo(NULL, port, &hints, &res);
-	}
-	if (rc) {
-		fme_log(FME_ERROR, "listen address %s: %s", addr, gai_strerror(rc));
-		return -1;
-	}
-	for (ai = res; ai; ai = ai->ai_next) {
-		fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
-		if (fd < 0)
-			continue;
-		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-		if (ai->ai_family == AF_INET6 && !hl)
-			setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
-		if (bind(fd, ai->ai_addr, ai->ai_addrlen) == 0 && listen(fd, 128) == 0)
-			break;
-		rc = errno;
-		close(fd);
-		fd = -1;
-		errno = rc;
-	}
-	freeaddrinfo(res);
+	if (hl)
+		fd = bind_first(host, colon + 1, AF_UNSPEC);
+	else if ((fd = bind_first(NULL, colon + 1, AF_INET6)) < 0 && fd != -EADDRINUSE)
+		fd = bind_first(NULL, colon + 1, AF_INET);
 	if (fd < 0)
-		fme_log(FME_ERROR, "cannot listen on %s: %s", addr, strerror(errno));
-	return fd;
+		fme_log(FME_ERROR, "cannot listen on %s: %s", addr, strerror(-fd));
+	return fd < 0 ? -1 : fd;
 }
 
 int
