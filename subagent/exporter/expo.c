@@ -383,7 +383,9 @@ snap_take(struct snap *sn, struct fastmib_segment *seg, unsigned int gi)
 				continue;
 		}
 		sn->rows[i] = row;
-		/* a best-effort read (-EBUSY) is served, and counted by the reader */
+		/* a best-effort read (-EBUSY: a writer stayed inside its
+		 * transaction) is served, as the agent serves it; the writer
+		 * status says stalled meanwhile */
 		sn->have_counters[i] = g->n_counters && (rc == 0 || rc == -EBUSY);
 		sn->have_states[i] = src == 0;
 		sn->created[i] = g->n_counters ? fastmib_discontinuity(seg, (int)gi, row) : 0;
