@@ -9,7 +9,8 @@
  * configuration files config.c's, the settings they give values.c's, the
  * state directory state.c's, the pid file and the change of user
  * privileges.c's, the AgentX connection's diagnosis connect.c's,
- * responses too big for the master size.c's.
+ * responses too big for the master size.c's, the status shown by the
+ * service manager (snmpd's answers to the registrations) status.c's.
  */
 #include <errno.h>
 #include <limits.h>
@@ -28,6 +29,7 @@
 #include "privileges.h"
 #include "size.h"
 #include "state.h"
+#include "status.h"
 
 #ifndef FASTMIB_VERSION
 #define FASTMIB_VERSION "0.0.0"
@@ -279,6 +281,8 @@ open_everything(struct fmx_settings *st)
 			 : "the master refused the session");
 		return -1;
 	}
+	if (!st->listen.value)
+		fmx_status_start();
 	rc = fma_start(st->agent, (unsigned int)(fmx_setting(st, FMA_SETTING_CHECK) > 0
 				 ? fmx_setting(st, FMA_SETTING_CHECK) : 0));
 	if (rc < 0) {

@@ -27,6 +27,7 @@
 
 #include "fastmib/oidmap.h"
 #include "fastmib/reader.h"
+#include "axreg.h"
 #include "core.h"
 #include "evhist.h"
 #include "ratelimit.h"
@@ -83,13 +84,15 @@ struct fma_seg {
 	struct fastmib_oid_rows rows;   /* what the map asks about rows and records */
 	oid root[MAX_OID_LEN];
 	size_t root_len;
-	netsnmp_handler_registration *reg;
+	struct fma_axreg *reg;          /* the root's registration, NULL: none */
 	/* per-call snapshot cache */
 	struct fma_snap snaps[FMA_SNAP_SLOTS];
 	unsigned int n_snaps, next_snap;
 	uint64_t *snap_values;
 	/* last attach failure, so that a retry every second logs only changes */
 	struct fma_said said;
+	/* snmpd's last refusal of the root's registration, logged once */
+	struct fma_said refused;
 	/* named again since fma_reload_begin() */
 	bool confirmed;
 	struct fma_events *ev;          /* NULL: no event log served */
