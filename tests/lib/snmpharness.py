@@ -382,6 +382,21 @@ def agentx_binary():
     return path
 
 
+def runnable_by_anyone(program, workdir):
+    """A copy of `program` in `workdir`/bin, for a test that runs it as
+    another user: the build tree may sit where only its owner can go (a
+    clone in a 0700 home directory). `workdir` is the test's, reachable by
+    every user (in the run's temporary directory) and removed with the
+    copy when the test ends."""
+    d = os.path.join(workdir, "bin")
+    os.makedirs(d, exist_ok=True)
+    os.chmod(d, 0o755)
+    dst = os.path.join(d, os.path.basename(program))
+    shutil.copy2(program, dst)
+    os.chmod(dst, 0o755)
+    return dst
+
+
 class Agent:
     """fastmib-agentx in the foreground, as subagent of `snmpd` or, when
     `standalone` is true, as its own agent on a free UDP port."""
