@@ -6,7 +6,8 @@
  * front end: Net-SNMP's set-up, the start (everything opened before the
  * daemon detaches, so that the exit status says whether it started), the
  * main loop and its signals. The command line is options.c's, the
- * configuration files config.c's, the settings they give values.c's, the
+ * configuration files directives.c's, what they give and the reload
+ * config.c's, the settings they give values.c's, the
  * state directory state.c's, the pid file and the change of user
  * privileges.c's, the AgentX connection's diagnosis connect.c's,
  * responses too big for the master size.c's, the status shown by the
@@ -25,6 +26,7 @@
 #include <net-snmp/agent/net-snmp-agent-includes.h>
 
 #include "connect.h"
+#include "directives.h"
 #include "options.h"
 #include "privileges.h"
 #include "size.h"
