@@ -9,7 +9,7 @@
 #     FLAGS flag...       more compiler flags
 #     LINK item...        after the objects: libraries, -l..., -Wl,...
 #     DEPENDS item...     more files or targets the build waits for
-#     CORPUS dir          the seed corpus in the tree: read, never written
+#     CORPUS dir...       the seed corpus in the tree: read, never written
 #                         (none for a format that changes: SEED makes one)
 #     SEED command...     (optional) writes more seeds into the directory
 #                         given as its last argument
@@ -39,7 +39,7 @@ function(fastmib_fuzz name)
   if(NOT FASTMIB_FUZZ)
     return()
   endif()
-  cmake_parse_arguments(F "" "CORPUS;SECONDS" "SOURCES;INCLUDES;DEFINES;FLAGS;LINK;DEPENDS;SEED"
+  cmake_parse_arguments(F "" "SECONDS" "SOURCES;INCLUDES;DEFINES;FLAGS;LINK;DEPENDS;SEED;CORPUS"
                         ${ARGN})
   set(_flags)
   foreach(d ${F_INCLUDES})
@@ -62,9 +62,9 @@ function(fastmib_fuzz name)
   add_custom_target(fuzz_${name} ALL DEPENDS ${_bin})
   set(_work ${CMAKE_CURRENT_BINARY_DIR}/fuzz-${name})
   set(_corpus "")
-  if(F_CORPUS)
-    set(_corpus "'${F_CORPUS}'")
-  endif()
+  foreach(d ${F_CORPUS})
+    string(APPEND _corpus " '${d}'")
+  endforeach()
   set(_seed "")
   if(F_SEED)
     string(JOIN "' '" _seed_cmd ${F_SEED})
@@ -76,6 +76,6 @@ function(fastmib_fuzz name)
   # directory (crash-*, leak-*), named in the output
   add_test(NAME fuzz.${name}
            WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}
-           COMMAND sh -c "rm -rf '${_work}' && mkdir -p '${_work}' && ${_seed}'${_bin}' -max_total_time=${F_SECONDS} -timeout=10 -rss_limit_mb=1024 -close_fd_mask=3 -print_final_stats=1 '${_work}' ${_corpus}")
+           COMMAND sh -c "rm -rf '${_work}' && mkdir -p '${_work}' && ${_seed}'${_bin}' -max_total_time=${F_SECONDS} -timeout=10 -rss_limit_mb=1024 -close_fd_mask=3 -print_final_stats=1 '${_work}'${_corpus}")
   set_tests_properties(fuzz.${name} PROPERTIES LABELS fuzz TIMEOUT 120)
 endfunction()
