@@ -33,3 +33,13 @@ def test_hostile_model_ends_cleanly(name, tmp_path):
         assert not out.exists() or not os.listdir(out)
     else:
         assert len(os.listdir(out)) == 3
+
+
+def test_hostile_value_in_a_message_stays_on_its_line(tmp_path):
+    """A value an error quotes may hold newlines: they are written \\n,
+    other control characters \\xHH, and no line is forged."""
+    model = os.path.join(CORPUS, "message-with-a-newline.yaml")
+    r = subprocess.run([GEN, "--check", model], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2
+    assert r.stderr == ("%s:15:10: error: `oid` must be a decimal integer, not "
+                        "`1\\nfastmib: forged line\\n2\\x09`\n" % model), r.stderr
