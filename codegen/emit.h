@@ -5,6 +5,7 @@
 
 #include "fastmib/names.h"
 #include "model.h"
+#include "state_names.h"
 #include "strbuf.h"
 
 /* <prefix>_stats.h: layout constants, structs, inline update functions. */
@@ -48,29 +49,71 @@ void emit_key_struct(const struct model *m, uint32_t gi, struct name_pool *np,
 void emit_key_functions(const struct model *m, uint32_t gi, struct name_pool *np,
 			struct strbuf *out);
 
-/* ---- a table's index objects in the MIB (emit_mib_index.c) ---- */
+/* ---- a group's states in <prefix>_stats.h (emit_states.c), group gi ---- */
 
-struct mib_index_object {
-	char *name;             /* pGI, or pGIType */
-	const char *seq_syntax; /* its type in the entry's SEQUENCE */
-	char *syntax;           /* its SYNTAX clause */
-	char *description;
-	unsigned arc;           /* under the entry */
+/*
+ * The values of its enums (P_G_S_L), the layout of its state struct
+ * (P_G_STATE_S_OFFSET, P_G_STATE_SIZE: fastmib_state_layout()'s), struct
+ * p_g_state with static assertions (macro `sassert`) that the compiler
+ * lays it out so, and the functions that set and get a row's states.
+ */
+void emit_states(const struct model *m, uint32_t gi, struct name_pool *np, const char *sassert,
+		 struct strbuf *out);
+
+/* ---- objects of a group in the MIB: of indexes, of states ---- */
+
+/* An OBJECT-TYPE the MIB emitter writes as it is (put with its parent). */
+struct mib_object {
+	const char *name;        /* pGI, pGIType, pGS, pGSType */
+	const char *seq_syntax;  /* its type in a table entry's SEQUENCE */
+	const char *syntax;      /* its SYNTAX clause (may take several lines) */
+	const char *units;       /* its UNITS, or NULL */
+	const char *access;      /* its MAX-ACCESS */
+	const char *description;
+	const char *defval;      /* the value of its DEFVAL clause, or NULL */
+	unsigned arc;            /* under the group's node or entry */
 };
+
+/* Free the heap strings of objects that mib_index_objects() or
+ * mib_state_objects() made: name, syntax, description, defval
+ * (emit_mib_object.c). */
+void mib_objects_free(struct mib_object *v, size_t n);
 
 /* Does an index of the model have type t? */
 bool mib_uses_index_type(const struct model *m, enum fastmib_index_type t);
-/* The module the MIB imports index syntax from besides SNMPv2-SMI and
- * SNMPv2-TC (INET-ADDRESS-MIB for an inet-address index), or NULL. */
-const char *mib_index_module(const struct model *m);
 /* The index objects of table g, in arc order, into out (room for
- * 2 * FASTMIB_MAX_INDEXES); their number. */
-size_t mib_index_objects(const char *prefix, const struct m_group *g,
-			 struct mib_index_object *out);
-void mib_index_objects_free(struct mib_index_object *v, size_t n);
+ * 2 * FASTMIB_MAX_INDEXES); their number (emit_mib_index.c). */
+size_t mib_index_objects(const char *prefix, const struct m_group *g, struct mib_object *out);
 /* The descriptors of g's INDEX clause, in model order, an inet-address
  * index's InetAddressType object before its InetAddress: "a, b, c". */
 void mib_index_clause(const char *prefix, const struct m_group *g, struct strbuf *out);
+
+/* The objects of group g's states, in model order (an inet-address: its
+ * InetAddressType, then its InetAddress), into out (room for 2 *
+ * g->n_states); their number (emit_mib_states.c). */
+size_t mib_state_objects(const char *prefix, const struct m_group *g, struct mib_object *out);
+/* R.5 and the NOTIFICATION-TYPEs of the model's notify states, in OID
+ * order (models with a notify state). */
+void mib_state_notifications(const struct model *m, struct strbuf *out);
+/* The NOTIFICATION-GROUP of those; `groups` is the node of the groups. */
+void mib_state_notification_group(const struct model *m, const char *groups,
+				  struct strbuf *out);
+
+/* A module of textual conventions the MIB imports, and what it imports. */
+struct mib_tc_module {
+	const char *module;
+	const char *names;      /* "InetAddressType, InetAddress" */
+};
+
+/* The modules of textual conventions the MIB imports besides SNMPv2-TC,
+ * into out (room for 2), in the order its IMPORTS list them:
+ * INET-ADDRESS-MIB (an inet-address index or state), HCNUM-TC (a gauge64
+ * state); their number (emit_mib.c). */
+size_t mib_tc_modules(const struct model *m, struct mib_tc_module *out);
+/* An OBJECT-TYPE clause by clause, DESCRIPTION wrapped (emit_mib_object.c). */
+void mib_put_object(struct strbuf *out, const struct mib_object *ob, const char *parent);
+/* A DESCRIPTION clause of `text`, wrapped (emit_mib_object.c). */
+void mib_put_description(struct strbuf *out, const char *text);
 
 /* ---- shared helpers (emit_util.c) ---- */
 
@@ -89,7 +132,22 @@ void put_c_comment_tab(struct strbuf *out, const char *text);
 void put_c_comment_text(struct strbuf *out, const char *text);
 /* Text as the body of a C string literal (no surrounding quotes). */
 void put_c_string(struct strbuf *out, const char *text);
-
+/*
+ * The static assertion (macro `sassert`) that member `member` of struct
+ * `tag` is at offset `offset` (a macro), on one line when it fits in 80
+ * columns, its message "WHAT: NAME offset"; and that the struct's size is
+ * `size`, "WHAT size". A generated struct whose layout the library owns
+ * (a key's, a row's states) is asserted so.
+ */
+void put_offset_assert(struct strbuf *out, const char *sassert, const char *tag,
+		       const char *member, const char *offset, const char *what,
+		       const char *name);
+void put_size_assert(struct strbuf *out, const char *sassert, const char *tag,
+		     const char *size, const char *what);
+/* "NAME(P0, P1, ...)", every parameter after the first on a line of its
+ * own when one line would exceed 80 columns. */
+void put_c_prototype(struct strbuf *out, const char *name, const char *const *params,
+		     size_t n);
 /*
  * The generated names of one output file. Every C or MIB name an emitter
  * writes is spelled by the names module (<fastmib/names.h>, through
@@ -107,6 +165,9 @@ void pool_init(struct name_pool *np, const char *prefix);
  * the role takes none), as fastmib_name() spells it. */
 const char *pool_name(struct name_pool *np, enum fastmib_name_role role, const char *a,
 		      const char *b);
+/* Name `role` of a state (state_names.h) from model names a, b and c. */
+const char *pool_state_name(struct name_pool *np, enum state_name_role role, const char *a,
+			    const char *b, const char *c);
 /* A model name in snake_case: a struct member or a parameter of the
  * generated code (fastmib_name_snake()). */
 const char *pool_snake(struct name_pool *np, const char *name);

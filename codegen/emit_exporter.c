@@ -32,6 +32,25 @@
  *    their value changes when the counters restart.
  *  - WriterStatus is a state set: one series per state, 1 for the current
  *    one, so a rule names the state instead of a number.
+ *  - States are metrics of their own, each as the generator reads its MIB
+ *    type unless that type reads otherwise than it means: an enum and a
+ *    truth-value are state sets (TruthValue's false is 2, which a sum or
+ *    a comparison with 0 would get wrong), a gauge64 a gauge (its
+ *    CounterBasedGauge64 is a Counter64), a date-and-time DateAndTime
+ *    (seconds since the epoch), said explicitly. Strings and addresses
+ *    are info metrics, as snmp_exporter makes every string: value 1, the
+ *    text in a label named after the state; an inet-address's
+ *    InetAddressType is read with its address (the object before it),
+ *    never a metric. Numbers, timeticks and timestamps are gauges as
+ *    their MIB types say.
+ *  - A table's display-string states are also labels of every metric of
+ *    their row (lookups): names people query by, as if_mib's ifName. Not
+ *    the other strings: octet strings are opaque and may be long, an
+ *    address changes more often than a name and each change would start
+ *    new series of the row's counters, and snmp_exporter reads an
+ *    InetAddress as a lookup without its type (0.21: garbled text).
+ *  - A model with timestamp states walks sysUpTime too: a TimeStamp is
+ *    sysUpTime at the moment, so the two give the time since in PromQL.
  *  - Event statistics are labelled with the event's name (a lookup).
  *  - The event table only on request: each logged record is a row, so its
  *    series come and go with every record.
@@ -46,8 +65,12 @@
 #include <string.h>
 
 #include "single_names.h"
+#include "state_names.h"
 
 #define WIDTH 72
+/* The agent's uptime, which a TimeStamp is a moment of, and its module. */
+#define UPTIME_OBJECT "sysUpTime"
+#define UPTIME_MODULE "SNMPv2-MIB"
 
 struct ex {
 	const struct model *m;
@@ -82,6 +105,16 @@ put_override(const struct ex *x, enum fastmib_name_role role, const char *a,
 }
 
 static void
+put_state_override(const struct ex *x, const struct m_group *g, const struct m_state *s,
+		   enum state_name_role object, const char *setting)
+{
+	char *name = state_name(object, x->m->prefix, g->name, s->name, NULL);
+
+	sb_printf(x->o, "      %s:\n        %s\n", name, setting);
+	free(name);
+}
+
+static void
 put_comment(const struct ex *x, const char *indent, const char *text)
 {
 	struct strbuf in;
@@ -97,7 +130,9 @@ static void
 emit_header_comment(const struct ex *x)
 {
 	const struct model *m = x->m;
-	const char *parent = mib_parent_module(m), *index = mib_index_module(m);
+	const char *parent = mib_parent_module(m);
+	struct mib_tc_module tc[2];
+	size_t n_tc = mib_tc_modules(m, tc);
 	struct strbuf t;
 
 	sb_init(&t);
@@ -110,10 +145,13 @@ emit_header_comment(const struct ex *x)
 	sb_puts(x->o, "#\n");
 	sb_init(&t);
 	sb_printf(&t, "prometheus-snmp-generator needs these MIB modules in its "
-		      "MIB directory: %s, SNMPv2-SMI, SNMPv2-TC, SNMPv2-CONF%s%s%s%s. "
-		      "Metrics and labels are named after the MIB's objects.",
-		  m->module, parent ? ", " : "", parent ? parent : "", index ? ", " : "",
-		  index ? index : "");
+		      "MIB directory: %s, SNMPv2-SMI, SNMPv2-TC, SNMPv2-CONF%s%s",
+		  m->module, parent ? ", " : "", parent ? parent : "");
+	for (size_t i = 0; i < n_tc; i++)
+		sb_printf(&t, ", %s", tc[i].module);
+	if (model_has_state_type(m, FASTMIB_STATE_TIMESTAMP))
+		sb_puts(&t, ", " UPTIME_MODULE);
+	sb_puts(&t, ". Metrics and labels are named after the MIB's objects.");
 	put_comment(x, "", t.data);
 	sb_free(&t);
 }
@@ -136,8 +174,10 @@ table_walked(const struct ex *x, const struct m_group *g)
 static void
 put_port_joins(const struct ex *x, const struct m_group *g)
 {
-	char *metric = gen_name(FASTMIB_MIB_COUNTER, x->m->prefix, g->name,
-				g->counters[0].name);
+	/* a column of the table: its first counter, or state */
+	char *metric = g->n_counters ? gen_name(FASTMIB_MIB_COUNTER, x->m->prefix, g->name,
+						g->counters[0].name)
+		       : state_name(SN_MIB_STATE, x->m->prefix, g->name, g->states[0].name, NULL);
 	struct strbuf t;
 
 	for (uint32_t xi = 0; xi < g->n_indexes; xi++) {
@@ -163,6 +203,26 @@ put_port_joins(const struct ex *x, const struct m_group *g)
 	free(metric);
 }
 
+/* The objects of a scalar group's states, fetched with GET like its
+ * counters (an inet-address: its type, then its address). */
+static void
+put_state_walks(const struct ex *x, const struct m_group *g)
+{
+	for (uint32_t si = 0; si < g->n_states; si++) {
+		const struct m_state *s = &g->states[si];
+		char *name;
+
+		if (s->type == FASTMIB_STATE_INET_ADDRESS) {
+			name = state_name(SN_MIB_STATE_TYPE, x->m->prefix, g->name, s->name, NULL);
+			sb_printf(x->o, "      - %s\n", name);
+			free(name);
+		}
+		name = state_name(SN_MIB_STATE, x->m->prefix, g->name, s->name, NULL);
+		sb_printf(x->o, "      - %s\n", name);
+		free(name);
+	}
+}
+
 static void
 emit_walk(const struct ex *x)
 {
@@ -179,7 +239,9 @@ emit_walk(const struct ex *x)
 			put_comment(x, "      ", t.data);
 			for (uint32_t ki = 0; ki < g->n_counters; ki++)
 				put_walk(x, FASTMIB_MIB_COUNTER, g->name, g->counters[ki].name);
-			put_walk(x, FASTMIB_MIB_GROUP_DISCONTINUITY, g->name, NULL);
+			put_state_walks(x, g);
+			if (g->n_counters)
+				put_walk(x, FASTMIB_MIB_GROUP_DISCONTINUITY, g->name, NULL);
 		} else {
 			sb_printf(&t, "%s: %stable, labels", g->name, g->keyed ? "keyed " : "");
 			for (uint32_t xi = 0; xi < g->n_indexes; xi++) {
@@ -221,6 +283,20 @@ emit_walk(const struct ex *x)
 	put_walk(x, FASTMIB_MIB_WRITER_STATUS, NULL, NULL);
 	put_walk(x, FASTMIB_MIB_BEST_EFFORT, NULL, NULL);
 	put_walk(x, FASTMIB_MIB_OUT_OF_RANGE, NULL, NULL);
+	if (model_has_state_type(m, FASTMIB_STATE_TIMESTAMP)) {
+		put_comment(x, "      ", "the agent's uptime: a timestamp state is its value at "
+					  "the moment (0: not since the agent started), so ("
+					  UPTIME_OBJECT " - state) / 100 is the seconds since");
+		sb_puts(x->o, "      - " UPTIME_OBJECT "\n");
+	}
+	if (model_notifies(m)) {
+		char *dropped = state_name(SN_MIB_NOTIFICATIONS_DROPPED, m->prefix, NULL, NULL,
+					   NULL);
+
+		put_comment(x, "      ", "notifications the agent did not send");
+		sb_printf(x->o, "      - %s\n", dropped);
+		free(dropped);
+	}
 	if (m->n_events == 0)
 		return;
 	put_comment(x, "      ", "records logged and dropped per event");
@@ -243,18 +319,118 @@ put_lookup(const struct ex *x, enum fastmib_name_role index, enum fastmib_name_r
 	free(n);
 }
 
+/* Whether state `s` of group `g` labels every metric of its row (a
+ * lookup): a display-string of a walked table. */
+static bool
+state_labels_row(const struct ex *x, const struct m_group *g, const struct m_state *s)
+{
+	return g->table && s->type == FASTMIB_STATE_DISPLAY_STRING && table_walked(x, g);
+}
+
+static bool
+model_labels_rows(const struct ex *x)
+{
+	for (uint32_t gi = 0; gi < x->m->n_groups; gi++)
+		for (uint32_t si = 0; si < x->m->groups[gi].n_states; si++)
+			if (state_labels_row(x, &x->m->groups[gi], &x->m->groups[gi].states[si]))
+				return true;
+	return false;
+}
+
+/* The lookups of the states that label their rows. Their source indexes
+ * are every label of the table's rows, as the generator names them: an
+ * inet-address index (InetAddressType and InetAddress) is one label, the
+ * address's. */
+static void
+put_state_lookups(const struct ex *x)
+{
+	const struct model *m = x->m;
+
+	if (!model_labels_rows(x))
+		return;
+	put_comment(x, "      ", "display-string states of tables: a label of every metric "
+				  "of their row too");
+	for (uint32_t gi = 0; gi < m->n_groups; gi++) {
+		const struct m_group *g = &m->groups[gi];
+
+		for (uint32_t si = 0; si < g->n_states; si++) {
+			char *name;
+
+			if (!state_labels_row(x, g, &g->states[si]))
+				continue;
+			sb_puts(x->o, "      - source_indexes: [");
+			for (uint32_t xi = 0; xi < g->n_indexes; xi++) {
+				char *idx = gen_name(FASTMIB_MIB_INDEX, m->prefix, g->name,
+						     g->indexes[xi].name);
+
+				sb_printf(x->o, "%s%s", xi ? ", " : "", idx);
+				free(idx);
+			}
+			name = state_name(SN_MIB_STATE, m->prefix, g->name, g->states[si].name, NULL);
+			sb_printf(x->o, "]\n        lookup: %s\n", name);
+			free(name);
+		}
+	}
+}
+
 static void
 emit_lookups(const struct ex *x)
 {
 	bool event_table = x->opts->event_table;
 
-	if (x->m->n_events == 0)
+	if (x->m->n_events == 0 && !model_labels_rows(x))
 		return;
 	sb_puts(x->o, "    lookups:\n");
+	put_state_lookups(x);
+	if (x->m->n_events == 0)
+		return;
 	put_comment(x, "      ", "the event's name as a label beside its id");
 	put_lookup(x, FASTMIB_MIB_EVENT_STATS_ID, FASTMIB_MIB_EVENT_STATS_NAME);
 	if (event_table)
 		put_lookup(x, FASTMIB_MIB_EVENT_NUMBER, FASTMIB_MIB_EVENT_NAME);
+}
+
+/* The states whose MIB type the generator reads otherwise than they mean,
+ * by type: the object overridden (an inet-address: its InetAddressType),
+ * the override, and why. */
+static const struct {
+	uint32_t type;
+	enum state_name_role object;
+	const char *setting;
+	const char *why;
+} state_overrides[] = {
+	{ FASTMIB_STATE_TRUTH_VALUE, SN_MIB_STATE, "type: EnumAsStateSet",
+	  "truth-value states: a series for true and one for false, 1 for the current "
+	  "one (TruthValue's false is 2, not 0)" },
+	{ FASTMIB_STATE_ENUM, SN_MIB_STATE, "type: EnumAsStateSet",
+	  "enum states: a series per label, 1 for the current one" },
+	{ FASTMIB_STATE_GAUGE64, SN_MIB_STATE, "type: gauge",
+	  "gauge64 states go up and down: gauges, whatever their Counter64 syntax says" },
+	{ FASTMIB_STATE_DATE_AND_TIME, SN_MIB_STATE, "type: DateAndTime",
+	  "date-and-time states: seconds since the epoch (whole seconds; unknown, "
+	  "'0000000000000000'H, reads -62169984000)" },
+	{ FASTMIB_STATE_INET_ADDRESS, SN_MIB_STATE_TYPE, "ignore: true",
+	  "an inet-address state's InetAddressType is read with its address, which "
+	  "it says how to write: no metric of its own" },
+};
+
+static void
+put_state_overrides(const struct ex *x)
+{
+	const struct model *m = x->m;
+
+	for (size_t k = 0; k < sizeof(state_overrides) / sizeof(state_overrides[0]); k++) {
+		if (!model_has_state_type(m, state_overrides[k].type))
+			continue;
+		put_comment(x, "      ", state_overrides[k].why);
+		for (uint32_t gi = 0; gi < m->n_groups; gi++)
+			for (uint32_t si = 0; si < m->groups[gi].n_states; si++)
+				if (m->groups[gi].states[si].type == state_overrides[k].type)
+					put_state_override(x, &m->groups[gi],
+							   &m->groups[gi].states[si],
+							   state_overrides[k].object,
+							   state_overrides[k].setting);
+	}
 }
 
 static void
@@ -273,7 +449,8 @@ emit_overrides(const struct ex *x)
 				  "false(2)");
 	put_override(x, FASTMIB_MIB_RESET_ALL, NULL, "ignore: true");
 	for (uint32_t gi = 0; gi < m->n_groups; gi++)
-		put_override(x, FASTMIB_MIB_RESET, m->groups[gi].name, "ignore: true");
+		if (m->groups[gi].n_counters)
+			put_override(x, FASTMIB_MIB_RESET, m->groups[gi].name, "ignore: true");
 	put_comment(x, "      ", "index objects are labels, never values (not "
 				  "accessible; an InetAddressType is read with its "
 				  "address, into one label)");
@@ -292,11 +469,13 @@ emit_overrides(const struct ex *x)
 				  "segment): a new value means the counters restarted");
 	put_override(x, FASTMIB_MIB_DISCONTINUITY, NULL, "type: gauge");
 	for (uint32_t gi = 0; gi < m->n_groups; gi++)
-		put_override(x, FASTMIB_MIB_GROUP_DISCONTINUITY, m->groups[gi].name,
-			     "type: gauge");
+		if (m->groups[gi].n_counters)
+			put_override(x, FASTMIB_MIB_GROUP_DISCONTINUITY, m->groups[gi].name,
+				     "type: gauge");
 	put_comment(x, "      ", "running(1), gone(2) or stalled(3): a series per "
 				  "state, 1 for the current one");
 	put_override(x, FASTMIB_MIB_WRITER_STATUS, NULL, "type: EnumAsStateSet");
+	put_state_overrides(x);
 	if (m->n_events == 0)
 		return;
 	put_comment(x, "      ", "event names are labels (lookups)");

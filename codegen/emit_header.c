@@ -6,10 +6,13 @@
  * the schema constants through static assertions. Event functions fold
  * the rate into code: a constant compare for rates 1..8, none for 9, an
  * empty body for 0, so a filtered event costs one compare and branch.
+ * A keyed table's key (emit_keys.c) and a group's states (emit_states.c)
+ * are parts of their own.
  *
  * Every name the header defines is spelled by the names module
- * (<fastmib/names.h>): the module's own names are made once below, a
- * group's, counter's or event's where they are written.
+ * (<fastmib/names.h>; a state's, state_names.h): the module's own names
+ * are made once below, a group's, counter's or event's where they are
+ * written.
  */
 #include "emit.h"
 
@@ -226,6 +229,8 @@ emit_constants(const struct model *m, struct hnames *h, struct strbuf *o)
 			sb_printf(o, "#define %s %uu\n", gname(h, FASTMIB_C_ROWS, g), g->n_rows);
 		if (g->keyed)
 			emit_key_constants(m, gi, &h->pool, o);
+		if (!g->n_counters)
+			continue; /* states only: nothing in a storage area */
 		sb_printf(o, "#define %s %lluu\n", gname(h, FASTMIB_C_OFFSET, g),
 			  (unsigned long long)g->offset);
 		sb_printf(o, "#define %s %uu\n", gname(h, FASTMIB_C_ROW_SIZE, g), g->row_size);
@@ -243,7 +248,8 @@ emit_area_struct(const struct model *m, struct hnames *h, struct strbuf *o, int 
 	int any = 0;
 
 	for (gi = 0; gi < m->n_groups; gi++)
-		any |= storage_is_shared(m->groups[gi].storage) == shared;
+		any |= m->groups[gi].n_counters &&
+		       storage_is_shared(m->groups[gi].storage) == shared;
 	if (!any) {
 		sb_printf(o, "/* No %s group: the %s area is empty. */\n\n",
 			  shared ? "shared" : "per-core", shared ? "shared" : "per-core");
@@ -259,7 +265,7 @@ emit_area_struct(const struct model *m, struct hnames *h, struct strbuf *o, int 
 	for (gi = 0; gi < m->n_groups; gi++) {
 		const struct m_group *g = &m->groups[gi];
 
-		if (storage_is_shared(g->storage) != shared)
+		if (!g->n_counters || storage_is_shared(g->storage) != shared)
 			continue;
 		sb_printf(o, "\t%s struct %s %s", h->aligned_64,
 			  gname(h, FASTMIB_C_ROW_STRUCT, g), snake(h, g->name));
@@ -279,6 +285,11 @@ emit_structs(const struct model *m, struct hnames *h, struct strbuf *o)
 		const struct m_group *g = &m->groups[gi];
 		struct strbuf t;
 
+		if (!g->n_counters) {
+			if (g->keyed)
+				emit_key_struct(m, gi, &h->pool, h->sassert, o);
+			continue;
+		}
 		sb_init(&t);
 		sb_printf(&t, "One row of group %s (%s%s): ", g->name,
 			  fastmib_storage_word(g->storage),
@@ -300,6 +311,8 @@ emit_structs(const struct model *m, struct hnames *h, struct strbuf *o)
 	for (gi = 0; gi < m->n_groups; gi++) {
 		const struct m_group *g = &m->groups[gi];
 
+		if (!g->n_counters)
+			continue;
 		sb_printf(o, "%s(sizeof(struct %s) == %s,\n\t\"%s row size\");\n", h->sassert,
 			  gname(h, FASTMIB_C_ROW_STRUCT, g), gname(h, FASTMIB_C_ROW_SIZE, g),
 			  g->name);
@@ -826,8 +839,11 @@ emit_updates(const struct model *m, struct hnames *h, struct strbuf *o, bool tx)
 	for (uint32_t gi = 0; gi < m->n_groups; gi++) {
 		const struct m_group *g = &m->groups[gi];
 
+		/* a group of states only: its rows, no update */
+		if (!g->n_counters && (tx || !g->table))
+			continue;
 		sb_printf(o, "/* ---- group %s: %s%s%s ---- */\n\n", g->name,
-			  fastmib_storage_word(g->storage),
+			  g->n_counters ? fastmib_storage_word(g->storage) : "states only,",
 			  g->keyed ? " keyed table" : g->table ? " table" : "",
 			  tx ? ", transaction form" : "");
 		if (g->table && tx) {
@@ -837,7 +853,8 @@ emit_updates(const struct model *m, struct hnames *h, struct strbuf *o, bool tx)
 				emit_key_functions(m, gi, &h->pool, o);
 			else
 				emit_row_helper(h, g, o);
-			emit_row_checked(h, g, o);
+			if (g->n_counters)
+				emit_row_checked(h, g, o);
 		}
 		for (uint32_t ki = 0; ki < g->n_counters; ki++) {
 			const struct m_counter *k = &g->counters[ki];
@@ -878,23 +895,17 @@ static void
 put_event_signature(struct hnames *h, const char *fn, const struct m_event *e,
 		    struct strbuf *o)
 {
-	struct strbuf sig;
-	int pass;
+	const char *params[1 + FASTMIB_MAX_EVENT_ARGS] = { "struct fastmib_writer *w" };
 	uint32_t i;
 
-	for (pass = 0; pass < 2; pass++) {
-		sb_init(&sig);
-		sb_printf(&sig, "%s(struct fastmib_writer *w", fn);
-		for (i = 0; i < e->n_args; i++)
-			sb_printf(&sig, ",%s%s %s", pass ? "\n\t" : " ",
-				  arg_c_type(e->args[i].type), snake(h, e->args[i].name));
-		sb_puts(&sig, ")");
-		if (pass == 1 || sig.len <= 80)
-			break;
-		sb_free(&sig);
+	for (i = 0; i < e->n_args && i < FASTMIB_MAX_EVENT_ARGS; i++) {
+		struct strbuf p;
+
+		sb_init(&p);
+		sb_printf(&p, "%s %s", arg_c_type(e->args[i].type), snake(h, e->args[i].name));
+		params[1 + i] = pool_keep(&h->pool, sb_take(&p));
 	}
-	sb_puts(o, sig.data);
-	sb_free(&sig);
+	put_c_prototype(o, fn, params, 1 + i);
 }
 
 /*
@@ -983,6 +994,15 @@ emit_event(struct hnames *h, const struct m_event *e, struct strbuf *o)
 	sb_puts(o, "}\n\n");
 }
 
+/* The states of every group that has some: the slow path's part. */
+static void
+emit_group_states(const struct model *m, struct hnames *h, struct strbuf *o)
+{
+	for (uint32_t gi = 0; gi < m->n_groups; gi++)
+		if (m->groups[gi].n_states)
+			emit_states(m, gi, &h->pool, h->sassert, o);
+}
+
 static void
 emit_events(const struct model *m, struct hnames *h, struct strbuf *o)
 {
@@ -1019,6 +1039,7 @@ emit_header(const struct model *m, struct strbuf *o)
 	emit_tx_model(m, &h, o);
 	emit_updates(m, &h, o, true);
 	emit_events(m, &h, o);
+	emit_group_states(m, &h, o);
 	sb_printf(o, "#ifdef __cplusplus\n}\n#endif\n\n#endif /* %s */\n", h.guard);
 	pool_free(&h.pool);
 }

@@ -100,53 +100,33 @@ emit_key_struct(const struct model *m, uint32_t gi, struct name_pool *np, const 
 	for (uint32_t xi = 0; xi < g->n_indexes; xi++)
 		put_member(o, pool_snake(np, g->indexes[xi].name), &g->indexes[xi]);
 	sb_puts(o, "};\n\n");
-	for (uint32_t xi = 0; xi < g->n_indexes; xi++) {
-		const char *member = pool_snake(np, g->indexes[xi].name);
-
-		const char *off = pool_name(np, FASTMIB_C_KEY_OFFSET, g->name,
-					    g->indexes[xi].name);
-		struct strbuf a;
-
-		/* the condition on one line when it fits in 80 columns */
-		sb_init(&a);
-		sb_printf(&a, "%s(offsetof(struct %s, %s) == %s,", sassert, key, member, off);
-		if (a.len > 80) {
-			sb_free(&a);
-			sb_printf(&a, "%s(offsetof(struct %s, %s) ==\n\t%s,", sassert, key,
-				  member, off);
-		}
-		sb_printf(o, "%s\n\t\"%s key: %s offset\");\n", a.data, g->name,
-			  g->indexes[xi].name);
-		sb_free(&a);
-	}
-	sb_printf(o, "%s(sizeof(struct %s) == %s,\n\t\"%s key size\");\n\n", sassert, key,
-		  pool_name(np, FASTMIB_C_KEY_SIZE, g->name, NULL), g->name);
+	sb_init(&t);
+	sb_printf(&t, "%s key", g->name);
+	for (uint32_t xi = 0; xi < g->n_indexes; xi++)
+		put_offset_assert(o, sassert, key, pool_snake(np, g->indexes[xi].name),
+				  pool_name(np, FASTMIB_C_KEY_OFFSET, g->name, g->indexes[xi].name),
+				  t.data, g->indexes[xi].name);
+	put_size_assert(o, sassert, key, pool_name(np, FASTMIB_C_KEY_SIZE, g->name, NULL), t.data);
+	sb_free(&t);
 }
 
 /* "static inline int\nNAME(struct fastmib_segment *seg, const struct KEY *key[,
- * uint32_t *row])" and its body, the call of the library; one parameter a
- * line when one line would exceed 80 columns. */
+ * uint32_t *row])" and its body, the call of the library. */
 static void
 put_key_function(struct strbuf *o, const char *name, const char *key, bool with_row,
 		 const char *call, const char *group_id)
 {
-	const char *sep = " ";
-	struct strbuf sig;
+	struct strbuf k;
+	const char *params[3] = { "struct fastmib_segment *seg", NULL, "uint32_t *row" };
 
-	for (int pass = 0; pass < 2; pass++, sep = "\n\t") {
-		sb_init(&sig);
-		sb_printf(&sig, "%s(struct fastmib_segment *seg,%sconst struct %s *key", name,
-			  sep, key);
-		if (with_row)
-			sb_printf(&sig, ",%suint32_t *row", sep);
-		sb_puts(&sig, ")");
-		if (pass == 1 || sig.len <= 80)
-			break;
-		sb_free(&sig);
-	}
-	sb_printf(o, "static inline int\n%s\n{\n\treturn %s(seg, %s, key%s);\n}\n\n", sig.data,
-		  call, group_id, with_row ? ", row" : "");
-	sb_free(&sig);
+	sb_init(&k);
+	sb_printf(&k, "const struct %s *key", key);
+	params[1] = k.data;
+	sb_puts(o, "static inline int\n");
+	put_c_prototype(o, name, params, with_row ? 3 : 2);
+	sb_printf(o, "\n{\n\treturn %s(seg, %s, key%s);\n}\n\n", call, group_id,
+		  with_row ? ", row" : "");
+	sb_free(&k);
 }
 
 void

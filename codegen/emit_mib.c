@@ -8,8 +8,10 @@
  *   R.3      <prefix>Conformance: compliances (1), groups (2)
  *   R.4      <prefix>Events (models with events): notifications (0),
  *            event table (1), event statistics table (2)
+ *   R.5      <prefix>Notifications (models with a notify state): R.5.0 theirs
  * Arcs above FASTMIB_MAX_ARC inside a group are reserved for the objects
- * the generator adds (reset, discontinuity time, index columns).
+ * the generator adds (reset, discontinuity time, index columns). A group's
+ * states share its arcs with its counters (emit_mib_states.c).
  */
 #include "emit.h"
 
@@ -18,6 +20,7 @@
 
 #include "fastmib/oidmap.h"
 #include "single_names.h"
+#include "state_names.h"
 
 #define INDENT "        "
 #define WIDTH  72
@@ -95,15 +98,8 @@ struct mn {
 	char *events;
 };
 
-static void
-put_description(struct strbuf *o, const char *text)
-{
-	sb_puts(o, "    DESCRIPTION\n" INDENT "\"");
-	wrap_text(o, text, INDENT, WIDTH, 0);
-	sb_puts(o, "\"\n");
-}
 
-/* put_description() of a text made as printf() makes it. */
+/* mib_put_description() of a text made as printf() makes it. */
 static void __attribute__((format(printf, 2, 3)))
 put_descriptionf(struct strbuf *o, const char *fmt, ...)
 {
@@ -114,7 +110,7 @@ put_descriptionf(struct strbuf *o, const char *fmt, ...)
 	va_start(ap, fmt);
 	sb_vprintf(&t, fmt, ap);
 	va_end(ap);
-	put_description(o, t.data);
+	mib_put_description(o, t.data);
 	sb_free(&t);
 }
 
@@ -141,8 +137,9 @@ uses_tables(const struct model *m)
 	return false;
 }
 
+/* Has the model a `notify` event (the event log's notifications)? */
 static bool
-uses_notify(const struct model *m)
+events_notify(const struct model *m)
 {
 	uint32_t i;
 
@@ -161,17 +158,32 @@ put_import_list(struct strbuf *o, struct strbuf *list, const char *module)
 	sb_init(list);
 }
 
+size_t
+mib_tc_modules(const struct model *m, struct mib_tc_module *out)
+{
+	size_t n = 0;
+
+	if (mib_uses_index_type(m, FASTMIB_INDEX_INET_ADDRESS) ||
+	    model_has_state_type(m, FASTMIB_STATE_INET_ADDRESS))
+		out[n++] = (struct mib_tc_module){ "INET-ADDRESS-MIB",
+						   "InetAddressType, InetAddress" };
+	if (model_has_state_type(m, FASTMIB_STATE_GAUGE64))
+		out[n++] = (struct mib_tc_module){ "HCNUM-TC", "CounterBasedGauge64" };
+	return n;
+}
+
 /*
- * Imports of a model with events or keyed tables: more names, so each
- * list is wrapped. Each name only where the module uses it (smilint -l 6
- * flags the others).
+ * Imports of a model with events, keyed tables or states: more names, so
+ * each list is wrapped. Each name only where the module uses it (smilint
+ * -l 6 flags the others).
  */
 static void
 emit_wrapped_imports(const struct mn *n, const struct parent *par, struct strbuf *o)
 {
 	const struct model *m = n->m;
-	bool notify = uses_notify(m), events = m->n_events > 0;
-	const char *index_module = mib_index_module(m);
+	bool notify = model_notifies(m), events = m->n_events > 0;
+	struct mib_tc_module tc[2];
+	size_t n_tc = mib_tc_modules(m, tc);
 	struct strbuf l;
 
 	sb_init(&l);
@@ -182,29 +194,35 @@ emit_wrapped_imports(const struct mn *n, const struct parent *par, struct strbuf
 		sb_puts(&l, ", Counter32");
 	if (uses_type(m, FASTMIB_GAUGE32))
 		sb_puts(&l, ", Gauge32");
+	if (model_has_state_type(m, FASTMIB_STATE_INTEGER32))
+		sb_puts(&l, ", Integer32");
 	if (events || mib_uses_index_type(m, FASTMIB_INDEX_INTEGER) ||
-	    mib_uses_index_type(m, FASTMIB_INDEX_UINT32))
+	    mib_uses_index_type(m, FASTMIB_INDEX_UINT32) ||
+	    model_has_state_type(m, FASTMIB_STATE_UNSIGNED32))
 		sb_puts(&l, ", Unsigned32");
-	if (mib_uses_index_type(m, FASTMIB_INDEX_IPV4))
+	if (model_has_state_type(m, FASTMIB_STATE_TIMETICKS))
+		sb_puts(&l, ", TimeTicks");
+	if (mib_uses_index_type(m, FASTMIB_INDEX_IPV4) || model_has_state_type(m, FASTMIB_STATE_IPV4))
 		sb_puts(&l, ", IpAddress");
 	if (par->module && strcmp(par->module, "SNMPv2-SMI") == 0)
 		sb_printf(&l, ", %s", par->name);
 	put_import_list(o, &l, "SNMPv2-SMI\n");
 	sb_printf(&l, "%sTruthValue, TimeStamp", events ? "TEXTUAL-CONVENTION, " : "");
-	if (events || mib_uses_index_type(m, FASTMIB_INDEX_STRING))
+	if (events || mib_uses_index_type(m, FASTMIB_INDEX_STRING) ||
+	    model_has_state_type(m, FASTMIB_STATE_DISPLAY_STRING))
 		sb_puts(&l, ", DisplayString");
-	if (events)
+	if (events || model_has_state_type(m, FASTMIB_STATE_DATE_AND_TIME))
 		sb_puts(&l, ", DateAndTime");
-	if (mib_uses_index_type(m, FASTMIB_INDEX_MAC))
+	if (mib_uses_index_type(m, FASTMIB_INDEX_MAC) || model_has_state_type(m, FASTMIB_STATE_MAC))
 		sb_puts(&l, ", MacAddress");
 	put_import_list(o, &l, "SNMPv2-TC\n");
 	sb_printf(&l, "MODULE-COMPLIANCE, OBJECT-GROUP%s",
 		  notify ? ", NOTIFICATION-GROUP" : "");
 	put_import_list(o, &l, "SNMPv2-CONF");
-	if (index_module) {
+	for (size_t i = 0; i < n_tc; i++) {
 		sb_puts(o, "\n");
-		sb_puts(&l, "InetAddressType, InetAddress");
-		put_import_list(o, &l, index_module);
+		sb_puts(&l, tc[i].names);
+		put_import_list(o, &l, tc[i].module);
 	}
 	sb_free(&l);
 	if (par->module && strcmp(par->module, "SNMPv2-SMI") != 0)
@@ -217,7 +235,7 @@ emit_imports(const struct mn *n, const struct parent *par, struct strbuf *o)
 {
 	const struct model *m = n->m;
 
-	if (m->n_events || model_has_keyed(m)) {
+	if (m->n_events || model_has_keyed(m) || model_has_state_type(m, 0)) {
 		emit_wrapped_imports(n, par, o);
 		return;
 	}
@@ -259,12 +277,12 @@ emit_identity(const struct mn *n, const struct parent *par, struct strbuf *o)
 	sb_puts(o, "\"\n    CONTACT-INFO\n" INDENT "\"");
 	wrap_text(o, m->contact, INDENT, WIDTH, 0);
 	sb_puts(o, "\"\n");
-	put_description(o, m->description);
+	mib_put_description(o, m->description);
 	for (i = 0; i < m->n_revisions; i++) {
 		sb_puts(o, "    REVISION     ");
 		put_smi_date(o, m->revisions[i].date);
 		sb_putc(o, '\n');
-		put_description(o, m->revisions[i].description);
+		mib_put_description(o, m->revisions[i].description);
 	}
 	sb_printf(o, "    ::= { %s", par->name);
 	for (i = par->len; i < m->oid_len; i++)
@@ -279,7 +297,71 @@ emit_identity(const struct mn *n, const struct parent *par, struct strbuf *o)
 	if (m->n_events)
 		sb_printf(o, "%s OBJECT IDENTIFIER ::= { %s %u }\n", n->events, n->root,
 			  FASTMIB_ARC_EVENTS);
+	if (model_notifies_states(m)) {
+		char *s = state_name(SN_MIB_NOTIFICATIONS, n->p, NULL, NULL, NULL);
+
+		sb_printf(o, "%s OBJECT IDENTIFIER ::= { %s %u }\n", s, n->root,
+			  FASTMIB_ARC_NOTIFICATIONS);
+		free(s);
+	}
 	sb_puts(o, "\n");
+}
+
+/*
+ * A group's objects under its node or entry, its counters and the objects
+ * of its states, in OID order: SMI tools expect a table's columns in
+ * SEQUENCE order.
+ */
+struct column {
+	unsigned arc;
+	const struct m_counter *k; /* a counter, or */
+	const struct mib_object *s; /* an object of a state */
+};
+
+struct columns {
+	struct column *v;
+	size_t n;
+	struct mib_object *states;
+	size_t n_states;
+};
+
+static int
+cmp_column(const void *a, const void *b)
+{
+	const struct column *x = a, *y = b;
+
+	return (x->arc > y->arc) - (x->arc < y->arc);
+}
+
+static void
+columns_of(const struct mn *n, const struct m_group *g, struct columns *c)
+{
+	c->states = xcalloc(2 * g->n_states + 1, sizeof(*c->states));
+	c->n_states = mib_state_objects(n->p, g, c->states);
+	c->v = xcalloc(g->n_counters + c->n_states + 1, sizeof(*c->v));
+	c->n = 0;
+	for (uint32_t i = 0; i < g->n_counters; i++)
+		c->v[c->n++] = (struct column){ g->counters[i].arc, &g->counters[i], NULL };
+	for (size_t i = 0; i < c->n_states; i++)
+		c->v[c->n++] = (struct column){ c->states[i].arc, NULL, &c->states[i] };
+	/* arcs are unique in a group (the schema's rule): a total order */
+	qsort(c->v, c->n, sizeof(*c->v), cmp_column);
+}
+
+static void
+columns_free(struct columns *c)
+{
+	mib_objects_free(c->states, c->n_states);
+	free(c->states);
+	free(c->v);
+}
+
+/* The descriptor of column c (heap). */
+static char *
+column_name(const struct mn *n, const struct m_group *g, const struct column *c)
+{
+	return c->k ? gen_name(FASTMIB_MIB_COUNTER, n->p, g->name, c->k->name)
+		    : xstrdup(c->s->name);
 }
 
 static const char *
@@ -294,28 +376,6 @@ smi_type(enum fastmib_type t)
 		return "Gauge32";
 	}
 	return "?";
-}
-
-/* Counters in OID order: SMI tools expect columns in SEQUENCE order. */
-static int
-cmp_arc(const void *a, const void *b)
-{
-	const struct m_counter *x = *(const struct m_counter *const *)a;
-	const struct m_counter *y = *(const struct m_counter *const *)b;
-
-	return (x->arc > y->arc) - (x->arc < y->arc);
-}
-
-static const struct m_counter **
-sorted_counters(const struct m_group *g)
-{
-	const struct m_counter **v = xcalloc(g->n_counters, sizeof(*v));
-	uint32_t i;
-
-	for (i = 0; i < g->n_counters; i++)
-		v[i] = &g->counters[i];
-	qsort(v, g->n_counters, sizeof(*v), cmp_arc);
-	return v;
 }
 
 static void
@@ -342,16 +402,26 @@ emit_counter(const struct mn *n, const struct m_group *g,
 			  gdisc, g->table ? " of the same row" : "", mdisc);
 		break;
 	}
-	sb_printf(o, "%s OBJECT-TYPE\n    SYNTAX       %s\n", name, smi_type(k->type));
-	if (k->units[0])
-		sb_printf(o, "    UNITS        \"%s\"\n", k->units);
-	sb_puts(o, "    MAX-ACCESS   read-only\n    STATUS       current\n");
-	put_description(o, text.data);
-	sb_printf(o, "    ::= { %s %u }\n\n", parent, k->arc);
+	mib_put_object(o, &(struct mib_object){
+		.name = name, .syntax = smi_type(k->type), .units = k->units[0] ? k->units : NULL,
+		.access = "read-only", .description = text.data, .arc = k->arc }, parent);
 	sb_free(&text);
 	free(name);
 	free(gdisc);
 	free(mdisc);
+}
+
+/* The objects of a group's columns, in OID order. */
+static void
+emit_columns(const struct mn *n, const struct m_group *g, const struct columns *c,
+	     const char *parent, struct strbuf *o)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		if (c->v[i].k)
+			emit_counter(n, g, c->v[i].k, parent, o);
+		else
+			mib_put_object(o, c->v[i].s, parent);
+	}
 }
 
 static void
@@ -365,14 +435,14 @@ emit_reset_disc(const struct mn *n, const struct m_group *g, const char *parent,
 
 	sb_init(&t);
 	sb_printf(&t, "Setting this object to true(%d) resets the counters of %s: "
-		      "from then on they count from zero. Gauges are not reset. "
+		      "from then on they count from zero. Gauges are not reset%s. "
 		      "A reset records the current values as a baseline and never "
 		      "stops the counting. Reading this object always returns false(%d).",
 		  FASTMIB_TRUTH_TRUE, g->table ? "this row" : "this group",
-		  FASTMIB_TRUTH_FALSE);
+		  g->n_states ? ", nor are states" : "", FASTMIB_TRUTH_FALSE);
 	sb_printf(o, "%s OBJECT-TYPE\n    SYNTAX       TruthValue\n"
 		     "    MAX-ACCESS   read-write\n    STATUS       current\n", reset);
-	put_description(o, t.data);
+	mib_put_description(o, t.data);
 	sb_printf(o, "    ::= { %s %u }\n\n", parent, FASTMIB_ARC_RESET);
 
 	sb_free(&t);
@@ -386,7 +456,7 @@ emit_reset_disc(const struct mn *n, const struct m_group *g, const char *parent,
 		  g->table && !g->all_rows ? "the row appearing again, " : "");
 	sb_printf(o, "%s OBJECT-TYPE\n    SYNTAX       TimeStamp\n"
 		     "    MAX-ACCESS   read-only\n    STATUS       current\n", disc);
-	put_description(o, t.data);
+	mib_put_description(o, t.data);
 	sb_printf(o, "    ::= { %s %u }\n\n", parent, FASTMIB_ARC_DISCONT);
 	sb_free(&t);
 	free(reset);
@@ -394,20 +464,57 @@ emit_reset_disc(const struct mn *n, const struct m_group *g, const char *parent,
 	free(all);
 }
 
+/* "-- Group g (per-core storage, keyed table)": a group's banner. */
+static void
+put_banner(const struct m_group *g, struct strbuf *o)
+{
+	sb_printf(o, "-- Group %s (", g->name);
+	if (g->n_counters)
+		sb_printf(o, "%s storage", fastmib_storage_word(g->storage));
+	else
+		sb_puts(o, "states only");
+	if (g->table)
+		sb_printf(o, ", %stable", g->keyed ? "keyed " : "");
+	sb_puts(o, ")\n\n");
+}
+
 static void
 emit_scalar_group(const struct mn *n, const struct m_group *g, struct strbuf *o)
 {
 	char *node = gen_name(FASTMIB_MIB_SCALAR_NODE, n->p, g->name, NULL);
-	const struct m_counter **v = sorted_counters(g);
-	uint32_t i;
+	struct columns c;
 
-	sb_printf(o, "-- Group %s (%s storage)\n\n", g->name, fastmib_storage_word(g->storage));
+	columns_of(n, g, &c);
+	put_banner(g, o);
 	sb_printf(o, "%s OBJECT IDENTIFIER ::= { %s %u }\n\n", node, n->objects, g->arc);
-	for (i = 0; i < g->n_counters; i++)
-		emit_counter(n, g, v[i], node, o);
-	emit_reset_disc(n, g, node, o);
-	free(v);
+	emit_columns(n, g, &c, node, o);
+	if (g->n_counters)
+		emit_reset_disc(n, g, node, o);
+	columns_free(&c);
 	free(node);
+}
+
+/* "The counters of one row of pGTable. The table is keyed: ..." */
+static void
+put_entry_text(const struct m_group *g, const char *table, struct strbuf *t)
+{
+	sb_printf(t, "The %s of one row of %s. ",
+		  !g->n_states ? "counters" : g->n_counters ? "counters and states" : "states",
+		  table);
+	if (g->keyed)
+		sb_printf(t, "The table is keyed: a row exists from the time the "
+			     "application inserts its key until it removes it, and the "
+			     "table holds at most %u rows at once.", g->n_rows);
+	else if (g->all_rows)
+		sb_puts(t, "Every row exists, for every value of each index.");
+	else
+		sb_puts(t, "A row exists while the application has it enabled.");
+}
+
+static void
+put_sequence_line(struct strbuf *o, size_t *k, const char *name, const char *syntax)
+{
+	sb_printf(o, "%s    %-*s %s", (*k)++ ? ",\n" : "", 40, name, syntax);
 }
 
 static void
@@ -418,34 +525,25 @@ emit_table_group(const struct mn *n, const struct m_group *g, struct strbuf *o)
 	char *type = gen_name(FASTMIB_MIB_TYPE_ENTRY, n->p, g->name, NULL);
 	char *reset = gen_name(FASTMIB_MIB_RESET, n->p, g->name, NULL);
 	char *disc = gen_name(FASTMIB_MIB_GROUP_DISCONTINUITY, n->p, g->name, NULL);
-	const struct m_counter **v = sorted_counters(g);
-	struct mib_index_object idx[2 * FASTMIB_MAX_INDEXES];
-	size_t n_idx = mib_index_objects(n->p, g, idx);
+	struct mib_object idx[2 * FASTMIB_MAX_INDEXES];
+	size_t n_idx = mib_index_objects(n->p, g, idx), k = 0, i;
+	struct columns c;
 	struct strbuf t;
-	uint32_t i;
 
-	sb_printf(o, "-- Group %s (%s storage, %stable)\n\n", g->name,
-		  fastmib_storage_word(g->storage), g->keyed ? "keyed " : "");
+	columns_of(n, g, &c);
+	put_banner(g, o);
 	sb_printf(o, "%s OBJECT-TYPE\n    SYNTAX       SEQUENCE OF %s\n"
 		     "    MAX-ACCESS   not-accessible\n    STATUS       current\n",
 		  table, type);
-	put_description(o, g->description);
+	mib_put_description(o, g->description);
 	sb_printf(o, "    ::= { %s %u }\n\n", n->objects, g->arc);
 
 	sb_init(&t);
-	sb_printf(&t, "The counters of one row of %s. ", table);
-	if (g->keyed)
-		sb_printf(&t, "The table is keyed: a row exists from the time the "
-			      "application inserts its key until it removes it, and the "
-			      "table holds at most %u rows at once.", g->n_rows);
-	else if (g->all_rows)
-		sb_puts(&t, "Every row exists, for every value of each index.");
-	else
-		sb_puts(&t, "A row exists while the application has it enabled.");
+	put_entry_text(g, table, &t);
 	sb_printf(o, "%s OBJECT-TYPE\n    SYNTAX       %s\n"
 		     "    MAX-ACCESS   not-accessible\n    STATUS       current\n",
 		  entry, type);
-	put_description(o, t.data);
+	mib_put_description(o, t.data);
 	sb_free(&t);
 	sb_init(&t);
 	mib_index_clause(n->p, g, &t);
@@ -461,35 +559,51 @@ emit_table_group(const struct mn *n, const struct m_group *g, struct strbuf *o)
 	sb_printf(o, "    ::= { %s %u }\n\n", table, FASTMIB_ARC_ENTRY);
 
 	sb_printf(o, "%s ::= SEQUENCE {\n", type);
-	for (i = 0; i < g->n_counters; i++) {
-		char *col = gen_name(FASTMIB_MIB_COUNTER, n->p, g->name, v[i]->name);
+	for (i = 0; i < c.n; i++) {
+		char *col = column_name(n, g, &c.v[i]);
 
-		sb_printf(o, "    %-*s %s,\n", 40, col, smi_type(v[i]->type));
+		put_sequence_line(o, &k, col, c.v[i].k ? smi_type(c.v[i].k->type)
+						       : c.v[i].s->seq_syntax);
 		free(col);
 	}
-	sb_printf(o, "    %-*s TruthValue,\n", 40, reset);
-	sb_printf(o, "    %-*s TimeStamp", 40, disc);
+	if (g->n_counters) {
+		put_sequence_line(o, &k, reset, "TruthValue");
+		put_sequence_line(o, &k, disc, "TimeStamp");
+	}
 	for (i = 0; i < n_idx; i++)
-		sb_printf(o, ",\n    %-*s %s", 40, idx[i].name, idx[i].seq_syntax);
+		put_sequence_line(o, &k, idx[i].name, idx[i].seq_syntax);
 	sb_puts(o, "\n}\n\n");
 
-	for (i = 0; i < g->n_counters; i++)
-		emit_counter(n, g, v[i], entry, o);
-	emit_reset_disc(n, g, entry, o);
-	for (i = 0; i < n_idx; i++) {
-		sb_printf(o, "%s OBJECT-TYPE\n    SYNTAX       %s\n"
-			     "    MAX-ACCESS   not-accessible\n    STATUS       current\n",
-			  idx[i].name, idx[i].syntax);
-		put_description(o, idx[i].description);
-		sb_printf(o, "    ::= { %s %u }\n\n", entry, idx[i].arc);
-	}
-	mib_index_objects_free(idx, n_idx);
-	free(v);
+	emit_columns(n, g, &c, entry, o);
+	if (g->n_counters)
+		emit_reset_disc(n, g, entry, o);
+	for (i = 0; i < n_idx; i++)
+		mib_put_object(o, &idx[i], entry);
+	mib_objects_free(idx, n_idx);
+	columns_free(&c);
 	free(table);
 	free(entry);
 	free(type);
 	free(reset);
 	free(disc);
+}
+
+/* <p>NotificationsDropped, in models that notify. */
+static void
+emit_notifications_dropped(const struct mn *n, struct strbuf *o)
+{
+	char *name = state_name(SN_MIB_NOTIFICATIONS_DROPPED, n->p, NULL, NULL, NULL);
+
+	sb_printf(o, "%s OBJECT-TYPE\n    SYNTAX       Counter64\n"
+		     "    MAX-ACCESS   read-only\n    STATUS       current\n", name);
+	put_descriptionf(o, "The number of this module's notifications that the agent did "
+			    "not send: those beyond its rate limit%s. Discontinuities in "
+			    "the value of this counter can occur at re-initialization of "
+			    "the management system.", model_notifies_states(n->m) ?
+			 ", and changes of states that the writer's log of changes "
+			 "overwrote before the agent read them" : "");
+	sb_printf(o, "    ::= { %s %u }\n\n", n->control, FASTMIB_ARC_NOTIFS_DROPPED);
+	free(name);
 }
 
 static void
@@ -523,7 +637,7 @@ emit_control(const struct mn *n, struct strbuf *o)
 			      "them from zero. Zero if no such discontinuity "
 			      "has occurred since the last re-initialization of the "
 			      "local management subsystem.", all);
-		put_description(o, t.data);
+		mib_put_description(o, t.data);
 		sb_free(&t);
 	}
 	sb_printf(o, "    ::= { %s %u }\n\n", n->control, FASTMIB_ARC_MODULE_DISCONT);
@@ -549,7 +663,7 @@ emit_control(const struct mn *n, struct strbuf *o)
 	sb_printf(o, "    ::= { %s %u }\n\n", n->control, FASTMIB_ARC_WRITER_STATUS);
 	sb_printf(o, "%s OBJECT-TYPE\n    SYNTAX       Counter64\n"
 		     "    MAX-ACCESS   read-only\n    STATUS       current\n", best);
-	put_description(o, "The number of times the agent served counters of this module "
+	mib_put_description(o, "The number of times the agent served counters of this module "
 			   "without a consistent snapshot, because a writer thread stayed "
 			   "inside its update transaction for longer than the agent waits: "
 			   "each such value is exact per counter but may show part of one "
@@ -559,13 +673,15 @@ emit_control(const struct mn *n, struct strbuf *o)
 	sb_printf(o, "    ::= { %s %u }\n\n", n->control, FASTMIB_ARC_BEST_EFFORT);
 	sb_printf(o, "%s OBJECT-TYPE\n    SYNTAX       Counter64\n"
 		     "    MAX-ACCESS   read-only\n    STATUS       current\n", oor);
-	put_description(o, "The number of counter updates the writer made with a table "
+	mib_put_description(o, "The number of counter updates the writer made with a table "
 			   "index out of range. Such an update changes no counter of this "
 			   "module: it goes to a scratch row that is never served. A value "
 			   "above zero means a defect in the writing program (an SNMP "
 			   "index passed where a zero-based one was expected, say); the "
 			   "writer also logs it. It starts from zero with a new writer.");
 	sb_printf(o, "    ::= { %s %u }\n\n", n->control, FASTMIB_ARC_OUT_OF_RANGE);
+	if (model_notifies(n->m))
+		emit_notifications_dropped(n, o);
 	free(all);
 	free(disc);
 	free(status);
@@ -581,12 +697,9 @@ put_object(struct strbuf *o, const char *name, const char *syntax,
 	   const char *units, const char *access, const char *text,
 	   const char *parent, unsigned arc)
 {
-	sb_printf(o, "%s OBJECT-TYPE\n    SYNTAX       %s\n", name, syntax);
-	if (units)
-		sb_printf(o, "    UNITS        \"%s\"\n", units);
-	sb_printf(o, "    MAX-ACCESS   %s\n    STATUS       current\n", access);
-	put_description(o, text);
-	sb_printf(o, "    ::= { %s %u }\n\n", parent, arc);
+	mib_put_object(o, &(struct mib_object){ .name = name, .syntax = syntax, .units = units,
+						.access = access, .description = text,
+						.arc = arc }, parent);
 }
 
 /* Accessible columns of the two event tables, in OID order. */
@@ -618,7 +731,7 @@ emit_event_tc(const struct mn *n, struct strbuf *o)
 
 	sb_printf(o, "%s ::= TEXTUAL-CONVENTION\n    DISPLAY-HINT \"d\"\n"
 		     "    STATUS       current\n", tc);
-	put_description(o, "An unsigned 64-bit quantity that is not a counter: it "
+	mib_put_description(o, "An unsigned 64-bit quantity that is not a counter: it "
 			   "may increase or decrease from one reading to the next "
 			   "(a duration, an argument of an event). It is carried as "
 			   "Counter64 because SMIv2 has no 64-bit gauge, in the manner "
@@ -681,7 +794,7 @@ emit_event_notifications(const struct mn *n, struct strbuf *o)
 			put_arg_types(arg, e, &t);
 			sb_puts(&t, ".");
 		}
-		put_description(o, t.data);
+		mib_put_description(o, t.data);
 		sb_free(&t);
 		sb_printf(o, "    ::= { %s %u }\n\n", node, e->arc);
 		free(nt);
@@ -740,7 +853,7 @@ emit_event_table(const struct mn *n, const char *u64, struct strbuf *o)
 	sb_printf(o, "%s OBJECT-TYPE\n    SYNTAX       SEQUENCE OF %s\n"
 		     "    MAX-ACCESS   not-accessible\n    STATUS       current\n",
 		  table, type);
-	put_description(o, "The most recent records of the event log of this "
+	mib_put_description(o, "The most recent records of the event log of this "
 			   "module, oldest first. Each lcore logs sampled, "
 			   "time-stamped events into its own ring; the agent copies "
 			   "new records from every ring, merges them by time, and "
@@ -753,7 +866,7 @@ emit_event_table(const struct mn *n, const char *u64, struct strbuf *o)
 	sb_printf(o, "%s OBJECT-TYPE\n    SYNTAX       %s\n"
 		     "    MAX-ACCESS   not-accessible\n    STATUS       current\n",
 		  entry, type);
-	put_description(o, "One record of the event log.");
+	mib_put_description(o, "One record of the event log.");
 	sb_printf(o, "    INDEX        { %s }\n    ::= { %s %u }\n\n", c[0], table,
 		  FASTMIB_ARC_ENTRY);
 	put_sequence(n, o, type, cols, syntax, 11);
@@ -841,13 +954,13 @@ emit_event_stats(const struct mn *n, struct strbuf *o)
 	sb_printf(o, "%s OBJECT-TYPE\n    SYNTAX       SEQUENCE OF %s\n"
 		     "    MAX-ACCESS   not-accessible\n    STATUS       current\n",
 		  table, type);
-	put_description(o, "Per event of the model: records logged and records "
+	mib_put_description(o, "Per event of the model: records logged and records "
 			   "dropped, summed over every lcore.");
 	sb_printf(o, "    ::= { %s %u }\n\n", n->events, FASTMIB_ARC_EV_STATS);
 	sb_printf(o, "%s OBJECT-TYPE\n    SYNTAX       %s\n"
 		     "    MAX-ACCESS   not-accessible\n    STATUS       current\n",
 		  entry, type);
-	put_description(o, "The statistics of one event.");
+	mib_put_description(o, "The statistics of one event.");
 	sb_printf(o, "    INDEX        { %s }\n    ::= { %s %u }\n\n", c[0], table,
 		  FASTMIB_ARC_ENTRY);
 	put_sequence(n, o, type, cols, syntax, 4);
@@ -887,7 +1000,7 @@ emit_events(const struct mn *n, struct strbuf *o)
 
 	sb_puts(o, "-- Event log\n\n");
 	emit_event_tc(n, o);
-	if (uses_notify(n->m))
+	if (events_notify(n->m))
 		emit_event_notifications(n, o);
 	emit_event_table(n, u64, o);
 	emit_event_stats(n, o);
@@ -911,10 +1024,10 @@ emit_event_groups(const struct mn *n, struct strbuf *o)
 		free(c);
 	}
 	sb_puts(o, "\n    }\n    STATUS       current\n");
-	put_description(o, "The event log: recent records and per-event statistics.");
+	mib_put_description(o, "The event log: recent records and per-event statistics.");
 	sb_printf(o, "    ::= { %s %u }\n\n", n->groups, FASTMIB_ARC_EVENT_GROUP);
 	free(s);
-	if (!uses_notify(m))
+	if (!events_notify(m))
 		return;
 	s = gen_name(FASTMIB_MIB_EVENT_NOTIFICATION_GROUP, n->p, NULL, NULL);
 	sb_printf(o, "%s NOTIFICATION-GROUP\n    NOTIFICATIONS {\n", s);
@@ -928,7 +1041,7 @@ emit_event_groups(const struct mn *n, struct strbuf *o)
 		free(nt);
 	}
 	sb_puts(o, "\n    }\n    STATUS       current\n");
-	put_description(o, "The notifications sent for events the model marks "
+	mib_put_description(o, "The notifications sent for events the model marks "
 			   "with notify.");
 	sb_printf(o, "    ::= { %s %u }\n\n", n->groups,
 		  FASTMIB_ARC_EVENT_NOTIFICATION_GROUP);
@@ -939,22 +1052,25 @@ emit_event_groups(const struct mn *n, struct strbuf *o)
 static void
 put_group_objects(const struct mn *n, const struct m_group *g, struct strbuf *o)
 {
-	const struct m_counter **v = sorted_counters(g);
+	struct columns c;
 	char *s;
-	uint32_t i;
+	size_t i;
 
-	for (i = 0; i < g->n_counters; i++) {
-		s = gen_name(FASTMIB_MIB_COUNTER, n->p, g->name, v[i]->name);
+	columns_of(n, g, &c);
+	for (i = 0; i < c.n; i++) {
+		s = column_name(n, g, &c.v[i]);
 		sb_printf(o, "%s" INDENT "  %s", i ? ",\n" : "", s);
 		free(s);
 	}
+	columns_free(&c);
+	if (!g->n_counters)
+		return;
 	s = gen_name(FASTMIB_MIB_RESET, n->p, g->name, NULL);
 	sb_printf(o, ",\n" INDENT "  %s", s);
 	free(s);
 	s = gen_name(FASTMIB_MIB_GROUP_DISCONTINUITY, n->p, g->name, NULL);
 	sb_printf(o, ",\n" INDENT "  %s", s);
 	free(s);
-	free(v);
 }
 
 static void
@@ -972,7 +1088,7 @@ emit_conformance(const struct mn *n, struct strbuf *o)
 		  FASTMIB_ARC_CONF_GROUPS);
 
 	sb_printf(o, "%s MODULE-COMPLIANCE\n    STATUS       current\n", compliance);
-	put_description(o, "The compliance statement for agents that implement "
+	mib_put_description(o, "The compliance statement for agents that implement "
 			   "this module: every group is mandatory.");
 	sb_printf(o, "    MODULE       -- this module\n    MANDATORY-GROUPS {\n"
 		     INDENT "  %s", cgroup);
@@ -988,8 +1104,14 @@ emit_conformance(const struct mn *n, struct strbuf *o)
 		sb_printf(o, ",\n" INDENT "  %s", s);
 		free(s);
 	}
-	if (uses_notify(m)) {
+	if (events_notify(m)) {
 		char *s = gen_name(FASTMIB_MIB_EVENT_NOTIFICATION_GROUP, n->p, NULL, NULL);
+
+		sb_printf(o, ",\n" INDENT "  %s", s);
+		free(s);
+	}
+	if (model_notifies_states(m)) {
+		char *s = state_name(SN_MIB_STATE_NOTIFICATION_GROUP, n->p, NULL, NULL, NULL);
 
 		sb_printf(o, ",\n" INDENT "  %s", s);
 		free(s);
@@ -1006,7 +1128,7 @@ emit_conformance(const struct mn *n, struct strbuf *o)
 		sb_puts(o, "\n    }\n    STATUS       current\n");
 		sb_init(&t);
 		sb_printf(&t, "The objects of group %s.", g->name);
-		put_description(o, t.data);
+		mib_put_description(o, t.data);
 		sb_free(&t);
 		sb_printf(o, "    ::= { %s %u }\n\n", n->groups, g->arc);
 		free(s);
@@ -1017,12 +1139,17 @@ emit_conformance(const struct mn *n, struct strbuf *o)
 		char *status = gen_name(FASTMIB_MIB_WRITER_STATUS, n->p, NULL, NULL);
 		char *best = gen_name(FASTMIB_MIB_BEST_EFFORT, n->p, NULL, NULL);
 		char *oor = gen_name(FASTMIB_MIB_OUT_OF_RANGE, n->p, NULL, NULL);
+		char *dropped = state_name(SN_MIB_NOTIFICATIONS_DROPPED, n->p, NULL, NULL, NULL);
 
 		sb_printf(o, "%s OBJECT-GROUP\n    OBJECTS {\n" INDENT "  %s,\n"
 			     INDENT "  %s,\n" INDENT "  %s,\n" INDENT "  %s,\n"
-			     INDENT "  %s\n    }\n    STATUS       current\n",
+			     INDENT "  %s",
 			  cgroup, all, disc, status, best, oor);
-		put_description(o, "The module-wide reset, discontinuity and writer "
+		if (model_notifies(m))
+			sb_printf(o, ",\n" INDENT "  %s", dropped);
+		sb_puts(o, "\n    }\n    STATUS       current\n");
+		free(dropped);
+		mib_put_description(o, "The module-wide reset, discontinuity and writer "
 				   "health objects.");
 		sb_printf(o, "    ::= { %s %u }\n\n", n->groups, FASTMIB_ARC_CONTROL_GROUP);
 		free(all);
@@ -1033,6 +1160,8 @@ emit_conformance(const struct mn *n, struct strbuf *o)
 	}
 	if (m->n_events)
 		emit_event_groups(n, o);
+	if (model_notifies_states(m))
+		mib_state_notification_group(m, n->groups, o);
 	free(cgroup);
 	free(compliance);
 }
@@ -1067,6 +1196,8 @@ emit_mib(const struct model *m, struct strbuf *o)
 	emit_control(&n, o);
 	if (m->n_events)
 		emit_events(&n, o);
+	if (model_notifies_states(m))
+		mib_state_notifications(m, o);
 	emit_conformance(&n, o);
 	sb_puts(o, "END\n");
 	free(n.root);

@@ -22,17 +22,11 @@ mib_uses_index_type(const struct model *m, enum fastmib_index_type t)
 	return false;
 }
 
-const char *
-mib_index_module(const struct model *m)
-{
-	return mib_uses_index_type(m, FASTMIB_INDEX_INET_ADDRESS) ? "INET-ADDRESS-MIB" : NULL;
-}
-
 /* The SEQUENCE syntax, the refined SYNTAX and the DESCRIPTION of index x's
  * object, or of its InetAddressType object (`type_object`). */
 static void
 describe(const struct m_group *g, const struct m_index *x, bool type_object,
-	 const char *partner, struct mib_index_object *ob)
+	 const char *partner, struct mib_object *ob)
 {
 	struct strbuf syntax, text;
 
@@ -94,21 +88,22 @@ done:
 /* The object of index xi, or of its type. */
 static void
 make(const char *prefix, const struct m_group *g, uint32_t xi, bool type_object,
-     struct mib_index_object *ob)
+     struct mib_object *ob)
 {
 	const struct m_index *x = &g->indexes[xi];
 	enum fastmib_name_role role = type_object ? FASTMIB_MIB_INDEX_TYPE : FASTMIB_MIB_INDEX;
 	enum fastmib_name_role other = type_object ? FASTMIB_MIB_INDEX : FASTMIB_MIB_INDEX_TYPE;
 	char *partner = gen_name(other, prefix, g->name, x->name);
 
-	ob->name = gen_name(role, prefix, g->name, x->name);
+	*ob = (struct mib_object){ .name = gen_name(role, prefix, g->name, x->name),
+				   .access = "not-accessible" };
 	ob->arc = (type_object ? FASTMIB_ARC_INDEX_TYPE_FIRST : FASTMIB_ARC_INDEX_FIRST) + xi;
 	describe(g, x, type_object, partner, ob);
 	free(partner);
 }
 
 size_t
-mib_index_objects(const char *prefix, const struct m_group *g, struct mib_index_object *out)
+mib_index_objects(const char *prefix, const struct m_group *g, struct mib_object *out)
 {
 	size_t n = 0;
 
@@ -142,12 +137,3 @@ mib_index_clause(const char *prefix, const struct m_group *g, struct strbuf *o)
 	}
 }
 
-void
-mib_index_objects_free(struct mib_index_object *v, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		free(v[i].name);
-		free(v[i].syntax);
-		free(v[i].description);
-	}
-}

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "single_names.h"
+#include "state_names.h"
 
 void
 wrap_text(struct strbuf *out, const char *text, const char *indent,
@@ -116,6 +117,13 @@ pool_name(struct name_pool *np, enum fastmib_name_role role, const char *a, cons
 }
 
 const char *
+pool_state_name(struct name_pool *np, enum state_name_role role, const char *a, const char *b,
+		const char *c)
+{
+	return pool_keep(np, state_name(role, np->prefix, a, b, c));
+}
+
+const char *
 pool_snake(struct name_pool *np, const char *name)
 {
 	return pool_keep(np, name_snake(name));
@@ -128,4 +136,48 @@ pool_free(struct name_pool *np)
 		free(np->names[i]);
 	free(np->names);
 	pool_init(np, np->prefix);
+}
+
+void
+put_offset_assert(struct strbuf *o, const char *sassert, const char *tag, const char *member,
+		  const char *offset, const char *what, const char *name)
+{
+	struct strbuf a;
+
+	/* the condition on one line when it fits in 80 columns */
+	sb_init(&a);
+	sb_printf(&a, "%s(offsetof(struct %s, %s) == %s,", sassert, tag, member, offset);
+	if (a.len > 80) {
+		sb_free(&a);
+		sb_printf(&a, "%s(offsetof(struct %s, %s) ==\n\t%s,", sassert, tag, member, offset);
+	}
+	sb_printf(o, "%s\n\t\"%s: %s offset\");\n", a.data, what, name);
+	sb_free(&a);
+}
+
+void
+put_size_assert(struct strbuf *o, const char *sassert, const char *tag, const char *size,
+		const char *what)
+{
+	sb_printf(o, "%s(sizeof(struct %s) == %s,\n\t\"%s size\");\n\n", sassert, tag, size, what);
+}
+
+void
+put_c_prototype(struct strbuf *o, const char *name, const char *const *params, size_t n)
+{
+	struct strbuf sig;
+	const char *sep = " ";
+
+	for (int pass = 0; pass < 2; pass++, sep = "\n\t") {
+		sb_init(&sig);
+		sb_printf(&sig, "%s(", name);
+		for (size_t i = 0; i < n; i++)
+			sb_printf(&sig, "%s%s%s", i ? "," : "", i ? sep : "", params[i]);
+		sb_puts(&sig, ")");
+		if (pass == 1 || sig.len <= 80)
+			break;
+		sb_free(&sig);
+	}
+	sb_puts(o, sig.data);
+	sb_free(&sig);
 }

@@ -12,6 +12,7 @@
 
 #include "yaml_access.h"
 #include "single_names.h"
+#include "state_names.h"
 #include "strbuf.h"
 
 static const enum fastmib_name_role module_roles[] = {
@@ -66,6 +67,25 @@ static const enum fastmib_name_role group_roles[] = {
 	FASTMIB_C_ROW_STRUCT,
 };
 
+/* Of the names above, those of a group's counters: a group of states
+ * only has none of them. */
+static const enum fastmib_name_role counter_roles[] = {
+	FASTMIB_C_ROW_CHECKED_FN, FASTMIB_C_TX_ROW_FN, FASTMIB_C_REF_STRUCT, FASTMIB_MIB_RESET,
+	FASTMIB_MIB_GROUP_DISCONTINUITY, FASTMIB_C_OFFSET, FASTMIB_C_ROW_SIZE, FASTMIB_C_COUNTERS,
+	FASTMIB_C_ROW_STRUCT,
+};
+
+/* The names of a group's states, and of each state. */
+static const enum state_name_role group_state_roles[] = {
+	SN_C_STATE_STRUCT, SN_C_STATE_SIZE, SN_C_STATE_SET, SN_C_STATE_GET, SN_C_STATES,
+	SN_C_STATE_DEFAULT,
+};
+
+/* The state notifications' names, in models with a notify state. */
+static const enum state_name_role state_notify_roles[] = {
+	SN_MIB_NOTIFICATIONS, SN_MIB_STATE_NOTIFICATIONS, SN_MIB_STATE_NOTIFICATION_GROUP,
+};
+
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))
 
 struct walk {
@@ -80,16 +100,70 @@ name(struct walk *w, enum fastmib_name_role role, const char *a, const char *b,
 {
 	char *s = gen_name(role, w->m->prefix, a, b);
 
-	w->fn(w->arg, role, s, &o);
+	w->fn(w->arg, fastmib_name_space(role), s, &o);
 	free(s);
 }
 
+static bool
+counters_only(enum fastmib_name_role role)
+{
+	for (size_t i = 0; i < N_OF(counter_roles); i++)
+		if (counter_roles[i] == role)
+			return true;
+	return false;
+}
+
+/* The names of `roles` of a; of a group of states only, those it has. */
 static void
 names(struct walk *w, const enum fastmib_name_role *roles, size_t n, const char *a,
       struct name_owner o)
 {
+	bool counters = o.kind != OWNER_GROUP || w->m->groups[o.group].n_counters;
+
 	for (size_t i = 0; i < n; i++)
-		name(w, roles[i], a, NULL, o);
+		if (counters || !counters_only(roles[i]))
+			name(w, roles[i], a, NULL, o);
+}
+
+static void
+state_name_of(struct walk *w, enum state_name_role role, const char *a, const char *b,
+	      const char *c, struct name_owner o)
+{
+	char *s = state_name(role, w->m->prefix, a, b, c);
+
+	w->fn(w->arg, state_name_space(role), s, &o);
+	free(s);
+}
+
+/* The names of group gi's states. */
+static void
+state_names(struct walk *w, uint32_t gi)
+{
+	const struct m_group *g = &w->m->groups[gi];
+	struct name_owner go = { OWNER_GROUP, gi, 0 };
+
+	if (!g->n_states)
+		return;
+	for (size_t i = 0; i < N_OF(group_state_roles); i++)
+		state_name_of(w, group_state_roles[i], g->name, NULL, NULL, go);
+	for (uint32_t si = 0; si < g->n_states; si++) {
+		const struct m_state *s = &g->states[si];
+		struct name_owner so = { OWNER_STATE, gi, si };
+
+		state_name_of(w, SN_MIB_STATE, g->name, s->name, NULL, so);
+		if (s->type == FASTMIB_STATE_INET_ADDRESS)
+			state_name_of(w, SN_MIB_STATE_TYPE, g->name, s->name, NULL, so);
+		if (s->notify)
+			state_name_of(w, SN_MIB_STATE_CHANGE, g->name, s->name, NULL, so);
+		state_name_of(w, SN_C_STATE_ONE_SET, g->name, s->name, NULL, so);
+		state_name_of(w, SN_C_STATE_OFFSET, g->name, s->name, NULL, so);
+		if (s->type != FASTMIB_STATE_ENUM)
+			continue;
+		state_name_of(w, SN_C_STATE_VALUES, g->name, s->name, NULL, so);
+		for (uint32_t vi = 0; vi < s->n_values; vi++)
+			state_name_of(w, SN_C_ENUM_VALUE, g->name, s->name, s->values[vi].label,
+				      so);
+	}
 }
 
 void
@@ -99,6 +173,10 @@ model_names(const struct model *m, gen_name_fn *fn, void *arg)
 	struct name_owner module = { OWNER_MODULE, 0, 0 };
 
 	names(&w, module_roles, N_OF(module_roles), NULL, module);
+	if (model_notifies(m))
+		state_name_of(&w, SN_MIB_NOTIFICATIONS_DROPPED, NULL, NULL, NULL, module);
+	for (size_t i = 0; model_notifies_states(m) && i < N_OF(state_notify_roles); i++)
+		state_name_of(&w, state_notify_roles[i], NULL, NULL, NULL, module);
 	for (uint32_t gi = 0; gi < m->n_groups; gi++) {
 		const struct m_group *g = &m->groups[gi];
 		struct name_owner go = { OWNER_GROUP, gi, 0 };
@@ -146,6 +224,7 @@ model_names(const struct model *m, gen_name_fn *fn, void *arg)
 					name(&w, FASTMIB_C_REF_SET, g->name, k->name, ko);
 			}
 		}
+		state_names(&w, gi);
 	}
 	if (m->n_events == 0)
 		return;
@@ -182,6 +261,9 @@ owner_describe(const struct model *m, const struct name_owner *o, struct strbuf 
 		sb_printf(out, "counter `%s` of group `%s`", g->counters[o->item].name,
 			  g->name);
 		break;
+	case OWNER_STATE:
+		sb_printf(out, "state `%s` of group `%s`", g->states[o->item].name, g->name);
+		break;
 	case OWNER_EVENT:
 		sb_printf(out, "event `%s`", m->events[o->item].name);
 		break;
@@ -198,6 +280,8 @@ owner_mark(const struct model *m, const struct name_owner *o)
 		return m->groups[o->group].indexes[o->item].at;
 	case OWNER_COUNTER:
 		return m->groups[o->group].counters[o->item].name_at;
+	case OWNER_STATE:
+		return m->groups[o->group].states[o->item].name_at;
 	case OWNER_EVENT:
 		return m->events[o->item].name_at;
 	case OWNER_MODULE:
@@ -232,10 +316,9 @@ struct check {
 
 /* MIB names must fit the SMI limit; every name is kept for the clash test. */
 static void
-take(void *arg, enum fastmib_name_role role, const char *name, const struct name_owner *o)
+take(void *arg, enum fastmib_name_space space, const char *name, const struct name_owner *o)
 {
 	struct check *k = arg;
-	enum fastmib_name_space space = fastmib_name_space(role);
 	struct mark at = owner_mark(k->m, o);
 
 	if ((space == FASTMIB_NS_MIB || space == FASTMIB_NS_MIB_TYPE) &&
@@ -316,7 +399,7 @@ struct printing {
 };
 
 static void
-print_one(void *arg, enum fastmib_name_role role, const char *name,
+print_one(void *arg, enum fastmib_name_space space, const char *name,
 	  const struct name_owner *o)
 {
 	struct printing *p = arg;
@@ -324,7 +407,7 @@ print_one(void *arg, enum fastmib_name_role role, const char *name,
 
 	sb_init(&what);
 	owner_describe(p->m, o, &what);
-	fprintf(p->f, "%s\t%s\t%s\n", space_word[fastmib_name_space(role)], name, what.data);
+	fprintf(p->f, "%s\t%s\t%s\n", space_word[space], name, what.data);
 	sb_free(&what);
 }
 

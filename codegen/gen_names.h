@@ -19,20 +19,22 @@
 
 /* The module, or the model object a generated name belongs to. */
 struct name_owner {
-	enum { OWNER_MODULE, OWNER_GROUP, OWNER_INDEX, OWNER_COUNTER, OWNER_EVENT } kind;
-	uint32_t group;     /* OWNER_GROUP, OWNER_INDEX, OWNER_COUNTER */
-	uint32_t item;      /* index, counter or event position */
+	enum { OWNER_MODULE, OWNER_GROUP, OWNER_INDEX, OWNER_COUNTER, OWNER_EVENT,
+	       OWNER_STATE } kind;
+	uint32_t group;     /* OWNER_GROUP, OWNER_INDEX, OWNER_COUNTER, OWNER_STATE */
+	uint32_t item;      /* index, counter, state or event position */
 };
 
-typedef void gen_name_fn(void *arg, enum fastmib_name_role role, const char *name,
+typedef void gen_name_fn(void *arg, enum fastmib_name_space space, const char *name,
 			 const struct name_owner *owner);
 
 /*
  * Call fn once per generated name of `m`: the module's names, then per
- * group its own, its indexes' and its counters', then the event log's and
- * per event its own. Names emitted only in some outputs (struct
- * <p>_shared without shared groups, say) are listed all the same: they
- * are reserved.
+ * group its own, its indexes', its counters' and its states', then the
+ * event log's and per event its own. Names emitted only in some outputs
+ * (struct <p>_shared without shared groups, say) are listed all the same:
+ * they are reserved. Names spelled by <fastmib/names.h> (single_names.h)
+ * or, for states, by state_names.h.
  */
 void model_names(const struct model *m, gen_name_fn *fn, void *arg);
 

@@ -40,6 +40,33 @@ struct m_index {
 	struct mark name_at, max_at, type_at, size_at;
 };
 
+/*
+ * A state object: a value of the data plane's state that the slow path
+ * sets (docs/model.md, "States"). Its default is kept in its C form, the
+ * bytes of its member of the generated state struct, which the schema
+ * carries and the emitters render in their own syntax.
+ */
+struct m_state {
+	char *name;
+	char *units;        /* "" when absent */
+	char *description;  /* whitespace-normalised */
+	uint32_t arc;       /* an inet-address: its InetAddressType; arc + 1 its InetAddress */
+	uint32_t type;      /* enum fastmib_state_type */
+	uint32_t size;      /* strings: the most octets; 0 for the others */
+	bool notify;
+	bool has_range;     /* integer32, unsigned32: lo..hi */
+	int64_t lo, hi;
+	uint32_t n_values;  /* enum: labels and values, in model order */
+	struct fastmib_enum_value *values;
+	struct mark *value_at; /* where each label is */
+	uint8_t *def;       /* the default in its C form; NULL: all zero (never for an enum) */
+	uint32_t def_len;   /* strings: the length of the default as written */
+	uint32_t offset;    /* in the group's state struct, from the schema's layout */
+	struct mark at;     /* the state's mapping */
+	struct mark name_at, arc_at, type_at, units_at, size_at, values_at, range_at;
+	struct mark default_at, notify_at;
+};
+
 struct m_group {
 	char *name;
 	char *description;
@@ -56,8 +83,11 @@ struct m_group {
 	uint64_t offset;    /* within its storage area */
 	uint32_t n_counters;
 	struct m_counter *counters;
+	uint32_t n_states;
+	struct m_state *states;
+	uint32_t state_size; /* of its state struct, from the schema's layout */
 	struct mark at;     /* the group's mapping */
-	struct mark name_at, arc_at, indexes_at, counters_at, capacity_at;
+	struct mark name_at, arc_at, indexes_at, counters_at, capacity_at, states_at;
 };
 
 struct m_revision {
@@ -117,6 +147,7 @@ struct model {
 	struct fastmib_schema schema;
 	struct fastmib_group_schema *schema_groups;
 	struct fastmib_counter_schema *schema_counters; /* all groups' */
+	struct fastmib_state_schema *schema_states;     /* all groups' */
 	struct fastmib_event_schema *schema_events;
 };
 
@@ -129,6 +160,38 @@ static inline bool
 storage_is_shared(enum fastmib_storage s)
 {
 	return s != FASTMIB_STORAGE_PER_CORE;
+}
+
+/* Has the model a state of type t (0: of any type)? */
+static inline bool
+model_has_state_type(const struct model *m, uint32_t t)
+{
+	for (uint32_t gi = 0; gi < m->n_groups; gi++)
+		for (uint32_t si = 0; si < m->groups[gi].n_states; si++)
+			if (!t || m->groups[gi].states[si].type == t)
+				return true;
+	return false;
+}
+
+/* Has the model a `notify` state? */
+static inline bool
+model_notifies_states(const struct model *m)
+{
+	for (uint32_t gi = 0; gi < m->n_groups; gi++)
+		for (uint32_t si = 0; si < m->groups[gi].n_states; si++)
+			if (m->groups[gi].states[si].notify)
+				return true;
+	return false;
+}
+
+/* Does the model send notifications (a `notify` event or state)? */
+static inline bool
+model_notifies(const struct model *m)
+{
+	for (uint32_t ei = 0; ei < m->n_events; ei++)
+		if (m->events[ei].notify)
+			return true;
+	return model_notifies_states(m);
 }
 
 /* Has the model a keyed table (a table with an index of a `type`)? */

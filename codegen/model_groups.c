@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Groups: storage, table shape and counters. */
+/* Groups: storage, table shape, counters and states. */
 #include "model_groups.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "model_states.h"
 #include "strbuf.h"
 
 static void
@@ -23,10 +24,13 @@ group_free(struct m_group *g)
 
 	for (j = 0; j < g->n_counters; j++)
 		counter_free(&g->counters[j]);
+	for (j = 0; j < g->n_states; j++)
+		state_free(&g->states[j]);
 	for (j = 0; j < g->n_indexes; j++)
 		free(g->indexes[j].name);
 	free(g->indexes);
 	free(g->counters);
+	free(g->states);
 	free(g->name);
 	free(g->description);
 	memset(g, 0, sizeof(*g));
@@ -245,48 +249,18 @@ parse_counter(struct loader *c, yaml_node_t *cn, struct m_group *g,
 	return ok && k->name && have_arc && k->type && k->units && k->description;
 }
 
+/* The counters of group g: false when they cannot be read. */
 static bool
-parse_group(struct loader *c, yaml_node_t *gn, struct m_group *g)
+parse_counters(struct loader *c, yaml_node_t *seq, struct m_group *g)
 {
-	enum { NAME, OID, STORAGE, DESCR, TABLE, COUNTERS, N };
-	static const struct key keys[N] = {
-		{ "name", true }, { "oid", true }, { "storage", true },
-		{ "description", true }, { "table", false }, { "counters", true },
-	};
-	yaml_node_t *v[N];
 	yaml_node_item_t *items;
 	size_t n, i;
-	uint32_t s;
-	bool ok = true, have_arc = false;
+	bool ok = true;
 
-	if (!get_keys(c, gn, "group", keys, N, v))
-		return false;
-	g->at = mark_of(gn);
-	g->all_rows = true;
-	if (v[NAME]) {
-		g->name = get_name(c, v[NAME], "name");
-		g->name_at = mark_of(v[NAME]);
-	}
-	if (v[OID]) {
-		g->arc_at = mark_of(v[OID]);
-		have_arc = get_u32(c, v[OID], "oid", &g->arc);
-	}
-	if (v[STORAGE] && get_word(c, v[STORAGE], "storage", fastmib_storage_word, &s))
-		g->storage = s;
-	if (v[DESCR])
-		g->description = get_text(c, v[DESCR], "description", GEN_MAX_DESCRIPTION);
-	if (v[TABLE]) {
-		unsigned before = c->errors;
-
-		parse_table(c, v[TABLE], g);
-		ok = c->errors == before;
-	}
-	if (!v[COUNTERS])
-		return false;
-	g->counters_at = mark_of(v[COUNTERS]);
+	g->counters_at = mark_of(seq);
 	/* How many is the schema's rule, checked with the rest of it. */
-	items = get_seq(c, v[COUNTERS], "counters", 0, SIZE_MAX, &n);
-	if (v[COUNTERS]->type != YAML_SEQUENCE_NODE)
+	items = get_seq(c, seq, "counters", 0, SIZE_MAX, &n);
+	if (seq->type != YAML_SEQUENCE_NODE)
 		return false;
 	g->counters = xcalloc(n ? n : 1, sizeof(*g->counters));
 	for (i = 0; i < n; i++) {
@@ -299,7 +273,80 @@ parse_group(struct loader *c, yaml_node_t *gn, struct m_group *g)
 		}
 		g->n_counters++;
 	}
-	return ok && g->name && have_arc && g->storage && g->description;
+	return ok;
+}
+
+/*
+ * A group has counters, states or both. Storage is where counters live:
+ * a group with counters needs it, a group of states only has none.
+ */
+static bool
+check_group_kind(struct loader *c, yaml_node_t *gn, yaml_node_t *storage, yaml_node_t *counters,
+		 yaml_node_t *states)
+{
+	if (!counters && !states) {
+		err(c, gn, "missing key `counters` or `states` in group");
+		return false;
+	}
+	if (counters && !storage) {
+		err(c, gn, "missing key `storage` in group");
+		return false;
+	}
+	if (!counters && storage) {
+		err(c, storage, "`storage` is only for groups with counters: a group of "
+				"states only has none");
+		return false;
+	}
+	return true;
+}
+
+static bool
+parse_group(struct loader *c, yaml_node_t *gn, struct m_group *g)
+{
+	enum { NAME, OID, STORAGE, DESCR, TABLE, COUNTERS, STATES, N };
+	static const struct key keys[N] = {
+		{ "name", true }, { "oid", true }, { "storage", false },
+		{ "description", true }, { "table", false }, { "counters", false },
+		{ "states", false },
+	};
+	yaml_node_t *v[N];
+	uint32_t s;
+	bool ok = true, have_arc = false, kind_ok;
+
+	if (!get_keys(c, gn, "group", keys, N, v))
+		return false;
+	kind_ok = check_group_kind(c, gn, v[STORAGE], v[COUNTERS], v[STATES]);
+	g->at = mark_of(gn);
+	g->all_rows = true;
+	if (v[NAME]) {
+		g->name = get_name(c, v[NAME], "name");
+		g->name_at = mark_of(v[NAME]);
+	}
+	if (v[OID]) {
+		g->arc_at = mark_of(v[OID]);
+		have_arc = get_u32(c, v[OID], "oid", &g->arc);
+	}
+	if (kind_ok && v[STORAGE] &&
+	    get_word(c, v[STORAGE], "storage", fastmib_storage_word, &s))
+		g->storage = s;
+	if (v[DESCR])
+		g->description = get_text(c, v[DESCR], "description", GEN_MAX_DESCRIPTION);
+	if (v[TABLE]) {
+		unsigned before = c->errors;
+
+		parse_table(c, v[TABLE], g);
+		ok = c->errors == before;
+	}
+	if (v[COUNTERS])
+		ok &= parse_counters(c, v[COUNTERS], g);
+	if (v[STATES]) {
+		unsigned before = c->errors;
+
+		parse_states(c, v[STATES], g);
+		ok &= c->errors == before;
+	}
+	return ok && kind_ok && g->name && have_arc && (g->storage || !v[COUNTERS]) &&
+	       g->description;
 }
 
 void

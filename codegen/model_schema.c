@@ -10,18 +10,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model_state_faults.h"
 #include "strbuf.h"
 
 static void
 build(struct model *m)
 {
 	struct fastmib_schema *s = &m->schema;
-	uint32_t n_counters = 0, ci = 0;
+	uint32_t n_counters = 0, ci = 0, n_states = 0, si = 0;
 
-	for (uint32_t gi = 0; gi < m->n_groups; gi++)
+	for (uint32_t gi = 0; gi < m->n_groups; gi++) {
 		n_counters += m->groups[gi].n_counters;
+		n_states += m->groups[gi].n_states;
+	}
 	m->schema_groups = xcalloc(m->n_groups ? m->n_groups : 1, sizeof(*m->schema_groups));
 	m->schema_counters = xcalloc(n_counters ? n_counters : 1, sizeof(*m->schema_counters));
+	m->schema_states = xcalloc(n_states ? n_states : 1, sizeof(*m->schema_states));
 	m->schema_events = xcalloc(m->n_events ? m->n_events : 1, sizeof(*m->schema_events));
 
 	memset(s, 0, sizeof(*s));
@@ -65,6 +69,19 @@ build(struct model *m)
 				.name = k->name, .units = k->units,
 				.description = k->description, .arc = k->arc,
 				.type = k->type,
+			};
+		}
+		sg->n_states = g->n_states;
+		sg->states = g->n_states ? &m->schema_states[si] : NULL;
+		for (uint32_t i = 0; i < g->n_states; i++, si++) {
+			const struct m_state *st = &g->states[i];
+
+			m->schema_states[si] = (struct fastmib_state_schema){
+				.name = st->name, .units = st->units,
+				.description = st->description, .arc = st->arc,
+				.type = st->type, .size = st->size, .notify = st->notify,
+				.has_range = st->has_range, .lo = st->lo, .hi = st->hi,
+				.n_values = st->n_values, .values = st->values, .def = st->def,
 			};
 		}
 	}
@@ -130,6 +147,10 @@ key_of(enum fastmib_schema_field f)
 		return "args";
 	case FASTMIB_FIELD_UNITS:
 		return "units";
+	case FASTMIB_FIELD_STATES:
+		return "states";
+	case FASTMIB_FIELD_VALUES:
+		return "values";
 	default:
 		return NULL;
 	}
@@ -165,7 +186,9 @@ fault_mark(const struct model *m, const struct fastmib_schema_fault *f)
 		if (f->field == FASTMIB_FIELD_INDEXES)
 			return g->indexes_at;
 		if (f->field == FASTMIB_FIELD_COUNTERS)
-			return g->counters_at;
+			return g->counters_at.line ? g->counters_at : g->states_at;
+		if (f->field == FASTMIB_FIELD_STATES)
+			return g->states_at;
 		if (f->field == FASTMIB_FIELD_N_ROWS && g->keyed)
 			return g->capacity_at;
 		return g->name_at;
@@ -213,6 +236,8 @@ fault_mark(const struct model *m, const struct fastmib_schema_fault *f)
 		if (f->field == FASTMIB_FIELD_NAME)
 			return e->args[f->arg].name_at;
 		return e->args[f->arg].at;
+	case FASTMIB_OBJ_STATE:
+		return state_fault_mark(m, f);
 	}
 	return m->prefix_at;
 }
@@ -261,6 +286,8 @@ object_name(const struct model *m, const struct fastmib_schema_fault *f)
 		return m->events[f->event].name;
 	case FASTMIB_OBJ_ARG:
 		return m->events[f->event].args[f->arg].name;
+	case FASTMIB_OBJ_STATE:
+		return m->groups[f->group].states[f->state].name;
 	case FASTMIB_OBJ_SCHEMA:
 		break;
 	}
@@ -307,7 +334,9 @@ fault_text(const struct model *m, const struct fastmib_schema_fault *f, struct s
 	const char *key = key_of(f->field);
 	unsigned long long v = f->value, lo = f->lo, hi = f->hi;
 
-	if (f->field == FASTMIB_FIELD_OID && f->problem == FASTMIB_BAD_RANGE) {
+	if (f->object == FASTMIB_OBJ_STATE && state_fault_text(m, f, t)) {
+		/* in the words of states */
+	} else if (f->field == FASTMIB_FIELD_OID && f->problem == FASTMIB_BAD_RANGE) {
 		sb_printf(t, "module `oid` `%s`: the first arc must be 0..2, the second "
 			     "0..39 under 0 and 1", m->oid_text);
 	} else if (f->field == FASTMIB_FIELD_OID) {
@@ -332,6 +361,9 @@ fault_text(const struct model *m, const struct fastmib_schema_fault *f, struct s
 	} else if (f->field == FASTMIB_FIELD_N_ROWS && f->problem == FASTMIB_BAD_RANGE &&
 		   m->groups[f->group].keyed) {
 		sb_printf(t, "`capacity` must be in %llu..%llu, not %llu", lo, hi, v);
+	} else if (f->field == FASTMIB_FIELD_COUNTERS && f->problem == FASTMIB_BAD_COUNT &&
+		   v < lo && !m->groups[f->group].counters_at.line) {
+		sb_puts(t, "`states` must have at least 1 entry in a group without counters");
 	} else if (f->problem == FASTMIB_BAD_LENGTH && f->field == FASTMIB_FIELD_MODULE) {
 		sb_printf(t, "module `name` `%s` is longer than %llu characters", m->module, hi);
 	} else if (f->problem == FASTMIB_BAD_LENGTH && f->field == FASTMIB_FIELD_NAME) {
@@ -407,6 +439,9 @@ build_schema(struct loader *c, struct model *m)
 		g->offset = sg->offset;
 		for (uint32_t ki = 0; ki < g->n_counters; ki++)
 			g->counters[ki].offset = sg->counters[ki].offset;
+		for (uint32_t si = 0; si < g->n_states; si++)
+			g->states[si].offset = sg->states[si].offset;
+		g->state_size = sg->state_size;
 	}
 	m->percore_size = m->schema.percore_size;
 	m->shared_size = m->schema.shared_size;
@@ -418,9 +453,11 @@ schema_free(struct model *m)
 {
 	free(m->schema_groups);
 	free(m->schema_counters);
+	free(m->schema_states);
 	free(m->schema_events);
 	memset(&m->schema, 0, sizeof(m->schema));
 	m->schema_groups = NULL;
 	m->schema_counters = NULL;
+	m->schema_states = NULL;
 	m->schema_events = NULL;
 }

@@ -57,6 +57,12 @@ name_snake(const char *s)
 }
 
 char *
+name_upper(const char *s)
+{
+	return spelled(fastmib_name_upper, s);
+}
+
+char *
 gen_name(enum fastmib_name_role role, const char *prefix, const char *a, const char *b)
 {
 	size_t n = fastmib_name(NULL, 0, role, prefix, a, b);

@@ -19,6 +19,8 @@ bool name_is_c_keyword(const char *snake);
 /* Heap copies (never NULL) of the names of <fastmib/names.h>. */
 /* camelCase -> camel_case; a new word starts at every uppercase letter. */
 char *name_snake(const char *s);
+/* camelCase -> CAMEL_CASE (fastmib_name_upper()). */
+char *name_upper(const char *s);
 /* fastmib_name(): gen_name(FASTMIB_MIB_COUNTER, "ep", "portQueue", "rxPkts")
  * is "epPortQueueRxPkts". */
 char *gen_name(enum fastmib_name_role role, const char *prefix, const char *a,

@@ -223,14 +223,13 @@ fail:
 enum decimal { DECIMAL_OK, DECIMAL_BAD, DECIMAL_ABOVE };
 
 /*
- * The value of a plain scalar written in decimal without leading zeros,
- * read left to right: DECIMAL_BAD at the first byte that is not a digit,
- * DECIMAL_ABOVE as soon as the value exceeds `max`.
+ * The value of digits `s` of a plain scalar, written in decimal without
+ * leading zeros, read left to right: DECIMAL_BAD at the first byte that is
+ * not a digit, DECIMAL_ABOVE as soon as the value exceeds `max`.
  */
 static enum decimal
-parse_decimal(const yaml_node_t *n, uint64_t max, uint64_t *out)
+parse_decimal(const yaml_node_t *n, const char *s, uint64_t max, uint64_t *out)
 {
-	const char *s = scalar(n);
 	uint64_t v = 0;
 
 	if (!is_plain(n) || !*s || (s[0] == '0' && s[1]))
@@ -265,7 +264,7 @@ get_uint(struct loader *c, yaml_node_t *n, const char *field, uint64_t lo,
 
 	if (!want_scalar(c, n, field, "an integer"))
 		return false;
-	r = parse_decimal(n, UINT64_MAX, &v);
+	r = parse_decimal(n, scalar(n), UINT64_MAX, &v);
 	if (r == DECIMAL_BAD)
 		return not_decimal(c, n, field);
 	if (r == DECIMAL_ABOVE || v < lo || v > hi) {
@@ -278,6 +277,33 @@ get_uint(struct loader *c, yaml_node_t *n, const char *field, uint64_t lo,
 }
 
 bool
+get_int(struct loader *c, yaml_node_t *n, const char *field, int64_t lo, int64_t hi,
+	int64_t *out)
+{
+	const char *s;
+	bool minus;
+	uint64_t v = 0, max;
+	enum decimal r;
+
+	if (!want_scalar(c, n, field, "an integer"))
+		return false;
+	s = scalar(n);
+	minus = s[0] == '-';
+	max = minus ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
+	r = parse_decimal(n, s + minus, max, &v);
+	if (r == DECIMAL_BAD || (minus && v == 0))
+		return not_decimal(c, n, field);
+	if (r == DECIMAL_OK) {
+		/* -2^63 is the one value whose magnitude int64_t cannot hold */
+		*out = minus ? (v > (uint64_t)INT64_MAX ? INT64_MIN : -(int64_t)v) : (int64_t)v;
+		if (*out >= lo && *out <= hi)
+			return true;
+	}
+	err(c, n, "`%s` must be in %lld..%lld, not %s", field, (long long)lo, (long long)hi, s);
+	return false;
+}
+
+bool
 get_u32(struct loader *c, yaml_node_t *n, const char *field, uint32_t *out)
 {
 	uint64_t v = 0;
@@ -285,7 +311,7 @@ get_u32(struct loader *c, yaml_node_t *n, const char *field, uint32_t *out)
 
 	if (!want_scalar(c, n, field, "an integer"))
 		return false;
-	r = parse_decimal(n, UINT32_MAX, &v);
+	r = parse_decimal(n, scalar(n), UINT32_MAX, &v);
 	if (r == DECIMAL_BAD)
 		return not_decimal(c, n, field);
 	if (r == DECIMAL_ABOVE) {
@@ -314,6 +340,20 @@ get_bool(struct loader *c, yaml_node_t *n, const char *field, bool *out)
 	return false;
 }
 
+/* A scalar with the syntax of a model name, reported at n when not. */
+static bool
+name_syntax(struct loader *c, yaml_node_t *n, const char *field)
+{
+	if (!want_scalar(c, n, field, "a name"))
+		return false;
+	if (fastmib_name_is_model(scalar(n)))
+		return true;
+	err(c, n, "`%s` `%s` is not a valid name: it must start with a "
+		  "lowercase letter and hold only ASCII letters and digits",
+	    field, scalar(n));
+	return false;
+}
+
 /* A model name (group, counter, index): an SMI descriptor fragment. */
 char *
 get_name(struct loader *c, yaml_node_t *n, const char *field)
@@ -322,15 +362,9 @@ get_name(struct loader *c, yaml_node_t *n, const char *field)
 	char *snake;
 	bool kw;
 
-	if (!want_scalar(c, n, field, "a name"))
+	if (!name_syntax(c, n, field))
 		return NULL;
 	s = scalar(n);
-	if (!fastmib_name_is_model(s)) {
-		err(c, n, "`%s` `%s` is not a valid name: it must start with a "
-			  "lowercase letter and hold only ASCII letters and digits",
-		    field, s);
-		return NULL;
-	}
 	snake = name_snake(s);
 	kw = name_is_c_keyword(snake);
 	free(snake);
@@ -340,6 +374,12 @@ get_name(struct loader *c, yaml_node_t *n, const char *field)
 		return NULL;
 	}
 	return xstrdup(s);
+}
+
+char *
+get_label(struct loader *c, yaml_node_t *n, const char *field)
+{
+	return name_syntax(c, n, field) ? xstrdup(scalar(n)) : NULL;
 }
 
 bool
@@ -369,10 +409,10 @@ bool
 get_word(struct loader *c, yaml_node_t *n, const char *field,
 	 const char *(*word)(uint32_t value), uint32_t *out)
 {
-	const char *names[8];
+	const char *names[16]; /* the most words of a kind (13 state types) */
 	size_t n_names = 0, i;
 
-	while (n_names < 8 && (names[n_names] = word((uint32_t)n_names + 1)) != NULL)
+	while (n_names < 16 && (names[n_names] = word((uint32_t)n_names + 1)) != NULL)
 		n_names++;
 	if (!get_enum(c, n, field, names, n_names, &i))
 		return false;

@@ -59,12 +59,18 @@ char *get_text(struct loader *c, yaml_node_t *n, const char *field, size_t max_l
 /* A plain decimal integer in lo..hi. */
 bool get_uint(struct loader *c, yaml_node_t *n, const char *field, uint64_t lo,
 	      uint64_t hi, uint64_t *out);
+/* A plain decimal integer, a '-' before it when negative, in lo..hi. */
+bool get_int(struct loader *c, yaml_node_t *n, const char *field, int64_t lo, int64_t hi,
+	     int64_t *out);
 /* A plain decimal integer that fits a 32-bit field; its range is the
  * schema's rule (fastmib_schema_check()). */
 bool get_u32(struct loader *c, yaml_node_t *n, const char *field, uint32_t *out);
 bool get_bool(struct loader *c, yaml_node_t *n, const char *field, bool *out);
 /* A model name (group, counter, index, event, argument). */
 char *get_name(struct loader *c, yaml_node_t *n, const char *field);
+/* A label of an enum state: a model name's syntax, C keywords allowed (it
+ * is spelled in upper case in C, in a MIB's enumeration as it is). */
+char *get_label(struct loader *c, yaml_node_t *n, const char *field);
 /* One of `names`; *out receives its position. */
 bool get_enum(struct loader *c, yaml_node_t *n, const char *field,
 	      const char *const *names, size_t n_names, size_t *out);

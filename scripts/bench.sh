@@ -29,6 +29,9 @@ echo; echo "== flow churn with the reset lock free and held by a stopped resette
 echo; echo "== readers: snapshot cost"
 "$build/bench/reader/fastmib-bench-reader" -l 0-1 "${eal[@]}"
 
+echo; echo "== state objects: sets, a reader beside a setter, counter updates with states"
+"$build/bench/states/fastmib-bench-states" -l 0-1 "${eal[@]}"
+
 echo; echo "== SNMP serving"
 /usr/bin/python3 "$here/bench/snmp/bench_snmp.py" --build "$build"
 

@@ -4,8 +4,10 @@
 #ifndef FASTMIB_BENCH_UTIL_H
 #define FASTMIB_BENCH_UTIL_H
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include <rte_eal.h>
@@ -51,6 +53,18 @@ bench_eal_init(int *argc, char ***argv)
 	*argc -= ret;
 	*argv += ret;
 	return 0;
+}
+
+/* Whether the program's own help is asked for (--help or -h anywhere):
+ * looked at before bench_eal_init(), which would take either for the
+ * EAL's and print that instead. */
+static inline bool
+bench_help_asked(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			return true;
+	return false;
 }
 
 static inline int

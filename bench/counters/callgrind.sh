@@ -11,6 +11,7 @@
 # latency, in the same table.
 # Usage: bench/counters/callgrind.sh BUILD_DIR [PACKETS]
 set -euo pipefail
+. "$(dirname "$0")/../common/callgrind.sh"
 bin="$1/bench/counters/fastmib-bench-counters"
 packets=${2:-6400}
 cycles_runs=${CYCLES_RUNS:-5}
@@ -21,10 +22,8 @@ eal=(--no-huge --no-pci --no-shconf --no-telemetry -m 256 --file-prefix "fastmib
 
 # Instructions executed inside function $1 with only pattern $2 selected.
 count() {
-	valgrind --tool=callgrind --callgrind-out-file="$tmp/out" --toggle-collect="$1" \
-		"$bin" -l 0 "${eal[@]}" -- --packets "$packets" --runs 1 --work 250 \
-		--only "$2" >/dev/null 2>&1
-	callgrind_annotate "$tmp/out" 2>/dev/null | awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1 }'
+	callgrind_count "$1" "$bin" -l 0 "${eal[@]}" -- --packets "$packets" --runs 1 --work 250 \
+		--only "$2"
 }
 
 # function|pattern name, in the program's order

@@ -658,11 +658,10 @@ main(int argc, char **argv)
 	struct bench_spread bs;
 	int c;
 
-	for (int i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			usage(argv[0]);
-			return 0;
-		}
+	if (bench_help_asked(argc, argv)) {
+		usage(argv[0]);
+		return 0;
+	}
 	if (bench_eal_init(&argc, &argv) < 0)
 		return 1;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {

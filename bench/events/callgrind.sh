@@ -4,18 +4,14 @@
 # inside it, minus the empty loop of the same length.
 # Usage: bench/events/callgrind.sh BUILD_DIR [CALLS]
 set -euo pipefail
+. "$(dirname "$0")/../common/callgrind.sh"
 bin="$1/bench/events/fastmib-bench-events"
 calls=${2:-100000}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
 # Instructions executed inside function $1 while running pattern $2 once.
 count() {
-	valgrind --tool=callgrind --callgrind-out-file="$tmp/out" --toggle-collect="$1" \
-		"$bin" -l 0 --no-huge --no-pci --no-shconf --no-telemetry -m 64 \
-		--file-prefix "fastmib-cg-ev-$$" -- --events "$calls" --runs 1 \
-		--only "$2" >/dev/null 2>&1
-	callgrind_annotate "$tmp/out" 2>/dev/null | awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1 }'
+	callgrind_count "$1" "$bin" -l 0 --no-huge --no-pci --no-shconf --no-telemetry -m 64 \
+		--file-prefix "fastmib-cg-ev-$$" -- --events "$calls" --runs 1 --only "$2"
 }
 
 printf "%-40s %s\n" "event call" "instructions/call"

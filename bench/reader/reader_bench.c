@@ -392,11 +392,10 @@ main(int argc, char **argv)
 	struct ctx ctx = { .iters = 200000, .runs = 5, .load_ms = 200 };
 	int c;
 
-	for (int i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "--help")) {
-			usage(argv[0]);
-			return 0;
-		}
+	if (bench_help_asked(argc, argv)) {
+		usage(argv[0]);
+		return 0;
+	}
 	if (bench_eal_init(&argc, &argv) < 0)
 		return 1;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {

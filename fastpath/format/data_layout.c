@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The data layout fastmib-gen gives a model (include/fastmib/schema.h):
- * the one place that decides where a model's counters live. The generated
+ * the one place that decides where a model's counters live, and where its
+ * states are in their struct (by fastmib_state_layout()). The generated
  * header's offsets and structs, and the schema it describes, come from it.
  */
 #include "fms_util.h"
@@ -24,6 +25,22 @@ fastmib_schema_lay_out(struct fastmib_schema *s)
 		struct fastmib_counter_schema *c = (struct fastmib_counter_schema *)g->counters;
 		int area = g->storage != FASTMIB_STORAGE_PER_CORE;
 
+		/* more states than a group may have: left unlaid, for the
+		 * schema check to report */
+		if (g->n_states && g->n_states <= FASTMIB_MAX_STATES) {
+			struct fastmib_state_schema *st = (struct fastmib_state_schema *)g->states;
+			uint32_t off[FASTMIB_MAX_STATES];
+
+			fastmib_state_layout(g, off, &g->state_size);
+			for (uint32_t si = 0; si < g->n_states; si++)
+				st[si].offset = off[si];
+		}
+		if (g->n_counters == 0) {
+			/* states only: no data */
+			g->row_size = 0;
+			g->offset = 0;
+			continue;
+		}
 		for (uint32_t ci = 0; ci < g->n_counters; ci++)
 			c[ci].offset = 8 * ci;
 		g->row_size = 8 * g->n_counters;

@@ -20,6 +20,10 @@ uint64_t fms_mono_ns(void);
 /* error.c: set this thread's message; returns err. */
 int fms_error(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* states.c: write the defaults of the group's states into its state
+ * struct at `data` (state_size bytes): each state's `def`, or zeros. */
+void fms_state_defaults(const struct fastmib_group_schema *g, uint8_t *data);
+
 /* schema_check.c: fastmib_schema_check() stopping at the first fault. */
 int fms_schema_check(const struct fastmib_schema *s);
 /* schema_io.c */

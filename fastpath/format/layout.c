@@ -5,6 +5,7 @@
  * what is allocated when are described in segment_format.h.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -13,6 +14,41 @@
 #include "segment_format.h"
 
 #define ALIGN_UP(x, a) (((x) + (a) - 1) / (a) * (a))
+
+/* Has the model a `notify` state (and so a state change log)? */
+static bool
+notify_states(const struct fastmib_schema *s)
+{
+	for (uint32_t i = 0; i < s->n_groups; i++)
+		for (uint32_t k = 0; k < s->groups[i].n_states; k++)
+			if (s->groups[i].states[k].notify)
+				return true;
+	return false;
+}
+
+/* Rows of a group that exist from creation on: their state records are
+ * written then, the others when their row is inserted or enabled. */
+static bool
+rows_fixed(const struct fastmib_group_schema *g)
+{
+	return g->n_indexes == 0 || g->all_rows;
+}
+
+/* State records of a group's rows, at `*cur` on, for the groups with
+ * states whose rows are (`fixed`) or are not fixed. */
+static void
+place_states(const struct fastmib_schema *s, struct fms_layout *lay, bool fixed, uint64_t *cur)
+{
+	for (uint32_t i = 0; i < s->n_groups; i++) {
+		const struct fastmib_group_schema *g = &s->groups[i];
+
+		if (!g->n_states || rows_fixed(g) != fixed)
+			continue;
+		lay->groups[i].states = *cur;
+		lay->groups[i].state_stride = ALIGN_UP(FMS_STATE_DATA + (uint64_t)g->state_size, 8);
+		*cur += ALIGN_UP((uint64_t)g->n_rows * lay->groups[i].state_stride, FMS_CACHE_LINE);
+	}
+}
 
 int
 fms_layout_compute(const struct fastmib_schema *s, uint32_t n_slots,
@@ -51,6 +87,14 @@ fms_layout_compute(const struct fastmib_schema *s, uint32_t n_slots,
 	}
 	lay->presence.len = off - lay->presence.off;
 
+	lay->state_fixed.off = off;
+	if (notify_states(s)) {
+		lay->state_log = off;
+		off += ALIGN_UP(sizeof(struct fms_state_log), FMS_CACHE_LINE);
+	}
+	place_states(s, lay, true, &off);
+	lay->state_fixed.len = off - lay->state_fixed.off;
+
 	lay->reset.off = ALIGN_UP(off, page_size);
 	cur = lay->reset.off + sizeof(struct fms_reset);
 	lay->observations = cur;
@@ -86,7 +130,12 @@ fms_layout_compute(const struct fastmib_schema *s, uint32_t n_slots,
 	}
 	lay->keys.len = ALIGN_UP(cur - lay->keys.off, page_size);
 
-	lay->data.off = lay->keys.off + lay->keys.len;
+	lay->states.off = lay->keys.off + lay->keys.len;
+	cur = lay->states.off;
+	place_states(s, lay, false, &cur);
+	lay->states.len = ALIGN_UP(cur - lay->states.off, page_size);
+
+	lay->data.off = lay->states.off + lay->states.len;
 	lay->slot_events = ALIGN_UP(s->percore_size, page_size);
 	if (s->n_events) {
 		lay->event_ring = event_ring;
@@ -115,6 +164,17 @@ fms_image_init(uint8_t *base, const struct fms_layout *lay,
 	/* Sequence numbers and locks start at zero, as the fresh file has them
 	 * (segment_format.h). */
 	fms_schema_serialize(s, base + lay->schema.off);
+	/* the states of the rows that exist from now on start as their defaults */
+	for (uint32_t i = 0; i < s->n_groups; i++) {
+		const struct fastmib_group_schema *g = &s->groups[i];
+
+		if (!g->n_states || !rows_fixed(g))
+			continue;
+		for (uint32_t r = 0; r < g->n_rows; r++)
+			fms_state_defaults(g, base + lay->groups[i].states +
+					      (uint64_t)r * lay->groups[i].state_stride +
+					      FMS_STATE_DATA);
+	}
 
 	h->format = FMS_FORMAT;
 	h->header_size = FMS_HEADER_SIZE;
@@ -133,6 +193,8 @@ fms_image_init(uint8_t *base, const struct fms_layout *lay,
 	h->presence = lay->presence;
 	h->reset = lay->reset;
 	h->keys = lay->keys;
+	h->state_fixed = lay->state_fixed;
+	h->states = lay->states;
 	h->data = lay->data;
 	h->slot_events = lay->slot_events;
 	h->fixed_size = lay->allocated;

@@ -34,7 +34,8 @@ _Static_assert(FASTMIB_ARC_OBJECTS < FASTMIB_ARC_CONTROL &&
 struct om_col {
 	uint32_t arc;
 	enum fastmib_oid_kind kind;
-	uint32_t counter; /* schema index, FASTMIB_OID_COUNTER only */
+	uint32_t counter; /* schema index of the counter or state */
+	uint32_t part;    /* an inet-address state: 1 its type object, 0 its address */
 };
 
 struct om_group {
@@ -58,15 +59,18 @@ struct fastmib_oidmap {
 	struct om_col *cols;     /* every group's columns, one block */
 	uint32_t n_events;
 	struct om_event *events; /* by arc */
+	uint32_t n_control;      /* objects under R.2 of this model */
 };
 
-/* Objects under R.2, by arc; each has the one instance .0. */
+/* Objects under R.2, by arc; each has the one instance .0. The last one,
+ * NotificationsDropped, only in a model that sends notifications. */
 static const struct om_col om_module_objects[] = {
-	{ FASTMIB_ARC_RESET_ALL, FASTMIB_OID_RESET, 0 },
-	{ FASTMIB_ARC_MODULE_DISCONT, FASTMIB_OID_DISCONT, 0 },
-	{ FASTMIB_ARC_WRITER_STATUS, FASTMIB_OID_WRITER_STATUS, 0 },
-	{ FASTMIB_ARC_BEST_EFFORT, FASTMIB_OID_BEST_EFFORT, 0 },
-	{ FASTMIB_ARC_OUT_OF_RANGE, FASTMIB_OID_OUT_OF_RANGE, 0 },
+	{ FASTMIB_ARC_RESET_ALL, FASTMIB_OID_RESET, 0, 0 },
+	{ FASTMIB_ARC_MODULE_DISCONT, FASTMIB_OID_DISCONT, 0, 0 },
+	{ FASTMIB_ARC_WRITER_STATUS, FASTMIB_OID_WRITER_STATUS, 0, 0 },
+	{ FASTMIB_ARC_BEST_EFFORT, FASTMIB_OID_BEST_EFFORT, 0, 0 },
+	{ FASTMIB_ARC_OUT_OF_RANGE, FASTMIB_OID_OUT_OF_RANGE, 0, 0 },
+	{ FASTMIB_ARC_NOTIFS_DROPPED, FASTMIB_OID_NOTIFS_DROPPED, 0, 0 },
 };
 #define OM_N_MODULE_OBJECTS \
 	((uint32_t)(sizeof(om_module_objects) / sizeof(om_module_objects[0])))
@@ -154,32 +158,75 @@ om_check_group(const struct fastmib_group_schema *gs, char *why, size_t whylen)
 	if (gs->n_counters > FASTMIB_MAX_COUNTERS || (gs->n_counters && !gs->counters))
 		return om_fail(why, whylen, "schema: group %s: %u counters (max %u)",
 			       gs->name, gs->n_counters, FASTMIB_MAX_COUNTERS);
+	if (gs->n_states > FASTMIB_MAX_STATES || (gs->n_states && !gs->states))
+		return om_fail(why, whylen, "schema: group %s: %u states (max %u)",
+			       gs->name, gs->n_states, FASTMIB_MAX_STATES);
 	return 0;
 }
 
-/* Columns of group `gs` into cols[0..n_counters + 2), sorted by arc. */
+/* Columns a group has: its counters, its states (an inet-address two),
+ * and with counters its Reset and DiscontinuityTime. */
+static uint32_t
+om_n_cols(const struct fastmib_group_schema *gs)
+{
+	uint32_t n = gs->n_counters + gs->n_states + (gs->n_counters ? 2 : 0);
+
+	for (uint32_t s = 0; s < gs->n_states; s++)
+		n += gs->states[s].type == FASTMIB_STATE_INET_ADDRESS;
+	return n;
+}
+
+/* Columns of group `gs` into cols[0..om_n_cols()), sorted by arc. */
 static int
 om_build_cols(const struct fastmib_group_schema *gs, struct om_col *cols, char *why,
 	      size_t whylen)
 {
-	uint32_t n = gs->n_counters;
+	uint32_t n = 0;
 
-	for (uint32_t c = 0; c < n; c++) {
+	for (uint32_t c = 0; c < gs->n_counters; c++) {
 		uint32_t arc = gs->counters[c].arc;
 
 		if (arc < 1 || arc > FASTMIB_MAX_ARC)
 			return om_fail(why, whylen, "schema: counter %s.%s: arc %u outside 1..%u",
 				       gs->name, gs->counters[c].name, arc, FASTMIB_MAX_ARC);
-		cols[c] = (struct om_col){ arc, FASTMIB_OID_COUNTER, c };
+		cols[n++] = (struct om_col){ arc, FASTMIB_OID_COUNTER, c, 0 };
 	}
-	cols[n] = (struct om_col){ FASTMIB_ARC_RESET, FASTMIB_OID_RESET, 0 };
-	cols[n + 1] = (struct om_col){ FASTMIB_ARC_DISCONT, FASTMIB_OID_DISCONT, 0 };
-	qsort(cols, n + 2, sizeof(*cols), om_cmp_col);
-	for (uint32_t c = 1; c < n + 2; c++)
+	for (uint32_t s = 0; s < gs->n_states; s++) {
+		const struct fastmib_state_schema *st = &gs->states[s];
+		bool inet = st->type == FASTMIB_STATE_INET_ADDRESS;
+
+		if (st->arc < 1 || st->arc + inet > FASTMIB_MAX_ARC)
+			return om_fail(why, whylen, "schema: state %s.%s: arc %u outside 1..%u",
+				       gs->name, st->name, st->arc, FASTMIB_MAX_ARC);
+		/* an inet-address: its type object first, its address after */
+		if (inet)
+			cols[n++] = (struct om_col){ st->arc, FASTMIB_OID_STATE, s, 1 };
+		cols[n++] = (struct om_col){ st->arc + inet, FASTMIB_OID_STATE, s, 0 };
+	}
+	if (gs->n_counters) {
+		cols[n++] = (struct om_col){ FASTMIB_ARC_RESET, FASTMIB_OID_RESET, 0, 0 };
+		cols[n++] = (struct om_col){ FASTMIB_ARC_DISCONT, FASTMIB_OID_DISCONT, 0, 0 };
+	}
+	qsort(cols, n, sizeof(*cols), om_cmp_col);
+	for (uint32_t c = 1; c < n; c++)
 		if (cols[c].arc == cols[c - 1].arc)
-			return om_fail(why, whylen, "schema: group %s: counter arc %u used twice",
+			return om_fail(why, whylen, "schema: group %s: arc %u used twice",
 				       gs->name, cols[c].arc);
 	return 0;
+}
+
+/* Does the model send notifications (a `notify` event or state)? */
+static bool
+om_notifies(const struct fastmib_schema *sc)
+{
+	for (uint32_t e = 0; e < sc->n_events; e++)
+		if (sc->events[e].notify)
+			return true;
+	for (uint32_t g = 0; g < sc->n_groups; g++)
+		for (uint32_t s = 0; s < sc->groups[g].n_states; s++)
+			if (sc->groups[g].states[s].notify)
+				return true;
+	return false;
 }
 
 static int
@@ -231,8 +278,9 @@ om_build(struct fastmib_oidmap *map, char *why, size_t whylen)
 	for (uint32_t g = 0; g < sc->n_groups; g++) {
 		if ((rc = om_check_group(&sc->groups[g], why, whylen)))
 			return rc;
-		n_cols += sc->groups[g].n_counters + 2;
+		n_cols += om_n_cols(&sc->groups[g]);
 	}
+	map->n_control = OM_N_MODULE_OBJECTS - !om_notifies(sc);
 	map->groups = calloc(sc->n_groups ? sc->n_groups : 1, sizeof(*map->groups));
 	map->cols = calloc(n_cols ? n_cols : 1, sizeof(*map->cols));
 	if (!map->groups || !map->cols)
@@ -245,9 +293,9 @@ om_build(struct fastmib_oidmap *map, char *why, size_t whylen)
 			return rc;
 		map->groups[g] = (struct om_group){
 			.arc = gs->arc, .id = g, .gs = gs,
-			.n_cols = gs->n_counters + 2, .cols = map->cols + at,
+			.n_cols = om_n_cols(gs), .cols = map->cols + at,
 		};
-		at += gs->n_counters + 2;
+		at += om_n_cols(gs);
 	}
 	qsort(map->groups, map->n_groups, sizeof(*map->groups), om_cmp_group);
 	for (uint32_t g = 1; g < map->n_groups; g++)
@@ -408,6 +456,7 @@ om_ref_col(struct fastmib_oid_ref *ref, int group, const struct om_col *c)
 	ref->kind = c->kind;
 	ref->group = group;
 	ref->counter = c->counter;
+	ref->part = c->part;
 }
 
 /* Below R.1. */
@@ -460,7 +509,7 @@ om_resolve_control(const struct om_walk *w, const uint64_t *x, size_t n)
 	const struct om_col *c;
 	uint32_t pos;
 
-	if (n < 1 || !(c = om_find_col(om_module_objects, OM_N_MODULE_OBJECTS, x[0], &pos)))
+	if (n < 1 || !(c = om_find_col(om_module_objects, w->map->n_control, x[0], &pos)))
 		return FASTMIB_OID_NO_OBJECT;
 	om_ref_col(w->ref, -1, c);
 	return n == 2 && x[1] == FASTMIB_ARC_SCALAR_INSTANCE ? FASTMIB_OID_INSTANCE
@@ -664,9 +713,9 @@ om_next_objects(const struct om_walk *w, const uint64_t *x, size_t n)
 static bool
 om_next_control(const struct om_walk *w, const uint64_t *x, size_t n)
 {
-	uint32_t ci = om_next_scalar(om_module_objects, OM_N_MODULE_OBJECTS, x, n);
+	uint32_t ci = om_next_scalar(om_module_objects, w->map->n_control, x, n);
 
-	if (ci >= OM_N_MODULE_OBJECTS)
+	if (ci >= w->map->n_control)
 		return false;
 	om_ref_col(w->ref, -1, &om_module_objects[ci]);
 	return true;
@@ -862,6 +911,12 @@ fastmib_oidmap_suffix(const struct fastmib_oidmap *map, const struct fastmib_oid
 	case FASTMIB_OID_DISCONT:
 		out[n++] = FASTMIB_ARC_DISCONT;
 		break;
+	case FASTMIB_OID_STATE:
+		/* an inet-address's address follows its type object */
+		out[n++] = gs->states[ref->counter].arc +
+			   (gs->states[ref->counter].type == FASTMIB_STATE_INET_ADDRESS &&
+			    ref->part == 0);
+		break;
 	default:
 		out[n++] = gs->counters[ref->counter].arc;
 		break;
@@ -884,6 +939,18 @@ fastmib_oidmap_notification(const struct fastmib_oidmap *map, uint32_t event, ui
 	out[0] = FASTMIB_ARC_EVENTS;
 	out[1] = FASTMIB_ARC_EV_NOTIFS;
 	out[2] = map->schema->events[event].arc;
+	return 3;
+}
+
+size_t
+fastmib_oidmap_state_notification(const struct fastmib_oidmap *map, uint32_t group,
+				  uint32_t state, uint64_t *out)
+{
+	const struct fastmib_group_schema *gs = &map->schema->groups[group];
+
+	out[0] = FASTMIB_ARC_NOTIFICATIONS;
+	out[1] = FASTMIB_ARC_STATE_NOTIFS;
+	out[2] = (uint64_t)FASTMIB_STATE_NOTIF_GROUP * gs->arc + gs->states[state].arc;
 	return 3;
 }
 

@@ -382,6 +382,242 @@ check_counters_distinct(struct checker *k, uint32_t gi, const char *gname)
 	return ok;
 }
 
+/* ---- states ---- */
+
+/* The C form of a state without a default: all zero (the largest form). */
+static const uint8_t zero_state[2 + FASTMIB_MAX_OCTET_STRING];
+
+/* An enum's labels: names, each label and each value once. */
+static bool
+check_enum(struct checker *k, struct fastmib_schema_fault f,
+	   const struct fastmib_state_schema *st, const char *owner)
+{
+	const char *labels[FASTMIB_MAX_ENUM_VALUES];
+	uint16_t first[FASTMIB_MAX_ENUM_VALUES];
+
+	f.field = FASTMIB_FIELD_VALUES;
+	if (st->values == NULL && st->n_values) {
+		f.problem = FASTMIB_BAD_MISSING;
+		report(k, &f, "%s: values are missing", owner);
+		return false;
+	}
+	if (!check_count(k, f, st->n_values, 1, FASTMIB_MAX_ENUM_VALUES, owner, "values"))
+		return false;
+	for (uint32_t i = 0; i < st->n_values; i++) {
+		if (!check_name(k, f, st->values[i].label, fastmib_name_is_model, owner, "label"))
+			return false;
+		labels[i] = st->values[i].label;
+		for (uint32_t j = 0; j < i; j++)
+			if (st->values[j].value == st->values[i].value) {
+				f.problem = FASTMIB_BAD_DUPLICATE;
+				f.first = j;
+				f.value = (uint64_t)(int64_t)st->values[i].value;
+				report(k, &f, "%s: labels %s and %s share the value %d", owner,
+				       st->values[j].label, st->values[i].label,
+				       st->values[i].value);
+				return false;
+			}
+	}
+	same_names(labels, st->n_values, first);
+	for (uint32_t i = 0; i < st->n_values; i++)
+		if (first[i]) {
+			f.problem = FASTMIB_BAD_DUPLICATE;
+			f.first = first[i] - 1u;
+			report(k, &f, "%s: the label %s is listed twice", owner, labels[i]);
+			return false;
+		}
+	return true;
+}
+
+/* What each type takes: size, range, units, values, notify. */
+static bool
+check_state_shape(struct checker *k, struct fastmib_schema_fault f,
+		  const struct fastmib_state_schema *st, const char *owner)
+{
+	bool string = st->type == FASTMIB_STATE_DISPLAY_STRING ||
+		      st->type == FASTMIB_STATE_OCTET_STRING;
+	bool ranged = st->type == FASTMIB_STATE_INTEGER32 || st->type == FASTMIB_STATE_UNSIGNED32;
+	bool number = ranged || st->type == FASTMIB_STATE_GAUGE64 ||
+		      st->type == FASTMIB_STATE_TIMETICKS;
+	uint32_t max_size = st->type == FASTMIB_STATE_DISPLAY_STRING ? FASTMIB_MAX_DISPLAY_STRING
+			    : FASTMIB_MAX_OCTET_STRING;
+
+	f.field = FASTMIB_FIELD_SIZE;
+	if (!check_range(k, f, st->size, string, string ? max_size : 0, owner, "size"))
+		return false;
+	f.field = FASTMIB_FIELD_UNITS;
+	if (!check_str(k, f, st->units, number ? FASTMIB_MAX_UNITS : 0, owner,
+		       number ? "units" : "units (numbers only)"))
+		return false;
+	f.field = FASTMIB_FIELD_NOTIFY;
+	if (!check_range(k, f, st->notify, 0, string ? 0 : 1, owner,
+			 string ? "notify (not for strings)" : "notify"))
+		return false;
+	f.field = FASTMIB_FIELD_RANGE;
+	if (!check_range(k, f, st->has_range, 0, ranged, owner, "has_range"))
+		return false;
+	if (st->has_range) {
+		int64_t lo = st->type == FASTMIB_STATE_INTEGER32 ? INT32_MIN : 0;
+		int64_t hi = st->type == FASTMIB_STATE_INTEGER32 ? INT32_MAX : UINT32_MAX;
+
+		if (st->lo < lo || st->hi > hi || st->lo > st->hi) {
+			f.problem = FASTMIB_BAD_RANGE;
+			f.value = (uint64_t)st->lo;
+			f.lo = (uint64_t)lo;
+			f.hi = (uint64_t)hi;
+			report(k, &f, "%s: range %lld..%lld not within %lld..%lld, or inverted",
+			       owner, (long long)st->lo, (long long)st->hi, (long long)lo,
+			       (long long)hi);
+			return false;
+		}
+	}
+	if (st->type == FASTMIB_STATE_ENUM)
+		return check_enum(k, f, st, owner);
+	f.field = FASTMIB_FIELD_VALUES;
+	return check_count(k, f, st->n_values, 0, 0, owner, "values (enums only)");
+}
+
+static bool
+check_state(struct checker *k, uint32_t gi, uint32_t si, const uint32_t *offsets)
+{
+	const struct fastmib_group_schema *g = &k->s->groups[gi];
+	const struct fastmib_state_schema *st = &g->states[si];
+	struct fastmib_schema_fault f = { .object = FASTMIB_OBJ_STATE, .group = gi,
+					  .state = si };
+	char owner[2 * FASTMIB_MAX_NAME + 32];
+
+	snprintf(owner, sizeof(owner), "group %s: state %u", g->name, si + 1);
+	f.field = FASTMIB_FIELD_NAME;
+	if (!check_name(k, f, st->name, fastmib_name_is_model, owner, "name"))
+		return false;
+	snprintf(owner, sizeof(owner), "state %s.%s", g->name, st->name);
+	f.field = FASTMIB_FIELD_DESCRIPTION;
+	if (!check_str(k, f, st->description, FASTMIB_MAX_TEXT, owner, "description"))
+		return false;
+	f.field = FASTMIB_FIELD_TYPE;
+	if (!check_range(k, f, st->type, FASTMIB_STATE_TRUTH_VALUE, FASTMIB_STATE_TYPE_LAST,
+			 owner, "type"))
+		return false;
+	f.field = FASTMIB_FIELD_ARC;
+	/* an inet-address takes two arcs, the second within the range too */
+	if (!check_range(k, f, st->arc, 1,
+			 FASTMIB_MAX_ARC - (st->type == FASTMIB_STATE_INET_ADDRESS), owner, "arc"))
+		return false;
+	if (!check_state_shape(k, f, st, owner))
+		return false;
+	if (st->offset != offsets[si]) {
+		f.field = FASTMIB_FIELD_OFFSET;
+		f.problem = FASTMIB_BAD_LAYOUT;
+		f.value = st->offset;
+		f.lo = f.hi = offsets[si];
+		report(k, &f, "%s: offset %u, its type and the states before it give %u", owner,
+		       st->offset, offsets[si]);
+		return false;
+	}
+	if (st->def == NULL && st->type == FASTMIB_STATE_ENUM) {
+		f.field = FASTMIB_FIELD_DEFAULT;
+		f.problem = FASTMIB_BAD_MISSING;
+		report(k, &f, "%s: an enum needs a default (its first value)", owner);
+		return false;
+	}
+	/* without one, the default is zero: it too must be a value the
+	 * state's setters would take */
+	if (fastmib_state_check(g->name, st, st->def ? st->def : zero_state) < 0) {
+		f.field = FASTMIB_FIELD_DEFAULT;
+		f.problem = FASTMIB_BAD_RANGE;
+		report(k, &f, "%s: %s", owner, st->def ? "its default is not one of its values"
+			       : "it starts at 0, outside its range: it needs a default");
+		return false;
+	}
+	return true;
+}
+
+/* The states of a group, one by one, and their struct's size. */
+static bool
+check_states(struct checker *k, uint32_t gi, const char *owner)
+{
+	const struct fastmib_group_schema *g = &k->s->groups[gi];
+	struct fastmib_schema_fault f = { .object = FASTMIB_OBJ_GROUP, .group = gi };
+	uint32_t offsets[FASTMIB_MAX_STATES], size;
+	bool ok = true;
+
+	f.field = FASTMIB_FIELD_STATES;
+	if (g->states == NULL && g->n_states) {
+		f.problem = FASTMIB_BAD_MISSING;
+		report(k, &f, "%s: states are missing", owner);
+		return false;
+	}
+	if (!check_count(k, f, g->n_states, 0, FASTMIB_MAX_STATES, owner, "states"))
+		return false;
+	fastmib_state_layout(g, offsets, &size);
+	for (uint32_t si = 0; si < g->n_states && !k->stop; si++)
+		ok &= check_state(k, gi, si, offsets);
+	if (!ok || k->stop)
+		return false;
+	if (g->state_size != size) {
+		f.field = FASTMIB_FIELD_STATE_SIZE;
+		f.problem = FASTMIB_BAD_LAYOUT;
+		f.value = g->state_size;
+		f.lo = f.hi = size;
+		report(k, &f, "%s: state_size %u, its states give %u", owner, g->state_size, size);
+		return false;
+	}
+	return true;
+}
+
+/*
+ * The names of a group's states against each other and its counters',
+ * their arcs (an inet-address's second one too) likewise: one OID, one
+ * object.
+ */
+static bool
+check_states_distinct(struct checker *k, uint32_t gi, const char *gname)
+{
+	const struct fastmib_group_schema *g = &k->s->groups[gi];
+	const char *names[FASTMIB_MAX_COUNTERS + FASTMIB_MAX_STATES];
+	uint16_t first[FASTMIB_MAX_COUNTERS + FASTMIB_MAX_STATES];
+	uint32_t owner_of_arc[FASTMIB_MAX_ARC + 2] = { 0 }; /* 1 + position, counters first */
+	uint32_t n = g->n_counters + g->n_states;
+
+	for (uint32_t ci = 0; ci < g->n_counters; ci++) {
+		names[ci] = g->counters[ci].name;
+		owner_of_arc[g->counters[ci].arc] = ci + 1;
+	}
+	for (uint32_t si = 0; si < g->n_states; si++)
+		names[g->n_counters + si] = g->states[si].name;
+	same_names(names, n, first);
+	for (uint32_t si = 0; si < g->n_states; si++) {
+		const struct fastmib_state_schema *st = &g->states[si];
+		struct fastmib_schema_fault f = { .object = FASTMIB_OBJ_STATE, .group = gi,
+						  .state = si, .problem = FASTMIB_BAD_DUPLICATE };
+		uint32_t arcs = st->type == FASTMIB_STATE_INET_ADDRESS ? 2 : 1;
+
+		if (first[g->n_counters + si]) {
+			f.field = FASTMIB_FIELD_NAME;
+			f.first = first[g->n_counters + si] - 1u;
+			report(k, &f, "group %s: the name %s is %s's too", gname, st->name,
+			       f.first < g->n_counters ? "a counter" : "another state");
+			return false;
+		}
+		for (uint32_t a = st->arc; a < st->arc + arcs; a++) {
+			uint32_t o = owner_of_arc[a];
+
+			if (!o) {
+				owner_of_arc[a] = g->n_counters + si + 1;
+				continue;
+			}
+			f.field = FASTMIB_FIELD_ARC;
+			f.first = o - 1;
+			f.value = a;
+			report(k, &f, "group %s: %s %s and state %s share arc %u", gname,
+			       o <= g->n_counters ? "counter" : "state",
+			       names[o - 1], st->name, a);
+			return false;
+		}
+	}
+	return true;
+}
+
 static bool
 check_group(struct checker *k, uint32_t gi)
 {
@@ -404,20 +640,35 @@ check_group(struct checker *k, uint32_t gi)
 	if (!check_range(k, f, g->arc, 1, FASTMIB_MAX_ARC, owner, "arc"))
 		return false;
 	k->group_id_ok[gi] = true;
-	f.field = FASTMIB_FIELD_STORAGE;
-	if (!check_range(k, f, g->storage, FASTMIB_STORAGE_PER_CORE,
-			 FASTMIB_STORAGE_SHARED_ATOMIC, owner, "storage"))
-		return false;
-	if (!check_rows(k, gi, g->name, owner))
-		return false;
 	f.field = FASTMIB_FIELD_COUNTERS;
 	if (g->counters == NULL && g->n_counters) {
 		f.problem = FASTMIB_BAD_MISSING;
 		report(k, &f, "%s: counters are missing", owner);
 		return false;
 	}
-	if (!check_count(k, f, g->n_counters, 1, FASTMIB_MAX_COUNTERS, owner, "counters"))
+	/* a group of states only has no counters (at least one of either) */
+	if (!check_count(k, f, g->n_counters, g->n_states ? 0 : 1, FASTMIB_MAX_COUNTERS, owner,
+			 "counters"))
 		return false;
+	f.field = FASTMIB_FIELD_STORAGE;
+	if (!check_range(k, f, g->storage, g->n_counters ? FASTMIB_STORAGE_PER_CORE : 0,
+			 g->n_counters ? FASTMIB_STORAGE_SHARED_ATOMIC : 0, owner,
+			 g->n_counters ? "storage" : "storage (a group of states only has none)"))
+		return false;
+	if (!check_rows(k, gi, g->name, owner) || !check_states(k, gi, owner))
+		return false;
+	if (g->n_counters == 0) {
+		/* no data: no place in an area */
+		if (g->row_size || g->offset) {
+			f.field = FASTMIB_FIELD_ROW_SIZE;
+			f.problem = FASTMIB_BAD_LAYOUT;
+			f.value = g->row_size;
+			report(k, &f, "%s: a group of states only has row_size 0 and offset 0",
+			       owner);
+			return false;
+		}
+		return check_states_distinct(k, gi, g->name);
+	}
 	if (g->row_size == 0 || g->row_size % 8 || g->row_size > 8u * FASTMIB_MAX_COUNTERS) {
 		f.field = FASTMIB_FIELD_ROW_SIZE;
 		f.problem = FASTMIB_BAD_LAYOUT;
@@ -428,7 +679,8 @@ check_group(struct checker *k, uint32_t gi)
 	}
 	for (uint32_t ci = 0; ci < g->n_counters && !k->stop; ci++)
 		ok &= check_counter(k, gi, ci, g->name);
-	if (!ok || k->stop || !check_counters_distinct(k, gi, g->name))
+	if (!ok || k->stop || !check_counters_distinct(k, gi, g->name) ||
+	    !check_states_distinct(k, gi, g->name))
 		return false;
 	area = g->storage == FASTMIB_STORAGE_PER_CORE ? s->percore_size : s->shared_size;
 	if (g->offset % FMS_CACHE_LINE || g->offset > area ||
@@ -476,7 +728,8 @@ check_area(struct checker *k, bool shared)
 		const struct fastmib_group_schema *g = &s->groups[gi];
 		uint64_t end = g->offset + fastmib_group_bytes(g);
 
-		if (!k->group_ok[gi] || (g->storage != FASTMIB_STORAGE_PER_CORE) != shared)
+		if (!k->group_ok[gi] || g->n_counters == 0 ||
+		    (g->storage != FASTMIB_STORAGE_PER_CORE) != shared)
 			continue;
 		v[n++] = g;
 		if (end > FASTMIB_MAX_AREA) {

@@ -46,22 +46,86 @@ put_str(struct strtab *t, const char *s)
 	return r;
 }
 
-static uint32_t
-total_counters(const struct fastmib_schema *s)
+/* Bytes into the string table, as they are (a state's default): the
+ * table's NUL after them keeps its strings NUL-terminated. */
+static struct fms_str
+put_bytes(struct strtab *t, const void *p, uint32_t len)
 {
-	uint32_t n = 0;
+	struct fms_str r = { .off = t->len, .len = len };
 
-	for (uint32_t i = 0; i < s->n_groups; i++)
-		n += s->groups[i].n_counters;
+	if (t->buf) {
+		memcpy(t->buf + t->len, p, len);
+		t->buf[t->len + len] = '\0';
+	}
+	t->len += len + 1;
+	return r;
+}
+
+/* Counters, states and enum values of every group. */
+struct totals {
+	uint32_t counters, states, values;
+};
+
+static struct totals
+totals_of(const struct fastmib_schema *s)
+{
+	struct totals n = { 0, 0, 0 };
+
+	for (uint32_t i = 0; i < s->n_groups; i++) {
+		n.counters += s->groups[i].n_counters;
+		n.states += s->groups[i].n_states;
+		for (uint32_t k = 0; k < s->groups[i].n_states; k++)
+			n.values += s->groups[i].states[k].n_values;
+	}
 	return n;
 }
 
 static uint64_t
-records_len(uint32_t n_groups, uint32_t n_counters, uint32_t n_events)
+records_len(uint32_t n_groups, struct totals n, uint32_t n_events)
 {
 	return sizeof(struct fms_schema_rec) + (uint64_t)n_groups * sizeof(struct fms_group_rec) +
-	       (uint64_t)n_counters * sizeof(struct fms_counter_rec) +
-	       (uint64_t)n_events * sizeof(struct fms_event_rec);
+	       (uint64_t)n.counters * sizeof(struct fms_counter_rec) +
+	       (uint64_t)n_events * sizeof(struct fms_event_rec) +
+	       (uint64_t)n.states * sizeof(struct fms_state_schema_rec) +
+	       (uint64_t)n.values * sizeof(struct fms_enum_rec);
+}
+
+/* The states of group g into records sr[*si..] and vr[*vi..] (NULL while
+ * measuring), their strings and defaults into the table. */
+static void
+serialize_states(const struct fastmib_group_schema *g, struct strtab *t,
+		 struct fms_state_schema_rec *sr, struct fms_enum_rec *vr, uint32_t *si,
+		 uint32_t *vi)
+{
+	for (uint32_t k = 0; k < g->n_states; k++, (*si)++) {
+		const struct fastmib_state_schema *st = &g->states[k];
+		struct fms_state_schema_rec r = {0};
+
+		r.name = put_str(t, st->name);
+		r.units = put_str(t, st->units);
+		r.description = put_str(t, st->description);
+		if (st->def)
+			r.def = put_bytes(t, st->def, fastmib_state_value_size(st, NULL));
+		r.arc = st->arc;
+		r.type = st->type;
+		r.size = st->size;
+		r.notify = st->notify;
+		r.has_range = st->has_range;
+		r.lo = st->lo;
+		r.hi = st->hi;
+		r.offset = st->offset;
+		r.n_values = st->n_values;
+		r.first_value = *vi;
+		for (uint32_t v = 0; v < st->n_values; v++, (*vi)++) {
+			struct fms_enum_rec e = { .value = st->values[v].value };
+
+			e.label = put_str(t, st->values[v].label);
+			if (vr)
+				vr[*vi] = e;
+		}
+		if (sr)
+			sr[*si] = r;
+	}
 }
 
 static void
@@ -92,13 +156,16 @@ serialize_events(const struct fastmib_schema *s, struct strtab *t,
 static uint64_t
 serialize(const struct fastmib_schema *s, uint8_t *buf)
 {
-	uint32_t nc = total_counters(s), ci = 0;
-	uint64_t rl = records_len(s->n_groups, nc, s->n_events);
+	struct totals n = totals_of(s);
+	uint32_t nc = n.counters, ci = 0, si = 0, vi = 0, first_state = 0;
+	uint64_t rl = records_len(s->n_groups, n, s->n_events);
 	struct strtab t = { .buf = buf ? buf + rl : NULL, .len = 0 };
 	struct fms_schema_rec *sr = buf ? (void *)buf : NULL;
 	struct fms_group_rec *gr = buf ? (void *)(buf + sizeof(*sr)) : NULL;
 	struct fms_counter_rec *cr = buf ? (void *)(gr + s->n_groups) : NULL;
 	struct fms_event_rec *er = buf ? (void *)(cr + nc) : NULL;
+	struct fms_state_schema_rec *str = buf ? (void *)(er + s->n_events) : NULL;
+	struct fms_enum_rec *vr = buf ? (void *)(str + n.states) : NULL;
 	struct fms_schema_rec shdr = {0};
 
 	shdr.version = s->version;
@@ -144,11 +211,21 @@ serialize(const struct fastmib_schema *s, uint8_t *buf)
 			if (cr)
 				cr[ci] = cc;
 		}
+		r.first_state = first_state;
+		first_state += g->n_states;
+		r.n_states = g->n_states;
+		r.state_size = g->state_size;
 		if (gr)
 			gr[i] = r;
 	}
 	shdr.n_events = s->n_events;
 	serialize_events(s, &t, er);
+	/* after the events' strings: a model without states serializes as
+	 * before but for the counts */
+	for (uint32_t i = 0; i < s->n_groups; i++)
+		serialize_states(&s->groups[i], &t, str, vr, &si, &vi);
+	shdr.n_states = n.states;
+	shdr.n_values = n.values;
 	shdr.strtab_len = t.len;
 	if (sr)
 		*sr = shdr;
@@ -243,6 +320,18 @@ get_str(const struct reader *r, struct fms_str ref, size_t max, const char *what
 	return 0;
 }
 
+/* Bytes of the string table (a state's default): `want` of them. */
+static int
+get_bytes(const struct reader *r, struct fms_str ref, uint32_t want, const char *what,
+	  const void **out)
+{
+	if (ref.off >= r->strtab_len || ref.len >= r->strtab_len - ref.off || ref.len != want)
+		return fms_error(-EINVAL, "segment schema: %s of %u bytes at %u, not %u bytes "
+				 "within the string table", what, ref.len, ref.off, want);
+	*out = r->strtab + ref.off;
+	return 0;
+}
+
 /* Unlike a creator's schema, the file must name a type for every argument
  * and nothing past them: a reader has no default to fall back on. */
 static int
@@ -306,6 +395,8 @@ struct serialized {
 	const struct fms_group_rec *gr;
 	const struct fms_counter_rec *cr;
 	const struct fms_event_rec *er;
+	const struct fms_state_schema_rec *str;
+	const struct fms_enum_rec *vr;
 	const uint8_t *strtab;
 };
 
@@ -323,10 +414,14 @@ read_header(const uint8_t *buf, uint64_t len, struct serialized *z)
 	memcpy(sr, buf, sizeof(*sr));
 	if (sr->n_groups == 0 || sr->n_groups > FASTMIB_MAX_GROUPS ||
 	    sr->n_counters > FASTMIB_MAX_GROUPS * FASTMIB_MAX_COUNTERS ||
-	    sr->n_events > FASTMIB_MAX_EVENTS)
-		return fms_error(-EINVAL, "segment schema: %u groups / %u counters / %u events out of range",
-				 sr->n_groups, sr->n_counters, sr->n_events);
-	rl = records_len(sr->n_groups, sr->n_counters, sr->n_events);
+	    sr->n_events > FASTMIB_MAX_EVENTS ||
+	    sr->n_states > FASTMIB_MAX_GROUPS * FASTMIB_MAX_STATES ||
+	    sr->n_values > (uint64_t)sr->n_states * FASTMIB_MAX_ENUM_VALUES)
+		return fms_error(-EINVAL, "segment schema: %u groups / %u counters / %u events / "
+				 "%u states / %u enum values out of range", sr->n_groups,
+				 sr->n_counters, sr->n_events, sr->n_states, sr->n_values);
+	rl = records_len(sr->n_groups, (struct totals){ sr->n_counters, sr->n_states,
+							sr->n_values }, sr->n_events);
 	need = rl + sr->strtab_len;
 	if (need > len)
 		return fms_error(-EINVAL, "segment schema: records need %llu bytes, area has %llu",
@@ -334,6 +429,8 @@ read_header(const uint8_t *buf, uint64_t len, struct serialized *z)
 	z->gr = (const void *)(buf + sizeof(*sr));
 	z->cr = (const void *)(z->gr + sr->n_groups);
 	z->er = (const void *)(z->cr + sr->n_counters);
+	z->str = (const void *)(z->er + sr->n_events);
+	z->vr = (const void *)(z->str + sr->n_states);
 	z->strtab = buf + rl;
 	return 0;
 }
@@ -344,6 +441,8 @@ struct schema_block {
 	struct fastmib_group_schema *groups;
 	struct fastmib_counter_schema *counters;
 	struct fastmib_event_schema *events;
+	struct fastmib_state_schema *states;
+	struct fastmib_enum_value *values;
 };
 
 /*
@@ -357,7 +456,10 @@ schema_alloc(const struct serialized *z, struct schema_block *b, struct reader *
 	const struct fms_schema_rec *sr = &z->sr;
 	uint8_t *block = calloc(1, sizeof(*b->s) + sr->n_groups * sizeof(*b->groups) +
 				      sr->n_counters * sizeof(*b->counters) +
-				      sr->n_events * sizeof(*b->events) + sr->strtab_len + 1);
+				      sr->n_events * sizeof(*b->events) +
+				      (size_t)sr->n_states * sizeof(*b->states) +
+				      (size_t)sr->n_values * sizeof(*b->values) +
+				      sr->strtab_len + 1);
 
 	if (block == NULL)
 		return fms_error(-ENOMEM, "segment schema: out of memory");
@@ -365,7 +467,9 @@ schema_alloc(const struct serialized *z, struct schema_block *b, struct reader *
 	b->groups = (void *)(b->s + 1);
 	b->counters = (void *)(b->groups + sr->n_groups);
 	b->events = (void *)(b->counters + sr->n_counters);
-	rd->strtab = (char *)(b->events + sr->n_events);
+	b->states = (void *)(b->events + sr->n_events);
+	b->values = (void *)(b->states + sr->n_states);
+	rd->strtab = (char *)(b->values + sr->n_values);
 	rd->strtab_len = sr->strtab_len;
 	memcpy((char *)rd->strtab, z->strtab, sr->strtab_len);
 	b->s->n_groups = sr->n_groups;
@@ -416,6 +520,56 @@ deserialize_counters(const struct reader *rd, const struct fms_counter_rec *cr, 
 	return 0;
 }
 
+/* The n state records from z->str[si] on into states[0..n), their enum
+ * values into b->values. */
+static int
+deserialize_states(const struct reader *rd, const struct serialized *z, uint32_t si,
+		   uint32_t n, struct schema_block *b, struct fastmib_state_schema *states)
+{
+	int rc;
+
+	for (uint32_t k = 0; k < n; k++) {
+		struct fastmib_state_schema *st = &states[k];
+		struct fms_state_schema_rec r;
+
+		memcpy(&r, &z->str[si + k], sizeof(r));
+		if ((rc = get_str(rd, r.name, FASTMIB_MAX_NAME, "state name", &st->name)) ||
+		    (rc = get_str(rd, r.units, FASTMIB_MAX_UNITS, "units", &st->units)) ||
+		    (rc = get_str(rd, r.description, FMS_STR_MAX, "state description",
+				  &st->description)))
+			return rc;
+		st->arc = r.arc;
+		st->type = r.type;
+		st->size = r.size;
+		st->notify = r.notify;
+		st->has_range = r.has_range;
+		st->lo = r.lo;
+		st->hi = r.hi;
+		st->offset = r.offset;
+		if (r.n_values > FASTMIB_MAX_ENUM_VALUES || r.first_value > z->sr.n_values ||
+		    r.n_values > z->sr.n_values - r.first_value)
+			return fms_error(-EINVAL, "segment schema: state %s: values %u+%u out of "
+					 "range", st->name, r.first_value, r.n_values);
+		st->n_values = r.n_values;
+		st->values = r.n_values ? &b->values[r.first_value] : NULL;
+		for (uint32_t v = 0; v < r.n_values; v++) {
+			struct fms_enum_rec e;
+
+			memcpy(&e, &z->vr[r.first_value + v], sizeof(e));
+			if ((rc = get_str(rd, e.label, FASTMIB_MAX_NAME, "enum label",
+					  &b->values[r.first_value + v].label)))
+				return rc;
+			b->values[r.first_value + v].value = e.value;
+		}
+		/* the size its type gives, judged by the schema check after */
+		if (r.def.len &&
+		    (rc = get_bytes(rd, r.def, fastmib_state_value_size(st, NULL), "state default",
+				    &st->def)))
+			return rc;
+	}
+	return 0;
+}
+
 /*
  * Group i, whose counters must be the next records from counter record ci
  * on, into b->groups[i] and its counters into b->counters.
@@ -454,6 +608,15 @@ deserialize_group(const struct reader *rd, const struct serialized *z, uint32_t 
 	gs->offset = g.offset;
 	gs->n_counters = g.n_counters;
 	gs->counters = &b->counters[ci];
+	if (g.n_states > FASTMIB_MAX_STATES || g.first_state > z->sr.n_states ||
+	    g.n_states > z->sr.n_states - g.first_state)
+		return fms_error(-EINVAL, "segment schema: group %u: state range %u+%u invalid", i,
+				 g.first_state, g.n_states);
+	gs->n_states = g.n_states;
+	gs->states = g.n_states ? &b->states[g.first_state] : NULL;
+	gs->state_size = g.state_size;
+	if ((rc = deserialize_states(rd, z, g.first_state, g.n_states, b, &b->states[g.first_state])))
+		return rc;
 	return deserialize_counters(rd, &z->cr[ci], g.n_counters, &b->counters[ci]);
 }
 

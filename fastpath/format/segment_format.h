@@ -21,6 +21,11 @@
  *               table then its change log (struct fms_key_log: the rows
  *               whose key came or went, for readers that keep the keys
  *               in order)
+ *   state_fixed in models with states: the state change log (struct
+ *               fms_state_log, when a state has `notify`), then per
+ *               scalar group and `rows: all` table with states its state
+ *               records (struct fms_state_rec, state_stride bytes each),
+ *               written with the states' defaults at creation
  *   reset       page aligned (mapped writable separately): reset seqlock,
  *               module time, enable seqcount, epoch and best-effort count
  *               (struct fms_reset), per slot an observation word (when a
@@ -34,6 +39,10 @@
  *               (struct fms_key_rec, key_stride bytes): the row's order
  *               key (fastmib_key_encode()) under a sequence number;
  *               allocated a page at a time as keys are inserted
+ *   states      page aligned: per `rows: present` table (keyed or dense)
+ *               with states, a state record per row; a row's record is
+ *               allocated and given the defaults when the row is
+ *               inserted or enabled
  *   data        page aligned: n_slots regions of slot_stride bytes, each
  *               the slot's per-core counter data (percore_size, page
  *               padded), then in models with events the slot's event block
@@ -64,12 +73,13 @@
 #include "fastmib/schema.h"
 
 #define FMS_MAGIC "FASTMIB" /* 8 bytes with its NUL */
-#define FMS_FORMAT 6 /* 2: event schema records, event area, TSC clock; 3: event arg types;
+#define FMS_FORMAT 7 /* 2: event schema records, event area, TSC clock; 3: event arg types;
 		       4: slot owner thread; 5: reset and enable halves of baselines;
 		       6: scratch rows, slot table apart from the data, slot regions and
-		       reset records allocated on first use */
+		       reset records allocated on first use; 7: state objects (schema
+		       records, state areas, change log), a 320-byte header */
 #define FMS_CACHE_LINE 64
-#define FMS_HEADER_SIZE 256
+#define FMS_HEADER_SIZE 320
 #define FMS_STR_MAX FASTMIB_MAX_TEXT /* longest string (descriptions) in a schema */
 #define FMS_MAX_SLOTS 1024 /* writer slots per segment */
 #define FMS_EVENT_RING_MIN 16
@@ -129,7 +139,9 @@ struct fms_header {
 	uint64_t slot_events;   /* offset of the event block in a slot's region */
 	uint64_t fixed_size;    /* [0, fixed_size) allocated at creation (fms_layout.allocated) */
 	struct fms_area keys;
-	uint8_t reserved[FMS_HEADER_SIZE - 248];
+	struct fms_area state_fixed;
+	struct fms_area states;
+	uint8_t reserved[FMS_HEADER_SIZE - 280];
 };
 _Static_assert(sizeof(struct fms_header) == FMS_HEADER_SIZE, "header size");
 
@@ -221,6 +233,8 @@ struct fms_schema_rec {
 	uint32_t n_counters;    /* over all groups */
 	uint32_t strtab_len;
 	uint32_t n_events;      /* event records follow the counter records */
+	uint32_t n_states;      /* over all groups: state records follow the events' */
+	uint32_t n_values;      /* over all enum states: value records follow the states' */
 };
 
 struct fms_index_rec {
@@ -244,6 +258,35 @@ struct fms_group_rec {
 	uint64_t offset;
 	uint32_t first_counter;
 	uint32_t n_counters;
+	uint32_t first_state;
+	uint32_t n_states;
+	uint32_t state_size;
+	uint32_t pad;
+};
+
+/* A state's record; its default is bytes of the string table (len 0:
+ * none), its enum values records of their own from first_value on. */
+struct fms_state_schema_rec {
+	struct fms_str name;
+	struct fms_str units;
+	struct fms_str description;
+	struct fms_str def;
+	uint32_t arc;
+	uint32_t type;
+	uint32_t size;
+	uint32_t notify;
+	uint32_t has_range;
+	uint32_t n_values;
+	uint32_t first_value;
+	uint32_t offset;
+	int64_t lo;
+	int64_t hi;
+};
+
+struct fms_enum_rec {
+	struct fms_str label;
+	int32_t value;
+	uint32_t pad;
 };
 
 struct fms_event_rec {
@@ -321,6 +364,51 @@ struct fms_key_log {
 	uint32_t entry[FMS_KEY_LOG];
 };
 
+/*
+ * A row's states: the setters' seqlock, then the group's state struct
+ * (fastmib_state_layout(), state_size bytes) at offset 8. Setters (any
+ * thread of the creator) take the lock, which makes the sequence odd,
+ * store, and release it; readers copy the struct under the sequence (the
+ * seqcount protocol) and never take the lock, so a reader never waits
+ * for a setter's lock and a setter never waits for a reader.
+ */
+struct fms_state_rec {
+	struct fms_seqlock lock;
+	uint8_t data[];
+};
+#define FMS_STATE_DATA 8 /* offset of the state struct in a record */
+
+/*
+ * The state change log: every set that changes a `notify` state, in the
+ * order of the sets. A setter holds `lock` (the creator's setters only:
+ * it orders their appends), makes the record's `seq` odd, writes it with
+ * `number` = head, makes `seq` even (release), then advances `head`
+ * (release). A reader that expects change n copies record n %
+ * FMS_STATE_LOG under `seq` and takes it when its `number` is n; one more
+ * than FMS_STATE_LOG behind the head has lost the changes in between.
+ */
+#define FMS_STATE_LOG 1024u /* records, a power of two */
+#define FMS_STATE_VALUE 24u /* bytes of a value in a change (no strings) */
+struct fms_state_change_rec {
+	uint32_t seq;
+	uint32_t group;
+	uint32_t state;
+	uint32_t row;
+	uint64_t number;        /* which change: the head when it was appended */
+	uint64_t time_ns;       /* CLOCK_MONOTONIC of the set */
+	uint32_t key_len;       /* keyed tables: the row's order key then */
+	uint8_t value[FMS_STATE_VALUE]; /* the new value, the state's C form */
+	uint8_t key[FASTMIB_MAX_KEY_BYTES];
+};
+_Static_assert(sizeof(struct fms_state_change_rec) % 8 == 0, "state change record");
+
+struct fms_state_log {
+	uint64_t head;          /* atomic: changes ever appended */
+	uint32_t lock;          /* the setters' lock (an rte_spinlock), 0 = free */
+	uint8_t pad[FMS_CACHE_LINE - 12];
+	struct fms_state_change_rec rec[FMS_STATE_LOG];
+};
+
 struct fms_group_layout {
 	uint64_t presence;      /* 0 when the group has no presence bitmap */
 	uint64_t n_words;       /* row bitmap words; summary words follow */
@@ -330,6 +418,8 @@ struct fms_group_layout {
 	uint64_t stored;        /* stored-baseline bitmap */
 	uint64_t time;          /* the group's discontinuity time (one word) */
 	uint64_t reset;         /* rows of fms_rec_words() words */
+	uint64_t states;        /* groups with states: the first state record, else 0 */
+	uint64_t state_stride;  /* bytes per state record */
 };
 
 struct fms_layout {
@@ -340,7 +430,8 @@ struct fms_layout {
 	uint64_t event_stride;  /* bytes of an event block; 0 without events */
 	uint64_t event_counters; /* offset of the first record within an event block */
 	uint32_t event_ring;
-	struct fms_area schema, slots, shared, presence, reset, keys, data;
+	struct fms_area schema, slots, shared, presence, state_fixed, reset, keys, states, data;
+	uint64_t state_log;     /* struct fms_state_log, 0 without a `notify` state */
 	uint64_t observations;  /* n_slots observation words (fms_obs_word()) */
 	uint64_t allocated;     /* bytes allocated at creation: [0, allocated) */
 	uint64_t file_size;

@@ -63,10 +63,13 @@ header_check(const char *path, const struct fms_header *h, uint64_t st_size)
 	    (rc = area_ok(path, "shared", h->shared, h->slots.off + h->slots.len, st_size)) ||
 	    (rc = area_ok(path, "presence", h->presence, h->shared.off + h->shared.len,
 			  st_size)) ||
-	    (rc = area_ok(path, "reset", h->reset, h->presence.off + h->presence.len,
+	    (rc = area_ok(path, "fixed state", h->state_fixed, h->presence.off + h->presence.len,
+			  st_size)) ||
+	    (rc = area_ok(path, "reset", h->reset, h->state_fixed.off + h->state_fixed.len,
 			  st_size)) ||
 	    (rc = area_ok(path, "keys", h->keys, h->reset.off + h->reset.len, st_size)) ||
-	    (rc = area_ok(path, "data", h->data, h->keys.off + h->keys.len, st_size)))
+	    (rc = area_ok(path, "state", h->states, h->keys.off + h->keys.len, st_size)) ||
+	    (rc = area_ok(path, "data", h->data, h->states.off + h->states.len, st_size)))
 		return rc;
 	if (h->reset.off % h->page_size || h->reset.len % h->page_size ||
 	    h->data.off % h->page_size)
@@ -104,8 +107,10 @@ layout_check(const char *path, const struct fms_header *h, const struct fms_layo
 	    (rc = area_eq(path, "slot", h->slots, l->slots)) ||
 	    (rc = area_eq(path, "shared", h->shared, l->shared)) ||
 	    (rc = area_eq(path, "presence", h->presence, l->presence)) ||
+	    (rc = area_eq(path, "fixed state", h->state_fixed, l->state_fixed)) ||
 	    (rc = area_eq(path, "reset", h->reset, l->reset)) ||
 	    (rc = area_eq(path, "keys", h->keys, l->keys)) ||
+	    (rc = area_eq(path, "state", h->states, l->states)) ||
 	    (rc = area_eq(path, "data", h->data, l->data)))
 		return rc;
 	if (h->slot_stride != l->slot_stride || h->slot_events != l->slot_events)

@@ -156,6 +156,24 @@ fms_key_log(const struct fastmib_segment *seg, unsigned group)
 	return (struct fms_key_log *)(void *)(seg->base + seg->lay.groups[group].key_log);
 }
 
+/* A row's state record (groups with states). */
+static inline struct fms_state_rec *
+fms_state_rec(const struct fastmib_segment *seg, unsigned group, uint32_t row)
+{
+	const struct fms_group_layout *gl = &seg->lay.groups[group];
+
+	return (struct fms_state_rec *)(void *)(seg->base + gl->states +
+						(uint64_t)row * gl->state_stride);
+}
+
+/* The state change log, or NULL in a model without `notify` states. */
+static inline struct fms_state_log *
+fms_state_log(const struct fastmib_segment *seg)
+{
+	return seg->lay.state_log ? (struct fms_state_log *)(void *)(seg->base + seg->lay.state_log)
+				  : NULL;
+}
+
 /* A slot's event block: head line, counters, ring (models with events). */
 static inline uint8_t *
 fms_event_block(const struct fastmib_segment *seg, uint32_t s)

@@ -97,9 +97,11 @@ fastmib_row_enable(struct fastmib_segment *seg, unsigned group, uint32_t row)
 		return rc;
 	if (__atomic_load_n(&words[row / 64], __ATOMIC_ACQUIRE) & bit)
 		return 0;
-	/* Baseline first, then the bit (release): whoever sees the row
-	 * present also sees its fresh baseline, so a recycled row reads 0. */
-	if ((rc = store_enable_baseline(seg, group, row)))
+	/* Baseline and states first, then the bit (release): whoever sees the
+	 * row present also sees its fresh baseline, so a recycled row reads
+	 * 0, and its states' defaults. */
+	if ((rc = store_enable_baseline(seg, group, row)) ||
+	    (rc = fms_state_init_row(seg, group, row)))
 		return rc;
 	nw = seg->lay.groups[group].n_words;
 	/*

@@ -5,7 +5,8 @@
  * show the counters fastmib-stat shows, from inside the application:
  *
  *   /fastmib/segments                     the segments this process created
- *   /fastmib/group,[SEGMENT,]GROUP[,FROM] one group's counters; for a table,
+ *   /fastmib/group,[SEGMENT,]GROUP[,FROM] one group's counters and states
+ *                                         (telemetry_states.c); for a table,
  *                                         its present rows from FROM on: an
  *                                         index ("2_3"), or for a keyed
  *                                         table a key ("10.0.0.1,7",
@@ -14,7 +15,8 @@
  * Values are those of the reader API, as SNMP and fastmib-stat report
  * them: one consistent snapshot per scalar group or table row
  * (fastmib_read(): summed over lcores, reset baseline subtracted),
- * Counter32 modulo 2^32, gauges clamped to 0..2^32-1.
+ * Counter32 modulo 2^32, gauges clamped to 0..2^32-1; its states one
+ * publication (fastmib_state_read()), read after its counters.
  *
  * The commands are registered once per process, at the first successful
  * fastmib_create(). DPDK 22.11 has no way to unregister one, so they stay
@@ -215,28 +217,42 @@ row_key(const struct fastmib_group_schema *g, uint32_t row, char *buf, size_t le
 		n += (size_t)snprintf(buf + n, len - n, k ? "_%" PRIu32 : "%" PRIu32, idx[k]);
 }
 
+/* The MIB names of the group's counters, or (`states`) of its states. */
 static int
-group_names_init(struct fms_telcmd_names *gn, const struct fastmib_schema *sc,
-		 const struct fastmib_group_schema *g)
+names_init(struct fms_telcmd_names *gn, const struct fastmib_schema *sc,
+	   const struct fastmib_group_schema *g, bool states)
 {
-	gn->n = g->n_counters;
-	gn->name = calloc(g->n_counters, sizeof(*gn->name));
-	gn->size = calloc(g->n_counters, sizeof(*gn->size));
+	uint32_t n = states ? g->n_states : g->n_counters;
+
+	gn->n = n;
+	gn->name = calloc(n ? n : 1, sizeof(*gn->name));
+	gn->size = calloc(n ? n : 1, sizeof(*gn->size));
 	if (gn->name == NULL || gn->size == NULL)
 		return -ENOMEM;
-	for (uint32_t c = 0; c < g->n_counters; c++) {
+	for (uint32_t c = 0; c < n; c++) {
 		fms_telcmd_name(gn->name[c], FASTMIB_MIB_COUNTER, sc->prefix, g->name,
-				g->counters[c].name);
+				states ? g->states[c].name : g->counters[c].name);
 		gn->size[c] = fms_telcmd_entry_size(gn->name[c], 0);
 	}
 	return 0;
 }
 
-static void
-group_names_free(struct fms_telcmd_names *gn)
+static int
+group_names_init(struct fms_telcmd_cols *cols, const struct fastmib_schema *sc,
+		 const struct fastmib_group_schema *g)
 {
-	free(gn->name);
-	free(gn->size);
+	int rc = names_init(&cols->counters, sc, g, false);
+
+	return rc < 0 ? rc : names_init(&cols->states, sc, g, true);
+}
+
+static void
+group_names_free(struct fms_telcmd_cols *cols)
+{
+	free(cols->counters.name);
+	free(cols->counters.size);
+	free(cols->states.name);
+	free(cols->states.size);
 }
 
 /* Entries a table answer ends with, at their largest. */
@@ -253,18 +269,20 @@ table_tail_size(void)
 	       fms_telcmd_entry_size("best_effort", fms_telcmd_u64_size(UINT32_MAX));
 }
 
-/* The rows of table `gi` from `from` on, as many as fit. */
+/* The rows of table `gi` from `from` on, as many as fit; each row's
+ * states in `states` (state_size bytes) while it is read. */
 static int
 answer_table(struct rte_tel_data *d, const struct tel_entry *e, unsigned int gi,
-	     const struct fms_telcmd_names *gn, uint32_t from, size_t left)
+	     const struct fms_telcmd_cols *cols, uint32_t from, uint8_t *states, size_t left)
 {
 	const struct fastmib_schema *sc = fastmib_schema(e->seg);
 	const struct fastmib_group_schema *g = &sc->groups[gi];
 	struct rte_tel_data *rows = fms_telcmd_dict(), *idx = fms_telcmd_str_array();
-	uint64_t raw[FASTMIB_MAX_COUNTERS];
+	uint64_t raw[FASTMIB_MAX_COUNTERS], bad[FASTMIB_STATE_MASK_WORDS];
+	uint64_t now_ns = fastmib_monotonic_ns();
 	uint32_t shown = 0, best_effort = 0;
 	char key[FASTMIB_MAX_INDEXES * 11 + 1], name[TEL_NAME_LEN];
-	bool cut = false, ignored = false;
+	bool cut = false;
 	size_t idx_size = 2;
 	int64_t r;
 
@@ -289,7 +307,7 @@ answer_table(struct rte_tel_data *d, const struct tel_entry *e, unsigned int gi,
 	     r = fastmib_next_row(e->seg, gi, (uint32_t)r + 1)) {
 		struct rte_tel_data *row;
 		size_t row_left;
-		int rc = fastmib_read(e->seg, gi, (uint32_t)r, raw);
+		int rc = fms_telcmd_read_row(e->seg, gi, (uint32_t)r, NULL, 0, raw, states, bad);
 
 		if (rc == -ENOENT) /* disabled between fastmib_next_row() and the read */
 			continue;
@@ -301,7 +319,8 @@ answer_table(struct rte_tel_data *d, const struct tel_entry *e, unsigned int gi,
 		row_left = left;
 		if (shown == RTE_TEL_MAX_DICT_ENTRIES ||
 		    !fms_telcmd_fits(&row_left, fms_telcmd_entry_size(key, 0)) ||
-		    (row = fms_telcmd_counters(g, gn, raw, &row_left, false, &ignored)) == NULL) {
+		    (row = fms_telcmd_row(g, cols, NULL, raw, states, bad, now_ns,
+					  &row_left)) == NULL) {
 			cut = true;
 			break;
 		}
@@ -319,24 +338,36 @@ answer_table(struct rte_tel_data *d, const struct tel_entry *e, unsigned int gi,
 	return 0;
 }
 
+/* A scalar group: its counters, then its states in what is left (each
+ * list cut when it does not fit whole); its states in `states` while it
+ * is read. */
 static int
 answer_scalar(struct rte_tel_data *d, const struct tel_entry *e, unsigned int gi,
-	      const struct fms_telcmd_names *gn, size_t left)
+	      const struct fms_telcmd_cols *cols, uint8_t *states, size_t left)
 {
 	const struct fastmib_group_schema *g = &fastmib_schema(e->seg)->groups[gi];
-	uint64_t raw[FASTMIB_MAX_COUNTERS];
-	struct rte_tel_data *t;
+	uint64_t raw[FASTMIB_MAX_COUNTERS], bad[FASTMIB_STATE_MASK_WORDS];
+	struct rte_tel_data *t, *st = NULL;
 	bool cut = false;
-	int rc = fastmib_read(e->seg, gi, 0, raw);
+	int rc = fms_telcmd_read_row(e->seg, gi, 0, NULL, 0, raw, states, bad);
 
 	if (rc < 0 && rc != -EBUSY)
 		return fms_telcmd_error(d, "%s", fastmib_last_error());
 	left -= fms_telcmd_entry_size("counters", 0) + fms_telcmd_entry_size("cut", 1) +
-		fms_telcmd_entry_size("best_effort", 1);
-	t = fms_telcmd_counters(g, gn, raw, &left, true, &cut);
+		fms_telcmd_entry_size("best_effort", 1) +
+		(g->n_states ? fms_telcmd_entry_size("states", 0) : 0);
+	t = fms_telcmd_counters(g, &cols->counters, raw, &left, true, &cut);
+	if (t != NULL && g->n_states &&
+	    (st = fms_telcmd_states(g, &cols->states, states, bad, fastmib_monotonic_ns(), &left,
+				    true, &cut)) == NULL) {
+		rte_tel_data_free(t);
+		t = NULL;
+	}
 	if (t == NULL)
 		return fms_telcmd_error(d, "out of memory");
 	rte_tel_data_add_dict_container(d, "counters", t, 0);
+	if (st)
+		rte_tel_data_add_dict_container(d, "states", st, 0);
 	rte_tel_data_add_dict_int(d, "cut", cut);
 	rte_tel_data_add_dict_u64(d, "best_effort", rc == -EBUSY);
 	return 0;
@@ -464,7 +495,8 @@ from_row(struct rte_tel_data *d, const struct fastmib_group_schema *g, const cha
 }
 
 /* The entries every /fastmib/group answer starts with: the segment's id and
- * head, the group's name, MIB name and storage; their size. */
+ * head, the group's name, MIB name and storage (none in a group of states
+ * only); their size. */
 static size_t
 add_group_head(struct rte_tel_data *d, const struct tel_entry *e,
 	       const struct fastmib_group_schema *g)
@@ -483,10 +515,12 @@ add_group_head(struct rte_tel_data *d, const struct tel_entry *e,
 		     sc->prefix, g->name, NULL);
 	rte_tel_data_add_dict_string(d, "group", g->name);
 	rte_tel_data_add_dict_string(d, "mib", mib);
+	size += fms_telcmd_entry_size("group", fms_telcmd_str_size(g->name)) +
+		fms_telcmd_entry_size("mib", fms_telcmd_str_size(mib));
+	if (storage == NULL) /* a group of states only */
+		return size;
 	rte_tel_data_add_dict_string(d, "storage", storage);
-	return size + fms_telcmd_entry_size("group", fms_telcmd_str_size(g->name)) +
-	       fms_telcmd_entry_size("mib", fms_telcmd_str_size(mib)) +
-	       fms_telcmd_entry_size("storage", fms_telcmd_str_size(storage));
+	return size + fms_telcmd_entry_size("storage", fms_telcmd_str_size(storage));
 }
 
 /* The answer to query `q` in `left` bytes: the group's head, then its
@@ -494,9 +528,10 @@ add_group_head(struct rte_tel_data *d, const struct tel_entry *e,
 static int
 answer_group(struct rte_tel_data *d, const struct group_query *q, size_t left)
 {
-	struct fms_telcmd_names gn = { 0 };
+	struct fms_telcmd_cols cols = { 0 };
 	const struct fastmib_group_schema *g;
 	const struct tel_entry *e;
+	uint8_t *states = NULL;
 	uint32_t row;
 	int gi = -1, rc;
 
@@ -505,19 +540,23 @@ answer_group(struct rte_tel_data *d, const struct group_query *q, size_t left)
 	g = &fastmib_schema(e->seg)->groups[gi];
 	if (!from_row(d, g, q->from, &row))
 		return 0;
-	if (group_names_init(&gn, fastmib_schema(e->seg), g) < 0) {
+	/* a row's states: up to 128 strings of a KiB, not for a thread's stack */
+	states = malloc(g->state_size ? g->state_size : 1);
+	if (states == NULL || group_names_init(&cols, fastmib_schema(e->seg), g) < 0) {
 		rc = fms_telcmd_error(d, "out of memory");
 		goto out;
 	}
 	left -= add_group_head(d, e, g);
 	if (fastmib_group_keyed(g))
-		rc = fms_telcmd_keyed_rows(d, e->seg, (unsigned int)gi, &gn, q->from, left);
+		rc = fms_telcmd_keyed_rows(d, e->seg, (unsigned int)gi, &cols, q->from, states,
+					   left);
 	else if (g->n_indexes)
-		rc = answer_table(d, e, (unsigned int)gi, &gn, row, left);
+		rc = answer_table(d, e, (unsigned int)gi, &cols, row, states, left);
 	else
-		rc = answer_scalar(d, e, (unsigned int)gi, &gn, left);
+		rc = answer_scalar(d, e, (unsigned int)gi, &cols, states, left);
 out:
-	group_names_free(&gn);
+	group_names_free(&cols);
+	free(states);
 	return rc;
 }
 
@@ -550,7 +589,7 @@ register_commands(void)
 		{ "/fastmib/segments", cmd_segments,
 		  "fastmib segments of this process. Takes no parameters" },
 		{ "/fastmib/group", cmd_group,
-		  "Counters of a group. Parameters: [segment,]group[,from row]" },
+		  "Counters and states of a group. Params: [segment,]group[,from]" },
 	};
 
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {

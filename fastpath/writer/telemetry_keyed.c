@@ -5,8 +5,9 @@
  *
  *   "indexes": the INDEX objects (an inet-address index is two: its Type
  *              object, then the address)
- *   "rows":    {"ROW": {"key": {...}, "counters": {...}}, ...} in SNMP
- *              order, ROW the row the key has; the key with one entry per
+ *   "rows":    {"ROW": {"key": {...}, "counters": {...}, "states": {...}},
+ *              ...} in SNMP order, ROW the row the key has ("states" in a
+ *              table with states, telemetry_states.c); the key with one entry per
  *              INDEX object: a number for integer and uint32 indexes,
  *              "ipv4"/"ipv6" for an InetAddressType, the text of an
  *              address, a MAC or a string (fastmib_key_field_text())
@@ -21,7 +22,6 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "fastmib/names.h"
@@ -108,40 +108,34 @@ key_dict(const struct fastmib_group_schema *g, const struct key_names *kn, const
 	return t;
 }
 
-/* One row: {"key": {...}, "counters": {...}}, or NULL when it does not fit
- * in `*left` (nothing taken then). */
+/* One row: {"key": {...}, "counters": {...}, "states": {...}}
+ * (fms_telcmd_row()), or NULL when it does not fit in `*left` (nothing
+ * taken then). */
 static struct rte_tel_data *
 row_dict(const struct fastmib_group_schema *g, const struct key_names *kn,
-	 const struct fms_telcmd_names *gn, const uint8_t *key, size_t len, const uint64_t *raw,
-	 size_t *left)
+	 const struct fms_telcmd_cols *cols, const uint8_t *key, size_t len, const uint64_t *raw,
+	 const uint8_t *states, const uint64_t *bad, uint64_t now_ns, size_t *left)
 {
-	/* braces, the names of its two parts (the row's own name: the caller) */
-	size_t room = *left, frame = 2 + fms_telcmd_entry_size("key", 0) +
-				      fms_telcmd_entry_size("counters", 0);
-	struct rte_tel_data *row, *k = NULL, *c = NULL;
-	bool ignored = false;
+	size_t room = *left;
+	struct rte_tel_data *k = key_dict(g, kn, key, len, &room), *row;
 
-	if (!fms_telcmd_fits(&room, frame) || (k = key_dict(g, kn, key, len, &room)) == NULL ||
-	    (c = fms_telcmd_counters(g, gn, raw, &room, false, &ignored)) == NULL ||
-	    (row = fms_telcmd_dict()) == NULL) {
-		rte_tel_data_free(k);
-		rte_tel_data_free(c);
+	if (k == NULL || (row = fms_telcmd_row(g, cols, k, raw, states, bad, now_ns,
+					       &room)) == NULL)
 		return NULL;
-	}
-	rte_tel_data_add_dict_container(row, "key", k, 0);
-	rte_tel_data_add_dict_container(row, "counters", c, 0);
 	*left = room;
 	return row;
 }
 
 int
 fms_telcmd_keyed_rows(struct rte_tel_data *d, struct fastmib_segment *seg, unsigned int gi,
-		      const struct fms_telcmd_names *gn, const char *from, size_t left)
+		      const struct fms_telcmd_cols *cols, const char *from, uint8_t *states,
+		      size_t left)
 {
 	const struct fastmib_schema *sc = fastmib_schema(seg);
 	const struct fastmib_group_schema *g = &sc->groups[gi];
 	uint8_t key[FASTMIB_MAX_KEY_BYTES];
 	uint64_t idx[FASTMIB_MAX_INDEX_SUBIDS], raw[FASTMIB_MAX_COUNTERS];
+	uint64_t bad[FASTMIB_STATE_MASK_WORDS], now_ns = fastmib_monotonic_ns();
 	char next[FASTMIB_MAX_KEY_TEXT];
 	struct key_names kn;
 	struct rte_tel_data *rows;
@@ -149,6 +143,7 @@ fms_telcmd_keyed_rows(struct rte_tel_data *d, struct fastmib_segment *seg, unsig
 	bool cut = false, inclusive = true;
 	size_t n = 0, len;
 	int64_t r;
+	int rc = 0;
 
 	if (from != NULL) {
 		int l = fastmib_key_of_text(g, from, key);
@@ -175,20 +170,19 @@ fms_telcmd_keyed_rows(struct rte_tel_data *d, struct fastmib_segment *seg, unsig
 	for (; (r = fastmib_keyed_next(seg, gi, idx, n, inclusive, key, &len)) >= 0;
 	     inclusive = false, n = fastmib_key_to_index(g, key, len, idx)) {
 		struct rte_tel_data *row;
-		int rc = fastmib_keyed_read(seg, gi, (uint32_t)r, key, len, raw);
 		size_t row_left = left;
 		char name[16];
 
+		rc = fms_telcmd_read_row(seg, gi, (uint32_t)r, key, len, raw, states, bad);
 		if (rc == -ENOENT) /* removed, or its row given to another key */
 			continue;
-		if (rc < 0 && rc != -EBUSY) {
-			rte_tel_data_free(rows);
-			return fms_telcmd_error(d, "%s", fastmib_last_error());
-		}
+		if (rc < 0 && rc != -EBUSY)
+			break;
 		snprintf(name, sizeof(name), "%" PRIu32, (uint32_t)r);
 		if (shown == RTE_TEL_MAX_DICT_ENTRIES ||
 		    !fms_telcmd_fits(&row_left, fms_telcmd_entry_size(name, 0)) ||
-		    (row = row_dict(g, &kn, gn, key, len, raw, &row_left)) == NULL) {
+		    (row = row_dict(g, &kn, cols, key, len, raw, states, bad, now_ns,
+				    &row_left)) == NULL) {
 			cut = true;
 			break;
 		}
@@ -197,7 +191,7 @@ fms_telcmd_keyed_rows(struct rte_tel_data *d, struct fastmib_segment *seg, unsig
 		shown++;
 		best_effort += rc == -EBUSY;
 	}
-	if (r < 0 && r != -ENOENT) {
+	if ((rc < 0 && rc != -EBUSY && rc != -ENOENT) || (r < 0 && r != -ENOENT)) {
 		rte_tel_data_free(rows);
 		return fms_telcmd_error(d, "%s", fastmib_last_error());
 	}

@@ -100,32 +100,61 @@ fms_telcmd_name(char *buf, enum fastmib_name_role role, const char *prefix, cons
 		snprintf(buf, TEL_NAME_LEN, "%s", name);
 }
 
-struct rte_tel_data *
-fms_telcmd_counters(const struct fastmib_group_schema *g, const struct fms_telcmd_names *gn,
-		    const uint64_t *raw, size_t *left, bool partial, bool *cut)
+int64_t
+fms_telcmd_fit(uint32_t n, size_t (*cost)(const void *ctx, uint32_t k), const void *ctx,
+	       size_t *left, bool partial, bool *cut)
 {
-	struct rte_tel_data *t;
 	size_t need = 2;
-	uint32_t n = 0;
+	uint32_t k = 0;
 
-	for (; n < gn->n; n++) {
-		size_t c = gn->size[n] +
-			   fms_telcmd_u64_size(fastmib_reported_value(g->counters[n].type, raw[n]));
+	for (; k < n; k++) {
+		size_t c = cost(ctx, k);
 
 		if (need + c > *left)
 			break;
 		need += c;
 	}
-	if (n < gn->n && !partial)
-		return NULL;
-	if ((t = fms_telcmd_dict()) == NULL)
-		return NULL;
+	if (k < n && !partial)
+		return -1;
 	*left -= need;
-	for (uint32_t c = 0; c < n; c++)
-		rte_tel_data_add_dict_u64(t, gn->name[c],
-					  fastmib_reported_value(g->counters[c].type, raw[c]));
-	if (n < gn->n)
+	if (k < n)
 		*cut = true;
+	return k;
+}
+
+/* What fms_telcmd_counters() walks: a group's counters and their values. */
+struct counters {
+	const struct fastmib_group_schema *g;
+	const struct fms_telcmd_names *gn;
+	const uint64_t *raw;
+};
+
+static uint64_t
+counter_value(const struct counters *c, uint32_t k)
+{
+	return fastmib_reported_value(c->g->counters[k].type, c->raw[k]);
+}
+
+static size_t
+counter_cost(const void *ctx, uint32_t k)
+{
+	const struct counters *c = ctx;
+
+	return c->gn->size[k] + fms_telcmd_u64_size(counter_value(c, k));
+}
+
+struct rte_tel_data *
+fms_telcmd_counters(const struct fastmib_group_schema *g, const struct fms_telcmd_names *gn,
+		    const uint64_t *raw, size_t *left, bool partial, bool *cut)
+{
+	const struct counters c = { g, gn, raw };
+	int64_t n = fms_telcmd_fit(gn->n, counter_cost, &c, left, partial, cut);
+	struct rte_tel_data *t;
+
+	if (n < 0 || (t = fms_telcmd_dict()) == NULL)
+		return NULL;
+	for (uint32_t k = 0; k < (uint32_t)n; k++)
+		rte_tel_data_add_dict_u64(t, gn->name[k], counter_value(&c, k));
 	return t;
 }
 

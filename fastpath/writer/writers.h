@@ -39,6 +39,10 @@ extern int fms_logtype;
 void fms_telemetry_add(struct fastmib_segment *seg);
 void fms_telemetry_forget(struct fastmib_segment *seg);
 
+/* states.c: the row's state record allocated and given the defaults, under
+ * its lock (rows.c, before the row is made present). 0 or -errno. */
+int fms_state_init_row(struct fastmib_segment *seg, unsigned group, uint32_t row);
+
 /* keys.c: free the keyed tables' indexes. */
 void fms_keytabs_free(struct fastmib_segment *seg);
 

@@ -714,7 +714,8 @@ fastmib_event_threshold(struct fastmib_writer *w, unsigned t)
  * holds the reset lock, even one frozen mid-reset, does not delay it (its
  * baseline goes to a half of the row's record that resetters never write,
  * and the snapshot taken later wins). Threads of this process enabling
- * rows at once serialize briefly on a lock of the process's own.
+ * rows at once serialize briefly on a lock of the process's own. A row
+ * of a group with states starts with their defaults.
  */
 int fastmib_row_enable(struct fastmib_segment *seg, unsigned group, uint32_t row);
 int fastmib_row_disable(struct fastmib_segment *seg, unsigned group, uint32_t row);
@@ -725,7 +726,8 @@ int fastmib_row_disable(struct fastmib_segment *seg, unsigned group, uint32_t ro
  * The row of C key `key` (the generated `struct <prefix>_<group>_key`) in
  * keyed table `group`, added if it is not there: a free row is made
  * present, with its current counts as its baseline (a reused row starts at
- * zero, as fastmib_row_enable() does), and its key stored for readers.
+ * zero, as fastmib_row_enable() does) and its states' defaults, and its key
+ * stored for readers.
  * -ENOSPC when the table holds its capacity already, -EINVAL for a key
  * that cannot be an index (an empty or too long string, an address type
  * other than 1 or 2, an integer index out of range) or a group that is
@@ -747,6 +749,46 @@ int fastmib_key_find(struct fastmib_segment *seg, unsigned group, const void *ke
  * Updates still made to the row's number are counted and never served.
  */
 int fastmib_key_remove(struct fastmib_segment *seg, unsigned group, const void *key);
+
+/* ---- state objects (fastpath/writer/states.c; creator, any thread) ---- */
+
+/*
+ * The generated `<p>_<g>_state_set()`, `<p>_<g>_<s>_set()` and
+ * `<p>_<g>_state_get()` call these; an application calls those. A set
+ * publishes in one step: readers (fastmib_state_read()) see the row's
+ * states before or after it, never half of it, and a set of one state
+ * leaves the others as they are. Two threads setting one row serialize on
+ * its lock, the last complete set wins; a setter never waits for a reader
+ * and no lcore's counter update ever waits for a setter. A set that
+ * changes a `notify` state appends the change to the segment's change log
+ * (in the order of the sets), which serving agents send as notifications.
+ *
+ * Each returns 0; -EINVAL for a value the model does not allow (an enum
+ * value not listed, outside the range, a string longer than its size or
+ * not ASCII, an address type other than 0, 1, 2: nothing is changed and
+ * fastmib_last_error() names the state), a group without states or a row
+ * out of range; -ENOENT for a row not present (a `rows: present` row not
+ * enabled, a keyed row removed); -EPERM outside the creating process.
+ */
+
+/** Every state of row `row` (0 in a scalar group) from `st`, the group's
+ *  state struct (state_size bytes). */
+int fastmib_state_set(struct fastmib_segment *seg, unsigned group, uint32_t row, const void *st);
+
+/** State `state` (its position in the group) from `value`, its C form. */
+int fastmib_state_set_one(struct fastmib_segment *seg, unsigned group, uint32_t row,
+			  unsigned state, const void *value);
+
+/** A display-string state from NUL-terminated `text`. */
+int fastmib_state_set_text(struct fastmib_segment *seg, unsigned group, uint32_t row,
+			   unsigned state, const char *text);
+
+/** An octet-string state from octets[0..len). */
+int fastmib_state_set_octets(struct fastmib_segment *seg, unsigned group, uint32_t row,
+			     unsigned state, const void *octets, size_t len);
+
+/** The row's states into `st` (state_size bytes): fastmib_state_read(). */
+int fastmib_state_get(struct fastmib_segment *seg, unsigned group, uint32_t row, void *st);
 
 #ifdef __cplusplus
 }

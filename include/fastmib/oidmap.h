@@ -6,19 +6,23 @@
  * and the serving agent maps OIDs to objects and back with the map below.
  * docs/mib-layout.md describes the layout for humans.
  *
- *   R.1.G.C.0                scalar counter C of scalar group G
- *   R.1.G.1001.0 / .1002.0   group Reset / DiscontinuityTime
- *   R.1.G.1.C.i1..in         table column C, 1-based indexes (n = 1..4); in a
- *                            keyed table the row's SNMP index (<fastmib/schema.h>)
+ *   R.1.G.C.0                scalar counter or state C of scalar group G (an
+ *                            inet-address state S: its type at S, its address at S+1)
+ *   R.1.G.1001.0 / .1002.0   group Reset / DiscontinuityTime (groups with counters)
+ *   R.1.G.1.C.i1..in         table column C (counter or state), 1-based indexes
+ *                            (n = 1..4); in a keyed table the row's SNMP index
+ *                            (<fastmib/schema.h>)
  *   R.1.G.1.1001 / .1002     row Reset / DiscontinuityTime columns
  *   R.1.G.1.(1010+k)         index k = 1..4 (not-accessible)
  *   R.2.1.0 / R.2.2.0        module ResetAll / DiscontinuityTime
  *   R.2.3.0                  module WriterStatus
  *   R.2.4.0 / R.2.5.0        module BestEffortReads / OutOfRangeUpdates
+ *   R.2.6.0                  module NotificationsDropped (models that notify)
  *   R.3                      conformance (no instances)
  *   R.4.0.A                  NOTIFICATION-TYPE of the event of arc A
  *   R.4.1.1.C.N              event table column C of event number N
  *   R.4.2.1.C.A              event statistics column C of the event of arc A
+ *   R.5.0.(1000 G + S)       NOTIFICATION-TYPE <p><G><S>Change of `notify` state S
  *
  * The map is pure: it works on a schema and asks the caller, through a
  * small row source, which table rows and event records exist. It links no
@@ -44,6 +48,8 @@ extern "C" {
 #define FASTMIB_ARC_CONTROL     2u /**< R.2 <p>Control: module-wide objects */
 #define FASTMIB_ARC_CONFORMANCE 3u /**< R.3 <p>Conformance */
 #define FASTMIB_ARC_EVENTS      4u /**< R.4 <p>Events, in models with events */
+#define FASTMIB_ARC_NOTIFICATIONS 5u /**< R.5 <p>Notifications, in models with a
+					 `notify` state */
 
 /** Instance arc of every scalar object (R.1.G.C.0, R.2.A.0). */
 #define FASTMIB_ARC_SCALAR_INSTANCE 0u
@@ -69,6 +75,11 @@ extern "C" {
 #define FASTMIB_ARC_WRITER_STATUS  3u /**< R.2.3 <p>WriterStatus */
 #define FASTMIB_ARC_BEST_EFFORT    4u /**< R.2.4 <p>BestEffortReads */
 #define FASTMIB_ARC_OUT_OF_RANGE   5u /**< R.2.5 <p>OutOfRangeUpdates */
+/** R.2.6 <p>NotificationsDropped, Counter64: notifications of the segment's
+ *  events and states the agent did not send (its rate limit, or changes the
+ *  log overwrote before the agent read them); only in a model with a
+ *  `notify` event or state. */
+#define FASTMIB_ARC_NOTIFS_DROPPED 6u
 
 /* Values of the module's enumerated objects: the MIB declares them, the
  * serving agent answers and accepts them. */
@@ -95,6 +106,16 @@ enum fastmib_writer_status {
 #define FASTMIB_ARC_CONTROL_GROUP            1000u
 #define FASTMIB_ARC_EVENT_GROUP              1001u
 #define FASTMIB_ARC_EVENT_NOTIFICATION_GROUP 1002u
+/** R.3.2.1003 <p>StateNotificationGroup: NOTIFICATION-GROUP of the
+ *  `<p><G><S>Change` notifications. */
+#define FASTMIB_ARC_STATE_NOTIFICATION_GROUP 1003u
+
+/* State notifications, R.5: R.5.0.(FASTMIB_STATE_NOTIF_GROUP * G + S) is
+ * `<p><G><S>Change` of state S (its arc) of group G (its arc), whose
+ * OBJECTS are the state itself (an inet-address: its type, then its
+ * address), so that the varbinds carry the row's index. */
+#define FASTMIB_ARC_STATE_NOTIFS   0u
+#define FASTMIB_STATE_NOTIF_GROUP  1000u
 
 /* The event log, R.4. */
 #define FASTMIB_ARC_EV_NOTIFS 0u /**< R.4.0: NOTIFICATION-TYPEs, by event arc */
@@ -134,6 +155,8 @@ enum fastmib_oid_kind {
 	FASTMIB_OID_WRITER_STATUS, /**< <p>WriterStatus: enum fastmib_writer_status */
 	FASTMIB_OID_BEST_EFFORT,   /**< <p>BestEffortReads: fastmib_best_effort_reads() */
 	FASTMIB_OID_OUT_OF_RANGE,  /**< <p>OutOfRangeUpdates: fastmib_out_of_range_updates() */
+	FASTMIB_OID_STATE,         /**< a state: scalar, or cell of a table column */
+	FASTMIB_OID_NOTIFS_DROPPED, /**< <p>NotificationsDropped */
 };
 
 /** A reference to an object instance. */
@@ -142,8 +165,13 @@ struct fastmib_oid_ref {
 	/** Schema index of the group; -1 for module-wide and event log objects
 	 * (the `group` argument of fastmib_discontinuity() and resets). */
 	int group;
-	/** FASTMIB_OID_COUNTER: schema index of the counter within its group. */
+	/** FASTMIB_OID_COUNTER: schema index of the counter within its group;
+	 *  FASTMIB_OID_STATE: of the state. */
 	uint32_t counter;
+	/** FASTMIB_OID_STATE of an inet-address: 1 for its InetAddressType
+	 *  object (at its arc), 0 for its InetAddress (arc + 1); 0 for the
+	 *  other states. */
+	uint32_t part;
 	/** Group objects: table row (0 in a scalar group and for module
 	 * objects); FASTMIB_OID_EVENT: the event number; FASTMIB_OID_EVSTAT:
 	 * the schema index of the event. */
@@ -241,6 +269,11 @@ size_t fastmib_oidmap_suffix(const struct fastmib_oidmap *map,
  * index), into out[0..3); returns its length. */
 size_t fastmib_oidmap_notification(const struct fastmib_oidmap *map, uint32_t event,
 				   uint64_t *out);
+
+/** Suffix below R of the NOTIFICATION-TYPE `<p><G><S>Change` of state
+ * `state` of group `group` (schema indexes), into out[0..3); its length. */
+size_t fastmib_oidmap_state_notification(const struct fastmib_oidmap *map, uint32_t group,
+					 uint32_t state, uint64_t *out);
 
 /**
  * Might a lookup of `sfx[0..n)` (a GETNEXT when `next`) consult the event

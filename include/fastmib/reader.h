@@ -178,6 +178,71 @@ int fastmib_row_key(struct fastmib_segment *seg, unsigned group, uint32_t row, u
 int fastmib_keyed_read(struct fastmib_segment *seg, unsigned group, uint32_t row,
 		       const uint8_t *key, size_t len, uint64_t *values);
 
+/* ---- states (fastpath/reader/states.c) ---- */
+
+/** Words of the bit mask fastmib_state_read() marks left-out states in. */
+#define FASTMIB_STATE_MASK_WORDS ((FASTMIB_MAX_STATES + 63) / 64)
+
+/**
+ * The states of row `row` of `group` (0 for a scalar group), whole, from
+ * one publication: a set of the whole row, or of one state, is never seen
+ * half done, and every state comes from the same moment. Into `out`, the
+ * group's state_size bytes in its struct's layout (the generated
+ * `struct <p>_<g>_state`). The segment is untrusted: a state whose value
+ * the model does not allow (fastmib_state_check()) is zeroed in `out` and,
+ * when `bad` is not NULL, marked in bad[0..FASTMIB_STATE_MASK_WORDS) (bit
+ * i for state i): readers leave it out.
+ *
+ * A setter inside its section is waited for (its section is a copy), up
+ * to the handle's read patience (fastmib_set_read_patience()); one that
+ * stays inside makes the read fail: states are never served torn.
+ *
+ * Returns 0, -ENOENT (the row is not present), -EINVAL (no such group,
+ * row, or a group without states), -EBUSY, -EIO (the segment faulted).
+ * Caller: any thread of any process with the segment attached.
+ */
+int fastmib_state_read(struct fastmib_segment *seg, unsigned group, uint32_t row, void *out,
+		       uint64_t *bad);
+
+/**
+ * fastmib_state_read() of row `row` of a keyed table for the key it was
+ * found by, key[0..len): -ENOENT when the row holds another key by the
+ * end of the read, so that no key is shown with another key's states.
+ */
+int fastmib_keyed_state_read(struct fastmib_segment *seg, unsigned group, uint32_t row,
+			     const uint8_t *key, size_t len, void *out, uint64_t *bad);
+
+/** Bytes of the value a state change carries: every state a model may
+ *  mark `notify` (not the strings) fits. */
+#define FASTMIB_STATE_CHANGE_VALUE 24
+
+/** One change of a `notify` state, as the creator's setter made it. */
+struct fastmib_state_change {
+	uint64_t number;        /**< 0, 1, 2, ... in the order of the sets */
+	uint64_t time_ns;       /**< fastmib_monotonic_ns() of the set */
+	uint32_t group, state;  /**< schema positions */
+	uint32_t row;
+	uint32_t key_len;       /**< keyed tables: the row's order key at the set */
+	uint8_t key[FASTMIB_MAX_KEY_BYTES];
+	uint8_t value[FASTMIB_STATE_CHANGE_VALUE]; /**< the new value, the state's C form */
+};
+
+/**
+ * The number the next change will have: where a reader that starts now
+ * begins (changes made before it attached are not its to send).
+ */
+uint64_t fastmib_state_changes_head(const struct fastmib_segment *seg);
+
+/**
+ * The changes from number *next on, at most `max`, into out[]; *next
+ * moves past them. Changes the log overwrote before they were read (it
+ * keeps the last 1024) are skipped and counted into *lost. Returns how
+ * many were copied (0 in a model without `notify` states), or -EIO.
+ * Caller: one thread per cursor.
+ */
+int fastmib_state_changes(struct fastmib_segment *seg, uint64_t *next,
+			  struct fastmib_state_change *out, unsigned int max, uint64_t *lost);
+
 /* ---- reset (fastpath/reader/reset.c; any process with a writable attach) ---- */
 
 /**

@@ -65,6 +65,10 @@ extern "C" {
 #define FASTMIB_MAX_EVENT_ARGS 4       /**< integer arguments per event */
 /** Highest event rate and level; also the threshold before the first burst. */
 #define FASTMIB_EVENT_RATE_MAX 9
+#define FASTMIB_MAX_STATES    128      /**< state objects per group */
+#define FASTMIB_MAX_ENUM_VALUES 64     /**< labels of an enum state */
+#define FASTMIB_MAX_DISPLAY_STRING 255 /**< octets of a display-string state */
+#define FASTMIB_MAX_OCTET_STRING 1024  /**< octets of an octet-string state */
 
 /** SNMP type a counter is reported as. */
 enum fastmib_type {
@@ -132,6 +136,65 @@ struct fastmib_inet_address {
 	uint8_t addr[16]; /**< network order */
 };
 
+/**
+ * The type of a state object: a value of the data plane's state that the
+ * slow path sets and readers read with its row (docs/model.md, "States").
+ * Each has a C form, the member of the generated `struct <p>_<g>_state`
+ * and what the segment stores (fastmib_state_layout()), and an SMI syntax.
+ */
+enum fastmib_state_type {
+	FASTMIB_STATE_TRUTH_VALUE = 1, /**< bool (one octet, 0 or 1): TruthValue */
+	FASTMIB_STATE_ENUM,            /**< int32_t, one of the listed values: INTEGER { } */
+	FASTMIB_STATE_INTEGER32,       /**< int32_t: Integer32 (lo..hi) */
+	FASTMIB_STATE_UNSIGNED32,      /**< uint32_t: Unsigned32 (lo..hi) */
+	FASTMIB_STATE_GAUGE64,         /**< uint64_t: CounterBasedGauge64 (HCNUM-TC) */
+	FASTMIB_STATE_TIMETICKS,       /**< uint32_t hundredths of a second: TimeTicks */
+	FASTMIB_STATE_TIMESTAMP,       /**< uint64_t fastmib_monotonic_ns() of the moment,
+					    0 = never: TimeStamp (sysUpTime then) */
+	FASTMIB_STATE_DATE_AND_TIME,   /**< int64_t ns since the Unix epoch, 0 = unknown:
+					    DateAndTime in UTC */
+	FASTMIB_STATE_DISPLAY_STRING,  /**< char[size + 1], NUL-terminated, octets below
+					    0x80: DisplayString (SIZE (0..size)) */
+	FASTMIB_STATE_OCTET_STRING,    /**< struct { uint16_t len; uint8_t octets[size]; }:
+					    OCTET STRING (SIZE (0..size)) */
+	FASTMIB_STATE_IPV4,            /**< uint8_t[4], network order: IpAddress */
+	FASTMIB_STATE_INET_ADDRESS,    /**< struct fastmib_inet_address, type 0 (unknown, no
+					    address), 1 or 2: InetAddressType + InetAddress */
+	FASTMIB_STATE_MAC,             /**< uint8_t[6]: MacAddress */
+};
+#define FASTMIB_STATE_TYPE_LAST FASTMIB_STATE_MAC
+
+/** A label of an enum state and its value. */
+struct fastmib_enum_value {
+	const char *label;       /**< a model name, e.g. "up" */
+	int32_t value;
+};
+
+struct fastmib_state_schema {
+	const char *name;        /**< model name, e.g. "operState" */
+	const char *units;       /**< UNITS, "" when none (numbers only) */
+	const char *description;
+	uint32_t arc;            /**< OID arc within the group or table entry, shared with
+				      the counters' arcs; an inet-address state takes arc
+				      (its InetAddressType) and arc + 1 (its InetAddress) */
+	uint32_t type;           /**< enum fastmib_state_type */
+	uint32_t size;           /**< strings: octets at most; else 0 */
+	uint32_t notify;         /**< 1: every change is sent as a notification */
+	uint32_t has_range;      /**< integer32, unsigned32: 1 when lo..hi limit it */
+	int64_t lo, hi;          /**< the range when has_range */
+	uint32_t n_values;       /**< enum: its labels; else 0 */
+	const struct fastmib_enum_value *values;
+	/**
+	 * The value a new row or a new segment starts with, in the state's C
+	 * form (fastmib_state_value_size() bytes); NULL: all zero (false, 0,
+	 * empty, unknown). An enum always has one: its first listed value when
+	 * the model names none.
+	 */
+	const void *def;
+	uint32_t offset;         /**< of the C form in the group's state struct
+				      (fastmib_state_layout()) */
+};
+
 struct fastmib_group_schema {
 	const char *name;        /**< model name, e.g. "global" */
 	const char *description;
@@ -144,8 +207,16 @@ struct fastmib_group_schema {
 				      capacity; 1 for a scalar group */
 	uint32_t row_size;       /**< bytes between rows (multiple of 8) */
 	uint64_t offset;         /**< byte offset of row 0 within its storage area */
-	uint32_t n_counters;
+	uint32_t n_counters;     /**< 0 for a group of states only */
 	const struct fastmib_counter_schema *counters;
+	/**
+	 * State objects, set by the slow path and read with the row (0 and
+	 * NULL without). A group of states only has no counters, storage 0,
+	 * row_size 0, and no Reset or DiscontinuityTime objects.
+	 */
+	uint32_t n_states;
+	const struct fastmib_state_schema *states;
+	uint32_t state_size;     /**< bytes of the state struct (fastmib_state_layout()) */
 };
 
 /**
@@ -245,6 +316,39 @@ const char *fastmib_arg_type_word(uint32_t type);
  *  a model writes as `{ name, max }` without a type, and for other values. */
 const char *fastmib_index_type_word(uint32_t type);
 
+/* ---- states (fastpath/format/states.c) ---- */
+
+/** The state type's word in the model ("truth-value", "enum", ...), or
+ *  NULL for a value that is none. */
+const char *fastmib_state_type_word(uint32_t type);
+
+/** Bytes of a state's C form, and its alignment in *align (may be NULL). */
+uint32_t fastmib_state_value_size(const struct fastmib_state_schema *st, uint32_t *align);
+
+/**
+ * The layout of a group's state struct: the offset of each state's C form
+ * in offsets[0..n_states), in model order, and the struct's size; what a C
+ * compiler gives the generated `struct <p>_<g>_state` (its header asserts
+ * it), and what the segment stores per row.
+ */
+void fastmib_state_layout(const struct fastmib_group_schema *g, uint32_t *offsets,
+			  uint32_t *size);
+
+/**
+ * Is `value` (the state's C form) a value the model allows? An enum value
+ * listed, a number within its range, a bool 0 or 1, a display string with
+ * a NUL within size + 1 and no octet of 0x80 or more before it, an octet
+ * string's length at most size, an inet-address of type 0, 1 or 2 (and
+ * of type 0 all zero). Setters check what they are given; readers check
+ * what they read from a segment, untrusted. Returns 0 or -EINVAL with a
+ * message naming the state in fastmib_last_error() (`group` names it).
+ */
+int fastmib_state_check(const char *group, const struct fastmib_state_schema *st,
+			const void *value);
+
+/** The label of value `v` of an enum state, or NULL when none has it. */
+const char *fastmib_enum_label(const struct fastmib_state_schema *st, int32_t v);
+
 /* ---- validation (fastpath/format/schema_check.c) ---- */
 
 /**
@@ -254,13 +358,20 @@ const char *fastmib_index_type_word(uint32_t type);
  * events and arguments follow the syntax of <fastmib/names.h>; the
  * module root has 2..FASTMIB_MAX_OID_LEN arcs, the first 0..2, the second
  * 0..39 under 0 and 1; 1..FASTMIB_MAX_GROUPS groups, each with
- * 1..FASTMIB_MAX_COUNTERS counters and 0..FASTMIB_MAX_INDEXES indexes of
- * max 1..FASTMIB_MAX_ROWS (product at most FASTMIB_MAX_ROWS = n_rows);
- * group, counter and event arcs 1..FASTMIB_MAX_ARC, unique among groups,
- * within a group and among events; names unique among groups, within a
- * group (counters, and indexes), among events and within an event's
- * arguments; types, storage kinds, levels, rates and argument types in
- * range; offsets and sizes per the data layout contract above.
+ * 0..FASTMIB_MAX_COUNTERS counters and 0..FASTMIB_MAX_STATES states, one
+ * of them at least (a group of states only has storage 0), and
+ * 0..FASTMIB_MAX_INDEXES indexes of max 1..FASTMIB_MAX_ROWS (product at
+ * most FASTMIB_MAX_ROWS = n_rows); group, counter, state and event arcs
+ * 1..FASTMIB_MAX_ARC, unique among groups, within a group (counters and
+ * states together, an inet-address state's second arc included) and
+ * among events; names unique among groups, within a group (counters,
+ * states and indexes), among events and within an event's arguments;
+ * types, storage kinds, levels, rates and argument types in range; a
+ * state's size, range (within its type, lo <= hi), units (numbers only),
+ * enum labels (names, 1..FASTMIB_MAX_ENUM_VALUES, labels and values
+ * unique), notify (not on strings) and default (fastmib_state_check();
+ * without one, the zero it starts at) as its type allows; offsets and sizes per the data layout contract
+ * above and fastmib_state_layout().
  */
 
 /** The object a fault is about; which of the positions of the fault apply. */
@@ -271,6 +382,7 @@ enum fastmib_schema_object {
 	FASTMIB_OBJ_INDEX,       /**< index `index` of group `group` */
 	FASTMIB_OBJ_EVENT,       /**< event `event` */
 	FASTMIB_OBJ_ARG,         /**< argument `arg` of event `event` */
+	FASTMIB_OBJ_STATE,       /**< state `state` of group `group` */
 };
 
 /** The field of the object a fault is about. */
@@ -301,7 +413,12 @@ enum fastmib_schema_field {
 	FASTMIB_FIELD_NOTIFY,
 	FASTMIB_FIELD_ARGS,          /**< n_args */
 	FASTMIB_FIELD_INDEX_TYPE,    /**< the type of an index */
-	FASTMIB_FIELD_SIZE,          /**< the size of a string index */
+	FASTMIB_FIELD_SIZE,          /**< the size of a string index or state */
+	FASTMIB_FIELD_STATES,        /**< n_states, states */
+	FASTMIB_FIELD_VALUES,        /**< an enum's labels and values */
+	FASTMIB_FIELD_RANGE,         /**< has_range, lo, hi */
+	FASTMIB_FIELD_DEFAULT,       /**< a state's default */
+	FASTMIB_FIELD_STATE_SIZE,    /**< a group's state_size */
 };
 
 /** What is wrong with the field. */
@@ -329,6 +446,7 @@ struct fastmib_schema_fault {
 	uint32_t index;                    /**< position in the group's indexes */
 	uint32_t event;                    /**< position in events (event, argument) */
 	uint32_t arg;                      /**< position in the event's arguments */
+	uint32_t state;                    /**< position in the group's states */
 	uint32_t first;                    /**< duplicates: position of the earlier object
 					        of the same kind (and parent) */
 	uint64_t value, lo, hi;            /**< the number at fault and its bounds */
@@ -358,12 +476,15 @@ int fastmib_schema_check(const struct fastmib_schema *schema,
  * allows): counter i at byte 8 * i of its row, in declared order; rows of
  * 8 bytes per counter; each group on the next cache line of its storage
  * area, in schema order, taking fastmib_group_bytes() (a table's rows and
- * its scratch row); each area rounded up to a cache line.
+ * its scratch row); each area rounded up to a cache line. A group of
+ * states only takes no area (row_size and offset 0). States at the offsets
+ * of fastmib_state_layout(), state_size its size.
  *
- * Sets the offset of every counter, row_size and offset of every group,
- * percore_size and shared_size, from n_counters, n_rows and storage.
- * `schema->groups` and each group's `counters` must point to writable
- * arrays: the caller built them. Sizes are not limited here;
+ * Sets the offset of every counter and state, row_size, offset and
+ * state_size of every group, percore_size and shared_size, from
+ * n_counters, n_rows, storage and the states' types and sizes.
+ * `schema->groups` and each group's `counters` and `states` must point to
+ * writable arrays: the caller built them. Sizes are not limited here;
  * fastmib_schema_check() then says whether they fit.
  */
 void fastmib_schema_lay_out(struct fastmib_schema *schema);

@@ -124,9 +124,10 @@ void fma_destroy(struct fma_agent *agent);
 /* ---- pure helpers ---- */
 
 /**
- * TimeStamp (centiseconds of agent uptime) of an event at `event_ns`
- * (CLOCK_REALTIME), for an agent that started at `start_ns` (realtime) and
- * has been up `uptime_cs`. 0 for no event, or an event before the agent
+ * TimeStamp (centiseconds of agent uptime) of an event at `event_ns`, for
+ * an agent that started at `start_ns` on the same clock (CLOCK_REALTIME
+ * for a discontinuity, the monotonic clock for a timestamp state) and has
+ * been up `uptime_cs`. 0 for no event, or an event before the agent
  * started (RFC 2579 TimeStamp). Computed from the fixed start time, so the
  * same event always gives the same value, however often it is read.
  */
@@ -142,17 +143,24 @@ fma_timestamp(uint64_t event_ns, uint64_t start_ns, uint64_t uptime_cs)
 }
 
 /**
- * DateAndTime (RFC 2579) of `ns` since the epoch, in UTC: year (2 octets,
+ * DateAndTime (RFC 2579) of `ns` since the epoch (before it too: whole
+ * seconds rounded down, as gmtime wants), in UTC: year (2 octets,
  * network order), month, day, hour, minutes, seconds, deci-seconds, then
  * direction '+' and a zero offset. Writes FMA_DATETIME_LEN octets.
  */
 static inline size_t
-fma_date_and_time(uint64_t ns, uint8_t *out)
+fma_date_and_time_signed(int64_t ns, uint8_t *out)
 {
-	time_t sec = (time_t)(ns / 1000000000u);
+	int64_t sec = ns / 1000000000, rem = ns % 1000000000;
+	time_t t;
 	struct tm tm;
 
-	if (!gmtime_r(&sec, &tm))
+	if (rem < 0) {
+		sec--;
+		rem += 1000000000;
+	}
+	t = (time_t)sec;
+	if (!gmtime_r(&t, &tm))
 		memset(&tm, 0, sizeof(tm));
 	out[0] = (uint8_t)((tm.tm_year + 1900) >> 8);
 	out[1] = (uint8_t)(tm.tm_year + 1900);
@@ -162,11 +170,18 @@ fma_date_and_time(uint64_t ns, uint8_t *out)
 	out[5] = (uint8_t)tm.tm_min;
 	/* a leap second (60) is a valid DateAndTime value */
 	out[6] = (uint8_t)tm.tm_sec;
-	out[7] = (uint8_t)(ns % 1000000000u / 100000000u);
+	out[7] = (uint8_t)(rem / 100000000);
 	out[8] = '+';
 	out[9] = 0;
 	out[10] = 0;
 	return FMA_DATETIME_LEN;
+}
+
+/** The same of an unsigned time (the event log's). */
+static inline size_t
+fma_date_and_time(uint64_t ns, uint8_t *out)
+{
+	return fma_date_and_time_signed(ns > INT64_MAX ? INT64_MAX : (int64_t)ns, out);
 }
 
 #ifdef __cplusplus

@@ -12,17 +12,6 @@
 
 #include "core_priv.h"
 
-static const oid fma_snmp_trap_oid[] = { 1, 3, 6, 1, 6, 3, 1, 1, 4, 1, 0 };
-
-/* Full OID of the OID-map suffix x[0..n) of segment `s`; returns its length. */
-static size_t
-fma_full_oid(const struct fma_seg *s, const uint64_t *x, size_t n, oid *out)
-{
-	memcpy(out, s->root, s->root_len * sizeof(oid));
-	for (size_t i = 0; i < n; i++)
-		out[s->root_len + i] = (oid)x[i];
-	return s->root_len + n;
-}
 
 /* Add column `col` of record `num` to a notification's varbinds. */
 static void
@@ -59,11 +48,13 @@ fma_notify(struct fma_seg *s, uint32_t num, const struct fastmib_event_rec *rec)
 	oid trap[MAX_OID_LEN];
 	size_t n;
 
-	if (!fma_limit_take(&a->notify))
+	if (!fma_limit_take(&a->notify)) {
+		s->notifs_dropped++;
 		return;
+	}
 	n = fma_full_oid(s, x, fastmib_oidmap_notification(s->map, rec->event, x), trap);
 	snmp_varlist_add_variable(&vars, fma_snmp_trap_oid,
-				  OID_LENGTH(fma_snmp_trap_oid), ASN_OBJECT_ID,
+				  fma_snmp_trap_oid_len, ASN_OBJECT_ID,
 				  trap, n * sizeof(oid));
 	fma_notify_add(s, &vars, num, rec, FASTMIB_EVCOL_NAME);
 	fma_notify_add(s, &vars, num, rec, FASTMIB_EVCOL_TIME);
@@ -127,7 +118,8 @@ fma_ev_poll(struct fma_seg *s)
 	}
 }
 
-/* Copy new event records of every served segment (the alarm's). */
+/* Copy new event records of every served segment, and send its state
+ * changes (the alarm's). */
 static void
 fma_poll_events(struct fma_agent *agent)
 {
@@ -136,6 +128,8 @@ fma_poll_events(struct fma_agent *agent)
 
 		if (s->seg && s->ev)
 			fma_ev_poll(s);
+		if (s->seg && s->changes)
+			fma_changes_poll(s);
 	}
 	fma_limit_log(&agent->notify, false);
 }

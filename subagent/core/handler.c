@@ -16,15 +16,16 @@ static void
 fma_get(struct fma_seg *s, netsnmp_agent_request_info *reqinfo, netsnmp_request_info *r)
 {
 	struct fastmib_oid_ref ref;
-
 	int rc;
 
 	switch (fma_lookup(s, r->requestvb, &ref)) {
 	case FASTMIB_OID_INSTANCE:
-		rc = fma_value(s, &ref, r->requestvb);
+		rc = fma_value(s, fma_request_id(reqinfo), &ref, r->requestvb);
 		if (rc == 0)
 			return;
-		if (rc == -EIO) { /* the segment shrank under us: not an answer */
+		/* the segment shrank under us, or no consistent state to be
+		 * had: not an answer */
+		if (rc == -EIO || rc == -EBUSY || rc == -ENOMEM) {
 			netsnmp_set_request_error(reqinfo, r, SNMP_ERR_GENERR);
 			return;
 		}
@@ -64,8 +65,8 @@ fma_getnext(struct fma_seg *s, netsnmp_agent_request_info *reqinfo, netsnmp_requ
 			return;
 		n = fastmib_oidmap_suffix(s->map, &ref, x);
 		inclusive = false;
-		rc = fma_value(s, &ref, r->requestvb);
-		if (rc == -EIO)
+		rc = fma_value(s, fma_request_id(reqinfo), &ref, r->requestvb);
+		if (rc == -EIO || rc == -EBUSY || rc == -ENOMEM)
 			break;
 		if (rc == 0) {
 			oid name[MAX_OID_LEN];
@@ -109,8 +110,8 @@ fma_handler(netsnmp_mib_handler *handler, netsnmp_handler_registration *reginfo,
 	size_t n;
 
 	(void)reginfo;
-	/* snapshots are per request: a later request must read afresh */
-	fma_snaps_forget(s);
+	/* readings of a request without an identity last one call */
+	fma_snaps_call(s);
 	if (s->seg && fma_touches_events(s, reqinfo->mode, requests))
 		fma_ev_poll(s);
 	for (netsnmp_request_info *r = requests; r; r = r->next) {

@@ -121,3 +121,15 @@ fma_lookup(const struct fma_seg *s, const netsnmp_variable_list *vb,
 		n = 0; /* not below R: names nothing */
 	return fastmib_oidmap_resolve(s->map, &s->rows, x, n, ref);
 }
+
+const oid fma_snmp_trap_oid[] = { 1, 3, 6, 1, 6, 3, 1, 1, 4, 1, 0 };
+const size_t fma_snmp_trap_oid_len = OID_LENGTH(fma_snmp_trap_oid);
+
+size_t
+fma_full_oid(const struct fma_seg *s, const uint64_t *x, size_t n, oid *out)
+{
+	memcpy(out, s->root, s->root_len * sizeof(oid));
+	for (size_t i = 0; i < n; i++)
+		out[s->root_len + i] = (oid)x[i];
+	return s->root_len + n;
+}

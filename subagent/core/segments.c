@@ -132,7 +132,8 @@ fma_register(struct fma_seg *s)
 /*
  * What serving the attached segment needs: its OID map (which also refuses
  * what the layout cannot express: a segment is data from another process
- * and is not trusted blindly), snapshot slots, its root and event state.
+ * and is not trusted blindly), its root, event state and where its state
+ * changes are to be sent from.
  */
 static int
 fma_prepare(struct fma_seg *s, char *why, size_t whylen)
@@ -143,13 +144,16 @@ fma_prepare(struct fma_seg *s, char *why, size_t whylen)
 	rc = fastmib_oidmap_new(sc, &s->map, why, whylen);
 	if (rc < 0)
 		return rc;
-	rc = fma_snaps_init(s);
-	if (rc < 0)
-		return rc;
 	fma_rows_init(s);
 	s->root_len = sc->oid_len; /* at most FASTMIB_MAX_OID_LEN: the map checked */
 	for (uint32_t i = 0; i < sc->oid_len; i++)
 		s->root[i] = sc->oid[i];
+	s->changes = false;
+	for (uint32_t g = 0; g < sc->n_groups; g++)
+		for (uint32_t k = 0; k < sc->groups[g].n_states; k++)
+			s->changes |= sc->groups[g].states[k].notify != 0;
+	if (s->changes)
+		fma_changes_attach(s);
 	return fma_ev_attach(s, why, whylen);
 }
 
@@ -375,6 +379,7 @@ fma_start(struct fma_agent *agent, unsigned int period_s)
 		return -EALREADY;
 	/* TimeStamps are agent uptimes: taken relative to the agent's start */
 	agent->start_ns = fma_agent_start_ns();
+	agent->start_mono_ns = fma_monotonic_of(agent->start_ns);
 	fma_check(agent);
 	agent->alarm = snmp_alarm_register(period_s ? period_s
 					   : FMA_CHECK_PERIOD,

@@ -35,88 +35,29 @@ fma_agent_start_ns(void)
 	return now - up;
 }
 
-/* ---- snapshots ---- */
-
-int
-fma_snaps_init(struct fma_seg *s)
+long
+fma_request_id(const netsnmp_agent_request_info *reqinfo)
 {
-	uint32_t max_counters = 1;
-
-	for (uint32_t g = 0; g < s->schema->n_groups; g++)
-		if (s->schema->groups[g].n_counters > max_counters)
-			max_counters = s->schema->groups[g].n_counters;
-	s->snap_values = calloc((size_t)FMA_SNAP_SLOTS * max_counters, sizeof(uint64_t));
-	if (!s->snap_values)
-		return -ENOMEM;
-	for (unsigned int i = 0; i < FMA_SNAP_SLOTS; i++)
-		s->snaps[i].values = s->snap_values + (size_t)i * max_counters;
-	fma_snaps_forget(s);
-	return 0;
-}
-
-void
-fma_snaps_free(struct fma_seg *s)
-{
-	free(s->snap_values);
-	s->snap_values = NULL;
-	fma_snaps_forget(s);
-}
-
-void
-fma_snaps_forget(struct fma_seg *s)
-{
-	s->n_snaps = 0;
-	s->next_snap = 0;
-}
-
-/* fastmib_read(), which waits out a writer that is only preempted (see
- * reader.h); a writer it takes as stuck is logged once per hold-off. */
-static int
-fma_read(struct fma_seg *s, unsigned int group, uint32_t row, uint64_t *values)
-{
-	int rc = fastmib_read(s->seg, group, row, values);
-	uint64_t now;
-
-	if (rc == -EBUSY && (now = fastmib_monotonic_ns()) >= s->stuck_logged) {
-		s->stuck_logged = now + FASTMIB_READ_HOLDOFF_NS;
-		snmp_log(LOG_WARNING, "fastmib: %s: a writer stays inside a transaction; "
-			 "best-effort values for the next second\n", s->path);
-	}
-	return rc;
-}
-
-/* The snapshot of the row `ref` names, taken once per request and row;
- * in a keyed table per row and key: between two varbinds of one request
- * the row may have gone to another key, whose values these are not. */
-static const struct fma_snap *
-fma_snapshot(struct fma_seg *s, const struct fastmib_oid_ref *ref)
-{
-	int group = ref->group;
-	uint32_t row = ref->row;
-	struct fma_snap *sn;
-
-	for (unsigned int i = 0; i < s->n_snaps; i++)
-		if (s->snaps[i].group == group && s->snaps[i].row == row &&
-		    s->snaps[i].key_len == ref->key_len &&
-		    memcmp(s->snaps[i].key, ref->key, ref->key_len) == 0)
-			return &s->snaps[i];
-	sn = &s->snaps[s->next_snap];
-	s->next_snap = (s->next_snap + 1) % FMA_SNAP_SLOTS;
-	if (s->n_snaps < FMA_SNAP_SLOTS)
-		s->n_snaps++;
-	sn->group = group;
-	sn->row = row;
-	sn->key_len = ref->key_len;
-	memcpy(sn->key, ref->key, ref->key_len);
-	sn->rc = fma_read(s, (unsigned int)group, row, sn->values);
-	if (sn->rc == -EBUSY)
-		DEBUGMSGTL(("fastmib", "%s: group %s row %" PRIu32
-			    ": writer stalled, best-effort values\n",
-			    s->path, s->schema->groups[group].name, row));
-	return sn;
+	/* snmpd gives every AgentX PDU it sends for one SNMP request that
+	 * request's transaction id: the request, in every mode */
+	return reqinfo && reqinfo->asp && reqinfo->asp->pdu ? reqinfo->asp->pdu->transid : -1;
 }
 
 /* ---- encoding ---- */
+
+/*
+ * The monotonic clock's reading at realtime `start_ns`, read once: the
+ * TimeStamp of a timestamp state (a monotonic moment) is then counted from
+ * a fixed start, the same value however often it is read, and a step of
+ * the wall clock after the agent started does not move it.
+ */
+uint64_t
+fma_monotonic_of(uint64_t start_ns)
+{
+	uint64_t real = fastmib_time_ns(), mono = fastmib_monotonic_ns();
+
+	return real - start_ns < mono ? mono - (real - start_ns) : 0;
+}
 
 static void
 fma_set_string(netsnmp_variable_list *vb, const char *str)
@@ -207,9 +148,89 @@ fma_key_unchanged(const struct fma_seg *s, const struct fastmib_oid_ref *ref)
 	       len == ref->key_len && memcmp(key, ref->key, len) == 0;
 }
 
-static int
-fma_value_of(struct fma_seg *s, const struct fastmib_oid_ref *ref, netsnmp_variable_list *vb)
+/* A state's value, its C form, as its MIB syntax has it on the wire. */
+void
+fma_state_value(const struct fma_agent *agent, const struct fastmib_state_schema *st,
+		uint32_t part, const uint8_t *p, netsnmp_variable_list *vb)
 {
+	const struct fastmib_inet_address *a = (const void *)p;
+	static const uint8_t unknown_time[8];
+	uint8_t dt[FMA_DATETIME_LEN];
+	uint64_t u64;
+	int64_t i64;
+	int32_t i32;
+	uint32_t u32;
+	uint16_t len;
+
+	switch (st->type) {
+	case FASTMIB_STATE_TRUTH_VALUE:
+		snmp_set_var_typed_integer(vb, ASN_INTEGER,
+					   p[0] ? FASTMIB_TRUTH_TRUE : FASTMIB_TRUTH_FALSE);
+		break;
+	case FASTMIB_STATE_ENUM:
+	case FASTMIB_STATE_INTEGER32:
+		memcpy(&i32, p, 4);
+		snmp_set_var_typed_integer(vb, ASN_INTEGER, i32);
+		break;
+	case FASTMIB_STATE_UNSIGNED32:
+		memcpy(&u32, p, 4);
+		snmp_set_var_typed_integer(vb, ASN_UNSIGNED, (long)u32);
+		break;
+	case FASTMIB_STATE_TIMETICKS:
+		memcpy(&u32, p, 4);
+		snmp_set_var_typed_integer(vb, ASN_TIMETICKS, (long)u32);
+		break;
+	case FASTMIB_STATE_GAUGE64:
+		/* CounterBasedGauge64 is a Counter64 on the wire */
+		memcpy(&u64, p, 8);
+		fma_varbind_counter64(vb, u64);
+		break;
+	case FASTMIB_STATE_TIMESTAMP:
+		memcpy(&u64, p, 8);
+		/* sysUpTime then: 0 for never, or for before the agent began */
+		snmp_set_var_typed_integer(vb, ASN_TIMETICKS,
+					   fma_timestamp(u64, agent->start_mono_ns,
+							 netsnmp_get_agent_uptime()));
+		break;
+	case FASTMIB_STATE_DATE_AND_TIME:
+		memcpy(&i64, p, 8);
+		/* 0 is unknown: the eight zero octets RFC 2579 allows */
+		if (i64 == 0)
+			snmp_set_var_typed_value(vb, ASN_OCTET_STR, unknown_time,
+						 sizeof(unknown_time));
+		else
+			snmp_set_var_typed_value(vb, ASN_OCTET_STR, dt,
+						 fma_date_and_time_signed(i64, dt));
+		break;
+	case FASTMIB_STATE_DISPLAY_STRING:
+		snmp_set_var_typed_value(vb, ASN_OCTET_STR, p, strnlen((const char *)p, st->size));
+		break;
+	case FASTMIB_STATE_OCTET_STRING:
+		memcpy(&len, p, 2);
+		snmp_set_var_typed_value(vb, ASN_OCTET_STR, p + 2, len);
+		break;
+	case FASTMIB_STATE_IPV4:
+		snmp_set_var_typed_value(vb, ASN_IPADDRESS, p, 4);
+		break;
+	case FASTMIB_STATE_INET_ADDRESS:
+		/* unknown(0): the empty address RFC 4001 pairs with it */
+		if (part)
+			snmp_set_var_typed_integer(vb, ASN_INTEGER, a->type);
+		else
+			snmp_set_var_typed_value(vb, ASN_OCTET_STR, a->addr,
+						 a->type == 1 ? 4 : a->type == 2 ? 16 : 0);
+		break;
+	case FASTMIB_STATE_MAC:
+		snmp_set_var_typed_value(vb, ASN_OCTET_STR, p, 6);
+		break;
+	}
+}
+
+static int
+fma_value_of(struct fma_seg *s, long id, const struct fastmib_oid_ref *ref,
+	     netsnmp_variable_list *vb)
+{
+	const struct fastmib_state_schema *st;
 	const struct fma_snap *sn;
 	uint64_t v;
 
@@ -242,13 +263,30 @@ fma_value_of(struct fma_seg *s, const struct fastmib_oid_ref *ref, netsnmp_varia
 	case FASTMIB_OID_EVSTAT:
 		fma_evstat_value(s, ref, vb);
 		return 0;
+	case FASTMIB_OID_NOTIFS_DROPPED:
+		fma_varbind_counter64(vb, s->notifs_dropped);
+		return 0;
+	case FASTMIB_OID_STATE:
+		sn = fma_snap_states(s, id, ref);
+		if (!sn)
+			return -ENOMEM;
+		if (sn->state_rc < 0)
+			return sn->state_rc;
+		if (sn->bad[ref->counter / 64] & (1ull << (ref->counter % 64)))
+			return -ENOENT; /* a value the model does not allow: left out */
+		st = &s->schema->groups[ref->group].states[ref->counter];
+		fma_state_value(s->agent, st, ref->part, fma_snap_state_bytes(sn) + st->offset,
+				vb);
+		return 0;
 	case FASTMIB_OID_COUNTER:
 		break;
 	}
-	sn = fma_snapshot(s, ref);
+	sn = fma_snap_counters(s, id, ref);
+	if (!sn)
+		return -ENOMEM;
 	if (sn->rc < 0 && sn->rc != -EBUSY)
 		return sn->rc;
-	v = sn->values[ref->counter];
+	v = fma_snap_values(sn)[ref->counter];
 	switch (s->schema->groups[ref->group].counters[ref->counter].type) {
 	case FASTMIB_COUNTER32:
 		snmp_set_var_typed_integer(vb, ASN_COUNTER,
@@ -266,10 +304,15 @@ fma_value_of(struct fma_seg *s, const struct fastmib_oid_ref *ref, netsnmp_varia
 }
 
 int
-fma_value(struct fma_seg *s, const struct fastmib_oid_ref *ref, netsnmp_variable_list *vb)
+fma_value(struct fma_seg *s, long id, const struct fastmib_oid_ref *ref,
+	  netsnmp_variable_list *vb)
 {
-	int rc = fma_value_of(s, ref, vb);
+	int rc = fma_value_of(s, id, ref, vb);
 
-	/* read, then checked: what was read belongs to the key found */
-	return rc == 0 && !fma_key_unchanged(s, ref) ? -ENOENT : rc;
+	/* read, then checked: what was read belongs to the key found (the
+	 * readings of a request check it when they are taken) */
+	if (rc == 0 && ref->kind != FASTMIB_OID_COUNTER && ref->kind != FASTMIB_OID_STATE &&
+	    !fma_key_unchanged(s, ref))
+		return -ENOENT;
+	return rc;
 }

@@ -11,10 +11,12 @@
 #include "kt_stats.h"
 #include "km_stats.h"
 #include "ke_stats.h"
+#include "st_stats.h"
 
 void compile_check(struct fastmib_writer *w);
 void compile_check_tx(struct fastmib_writer *w);
 void compile_check_keyed(struct fastmib_segment *seg, struct fastmib_writer *w);
+int compile_check_states(struct fastmib_segment *seg, struct fastmib_writer *w);
 
 void
 compile_check(struct fastmib_writer *w)
@@ -165,4 +167,50 @@ compile_check_keyed(struct fastmib_segment *seg, struct fastmib_writer *w)
 		km_tx_station_frames_add(&mtx, row, 1);
 		km_tx_end(&mtx);
 	}
+}
+
+/* States: every setter kind (each C type of a state), the whole-row set and
+ * get, in a scalar group, a dense table and a keyed table; the counters
+ * beside them. */
+int
+compile_check_states(struct fastmib_segment *seg, struct fastmib_writer *w)
+{
+	static const uint8_t ip[4] = { 192, 0, 2, 1 }, mac[6] = { 2, 0, 0, 0, 0, 1 };
+	struct fastmib_inet_address peer = { 1, { 10, 0, 0, 1 } };
+	struct st_system_state s;
+	struct st_port_state p;
+	struct st_tunnel_state t;
+	struct st_tunnel_key k;
+	uint32_t row = 0;
+	int rc = 0;
+
+	st_system_pkts_add(w, 1);
+	rc |= st_system_state_get(seg, &s);
+	s.mode = ST_SYSTEM_MODE_SAFE;
+	rc |= st_system_state_set(seg, &s);
+	rc |= st_system_forwarding_set(seg, true);            /* bool */
+	rc |= st_system_mode_set(seg, ST_SYSTEM_MODE_OFF);    /* enum */
+	rc |= st_system_level_set(seg, -3);                   /* int32_t */
+	rc |= st_system_speed_set(seg, 10000u);               /* uint32_t */
+	rc |= st_system_octets_queued_set(seg, UINT64_MAX);   /* uint64_t */
+	rc |= st_system_uptime_set(seg, 100u);                /* timeticks */
+	rc |= st_system_last_change_set(seg, fastmib_monotonic_ns()); /* timestamp */
+	rc |= st_system_started_set(seg, fastmib_time_ns());  /* date-and-time */
+	rc |= st_system_version_set(seg, "v2");               /* text */
+	rc |= st_system_cookie_set(seg, mac, sizeof(mac));    /* octets */
+	rc |= st_system_router_id_set(seg, ip);               /* ipv4 */
+	rc |= st_system_peer_set(seg, &peer);                 /* inet-address */
+	rc |= st_system_mac_set(seg, mac);                    /* mac */
+	rc |= st_info_weight_set(seg, 7u);                    /* states only */
+	rc |= st_port_state_get(seg, st_port_row(1), &p);     /* dense table */
+	rc |= st_port_link_set(seg, st_port_row(1), ST_PORT_LINK_UP);
+	rc |= st_lane_power_set(seg, st_lane_row(1, 2), -4);
+	memset(&k, 0, sizeof(k));
+	k.endpoint = peer;
+	if (st_tunnel_insert(seg, &k, &row) == 0) {           /* keyed table */
+		rc |= st_tunnel_state_get(seg, row, &t);
+		rc |= st_tunnel_key_set(seg, row, ip, 4);
+		st_tunnel_pkts_add(w, row, 1);
+	}
+	return rc;
 }

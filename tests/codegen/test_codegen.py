@@ -314,6 +314,13 @@ def test_golden_example_mib(tmp_path):
         "regenerate mibs/EXAMPLE-DATAPLANE-MIB.txt from examples/dataplane.yaml")
 
 
+def test_golden_example_model_in_the_docs():
+    """docs/model.md's complete example is examples/dataplane.yaml as it is."""
+    doc = (SRC / "docs" / "model.md").read_text()
+    shown = doc.split("## Complete example", 1)[1].split("```yaml\n", 1)[1].split("```\n", 1)[0]
+    assert shown == EXAMPLE.read_text(), "copy examples/dataplane.yaml into docs/model.md"
+
+
 @pytest.mark.parametrize("model", GOOD + KEYED, ids=[p.stem for p in GOOD + KEYED])
 def test_golden_byte_identical_runs(model, tmp_path):
     """Two runs (different directories, relative vs absolute model path)
@@ -355,7 +362,8 @@ def defined_names(files):
         "c-tag": set(re.findall(r"^struct (\w+) \{", c, re.M)),
         "c-identifier": set(re.findall(r"^([a-z]\w*)\(", c, re.M)) |
                         set(re.findall(r"^(?:extern |static )?const struct "
-                                       r"fastmib_\w+ (\w+)(?:\[\])?(?: =|;)", c, re.M)),
+                                       r"(?:fastmib_\w+|\w+_state) (\w+)(?:\[\])?(?: =|;)",
+                                       c, re.M)),
     }
 
 
@@ -376,6 +384,9 @@ def test_names_example_exact(tmp_path):
     its outputs define exactly the listed names."""
     listed = listed_names(EXAMPLE)
     defined = defined_names(outputs(EXAMPLE, tmp_path))
+    # the states of group app all start at zero: no defaults to write, its
+    # <p>_<g>_state_default stays a listed name that nothing defines
+    listed["c-identifier"].discard("ep_app_state_default")
     assert set(defined) == set(listed)
     for space in listed:
         assert defined[space] == listed[space], space
@@ -515,25 +526,27 @@ def test_mib_example_event_objects(tmp_path):
     assert [o.strip() for o in objs] == [
         "epEventName", "epEventTime", "epEventLcore", "epEventArg1"]
     mib = (tmp_path / f"{mod}.txt").read_text()
-    # only notify events get a NOTIFICATION-TYPE
+    # only notify events and states get a NOTIFICATION-TYPE
     assert re.findall(r"^(\w+) NOTIFICATION-TYPE", mib, re.M) == [
-        "epBadHeaderNotification", "epFlowTableFullNotification"]
+        "epBadHeaderNotification", "epFlowTableFullNotification", "epPortLinkChange"]
 
 
 def test_mib_events_only_when_declared(tmp_path):
     """Models without `events:` get none of the event log's output (so
-    their files are what they were before the event log existed)."""
+    their files are what they were before the event log existed); states
+    may bring some of its words, their notifications and types."""
     for model in GOOD:
         text = model.read_text()
         if re.search(r"^events:", text, re.M):
             continue
+        words = ["EventTable", "EventStats", "_event_", "n_events", "Unsigned64",
+                 "TEXTUAL-CONVENTION", "Mib 4 }"]
+        if not re.search(r"^    states:", text, re.M):
+            words += ["Notification", "NOTIFICATION", "DisplayString", "DateAndTime"]
         out = outputs(model, tmp_path / model.stem)
         for name, data in out.items():
             data = data.decode()
-            for word in ("EventTable", "EventStats", "Notification",
-                         "_event_", "n_events", "NOTIFICATION", "Unsigned64",
-                         "TEXTUAL-CONVENTION", "DisplayString", "DateAndTime",
-                         "Mib 4 }"):
+            for word in words:
                 assert word not in data, (model.name, name, word)
 
 
@@ -1053,7 +1066,9 @@ def test_exporter_objects_only(model, tmp_path):
         used = set(mod["walk"]) | set(mod["overrides"])
         for lk in mod.get("lookups", []):
             used |= set(lk["source_indexes"]) | {lk["lookup"]}
-        assert used <= objects, used - objects
+        # beside timestamp states: the uptime they are moments of (SNMPv2-MIB)
+        assert used - objects == ({"sysUpTime"} if "type: timestamp" in model.read_text()
+                                  else set()), used - objects
         resets = {o for o in objects if o.endswith("Reset") or o.endswith("ResetAll")}
         assert {o for o, v in mod["overrides"].items() if v == {"ignore": True}} >= resets
         assert not resets & set(mod["walk"])
@@ -1119,3 +1134,502 @@ def test_exporter_prometheus_generator_accepts(model, tmp_path):
                 assert m["type"] == "EnumAsStateSet", n
         assert any(n.endswith("EventArg1") for n in metrics) == \
             (mod.endswith("_events") and '\nevents:' in model.read_text())
+
+
+# ---- states ----
+
+STATES_MODEL = HERE / "models" / "states.yaml"
+ST_ROOT = ".1.3.6.1.4.1.8072.9999.61"
+
+
+def mib_clauses(mib):
+    """{descriptor: (SYNTAX, UNITS or None, MAX-ACCESS, DEFVAL or None)} of
+    every OBJECT-TYPE of a MIB's text, as written."""
+    out = {}
+    for name, body in re.findall(r"^(\w+) OBJECT-TYPE\n(.*?)\n    ::=", mib, re.M | re.S):
+        syntax = re.search(r"    SYNTAX       (.*?)\n    (?:UNITS|MAX-ACCESS)", body, re.S)
+        units = re.search(r'^    UNITS        "(.*)"$', body, re.M)
+        access = re.search(r"^    MAX-ACCESS   (\S+)$", body, re.M)
+        defval = re.search(r"^    DEFVAL       \{ (.*) \}$", body, re.M)
+        out[name] = (syntax.group(1), units and units.group(1), access.group(1),
+                     defval and defval.group(1))
+    return out
+
+
+def test_mib_states_syntax_units_defval(tmp_path):
+    """Every state type's SYNTAX (ranges, sizes, an enum ascending by value
+    and wrapped when long), UNITS where given, read-only, and the DEFVAL of
+    the value it starts with (none for a CounterBasedGauge64); an
+    inet-address is its InetAddressType then its InetAddress."""
+    mib = outputs(STATES_MODEL, tmp_path)["STATES-TEST-MIB.txt"].decode()
+    got = mib_clauses(mib)
+    expect = {
+        "stSystemForwarding": ("TruthValue", None, "true"),
+        "stSystemMode": ("INTEGER { off(0), safe(1), fast(2) }", None, "fast"),
+        "stSystemLevel": ("Integer32 (-10..10)", "dB", "-3"),
+        "stSystemSpeed": ("Unsigned32", "Mb/s", "10000"),
+        "stSystemOctetsQueued": ("CounterBasedGauge64", "octets", None),
+        "stSystemUptime": ("TimeTicks", None, "0"),
+        "stSystemLastChange": ("TimeStamp", None, "0"),
+        "stSystemStarted": ("DateAndTime", None, "'0000000000000000'H"),
+        "stSystemVersion": ("DisplayString (SIZE (0..32))", None, '"v1.0 (build 7)"'),
+        "stSystemCookie": ("OCTET STRING (SIZE (0..16))", None, "'0a1bff'H"),
+        "stSystemRouterId": ("IpAddress", None, "'c0000201'H"),
+        "stSystemPeerType": ("InetAddressType", None, "ipv6"),
+        "stSystemPeer": ("InetAddress (SIZE (0 | 4 | 16))", None,
+                         "'20010db8000000000000000000000001'H"),
+        "stSystemMac": ("MacAddress", None, "'020000000001'H"),
+        "stInfoLabel": ("DisplayString (SIZE (0..64))", None, '""'),
+        "stInfoFlags": ("OCTET STRING (SIZE (0..3))", None, "''H"),
+        "stInfoWeight": ("Unsigned32 (1..100)", None, "50"),
+        "stInfoPhase": ("INTEGER {\n" + "".join(
+            " " * 21 + "%s,\n" % v for v in ("initializing(1)", "negotiatingKeys(2)",
+                                              "establishing(3)", "established(4)")) +
+            " " * 21 + "tearingDown(5)\n" + " " * 17 + "}", None, "established"),
+        "stPortRemoteType": ("InetAddressType", None, "unknown"),
+        "stPortRemote": ("InetAddress (SIZE (0 | 4 | 16))", None, "''H"),
+        "stPortLink": ("INTEGER { up(1), down(2), testing(3) }", None, "down"),
+        "stPortPromiscuous": ("TruthValue", None, "false"),
+        "stPortTemperature": ("Integer32", None, "0"),
+        "stPortQueued": ("CounterBasedGauge64", None, None),
+        "stPortAddress": ("IpAddress", None, "'00000000'H"),
+        "stPortMac": ("MacAddress", None, "'000000000000'H"),
+        "stLanePower": ("Integer32 (-40..10)", "dBm", "0"),
+        "stTunnelMtu": ("Unsigned32 (576..9000)", "octets", "1500"),
+        "stTunnelKey": ("OCTET STRING (SIZE (0..1024))", None, "''H"),
+        "stSessionStatus": ("INTEGER {\n" + "".join(
+            " " * 21 + "%s,\n" % v for v in ("unknown(-2147483648)", "closing(-1)", "idle(0)")) +
+            " " * 21 + "busy(1)\n" + " " * 17 + "}", None, "idle"),
+    }
+    for name, (syntax, units, defval) in expect.items():
+        assert got[name] == (syntax, units, "read-only", defval), (name, got[name])
+    states = [n for n in got if n.startswith("st") and got[n][2] == "read-only" and
+              not re.search(r"(Pkts|Drops|DiscontinuityTime|Reads|Updates|Dropped|"
+                            r"WriterStatus)$", n)]
+    assert len(states) == 13 + 1 + 4 + 13 + 1 + 2 + 6 + 1 + 2, states
+
+
+def test_mib_states_imports(tmp_path):
+    """IMPORTS exactly what the states use: Integer32, TimeTicks,
+    IpAddress; DisplayString, DateAndTime, MacAddress; the notification
+    macros; INET-ADDRESS-MIB and HCNUM-TC."""
+    mib = outputs(STATES_MODEL, tmp_path)["STATES-TEST-MIB.txt"].decode()
+    assert imports(mib) == {
+        "SNMPv2-SMI": ["MODULE-IDENTITY", "OBJECT-TYPE", "NOTIFICATION-TYPE", "Counter64",
+                       "Counter32", "Integer32", "Unsigned32", "TimeTicks", "IpAddress"],
+        "SNMPv2-TC": ["TruthValue", "TimeStamp", "DisplayString", "DateAndTime",
+                      "MacAddress"],
+        "SNMPv2-CONF": ["MODULE-COMPLIANCE", "OBJECT-GROUP", "NOTIFICATION-GROUP"],
+        "INET-ADDRESS-MIB": ["InetAddressType", "InetAddress"],
+        "HCNUM-TC": ["CounterBasedGauge64"],
+        "NET-SNMP-MIB": ["netSnmpExperimental"],
+    }
+    # one state type alone imports only its own names
+    text = STATES_MODEL.read_text()
+    head = text[:text.index("groups:")]
+    for state, module, names in (
+            ("{ name: s, oid: 1, type: gauge64, description: A gauge. }",
+             "HCNUM-TC", ["CounterBasedGauge64"]),
+            ("{ name: s, oid: 1, type: inet-address, description: An address. }",
+             "INET-ADDRESS-MIB", ["InetAddressType", "InetAddress"]),
+            ("{ name: s, oid: 1, type: enum, values: { a: 1 }, description: An enum. }",
+             None, None)):
+        model = tmp_path / "one.yaml"
+        model.write_text(head + "groups:\n  - name: g\n    oid: 1\n    description: G.\n"
+                         "    states:\n      - %s\n" % state)
+        out = outputs(model, tmp_path / "one")
+        got = imports(out["STATES-TEST-MIB.txt"].decode())
+        assert got["SNMPv2-SMI"] == ["MODULE-IDENTITY", "OBJECT-TYPE", "Counter64"]
+        assert got["SNMPv2-TC"] == ["TruthValue", "TimeStamp"]
+        assert got["SNMPv2-CONF"] == ["MODULE-COMPLIANCE", "OBJECT-GROUP"]
+        assert set(got) - {"SNMPv2-SMI", "SNMPv2-TC", "SNMPv2-CONF", "NET-SNMP-MIB"} == (
+            {module} if module else set())
+        if module:
+            assert got[module] == names
+        shutil.rmtree(tmp_path / "one")
+
+
+def test_mib_states_oid_layout(tmp_path):
+    """States at their arcs among the counters' (an inet-address at its arc
+    and the next), the notifications at R.5.0.(1000 G + S), the module's
+    NotificationsDropped at R.2.6 and the groups at R.3.2 (<fastmib/oidmap.h>),
+    as net-snmp reads the MIB."""
+    outputs(STATES_MODEL, tmp_path)
+    expect = {
+        "stSystemPkts": ".1.1.1", "stSystemForwarding": ".1.1.2", "stSystemPeerType": ".1.1.13",
+        "stSystemPeer": ".1.1.14", "stSystemMac": ".1.1.15", "stInfoLabel": ".1.2.1",
+        "stInfoPhase": ".1.2.4", "stPortRxPkts": ".1.3.1.1", "stPortName": ".1.3.1.2",
+        "stPortRemoteType": ".1.3.1.3", "stPortRemote": ".1.3.1.4", "stPortDrops": ".1.3.1.5",
+        "stPortLink": ".1.3.1.6", "stLaneActive": ".1.4.1.1", "stTunnelOperState": ".1.5.1.20",
+        "stTunnelRemoteType": ".1.5.1.22", "stTunnelRemote": ".1.5.1.23",
+        "stSessionStatus": ".1.6.1.1", "stNotificationsDropped": ".2.6",
+        "stNotifications": ".5", "stStateNotifications": ".5.0",
+        "stSystemModeChange": ".5.0.1003", "stSystemPeerChange": ".5.0.1013",
+        "stInfoPhaseChange": ".5.0.2004", "stPortLinkChange": ".5.0.3006",
+        "stTunnelOperStateChange": ".5.0.5020", "stTunnelRemoteChange": ".5.0.5022",
+        "stStateNotificationGroup": ".3.2.1003", "stInfoGroup": ".3.2.2",
+    }
+    oids = translate(tmp_path, "STATES-TEST-MIB", "-IR", "-On", *expect).split()
+    assert dict(zip(expect, oids)) == {k: ST_ROOT + v for k, v in expect.items()}
+
+
+def test_mib_states_notifications_and_groups(tmp_path):
+    """A notification per notify state, in OID order, OBJECTS the state (an
+    inet-address's type, then its address), all in the state notification
+    group, which the compliance requires; a group of states only has no
+    Reset or DiscontinuityTime; the control group holds
+    NotificationsDropped."""
+    outputs(STATES_MODEL, tmp_path)
+    mod = "STATES-TEST-MIB"
+    mib = (tmp_path / f"{mod}.txt").read_text()
+    notifs = re.findall(r"^(\w+) NOTIFICATION-TYPE", mib, re.M)
+    assert notifs == ["stSystemModeChange", "stSystemSpeedChange", "stSystemLastChangeChange",
+                      "stSystemPeerChange", "stInfoPhaseChange", "stPortLinkChange",
+                      "stTunnelOperStateChange", "stTunnelRemoteChange",
+                      "stTunnelEstablishedChange"]
+    for name, objects in (("stSystemModeChange", ["stSystemMode"]),
+                          ("stTunnelRemoteChange", ["stTunnelRemoteType", "stTunnelRemote"]),
+                          ("stPortLinkChange", ["stPortLink"])):
+        text = translate(tmp_path, mod, "-IR", "-Td", name)
+        objs = re.search(r"OBJECTS\s*\{([^}]*)\}", text).group(1).split(",")
+        assert [o.strip() for o in objs] == objects, name
+
+    def members(kind, name):
+        body = re.search(r"^%s %s\n.*?\{\n(.*?)\n    \}" % (name, kind), mib,
+                         re.M | re.S).group(1)
+        return [ln.strip().rstrip(",") for ln in body.splitlines()]
+    assert members("NOTIFICATION-GROUP", "stStateNotificationGroup") == notifs
+    assert members("MODULE-COMPLIANCE", "stCompliance")[-1] == "stStateNotificationGroup"
+    assert members("OBJECT-GROUP", "stControlGroup")[-1] == "stNotificationsDropped"
+    assert members("OBJECT-GROUP", "stInfoGroup") == [
+        "stInfoLabel", "stInfoFlags", "stInfoWeight", "stInfoPhase"]
+    assert members("OBJECT-GROUP", "stPortGroup")[:6] == [
+        "stPortRxPkts", "stPortName", "stPortRemoteType", "stPortRemote", "stPortDrops",
+        "stPortLink"]
+    assert members("OBJECT-GROUP", "stPortGroup")[-2:] == [
+        "stPortReset", "stPortDiscontinuityTime"]
+    for g in ("Info", "Lane", "Session"):
+        assert "st%sReset" % g not in mib and "st%sDiscontinuity" % g not in mib
+    # the entries' SEQUENCEs in arc order, counters and states together
+    seq = re.search(r"^StPortEntry ::= SEQUENCE \{\n(.*?)\n\}", mib, re.M | re.S).group(1)
+    assert [ln.split()[0] for ln in seq.splitlines()][:7] == [
+        "stPortRxPkts", "stPortName", "stPortRemoteType", "stPortRemote", "stPortDrops",
+        "stPortLink", "stPortSpeed"]
+    seq = re.search(r"^StLaneEntry ::= SEQUENCE \{\n(.*?)\n\}", mib, re.M | re.S).group(1)
+    assert [" ".join(ln.split()).rstrip(",") for ln in seq.splitlines()] == [
+        "stLaneActive TruthValue", "stLanePower Integer32", "stLanePort Unsigned32",
+        "stLaneLane Unsigned32"]
+    assert "-- Group info (states only)\n" in mib
+    assert "-- Group session (states only, keyed table)\n" in mib
+
+
+def test_names_states(tmp_path):
+    """`--names` lists what states bring, each with its owner."""
+    r = gen("--names", STATES_MODEL)
+    assert r.returncode == 0, r.stderr
+    lines = set(r.stdout.splitlines())
+    for line in (
+            "mib\tstNotificationsDropped\tthe module",
+            "mib\tstNotifications\tthe module",
+            "mib\tstStateNotifications\tthe module",
+            "mib\tstStateNotificationGroup\tthe module",
+            "c-tag\tst_tunnel_state\tgroup `tunnel`",
+            "c-macro\tST_TUNNEL_STATE_SIZE\tgroup `tunnel`",
+            "c-identifier\tst_tunnel_state_set\tgroup `tunnel`",
+            "c-identifier\tst_tunnel_state_get\tgroup `tunnel`",
+            "c-identifier\tst_tunnel_states\tgroup `tunnel`",
+            "c-identifier\tst_tunnel_state_default\tgroup `tunnel`",
+            "mib\tstTunnelOperState\tstate `operState` of group `tunnel`",
+            "mib\tstTunnelOperStateChange\tstate `operState` of group `tunnel`",
+            "c-identifier\tst_tunnel_oper_state_set\tstate `operState` of group `tunnel`",
+            "c-macro\tST_TUNNEL_STATE_OPER_STATE_OFFSET\tstate `operState` of group `tunnel`",
+            "c-identifier\tst_tunnel_oper_state_values\tstate `operState` of group `tunnel`",
+            "c-macro\tST_TUNNEL_OPER_STATE_UP\tstate `operState` of group `tunnel`",
+            "mib\tstTunnelRemoteType\tstate `remote` of group `tunnel`",
+            "c-identifier\tst_system_mode_set\tstate `mode` of group `system`",
+            "c-identifier\tst_port_row\tgroup `port`",
+            "c-identifier\tst_lane_row\tgroup `lane`"):
+        assert line in lines, line
+    # a group of states only: none of a counter group's names
+    for name in ("stInfoReset", "stLaneDiscontinuityTime", "ST_SESSION_OFFSET",
+                 "ST_LANE_ROW_SIZE", "st_lane_row_checked", "st_tx_session",
+                 "st_info_row", "st_session_counters", "stNotificationsDroppedX"):
+        assert not [ln for ln in lines if ln.split("\t")[1] == name], name
+    # without a notify state, none of its notification names
+    text = STATES_MODEL.read_text().replace("notify: true", "notify: false")
+    model = tmp_path / "quiet.yaml"
+    model.write_text(text)
+    listed = listed_names(model)["mib"]
+    assert not {"stNotifications", "stStateNotifications", "stStateNotificationGroup",
+                "stNotificationsDropped", "stTunnelOperStateChange"} & listed
+
+
+def test_ccode_states_header(tmp_path):
+    """The state structs and the calls: a row parameter in tables only, one
+    setter per state taking its C type (strings, octets and addresses by
+    pointer), each one call of the library with the group, row and state."""
+    h = outputs(STATES_MODEL, tmp_path)["st_stats.h"].decode()
+    struct = re.search(r"\nstruct st_tunnel_state \{\n(.*?)\n\};\n", h, re.S).group(1)
+    assert [ln.strip() for ln in struct.splitlines() if not ln.strip().startswith(
+        ("/*", "*"))] == ["int32_t oper_state;", "char label[32 + 1];",
+                          "struct fastmib_inet_address remote;", "int64_t established;",
+                          "uint32_t mtu;", "struct {", "uint16_t len;",
+                          "uint8_t octets[1024];", "} key;"]
+    struct = re.search(r"\nstruct st_system_state \{\n(.*?)\n\};\n", h, re.S).group(1)
+    decls = [ln.strip() for ln in struct.splitlines() if not ln.strip().startswith(("/*", "*"))]
+    assert decls[:8] == ["bool forwarding;", "int32_t mode;", "int32_t level;",
+                         "uint32_t speed;", "uint64_t octets_queued;", "uint32_t uptime;",
+                         "uint64_t last_change;", "int64_t started;"]
+    assert decls[-3:] == ["uint8_t router_id[4];", "struct fastmib_inet_address peer;",
+                          "uint8_t mac[6];"]
+    for define in ("ST_SYSTEM_MODE_FAST 2", "ST_SYSTEM_MODE_OFF 0",
+                   "ST_SESSION_STATUS_CLOSING (-1)",
+                   "ST_SESSION_STATUS_UNKNOWN (-2147483647 - 1)",
+                   "ST_TUNNEL_STATE_OPER_STATE_OFFSET 0u", "ST_SYSTEM_STATE_SIZE 128u"):
+        assert "\n#define %s\n" % define in h, define
+    assert ("ST_STATIC_ASSERT(sizeof(struct st_tunnel_state) == ST_TUNNEL_STATE_SIZE,\n"
+            "\t\"tunnel state size\");") in h
+    assert c_body(h, "st_system_state_set") == (
+        "struct fastmib_segment *seg, const struct st_system_state *st",
+        "return fastmib_state_set(seg, ST_GROUP_SYSTEM, 0u, st);")
+    assert c_body(h, "st_tunnel_state_get") == (
+        "struct fastmib_segment *seg, uint32_t row, struct st_tunnel_state *out",
+        "return fastmib_state_get(seg, ST_GROUP_TUNNEL, row, out);")
+    assert c_body(h, "st_tunnel_oper_state_set") == (
+        "struct fastmib_segment *seg, uint32_t row, int32_t value",
+        "return fastmib_state_set_one(seg, ST_GROUP_TUNNEL, row, 0u, &value);")
+    assert c_body(h, "st_tunnel_label_set") == (
+        "struct fastmib_segment *seg, uint32_t row, const char *value",
+        "return fastmib_state_set_text(seg, ST_GROUP_TUNNEL, row, 1u, value);")
+    assert c_body(h, "st_tunnel_remote_set") == (
+        "struct fastmib_segment *seg, uint32_t row, const struct fastmib_inet_address *value",
+        "return fastmib_state_set_one(seg, ST_GROUP_TUNNEL, row, 2u, value);")
+    assert c_body(h, "st_tunnel_key_set") == (
+        "struct fastmib_segment *seg, uint32_t row, const void *octets, size_t len",
+        "return fastmib_state_set_octets(seg, ST_GROUP_TUNNEL, row, 5u, octets, len);")
+    assert c_body(h, "st_system_forwarding_set") == (
+        "struct fastmib_segment *seg, bool value",
+        "return fastmib_state_set_one(seg, ST_GROUP_SYSTEM, 0u, 0u, &value);")
+    assert c_body(h, "st_port_address_set") == (
+        "struct fastmib_segment *seg, uint32_t row, const uint8_t value[4]",
+        "return fastmib_state_set_one(seg, ST_GROUP_PORT, row, 11u, value);")
+    assert c_body(h, "st_port_mac_set")[0] == (
+        "struct fastmib_segment *seg, uint32_t row, const uint8_t value[6]")
+    assert c_body(h, "st_system_started_set")[0] == "struct fastmib_segment *seg, int64_t value"
+    assert c_body(h, "st_system_last_change_set")[0] == (
+        "struct fastmib_segment *seg, uint64_t value")
+    # a dense table of states only keeps its row function; no update of it
+    assert "\nst_lane_row(" in h and "\nst_lane_row_checked(" not in h
+    assert "struct st_lane_row" not in h and "ST_LANE_OFFSET" not in h
+    assert "st_session_insert(" in h and "st_tx_session" not in h
+    section = h[h.index("/* ---- group system: states ---- */"):]
+    assert max(len(line.expandtabs(8)) for line in section.splitlines()) <= 80
+
+
+@pytest.mark.parametrize("cxx", ["g++", "clang++"])
+def test_ccode_states_header_as_cpp(cxx, tmp_path):
+    """The header with states compiles as C++17 without a warning (bool,
+    the octet-string's struct, the layout assertions)."""
+    outputs(STATES_MODEL, tmp_path / "gen")
+    dpdk = subprocess.run(["pkg-config", "--cflags", "libdpdk"], capture_output=True,
+                          text=True, check=True).stdout.split()
+    code = ('#include "st_stats.h"\nint f(struct fastmib_segment *s);\n'
+            'int f(struct fastmib_segment *s)\n{\n\tstruct st_system_state st;\n'
+            '\treturn st_system_state_get(s, &st) | st_system_forwarding_set(s, true) |\n'
+            '\t       st_system_cookie_set(s, "ab", 2) | st_tunnel_mtu_set(s, 1, 1500);\n}\n')
+    r = subprocess.run([cxx, "-std=c++17", "-O2", "-Wall", "-Wextra", "-pedantic", "-Werror",
+                        "-DALLOW_EXPERIMENTAL_API", "-I%s" % (SRC / "include"),
+                        "-I%s" % (tmp_path / "gen"), *dpdk, "-c", "-x", "c++", "-", "-o",
+                        str(tmp_path / "x.o")], input=code, capture_output=True, text=True,
+                       timeout=120)
+    assert (r.returncode, r.stderr) == (0, "")
+
+
+def test_ccode_states_layout_asserts_bite(tmp_path):
+    """The header's assertions tie each state struct to
+    fastmib_state_layout(): a layout constant that disagrees with the
+    compiler's layout stops the build with the assertion's message."""
+    outputs(STATES_MODEL, tmp_path / "gen")
+    header = (tmp_path / "gen" / "st_stats.h").read_text()
+    code = '#include "st_stats.h"\n'
+    r = c_compile(tmp_path / "gen", code, tmp_path / "ok.o")
+    assert r.returncode == 0, r.stderr
+    mtu = re.search(r"#define ST_TUNNEL_STATE_MTU_OFFSET (\d+)u", header).group(1)
+    for old, new, message in (
+            ("#define ST_TUNNEL_STATE_MTU_OFFSET %su" % mtu,
+             "#define ST_TUNNEL_STATE_MTU_OFFSET %du" % (int(mtu) + 4),
+             "tunnel state: mtu offset"),
+            ("#define ST_SYSTEM_STATE_SIZE 128u", "#define ST_SYSTEM_STATE_SIZE 124u",
+             "system state size")):
+        bad = tmp_path / ("bad-" + re.sub(r"\W", "-", message))
+        bad.mkdir()
+        assert old in header
+        (bad / "st_stats.h").write_text(header.replace(old, new))
+        r = c_compile(bad, code, bad / "x.o")
+        assert r.returncode != 0
+        assert message in r.stderr, r.stderr
+
+
+def test_ccode_states_schema_defaults(tmp_path):
+    """schema.c gives each default as a C value of the group's state struct
+    (the bytes are the compiling machine's), NULL where it is zero, and
+    enum values by their constants."""
+    c = outputs(STATES_MODEL, tmp_path)["st_schema.c"].decode()
+    defaults = re.search(r"\nstatic const struct st_system_state st_system_state_default = "
+                         r"\{\n(.*?)\n\};\n", c, re.S).group(1)
+    assert [ln.strip() for ln in defaults.splitlines()] == [
+        ".forwarding = true,", ".mode = ST_SYSTEM_MODE_FAST,", ".level = -3,",
+        ".speed = 10000u,", ".octets_queued = 5000000000ull,",
+        '.version = "v1.0 (build 7)",', ".cookie = { 3u, { 0x0a, 0x1b, 0xff } },",
+        ".router_id = { 192, 0, 2, 1 },", ".peer = { 2u, {",
+        "0x20, 0x01, 0x0d, 0xb8, 0x00, 0x00, 0x00, 0x00,",
+        "0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01,", "} },",
+        ".mac = { 0x02, 0x00, 0x00, 0x00, 0x00, 0x01 },"]
+    assert "\t\t.def = &st_system_state_default.mode,\n" in c
+    assert "st_lane_state_default" not in c        # false and 0: NULL
+    assert "\t{ \"closing\", ST_SESSION_STATUS_CLOSING },\n" in c
+    assert ("\t\t.n_states = 6u,\n\t\t.states = st_tunnel_states,\n"
+            "\t\t.state_size = ST_TUNNEL_STATE_SIZE,\n") in c
+    # a group of states only: no storage, no counters, no place in an area
+    info = re.search(r'\t\t\.name = "info",\n(.*?)\n\t\},', c, re.S).group(1)
+    assert "storage" not in info and "counters" not in info and "row_size" not in info
+
+
+def test_errors_states_several_in_one_run(tmp_path):
+    """Independent faults of states in three groups, from the loader and
+    from the schema rules, all in one run, in file order, each at its
+    node."""
+    text = STATES_MODEL.read_text()
+    text = text.replace("type: timeticks, description: How long it has run.",
+                        "type: timeticks, units: cs, default: -1, description: How long.")
+    text = text.replace("{ name: flags, oid: 2, type: octet-string, size: 3,",
+                        "{ name: flags, oid: 2, type: octet-string, size: 3, notify: true,")
+    text = text.replace("{ name: mtu, oid: 25,", "{ name: mtu, oid: 23,")
+    model = tmp_path / "s.yaml"
+    model.write_text(text)
+    r = gen("--check", model.name, cwd=tmp_path)
+    assert r.returncode == 2
+    lines = text.splitlines()
+
+    def at(needle, word):
+        n = next(i for i, ln in enumerate(lines) if needle in ln)
+        return "%d:%d" % (n + 1, lines[n].index(word, lines[n].index(needle)) + 1)
+    # the loader's error stops before the schema: fix it, then see those
+    assert r.stderr.splitlines() == [
+        "s.yaml:%s: error: `default` must be a decimal integer, not `-1`"
+        % at("default: -1", "-1")]
+    model.write_text(text.replace("default: -1, ", ""))
+    r = gen("--check", model.name, cwd=tmp_path)
+    assert r.returncode == 2
+    assert r.stderr.splitlines() == [
+        "s.yaml:%s: error: a state of type octet-string cannot `notify` (strings never do)"
+        % at("flags, oid: 2", "true"),
+        "s.yaml:%s: error: duplicate state oid 23 in group (the inet-address state `remote` "
+        "at line %d takes oids 22 and 23)" % (at("{ name: mtu, oid: 23", "{"),
+                                              1 + next(i for i, ln in enumerate(lines)
+                                                       if "name: remote, oid: 22" in ln)),
+    ]
+    assert "timeticks" not in r.stderr    # units on a number are fine
+
+
+def test_exporter_states():
+    """The snmp_exporter module lists a scalar group's states beside its
+    counters (an inet-address's type too), walks tables whole and
+    sysUpTime beside timestamp states; reads enum and truth-value states
+    as state sets, gauge64 states as gauges, date-and-time states as
+    DateAndTime, ignores the InetAddressType of inet-address states; makes
+    each walked table's display-string states labels of its rows; and
+    names no Reset or DiscontinuityTime of a group of states only."""
+    text = exporter_module(STATES_MODEL)
+    mod = yaml.safe_load(text)["modules"]["states_test_mib"]
+    walk = mod["walk"]
+    assert walk[:walk.index("stSystemDiscontinuityTime") + 1] == [
+        "stSystemPkts", "stSystemForwarding", "stSystemMode", "stSystemLevel", "stSystemSpeed",
+        "stSystemOctetsQueued", "stSystemUptime", "stSystemLastChange", "stSystemStarted",
+        "stSystemVersion", "stSystemCookie", "stSystemRouterId", "stSystemPeerType",
+        "stSystemPeer", "stSystemMac", "stSystemDiscontinuityTime"]
+    assert ["stInfoLabel", "stInfoFlags", "stInfoWeight", "stInfoPhase", "stPortTable"] == \
+        walk[walk.index("stInfoLabel"):walk.index("stPortTable") + 1]
+    assert walk[walk.index("stDiscontinuityTime"):] == [
+        "stDiscontinuityTime", "stWriterStatus", "stBestEffortReads", "stOutOfRangeUpdates",
+        "sysUpTime", "stNotificationsDropped"]
+    over = mod["overrides"]
+    states = {o: v for o, v in over.items() if not re.search(
+        r"(Reset|ResetAll|DiscontinuityTime|WriterStatus|PortId|LanePort|LaneLane|"
+        r"TunnelEndpoint|TunnelEndpointType|TunnelTeid|SessionUser)$", o)}
+    assert states == {
+        "stSystemForwarding": {"type": "EnumAsStateSet"},
+        "stPortPromiscuous": {"type": "EnumAsStateSet"},
+        "stLaneActive": {"type": "EnumAsStateSet"},
+        "stSystemMode": {"type": "EnumAsStateSet"},
+        "stInfoPhase": {"type": "EnumAsStateSet"},
+        "stPortLink": {"type": "EnumAsStateSet"},
+        "stTunnelOperState": {"type": "EnumAsStateSet"},
+        "stSessionStatus": {"type": "EnumAsStateSet"},
+        "stSystemOctetsQueued": {"type": "gauge"},
+        "stPortQueued": {"type": "gauge"},
+        "stSystemStarted": {"type": "DateAndTime"},
+        "stPortSince": {"type": "DateAndTime"},
+        "stTunnelEstablished": {"type": "DateAndTime"},
+        "stSystemPeerType": {"ignore": True},
+        "stPortRemoteType": {"ignore": True},
+        "stTunnelRemoteType": {"ignore": True},
+    }
+    assert mod["lookups"] == [
+        {"source_indexes": ["stPortPortId"], "lookup": "stPortName"},
+        {"source_indexes": ["stTunnelEndpoint", "stTunnelTeid"], "lookup": "stTunnelLabel"}]
+    for g in ("Info", "Lane", "Session"):
+        assert not [o for o in list(over) + walk if o.startswith("st%sReset" % g) or
+                    o.startswith("st%sDiscontinuity" % g)]
+    assert px.needed_mibs(text)[-3:] == ["INET-ADDRESS-MIB", "HCNUM-TC", "SNMPv2-MIB"]
+    # sysUpTime (SNMPv2-MIB) only for a model with a timestamp state: the
+    # example's epServerLastSeen
+    for model in EXPORTED:
+        assert ("SNMPv2-MIB" in px.needed_mibs(exporter_module(model))) == \
+            (model in (STATES_MODEL, EXAMPLE)), model
+
+
+@pytest.mark.parametrize("max_rows, lookups", [
+    ("1024", ["stPortName", "stTunnelLabel"]),
+    ("1023", ["stPortName"]),   # tunnel: capacity 1024, not walked
+    ("3", None),                # port: 4 rows, not walked either: no lookups at all
+])
+def test_exporter_states_lookups_only_for_walked_tables(max_rows, lookups):
+    mod = yaml.safe_load(exporter_module(STATES_MODEL, "--snmp-exporter-max-rows", max_rows))
+    mod = mod["modules"]["states_test_mib"]
+    assert ([lk["lookup"] for lk in mod["lookups"]] if "lookups" in mod else None) == lookups
+
+
+def test_exporter_states_snmp_yml_types(tmp_path):
+    """What prometheus-snmp-generator makes of each state: its metric type
+    in snmp.yml by the state's type, every state of the model a metric
+    (an inet-address its address only), the labels of every metric of the
+    port and tunnel rows looked up."""
+    outputs(STATES_MODEL, tmp_path / "out")
+    text = exporter_module(STATES_MODEL)
+    mibdir = px.mib_dir(str(tmp_path / "mibs"), px.needed_mibs(text),
+                        [str(tmp_path / "out"), BASE_MIBS, NETSNMP_MIBS, TEST_MIBS])
+    config, log = px.generate(str(tmp_path), text, mibdir)
+    assert "level=warn" not in log, log
+    metrics = {m["name"]: m for m in yaml.safe_load(open(config))["states_test_mib"]["metrics"]}
+    kind = {"truth-value": "EnumAsStateSet", "enum": "EnumAsStateSet", "integer32": "gauge",
+            "unsigned32": "gauge", "gauge64": "gauge", "timeticks": "gauge",
+            "timestamp": "gauge", "date-and-time": "DateAndTime",
+            "display-string": "DisplayString", "octet-string": "OctetString",
+            "ipv4": "InetAddressIPv4", "inet-address": "InetAddress", "mac": "PhysAddress48"}
+    model = yaml.load(STATES_MODEL.read_text(), Loader=yaml.BaseLoader)
+    seen = 0
+    for g in model["groups"]:
+        for st in g.get("states", []):
+            name = "st" + "".join(n[0].upper() + n[1:] for n in (g["name"], st["name"]))
+            assert metrics[name]["type"] == kind[st["type"]], name
+            assert name + "Type" not in metrics, name
+            looked_up = [lk["labelname"] for lk in metrics[name].get("lookups", [])]
+            assert looked_up == {"port": ["stPortName"], "tunnel": ["stTunnelLabel"]}.get(
+                g["name"], []), name
+            seen += 1
+    assert seen == 13 + 4 + 13 + 2 + 6 + 2
+    assert metrics["sysUpTime"]["type"] == "gauge"
+    for name in ("stPortRxPkts", "stPortDiscontinuityTime"):
+        assert [lk["labelname"] for lk in metrics[name]["lookups"]] == ["stPortName"]
+    assert [lk["labelname"] for lk in metrics["stTunnelPkts"]["lookups"]] == ["stTunnelLabel"]

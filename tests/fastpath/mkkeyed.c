@@ -275,14 +275,26 @@ apply(struct state *st, const char *arg, const char *next)
 	return 0;
 }
 
+/* ARGs words[0..n), in turn: 0, or < 0 at the first that fails. */
+static int
+apply_all(void *ctx, char **words, int n)
+{
+	int rc = 0;
+
+	for (int i = 0; i < n && rc == 0; i++) {
+		bool two = words[i][0] == '!';
+
+		rc = apply(ctx, words[i], two && i + 1 < n ? words[i + 1] : NULL);
+		i += two;
+	}
+	return rc;
+}
+
 int
 main(int argc, char **argv)
 {
 	struct state st = { .group = -1 };
 	bool hold = argc > 2 && strcmp(argv[2], "--hold") == 0;
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t n;
 
 	if (argc < 2) {
 		fprintf(stderr, "usage: mkkeyed PATH [--hold] [ARG]...\n");
@@ -296,34 +308,10 @@ main(int argc, char **argv)
 		fprintf(stderr, "mkkeyed: %s\n", fastmib_last_error());
 		return 1;
 	}
-	for (int i = hold ? 3 : 2; i < argc; i++) {
-		bool two = argv[i][0] == '!';
-
-		if (apply(&st, argv[i], two && i + 1 < argc ? argv[i + 1] : NULL) < 0)
-			return 2;
-		i += two;
-	}
-	if (hold) {
-		printf("ready\n");
-		while ((n = getline(&line, &cap, stdin)) > 0) {
-			char *args[64], *save = NULL;
-			int na = 0, rc = 0;
-
-			if (line[n - 1] == '\n')
-				line[n - 1] = '\0';
-			for (char *a = strtok_r(line, "\t", &save); a && na < 64;
-			     a = strtok_r(NULL, "\t", &save))
-				args[na++] = a;
-			for (int i = 0; i < na && rc == 0; i++) {
-				bool two = args[i][0] == '!';
-
-				rc = apply(&st, args[i], two && i + 1 < na ? args[i + 1] : NULL);
-				i += two;
-			}
-			printf(rc < 0 ? "error\n" : "ok\n");
-		}
-		free(line);
-	}
+	if (apply_all(&st, argv + (hold ? 3 : 2), argc - (hold ? 3 : 2)) < 0)
+		return 2;
+	if (hold)
+		tu_hold(apply_all, &st);
 	fastmib_close(st.seg);
 	rte_eal_cleanup();
 	return 0;

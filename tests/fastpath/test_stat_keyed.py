@@ -9,12 +9,13 @@ import json
 import os
 import subprocess
 import sys
-import textwrap
 
 import pytest
 
+from statrun import STAT, stat, tell, text
+import statrun
+
 MKKEYED = os.environ["FASTMIB_MKKEYED"]
-STAT = os.environ["FASTMIB_STAT"]
 
 # inserted out of SNMP order on purpose
 ROWS = [
@@ -35,32 +36,7 @@ ROWS = [
 
 
 def make(path, args, hold=False):
-    cmd = [MKKEYED, str(path)] + (["--hold"] if hold else []) + list(args)
-    if hold:
-        p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True)
-        for line in p.stdout:
-            if line.strip() == "ready":
-                return p
-        raise AssertionError("mkkeyed --hold: %s" % p.stderr.read())
-    r = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
-    assert r.returncode == 0, r.stderr
-    return str(path)
-
-
-def tell(p, *args):
-    """Send mkkeyed --hold ARGs on one line (applied one right after the
-    other); the lines it printed before its "ok"."""
-    p.stdin.write("\t".join(args) + "\n")
-    p.stdin.flush()
-    said = []
-    while True:
-        line = p.stdout.readline().strip()
-        if line in ("ok", "error"):
-            break
-        said.append(line)
-    assert line == "ok", args
-    return said
+    return statrun.make(MKKEYED, path, args, hold)
 
 
 @pytest.fixture(scope="module")
@@ -74,18 +50,6 @@ def seg(tmp_path_factory):
 def fresh(tmp_path):
     """A segment of its own, for a test that changes it."""
     return make(tmp_path / "seg", ROWS)
-
-
-def stat(*args, check=True, **kw):
-    kw.setdefault("stdin", subprocess.DEVNULL)
-    p = subprocess.run([STAT, *args], capture_output=True, text=True, timeout=60, **kw)
-    if check:
-        assert p.returncode == 0, p.stderr
-    return p
-
-
-def text(s):
-    return textwrap.dedent(s).lstrip("\n")
 
 
 def test_text_rows_by_key_in_snmp_order(seg):
@@ -134,6 +98,26 @@ def test_raw(seg):
     assert stat(seg, "--raw", "--match", "customer").stdout == want
     assert stat(seg, "--raw", "--match", "customer", "--sort", "+vlan").stdout != want
     assert stat(seg, "--raw", "--match", "customer", "--sort", "+customerName").stdout == want
+
+
+def test_streamed_cells_as_libsmartcols_writes_them(tmp_path):
+    """A table printed a range at a time (no --sort) escapes its cells as
+    libsmartcols escapes the sorted output's: a backslash as it is, but
+    before an 'x' as \\x5c; with --raw every backslash and blank."""
+    seg = make(tmp_path / "seg", ["customer/a\\\\b,4", "octets=1",
+                                  'customer/q"\\\\x y,3', "octets=2"])
+
+    def rows(*args):
+        return stat(seg, "--match", "customer", *args).stdout.splitlines()[3:]
+
+    assert rows() == rows("--sort", "+customerName") == [
+        "  ktCustomerCustomerName ktCustomerVlan ktCustomerOctets[octets]",
+        "                     a\\b              4                        1",
+        '               q"\\x5cx y              3                        2']
+    raw = stat(seg, "--raw", "--match", "customer").stdout
+    assert raw == stat(seg, "--raw", "--match", "customer", "--sort",
+                       "+customerName").stdout
+    assert raw.splitlines()[1:] == ["a\\x5cb 4 1", 'q"\\x5cx\\x20y 3 2']
 
 
 def test_json_keys_typed(seg):

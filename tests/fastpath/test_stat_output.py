@@ -6,12 +6,13 @@ import json
 import os
 import signal
 import subprocess
-import textwrap
 
 import pytest
 
+from statrun import STAT, text
+import statrun
+
 MKVALUES = os.environ["FASTMIB_MKVALUES"]
-STAT = os.environ["FASTMIB_STAT"]
 
 # Small values, values at the limits of JSON readers (2^53 - 1, 2^53) and
 # of signed 64 bits (2^63 - 1, 2^63), the largest Counter64, a gauge below
@@ -44,16 +45,7 @@ def seg(tmp_path_factory):
 
 
 def stat(*args, check=True, **kw):
-    # no terminal on stdin unless a test gives one: --reset would ask
-    kw.setdefault("stdin", subprocess.DEVNULL)
-    p = subprocess.run([STAT, *args], capture_output=True, text=True, timeout=30, **kw)
-    if check:
-        assert p.returncode == 0, p.stderr
-    return p
-
-
-def text(s):
-    return textwrap.dedent(s).lstrip("\n")
+    return statrun.stat(*args, check=check, timeout=30, **kw)
 
 
 def test_text_tables_with_units(seg):

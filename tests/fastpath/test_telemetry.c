@@ -8,7 +8,8 @@
  * The model is built here rather than generated, for shapes no example
  * has: a scalar group too wide for one answer, a table whose rows fill
  * the 16 KiB output long before DPDK's 256 entries, two-index rows, keyed
- * tables (an address and a number; a string and a MAC).
+ * tables (an address and a number; a string and a MAC); and the state
+ * objects of states_model.h, every type, in every kind of group.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -32,6 +33,7 @@
 #include "fastmib/fastmib.h"
 #include "fastmib/names.h"
 #include "handle.h"
+#include "states_model.h"
 #include "tutil.h"
 
 #define MAX_OUTPUT 16384 /* DPDK 22.11: max_output_len of the hello */
@@ -894,6 +896,301 @@ test_close_while_asked(void **state)
 	assert_true(c.rows > 0 && c.errors > 0);
 }
 
+/* ---- state objects: the model of states_model.h ---- */
+
+static struct fastmib_segment *
+create_states(const char *tag)
+{
+	struct fastmib_segment *seg = NULL;
+	char path[256];
+
+	tu_path(path, sizeof(path), tag);
+	unlink(path);
+	if (fastmib_create(sm_schema(), path, NULL, &seg) != 0)
+		fail_msg("create: %s", fastmib_last_error());
+	return seg;
+}
+
+static void
+set_state(struct fastmib_segment *seg, unsigned g, uint32_t row, unsigned s, const void *v)
+{
+	if (fastmib_state_set_one(seg, g, row, s, v) != 0)
+		fail_msg("set: %s", fastmib_last_error());
+}
+
+/* `got` is the JSON of `fmt` (printf-like), keys in any order. */
+static void
+expect_json(const json_t *got, const char *fmt, ...)
+{
+	char want[8192];
+	json_error_t err;
+	json_t *w;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(want, sizeof(want), fmt, ap);
+	va_end(ap);
+	if ((w = json_loads(want, 0, &err)) == NULL)
+		fail_msg("the expectation is not JSON (%s): %s", err.text, want);
+	if (!json_equal(got, w)) {
+		char *text = json_dumps(got, JSON_COMPACT | JSON_SORT_KEYS);
+
+		fail_msg("got %s\nwant %s", text ? text : "(null)", want);
+	}
+	json_decref(w);
+}
+
+/* Every type in a scalar group's answer, typed as fastmib-stat --json
+ * types it where DPDK's data model can carry it: a truth-value 0 or 1,
+ * 64-bit numbers whole, a date before the epoch as its signed digits, a
+ * string escaped by DPDK (which leaves out a control character other than
+ * a tab or line end: counted), a timestamp's age in ns. */
+static void
+test_states_scalar(void **state)
+{
+	struct fastmib_segment *seg = create_states("tel-states");
+	int fd = tel_connect();
+	int32_t oper = 3, temp = -50;
+	uint32_t version = 42, uptime = 8640123;
+	uint64_t peak = INT64_MAX, since = fastmib_monotonic_ns() - 2000000000ull, elapsed;
+	int64_t started = -1500000000123ll;
+	bool enabled = false;
+	uint8_t addr[4] = { 192, 168, 1, 9 }, mac[6] = { 2, 0xab, 0xcd, 0, 0, 1 };
+	struct fastmib_inet_address remote = { .type = 2 };
+	json_t *v, *st, *ago;
+
+	(void)state;
+	inet_pton(AF_INET6, "2001:db8::1", remote.addr);
+	set_state(seg, SM_GLOBAL, 0, SM_OPER, &oper);
+	assert_int_equal(fastmib_state_set_text(seg, SM_GLOBAL, 0, SM_LABEL, "eth0\t\"up\"\x01"), 0);
+	set_state(seg, SM_GLOBAL, 0, SM_VERSION, &version);
+	set_state(seg, SM_GLOBAL, 0, SM_PEAK, &peak);
+	set_state(seg, SM_GLOBAL, 0, SM_SINCE, &since);
+	set_state(seg, SM_GLOBAL, 0, SM_STARTED, &started);
+	set_state(seg, SM_GLOBAL, 0, SM_ENABLED, &enabled);
+	set_state(seg, SM_GLOBAL, 0, SM_ADDR, addr);
+	set_state(seg, SM_GLOBAL, 0, SM_MAC, mac);
+	set_state(seg, SM_GLOBAL, 0, SM_REMOTE, &remote);
+	assert_int_equal(fastmib_state_set_octets(seg, SM_GLOBAL, 0, SM_BLOB, "\x00\xff\x10", 3), 0);
+	set_state(seg, SM_GLOBAL, 0, SM_UPTIME, &uptime);
+	set_state(seg, SM_GLOBAL, 0, SM_TEMP, &temp);
+	v = tel_ask(fd, "/fastmib/group,vwGlobal");
+	elapsed = fastmib_monotonic_ns() - since;
+	assert_string_equal(str(v, "storage"), "per-core");
+	assert_int_equal(num(v, "cut"), 0);
+	expect_json(json_object_get(v, "counters"), "{\"vwGlobalPkts\": 0, \"vwGlobalDrops\": 0}");
+	st = json_object_get(v, "states");
+	/* the age: at least the 2 s set, at most until the answer came */
+	ago = json_object_get(json_object_get(st, "vwGlobalSince"), "ago_ns");
+	assert_true(json_is_integer(ago));
+	assert_in_range((uint64_t)json_integer_value(ago), 2000000000ull, elapsed);
+	json_object_del(json_object_get(st, "vwGlobalSince"), "ago_ns");
+	expect_json(st, "{"
+		"\"vwGlobalOperState\": {\"type\": \"enum\", \"value\": 3, \"label\": \"testing\"},"
+		"\"vwGlobalLabel\": {\"type\": \"display-string\", \"value\": \"eth0\\t\\\"up\\\"\","
+		"                    \"dropped\": 1},"
+		"\"vwGlobalVersion\": {\"type\": \"unsigned32\", \"value\": 42},"
+		"\"vwGlobalPeak\": {\"type\": \"gauge64\", \"value\": 9223372036854775807},"
+		"\"vwGlobalSince\": {\"type\": \"timestamp\", \"value\": %" PRIu64 "},"
+		"\"vwGlobalStarted\": {\"type\": \"date-and-time\", \"value\": \"-1500000000123\"},"
+		"\"vwGlobalEnabled\": {\"type\": \"truth-value\", \"value\": 0},"
+		"\"vwGlobalAddr\": {\"type\": \"ipv4\", \"value\": \"192.168.1.9\"},"
+		"\"vwGlobalMac\": {\"type\": \"mac\", \"value\": \"02:ab:cd:00:00:01\"},"
+		"\"vwGlobalRemote\": {\"type\": \"inet-address\", \"value\": \"2001:db8::1\","
+		"                     \"addressType\": \"ipv6\"},"
+		"\"vwGlobalBlob\": {\"type\": \"octet-string\", \"value\": \"00ff10\"},"
+		"\"vwGlobalUptime\": {\"type\": \"timeticks\", \"value\": 8640123},"
+		"\"vwGlobalTemp\": {\"type\": \"integer32\", \"value\": -50}}", since);
+	/* in model order, after the counters */
+	assert_string_equal(json_object_iter_key(json_object_iter(st)), "vwGlobalOperState");
+	json_decref(v);
+	/* a date after the epoch is a number; a timestamp never set has no age */
+	started = 1795000000123456789ll;
+	since = 0;
+	set_state(seg, SM_GLOBAL, 0, SM_STARTED, &started);
+	set_state(seg, SM_GLOBAL, 0, SM_SINCE, &since);
+	v = tel_ask(fd, "/fastmib/group,vwGlobal");
+	st = json_object_get(v, "states");
+	expect_json(json_object_get(st, "vwGlobalStarted"),
+		    "{\"type\": \"date-and-time\", \"value\": 1795000000123456789}");
+	expect_json(json_object_get(st, "vwGlobalSince"), "{\"type\": \"timestamp\", \"value\": 0}");
+	json_decref(v);
+	close(fd);
+	destroy(seg, "tel-states");
+}
+
+/* A dense table's rows {"counters", "states"}; a value the model does not
+ * allow left out ("bad"); a row whose setter stays inside its section has
+ * every state left out, never one torn. */
+static void
+test_states_rows(void **state)
+{
+	struct fastmib_segment *seg = create_states("tel-states");
+	struct fastmib_inet_address peer = { .type = 1, .addr = { 10, 0, 0, 2 } };
+	struct fms_state_rec *rec;
+	int fd = tel_connect();
+	int32_t up = 1, nine = 9;
+	uint32_t speed = 25000;
+	json_t *v, *rows;
+
+	(void)state;
+	assert_int_equal(fastmib_row_enable(seg, SM_PORT, 0), 0);
+	assert_int_equal(fastmib_row_enable(seg, SM_PORT, 2), 0);
+	set_state(seg, SM_PORT, 0, SM_LINK, &up);
+	set_state(seg, SM_PORT, 0, SM_SPEED, &speed);
+	assert_int_equal(fastmib_state_set_text(seg, SM_PORT, 0, SM_NAME, "eth0"), 0);
+	set_state(seg, SM_PORT, 0, SM_PEER, &peer);
+	rec = fms_state_rec(seg, SM_PORT, 2);
+	memcpy(rec->data + sm_schema()->groups[SM_PORT].states[SM_LINK].offset, &nine, 4);
+	v = tel_ask(fd, "/fastmib/group,vwPort");
+	assert_int_equal(num(v, "rows_shown"), 2);
+	assert_int_equal(num(v, "cut"), 0);
+	rows = json_object_get(v, "rows");
+	expect_json(rows, "{"
+		"\"1\": {\"counters\": {\"vwPortPkts\": 0}, \"states\": {"
+		"  \"vwPortLink\": {\"type\": \"enum\", \"value\": 1, \"label\": \"up\"},"
+		"  \"vwPortSpeed\": {\"type\": \"unsigned32\", \"value\": 25000},"
+		"  \"vwPortName\": {\"type\": \"display-string\", \"value\": \"eth0\"},"
+		"  \"vwPortPeer\": {\"type\": \"inet-address\", \"value\": \"10.0.0.2\","
+		"                  \"addressType\": \"ipv4\"}}},"
+		"\"3\": {\"counters\": {\"vwPortPkts\": 0}, \"states\": {"
+		"  \"vwPortLink\": {\"type\": \"enum\", \"bad\": 1},"
+		"  \"vwPortSpeed\": {\"type\": \"unsigned32\", \"value\": 0},"
+		"  \"vwPortName\": {\"type\": \"display-string\", \"value\": \"\"},"
+		"  \"vwPortPeer\": {\"type\": \"inet-address\", \"value\": \"\","
+		"                  \"addressType\": \"unknown\"}}}}");
+	json_decref(v);
+	/* row 0's setter "died" inside its section */
+	rec = fms_state_rec(seg, SM_PORT, 0);
+	rec->lock.count.sn |= 1;
+	v = tel_ask(fd, "/fastmib/group,vwPort,1");
+	expect_json(json_object_get(json_object_get(v, "rows"), "1"),
+		    "{\"counters\": {\"vwPortPkts\": 0}, \"states\": {"
+		    "  \"vwPortLink\": {\"type\": \"enum\", \"bad\": 1},"
+		    "  \"vwPortSpeed\": {\"type\": \"unsigned32\", \"bad\": 1},"
+		    "  \"vwPortName\": {\"type\": \"display-string\", \"bad\": 1},"
+		    "  \"vwPortPeer\": {\"type\": \"inet-address\", \"bad\": 1}}}");
+	json_decref(v);
+	rec->lock.count.sn++;
+	close(fd);
+	destroy(seg, "tel-states");
+}
+
+/* A keyed table whose rows with their states fill answers: each answer
+ * under the output limit and cut between rows, "next" the first key left
+ * out, every row's states exact page after page, one row per key. */
+static void
+test_states_keyed_paging(void **state)
+{
+	struct fastmib_segment *seg = create_states("tel-states");
+	int fd = tel_connect();
+	char note[SM_NOTE_SIZE + 1], want[SM_NOTE_SIZE + 1], name[17];
+	uint32_t seen = 0, pages = 0;
+	json_t *v = NULL;
+
+	(void)state;
+	for (uint32_t k = 0; k < SM_TUNNEL_CAPACITY; k++) {
+		uint32_t teid = 1000 - k, row; /* inserted in reverse SNMP order */
+		int32_t link = 1 + k % 2;
+
+		assert_int_equal(fastmib_key_insert(seg, SM_TUNNEL, &teid, &row), 0);
+		memset(note, 'a' + (char)(k % 26), SM_NOTE_SIZE);
+		note[SM_NOTE_SIZE] = '\0';
+		snprintf(name, sizeof(name), "t%u", teid);
+		assert_int_equal(fastmib_state_set_text(seg, SM_TUNNEL, row, SM_NOTE, note), 0);
+		assert_int_equal(fastmib_state_set_text(seg, SM_TUNNEL, row, SM_NAME, name), 0);
+		set_state(seg, SM_TUNNEL, row, SM_LINK, &link);
+	}
+	for (bool more = true; more; pages++) {
+		const char *next = v ? str(v, "next") : NULL;
+		json_t *rows, *row;
+		const char *key;
+		void *it;
+
+		if (v == NULL) {
+			v = tel_ask(fd, "/fastmib/group,vwTunnel");
+		} else {
+			char cmd[64];
+
+			snprintf(cmd, sizeof(cmd), "/fastmib/group,vwTunnel,%s", next);
+			json_decref(v);
+			v = tel_ask(fd, "%s", cmd);
+		}
+		rows = json_object_get(v, "rows");
+		assert_int_equal(num(v, "rows_shown"), json_object_size(rows));
+		for (it = json_object_iter(rows); it; it = json_object_iter_next(rows, it)) {
+			uint32_t teid = 1000 - (SM_TUNNEL_CAPACITY - 1) + seen, k = 1000 - teid;
+
+			key = json_object_iter_key(it);
+			row = json_object_iter_value(it);
+			(void)key;
+			assert_int_equal(num(json_object_get(row, "key"), "vwTunnelTeid"), teid);
+			memset(want, 'a' + (char)(k % 26), SM_NOTE_SIZE);
+			want[SM_NOTE_SIZE] = '\0';
+			snprintf(name, sizeof(name), "t%u", teid);
+			expect_json(json_object_get(row, "states"), "{"
+				"\"vwTunnelLink\": {\"type\": \"enum\", \"value\": %d, \"label\": \"%s\"},"
+				"\"vwTunnelSpeed\": {\"type\": \"unsigned32\", \"value\": 0},"
+				"\"vwTunnelName\": {\"type\": \"display-string\", \"value\": \"%s\"},"
+				"\"vwTunnelPeer\": {\"type\": \"inet-address\", \"value\": \"\","
+				"                   \"addressType\": \"unknown\"},"
+				"\"vwTunnelNote\": {\"type\": \"display-string\", \"value\": \"%s\"}}",
+				1 + (int)(k % 2), k % 2 ? "down" : "up", name, want);
+			seen++;
+		}
+		more = num(v, "cut") == 1;
+		assert_true(more == (json_object_get(v, "next") != NULL));
+	}
+	json_decref(v);
+	assert_int_equal(seen, SM_TUNNEL_CAPACITY);
+	assert_true(pages > 1); /* the states filled more than one answer */
+	close(fd);
+	destroy(seg, "tel-states");
+}
+
+/* A group of states only: no storage, no counters; a text longer than a
+ * DPDK string is cut there and says so, an octet string with its length. */
+static void
+test_states_only(void **state)
+{
+	struct fastmib_segment *seg = create_states("tel-states");
+	int fd = tel_connect();
+	char motd[SM_MOTD_SIZE + 1], hex[2 * SM_CERT_SIZE + 1];
+	uint8_t cert[SM_CERT_SIZE];
+	json_t *v;
+
+	(void)state;
+	for (int i = 0; i < SM_MOTD_SIZE; i++)
+		motd[i] = (char)('A' + i % 26);
+	motd[SM_MOTD_SIZE] = '\0';
+	for (int i = 0; i < SM_CERT_SIZE; i++) {
+		cert[i] = (uint8_t)(i * 7);
+		snprintf(hex + 2 * i, 3, "%02x", cert[i]);
+	}
+	assert_int_equal(fastmib_state_set_text(seg, SM_INFO, 0, SM_MOTD, motd), 0);
+	assert_int_equal(fastmib_state_set_octets(seg, SM_INFO, 0, SM_CERT, cert, SM_CERT_SIZE),
+			 0);
+	v = tel_ask(fd, "/fastmib/group,vwInfo");
+	assert_null(json_object_get(v, "storage"));
+	assert_string_equal(str(v, "mib"), "vwInfo");
+	assert_int_equal(num(v, "cut"), 0);
+	expect_json(json_object_get(v, "counters"), "{}");
+	expect_json(json_object_get(v, "states"), "{"
+		"\"vwInfoRelease\": {\"type\": \"display-string\", \"value\": \"1.0\"},"
+		"\"vwInfoReady\": {\"type\": \"truth-value\", \"value\": 0},"
+		"\"vwInfoMotd\": {\"type\": \"display-string\", \"value\": \"%.127s\", \"cut\": 1},"
+		"\"vwInfoCert\": {\"type\": \"octet-string\", \"value\": \"%.126s\", \"cut\": 1,"
+		"                 \"length\": %d}}", motd, hex, SM_CERT_SIZE);
+	json_decref(v);
+	/* DPDK's help of the command says so */
+	v = tel_ask(fd, "/help,/fastmib/group");
+	assert_string_equal(str(v, "/fastmib/group"),
+			    "Counters and states of a group. Params: [segment,]group[,from]");
+	json_decref(v);
+	close(fd);
+	destroy(seg, "tel-states");
+}
+
 int
 main(int argc, char **argv)
 {
@@ -908,6 +1205,10 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_keyed_strings),
 		cmocka_unit_test(test_keyed_paging),
 		cmocka_unit_test(test_keyed_errors),
+		cmocka_unit_test(test_states_scalar),
+		cmocka_unit_test(test_states_rows),
+		cmocka_unit_test(test_states_keyed_paging),
+		cmocka_unit_test(test_states_only),
 		cmocka_unit_test(test_close_while_asked),
 	};
 	int rc;

@@ -79,6 +79,36 @@ tu_remove_runtime_dir(void)
 	rmdir(rte_eal_get_runtime_dir());
 }
 
+/*
+ * A test writer's --hold: "ready" on standard output, then each line of
+ * standard input split at tabs into words, all given to `apply` (which
+ * applies them one right after the other: 0, or < 0 at the first that
+ * fails), answered "ok" or "error" once done, until the input ends. A
+ * writer still running, whose segment changes on demand (mkkeyed,
+ * mkstates).
+ */
+static inline void
+tu_hold(int (*apply)(void *ctx, char **words, int n), void *ctx)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+
+	printf("ready\n");
+	while ((n = getline(&line, &cap, stdin)) > 0) {
+		char *words[64], *save = NULL;
+		int nw = 0;
+
+		if (line[n - 1] == '\n')
+			line[n - 1] = '\0';
+		for (char *a = strtok_r(line, "\t", &save); a && nw < 64;
+		     a = strtok_r(NULL, "\t", &save))
+			words[nw++] = a;
+		printf(apply(ctx, words, nw) < 0 ? "error\n" : "ok\n");
+	}
+	free(line);
+}
+
 /* Start a real EAL without hugepages or devices; `lcores` as for --lcores.
  * Its runtime directory goes when the process exits. */
 static inline void

@@ -92,6 +92,38 @@ static const struct fastmib_schema s_lone = {
 	.n_groups = 1, .groups = g_lone, .n_events = 1, .events = e_lone,
 };
 
+/* States beside counters (an inet-address takes two arcs), groups of
+ * states only (no Reset or DiscontinuityTime), a `notify` state (then
+ * R.2.6 NotificationsDropped). */
+#define STATE(n, a, t) { .name = n, .units = "", .description = "s", .arc = a, .type = t }
+static const struct fastmib_state_schema st_glob[] = {
+	STATE("up", 5, FASTMIB_STATE_TRUTH_VALUE), STATE("peer", 3, FASTMIB_STATE_INET_ADDRESS),
+	STATE("name", 9, FASTMIB_STATE_DISPLAY_STRING),
+};
+static const struct fastmib_state_schema st_only[] = {
+	STATE("release", 2, FASTMIB_STATE_DISPLAY_STRING), STATE("boot", 1, FASTMIB_STATE_TIMESTAMP),
+};
+static const struct fastmib_enum_value ud[] = { { "up", 1 }, { "down", 2 } };
+static const struct fastmib_state_schema st_tab[] = {
+	{ .name = "link", .units = "", .description = "s", .arc = 2, .type = FASTMIB_STATE_ENUM,
+	  .notify = 1, .n_values = 2, .values = ud },
+	STATE("remote", 998, FASTMIB_STATE_INET_ADDRESS),
+};
+static const struct fastmib_group_schema g_states[] = {
+	{ .name = "glob", .arc = 1, .n_rows = 1, .n_counters = 2, .counters = c_s1,
+	  .n_states = 3, .states = st_glob },
+	{ .name = "only", .arc = 2, .n_rows = 1, .n_states = 2, .states = st_only },
+	{ .name = "tab", .arc = 3, .n_indexes = 1, .indexes = { { .name = "t", .max = 4 } },
+	  .n_rows = 4, .n_counters = 1, .counters = c_tab1, .n_states = 2, .states = st_tab },
+	{ .name = "otab", .arc = 4, .n_indexes = 1, .all_rows = 1,
+	  .indexes = { { .name = "o", .max = 2 } }, .n_rows = 2, .n_states = 2,
+	  .states = st_only },
+};
+static const struct fastmib_schema s_states = {
+	.version = 1, .module = "ST-MIB", .prefix = "st", .oid_len = 1, .oid = { 1 },
+	.n_groups = 4, .groups = g_states,
+};
+
 /* ---- fake row source ---- */
 
 struct fake {
@@ -266,6 +298,29 @@ ref_of(enum fastmib_oid_kind kind, int group, uint32_t counter, uint32_t row, ui
 	return r;
 }
 
+static struct fastmib_oid_ref
+ref_state(int group, uint32_t state, uint32_t part)
+{
+	struct fastmib_oid_ref r = { .kind = FASTMIB_OID_STATE, .group = group,
+				     .counter = state, .part = part };
+
+	return r;
+}
+
+/* Does the schema send notifications (a `notify` event or state)? */
+static bool
+notifies(const struct fastmib_schema *sc)
+{
+	for (uint32_t e = 0; e < sc->n_events; e++)
+		if (sc->events[e].notify)
+			return true;
+	for (uint32_t g = 0; g < sc->n_groups; g++)
+		for (uint32_t s = 0; s < sc->groups[g].n_states; s++)
+			if (sc->groups[g].states[s].notify)
+				return true;
+	return false;
+}
+
 /* A group object `arc` (counter arc, 1001 reset, 1002 discontinuity). */
 static void
 oracle_group_object(struct oracle *o, const struct fake *f, int gi, uint32_t col_arc,
@@ -317,17 +372,32 @@ oracle_build(struct oracle *o, const struct fake *f)
 		for (uint32_t c = 0; c < g->n_counters; c++)
 			oracle_group_object(o, f, (int)gi, g->counters[c].arc,
 					    ref_of(FASTMIB_OID_COUNTER, (int)gi, c, 0, 0));
+		/* a state at its arc; an inet-address's type there, its address
+		 * at the next */
+		for (uint32_t s = 0; s < g->n_states; s++) {
+			bool inet = g->states[s].type == FASTMIB_STATE_INET_ADDRESS;
+
+			if (inet)
+				oracle_group_object(o, f, (int)gi, g->states[s].arc,
+						    ref_state((int)gi, s, 1));
+			oracle_group_object(o, f, (int)gi, g->states[s].arc + inet,
+					    ref_state((int)gi, s, 0));
+		}
+		if (g->n_counters == 0)
+			continue;
 		oracle_group_object(o, f, (int)gi, 1001,
 				    ref_of(FASTMIB_OID_RESET, (int)gi, 0, 0, 0));
 		oracle_group_object(o, f, (int)gi, 1002,
 				    ref_of(FASTMIB_OID_DISCONT, (int)gi, 0, 0, 0));
 	}
 	/* R.2.1 ResetAll, R.2.2 DiscontinuityTime, R.2.3 WriterStatus,
-	 * R.2.4 BestEffortReads, R.2.5 OutOfRangeUpdates */
-	for (uint64_t a = 1; a <= 5; a++) {
+	 * R.2.4 BestEffortReads, R.2.5 OutOfRangeUpdates, and in a model that
+	 * notifies R.2.6 NotificationsDropped */
+	for (uint64_t a = 1; a <= (notifies(sc) ? 6u : 5u); a++) {
 		static const enum fastmib_oid_kind kind[] = {
 			0, FASTMIB_OID_RESET, FASTMIB_OID_DISCONT, FASTMIB_OID_WRITER_STATUS,
 			FASTMIB_OID_BEST_EFFORT, FASTMIB_OID_OUT_OF_RANGE,
+			FASTMIB_OID_NOTIFS_DROPPED,
 		};
 		struct fastmib_oid_ref r = ref_of(kind[a], -1, 0, 0, 0);
 
@@ -418,6 +488,7 @@ assert_ref_equal(const struct fastmib_oid_ref *a, const struct fastmib_oid_ref *
 	assert_int_equal(a->kind, b->kind);
 	assert_int_equal(a->group, b->group);
 	assert_int_equal(a->counter, b->counter);
+	assert_int_equal(a->part, b->part);
 	assert_int_equal(a->row, b->row);
 	assert_int_equal(a->column, b->column);
 }
@@ -429,6 +500,7 @@ assert_type_equal(const struct fastmib_oid_ref *a, const struct fastmib_oid_ref 
 	assert_int_equal(a->kind, b->kind);
 	assert_int_equal(a->group, b->group);
 	assert_int_equal(a->counter, b->counter);
+	assert_int_equal(a->part, b->part);
 	assert_int_equal(a->column, b->column);
 }
 
@@ -649,6 +721,31 @@ test_oracle_lone_table(void **state)
 	f.n_rows[0] = 3;
 	n += run_oracle(&f, false, 2);
 	print_message("lone table: %lu probes\n", n);
+	total_probes += n;
+}
+
+static void
+test_oracle_states(void **state)
+{
+	static const uint32_t tab_rows[] = { 1, 3 };
+	struct fake f = { .sc = &s_states };
+	uint64_t sfx[3];
+	struct fastmib_oidmap *map;
+	unsigned long n = 0;
+
+	(void)state;
+	f.rows[2] = tab_rows;
+	f.n_rows[2] = 2;
+	n += run_oracle(&f, true, 2);
+	n += run_oracle(&f, false, 2);
+	f.n_rows[2] = 0; /* no row at all */
+	n += run_oracle(&f, true, 2);
+	/* the notification of state `link` of `tab`: R.5.0.(1000 * 3 + 2) */
+	assert_int_equal(fastmib_oidmap_new(&s_states, &map, NULL, 0), 0);
+	assert_int_equal(fastmib_oidmap_state_notification(map, 2, 0, sfx), 3);
+	assert_memory_equal(sfx, ((uint64_t[]){ 5, 0, 3002 }), sizeof(sfx));
+	fastmib_oidmap_free(map);
+	print_message("states: %lu probes\n", n);
 	total_probes += n;
 }
 
@@ -873,7 +970,7 @@ test_refused(void **state)
 	g[0].arc = 4;
 
 	c[1].arc = 2;
-	expect_refused(&sc, "schema: group s1: counter arc 2 used twice");
+	expect_refused(&sc, "schema: group s1: arc 2 used twice");
 	c[1].arc = 1000;
 	expect_refused(&sc, "schema: counter s1.b: arc 1000 outside 1..999");
 	c[1].arc = 1;
@@ -1028,6 +1125,7 @@ main(void)
 		cmocka_unit_test(test_oracle_mix),
 		cmocka_unit_test(test_oracle_scalars),
 		cmocka_unit_test(test_oracle_lone_table),
+		cmocka_unit_test(test_oracle_states),
 		cmocka_unit_test(test_examples),
 		cmocka_unit_test(test_reaches_events),
 		cmocka_unit_test(test_getnext_never_walks_rows),

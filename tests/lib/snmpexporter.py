@@ -32,6 +32,17 @@ def free_tcp_port():
         return s.getsockname()[1]
 
 
+def fastmib_gen(model, *args):
+    """What `fastmib-gen MODEL ARGS...` (FASTMIB_GEN, set by ctest) writes
+    to standard output; it must succeed without a word on standard error."""
+    gen = os.environ.get("FASTMIB_GEN")
+    assert gen, "FASTMIB_GEN not set: run through ctest"
+    r = subprocess.run([gen, str(model), *map(str, args)], capture_output=True, text=True,
+                       timeout=60)
+    assert (r.returncode, r.stderr) == (0, ""), r.stderr
+    return r.stdout
+
+
 def mib_dir(dest, modules, search):
     """A directory `dest` holding each MIB module of `modules`, copied from
     the first directory of `search` that has it as MODULE or MODULE.txt,
@@ -68,6 +79,18 @@ def generate(workdir, generator_yml, mibdir):
     if gen.returncode != 0:
         raise h.HarnessError("prometheus-snmp-generator: %s" % gen.stderr)
     return os.path.join(workdir, "snmp.yml"), gen.stderr
+
+
+def config_check(config):
+    """What prometheus-snmp-exporter's own check of snmp.yml `config`
+    (--dry-run: it parses every module as it would at start) reports:
+    "" when it accepts the file, else its error line."""
+    r = subprocess.run([EXPORTER, "--config.file=%s" % config, "--dry-run"],
+                       capture_output=True, text=True, timeout=60)
+    errors = [ln for ln in r.stderr.splitlines() if "level=error" in ln]
+    if r.returncode == 0 and not errors:
+        return ""
+    return "\n".join(errors) or "exit %d: %s" % (r.returncode, r.stderr)
 
 
 def started(workdir, generator_yml, mibdir):
@@ -125,6 +148,12 @@ class Exporter:
         if self.proc is not None and self.proc.poll() is None:
             self.proc.terminate()
             self.proc.wait(10)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
 
 
 def samples(text, name):

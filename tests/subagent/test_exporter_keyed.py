@@ -75,10 +75,7 @@ def tool(var):
 
 
 def fastmib_gen(*args):
-    r = subprocess.run([tool("FASTMIB_GEN"), MODEL, *map(str, args)], capture_output=True,
-                       text=True, timeout=60)
-    assert (r.returncode, r.stderr) == (0, ""), r.stderr
-    return r.stdout
+    return px.fastmib_gen(MODEL, *args)
 
 
 @pytest.fixture(scope="module")

@@ -32,5 +32,12 @@ bool fst_units_are_octets(const char *units);
 /* Exact, or with -H (`human`) a prefix: 1.2M, or for octets 1.5KiB. */
 void fst_format_count(char *buf, size_t len, uint64_t v, bool human, bool octets);
 void fst_format_rate(char *buf, size_t len, double r, bool human, bool octets);
+/*
+ * A moment as ISO 8601 in UTC, `sec` seconds and `nsec` nanoseconds
+ * (0..999999999) from the epoch (before it: a negative `sec`), with
+ * `digits` (0..9) decimals of the second, cut: "2026-11-22T10:00:00Z",
+ * "2026-11-22T10:00:00.1Z". --info, --events and date-and-time states.
+ */
+void fst_format_utc(char *buf, size_t len, int64_t sec, uint32_t nsec, int digits);
 
 #endif

@@ -11,13 +11,7 @@
 static void
 format_time_ns(uint64_t ns, char *buf, size_t len)
 {
-	time_t t = (time_t)(ns / 1000000000u);
-	struct tm tm;
-	size_t n;
-
-	gmtime_r(&t, &tm);
-	n = strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm);
-	snprintf(buf + n, len - n, ".%09" PRIu64 "Z", ns % 1000000000u);
+	fst_format_utc(buf, len, (int64_t)(ns / 1000000000u), (uint32_t)(ns % 1000000000u), 9);
 }
 
 /* int32 arguments were sign-extended when logged: show the word signed. */

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* How values, rates and types read in the text output. */
+/* How values, rates, types and times read in the output. */
 #include <inttypes.h>
+#include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include "stat.h"
 
@@ -87,4 +89,23 @@ fst_format_rate(char *buf, size_t len, double r, bool human_form, bool octets)
 		human(buf, len, r, octets);
 	else
 		snprintf(buf, len, "%.0f", r);
+}
+
+void
+fst_format_utc(char *buf, size_t len, int64_t sec, uint32_t nsec, int digits)
+{
+	time_t t = (time_t)sec;
+	uint32_t frac = nsec;
+	struct tm tm;
+	size_t n;
+
+	if (gmtime_r(&t, &tm) == NULL)
+		memset(&tm, 0, sizeof(tm));
+	n = strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm);
+	for (int d = digits; d < 9; d++)
+		frac /= 10; /* cut, as a clock reads: .19 s is .1 */
+	if (digits > 0)
+		snprintf(buf + n, len - n, ".%0*" PRIu32 "Z", digits, frac);
+	else
+		snprintf(buf + n, len - n, "Z");
 }

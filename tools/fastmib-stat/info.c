@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* --info: the segment header, its model and the readers' statistics. */
+/* --info: the segment header, its model (its states, its events) and the
+ * readers' statistics. */
 #include <errno.h>
 #include <inttypes.h>
 #include <string.h>
@@ -7,18 +8,14 @@
 
 #include "stat.h"
 
+/* UTC to the second: 2026-11-22T06:36:19Z, or "never" for 0. */
 static void
 format_time(uint64_t ns, char *buf, size_t len)
 {
-	time_t t = (time_t)(ns / 1000000000u);
-	struct tm tm;
-
-	if (ns == 0) {
+	if (ns == 0)
 		snprintf(buf, len, "never");
-		return;
-	}
-	gmtime_r(&t, &tm);
-	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	else
+		fst_format_utc(buf, len, (int64_t)(ns / 1000000000u), 0, 0);
 }
 
 /* The writer's status as <prefix>WriterStatus reports it. */
@@ -199,6 +196,104 @@ print_events_table(struct fastmib_segment *seg)
 	fst_cols_print(tb, false, 2);
 }
 
+static const char *
+state_type_name(uint32_t t)
+{
+	const char *word = fastmib_state_type_word(t);
+
+	return word ? word : "?";
+}
+
+/* A state as --info --json lists it: names, type, arcs, notify, units, and
+ * what limits its values (an enum's labels, a range, a string's size). */
+static json_t *
+state_info_json(const struct fastmib_schema *sc, const struct fastmib_group_schema *g,
+		const struct fastmib_state_schema *st)
+{
+	char mib[NAME_BUF];
+	json_t *o;
+
+	fastmib_name(mib, sizeof(mib), FASTMIB_MIB_COUNTER, sc->prefix, g->name, st->name);
+	o = json_pack("{s:s, s:s, s:s, s:I, s:b, s:s}", "name", st->name, "mib", mib,
+		      "type", state_type_name(st->type), "arc", (json_int_t)st->arc,
+		      "notify", (int)st->notify, "units", st->units);
+	if (st->type == FASTMIB_STATE_INET_ADDRESS) /* its InetAddress after its type */
+		json_object_set_new(o, "address_arc", json_integer(st->arc + 1));
+	if (st->size)
+		json_object_set_new(o, "size", json_integer(st->size));
+	if (st->has_range)
+		json_object_set_new(o, "range", json_pack("[I, I]", (json_int_t)st->lo,
+							 (json_int_t)st->hi));
+	if (st->n_values) {
+		json_t *values = json_object();
+
+		for (uint32_t k = 0; k < st->n_values; k++)
+			json_object_set_new(values, st->values[k].label,
+					    json_integer(st->values[k].value));
+		json_object_set_new(o, "values", values);
+	}
+	return o;
+}
+
+/* {"GROUP": [state, ...], ...}: the groups with states. */
+static json_t *
+states_info_json(const struct fastmib_schema *sc)
+{
+	json_t *groups = json_object();
+
+	for (uint32_t gi = 0; gi < sc->n_groups; gi++) {
+		const struct fastmib_group_schema *g = &sc->groups[gi];
+		json_t *list;
+
+		if (g->n_states == 0)
+			continue;
+		list = json_array();
+		for (uint32_t k = 0; k < g->n_states; k++)
+			json_array_append_new(list, state_info_json(sc, g, &g->states[k]));
+		json_object_set_new(groups, g->name, list);
+	}
+	return groups;
+}
+
+/* One line per state: its group, name, type, arc (an inet-address's two:
+ * its type's and its address's), notify, units. */
+static void
+print_states_table(const struct fastmib_schema *sc)
+{
+	static const char *const heads[] = { "GROUP", "STATE", "TYPE", "ARC", "NOTIFY",
+					     "UNITS" };
+	struct libscols_table *tb = fst_cols_new_table();
+	uint32_t n = 0, groups = 0;
+
+	for (unsigned int k = 0; k < 6; k++)
+		fst_cols_add_column(tb, heads[k], k == 3);
+	for (uint32_t gi = 0; gi < sc->n_groups; gi++) {
+		const struct fastmib_group_schema *g = &sc->groups[gi];
+
+		groups += g->n_states > 0;
+		for (uint32_t k = 0; k < g->n_states; k++) {
+			const struct fastmib_state_schema *st = &g->states[k];
+			struct libscols_line *ln = fst_cols_new_line(tb);
+			char arc[24];
+
+			if (st->type == FASTMIB_STATE_INET_ADDRESS)
+				snprintf(arc, sizeof(arc), "%" PRIu32 ",%" PRIu32, st->arc,
+					 st->arc + 1);
+			else
+				snprintf(arc, sizeof(arc), "%" PRIu32, st->arc);
+			fst_cols_set(ln, 0, g->name);
+			fst_cols_set(ln, 1, st->name);
+			fst_cols_set(ln, 2, state_type_name(st->type));
+			fst_cols_set(ln, 3, arc);
+			fst_cols_set(ln, 4, st->notify ? "yes" : "no");
+			fst_cols_set(ln, 5, st->units);
+			n++;
+		}
+	}
+	printf("states       %" PRIu32 " in %" PRIu32 " group(s)\n", n, groups);
+	fst_cols_print(tb, false, 2);
+}
+
 int
 fst_do_info(struct fastmib_segment *seg, const char *path, bool json)
 {
@@ -261,6 +356,8 @@ fst_do_info(struct fastmib_segment *seg, const char *path, bool json)
 		if (status == FASTMIB_WRITER_STALLED)
 			json_object_set_new(o, "stalled_slot", json_integer(stalled_slot));
 		json_object_set_new(o, "slots", slots_json(seg, info.n_slots));
+		if (fst_model_has_states(sc))
+			json_object_set_new(o, "states", states_info_json(sc));
 		if (sc->n_events)
 			json_object_set_new(o, "events", events_info_json(seg, &info));
 		return fst_print_json(o, false);
@@ -295,6 +392,8 @@ fst_do_info(struct fastmib_segment *seg, const char *path, bool json)
 	}
 	printf("writer slots\n");
 	print_slots_table(seg, info.n_slots);
+	if (fst_model_has_states(sc))
+		print_states_table(sc);
 	if (sc->n_events == 0)
 		return 0;
 	printf("event rings  %" PRIu32 " records per lcore slot, TSC %" PRIu64 " Hz\n",

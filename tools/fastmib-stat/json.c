@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The counters as one JSON document (jansson), whole or streamed. */
+/* The counters and states as one JSON document (jansson), whole or
+ * streamed. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +30,35 @@ json_counters(const struct fastmib_schema *sc, const struct fastmib_group_schema
 		/* Counter32 and Gauge32 values are 32-bit: always integers */
 		json_object_set_new(o, name, g->counters[c].type == FASTMIB_COUNTER64 ?
 				    fst_json_u64(v[c]) : json_integer((json_int_t)v[c]));
+	}
+	return o;
+}
+
+/* The states --match shows of row i of `gs`, by MIB name, each typed
+ * (fst_state_json()); under --watch (`prev`: the group in the previous
+ * document), with "changed": true when it changed since. */
+static json_t *
+json_states(const struct fastmib_schema *sc, const struct fastmib_group_schema *g,
+	    const struct group_view *gv, const struct group_snap *gs, uint32_t i,
+	    const struct group_snap *prev)
+{
+	int64_t pi = prev ? fst_prev_row(prev, g, gs, i) : -1;
+	json_t *o = json_object();
+	char name[NAME_BUF];
+
+	for (uint32_t s = 0; s < g->n_states; s++) {
+		const struct fastmib_state_schema *st = &g->states[s];
+		json_t *j;
+
+		if (!gv->state[s])
+			continue;
+		j = fst_state_json(st, fst_snap_states(gs, g, i) + st->offset,
+				   fst_snap_state_bad(gs, i, s), gs->mono_ns);
+		fastmib_name(name, sizeof(name), FASTMIB_MIB_COUNTER, sc->prefix, g->name,
+			     st->name);
+		if (fst_state_changed(prev, pi, gs, i, g, s))
+			json_object_set_new(j, "changed", json_true());
+		json_object_set_new(o, name, j);
 	}
 	return o;
 }
@@ -93,10 +123,12 @@ key_values(const struct fastmib_group_schema *g, const uint8_t *key, size_t len,
 }
 
 /* One row of a table: its number, its SNMP index (a keyed table's: the
- * sub-identifiers of its key), its key (keyed tables) and counters. */
+ * sub-identifiers of its key), its key (keyed tables), counters and, in a
+ * group with states, its states (`prev`: json_states()'s). */
 static json_t *
 json_row(const struct fastmib_schema *sc, const struct fastmib_group_schema *g,
-	 const struct group_view *gv, const struct group_snap *gs, uint32_t i)
+	 const struct group_view *gv, const struct group_snap *gs, uint32_t i,
+	 const struct group_snap *prev)
 {
 	json_t *row = json_object(), *ix = json_array();
 	uint32_t r = gs->rows[i];
@@ -130,18 +162,21 @@ json_row(const struct fastmib_schema *sc, const struct fastmib_group_schema *g,
 	}
 	json_object_set_new(row, "counters", json_counters(sc, g, gv,
 							   &gs->vals[(size_t)i * g->n_counters]));
+	if (g->n_states)
+		json_object_set_new(row, "states", json_states(sc, g, gv, gs, i, prev));
 	return row;
 }
 
 /*
  * A group's object. A table's rows are those of `gs`, or, when `gs` has
  * none read but rows are present and `stream_mark` is given, that string:
- * the streaming output puts the rows there.
+ * the streaming output puts the rows there. `prev`: the group in the
+ * previous document of --watch, or NULL.
  */
 static json_t *
 json_group(const struct fastmib_schema *sc, const struct fastmib_group_schema *g,
 	   const struct group_view *gv, uint64_t max_rows, const struct group_snap *gs,
-	   const char *stream_mark)
+	   const struct group_snap *prev, const char *stream_mark)
 {
 	json_t *o = json_object();
 	char name[NAME_BUF], idx_text[2 * FASTMIB_MAX_INDEXES][NAME_BUF];
@@ -156,7 +191,9 @@ json_group(const struct fastmib_schema *sc, const struct fastmib_group_schema *g
 			     sc->prefix, g->name, g->counters[c].name);
 		json_object_set_new(types, name, json_word(fastmib_type_word(g->counters[c].type)));
 	}
-	json_object_set_new(o, "storage", json_word(fastmib_storage_word(g->storage)));
+	/* a group of states only has no storage */
+	json_object_set_new(o, "storage", g->n_counters ?
+				json_word(fastmib_storage_word(g->storage)) : json_null());
 	json_object_set_new(o, "table", json_boolean(g->n_indexes > 0));
 	json_object_set_new(o, "types", types);
 	if (g->n_indexes == 0) {
@@ -166,6 +203,9 @@ json_group(const struct fastmib_schema *sc, const struct fastmib_group_schema *g
 		json_object_set_new(o, "counters",
 				    gs->n_shown ? json_counters(sc, g, gv, gs->vals) :
 						  json_object());
+		if (g->n_states)
+			json_object_set_new(o, "states", gs->n_shown ?
+					    json_states(sc, g, gv, gs, 0, prev) : json_object());
 		return o;
 	}
 
@@ -199,18 +239,19 @@ json_group(const struct fastmib_schema *sc, const struct fastmib_group_schema *g
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t r = order[i];
 
-		json_array_append_new(rows, json_row(sc, g, gv, gs, r));
+		json_array_append_new(rows, json_row(sc, g, gv, gs, r, prev));
 	}
 	free(order);
 	json_object_set_new(o, "rows", rows);
 	return o;
 }
 
-/* The document; `marks` (streaming) names the string each streamed
- * table's rows replace, else NULL. */
+/* The document; `prev` the previous one's snapshot (--watch) or NULL;
+ * `marks` (streaming) names the string each streamed table's rows
+ * replace, else NULL. */
 static json_t *
 json_doc_marked(struct fastmib_segment *seg, const char *path, const struct view *v,
-		const struct snap *s, char (*marks)[32])
+		const struct snap *s, const struct snap *prev, char (*marks)[32])
 {
 	const struct fastmib_schema *sc = fastmib_schema(seg);
 	struct fastmib_info info;
@@ -230,6 +271,7 @@ json_doc_marked(struct fastmib_segment *seg, const char *path, const struct view
 			json_object_set_new(groups, sc->groups[i].name,
 					    json_group(sc, &sc->groups[i], &v->g[i],
 						       v->max_rows, &s->g[i],
+						       prev ? &prev->g[i] : NULL,
 						       marks ? marks[i] : NULL));
 	json_object_set_new(doc, "groups", groups);
 	return doc;
@@ -237,9 +279,9 @@ json_doc_marked(struct fastmib_segment *seg, const char *path, const struct view
 
 json_t *
 fst_json_doc(struct fastmib_segment *seg, const char *path, const struct view *v,
-	     const struct snap *s)
+	     const struct snap *s, const struct snap *prev)
 {
-	return json_doc_marked(seg, path, v, s, NULL);
+	return json_doc_marked(seg, path, v, s, prev, NULL);
 }
 
 /*
@@ -258,6 +300,8 @@ struct row_writer {
 	bool c64[FASTMIB_MAX_COUNTERS];          /* Counter64: json64's rule */
 	uint32_t n_objects;                      /* keyed tables: INDEX objects */
 	char objects[2 * FASTMIB_MAX_INDEXES][NAME_BUF];
+	const struct fastmib_schema *sc;         /* groups with states: whose */
+	const struct group_view *gv;             /* states --match shows */
 };
 
 static void
@@ -304,6 +348,8 @@ rw_init(struct row_writer *rw, const struct fastmib_schema *sc,
 
 	memset(rw, 0, sizeof(*rw));
 	rw->indent = indent;
+	rw->sc = sc;
+	rw->gv = gv;
 	for (uint32_t c = 0; c < g->n_counters; c++) {
 		char *k;
 
@@ -382,8 +428,51 @@ rw_key(struct row_writer *rw, const struct fastmib_group_schema *g, const uint8_
 	RW_LIT(rw, "},\n");
 }
 
-/* One row object, row i of `gs`, from its opening brace to its closing one. */
-static void
+/*
+ * After a row's counters, its "states" member at column `in`: the object
+ * json_states() makes, dumped as the whole document would dump it there
+ * (each line after the first indented by `in`). 0, or -ENOMEM. Rows with
+ * states cost a jansson object each, as the whole document's do.
+ */
+static int
+rw_states(struct row_writer *rw, const struct fastmib_group_schema *g,
+	  const struct group_snap *gs, uint32_t i, int in)
+{
+	json_t *o = json_states(rw->sc, g, rw->gv, gs, i, NULL);
+	char *text = json_dumps(o, JSON_INDENT(2));
+	size_t lines = 1, need;
+	char *grown;
+
+	json_decref(o);
+	if (text == NULL)
+		return -ENOMEM;
+	for (const char *t = text; *t; t++)
+		lines += *t == '\n';
+	need = rw->len + strlen(text) + lines * (size_t)in + (size_t)in + 32;
+	if (need > rw->cap) {
+		grown = realloc(rw->buf, need);
+		if (grown == NULL) {
+			free(text);
+			return -ENOMEM;
+		}
+		rw->buf = grown;
+		rw->cap = need;
+	}
+	RW_LIT(rw, ",\n");
+	rw_spaces(rw, in);
+	RW_LIT(rw, "\"states\": ");
+	for (const char *t = text; *t; t++) {
+		rw->buf[rw->len++] = *t;
+		if (*t == '\n')
+			rw_spaces(rw, in);
+	}
+	free(text);
+	return 0;
+}
+
+/* One row object, row i of `gs`, from its opening brace to its closing
+ * one. 0, or -ENOMEM. */
+static int
 rw_row(struct row_writer *rw, const struct fastmib_group_schema *g,
        const struct group_snap *gs, uint32_t i)
 {
@@ -427,7 +516,7 @@ rw_row(struct row_writer *rw, const struct fastmib_group_schema *g,
 		rw_spaces(rw, in + 2);
 	}
 	if (rw->n_keys == 0) {
-		RW_LIT(rw, "\"counters\": {}\n");
+		RW_LIT(rw, "\"counters\": {}");
 	} else {
 		RW_LIT(rw, "\"counters\": {\n");
 		for (uint32_t k = 0; k < rw->n_keys; k++) {
@@ -442,10 +531,14 @@ rw_row(struct row_writer *rw, const struct fastmib_group_schema *g,
 				RW_LIT(rw, "\n");
 		}
 		rw_spaces(rw, in + 2);
-		RW_LIT(rw, "}\n");
+		RW_LIT(rw, "}");
 	}
+	if (g->n_states && rw_states(rw, g, gs, i, in + 2) < 0)
+		return -ENOMEM;
+	RW_LIT(rw, "\n");
 	rw_spaces(rw, in);
 	RW_LIT(rw, "}");
+	return 0;
 }
 
 /*
@@ -476,10 +569,15 @@ stream_rows(struct fastmib_segment *seg, const struct view *v, unsigned gi, int 
 		if (more < 0)
 			break;
 		for (uint32_t i = 0; i < gs.n_shown; i++) {
-			rw_row(&rw, g, &gs, i);
+			if (rw_row(&rw, g, &gs, i) < 0) {
+				more = -ENOMEM;
+				break;
+			}
 			printf("%s\n%*s", done + i ? "," : "", indent + 2, "");
 			fwrite(rw.buf, 1, rw.len, stdout);
 		}
+		if (more < 0)
+			break;
 		done += gs.n_shown;
 		if (gs.n_shown == 0)
 			break;
@@ -522,7 +620,7 @@ fst_print_json_stream(struct fastmib_segment *seg, const char *path, const struc
 		snprintf(marks[i], sizeof(marks[i]), "\x01rows %u\x01", i);
 	}
 	if (rc == 0) {
-		json_t *doc = json_doc_marked(seg, path, v, &s, marks);
+		json_t *doc = json_doc_marked(seg, path, v, &s, NULL, marks);
 
 		text = json_dumps(doc, JSON_INDENT(2));
 		json_decref(doc);

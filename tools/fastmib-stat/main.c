@@ -52,7 +52,7 @@ print_once(struct fastmib_segment *seg, const struct stat_opts *o)
 		return EXIT_FAILURE;
 	}
 	if (o->json)
-		rc = fst_print_json(fst_json_doc(seg, o->path, &v, &s), false);
+		rc = fst_print_json(fst_json_doc(seg, o->path, &v, &s, NULL), false);
 	else
 		fst_print_text(seg, o, &v, &s, NULL);
 	fst_snap_free(&s);

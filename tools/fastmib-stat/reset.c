@@ -54,6 +54,12 @@ parse_target(const struct fastmib_schema *sc, const char *t, struct target *tg)
 		return -EINVAL;
 	}
 	g = &sc->groups[tg->group];
+	if (g->n_counters == 0) {
+		/* states are set by the application, never reset by a reader */
+		fprintf(stderr, "fastmib-stat: '%s' is a group of states only: it has no "
+			"counters to reset\n", g->name);
+		return -EINVAL;
+	}
 	tg->has_row = sep != NULL;
 	if (!sep)
 		return 0;

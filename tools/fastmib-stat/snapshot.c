@@ -2,7 +2,8 @@
 /*
  * Snapshots of every group, as the subagent takes them, and the values
  * and rates SNMP reports from them. Rows come in SNMP order: a keyed
- * table's by key, from one key to the next (fastmib_keyed_next()).
+ * table's by key, from one key to the next (fastmib_keyed_next()). A row
+ * is its counters' snapshot and its states' publication, each read whole.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -31,8 +32,12 @@ fst_group_snap_free(struct group_snap *gs)
 	free(gs->vals);
 	free(gs->keys);
 	free(gs->key_lens);
+	free(gs->states);
+	free(gs->bad);
 	gs->rows = NULL;
 	gs->vals = NULL;
+	gs->states = NULL;
+	gs->bad = NULL;
 	gs->keys = NULL;
 	gs->key_lens = NULL;
 }
@@ -55,6 +60,24 @@ fst_snap_key(const struct group_snap *gs, uint32_t i, size_t *len)
 	return gs->keys + (size_t)i * gs->key_stride;
 }
 
+const uint64_t *
+fst_snap_vals(const struct group_snap *gs, const struct fastmib_group_schema *g, uint32_t i)
+{
+	return &gs->vals[(size_t)i * g->n_counters];
+}
+
+const uint8_t *
+fst_snap_states(const struct group_snap *gs, const struct fastmib_group_schema *g, uint32_t i)
+{
+	return gs->states + (size_t)i * g->state_size;
+}
+
+bool
+fst_snap_state_bad(const struct group_snap *gs, uint32_t i, uint32_t s)
+{
+	return gs->bad[(size_t)i * FASTMIB_STATE_MASK_WORDS + s / 64] >> (s % 64) & 1;
+}
+
 /* Room for one more row in `gs`. */
 static int
 grow(struct group_snap *gs, const struct fastmib_group_schema *g, uint32_t *cap)
@@ -70,6 +93,18 @@ grow(struct group_snap *gs, const struct fastmib_group_schema *g, uint32_t *cap)
 	if (vals == NULL)
 		return -ENOMEM;
 	gs->vals = vals;
+	if (g->n_states) {
+		uint8_t *st = realloc(gs->states, (size_t)ncap * g->state_size);
+		uint64_t *bad;
+
+		if (st == NULL)
+			return -ENOMEM;
+		gs->states = st;
+		bad = realloc(gs->bad, (size_t)ncap * FASTMIB_STATE_MASK_WORDS * sizeof(*bad));
+		if (bad == NULL)
+			return -ENOMEM;
+		gs->bad = bad;
+	}
 	if (gs->key_stride) {
 		uint8_t *keys = realloc(gs->keys, (size_t)ncap * gs->key_stride);
 		uint16_t *lens;
@@ -113,6 +148,32 @@ step(const struct fastmib_group_schema *g, struct row_cursor *cur, int64_t r,
 	}
 }
 
+/*
+ * The states of row r (key key[0..len) in a keyed table) into row
+ * gs->n_shown of `gs`, one publication: fastmib_state_read() for the key
+ * the row was found by. A setter that stayed inside its section gives no
+ * value: every state is left out. 0, -ENOENT (the row went, or holds
+ * another key), or < 0.
+ */
+static int
+read_states(struct fastmib_segment *seg, unsigned gi, const struct fastmib_group_schema *g,
+	    int64_t r, const uint8_t *key, size_t len, struct group_snap *gs)
+{
+	uint8_t *out = gs->states + (size_t)gs->n_shown * g->state_size;
+	uint64_t *bad = gs->bad + (size_t)gs->n_shown * FASTMIB_STATE_MASK_WORDS;
+	int rc = fastmib_group_keyed(g) ?
+			 fastmib_keyed_state_read(seg, gi, (uint32_t)r, key, len, out, bad) :
+			 fastmib_state_read(seg, gi, (uint32_t)r, out, bad);
+
+	if (rc != -EBUSY)
+		return rc;
+	memset(out, 0, g->state_size);
+	memset(bad, 0, FASTMIB_STATE_MASK_WORDS * sizeof(*bad));
+	for (uint32_t s = 0; s < g->n_states; s++)
+		bad[s / 64] |= 1ull << (s % 64);
+	return 0;
+}
+
 int
 fst_snap_range(struct fastmib_segment *seg, unsigned gi, struct row_cursor *cur,
 	       uint64_t max_rows, bool count_rest, struct group_snap *gs)
@@ -126,8 +187,9 @@ fst_snap_range(struct fastmib_segment *seg, unsigned gi, struct row_cursor *cur,
 	int64_t r;
 
 	gs->key_stride = keyed ? fastmib_key_max_bytes(g) : 0;
+	gs->mono_ns = fastmib_monotonic_ns();
 	while ((r = peek(seg, gi, g, cur, key, &len)) >= 0) {
-		int rc;
+		int rc = 0, src;
 
 		/* --rows caps table rows; a scalar group's one row is always shown */
 		if (g->n_indexes > 0 && gs->n_shown >= max_rows) {
@@ -139,16 +201,23 @@ fst_snap_range(struct fastmib_segment *seg, unsigned gi, struct row_cursor *cur,
 			step(g, cur, r, key, len);
 			continue;
 		}
-		rc = keyed ? fastmib_keyed_read(seg, gi, (uint32_t)r, key, len, raw)
-			   : fastmib_read(seg, gi, (uint32_t)r, raw);
+		/* a group of states only has no counters to read */
+		if (g->n_counters)
+			rc = keyed ? fastmib_keyed_read(seg, gi, (uint32_t)r, key, len, raw)
+				   : fastmib_read(seg, gi, (uint32_t)r, raw);
 		step(g, cur, r, key, len);
 		if (rc == -ENOENT) /* gone (or given to another key) since found */
 			continue;
 		if (rc < 0 && rc != -EBUSY)
 			return rc;
+		if (gs->n_shown == cap && (src = grow(gs, g, &cap)) < 0)
+			return src;
+		if (g->n_states && (src = read_states(seg, gi, g, r, key, len, gs)) < 0) {
+			if (src == -ENOENT) /* gone since its counters were read */
+				continue;
+			return src;
+		}
 		gs->n_present++;
-		if (gs->n_shown == cap && (rc = grow(gs, g, &cap)) < 0)
-			return rc;
 		if (rc == -EBUSY)
 			gs->n_bounded++;
 		gs->rows[gs->n_shown] = (uint32_t)r;
@@ -222,9 +291,9 @@ fst_snap_take(struct fastmib_segment *seg, const struct view *v, struct snap *s)
 	return 0;
 }
 
-const uint64_t *
-fst_prev_row_vals(const struct group_snap *p, const struct fastmib_group_schema *g,
-		  const struct group_snap *gs, uint32_t i)
+int64_t
+fst_prev_row(const struct group_snap *p, const struct fastmib_group_schema *g,
+	     const struct group_snap *gs, uint32_t i)
 {
 	bool keyed = fastmib_group_keyed(g);
 	uint32_t lo = 0, hi = p->n_shown;
@@ -245,16 +314,31 @@ fst_prev_row_vals(const struct group_snap *p, const struct fastmib_group_schema 
 			hi = mid;
 	}
 	if (lo == p->n_shown)
-		return NULL;
+		return -1;
 	if (keyed) {
 		const uint8_t *pk = fst_snap_key(p, lo, &plen);
 
 		if (fastmib_key_cmp(pk, plen, key, len) != 0)
-			return NULL;
+			return -1;
 	} else if (p->rows[lo] != gs->rows[i]) {
-		return NULL;
+		return -1;
 	}
-	return &p->vals[(size_t)lo * g->n_counters];
+	return lo;
+}
+
+bool
+fst_state_changed(const struct group_snap *p, int64_t pi, const struct group_snap *gs,
+		  uint32_t i, const struct fastmib_group_schema *g, uint32_t s)
+{
+	const struct fastmib_state_schema *st = &g->states[s];
+	bool was_bad, bad = fst_snap_state_bad(gs, i, s);
+
+	if (p == NULL || pi < 0)
+		return false;
+	was_bad = fst_snap_state_bad(p, (uint32_t)pi, s);
+	return was_bad != bad ||
+	       (!bad && !fst_state_equal(st, fst_snap_states(p, g, (uint32_t)pi) + st->offset,
+					 fst_snap_states(gs, g, i) + st->offset));
 }
 
 /*

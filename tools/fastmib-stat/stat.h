@@ -57,18 +57,25 @@ enum list_col { LC_NAME, LC_VALUE, LC_UNITS, LC_RATE, LC_TYPE, LC_DESCRIPTION, L
 /* view.c: their names, as --output takes them and the text heads them. */
 extern const char *const fst_list_col_names[LC_N];
 
-/* A column of a table: one of its indexes or counters. */
+/* What a column of a table shows. */
+enum tcol_kind { TC_INDEX, TC_COUNTER, TC_STATE };
+
+/* A column of a table: one of its indexes, counters or states. */
 struct tcol {
-	bool index;
-	uint16_t n; /* index or counter number in the group's schema */
+	uint8_t kind; /* enum tcol_kind */
+	uint16_t n;   /* index, counter or state number in the group's schema */
 };
+
+/* The most columns a table has. */
+#define TCOLS_MAX (FASTMIB_MAX_INDEXES + FASTMIB_MAX_COUNTERS + FASTMIB_MAX_STATES)
 
 /* What is shown of one group (view.c). */
 struct group_view {
-	bool shown;                          /* some counter of it is shown */
+	bool shown;                          /* some counter or state of it is shown */
 	bool counter[FASTMIB_MAX_COUNTERS];  /* counters shown (--match) */
+	bool state[FASTMIB_MAX_STATES];      /* states shown (--match) */
 	uint32_t n_cols;                     /* a table's text columns (--output) */
-	struct tcol cols[FASTMIB_MAX_INDEXES + FASTMIB_MAX_COUNTERS];
+	struct tcol cols[TCOLS_MAX];
 	bool sorted;                         /* table rows ordered by `key` */
 	bool descending;
 	struct tcol key;
@@ -91,6 +98,12 @@ struct group_snap {
 	uint32_t *rows;     /* 0-based row numbers, in SNMP order (a keyed
 			       table's by key, others' ascending) */
 	uint64_t *vals;     /* n_shown x n_counters reported values */
+	uint8_t *states;    /* n_shown x state_size: each row's states, one
+			       publication (fastmib_state_read()), C forms */
+	uint64_t *bad;      /* n_shown x FASTMIB_STATE_MASK_WORDS: the states
+			       left out (not allowed by the model, or a setter
+			       stayed inside its section) */
+	uint64_t mono_ns;   /* fastmib_monotonic_ns() when read: timestamps' ages */
 	uint8_t *keys;      /* keyed tables: each row's order key, the one it
 			       was read for, key_stride bytes apart */
 	uint16_t *key_lens;
@@ -172,14 +185,51 @@ const uint8_t *fst_snap_key(const struct group_snap *gs, uint32_t i, size_t *len
 /* Free what a snapshot holds and leave it empty; again is harmless. */
 void fst_snap_free(struct snap *s);
 void fst_group_snap_free(struct group_snap *gs);
-/* The values in previous snapshot `p` of row i of `gs` (the same row, or
- * for a keyed table the same key), or NULL. */
-const uint64_t *fst_prev_row_vals(const struct group_snap *p,
-				  const struct fastmib_group_schema *g,
-				  const struct group_snap *gs, uint32_t i);
+/* The position in previous snapshot `p` of row i of `gs` (the same row,
+ * or for a keyed table the same key), or -1. */
+int64_t fst_prev_row(const struct group_snap *p, const struct fastmib_group_schema *g,
+		     const struct group_snap *gs, uint32_t i);
+/* Row i of `gs`: its counters' values, its states' C forms (state_size
+ * bytes in the group's struct layout), whether its state s was left out. */
+const uint64_t *fst_snap_vals(const struct group_snap *gs, const struct fastmib_group_schema *g,
+			      uint32_t i);
+const uint8_t *fst_snap_states(const struct group_snap *gs,
+			       const struct fastmib_group_schema *g, uint32_t i);
+bool fst_snap_state_bad(const struct group_snap *gs, uint32_t i, uint32_t s);
+/* Whether state s of row i of `gs` changed since row pi of previous
+ * snapshot `p` (fst_prev_row()): its value, or whether it was left out;
+ * false without a previous row (p NULL, pi < 0). */
+bool fst_state_changed(const struct group_snap *p, int64_t pi, const struct group_snap *gs,
+		       uint32_t i, const struct fastmib_group_schema *g, uint32_t s);
 /* Per-second rate of a counter of `type` from `prev` to `cur` in `dt`
  * seconds: false for a gauge, or a Counter64 that went down (reset). */
 bool fst_rate_of(uint32_t type, uint64_t prev, uint64_t cur, double dt, double *rate);
+
+/*
+ * states.c: a state object's value, its C form as fastmib_state_read()
+ * gives it (a value it left out is the caller's), as fastmib-stat shows it.
+ */
+/* Whether the model has states: messages name them and --info lists
+ * them only then, so that a model without any reads as before states. */
+bool fst_model_has_states(const struct fastmib_schema *sc);
+/* Bytes any state's text takes at most: the hex of the longest octet string. */
+#define FST_STATE_TEXT (2 * FASTMIB_MAX_OCTET_STRING + 1)
+/* Bytes the text of state `st` takes at most, its NUL included. */
+size_t fst_state_text_size(const struct fastmib_state_schema *st);
+/* Its text (the text output): `now_ns`, fastmib_monotonic_ns() of the
+ * snapshot, dates a timestamp. */
+void fst_state_text(const struct fastmib_state_schema *st, const uint8_t *v, uint64_t now_ns,
+		    char *buf, size_t len);
+/* Its JSON object {"type", "value", ...}; `bad`: the value was left out. */
+json_t *fst_state_json(const struct fastmib_state_schema *st, const uint8_t *v, bool bad,
+		       uint64_t now_ns);
+/* --sort: < 0, 0, > 0; numbers by value, the others by their text. */
+int fst_state_cmp(const struct fastmib_state_schema *st, const uint8_t *a, const uint8_t *b);
+/* Whether the type sorts as a number (then largest first by default). */
+bool fst_state_is_number(const struct fastmib_state_schema *st);
+/* Whether two values are the same value (--watch marks the others). */
+bool fst_state_equal(const struct fastmib_state_schema *st, const uint8_t *a,
+		     const uint8_t *b);
 
 /* view.c: what is shown, from --match, --sort, --top, --rows, --output. */
 /* 0, or an exit status after a message naming the option (nothing to free
@@ -202,10 +252,12 @@ void fst_print_text(struct fastmib_segment *seg, const struct stat_opts *o,
 int fst_print_text_stream(struct fastmib_segment *seg, const struct stat_opts *o,
 			  const struct view *v);
 
-/* json.c: the counters as one JSON document (--json). */
-/* The document of snapshot `s` as `v` shows it, for fst_print_json(). */
+/* json.c: the counters and states as one JSON document (--json). */
+/* The document of snapshot `s` as `v` shows it, for fst_print_json();
+ * `prev`: the snapshot of the previous document under --watch (its states
+ * that changed since are marked "changed"), else NULL. */
 json_t *fst_json_doc(struct fastmib_segment *seg, const char *path, const struct view *v,
-		     const struct snap *s);
+		     const struct snap *s, const struct snap *prev);
 /* Print and free `doc`: indented, or one line when `compact`. 0 or -EIO.
  * main(), fst_watch(), --info and --events print through it. */
 int fst_print_json(json_t *doc, bool compact);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The counters as text: a list per scalar group, a table per table group,
- * both laid out by libsmartcols, with the columns the view chose.
+ * The counters and states as text: a list per scalar group, a table per
+ * table group, both laid out by libsmartcols, with the columns the view
+ * chose.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -14,6 +15,8 @@
 #define CELL 72
 /* A column header: a MIB name and its units. */
 #define HEAD (NAME_BUF + FASTMIB_MAX_UNITS + 8)
+/* A state's cell: its text and a watch mark. */
+#define STATE_CELL (FST_STATE_TEXT + 1)
 
 /* What every part of one frame needs. */
 struct frame {
@@ -44,7 +47,57 @@ rate_cell(char *buf, size_t len, const struct frame *f,
 		snprintf(buf, len, "-");
 }
 
-/* One line per counter shown, in the columns of --output. */
+/*
+ * State s of row i of `gs` as a cell: its text (states.c), "?" when it was
+ * left out; under --watch "*" after it when it changed since row pi of
+ * `prev`. Rates are counters' alone.
+ */
+static void
+state_cell(char *buf, size_t len, const struct fastmib_group_schema *g, uint32_t s,
+	   const struct group_snap *gs, uint32_t i, const struct group_snap *prev, int64_t pi)
+{
+	const struct fastmib_state_schema *st = &g->states[s];
+
+	if (fst_snap_state_bad(gs, i, s))
+		snprintf(buf, len, "?");
+	else
+		fst_state_text(st, fst_snap_states(gs, g, i) + st->offset, gs->mono_ns, buf,
+			       len - 1);
+	if (fst_state_changed(prev, pi, gs, i, g, s))
+		strcat(buf, "*");
+}
+
+/* A list column's cell for a state: its MIB name, value, units, type and
+ * description as a counter's; no rate. NULL: `cell` holds it. */
+static const char *
+state_list_cell(const struct frame *f, const struct fastmib_group_schema *g, uint32_t s,
+		const struct group_snap *gs, const struct group_snap *prev, enum list_col lc,
+		char *cell, size_t len)
+{
+	const struct fastmib_state_schema *st = &g->states[s];
+	const char *word;
+
+	switch (lc) {
+	case LC_NAME:
+		fastmib_name(cell, len, FASTMIB_MIB_COUNTER, f->sc->prefix, g->name, st->name);
+		return NULL;
+	case LC_VALUE:
+		state_cell(cell, len, g, s, gs, 0, prev, prev ? fst_prev_row(prev, g, gs, 0) : -1);
+		return NULL;
+	case LC_UNITS:
+		return st->units;
+	case LC_TYPE:
+		word = fastmib_state_type_word(st->type);
+		return word ? word : "unknown";
+	case LC_DESCRIPTION:
+		return st->description;
+	default:
+		return "";
+	}
+}
+
+/* One line per counter shown, then per state shown, in the columns of
+ * --output. */
 static void
 print_scalar_group(const struct frame *f, const struct fastmib_group_schema *g,
 		   const struct group_view *gv, const struct group_snap *gs,
@@ -52,7 +105,8 @@ print_scalar_group(const struct frame *f, const struct fastmib_group_schema *g,
 {
 	const struct fastmib_schema *sc = f->sc;
 	const struct view *v = f->v;
-	const uint64_t *pv = prev ? fst_prev_row_vals(prev, g, gs, 0) : NULL;
+	int64_t pi = prev ? fst_prev_row(prev, g, gs, 0) : -1;
+	const uint64_t *pv = pi >= 0 ? fst_snap_vals(prev, g, (uint32_t)pi) : NULL;
 	struct libscols_table *tb;
 	char cell[CELL > NAME_BUF ? CELL : NAME_BUF];
 
@@ -104,6 +158,20 @@ print_scalar_group(const struct frame *f, const struct fastmib_group_schema *g,
 			fst_cols_set(ln, k, cell);
 		}
 	}
+	for (uint32_t s = 0; s < g->n_states; s++) {
+		struct libscols_line *ln;
+		char text[STATE_CELL];
+
+		if (!gv->state[s])
+			continue;
+		ln = fst_cols_new_line(tb);
+		for (uint32_t k = 0; k < v->n_list_cols; k++) {
+			const char *t = state_list_cell(f, g, s, gs, prev, v->list_cols[k], text,
+							sizeof(text));
+
+			fst_cols_set(ln, k, t ? t : text);
+		}
+	}
 	fst_cols_print(tb, f->o->raw, 2);
 }
 
@@ -126,6 +194,27 @@ counter_header(char *buf, size_t len, const struct fastmib_schema *sc,
 		snprintf(buf + n, len - n, "[%s%s]", cs->units, per_s ? "/s" : "");
 }
 
+/* A state column's header: its MIB name and its units in brackets. */
+static void
+state_header(char *buf, size_t len, const struct fastmib_schema *sc,
+	     const struct fastmib_group_schema *g, const struct fastmib_state_schema *st)
+{
+	size_t n = fastmib_name(buf, len, FASTMIB_MIB_COUNTER, sc->prefix, g->name, st->name);
+
+	if (n < len && st->units[0] != '\0')
+		snprintf(buf + n, len - n, "[%s]", st->units);
+}
+
+/* Whether the table shows a counter: rates then, under --watch. */
+static bool
+shows_counters(const struct group_view *gv)
+{
+	for (uint32_t k = 0; k < gv->n_cols; k++)
+		if (gv->cols[k].kind == TC_COUNTER)
+			return true;
+	return false;
+}
+
 static void
 print_title(const struct frame *f, const struct fastmib_group_schema *g,
 	    const struct group_view *gv, const struct group_snap *gs,
@@ -138,42 +227,80 @@ print_title(const struct frame *f, const struct fastmib_group_schema *g,
 	if (n < gs->n_present)
 		printf(", %" PRIu32 " shown", n);
 	if (gv->sorted) {
-		if (gv->key.index)
+		if (gv->key.kind == TC_INDEX)
 			fastmib_name(name, sizeof(name), FASTMIB_MIB_INDEX, f->sc->prefix,
 				     g->name, g->indexes[gv->key.n].name);
 		else
 			fastmib_name(name, sizeof(name), FASTMIB_MIB_COUNTER, f->sc->prefix,
-				     g->name, g->counters[gv->key.n].name);
+				     g->name, gv->key.kind == TC_COUNTER ?
+						      g->counters[gv->key.n].name :
+						      g->states[gv->key.n].name);
 		printf(", by %s %s", name, gv->descending ? "descending" : "ascending");
 	}
-	printf("%s\n", prev ? ", counters per second" : "");
+	printf("%s\n", prev && shows_counters(gv) ? ", counters per second" : "");
 }
 
-/* The column headers of a table: index names, counter names with units. */
+/*
+ * The cells of one line of a table: n_cols cells of `width` bytes each, at
+ * least CELL and HEAD (a cell holds a header too), wider for the texts of
+ * the table's state columns.
+ */
+struct cells {
+	char *buf;
+	size_t width;
+};
+
+static char *
+cell(const struct cells *c, uint32_t k)
+{
+	return c->buf + (size_t)k * c->width;
+}
+
+/* Cells for the columns of `gv`; exits when memory runs out. */
+static void
+cells_new(struct cells *c, const struct fastmib_group_schema *g, const struct group_view *gv)
+{
+	c->width = CELL > HEAD ? CELL : HEAD;
+	for (uint32_t k = 0; k < gv->n_cols; k++)
+		if (gv->cols[k].kind == TC_STATE &&
+		    fst_state_text_size(&g->states[gv->cols[k].n]) + 1 > c->width)
+			c->width = fst_state_text_size(&g->states[gv->cols[k].n]) + 1;
+	c->buf = malloc((gv->n_cols ? gv->n_cols : 1) * c->width);
+	if (c->buf == NULL) {
+		fprintf(stderr, "fastmib-stat: out of memory\n");
+		exit(EXIT_FAILURE);
+	}
+}
+
+/* The column headers of a table: index names, counter and state names
+ * with units. */
 static void
 table_headers(const struct frame *f, const struct fastmib_group_schema *g,
-	      const struct group_view *gv, bool rates, char (*heads)[HEAD])
+	      const struct group_view *gv, bool rates, const struct cells *heads)
 {
 	for (uint32_t k = 0; k < gv->n_cols; k++) {
 		struct tcol col = gv->cols[k];
 
-		if (col.index)
-			fastmib_name(heads[k], HEAD, FASTMIB_MIB_INDEX, f->sc->prefix,
+		if (col.kind == TC_INDEX)
+			fastmib_name(cell(heads, k), HEAD, FASTMIB_MIB_INDEX, f->sc->prefix,
 				     g->name, g->indexes[col.n].name);
+		else if (col.kind == TC_COUNTER)
+			counter_header(cell(heads, k), HEAD, f->sc, g, &g->counters[col.n], rates);
 		else
-			counter_header(heads[k], HEAD, f->sc, g, &g->counters[col.n], rates);
+			state_header(cell(heads, k), HEAD, f->sc, g, &g->states[col.n]);
 	}
 }
 
 /* The cells of row i of `gs`: its index values (a keyed table's key, a
- * field a cell) and counters (rates with `pv` under --watch), in the
- * columns of --output. */
+ * field a cell), counters (rates under --watch, from row pi of `prev`)
+ * and states, in the columns of --output. */
 static void
 table_cells(const struct frame *f, const struct fastmib_group_schema *g,
 	    const struct group_view *gv, const struct group_snap *gs, uint32_t i,
-	    const uint64_t *pv, bool rates, char (*cells)[CELL])
+	    const struct group_snap *prev, int64_t pi, bool rates, const struct cells *cells)
 {
-	const uint64_t *v = &gs->vals[(size_t)i * g->n_counters];
+	const uint64_t *v = fst_snap_vals(gs, g, i);
+	const uint64_t *pv = pi >= 0 ? fst_snap_vals(prev, g, (uint32_t)pi) : NULL;
 	uint32_t idx[FASTMIB_MAX_INDEXES];
 	bool keyed = fastmib_group_keyed(g);
 
@@ -181,44 +308,48 @@ table_cells(const struct frame *f, const struct fastmib_group_schema *g,
 		fastmib_index_of_row(g, gs->rows[i], idx);
 	for (uint32_t k = 0; k < gv->n_cols; k++) {
 		struct tcol col = gv->cols[k];
-		const struct fastmib_counter_schema *cs = &g->counters[col.n];
+		/* a counter's, for the counter columns alone (a group of states
+		 * only has none) */
+		const struct fastmib_counter_schema *cs =
+			col.kind == TC_COUNTER ? &g->counters[col.n] : NULL;
+		char *c = cell(cells, k);
 
-		if (col.index && keyed) {
+		if (col.kind == TC_STATE) {
+			state_cell(c, cells->width, g, col.n, gs, i, prev, pi);
+		} else if (col.kind == TC_INDEX && keyed) {
 			struct fastmib_key_field kf;
 			size_t len;
 			const uint8_t *key = fst_snap_key(gs, i, &len);
 
-			cells[k][0] = '\0';
+			c[0] = '\0';
 			if (fastmib_key_field(g, key, len, col.n, &kf) == 0)
-				fastmib_key_field_text(&kf, cells[k], CELL);
-		} else if (col.index) {
-			fst_format_count(cells[k], CELL, idx[col.n], false, false);
+				fastmib_key_field_text(&kf, c, CELL);
+		} else if (col.kind == TC_INDEX) {
+			fst_format_count(c, CELL, idx[col.n], false, false);
 		} else if (!rates || cs->type == FASTMIB_GAUGE32) {
-			value_cell(cells[k], CELL, f, cs, v[col.n]);
+			value_cell(c, CELL, f, cs, v[col.n]);
 		} else {
-			rate_cell(cells[k], CELL, f, cs, pv ? &pv[col.n] : NULL, v[col.n]);
+			rate_cell(c, CELL, f, cs, pv ? &pv[col.n] : NULL, v[col.n]);
 		}
 	}
 }
 
 /* A libsmartcols table with the headers as right-aligned columns. */
 static struct libscols_table *
-new_table(const struct group_view *gv, char (*heads)[HEAD], const size_t *width)
+new_table(const struct group_view *gv, const struct cells *heads)
 {
 	struct libscols_table *tb = fst_cols_new_table();
-	char padded[HEAD + CELL];
 
-	for (uint32_t k = 0; k < gv->n_cols; k++) {
-		snprintf(padded, sizeof(padded), "%*s", width ? (int)width[k] : 0, heads[k]);
-		fst_cols_add_column(tb, padded, true);
-	}
+	for (uint32_t k = 0; k < gv->n_cols; k++)
+		fst_cols_add_column(tb, cell(heads, k), true);
 	return tb;
 }
 
 /*
  * One line per row shown, in the view's order: the columns of --output
- * (index columns, then counters by default). With a previous snapshot
- * (--watch) counter cells are per-second rates, as ifstat shows them.
+ * (index columns, then counters, then states by default). With a
+ * previous snapshot (--watch) counter cells are per-second rates, as
+ * ifstat shows them, and a state that changed is marked.
  */
 static void
 print_table_group(const struct frame *f, const struct fastmib_group_schema *g,
@@ -226,8 +357,7 @@ print_table_group(const struct frame *f, const struct fastmib_group_schema *g,
 		  const struct group_snap *prev)
 {
 	uint32_t n;
-	char heads[FASTMIB_MAX_INDEXES + FASTMIB_MAX_COUNTERS][HEAD];
-	char cells[FASTMIB_MAX_INDEXES + FASTMIB_MAX_COUNTERS][CELL];
+	struct cells heads, cells;
 	struct libscols_table *tb;
 	uint32_t *order = malloc((gs->n_shown ? gs->n_shown : 1) * sizeof(*order));
 
@@ -242,18 +372,22 @@ print_table_group(const struct frame *f, const struct fastmib_group_schema *g,
 		free(order);
 		return;
 	}
-	table_headers(f, g, gv, prev != NULL, heads);
-	tb = new_table(gv, heads, NULL);
+	cells_new(&heads, g, gv);
+	cells_new(&cells, g, gv);
+	table_headers(f, g, gv, prev != NULL, &heads);
+	tb = new_table(gv, &heads);
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t r = order[i];
-		const uint64_t *pv = prev ? fst_prev_row_vals(prev, g, gs, r) : NULL;
+		int64_t pi = prev ? fst_prev_row(prev, g, gs, r) : -1;
 		struct libscols_line *ln = fst_cols_new_line(tb);
 
-		table_cells(f, g, gv, gs, r, pv, prev != NULL, cells);
+		table_cells(f, g, gv, gs, r, prev, pi, prev != NULL, &cells);
 		for (uint32_t k = 0; k < gv->n_cols; k++)
-			fst_cols_set(ln, k, cells[k]);
+			fst_cols_set(ln, k, cell(&cells, k));
 	}
 	fst_cols_print(tb, f->o->raw, 2);
+	free(heads.buf);
+	free(cells.buf);
 	free(order);
 }
 
@@ -262,21 +396,30 @@ print_table_group(const struct frame *f, const struct fastmib_group_schema *g,
 
 /*
  * A cell as libsmartcols writes it, into dst (NULL: only counted): a
- * backslash as \x5c (a key's string may hold one), and with --raw a blank
- * as \x20, so that the cell stays one field. Its length.
+ * control character as \xHH, a backslash before an 'x' as \x5c (so that
+ * no \x in a cell is read as an escape); with --raw every backslash and
+ * every blank as \xHH too, so that the cell stays one field. Its length.
+ * The rules libsmartcols (util-linux 2.38) applies to ASCII, which is all
+ * a cell here holds (key strings, display-string states, numbers).
  */
 static size_t
 cell_out(char *dst, const char *s, bool raw)
 {
+	static const char hex[] = "0123456789abcdef";
 	size_t n = 0;
 
 	for (; *s; s++) {
-		const char *esc = *s == '\\' ? "\\x5c" : raw && *s == ' ' ? "\\x20" : NULL;
+		unsigned char c = (unsigned char)*s;
+		bool esc = c < 0x20 || c == 0x7f || (c == '\\' && (raw || s[1] == 'x')) ||
+			   (raw && c == ' ');
 
-		if (esc && dst)
-			memcpy(dst + n, esc, 4);
-		else if (dst)
-			dst[n] = *s;
+		if (esc && dst) {
+			memcpy(dst + n, "\\x", 2);
+			dst[n + 2] = hex[c >> 4];
+			dst[n + 3] = hex[c & 15];
+		} else if (dst) {
+			dst[n] = (char)c;
+		}
 		n += esc ? 4 : 1;
 	}
 	return n;
@@ -287,14 +430,14 @@ cell_out(char *dst, const char *s, bool raw)
  * libsmartcols table whose columns are all right-aligned: cells padded to
  * their column's width, one blank between columns, indented by two, no
  * trailing blank; with --raw, as libsmartcols' raw mode: one blank between
- * cells. Cells as cell_out() writes them. Written here because a million
+ * cells. Cells as cell_out() writes them, the line in `line` (room for
+ * every cell escaped at its longest). Written here because a million
  * lines through libsmartcols cost seconds in its width computations (every
  * cell measured as wide characters), for cells that are plain ASCII.
  */
 static void
-put_line(char (*cells)[CELL > HEAD ? CELL : HEAD], uint32_t n, const size_t *width, bool raw)
+put_line(const struct cells *cells, uint32_t n, const size_t *width, bool raw, char *line)
 {
-	char line[(FASTMIB_MAX_INDEXES + FASTMIB_MAX_COUNTERS) * (CELL > HEAD ? CELL : HEAD) * 4];
 	size_t len = 0;
 
 	if (!raw) {
@@ -302,13 +445,13 @@ put_line(char (*cells)[CELL > HEAD ? CELL : HEAD], uint32_t n, const size_t *wid
 		len = 2;
 	}
 	for (uint32_t k = 0; k < n; k++) {
-		size_t cl = cell_out(NULL, cells[k], raw);
+		size_t cl = cell_out(NULL, cell(cells, k), raw);
 
 		if (k > 0)
 			line[len++] = ' ';
 		for (size_t pad = !raw && cl < width[k] ? width[k] - cl : 0; pad > 0; pad--)
 			line[len++] = ' ';
-		len += cell_out(line + len, cells[k], raw);
+		len += cell_out(line + len, cell(cells, k), raw);
 	}
 	line[len++] = '\n';
 	fwrite(line, 1, len, stdout);
@@ -326,31 +469,35 @@ stream_table_group(struct fastmib_segment *seg, const struct frame *f, unsigned 
 {
 	const struct fastmib_group_schema *g = &f->sc->groups[gi];
 	const struct group_view *gv = &f->v->g[gi];
-	char cells[FASTMIB_MAX_INDEXES + FASTMIB_MAX_COUNTERS][CELL > HEAD ? CELL : HEAD];
-	size_t width[FASTMIB_MAX_INDEXES + FASTMIB_MAX_COUNTERS];
+	size_t width[TCOLS_MAX];
 	struct group_snap gs = { .n_present = fst_count_present(seg, gi) };
 	uint64_t shown = gs.n_present < f->v->max_rows ? gs.n_present : f->v->max_rows;
 	uint32_t bounded = 0;
+	struct cells cells;
+	char *line;
+	int rc = 0;
 
 	if (!f->o->raw)
 		print_title(f, g, gv, &gs, NULL, (uint32_t)shown);
 	if (shown == 0)
 		return 0;
-	for (int pass = f->o->raw ? 1 : 0; pass < 2; pass++) {
+	cells_new(&cells, g, gv);
+	line = malloc((size_t)gv->n_cols * (4 * cells.width + 1) + 3);
+	if (line == NULL) {
+		fprintf(stderr, "fastmib-stat: out of memory\n");
+		exit(EXIT_FAILURE);
+	}
+	for (int pass = f->o->raw ? 1 : 0; pass < 2 && rc == 0; pass++) {
 		struct row_cursor cur = { 0 };
 		uint64_t done = 0;
 		int more = 1;
 
 		if (pass == 0 || f->o->raw) {
-			char heads[FASTMIB_MAX_INDEXES + FASTMIB_MAX_COUNTERS][HEAD];
-
-			table_headers(f, g, gv, false, heads);
-			for (uint32_t k = 0; k < gv->n_cols; k++) {
-				width[k] = strlen(heads[k]);
-				memcpy(cells[k], heads[k], sizeof(heads[k])); /* a cell holds a header */
-			}
+			table_headers(f, g, gv, false, &cells); /* a cell holds a header */
+			for (uint32_t k = 0; k < gv->n_cols; k++)
+				width[k] = strlen(cell(&cells, k));
 			if (f->o->raw)
-				put_line(cells, gv->n_cols, width, true);
+				put_line(&cells, gv->n_cols, width, true, line);
 		}
 		while (more > 0 && done < f->v->max_rows) {
 			uint64_t want = f->v->max_rows - done;
@@ -359,8 +506,8 @@ stream_table_group(struct fastmib_segment *seg, const struct frame *f, unsigned 
 			more = fst_snap_range(seg, gi, &cur,
 					      want < STREAM_ROWS ? want : STREAM_ROWS, false, &gs);
 			if (more < 0) {
-				fst_group_snap_free(&gs);
-				return more;
+				rc = more;
+				break;
 			}
 			if (gs.n_shown == 0)
 				break;
@@ -368,33 +515,28 @@ stream_table_group(struct fastmib_segment *seg, const struct frame *f, unsigned 
 				bounded += gs.n_bounded;
 			gs.n_bounded = 0;
 			for (uint32_t i = 0; i < gs.n_shown; i++) {
-				char row[FASTMIB_MAX_INDEXES + FASTMIB_MAX_COUNTERS][CELL];
+				table_cells(f, g, gv, &gs, i, NULL, -1, false, &cells);
+				for (uint32_t k = 0; pass == 0 && k < gv->n_cols; k++) {
+					size_t n = cell_out(NULL, cell(&cells, k), false);
 
-				table_cells(f, g, gv, &gs, i, NULL, false, row);
-				for (uint32_t k = 0; k < gv->n_cols; k++) {
-					size_t n = cell_out(NULL, row[k], false);
-
-					if (pass == 0 && n > width[k])
+					if (n > width[k])
 						width[k] = n;
-					memcpy(cells[k], row[k], strlen(row[k]) + 1);
 				}
 				if (pass == 1)
-					put_line(cells, gv->n_cols, width, f->o->raw);
+					put_line(&cells, gv->n_cols, width, f->o->raw, line);
 			}
 			done += gs.n_shown;
 		}
-		if (pass == 0) {
+		if (pass == 0 && rc == 0) {
 			/* the header line, now that the widths are known */
-			char heads[FASTMIB_MAX_INDEXES + FASTMIB_MAX_COUNTERS][HEAD];
-
-			table_headers(f, g, gv, false, heads);
-			for (uint32_t k = 0; k < gv->n_cols; k++)
-				memcpy(cells[k], heads[k], sizeof(heads[k])); /* a cell holds a header */
-			put_line(cells, gv->n_cols, width, false);
+			table_headers(f, g, gv, false, &cells);
+			put_line(&cells, gv->n_cols, width, false, line);
 		}
 	}
+	free(line);
+	free(cells.buf);
 	fst_group_snap_free(&gs);
-	return (int)bounded;
+	return rc < 0 ? rc : (int)bounded;
 }
 
 /* The header line of the text output. */

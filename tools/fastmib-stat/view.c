@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * What of a segment is shown, and in which order: --match (groups and
- * counters), --sort and --top (rows of tables). Built from the options and
+ * What of a segment is shown, and in which order: --match (groups,
+ * counters and states), --sort and --top (rows of tables). Built from the options and
  * the segment's schema, once per attach, so that a bad name is reported
  * before anything is printed.
  */
@@ -14,9 +14,9 @@
 #include "stat.h"
 
 /*
- * The names a counter (or an index) answers to: its model name, the model
- * name qualified by its group ("flow.bytes": the same counter name may be
- * in several groups) and its MIB name ("epFlowBytes").
+ * The names a counter (or a state, or an index) answers to: its model
+ * name, the model name qualified by its group ("flow.bytes": the same
+ * counter name may be in several groups) and its MIB name ("epFlowBytes").
  */
 struct names {
 	char model[FASTMIB_MAX_NAME + 1];
@@ -74,7 +74,17 @@ group_matches(const struct fastmib_schema *sc, const struct fastmib_group_schema
 	return g->n_indexes > 0 && glob(pattern, mib);
 }
 
-/* --match: which groups and counters; every pattern must find something. */
+/* How messages end a list of what a name may be: "... or counter", and
+ * in a model with states "..., counter or state". */
+static const char *
+or_counter(const struct fastmib_schema *sc)
+{
+	return fst_model_has_states(sc) ? ", counter or state" : " or counter";
+}
+
+/* --match: which groups, counters and states; every pattern must find
+ * something. A state answers to its names as a counter does (MIB names of
+ * both are FASTMIB_MIB_COUNTER's). */
 static int
 apply_match(const struct fastmib_schema *sc, const struct stat_opts *o, struct view *v)
 {
@@ -84,27 +94,33 @@ apply_match(const struct fastmib_schema *sc, const struct stat_opts *o, struct v
 		for (uint32_t i = 0; i < sc->n_groups; i++) {
 			const struct fastmib_group_schema *g = &sc->groups[i];
 			bool whole = group_matches(sc, g, o->match[p]);
+			struct names n;
 
 			for (uint32_t c = 0; c < g->n_counters; c++) {
-				struct names n;
-
 				names_of(&n, sc, g, FASTMIB_MIB_COUNTER, g->counters[c].name);
 				if (whole || names_match(&n, o->match[p])) {
 					v->g[i].counter[c] = true;
 					used = true;
 				}
 			}
+			for (uint32_t s = 0; s < g->n_states; s++) {
+				names_of(&n, sc, g, FASTMIB_MIB_COUNTER, g->states[s].name);
+				if (whole || names_match(&n, o->match[p])) {
+					v->g[i].state[s] = true;
+					used = true;
+				}
+			}
 		}
 		if (!used) {
-			fprintf(stderr, "fastmib-stat: --match: '%s' matches no group or "
-				"counter of %s\n", o->match[p], sc->module);
+			fprintf(stderr, "fastmib-stat: --match: '%s' matches no group%s of %s\n",
+				o->match[p], or_counter(sc), sc->module);
 			return -1;
 		}
 	}
 	return 0;
 }
 
-/* Is `name` a column (index or counter) of table `g`? */
+/* Is `name` a column (index, counter or state) of table `g`? */
 static bool
 table_column(const struct fastmib_schema *sc, const struct fastmib_group_schema *g,
 	     const char *name, struct tcol *col)
@@ -116,18 +132,33 @@ table_column(const struct fastmib_schema *sc, const struct fastmib_group_schema 
 	for (uint32_t k = 0; k < g->n_indexes; k++) {
 		names_of(&n, sc, g, FASTMIB_MIB_INDEX, g->indexes[k].name);
 		if (names_equal(&n, name)) {
-			*col = (struct tcol){ .index = true, .n = (uint16_t)k };
+			*col = (struct tcol){ .kind = TC_INDEX, .n = (uint16_t)k };
 			return true;
 		}
 	}
 	for (uint32_t c = 0; c < g->n_counters; c++) {
 		names_of(&n, sc, g, FASTMIB_MIB_COUNTER, g->counters[c].name);
 		if (names_equal(&n, name)) {
-			*col = (struct tcol){ .index = false, .n = (uint16_t)c };
+			*col = (struct tcol){ .kind = TC_COUNTER, .n = (uint16_t)c };
+			return true;
+		}
+	}
+	for (uint32_t s = 0; s < g->n_states; s++) {
+		names_of(&n, sc, g, FASTMIB_MIB_COUNTER, g->states[s].name);
+		if (names_equal(&n, name)) {
+			*col = (struct tcol){ .kind = TC_STATE, .n = (uint16_t)s };
 			return true;
 		}
 	}
 	return false;
+}
+
+/* Whether column `col` of group view `gv` is one --match shows. */
+static bool
+col_shown(const struct group_view *gv, struct tcol col)
+{
+	return col.kind == TC_INDEX || (col.kind == TC_COUNTER ? gv->counter[col.n] :
+								 gv->state[col.n]);
 }
 
 const char *const fst_list_col_names[LC_N] = {
@@ -148,7 +179,7 @@ static void
 add_table_col(struct group_view *gv, struct tcol col)
 {
 	for (uint32_t i = 0; i < gv->n_cols; i++)
-		if (gv->cols[i].index == col.index && gv->cols[i].n == col.n)
+		if (gv->cols[i].kind == col.kind && gv->cols[i].n == col.n)
 			return;
 	gv->cols[gv->n_cols++] = col;
 }
@@ -176,13 +207,13 @@ output_word(const struct fastmib_schema *sc, const struct stat_opts *o, struct v
 		if (!table_column(sc, &sc->groups[i], w, &col))
 			continue;
 		found = true;
-		if (col.index || v->g[i].counter[col.n])
+		if (col_shown(&v->g[i], col))
 			add_table_col(&v->g[i], col);
 	}
 	if (!found) {
 		fprintf(stderr, "fastmib-stat: --output: '%s' is neither a column of the "
-			"lists (NAME, VALUE, UNITS, RATE, TYPE, DESCRIPTION) nor an index or "
-			"counter of a table of %s\n", w, sc->module);
+			"lists (NAME, VALUE, UNITS, RATE, TYPE, DESCRIPTION) nor an index%s of a "
+			"table of %s\n", w, or_counter(sc), sc->module);
 		return -1;
 	}
 	return 0;
@@ -190,8 +221,9 @@ output_word(const struct fastmib_schema *sc, const struct stat_opts *o, struct v
 
 /*
  * --output COLUMNS, the columns of the text output in their order: the
- * lists of scalar groups take the keywords, tables their own index and
- * counter columns. What has no column left is not shown: "--output
+ * lists of scalar groups take the keywords, tables their own index,
+ * counter and state columns (by default the indexes, the counters, then
+ * the states). What has no column left is not shown: "--output
  * flowId,bytes" is the flow table alone. A table shows its index columns
  * first unless some are named: a row must be told from the others.
  */
@@ -211,10 +243,13 @@ apply_output(const struct fastmib_schema *sc, const struct stat_opts *o, struct 
 			const struct fastmib_group_schema *g = &sc->groups[i];
 
 			for (uint32_t k = 0; k < g->n_indexes; k++)
-				add_table_col(&v->g[i], (struct tcol){ true, (uint16_t)k });
+				add_table_col(&v->g[i], (struct tcol){ TC_INDEX, (uint16_t)k });
 			for (uint32_t c = 0; g->n_indexes && c < g->n_counters; c++)
 				if (v->g[i].counter[c])
-					add_table_col(&v->g[i], (struct tcol){ false, (uint16_t)c });
+					add_table_col(&v->g[i], (struct tcol){ TC_COUNTER, (uint16_t)c });
+			for (uint32_t s = 0; g->n_indexes && s < g->n_states; s++)
+				if (v->g[i].state[s])
+					add_table_col(&v->g[i], (struct tcol){ TC_STATE, (uint16_t)s });
 		}
 		return 0;
 	}
@@ -237,18 +272,18 @@ apply_output(const struct fastmib_schema *sc, const struct stat_opts *o, struct 
 	for (uint32_t i = 0; i < sc->n_groups && rc == 0; i++) {
 		const struct fastmib_group_schema *g = &sc->groups[i];
 		struct group_view *gv = &v->g[i];
-		bool counters = false, indexes = false;
+		bool values = false, indexes = false;
 
 		for (uint32_t k = 0; k < gv->n_cols; k++) {
-			counters |= !gv->cols[k].index;
-			indexes |= gv->cols[k].index;
+			values |= gv->cols[k].kind != TC_INDEX;
+			indexes |= gv->cols[k].kind == TC_INDEX;
 		}
-		if (!counters) {
+		if (!values) {
 			gv->n_cols = 0;
 		} else if (!indexes) {
 			memmove(&gv->cols[g->n_indexes], gv->cols, gv->n_cols * sizeof(gv->cols[0]));
 			for (uint32_t k = 0; k < g->n_indexes; k++)
-				gv->cols[k] = (struct tcol){ true, (uint16_t)k };
+				gv->cols[k] = (struct tcol){ TC_INDEX, (uint16_t)k };
 			gv->n_cols += g->n_indexes;
 		}
 	}
@@ -256,8 +291,9 @@ apply_output(const struct fastmib_schema *sc, const struct stat_opts *o, struct 
 }
 
 /*
- * --sort [+|-]COLUMN: every table that has the column. Counters sort
- * largest first (what a top list wants), indexes smallest first; a '+'
+ * --sort [+|-]COLUMN: every table that has the column. Counters and the
+ * states that are numbers sort largest first (what a top list wants),
+ * indexes and the other states (strings, addresses) smallest first; a '+'
  * or '-' says ascending or descending instead.
  */
 static int
@@ -276,11 +312,14 @@ apply_sort(const struct fastmib_schema *sc, const struct stat_opts *o, struct vi
 			continue;
 		found = true;
 		gv->sorted = true;
-		gv->descending = dir ? dir < 0 : !gv->key.index;
+		gv->descending = dir ? dir < 0 :
+			gv->key.kind == TC_COUNTER ||
+			(gv->key.kind == TC_STATE &&
+			 fst_state_is_number(&sc->groups[i].states[gv->key.n]));
 	}
 	if (!found) {
-		fprintf(stderr, "fastmib-stat: --sort: '%s' is no index or counter of a "
-			"table of %s\n", name, sc->module);
+		fprintf(stderr, "fastmib-stat: --sort: '%s' is no index%s of a table of %s\n",
+			name, or_counter(sc), sc->module);
 		return -1;
 	}
 	return 0;
@@ -296,9 +335,12 @@ fst_view_build(const struct fastmib_schema *sc, const struct stat_opts *o, struc
 		fprintf(stderr, "fastmib-stat: out of memory\n");
 		return EXIT_FAILURE;
 	}
-	for (uint32_t i = 0; i < sc->n_groups; i++)
+	for (uint32_t i = 0; i < sc->n_groups; i++) {
 		for (uint32_t c = 0; c < sc->groups[i].n_counters; c++)
 			v->g[i].counter[c] = o->n_match == 0;
+		for (uint32_t s = 0; s < sc->groups[i].n_states; s++)
+			v->g[i].state[s] = o->n_match == 0;
+	}
 	if (apply_match(sc, o, v) < 0 || (!o->json && apply_output(sc, o, v) < 0) ||
 	    (o->sort && apply_sort(sc, o, v) < 0)) {
 		fst_view_free(v);
@@ -314,23 +356,27 @@ fst_view_build(const struct fastmib_schema *sc, const struct stat_opts *o, struc
 			if (first < 0 && gv->counter[c])
 				first = (int)c;
 		}
-		/* the text shows no list without list columns, no table without counters */
+		for (uint32_t s = 0; s < g->n_states; s++)
+			gv->shown |= gv->state[s];
+		/* the text shows no list without list columns, no table without
+		 * counters or states */
 		if (!o->json && (g->n_indexes ? gv->n_cols == 0 : v->n_list_cols == 0))
 			gv->shown = false;
 		if (!gv->shown || g->n_indexes == 0) {
 			gv->sorted = false;
 			continue;
 		}
-		/* --top without a --sort column: by the first counter shown */
+		/* --top without a --sort column: by the first counter shown (a
+		 * table without one keeps SNMP order) */
 		for (uint32_t k = 0; !o->json && k < gv->n_cols; k++)
-			if (!gv->cols[k].index) {
+			if (gv->cols[k].kind == TC_COUNTER) {
 				first = gv->cols[k].n;
 				break;
 			}
-		if (o->top && !gv->sorted) {
+		if (o->top && !gv->sorted && first >= 0) {
 			gv->sorted = true;
 			gv->descending = true;
-			gv->key = (struct tcol){ .index = false, .n = (uint16_t)first };
+			gv->key = (struct tcol){ .kind = TC_COUNTER, .n = (uint16_t)first };
 		}
 		v->all_rows |= gv->sorted;
 	}
@@ -346,12 +392,14 @@ fst_view_free(struct view *v)
 }
 
 /* A row's sort key: a value, or a rate (--watch), or a field of its key
- * (keyed tables: that index's part of the key), or none ("-"). */
+ * (keyed tables: that index's part of the key), or a state's value, or
+ * none ("-", or a state left out). */
 struct key {
 	uint64_t u;
 	double d;
 	const uint8_t *part;
 	uint32_t part_len;
+	const uint8_t *state;
 	bool none;
 	uint32_t pos;
 };
@@ -359,6 +407,7 @@ struct key {
 struct order_ctx {
 	bool rates;
 	bool parts;
+	const struct fastmib_state_schema *st; /* sorting by this state */
 	bool descending;
 };
 
@@ -376,6 +425,8 @@ cmp_keys(const void *pa, const void *pb, void *pctx)
 		c = (a->d > b->d) - (a->d < b->d);
 	else if (!a->none && ctx->parts) /* SNMP order of that index */
 		c = fastmib_key_cmp(a->part, a->part_len, b->part, b->part_len);
+	else if (!a->none && ctx->st)
+		c = fst_state_cmp(ctx->st, a->state, b->state);
 	else if (!a->none)
 		c = (a->u > b->u) - (a->u < b->u);
 	if (ctx->descending)
@@ -384,14 +435,52 @@ cmp_keys(const void *pa, const void *pb, void *pctx)
 	return c ? c : (a->pos > b->pos) - (a->pos < b->pos);
 }
 
+/* Row r's sort key in `k`, by the view's key column. */
+static void
+key_of(const struct group_view *gv, const struct fastmib_group_schema *g,
+       const struct group_snap *gs, const struct group_snap *prev, double dt,
+       const struct order_ctx *ctx, uint32_t r, struct key *k)
+{
+	const struct fastmib_counter_schema *cs =
+		gv->key.kind == TC_COUNTER ? &g->counters[gv->key.n] : NULL;
+
+	k->pos = r;
+	k->none = false;
+	if (ctx->parts) {
+		struct fastmib_key_field f;
+		size_t len;
+		const uint8_t *key = fst_snap_key(gs, r, &len);
+
+		/* a key read from the segment is valid: none is a defect */
+		k->none = fastmib_key_field(g, key, len, gv->key.n, &f) < 0;
+		k->part = k->none ? NULL : f.part;
+		k->part_len = k->none ? 0 : f.part_len;
+	} else if (ctx->st) {
+		k->state = fst_snap_states(gs, g, r) + ctx->st->offset;
+		k->none = fst_snap_state_bad(gs, r, gv->key.n);
+	} else if (cs == NULL) {
+		uint32_t idx[FASTMIB_MAX_INDEXES];
+
+		fastmib_index_of_row(g, gs->rows[r], idx);
+		k->u = idx[gv->key.n];
+	} else if (ctx->rates) {
+		int64_t p = fst_prev_row(prev, g, gs, r);
+
+		k->none = p < 0 ||
+			  !fst_rate_of(cs->type, fst_snap_vals(prev, g, (uint32_t)p)[gv->key.n],
+				       fst_snap_vals(gs, g, r)[gv->key.n], dt, &k->d);
+	} else {
+		k->u = fst_snap_vals(gs, g, r)[gv->key.n];
+	}
+}
+
 uint32_t
 fst_view_order(const struct group_view *gv, const struct fastmib_group_schema *g,
 	       const struct group_snap *gs, const struct group_snap *prev, double dt,
 	       uint64_t max_rows, uint32_t *order)
 {
 	uint32_t n = gs->n_shown < max_rows ? gs->n_shown : (uint32_t)max_rows;
-	const struct fastmib_counter_schema *cs;
-	struct order_ctx ctx;
+	struct order_ctx ctx = { .descending = gv->descending };
 	struct key *keys;
 
 	if (!gv->sorted || g->n_indexes == 0) {
@@ -404,41 +493,14 @@ fst_view_order(const struct group_view *gv, const struct fastmib_group_schema *g
 		fprintf(stderr, "fastmib-stat: out of memory\n");
 		exit(EXIT_FAILURE);
 	}
-	cs = gv->key.index ? NULL : &g->counters[gv->key.n];
-	/* under --watch the cells are rates (gauges keep their value): sort those */
-	ctx.rates = prev != NULL && cs != NULL && cs->type != FASTMIB_GAUGE32;
-	ctx.parts = cs == NULL && fastmib_group_keyed(g);
-	ctx.descending = gv->descending;
-	for (uint32_t r = 0; r < gs->n_shown; r++) {
-		struct key *k = &keys[r];
-
-		k->pos = r;
-		k->none = false;
-		if (ctx.parts) {
-			struct fastmib_key_field f;
-			size_t len;
-			const uint8_t *key = fst_snap_key(gs, r, &len);
-
-			/* a key read from the segment is valid: none is a defect */
-			k->none = fastmib_key_field(g, key, len, gv->key.n, &f) < 0;
-			k->part = k->none ? NULL : f.part;
-			k->part_len = k->none ? 0 : f.part_len;
-		} else if (cs == NULL) {
-			uint32_t idx[FASTMIB_MAX_INDEXES];
-
-			fastmib_index_of_row(g, gs->rows[r], idx);
-			k->u = idx[gv->key.n];
-		} else if (ctx.rates) {
-			const uint64_t *pv = fst_prev_row_vals(prev, g, gs, r);
-
-			k->none = pv == NULL ||
-				  !fst_rate_of(cs->type, pv[gv->key.n],
-					       gs->vals[(size_t)r * g->n_counters + gv->key.n],
-					       dt, &k->d);
-		} else {
-			k->u = gs->vals[(size_t)r * g->n_counters + gv->key.n];
-		}
-	}
+	/* under --watch counter cells are rates (gauges keep their value):
+	 * sort those; states have no rates, they sort by value */
+	ctx.rates = prev != NULL && gv->key.kind == TC_COUNTER &&
+		    g->counters[gv->key.n].type != FASTMIB_GAUGE32;
+	ctx.parts = gv->key.kind == TC_INDEX && fastmib_group_keyed(g);
+	ctx.st = gv->key.kind == TC_STATE ? &g->states[gv->key.n] : NULL;
+	for (uint32_t r = 0; r < gs->n_shown; r++)
+		key_of(gv, g, gs, prev, dt, &ctx, r, &keys[r]);
 	qsort_r(keys, gs->n_shown, sizeof(*keys), cmp_keys, &ctx);
 	for (uint32_t r = 0; r < n; r++)
 		order[r] = keys[r].pos;

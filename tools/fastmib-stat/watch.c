@@ -5,8 +5,11 @@
 #include "stat.h"
 
 /*
- * Redraw until SIGINT/SIGTERM. A segment that the application re-created
- * (new generation, file replaced) is re-attached, and rates restart.
+ * Redraw until SIGINT/SIGTERM. Each frame is drawn with the previous
+ * one's snapshot: counters as rates, and a state that changed since
+ * marked (text "*", JSON "changed"). A segment that the application
+ * re-created (new generation, file replaced) is re-attached, and rates
+ * and marks restart.
  */
 int
 fst_watch(struct fastmib_segment **segp, const struct stat_opts *o)
@@ -40,7 +43,7 @@ fst_watch(struct fastmib_segment **segp, const struct stat_opts *o)
 			return EXIT_FAILURE;
 		}
 		if (o->json) {
-			fst_print_json(fst_json_doc(*segp, o->path, &v, &cur), true);
+			fst_print_json(fst_json_doc(*segp, o->path, &v, &cur, prev.g ? &prev : NULL), true);
 		} else {
 			if (tty)
 				fputs("\033[H\033[2J", stdout);
