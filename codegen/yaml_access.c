@@ -23,13 +23,29 @@ mark_of(const yaml_node_t *n)
 	return m;
 }
 
-/* `FILE:LINE:COL: KIND: MESSAGE` on stderr. */
+/* `FILE:LINE:COL: KIND: MESSAGE` on stderr, one line: a value the
+ * message quotes may hold a newline or another control character, which
+ * is written escaped (\n, \xHH) so that it cannot make a line of its own. */
 static void
 vdiag_at(struct loader *c, struct mark m, const char *kind, const char *fmt, va_list ap)
 {
+	struct strbuf msg;
+
+	sb_init(&msg);
+	sb_vprintf(&msg, fmt, ap);
 	fprintf(stderr, "%s:%u:%u: %s: ", c->file, m.line, m.col, kind);
-	vfprintf(stderr, fmt, ap);
+	for (size_t i = 0; i < msg.len; i++) {
+		unsigned char ch = (unsigned char)msg.data[i];
+
+		if (ch == '\n')
+			fputs("\\n", stderr);
+		else if (ch < 0x20 || ch == 0x7f)
+			fprintf(stderr, "\\x%02x", ch);
+		else
+			fputc(ch, stderr);
+	}
 	fputc('\n', stderr);
+	sb_free(&msg);
 }
 
 void

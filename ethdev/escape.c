@@ -47,3 +47,15 @@ fme_escape_str(const char *in, char *out, size_t size)
 {
 	return fme_escape(in, in ? strlen(in) : 0, out, size);
 }
+
+int
+fme_hex_value(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}

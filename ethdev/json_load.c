@@ -4,15 +4,27 @@
  * DPDK prints unsigned 64-bit integers (an underflowed driver counter reads
  * 18446744073709551000), jansson keeps signed 64-bit ones and refuses the
  * whole text for one that does not fit. Such integers are turned into
- * strings of their digits before parsing; fme_json_u64() (reading.c)
- * reads either form. One pass over the text, and a copy only when a large
- * integer is there.
+ * strings of FME_JSON_BIG_MARK and their digits before parsing;
+ * fme_json_u64() (reading.c) reads either form, and no such string passes
+ * for text (fme_json_text()). Only what is a JSON integer is turned: a
+ * number with a leading zero is left for the parser to refuse. One pass
+ * over the text, and a copy only when a large integer is there.
  */
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fastmib/ethdev/client.h"
+
+/* Is the integer token t[0..n) (optional '-', digits) one JSON allows:
+ * no leading zero? */
+static bool
+json_int_token(const char *t, size_t n)
+{
+	size_t d = t[0] == '-';
+
+	return n > d && (t[d] != '0' || n == d + 1);
+}
 
 /* Does the integer token t[0..n) (optional '-', digits) fit in int64? */
 static bool
@@ -70,7 +82,7 @@ scan(const char *s, size_t len, void (*each)(const char *, size_t, void *), void
 			}
 			break;
 		}
-		if (integer && j - i > (size_t)(c == '-') && !fits_int64(s + i, j - i)) {
+		if (integer && json_int_token(s + i, j - i) && !fits_int64(s + i, j - i)) {
 			found++;
 			if (each)
 				each(s + i, j - i, arg);
@@ -79,6 +91,10 @@ scan(const char *s, size_t len, void (*each)(const char *, size_t, void *), void
 	}
 	return found;
 }
+
+/* The opening of a marked string: FME_JSON_BIG_MARK as JSON writes it. */
+#define MARKED "\"\\u0001"
+_Static_assert(FME_JSON_BIG_MARK == 1, "MARKED writes U+0001");
 
 struct copy {
 	const char *src;    /* start of the text */
@@ -95,7 +111,8 @@ quote(const char *tok, size_t n, void *arg)
 
 	memcpy(c->out + c->o, c->done, before);
 	c->o += before;
-	c->out[c->o++] = '"';
+	memcpy(c->out + c->o, MARKED, sizeof(MARKED) - 1);
+	c->o += sizeof(MARKED) - 1;
 	memcpy(c->out + c->o, tok, n);
 	c->o += n;
 	c->out[c->o++] = '"';
@@ -112,7 +129,7 @@ fme_tel_json_load(const char *text, size_t len)
 
 	if (big == 0)
 		return json_loadb(text, len, JSON_DECODE_ANY, &err);
-	c.out = malloc(len + 2 * big);
+	c.out = malloc(len + (sizeof(MARKED) - 1 + 1) * big);
 	if (!c.out)
 		return NULL;
 	scan(text, len, quote, &c);
@@ -121,4 +138,12 @@ fme_tel_json_load(const char *text, size_t len)
 	j = json_loadb(c.out, c.o, JSON_DECODE_ANY, &err);
 	free(c.out);
 	return j;
+}
+
+const char *
+fme_json_text(const json_t *v)
+{
+	const char *s = json_string_value(v);
+
+	return s && s[0] != FME_JSON_BIG_MARK ? s : NULL;
 }

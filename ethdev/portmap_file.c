@@ -5,11 +5,14 @@
  *   port "SOURCE" "DEVICE" ifIndex=N [mac=XX:XX:XX:XX:XX:XX] [alias="TEXT"]
  *        [linkTraps=enabled|disabled]
  *
- * '#' starts a comment line. A quoted word holds any octet: \\ and \" for
- * the backslash and the quote, \xHH for the others outside printable
- * ASCII. A line that cannot be taken is reported with its file, line and
- * field, and the file is then never overwritten (an operator's edit is not
- * lost to a rewrite).
+ * '#' starts a comment line. A word is bare (no blank, quote or backslash)
+ * or quoted whole; a quoted word holds any octet: \\ and \" for the
+ * backslash and the quote, \xHH (two hexadecimal digits) for the others
+ * outside printable ASCII. Only an alias may hold a NUL octet; a field
+ * name is bare and each field given once; ifIndex is decimal without a
+ * leading zero; a line ends at its newline (CR LF too). A line that
+ * cannot be taken is reported with its file, line and field, and the file
+ * is then never overwritten (an operator's edit is not lost to a rewrite).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -19,43 +22,75 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fastmib/ethdev/reading.h"
 #include "portmap_priv.h"
 
 /* The longest word of a line: a path (4096) written with escapes. */
 #define WORD_MAX (4 * 4096 + 3)
 
+static bool
+is_blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/* The end of a line's text: its newline (a CR before it is part of it),
+ * or the end of the text. */
+static bool
+is_end(const char *s)
+{
+	return !*s || *s == '\n' || (s[0] == '\r' && s[1] == '\n');
+}
+
 /*
- * The next word of *p into out (its length in *len): a bare word up to a
- * space, or a quoted one with escapes; "key=" followed by a quoted value
- * counts as one word. Returns 1, 0 at the end of the line, -1 when
- * malformed (`why` says how).
+ * The next word of *p into out (its length in *len; it may hold NUL
+ * octets): a bare word up to a blank, or a quoted one, "..." with escapes,
+ * followed by a blank or the end. Returns 1, 0 at the end of the line, -1
+ * when malformed (`why` says how).
  */
 static int
 next_word(const char **p, char *out, size_t size, size_t *len, const char **why)
 {
 	const char *s = *p;
 	size_t o = 0;
-	bool quoted = false;
+	bool quoted;
 
-	while (*s == ' ' || *s == '\t')
+	while (is_blank(*s))
 		s++;
-	if (!*s || *s == '\n' || *s == '\r') {
-		*p = s;
+	*p = s;
+	if (is_end(s))
 		return 0;
-	}
-	while (*s && *s != '\n' && *s != '\r' && (quoted || (*s != ' ' && *s != '\t'))) {
-		char c = *s++;
+	quoted = *s == '"';
+	s += quoted;
+	for (;;) {
+		char c = *s;
 
+		if (quoted ? !c || c == '\n' : is_end(s) || is_blank(c))
+			break;
+		s++;
 		if (c == '"') {
-			quoted = !quoted;
-			continue;
+			if (!quoted) {
+				*why = "a quote inside a word (a quoted word is quoted whole)";
+				return -1;
+			}
+			quoted = false;
+			if (!is_end(s) && !is_blank(*s)) {
+				*why = "text after a closing quote";
+				return -1;
+			}
+			break;
+		}
+		if (c == '\r' || (!quoted && c == '\\')) {
+			*why = c == '\r' ? "a carriage return inside the line"
+				: "a backslash outside quotes";
+			return -1;
 		}
 		if (quoted && c == '\\') {
-			unsigned int hi, lo;
-
 			c = *s++;
 			if (c == 'x') {
-				if (sscanf(s, "%1x%1x", &hi, &lo) != 2) {
+				int hi = fme_hex_value(s[0]), lo = hi < 0 ? -1 : fme_hex_value(s[1]);
+
+				if (lo < 0) {
 					*why = "a \\x escape needs two hexadecimal digits";
 					return -1;
 				}
@@ -82,77 +117,115 @@ next_word(const char **p, char *out, size_t size, size_t *len, const char **why)
 	return 1;
 }
 
+/* "N": decimal digits, no sign, no leading zero, 1..FME_IFINDEX_MAX. */
 static bool
-parse_mac_text(const char *s, uint8_t mac[6])
+parse_ifindex(const char *s, size_t len, uint32_t *out)
 {
-	unsigned int b[6];
-	char end;
+	uint64_t v = 0;
 
-	if (sscanf(s, "%2x:%2x:%2x:%2x:%2x:%2x%c", &b[0], &b[1], &b[2], &b[3], &b[4], &b[5],
-		   &end) != 6)
+	if (len == 0 || len > 10 || s[0] == '0')
 		return false;
-	for (int i = 0; i < 6; i++)
-		mac[i] = (uint8_t)b[i];
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+		v = v * 10 + (uint64_t)(s[i] - '0');
+	}
+	if (v > FME_IFINDEX_MAX)
+		return false;
+	*out = (uint32_t)v;
 	return true;
 }
 
-/* One KEY=VALUE field of a line into `e` (ifIndex noted in *have_ifindex):
- * false, with the line's error noted, when it is not one the file knows. */
-static bool
-parse_field(struct fme_portmap *map, unsigned int lineno, char *w, size_t len,
-	    struct fme_portmap_entry *e, bool *have_ifindex)
+/* The fields a line may hold, each at most once. */
+enum { F_IFINDEX, F_MAC, F_ALIAS, F_LINK_TRAPS, N_FIELDS };
+static const char *const field_names[N_FIELDS] = { "ifIndex", "mac", "alias", "linkTraps" };
+
+/*
+ * The next KEY=VALUE field of *p into `e` (`seen`: the fields given so
+ * far): the key bare, the value a word (next_word()). Returns 1, 0 at the
+ * end of the line, -1 with the line's error noted.
+ */
+static int
+next_field(struct fme_portmap *map, unsigned int lineno, const char **p, char *w,
+	   struct fme_portmap_entry *e, unsigned int *seen)
 {
-	char *eq = memchr(w, '=', len);
-	const char *key = w, *val = eq ? eq + 1 : "";
-	size_t vlen = eq ? len - (size_t)(eq + 1 - w) : 0;
+	const char *s = *p, *key, *why = NULL;
+	size_t klen = 0, len;
+	int f, rc;
 
-	if (!eq) {
-		fme_portmap_note(map, lineno, "%.40s: not KEY=VALUE", w);
-		return false;
+	while (is_blank(*s))
+		s++;
+	if (is_end(s))
+		return 0;
+	key = s;
+	while ((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z'))
+		s++, klen++;
+	if (*s != '=' || klen == 0) {
+		fme_portmap_note(map, lineno, "%.*s: not KEY=VALUE", (int)strcspn(key, " \t\r\n"),
+				 key);
+		return -1;
 	}
-	*eq = '\0';
-	if (strcmp(key, "ifIndex") == 0) {
-		char *end;
-		unsigned long long v;
-
-		errno = 0;
-		v = strtoull(val, &end, 10);
-		if (errno || end == val || *end || val[0] == '-' || v < 1 ||
-		    v > FME_IFINDEX_MAX) {
-			fme_portmap_note(map, lineno, "ifIndex: not a number in "
-					     "1..2147483647");
-			return false;
+	for (f = 0; f < N_FIELDS; f++)
+		if (strlen(field_names[f]) == klen && !strncmp(key, field_names[f], klen))
+			break;
+	if (f == N_FIELDS) {
+		fme_portmap_note(map, lineno, "%.*s: unknown field (ifIndex, mac, alias and "
+				 "linkTraps are known)", (int)(klen > 40 ? 40 : klen), key);
+		return -1;
+	}
+	if (*seen & (1u << f)) {
+		fme_portmap_note(map, lineno, "%s: given twice", field_names[f]);
+		return -1;
+	}
+	*seen |= 1u << f;
+	s++;
+	if (is_end(s) || is_blank(*s)) {
+		w[0] = '\0';
+		len = 0;
+	} else if ((rc = next_word(&s, w, WORD_MAX, &len, &why)) < 0) {
+		fme_portmap_note(map, lineno, "%s: %s", field_names[f], why);
+		return -1;
+	}
+	*p = s;
+	/* a value is text, but for the alias, which may hold any octet */
+	if (f != F_ALIAS && strlen(w) != len) {
+		fme_portmap_note(map, lineno, "%s: a NUL octet in the value", field_names[f]);
+		return -1;
+	}
+	switch (f) {
+	case F_IFINDEX:
+		if (!parse_ifindex(w, len, &e->ifindex)) {
+			fme_portmap_note(map, lineno, "ifIndex: not a number in 1..2147483647");
+			return -1;
 		}
-		e->ifindex = (uint32_t)v;
-		*have_ifindex = true;
-	} else if (strcmp(key, "mac") == 0) {
-		if (!parse_mac_text(val, e->mac)) {
+		break;
+	case F_MAC:
+		if (!fme_mac_of_text(w, len, e->mac)) {
 			fme_portmap_note(map, lineno, "mac: not XX:XX:XX:XX:XX:XX");
-			return false;
+			return -1;
 		}
 		e->mac_ok = true;
-	} else if (strcmp(key, "alias") == 0) {
-		if (vlen > FME_IFALIAS_MAX) {
+		break;
+	case F_ALIAS:
+		if (len > FME_IFALIAS_MAX) {
 			fme_portmap_note(map, lineno, "alias: longer than 64 octets");
-			return false;
+			return -1;
 		}
-		memcpy(e->alias, val, vlen);
-		e->alias_len = vlen;
-	} else if (strcmp(key, "linkTraps") == 0) {
-		if (strcmp(val, "enabled") == 0)
+		memcpy(e->alias, w, len);
+		e->alias_len = len;
+		break;
+	default:
+		if (strcmp(w, "enabled") == 0) {
 			e->link_traps = FME_LINK_TRAPS_ENABLED;
-		else if (strcmp(val, "disabled") == 0)
+		} else if (strcmp(w, "disabled") == 0) {
 			e->link_traps = FME_LINK_TRAPS_DISABLED;
-		else {
+		} else {
 			fme_portmap_note(map, lineno, "linkTraps: enabled or disabled");
-			return false;
+			return -1;
 		}
-	} else {
-		fme_portmap_note(map, lineno, "%.40s: unknown field (ifIndex, mac, "
-				     "alias and linkTraps are known)", key);
-		return false;
+		break;
 	}
-	return true;
+	return 1;
 }
 
 /* Does entry `e` of source `source` (line `lineno`) clash with an earlier
@@ -184,35 +257,38 @@ parse_line(struct fme_portmap *map, const char *line, unsigned int lineno, char 
 {
 	const char *p = line, *why = NULL;
 	struct fme_portmap_entry tmp = { .link_traps = FME_LINK_TRAPS_ENABLED }, *e;
-	size_t l1, l2, len;
+	size_t l1, l2;
 	char *w = NULL;
-	bool have_ifindex = false, ok = false;
+	unsigned int seen = 0;
+	bool ok = false;
 	int rc;
 
-	if (next_word(&p, w1, WORD_MAX, &l1, &why) != 1 || strcmp(w1, "port") != 0) {
+	if (strncmp(p, "port", 4) != 0 || (!is_blank(p[4]) && !is_end(p + 4))) {
 		fme_portmap_note(map, lineno, "not a \"port\" line");
 		return false;
 	}
+	p += 4;
 	if ((rc = next_word(&p, w1, WORD_MAX, &l1, &why)) != 1 || l1 == 0 || strlen(w1) != l1) {
-		fme_portmap_note(map, lineno, "source: %s", rc < 0 ? why : "missing");
+		fme_portmap_note(map, lineno, "source: %s", rc < 0 ? why : rc == 0 ?
+				 "missing" : l1 == 0 ? "empty" : "a NUL octet in the path");
 		return false;
 	}
 	if ((rc = next_word(&p, w2, WORD_MAX, &l2, &why)) != 1 || l2 == 0 ||
 	    l2 >= FME_PORT_NAME_MAX || strlen(w2) != l2) {
 		fme_portmap_note(map, lineno, "device: %s", rc < 0 ? why : rc == 0 ?
-				     "missing" : "empty, or longer than 63 octets");
+				 "missing" : strlen(w2) != l2 ? "a NUL octet in the name"
+				 : "empty, or longer than 63 octets");
 		return false;
 	}
 	memcpy(tmp.name, w2, l2 + 1);
 	w = malloc(WORD_MAX);
 	if (!w)
 		return false;
-	while ((rc = next_word(&p, w, WORD_MAX, &len, &why)) == 1)
-		if (!parse_field(map, lineno, w, len, &tmp, &have_ifindex))
-			goto out;
+	while ((rc = next_field(map, lineno, &p, w, &tmp, &seen)) == 1)
+		;
 	if (rc < 0)
-		fme_portmap_note(map, lineno, "%s", why);
-	else if (!have_ifindex)
+		goto out;
+	if (!(seen & (1u << F_IFINDEX)))
 		fme_portmap_note(map, lineno, "ifIndex: missing");
 	else if (!clashes(map, lineno, w1, &tmp) && (e = fme_portmap_add(map, w1))) {
 		tmp.source = e->source;
@@ -233,6 +309,7 @@ fme_portmap_load(struct fme_portmap *map, const char *dir)
 	char *line = NULL, *w1 = NULL, *w2 = NULL;
 	size_t cap = 0;
 	unsigned int lineno = 0;
+	ssize_t got;
 	FILE *f;
 	int rc = 0;
 
@@ -257,13 +334,20 @@ fme_portmap_load(struct fme_portmap *map, const char *dir)
 		rc = -ENOMEM;
 		goto out;
 	}
-	while (getline(&line, &cap, f) > 0) {
+	while ((got = getline(&line, &cap, f)) > 0) {
 		const char *p = line;
 
 		lineno++;
-		while (*p == ' ' || *p == '\t')
+		if (strlen(line) != (size_t)got) {
+			/* the line's text would end there: what follows unread */
+			fme_portmap_note(map, lineno, "a NUL octet in the line (\\x00 in a "
+					 "quoted word)");
+			map->file_faulty = true;
+			continue;
+		}
+		while (is_blank(*p))
 			p++;
-		if (*p == '#' || *p == '\n' || *p == '\r' || !*p)
+		if (*p == '#' || is_end(p))
 			continue;
 		if (!parse_line(map, p, lineno, w1, w2))
 			map->file_faulty = true;

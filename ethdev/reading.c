@@ -47,11 +47,12 @@ fme_json_u64(const json_t *v, uint64_t *out)
 		*out = (uint64_t)json_integer_value(v);
 		return 0;
 	}
+	/* an integer the client passed on as digits, and nothing else */
 	s = json_string_value(v);
 	n = s ? json_string_length(v) : 0;
-	if (!s || n == 0 || n > 20)
+	if (!s || n < 2 || n > 21 || s[0] != FME_JSON_BIG_MARK)
 		return -ERANGE;
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 1; i < n; i++) {
 		unsigned int d = (unsigned char)s[i] - '0';
 
 		if (d > 9 || x > (UINT64_MAX - d) / 10)
@@ -109,25 +110,25 @@ fme_port_parse_list(const json_t *reply, uint16_t *ids, unsigned int max)
 	return (int)n;
 }
 
-/* "92:F0:4A:1F:A7:53" */
-static bool
-parse_mac(const char *s, uint8_t mac[6])
+bool
+fme_mac_of_text(const char *s, size_t len, uint8_t mac[6])
 {
-	unsigned int b[6];
-	char end;
-
-	if (!s || sscanf(s, "%2x:%2x:%2x:%2x:%2x:%2x%c", &b[0], &b[1], &b[2], &b[3], &b[4],
-			 &b[5], &end) != 6)
+	if (!s || len != 17)
 		return false;
-	for (int i = 0; i < 6; i++)
-		mac[i] = (uint8_t)b[i];
+	for (int i = 0; i < 6; i++) {
+		int hi = fme_hex_value(s[3 * i]), lo = fme_hex_value(s[3 * i + 1]);
+
+		if (hi < 0 || lo < 0 || (i < 5 && s[3 * i + 2] != ':'))
+			return false;
+		mac[i] = (uint8_t)(hi << 4 | lo);
+	}
 	return true;
 }
 
 int
 fme_port_parse_info(const json_t *reply, struct fme_port_reading *r)
 {
-	const char *name = json_string_value(json_object_get(reply, "name"));
+	const char *name = fme_json_text(json_object_get(reply, "name")), *mac;
 	uint64_t mtu, promisc = 0, started = 0;
 
 	if (!json_is_object(reply) || !name || !name[0] || !get_u64(reply, "mtu", &mtu))
@@ -138,7 +139,8 @@ fme_port_parse_info(const json_t *reply, struct fme_port_reading *r)
 		return -EPROTO;
 	memcpy(r->name, name, strlen(name) + 1);
 	r->mtu = mtu > UINT32_MAX ? UINT32_MAX : (uint32_t)mtu;
-	r->mac_ok = parse_mac(json_string_value(json_object_get(reply, "mac_addr")), r->mac);
+	mac = fme_json_text(json_object_get(reply, "mac_addr"));
+	r->mac_ok = mac && fme_mac_of_text(mac, strlen(mac), r->mac);
 	get_u64(reply, "promiscuous", &promisc);
 	get_u64(reply, "dev_started", &started);
 	r->promiscuous = promisc != 0;
@@ -153,7 +155,7 @@ fme_port_parse_info(const json_t *reply, struct fme_port_reading *r)
 int
 fme_port_parse_link(const json_t *reply, struct fme_port_reading *r)
 {
-	const char *status = json_string_value(json_object_get(reply, "status"));
+	const char *status = fme_json_text(json_object_get(reply, "status"));
 	uint64_t speed;
 
 	if (!json_is_object(reply) || !status)

@@ -245,7 +245,7 @@ tel_hello(struct fme_tel *t, size_t len)
 	if (!json_is_integer(v) || json_integer_value(v) <= 0)
 		goto out;
 	t->pid = (long)json_integer_value(v);
-	ver = json_string_value(json_object_get(h, "version"));
+	ver = fme_json_text(json_object_get(h, "version"));
 	fme_escape_str(ver ? ver : "", t->version, sizeof(t->version));
 	v = json_object_get(h, "max_output_len");
 	rc = tel_buffer(t, json_is_integer(v) && json_integer_value(v) > 0

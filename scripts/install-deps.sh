@@ -9,7 +9,7 @@ pkgs=(build-essential cmake pkg-config libdpdk-dev libyaml-dev libsnmp-dev
       snmpd snmp snmptrapd smitools libcmocka-dev libjansson-dev python3 python3-pytest
       clang libclang-rt-14-dev valgrind procps meson ninja-build dpkg-dev
       python3-pysnmp4 python3-yaml iproute2 dpdk-dev prometheus-snmp-exporter
-      libsmartcols-dev debhelper lintian debootstrap systemd-container prometheus
+      libsmartcols-dev libsystemd-dev debhelper lintian debootstrap systemd-container prometheus
       libmicrohttpd-dev libcrypt-dev python3-prometheus-client python3-bcrypt curl)
 
 missing=()

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * fastmib-agentx's configuration files: its directives, the two of them
- * read before Net-SNMP starts, what the values are given to, and the
- * reload. Where each value lands and which source wins is values.h's.
+ * fastmib-agentx's configuration: what the values are given to, and the
+ * reload. How the files are read is directives.h's; where each value
+ * lands and which source wins is values.h's.
  *
  * The files are read by Net-SNMP, as snmpd's are: at start through
  * init_snmp() (every directive, Net-SNMP's own included); on SIGHUP again,
@@ -15,22 +15,6 @@
 #include <stdbool.h>
 
 #include "values.h"
-
-/*
- * listen and persistentDir/stateDir decide how Net-SNMP is started (the
- * agent's role, where its state is read from), so main() takes them from
- * the -c files before it starts, unless the command line set them.
- * Returns 0, or -1 after a message naming the file and line.
- */
-int fmx_config_early(struct fmx_settings *st);
-
-/* The directives, registered with Net-SNMP before init_snmp() (main.c). */
-void fmx_register_directives(void);
-
-/* Count errors logged from now on (the configuration is being read):
- * main.c at start, fmx_reload() again. */
-void fmx_count_errors_begin(struct fmx_settings *st);
-unsigned int fmx_count_errors_end(struct fmx_settings *st);
 
 /*
  * Give the segment set and the ports what the values name (the command

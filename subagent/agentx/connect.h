@@ -30,7 +30,7 @@ const char *fmx_socket_path(const char *sock);
  * A socket that cannot be: a unix path longer than a socket address
  * holds (Net-SNMP would only fail to connect, again at every ping).
  * Returns NULL, or what is wrong in buf. For -x (options.c) and
- * agentxSocket (config.c).
+ * agentxSocket (directives.c).
  */
 const char *fmx_socket_problem(const char *sock, char *buf, size_t len);
 

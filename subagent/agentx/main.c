@@ -6,10 +6,12 @@
  * front end: Net-SNMP's set-up, the start (everything opened before the
  * daemon detaches, so that the exit status says whether it started), the
  * main loop and its signals. The command line is options.c's, the
- * configuration files config.c's, the settings they give values.c's, the
+ * configuration files directives.c's, what they give and the reload
+ * config.c's, the settings they give values.c's, the
  * state directory state.c's, the pid file and the change of user
  * privileges.c's, the AgentX connection's diagnosis connect.c's,
- * responses too big for the master size.c's.
+ * responses too big for the master size.c's, the status shown by the
+ * service manager (snmpd's answers to the registrations) status.c's.
  */
 #include <errno.h>
 #include <limits.h>
@@ -24,10 +26,12 @@
 #include <net-snmp/agent/net-snmp-agent-includes.h>
 
 #include "connect.h"
+#include "directives.h"
 #include "options.h"
 #include "privileges.h"
 #include "size.h"
 #include "state.h"
+#include "status.h"
 
 #ifndef FASTMIB_VERSION
 #define FASTMIB_VERSION "0.0.0"
@@ -279,6 +283,8 @@ open_everything(struct fmx_settings *st)
 			 : "the master refused the session");
 		return -1;
 	}
+	if (!st->listen.value)
+		fmx_status_start();
 	rc = fma_start(st->agent, (unsigned int)(fmx_setting(st, FMA_SETTING_CHECK) > 0
 				 ? fmx_setting(st, FMA_SETTING_CHECK) : 0));
 	if (rc < 0) {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fastmib-agentx's settings: what the command line (options.c) and the
- * configuration files (config.c) set, each source kept apart, and which
+ * configuration files (directives.c) set, each source kept apart, and which
  * one wins (command line over files, later line over earlier). What the
  * numeric settings mean and their limits are the shared table of
  * settings.h; the rest of the program reads its settings here.

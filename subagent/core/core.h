@@ -94,9 +94,11 @@ const char *fma_path(const struct fma_agent *agent, unsigned int i);
 /**
  * Attach every segment that exists, register its handler, and arm the
  * periodic re-attach check (every `period_s` seconds, 0 = default). Call
- * after init_agent(); registrations made before the AgentX session is up
- * are sent by Net-SNMP once it connects. Segments that are missing or
- * refused are logged and retried by the check. -EALREADY when started.
+ * after init_agent(); as an AgentX subagent, registrations made before the
+ * session is up are sent once it connects, and a segment is "serving"
+ * (logged) once snmpd accepted its root (common/axreg.h). Segments that
+ * are missing or refused are logged and retried by the check.
+ * -EALREADY when started.
  */
 int fma_start(struct fma_agent *agent, unsigned int period_s);
 

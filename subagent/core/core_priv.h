@@ -29,6 +29,7 @@
 
 #include "fastmib/oidmap.h"
 #include "fastmib/reader.h"
+#include "axreg.h"
 #include "core.h"
 #include "evhist.h"
 #include "ratelimit.h"
@@ -120,12 +121,14 @@ struct fma_seg {
 	struct fastmib_oid_rows rows;   /* what the map asks about rows and records */
 	oid root[MAX_OID_LEN];
 	size_t root_len;
-	netsnmp_handler_registration *reg;
+	struct fma_axreg *reg;          /* the root's registration, NULL: none */
 	/* the readings of the last requests (snaps.c) */
 	struct fma_request requests[FMA_SNAP_REQUESTS];
 	uint64_t request_clock;
 	/* last attach failure, so that a retry every second logs only changes */
 	struct fma_said said;
+	/* snmpd's last refusal of the root's registration, logged once */
+	struct fma_said refused;
 	/* named again since fma_reload_begin() */
 	bool confirmed;
 	struct fma_events *ev;          /* NULL: no event log served */

@@ -30,10 +30,9 @@ fma_log_failure(struct fma_seg *s, int rc, const char *msg)
 static void
 fma_unregister(struct fma_seg *s)
 {
-	if (s->reg) {
-		netsnmp_unregister_handler(s->reg);
-		s->reg = NULL;
-	}
+	fma_axreg_unregister(s->reg, false);
+	s->reg = NULL;
+	fma_said_forget(&s->refused);
 }
 
 /* Everything of an attached segment but its registration. */
@@ -77,11 +76,42 @@ fma_root_owner(const struct fma_seg *s)
 	return NULL;
 }
 
+static void
+fma_log_serving(const struct fma_seg *s)
+{
+	struct fastmib_info info;
+
+	fastmib_info(s->seg, &info);
+	snmp_log(LOG_INFO, "fastmib: %s: serving %s (generation %" PRIu64 "%s)\n",
+		 s->path, s->schema->module, info.generation,
+		 s->writable ? "" : ", read-only: resets refused");
+}
+
+/* snmpd's answer to the root's registration (AgentX; axreg.h). */
+static void
+fma_answered(struct fma_axreg *reg, void *arg)
+{
+	struct fma_seg *s = arg;
+	long error = fma_axreg_error(reg);
+
+	if (fma_axreg_serving(reg)) {
+		fma_said_forget(&s->refused);
+		if (s->seg)
+			fma_log_serving(s);
+		return;
+	}
+	if (fma_said_news(&s->refused, (int)error, fma_axreg_error_name(error)))
+		snmp_log(LOG_ERR, "fastmib: %s: snmpd refused %s: %s; not served, "
+			 "retrying\n", s->path, fma_axreg_label(reg),
+			 fma_axreg_error_name(error));
+}
+
 static int
 fma_register(struct fma_seg *s)
 {
 	netsnmp_handler_registration *reg;
-	int rc;
+	char label[FMA_AXREG_LABEL_MAX];
+	size_t at;
 
 	reg = netsnmp_create_handler_registration(s->schema->module, fma_handler,
 						  s->root, s->root_len,
@@ -89,11 +119,14 @@ fma_register(struct fma_seg *s)
 	if (!reg)
 		return -ENOMEM;
 	reg->handler->myvoid = s; /* no data_free: the core owns `s` */
-	rc = netsnmp_register_handler(reg);
-	if (rc != MIB_REGISTERED_OK)
-		return -EADDRINUSE;
-	s->reg = reg;
-	return 0;
+	/* "module NAME (ROOT)": the messages and the status name it so */
+	at = (size_t)snprintf(label, sizeof(label), "module %s (", s->schema->module);
+	for (size_t i = 0; i < s->root_len && at < sizeof(label); i++)
+		at += (size_t)snprintf(label + at, sizeof(label) - at, "%s%lu",
+				       i ? "." : "", (unsigned long)s->root[i]);
+	if (at < sizeof(label))
+		snprintf(label + at, sizeof(label) - at, ")");
+	return fma_axreg_register(reg, label, fma_answered, s, &s->reg);
 }
 
 /*
@@ -132,10 +165,9 @@ fma_prepare(struct fma_seg *s, char *why, size_t whylen)
 static void
 fma_try_attach(struct fma_seg *s)
 {
-	netsnmp_handler_registration *kept = s->reg;
+	struct fma_axreg *kept = s->reg;
 	oid kept_root[MAX_OID_LEN];
 	size_t kept_len = s->root_len;
-	struct fastmib_info info;
 	char why[256] = "";
 	const struct fma_seg *owner;
 	int rc;
@@ -180,11 +212,10 @@ fma_try_attach(struct fma_seg *s)
 		fma_detach(s);
 		return;
 	}
-	fastmib_info(s->seg, &info);
 	fma_said_forget(&s->said);
-	snmp_log(LOG_INFO, "fastmib: %s: serving %s (generation %" PRIu64 "%s)\n",
-		 s->path, s->schema->module, info.generation,
-		 s->writable ? "" : ", read-only: resets refused");
+	/* as an AgentX subagent, once snmpd said yes (fma_answered()) */
+	if (fma_axreg_serving(s->reg))
+		fma_log_serving(s);
 	if (s->ev)
 		snmp_log(LOG_INFO, "fastmib: %s: event log of %u event(s), history "
 			 "of %u records, %u record(s) found\n", s->path,

@@ -14,11 +14,59 @@
 
 #include "ports_priv.h"
 
+/* The device a port's info reply names, taken as the port's: a new row
+ * when another device took the port id (hotplug). */
+static void
+fmp_take_device(struct fmp_src *s, struct fmp_port *p, const struct fme_port_reading *rd)
+{
+	if (p->dev.name[0] && strcmp(p->dev.name, rd->name) != 0) {
+		fmp_unbind(p);
+		fmp_port_forget(p, fmp_stamp(s->owner));
+	}
+	memcpy(p->dev.name, rd->name, sizeof(p->dev.name));
+	p->dev.mac_ok = rd->mac_ok;
+	memcpy(p->dev.mac, rd->mac, sizeof(p->dev.mac));
+}
+
+/* The application's port list (`ids`, ascending): which ports are listed,
+ * each listed one made if new. */
+static void
+fmp_take_list(struct fmp_src *s, const uint16_t *ids, unsigned int n)
+{
+	for (unsigned int i = 0; i < s->n_ports; i++)
+		s->ports[i]->dev.listed = false;
+	for (unsigned int i = 0; i < n; i++) {
+		struct fmp_port *p = fmp_port_of(s, ids[i], true);
+
+		if (p)
+			p->dev.listed = true;
+	}
+	s->first_sample = false;
+}
+
+/* A port list that came after its query gave up: taken as if in time,
+ * the rows following it at the next check. */
+static void
+fmp_src_late_list(struct fmp_src *s, const json_t *value)
+{
+	uint16_t *ids = malloc(FME_APP_PORTS_MAX * sizeof(*ids));
+	int n = ids ? fme_port_parse_list(value, ids, FME_APP_PORTS_MAX) : -ENOMEM;
+
+	if (n >= 0) {
+		s->late_taken++;
+		fmp_take_list(s, ids, (unsigned int)n);
+		s->sampled = true;
+	}
+	free(ids);
+}
+
 /*
  * A reply that came after its query gave up (the telemetry client's late
- * callback): the port's reading all the same, dated by when its command
- * was sent, so that the age rule never takes it for younger than it is.
- * Replies come in order, so it is never older than the part it replaces.
+ * callback): the port list, or a port's reading all the same, dated by
+ * when its command was sent, so that the age rule never takes it for
+ * younger than it is. Replies come in order, so it is never older than
+ * the part it replaces. A port seen for the first time takes its device
+ * from its info, and gets its row at the next check.
  */
 static void
 fmp_src_late(const char *cmd, uint64_t sent_ns, const json_t *value, void *arg)
@@ -27,10 +75,20 @@ fmp_src_late(const char *cmd, uint64_t sent_ns, const json_t *value, void *arg)
 	struct fme_port_reading r;
 	struct fmp_port *p;
 
+	if (strcmp(cmd, "/ethdev/list") == 0) {
+		fmp_src_late_list(s, value);
+		return;
+	}
 	if (fme_port_parse_reply(cmd, value, &r) < 0)
 		return; /* not a port's part, or the port is gone: the check sees it */
 	p = fmp_port_of(s, r.port, false);
-	if (!p || !p->dev.name[0])
+	if (!p)
+		return;
+	if (!p->dev.name[0] && p->dev.listed && (r.parts & FME_PORT_INFO)) {
+		fmp_take_device(s, p, &r);
+		s->sampled = true;
+	}
+	if (!p->dev.name[0])
 		return;
 	/* another device at this port id now: no values until the check
 	 * sees it */
@@ -127,17 +185,42 @@ fmp_src_answers(struct fmp_src *s)
 
 /* ---- the sample ---- */
 
+unsigned int
+fmp_src_next_late(struct fmp_src *s, struct fmp_port **out, unsigned int max,
+		  struct fmp_port *const *skip, unsigned int n_skip)
+{
+	unsigned int n = 0, from = s->late_next;
+
+	for (unsigned int k = 0; k < s->n_ports && n < max; k++) {
+		unsigned int at = (from + k) % s->n_ports;
+		struct fmp_port *p = s->ports[at];
+		bool skipped = false;
+
+		for (unsigned int i = 0; i < n_skip && !skipped; i++)
+			skipped = skip[i] == p;
+		if (!p->dev.listed || skipped)
+			continue;
+		out[n++] = p;
+		s->late_next = (at + 1) % s->n_ports;
+	}
+	return n;
+}
+
 /*
- * A late application: the ports of its last list are read straight away,
- * so that the round trip the check costs it brings readings (a late list
- * would bring none); the list is read again once it answers in time.
+ * A late application: the next ports of its last list in turn are read
+ * straight away (fmp_src_next_late()), so that the round trip the check
+ * costs it brings readings (a late list would bring none before its
+ * turn); the list is read again once it answers in time, or taken when
+ * it comes late.
  */
 static void
-fmp_sample_last_list(struct fmp_src *s)
+fmp_sample_late(struct fmp_src *s)
 {
-	for (unsigned int i = 0; i < s->n_ports; i++)
-		if (s->ports[i]->dev.listed)
-			s->sample_ids[s->sample_n++] = s->ports[i]->id;
+	struct fmp_port *next[FMP_SAMPLE_CHUNK];
+
+	s->sample_n = fmp_src_next_late(s, next, FMP_SAMPLE_CHUNK, NULL, 0);
+	for (unsigned int i = 0; i < s->sample_n; i++)
+		s->sample_ids[i] = next[i]->id;
 	s->sample_at = 0;
 }
 
@@ -157,15 +240,7 @@ fmp_sample_list(struct fmp_src *s)
 	}
 	if (rc < 0)
 		return rc;
-	for (unsigned int i = 0; i < s->n_ports; i++)
-		s->ports[i]->dev.listed = false;
-	for (int i = 0; i < rc; i++) {
-		struct fmp_port *p = fmp_port_of(s, s->sample_ids[i], true);
-
-		if (p)
-			p->dev.listed = true;
-	}
-	s->first_sample = false;
+	fmp_take_list(s, s->sample_ids, (unsigned int)rc);
 	s->sample_n = (unsigned int)rc;
 	s->sample_at = 0;
 	return 0;
@@ -180,14 +255,7 @@ fmp_sample_take(struct fmp_src *s, struct fmp_port *p, const struct fme_port_rea
 		p->dev.listed = false; /* detached since the list */
 		return;
 	}
-	if (p->dev.name[0] && strcmp(p->dev.name, rd->name) != 0) {
-		/* another device at this port id (hotplug): a new row */
-		fmp_unbind(p);
-		fmp_port_forget(p, fmp_stamp(s->owner));
-	}
-	memcpy(p->dev.name, rd->name, sizeof(p->dev.name));
-	p->dev.mac_ok = rd->mac_ok;
-	memcpy(p->dev.mac, rd->mac, sizeof(p->dev.mac));
+	fmp_take_device(s, p, rd);
 	fmp_port_take(p, rd, now);
 }
 
@@ -245,7 +313,7 @@ fmp_src_sample(struct fmp_src *s, uint64_t until)
 	    !(s->sample_ids = malloc(FME_APP_PORTS_MAX * sizeof(*s->sample_ids))))
 		return -ENOMEM;
 	if (s->sample_n == 0 && s->behind_ns)
-		fmp_sample_last_list(s);
+		fmp_sample_late(s);
 	if (s->sample_n == 0) {
 		rc = fmp_sample_list(s);
 		if (rc < 0 || s->sample_n == 0)

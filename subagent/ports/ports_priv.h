@@ -140,6 +140,7 @@ struct fmp_src {
 	struct fmp_port **ports;        /* ascending ids */
 	unsigned int n_ports;
 	uint64_t behind_ns;             /* when answers stopped coming, 0: they come */
+	unsigned int late_next;         /* while late: the next port to read (index) */
 	bool late_logged;               /* "answers late" said for this episode */
 	bool hello_logged;              /* "no hello" said for this connection */
 	const char *lost;               /* why a request lost the connection */
@@ -232,6 +233,12 @@ void fmp_src_follow(struct fmp_src *s);
 void fmp_src_trouble(struct fmp_src *s, int rc);
 /* Answers come again after a late episode (request.c): said if it was. */
 void fmp_src_answers(struct fmp_src *s);
+/* While the application is late (request.c, and its check): up to `max`
+ * of its listed ports but those in `skip`, from the one after the last
+ * returned, in turn, so that every port is read, however many there are,
+ * one query's worth at a time. Returns how many are in `out`. */
+unsigned int fmp_src_next_late(struct fmp_src *s, struct fmp_port **out, unsigned int max,
+			       struct fmp_port *const *skip, unsigned int n_skip);
 
 /* ---- port.c: one port ---- */
 

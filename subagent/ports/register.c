@@ -22,18 +22,18 @@
  * Net-SNMP inserts a subtree by a walk of its registry from the start, so
  * runs are registered from the last column and the last ifIndex down (each
  * new subtree lands before the ones registered already) and unregistered
- * from the first up: that keeps the work linear in the ports. When snmpd
- * comes back after a restart, Net-SNMP would register every subtree again
- * one by one, in ascending order; the runs are sent again whole instead,
- * in the same cheap order, and the copies are marked done.
+ * from the first up: that keeps the work linear in the ports. Each run's
+ * answer from snmpd is known (common/axreg.h): a run refused (another
+ * subagent has those rows) is logged once per table and episode, and
+ * tried again until snmpd accepts it; when snmpd comes back after a
+ * restart, the runs are sent again whole, in the same cheap order.
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <net-snmp/agent/agent_callbacks.h>
-
+#include "axreg.h"
 #include "ports_priv.h"
 
 /* Consecutive ifIndex values one AgentX registration covers at most: the
@@ -44,11 +44,6 @@
 #define FMP_OWN_PRIORITY 130
 #define FMP_HANDLER_NAME "fastmib-ports"
 
-/* Net-SNMP's AgentX client (libnetsnmpagent), without a public header. */
-int agentx_register(netsnmp_session *ss, oid start[], size_t startlen, int priority,
-		    int range_subid, oid range_ubound, int timeout, u_char flags,
-		    const char *contextName);
-
 static const oid fmp_ifnumber_oid[] = { FMP_IFMIB_IFNUMBER };
 
 /* One AgentX registration: a column of a run of ifIndex values. */
@@ -56,18 +51,17 @@ struct fmp_run {
 	uint8_t t;
 	uint8_t col;
 	uint32_t lo, hi;
+	struct fma_axreg *ax;                  /* its registration and snmpd's answer */
 };
 
 struct fmp_reg {
 	struct fmp_tab tab[2];                 /* what each table's handler answers */
 	netsnmp_handler_registration *own[2];  /* our registrations of the tables */
 	netsnmp_handler_registration *own_ifnumber;
-	bool reattach_cb;
 	struct fmp_run *runs;                  /* AgentX: registered, sorted */
 	unsigned int n_runs;
+	struct fma_said refused[2];            /* per table: snmpd's refusal logged */
 };
-
-static netsnmp_mib_handler *fmp_find_injected(netsnmp_handler_registration *reginfo);
 
 /* ---- AgentX: a registration per column of a run ---- */
 
@@ -94,8 +88,61 @@ fmp_run_name(const struct fmp_run *run, oid *name)
 	return elen + 2;
 }
 
+/* The run whose registration is `ax`, or NULL (not among the runs yet). */
+static const struct fmp_run *
+fmp_run_of(const struct fmp_reg *reg, const struct fma_axreg *ax)
+{
+	for (unsigned int k = 0; k < reg->n_runs; k++)
+		if (reg->runs[k].ax == ax)
+			return &reg->runs[k];
+	return NULL;
+}
+
+/*
+ * snmpd's answer to a run. A refusal is logged once per table until the
+ * table has no run refused any more, which is said too: the rows are
+ * then served.
+ */
+static void
+fmp_answered(struct fma_axreg *ax, void *arg)
+{
+	struct fmp_ports *ports = arg;
+	struct fmp_reg *reg = ports->reg;
+	const struct fmp_run *run = fmp_run_of(reg, ax);
+	long error = fma_axreg_error(ax);
+
+	for (unsigned int t = 0; t < 2; t++) {
+		const char *table = fmp_ifmib_table_name((enum fmp_ifmib_table)t);
+		bool refused = false;
+
+		if (strcmp(fma_axreg_label(ax), table) != 0)
+			continue;
+		if (!fma_axreg_serving(ax)) {
+			if (!fma_said_news(&reg->refused[t], (int)error,
+					   fma_axreg_error_name(error)))
+				return;
+			if (run)
+				snmp_log(LOG_ERR, "fastmib: ports: snmpd refused %s rows (column "
+					 "%u, ifIndex %u..%u): %s; not served, retrying\n", table,
+					 run->col, run->lo, run->hi, fma_axreg_error_name(error));
+			else
+				snmp_log(LOG_ERR, "fastmib: ports: snmpd refused %s rows: %s; not "
+					 "served, retrying\n", table, fma_axreg_error_name(error));
+			return;
+		}
+		for (unsigned int k = 0; k < reg->n_runs && !refused; k++)
+			refused = reg->runs[k].t == t && reg->runs[k].ax &&
+				  fma_axreg_state(reg->runs[k].ax) == FMA_AXREG_REFUSED;
+		if (!refused && reg->refused[t].rc) {
+			snmp_log(LOG_INFO, "fastmib: ports: snmpd accepted the %s rows it "
+				 "refused: served\n", table);
+			fma_said_forget(&reg->refused[t]);
+		}
+	}
+}
+
 static int
-fmp_run_register(struct fmp_ports *ports, const struct fmp_run *run)
+fmp_run_register(struct fmp_ports *ports, struct fmp_run *run)
 {
 	oid name[FMP_IFMIB_IFXENTRY_LEN + 2];
 	size_t len = fmp_run_name(run, name);
@@ -112,23 +159,18 @@ fmp_run_register(struct fmp_ports *ports, const struct fmp_run *run)
 		reg->range_subid = (int)len;
 		reg->range_ubound = run->hi;
 	}
-	/* on failure the library frees `reg` */
-	return netsnmp_register_handler(reg) == MIB_REGISTERED_OK ? 0 : -EADDRINUSE;
+	/* on failure `reg` is freed */
+	return fma_axreg_register(reg, fmp_ifmib_table_name((enum fmp_ifmib_table)run->t),
+				  fmp_answered, ports, &run->ax);
 }
 
+/* Withdraw the run: from snmpd too (it was accepted), or only from the
+ * agent's registry (`leaving`: snmpd drops it with the session). */
 static void
-fmp_run_unregister(const struct fmp_run *run)
+fmp_run_unregister(struct fmp_run *run, bool leaving)
 {
-	oid name[FMP_IFMIB_IFXENTRY_LEN + 2];
-	size_t len = fmp_run_name(run, name);
-
-	/* the row variant frees every expanded copy and tells snmpd once,
-	 * with the range (unregister_mib_context() would free the last only) */
-	if (run->hi > run->lo)
-		netsnmp_unregister_mib_table_row(name, len, DEFAULT_MIB_PRIORITY, (int)len,
-						 run->hi, "");
-	else
-		unregister_mib_context(name, len, DEFAULT_MIB_PRIORITY, 0, 0, "");
+	fma_axreg_unregister(run->ax, leaving);
+	run->ax = NULL;
 }
 
 static int
@@ -199,7 +241,8 @@ fmp_runs_wanted(const struct fmp_ports *ports, unsigned int *np)
 					cap *= 2;
 				}
 				cur = &runs[n++];
-				*cur = (struct fmp_run){ (uint8_t)t, (uint8_t)col, ifindex, ifindex };
+				*cur = (struct fmp_run){ (uint8_t)t, (uint8_t)col, ifindex, ifindex,
+							 NULL };
 			}
 		}
 	}
@@ -234,7 +277,7 @@ fmp_runs_sync(struct fmp_ports *ports)
 			  : fmp_run_cmp(&reg->runs[a], &want[b]);
 
 		if (cmp < 0) {
-			fmp_run_unregister(&reg->runs[a++]);
+			fmp_run_unregister(&reg->runs[a++], false);
 			n_unreg++;
 		} else if (cmp == 0) {
 			kept[n_keep++] = reg->runs[a++];
@@ -261,54 +304,8 @@ fmp_runs_sync(struct fmp_ports *ports)
 	reg->n_runs = n_keep;
 	free(want);
 	if (n_reg || n_unreg)
-		snmp_log(LOG_INFO, "fastmib_ports: %u registration(s) made, %u withdrawn, in %"
+		snmp_log(LOG_INFO, "fastmib_ports: %u registration(s) sent, %u withdrawn, in %"
 			    PRIu64 " us\n", n_reg, n_unreg, (fastmib_monotonic_ns() - t0) / 1000);
-}
-
-/* Our subtree at `st` (itself or one of its children), or NULL. */
-static netsnmp_subtree *
-fmp_own_subtree(netsnmp_subtree *st, const struct fmp_ports *ports)
-{
-	for (; st; st = st->children) {
-		/* Net-SNMP may have put helpers (bulk_to_next) above ours */
-		netsnmp_mib_handler *h = st->reginfo ? fmp_find_injected(st->reginfo) : NULL;
-
-		if (h && h->access_method == fmp_instance_handler && h->myvoid == ports)
-			return st;
-	}
-	return NULL;
-}
-
-/*
- * snmpd is back (SNMPD_CALLBACK_INDEX_START, before Net-SNMP registers
- * every subtree again): the runs are sent whole, the copies marked done.
- */
-static int
-fmp_reattach(int major, int minor, void *serverarg, void *clientarg)
-{
-	struct fmp_ports *ports = clientarg;
-	struct fmp_reg *reg = ports->reg;
-	netsnmp_session *ss = serverarg;
-
-	(void)major;
-	(void)minor;
-	for (unsigned int k = reg->n_runs; ss && k-- > 0;) {
-		const struct fmp_run *run = &reg->runs[k];
-		oid name[FMP_IFMIB_IFXENTRY_LEN + 2];
-		size_t len = fmp_run_name(run, name);
-		netsnmp_subtree *st = netsnmp_subtree_find(name, len, NULL, "");
-
-		for (uint32_t i = run->lo; st && i <= run->hi; i++, st = st->next) {
-			netsnmp_subtree *own = fmp_own_subtree(st, ports);
-
-			if (own)
-				own->flags |= SUBTREE_ATTACHED;
-		}
-		agentx_register(ss, name, len, DEFAULT_MIB_PRIORITY,
-				run->hi > run->lo ? (int)len : 0, run->hi > run->lo ? run->hi : 0,
-				0, 0, NULL);
-	}
-	return SNMPERR_SUCCESS;
 }
 
 /* ---- snmpd's own tables (module) and ours (standalone) ---- */
@@ -463,10 +460,7 @@ fmp_reg_start(struct fmp_ports *ports)
 		reg->tab[t] = (struct fmp_tab){ ports, (enum fmp_ifmib_table)t };
 	switch (ports->mode) {
 	case FMP_PORTS_AGENTX:
-		reg->reattach_cb = snmp_register_callback(SNMP_CALLBACK_APPLICATION,
-							  SNMPD_CALLBACK_INDEX_START,
-							  fmp_reattach, ports) == SNMPERR_SUCCESS;
-		break;
+		break; /* runs registered as ports are served (fmp_reg_sync()) */
 	case FMP_PORTS_MODULE:
 		fmp_module_sync(ports);
 		break;
@@ -501,13 +495,9 @@ fmp_reg_stop(struct fmp_ports *ports, bool leaving)
 	/* snmpd drops a leaving subagent's registrations with its session, in
 	 * one pass over its registry; one by one they would cost it time
 	 * quadratic in the ports (see fmp_runs_wanted()) */
-	for (unsigned int k = 0; !(leaving && ports->mode == FMP_PORTS_AGENTX) &&
-	     k < reg->n_runs; k++)
-		fmp_run_unregister(&reg->runs[k]);
+	for (unsigned int k = 0; k < reg->n_runs; k++)
+		fmp_run_unregister(&reg->runs[k], leaving);
 	free(reg->runs);
-	if (reg->reattach_cb)
-		snmp_unregister_callback(SNMP_CALLBACK_APPLICATION, SNMPD_CALLBACK_INDEX_START,
-					 fmp_reattach, ports, 1);
 	for (unsigned int t = 0; t < 2; t++) {
 		if (reg->own[t])
 			netsnmp_unregister_handler(reg->own[t]);

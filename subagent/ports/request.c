@@ -64,6 +64,9 @@ fmp_pdu_fallback(struct fmp_port *p, unsigned int parts, uint64_t now)
 		    now - p->last.ns[k] > FMP_PORTS_MAX_AGE_MS * 1000000ull) {
 			p->req.failed = true;
 			p->src->gen_errs++;
+			DEBUGMSGTL(("fastmib_ports", "%s: port %u: late answer, and no reading "
+				    "of part %u younger than %u ms: genErr\n", p->src->epath,
+				    p->id, k, FMP_PORTS_MAX_AGE_MS));
 			return;
 		}
 	}
@@ -108,20 +111,18 @@ fmp_read(struct fmp_src *s, struct fmp_port *const *batch, const unsigned int *p
 		batch[i]->req.asked |= parts[i];
 	}
 	/* a late application's answers come after this PDU, and the next
-	 * query waits for them: every part of every served port is asked
-	 * (as many as a plan holds), so that all its readings stay young
-	 * and not only those this PDU needed */
-	for (unsigned int j = 0; s->behind_ns && j < s->n_ports && m < FMP_PLAN_MAX; j++) {
-		struct fmp_port *p = s->ports[j];
-		bool asked = false;
+	 * query waits for them: every part of as many more ports as a plan
+	 * holds is asked, the next ones in turn, so that all its readings
+	 * stay young however many ports it has, and not only those this
+	 * PDU needed */
+	if (s->behind_ns) {
+		unsigned int more = fmp_src_next_late(s, who + n, FMP_PLAN_MAX - n, batch, n);
 
-		for (unsigned int i = 0; i < n && !asked; i++)
-			asked = batch[i] == p;
-		if (p->row.served && !asked) {
-			who[m] = p;
-			asks[m].port = p->id;
-			asks[m++].parts = 0;
+		for (unsigned int i = n; i < n + more; i++) {
+			asks[i].port = who[i]->id;
+			asks[i].parts = 0;
 		}
+		m = n + more;
 	}
 	for (unsigned int i = 0; s->behind_ns && i < m; i++)
 		asks[i].parts |= fmp_port_parts(who[i]);

@@ -19,6 +19,7 @@ import signal
 import socket
 import subprocess
 import tempfile
+import threading
 import time
 
 SNMPD = shutil.which("snmpd") or "/usr/sbin/snmpd"
@@ -392,13 +393,29 @@ def agentx_binary():
     return path
 
 
+def runnable_by_anyone(program, workdir):
+    """A copy of `program` in `workdir`/bin, for a test that runs it as
+    another user: the build tree may sit where only its owner can go (a
+    clone in a 0700 home directory). `workdir` is the test's, reachable by
+    every user (in the run's temporary directory) and removed with the
+    copy when the test ends."""
+    d = os.path.join(workdir, "bin")
+    os.makedirs(d, exist_ok=True)
+    os.chmod(d, 0o755)
+    dst = os.path.join(d, os.path.basename(program))
+    shutil.copy2(program, dst)
+    os.chmod(dst, 0o755)
+    return dst
+
+
 class Agent:
     """fastmib-agentx in the foreground, as subagent of `snmpd` or, when
     `standalone` is true, as its own agent on a free UDP port."""
 
     def __init__(self, segments, snmpd=None, standalone=False, extra_args=(),
-                 wrapper=(), workdir=None, extra_conf=()):
+                 wrapper=(), workdir=None, extra_conf=(), env=None):
         self.dir = workdir or make_tmpdir("agent")
+        self.env = env  # more environment variables for the agent
         self.segments = list(segments)
         self.snmpd = snmpd
         self.standalone = standalone
@@ -438,7 +455,9 @@ class Agent:
     def start(self, wait_oid=None, timeout=20):
         out = open(os.path.join(self.dir, "agent.out"), "a")
         self.proc = subprocess.Popen(self.command(), stdout=out,
-                                     stderr=subprocess.STDOUT)
+                                     stderr=subprocess.STDOUT,
+                                     env=dict(os.environ, **self.env) if self.env
+                                     else None)
         out.close()
         if wait_oid:
             self.wait_served(wait_oid, timeout)
@@ -473,6 +492,48 @@ class Agent:
     def cleanup(self):
         _kill_process(self.proc)
         shutil.rmtree(self.dir, ignore_errors=True)
+
+
+class NotifySocket:
+    """The service manager's end of sd_notify(): a datagram socket whose
+    path goes into an agent's NOTIFY_SOCKET (`env()`), read as it comes
+    (a sender waits while a few datagrams are unread); `statuses()` are the
+    STATUS= lines received so far, oldest first."""
+
+    def __init__(self, workdir):
+        self.path = os.path.join(workdir, "notify")
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        self.sock.bind(self.path)
+        self.sock.settimeout(0.1)
+        self.received = []
+        self.closing = threading.Event()
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def _read(self):
+        while not self.closing.is_set():
+            try:
+                msg = self.sock.recv(65536).decode()
+            except socket.timeout:
+                continue
+            self.received += [ln[len("STATUS="):] for ln in msg.split("\n")
+                              if ln.startswith("STATUS=")]
+
+    def env(self):
+        return {"NOTIFY_SOCKET": self.path}
+
+    def statuses(self):
+        return list(self.received)
+
+    def status(self):
+        """The last STATUS= line, "" before any."""
+        got = self.statuses()
+        return got[-1] if got else ""
+
+    def close(self):
+        self.closing.set()
+        self.reader.join()
+        self.sock.close()
 
 
 def module_path():

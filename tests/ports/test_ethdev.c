@@ -94,6 +94,16 @@ test_parse_info_link_stats(void **state)
 	/* a name that does not fit is refused whole, not cut */
 	parse(fme_port_parse_info, "{\"name\":\"a234567890123456789012345678901234567890"
 	      "123456789012345678901234\",\"mtu\":1500}", &r, -EPROTO);
+	/* a number is no name, however large; a MAC is exactly six octets */
+	parse(fme_port_parse_info, "{\"name\":123456789012345678901,\"mtu\":1500}", &r,
+	      -EPROTO);
+	parse(fme_port_parse_info, "{\"name\":\"n\",\"mtu\":1500,"
+	      "\"mac_addr\":\" 2:F0:4A:1F:A7:53\"}", &r, 0);
+	assert_false(r.mac_ok);
+	parse(fme_port_parse_info, "{\"name\":\"n\",\"mtu\":1500,"
+	      "\"mac_addr\":\"92:F0:4A:1F:A7:53 \"}", &r, 0);
+	assert_false(r.mac_ok);
+	parse(fme_port_parse_link, "{\"status\":12345678901234567890123}", &r, -EPROTO);
 }
 
 /* A reply that comes late is parsed by its command alone: which port, which
@@ -157,18 +167,18 @@ test_counters_exact_and_alone(void **state)
 			 1u << FME_STAT_IMISSED);
 	assert_int_equal(r.stats_bad, 0);
 
-	/* faulty counters are left out, one by one, and the first is quoted */
+	/* faulty counters are left out, one by one, and the first is quoted;
+	 * a string is not a counter, whatever its text */
 	memset(&r, 0, sizeof(r));
 	parse(fme_port_parse_stats,
 	      "{\"ipackets\":-5,\"opackets\":18446744073709551616,\"ibytes\":1.5,"
 	      "\"obytes\":\"12\",\"ierrors\":3,\"oerrors\":2,\"rx_nombuf\":5}", &r, 0);
 	assert_int_equal(r.parts, FME_PORT_STATS);
 	assert_int_equal(r.stats_bad, 1u << FME_STAT_IPACKETS | 1u << FME_STAT_OPACKETS |
-			 1u << FME_STAT_IBYTES | 1u << FME_STAT_IMISSED);
-	assert_int_equal(r.stats_have, 1u << FME_STAT_OBYTES | 1u << FME_STAT_IERRORS |
-			 1u << FME_STAT_OERRORS | 1u << FME_STAT_RX_NOMBUF);
+			 1u << FME_STAT_IBYTES | 1u << FME_STAT_OBYTES | 1u << FME_STAT_IMISSED);
+	assert_int_equal(r.stats_have, 1u << FME_STAT_IERRORS | 1u << FME_STAT_OERRORS |
+			 1u << FME_STAT_RX_NOMBUF);
 	assert_string_equal(r.bad_text, "-5");
-	assert_int_equal(r.stat[FME_STAT_OBYTES], 12);
 
 	/* the same in xstats: the breakdown counter alone is dropped */
 	memset(&r, 0, sizeof(r));
@@ -215,14 +225,35 @@ test_json_load(void **state)
 	/* not JSON stays not JSON */
 	assert_null(fme_tel_json_load("{\"a\":1", 6));
 	assert_null(fme_tel_json_load("", 0));
-	/* what a counter may be */
+	/* a number with a leading zero is not JSON, however long (it was
+	 * once passed on as a string of digits, and read as a counter) */
+	assert_null(fme_tel_json_load("{\"a\":000000000000000000001}", 26));
+	assert_null(fme_tel_json_load("[-0123456789012345678901]", 25));
+	assert_null(fme_tel_json_load("[01]", 4));
+	j = fme_tel_json_load("[0, -0, 10000000000000000000]", 29);
+	assert_non_null(j);
+	assert_int_equal(fme_json_u64(json_array_get(j, 2), &v), 0);
+	assert_true(v == UINT64_C(10000000000000000000));
+	json_decref(j);
+	/* what a counter may be: never a string, whatever its digits */
 	j = json_string("18446744073709551616");
+	assert_int_equal(fme_json_u64(j, &v), -ERANGE);
+	json_decref(j);
+	j = json_string("12");
+	assert_int_equal(fme_json_u64(j, &v), -ERANGE);
+	json_decref(j);
+	j = json_string("\x01" "18446744073709551616");
 	assert_int_equal(fme_json_u64(j, &v), -ERANGE);
 	json_decref(j);
 	j = json_string("1x");
 	assert_int_equal(fme_json_u64(j, &v), -ERANGE);
 	json_decref(j);
 	assert_int_equal(fme_json_u64(NULL, &v), -ENOENT);
+	/* and a large integer is never text */
+	j = fme_tel_json_load(good[2], strlen(good[2]));
+	assert_string_equal(fme_json_text(json_object_get(j, "s")), "99999999999999999999");
+	assert_null(fme_json_text(json_object_get(j, "n")));
+	json_decref(j);
 }
 
 static void
@@ -301,8 +332,9 @@ temp_dir(void)
 	return strdup(d);
 }
 
+/* The map's file in `dir`: `len` octets of `text`. */
 static void
-write_file(const char *dir, const char *text)
+write_bytes(const char *dir, const char *text, size_t len)
 {
 	char path[256];
 	FILE *f;
@@ -310,8 +342,14 @@ write_file(const char *dir, const char *text)
 	snprintf(path, sizeof(path), "%s/" FME_PORTMAP_FILE, dir);
 	f = fopen(path, "w");
 	assert_non_null(f);
-	fputs(text, f);
+	assert_int_equal(fwrite(text, 1, len, f), len);
 	fclose(f);
+}
+
+static void
+write_file(const char *dir, const char *text)
+{
+	write_bytes(dir, text, strlen(text));
 }
 
 static void
@@ -468,11 +506,11 @@ test_map_file(void **state)
 		 "%1$s:6: device: already on line 2\n"
 		 "%1$s:7: alias: longer than 64 octets\n"
 		 "%1$s:8: speed: unknown field (ifIndex, mac, alias and linkTraps are known)\n"
-		 "%1$s:9: quote not closed\n"
+		 "%1$s:9: alias: quote not closed\n"
 		 "%1$s:10: linkTraps: enabled or disabled\n"
 		 "%1$s:11: ifIndex: missing\n"
 		 "%1$s:12: not a \"port\" line\n"
-		 "%1$s:13: unknown escape (\\\\, \\\" and \\xHH are known)\n", path);
+		 "%1$s:13: alias: unknown escape (\\\\, \\\" and \\xHH are known)\n", path);
 	assert_string_equal(fme_portmap_errors(m), text);
 	assert_int_equal(fme_portmap_count(m), 2);
 	e = fme_port_ifindex(m, "/run/a", 1000, "eth0", NULL, NULL, NULL, &created, &err);
@@ -490,6 +528,71 @@ test_map_file(void **state)
 	remove_dir(dir);
 }
 
+/*
+ * What the file's format forbids is refused, each line named: an escape
+ * with a blank inside, a field name that is not bare (a NUL inside it
+ * made "ifIndex\x00junk" read as ifIndex), a NUL in a value other than an
+ * alias, numbers with a sign or a leading zero, a field twice, a MAC that
+ * a scanf() reading would take, quotes half a word, a lone CR or a NUL
+ * octet in the line (the rest of the line unread). CR LF ends a line.
+ */
+static void
+test_map_file_strict(void **state)
+{
+	static const char text[] =
+		"port /run/a eth0 ifIndex=1 alias=\"\\x 41\"\n"
+		"port /run/a eth1 \"ifIndex\\x00junk\"=5\n"
+		"port /run/a eth2 ifIndex=\"5\\x00x\"\n"
+		"port /run/a eth3 ifIndex=+5\n"
+		"port /run/a eth4 ifIndex=05\n"
+		"port /run/a eth5 ifIndex=5 ifIndex=6\n"
+		"port /run/a eth6 ifIndex=16 mac=0x:0x:0x:0x:0x:0x\n"
+		"port /run/a \"eth7\"x ifIndex=17\n"
+		"port /run/a eth\"8\" ifIndex=18\n"
+		"port /run/a eth9 ifIndex=19\rjunk\n"
+		"port /run/a eth10 ifIndex=20\0junk\n"
+		"\"port\" /run/a eth11 ifIndex=21\n"
+		"port /run/a eth12 ifIndex=22\r\n"
+		"port /run/a eth13 ifIndex=23 alias=\"a\\x00b\" mac=00:1B:21:0a:0b:0c\n"
+		"port /run/a eth14 ifIndex=24 alias=\"\\x4\"\n";
+	char *dir = temp_dir(), path[256], want[4096];
+	struct fme_portmap *m;
+	struct fme_portmap_entry *e;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/" FME_PORTMAP_FILE, dir);
+	write_bytes(dir, text, sizeof(text) - 1);
+	assert_int_equal(fme_portmap_new(&m), 0);
+	assert_int_equal(fme_portmap_load(m, dir), -EINVAL);
+	snprintf(want, sizeof(want),
+		 "%1$s:1: alias: a \\x escape needs two hexadecimal digits\n"
+		 "%1$s:2: \"ifIndex\\x00junk\"=5: not KEY=VALUE\n"
+		 "%1$s:3: ifIndex: a NUL octet in the value\n"
+		 "%1$s:4: ifIndex: not a number in 1..2147483647\n"
+		 "%1$s:5: ifIndex: not a number in 1..2147483647\n"
+		 "%1$s:6: ifIndex: given twice\n"
+		 "%1$s:7: mac: not XX:XX:XX:XX:XX:XX\n"
+		 "%1$s:8: device: text after a closing quote\n"
+		 "%1$s:9: device: a quote inside a word (a quoted word is quoted whole)\n"
+		 "%1$s:10: ifIndex: a carriage return inside the line\n"
+		 "%1$s:11: a NUL octet in the line (\\x00 in a quoted word)\n"
+		 "%1$s:12: not a \"port\" line\n"
+		 "%1$s:15: alias: a \\x escape needs two hexadecimal digits\n", path);
+	assert_string_equal(fme_portmap_errors(m), want);
+	assert_int_equal(fme_portmap_count(m), 2);
+	e = fme_portmap_by_ifindex(m, 22);
+	assert_non_null(e);
+	assert_string_equal(e->name, "eth12");
+	e = fme_portmap_by_ifindex(m, 23);
+	assert_non_null(e);
+	assert_int_equal(e->alias_len, 3);
+	assert_memory_equal(e->alias, "a\0b", 3);
+	assert_true(e->mac_ok);
+	assert_memory_equal(e->mac, "\x00\x1b\x21\x0a\x0b\x0c", 6);
+	fme_portmap_free(m);
+	remove_dir(dir);
+}
+
 int
 main(void)
 {
@@ -503,6 +606,7 @@ main(void)
 		cmocka_unit_test(test_sources_and_names),
 		cmocka_unit_test(test_ifindex_rule),
 		cmocka_unit_test(test_map_file),
+		cmocka_unit_test(test_map_file_strict),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -140,3 +140,62 @@ def test_stuck_application(mode, fake_app):
         assert srv.client.value(oid) == 4343
     finally:
         srv.close()
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_late_application_with_many_ports(mode, fake_app):
+    """A late application's ports are all read, however many: each query
+    (a check's, or a request's beside the ports it needs) takes the next
+    64 ports in turn, so that the checks alone read every port, and a walk
+    sees every port's new value; not the first 64 ports again and again,
+    the others' readings aging into genErr."""
+    n = 130
+    app = fake_app(faketel.null_ports(n))
+    srv = PortsServer(mode, [app.dir], timeout_ms=20, debug=True)
+    column = "%s.%d" % (IFX_ENTRY, IN_OCTETS)
+    try:
+        srv.start(wait_ifindex=BASE + n - 1)
+        walk = srv.client.bulkwalk(column, reps=50)
+        assert in_octets(walk) == {BASE + i: 0 for i in range(n)}, walk
+        before = len(srv.read_log())
+        app.delay = 0.1  # beyond the 20 ms wait: every answer late
+        for i, p in enumerate(app.ports):
+            p["stats"]["ibytes"] = 7000 + i
+
+        def all_read_late():
+            log = srv.read_log()[before:]
+            return all("/ethdev/stats,%d: late reply taken" % i in log for i in range(n))
+        # no request meanwhile: the checks read them all, in turn
+        h.wait_for(all_read_late, 10, "every port read late by the checks", interval=0.1)
+        want = {BASE + i: 7000 + i for i in range(n)}
+        start = time.monotonic()
+        while True:
+            walk = srv.client.bulkwalk(column, reps=50)
+            if not walk.error and in_octets(walk) == want:
+                break
+            assert time.monotonic() - start < 20, (walk.error, in_octets(walk))
+        late_episode(srv.read_log(), before)
+    finally:
+        srv.close()
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_port_list_that_comes_late(mode, fake_app):
+    """An application late from its hello on: its port list and its ports'
+    readings all come late, and are taken: its rows come, with its
+    values, without an answer in time."""
+    app = fake_app(faketel.null_ports(2))
+    app.ports[1]["stats"]["ibytes"] = 4242
+    app.delay = 0.1
+    srv = PortsServer(mode, [app.dir], timeout_ms=20)
+    try:
+        srv.start(wait_ifindex=BASE + 1)
+        assert srv.client.value(ifx_oid(IN_OCTETS, BASE + 1)) == 4242
+        assert srv.names() == {BASE: "net_null0", BASE + 1: "net_null1"}
+        log = srv.read_log()
+        assert log.count("application (pid %d) does not answer (no answer within "
+                         "20 ms)" % app.pid) == 1, log
+        assert "answers again" not in log, log
+        assert app.delay == 0.1  # still late
+    finally:
+        srv.close()

@@ -4,7 +4,8 @@ application, end to end: a counter at 2^64-1 (DPDK prints counters as
 unsigned 64-bit) is served exactly, as Counter64, the other port as
 usual, and the log says it once; a port name with a newline reaches the
 log escaped, never as a line of its own; an application that says hello
-and then answers nothing is logged once, with the reason."""
+and then answers nothing is logged once, with the reason; a reply that is
+not JSON is refused, the application's socket and the command named."""
 import json
 import os
 import subprocess
@@ -91,5 +92,25 @@ def test_hello_then_silence(mode, fake_app):
         log = srv.read_log()
         assert log.count("does not answer") == 1 and "answers late" not in log, log
         assert "application (pid %d) answers again" % app.pid in log, log
+    finally:
+        srv.close()
+
+
+def test_reply_that_is_not_json(fake_app):
+    """A reply that is not JSON is refused, however it looks like a number:
+    an over-long integer with leading zeros was once read as one. The log
+    names the application's socket and the command, and the connection,
+    whose replies can no longer be trusted, is closed."""
+    app = fake_app(faketel.null_ports(2))
+    srv = PortsServer("agentx", [app.dir])
+    try:
+        srv.start(wait_ifindex=BASE + 1)
+        app.raw["/ethdev/stats,1"] = ('{"/ethdev/stats":{"ipackets":000000000000000000001,'
+                                      '"ibytes":1}}')
+        srv.client.get([ifx_oid(6, BASE + 1)])  # asks /ethdev/stats,1
+        sock = os.path.join(app.dir, "dpdk_telemetry.v2")
+        h.wait_for(lambda: "%s: reply: Protocol error (not JSON to /ethdev/stats,1: "
+                   "\"{\"/ethdev/stats\":{\"ipackets\":0000000000000000000...\")" % sock
+                   in srv.read_log(), 10, "the refusal", interval=0.1)
     finally:
         srv.close()

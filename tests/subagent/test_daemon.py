@@ -174,6 +174,8 @@ def test_serves_as_nobody():
 BAD_LINES = [
     ("segment /a /b", "Error: segment takes one value, not '/a /b'"),
     ("segment", "Error: segment needs a value"),
+    # Net-SNMP's reader would join what follows a NUL to the next line
+    ("segment /a.seg\x00junk", "Error: a NUL octet in the line"),
     ("ports /x,0", "Error: ports /x,0: needs PATH or PATH,BASE with BASE in "
      "1..2147483647"),
     ("pingInterval 0", "Error: bad pingInterval '0' (1..3600 s)"),

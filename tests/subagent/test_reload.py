@@ -231,8 +231,9 @@ def unit_user_agent(snmpd, segment, workdir):
     os.chown(workdir, pwd.getpwnam("nobody").pw_uid, -1)
     log = os.path.join(workdir, "agent.log")
     proc = subprocess.Popen(
-        [h.agentx_binary(), "-f", "-C", "-Lf", log, "--ping", "1", "-x", snmpd.sock,
-         segment], user="nobody", group="nogroup", extra_groups=[], cwd=workdir)
+        [h.runnable_by_anyone(h.agentx_binary(), workdir), "-f", "-C", "-Lf", log,
+         "--ping", "1", "-x", snmpd.sock, segment],
+        user="nobody", group="nogroup", extra_groups=[], cwd=workdir)
     return proc, log
 
 
@@ -288,10 +289,11 @@ def test_segment_read_by_the_unit_user_through_its_group(group):
         assert (st.st_mode & 0o777, st.st_gid) == (
             0o640, grp.getgrnam(group).gr_gid if group else os.getgid())
         agt = h.Agent([seg], standalone=True)
-        agt.command = lambda: [h.agentx_binary(), "-f", "-C", "-Lf", agt.log,
+        os.chmod(agt.dir, 0o777)
+        binary = h.runnable_by_anyone(h.agentx_binary(), agt.dir)
+        agt.command = lambda: [binary, "-f", "-C", "-Lf", agt.log,
                                "--listen", "udp:127.0.0.1:%d" % agt.port,
                                "-c", agt.conf, seg]
-        os.chmod(agt.dir, 0o777)
         out = open(os.path.join(agt.dir, "agent.out"), "a")
         agt.proc = subprocess.Popen(agt.command(), stdout=out, stderr=out,
                                     user="nobody", group="nogroup", extra_groups=[])

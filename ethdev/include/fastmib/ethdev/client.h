@@ -14,9 +14,10 @@
  *
  * DPDK prints its counters as unsigned 64-bit integers; a JSON parser keeps
  * signed 64-bit ones. Replies are therefore parsed with every integer
- * outside the signed range turned into a string of its digits first, so
- * that no reply is refused for a large counter; fme_json_u64() reads
- * either form (reading.h).
+ * outside the signed range turned into a marked string of its digits
+ * first, so that no reply is refused for a large counter; fme_json_u64()
+ * reads either form, and fme_json_text() never takes the marked form for
+ * text (reading.h).
  *
  * Nothing here blocks beyond the timeout a call is given: the socket is
  * non-blocking and every wait is a poll() with a deadline. A reply that
@@ -153,12 +154,21 @@ struct fme_tel_counts {
 };
 void fme_tel_counts(const struct fme_tel *tel, struct fme_tel_counts *out);
 
+/** The first octet of the string an integer beyond the signed 64-bit range
+ * becomes (U+0001: no DPDK text begins with it). */
+#define FME_JSON_BIG_MARK '\x01'
+
 /**
- * Parse `len` octets of JSON text as the client parses replies: integers
- * outside the signed 64-bit range become strings of their digits. NULL when
- * the text is not one JSON value.
+ * Parse `len` octets of JSON text (RFC 8259) as the client parses replies:
+ * integers outside the signed 64-bit range become strings of
+ * FME_JSON_BIG_MARK and their digits. NULL when the text is not one JSON
+ * value: a number with a leading zero is not JSON, however long.
  */
 json_t *fme_tel_json_load(const char *text, size_t len);
+
+/** The text of a JSON string, or NULL: not a string, or an integer that
+ * fme_tel_json_load() passed on as digits. */
+const char *fme_json_text(const json_t *v);
 
 /**
  * `len` octets of `in` written to `out` (NUL-terminated, cut to fit `size`)
@@ -171,6 +181,10 @@ char *fme_escape(const char *in, size_t len, char *out, size_t size);
 
 /** The same for a NUL-terminated string. */
 char *fme_escape_str(const char *in, char *out, size_t size);
+
+/** The value of a hexadecimal digit (either case), as \xHH and MAC
+ * addresses write them, or -1. */
+int fme_hex_value(char c);
 
 #ifdef __cplusplus
 }

@@ -114,12 +114,17 @@ const char *fme_port_stat_name(enum fme_port_stat k);
 const char *fme_port_cast_name(enum fme_port_cast k);
 
 /**
- * An unsigned 64-bit integer from a JSON value: an integer >= 0, or a
- * string of decimal digits up to 18446744073709551615 (as the client
- * passes on larger integers). 0, -ENOENT (no value) or -ERANGE (anything
- * else).
+ * An unsigned 64-bit integer from a JSON value: an integer >= 0, or one
+ * up to 18446744073709551615 as the client passes on larger integers
+ * (fme_tel_json_load()); never a string. 0, -ENOENT (no value) or
+ * -ERANGE (anything else).
  */
 int fme_json_u64(const json_t *v, uint64_t *out);
+
+/** A MAC address as DPDK and the port map write it, "92:F0:4A:1F:A7:53":
+ * six octets of two hexadecimal digits (either case), ':' between, the
+ * `len` octets of `s` and nothing else. */
+bool fme_mac_of_text(const char *s, size_t len, uint8_t mac[6]);
 
 /* The parsers of each reply, exported for their unit tests: the agent and
  * fastmib-stat parse replies through the queries below and
