@@ -374,6 +374,9 @@ smi_type(enum fastmib_type t)
 		return "Counter32";
 	case FASTMIB_GAUGE32:
 		return "Gauge32";
+	case FASTMIB_HISTOGRAM:
+	case FASTMIB_PEAK:
+		break;
 	}
 	return "?";
 }
@@ -400,6 +403,9 @@ emit_counter(const struct mn *n, const struct m_group *g,
 				 "and at other times as indicated by the value of %s%s "
 				 "and of %s.",
 			  gdisc, g->table ? " of the same row" : "", mdisc);
+		break;
+	case FASTMIB_HISTOGRAM:
+	case FASTMIB_PEAK:
 		break;
 	}
 	mib_put_object(o, &(struct mib_object){
