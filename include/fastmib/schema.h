@@ -728,6 +728,16 @@ int fastmib_key_of_index(const struct fastmib_group_schema *g, const uint64_t *i
 			 uint8_t *buf);
 
 /**
+ * The order key of the index at the start of idx[0..n), into buf: its
+ * length, and in *used the sub-identifiers it takes (each index of a row
+ * says where it ends: its type, a length before its octets); -1 when idx
+ * does not start with the index of a possible row. What follows a row's
+ * index in an OID (a histogram's bucket number) is then idx[*used..n).
+ */
+int fastmib_key_of_index_prefix(const struct fastmib_group_schema *g, const uint64_t *idx,
+				size_t n, uint8_t *buf, size_t *used);
+
+/**
  * Compare order key a[0..alen) with SNMP index idx[0..n) in OID order:
  * < 0, 0 or > 0 as the row's index is before, equal to or after idx. idx
  * may be anything (part of an index, values out of range): this is how a

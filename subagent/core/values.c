@@ -281,6 +281,11 @@ fma_value_of(struct fma_seg *s, long id, const struct fastmib_oid_ref *ref,
 		return 0;
 	case FASTMIB_OID_COUNTER:
 		break;
+	case FASTMIB_OID_PEAK:
+	case FASTMIB_OID_HIST_COUNT:
+	case FASTMIB_OID_HIST_SUM:
+	case FASTMIB_OID_BUCKET:
+		return -ENOENT; /* not served (fma_served()) */
 	}
 	sn = fma_snap_counters(s, id, ref);
 	if (!sn)
@@ -298,10 +303,6 @@ fma_value_of(struct fma_seg *s, long id, const struct fastmib_oid_ref *ref,
 		snmp_set_var_typed_integer(vb, ASN_GAUGE,
 					   (uint32_t)fastmib_reported_value(FASTMIB_GAUGE32, v));
 		break;
-	case FASTMIB_HISTOGRAM:
-	case FASTMIB_PEAK:
-		/* not served yet: no instance */
-		return -ENOENT;
 	default:
 		fma_varbind_counter64(vb, v);
 		break;
