@@ -349,25 +349,6 @@ fastmib_log2_bucket(uint64_t v, uint32_t lo, uint32_t n_bounds)
 }
 
 /**
- * The bucket of `v` in a histogram of bounds b[0..pow2): how many bounds
- * are below v. `pow2` is a power of two, the histogram's bounds padded
- * with UINT64_MAX (never below a value). A binary search of log2(pow2)
- * steps and a last compare, each step adding `half` or 0 as a compare
- * says: the steps and the loads they make do not depend on a branch
- * (setcc, conditional moves), and with a constant pow2 the loop unrolls
- * into straight code. Caller: any thread; `b` is read only.
- */
-static inline uint32_t
-fastmib_bounds_bucket(const uint64_t *b, uint32_t pow2, uint64_t v)
-{
-	uint32_t i = 0;
-
-	for (uint32_t half = pow2 / 2; half; half /= 2)
-		i += (uint32_t)(v > b[i + half - 1]) * half;
-	return i + (uint32_t)(v > b[i]);
-}
-
-/**
  * Slow path of fastmib_peak_sync() (fastpath/writer/peaks.c): apply the
  * peak resets published since this lcore last did, zeroing its peak words
  * of the rows they name, and acknowledge them in its slot. Called inside
