@@ -175,13 +175,9 @@ extern const size_t fma_snmp_trap_oid_len;
  * (MAX_OID_LEN); returns its length. */
 size_t fma_full_oid(const struct fma_seg *s, const uint64_t *x, size_t n, oid *out);
 
-/* Exact lookup of a varbind's name (GET, SET); an object this agent does
- * not serve (fma_served()) is no object. */
+/* Exact lookup of a varbind's name (GET, SET). */
 enum fastmib_oid_found fma_lookup(const struct fma_seg *s, const netsnmp_variable_list *vb,
 				  struct fastmib_oid_ref *ref);
-/* Does the agent serve objects of this kind? Histograms' and peaks' are
- * in the OID map, not served: GET says noSuchObject, GETNEXT skips them. */
-bool fma_served(enum fastmib_oid_kind kind);
 
 /* ---- handler.c ---- */
 
