@@ -11,11 +11,17 @@ with an IPv4 and an IPv6 key) is one BucketCount series labelled with the
 row's indexes, the bucket number and its bound (the last bucket's
 18446744073709551615), with its exact count; every histogram's Count and
 Sum are counters, every peak a gauge, exact; the bucket number and bound
-are never metrics. Values stay below 2^53, which a float holds exactly."""
+are never metrics. Values stay below 2^53, which a float holds exactly.
+The recording rules docs/nms.md gives turn the buckets into
+histogram_quantile() input (promtool)."""
 import os
+import re
+import shutil
+import subprocess
 import sys
 
 import pytest
+import yaml
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
 import snmpexporter as px  # noqa: E402
@@ -24,6 +30,7 @@ from test_histograms import (HISTS, MODEL, PEAKS, ROOT, ROWS, HistWriter,  # noq
                              State)
 
 MODULE = "histograms_test_mib"
+HERE = os.path.dirname(os.path.abspath(__file__))
 
 # below 2^53 in every sum
 KNOWN = [
@@ -144,3 +151,48 @@ def test_bucket_number_and_bound_are_no_metrics(exporter, scraped):
         for name in (base + "Bucket", base + "BucketLe"):
             assert name not in metrics, name
             assert not px.samples(text, name), name
+
+
+def test_nms_md_rules_make_quantile_input(workdir, scraped):
+    """The recording rules of docs/nms.md (the burst histogram's), run by
+    promtool on series that grow, per minute, by 60 times what the scrape
+    read in each bucket: each rule gives the cumulative count per second
+    up to its bound, the last one at le="+Inf", and histogram_quantile()
+    reads them."""
+    text, state = scraped
+    promtool = shutil.which("promtool")
+    if promtool is None:
+        pytest.skip("promtool is not installed")
+    with open(os.path.join(HERE, "..", "..", "docs", "nms.md")) as f:
+        doc = f.read()
+    sec = doc[doc.index("### Histograms and peaks"):doc.index("### Port tables and if_mib")]
+    rules = re.search(r"```yaml\n(.*?)```", sec, re.S).group(1)
+    counts = {lb["hgSystemBurstBucket"]: (lb["hgSystemBurstBucketLe"], int(v))
+              for lb, v in px.samples(text, "hgSystemBurstBucketCount")}
+    assert [counts[str(b)][1] for b in range(1, 6)] == [1, 1, 3, 2, 1]
+    series, cum, samples = [], 0, []
+    for b in range(1, 6):
+        le, c = counts[str(b)]
+        series.append({"series": 'hgSystemBurstBucketCount{instance="a",hgSystemBurstBucket='
+                                 '"%d",hgSystemBurstBucketLe="%s"}' % (b, le),
+                       "values": "0+%dx20" % (60 * c)})
+        cum += c
+        samples.append({"labels": 'hg_system_burst_bucket:rate5m{instance="a",le="%s"}' %
+                                  ("+Inf" if b == 5 else le), "value": cum})
+    test = {"rule_files": ["rules.yml"], "evaluation_interval": "1m",
+            "tests": [{"interval": "1m", "input_series": series, "promql_expr_test": [
+                {"expr": "hg_system_burst_bucket:rate5m", "eval_time": "10m",
+                 "exp_samples": samples},
+                # rank 2 of 8: the end of the bucket up to 1
+                {"expr": 'histogram_quantile(0.25, sum by (instance, le) '
+                         '(hg_system_burst_bucket:rate5m))', "eval_time": "10m",
+                 "exp_samples": [{"labels": '{instance="a"}', "value": 1}]}]}]}
+    d = workdir / "promtool"
+    d.mkdir()
+    (d / "rules.yml").write_text(rules)
+    (d / "test.yml").write_text(yaml.safe_dump(test))
+    for args in (["check", "rules", "rules.yml"], ["test", "rules", "test.yml"]):
+        # its rules' storage in a directory of the test's
+        r = subprocess.run([promtool, *args], cwd=d, capture_output=True, text=True,
+                           timeout=60, env=dict(os.environ, TMPDIR=str(d)))
+        assert r.returncode == 0, r.stdout + r.stderr
