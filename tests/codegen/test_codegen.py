@@ -1020,6 +1020,45 @@ def test_exporter_large_tables(tmp_path):
     assert walked_tables(both) == ["epPortTable", "epPortQueueTable", "epEventStatsTable"]
 
 
+def test_exporter_histograms():
+    """Histograms: a scalar group's Count and Sum fetched by name, peaks
+    too and gauges; each bucket table walked with its group, its bound a
+    label (a lookup over the group's indexes and the bucket), its number
+    and bound no metrics; a table left out for its size leaves its bucket
+    tables out too."""
+    model = HERE / "models" / "histograms.yaml"
+    mod = yaml.safe_load(exporter_module(model))["modules"]["histograms_test_mib"]
+    walk = mod["walk"]
+    for name in ("hgSystemLatencyCount", "hgSystemLatencySum", "hgSystemBurstCount",
+                 "hgSystemBurstSum", "hgSystemQueueDepth"):
+        assert name in walk, name
+    buckets = ["hgSystemLatencyBucketTable", "hgSystemBurstBucketTable",
+               "hgPortSizeBucketTable", "hgFlowGapBucketTable"]
+    assert [w for w in walk if w.endswith("BucketTable")] == buckets
+    assert walk.index(buckets[0]) > walk.index("hgPoolDiscontinuityTime")
+    assert mod["lookups"] == [
+        {"source_indexes": ["hgSystemLatencyBucket"], "lookup": "hgSystemLatencyBucketLe"},
+        {"source_indexes": ["hgSystemBurstBucket"], "lookup": "hgSystemBurstBucketLe"},
+        {"source_indexes": ["hgPortPortId", "hgPortV", "hgPortSizeBucket"],
+         "lookup": "hgPortSizeBucketLe"},
+        {"source_indexes": ["hgFlowPeer", "hgFlowTeid", "hgFlowGapBucket"],
+         "lookup": "hgFlowGapBucketLe"}]
+    for t in buckets:
+        assert mod["overrides"][t.replace("Table", "")] == {"ignore": True}
+        assert mod["overrides"][t.replace("Table", "Le")] == {"ignore": True}
+    for peak in ("hgSystemQueueDepth", "hgPortPeakBurst", "hgFlowMaxGap"):
+        assert mod["overrides"][peak] == {"type": "gauge"}
+    # port has 8 rows, flow up to 16: with at most 8, flow and its
+    # buckets are left out, port's stay
+    mod = yaml.safe_load(exporter_module(model, "--snmp-exporter-max-rows", "8"))
+    mod = mod["modules"]["histograms_test_mib"]
+    assert "hgFlowTable" not in mod["walk"] and "hgFlowGapBucketTable" not in mod["walk"]
+    assert "hgPortSizeBucketTable" in mod["walk"]
+    assert "hgFlowGapBucketLe" not in mod["overrides"]
+    assert [lk["lookup"] for lk in mod["lookups"]] == [
+        "hgSystemLatencyBucketLe", "hgSystemBurstBucketLe", "hgPortSizeBucketLe"]
+
+
 @pytest.mark.parametrize("args, message", [
     (["--snmp-exporter-max-rows", "0"], "--snmp-exporter-max-rows '0': not a number of rows"),
     (["--snmp-exporter-max-rows", "1k"], "--snmp-exporter-max-rows '1k': not a number"),
