@@ -23,10 +23,13 @@
  *                       of the work a data plane does between two bursts
  *                       (0: transactions back to back, which leaves a
  *                       reader of their rows no moment to copy them in)
- *   stop                end the full-speed observation
+ *   stop                end the full-speed observation; says "observed N",
+ *                       N the transactions made since `run` (each one
+ *                       observation into each of the three histograms)
  *
  * The segment stays when the input ends.
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +54,7 @@ struct hist_writer {
 	/* full speed */
 	unsigned stop; /* atomic */
 	unsigned gap;  /* pauses between two transactions */
+	uint64_t done[RTE_MAX_LCORE]; /* transactions of each lcore's last run */
 	bool running[RTE_MAX_LCORE];
 };
 
@@ -157,6 +161,7 @@ observe_full_speed(void *arg)
 		for (unsigned i = 0; i < hw->gap; i++)
 			rte_pause();
 	}
+	hw->done[rte_lcore_id()] = n;
 	return 0;
 }
 
@@ -168,16 +173,20 @@ lcore_arg(const char *s)
 	return parse_u64(s, &l) == 0 && (l == 1 || l == 2) ? (int)l : -1;
 }
 
+/* Stop the full-speed lcores; the transactions they made, each one
+ * observation into each histogram, into *total. */
 static int
-stop_all(struct hist_writer *hw)
+stop_all(struct hist_writer *hw, uint64_t *total)
 {
 	int rc = 0;
 
+	*total = 0;
 	__atomic_store_n(&hw->stop, 1, __ATOMIC_RELEASE);
 	for (unsigned l = 1; l <= 2; l++)
 		if (hw->running[l]) {
 			rc |= tu_wait(l);
 			hw->running[l] = false;
+			*total += hw->done[l];
 		}
 	__atomic_store_n(&hw->stop, 0, __ATOMIC_RELEASE);
 	return rc ? -1 : 0;
@@ -213,8 +222,13 @@ apply(void *ctx, char **words, int n)
 		}
 		return 0;
 	}
-	if (n == 1 && strcmp(words[0], "stop") == 0)
-		return stop_all(hw);
+	if (n == 1 && strcmp(words[0], "stop") == 0) {
+		uint64_t total;
+		int rc = stop_all(hw, &total);
+
+		printf("observed %" PRIu64 "\n", total);
+		return rc;
+	}
 	return -1;
 }
 
@@ -245,7 +259,7 @@ main(int argc, char **argv)
 		return 1;
 	}
 	tu_hold(apply, &hw);
-	stop_all(&hw);
+	stop_all(&hw, &(uint64_t){ 0 });
 	fastmib_close(hw.seg);
 	rte_eal_cleanup();
 	return 0;

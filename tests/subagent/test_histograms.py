@@ -208,6 +208,16 @@ class HistWriter:
         if line != "ok":
             raise h.HarnessError("fm-hist %s: %r %s" % (words, line, self.proc.stderr.read()))
 
+    def stop(self):
+        """End a `run`: the transactions made, one observation into each
+        histogram each."""
+        self.proc.stdin.write("stop\n")
+        self.proc.stdin.flush()
+        line = self.proc.stdout.readline().split()
+        if line[:1] != ["observed"] or self.proc.stdout.readline().strip() != "ok":
+            raise h.HarnessError("fm-hist stop: %r %s" % (line, self.proc.stderr.read()))
+        return int(line[1])
+
     def observe(self, state, known):
         for lcore, target, values in known:
             self.command("obs", lcore, target, *values)
@@ -408,6 +418,39 @@ def test_resets(served):
 
 # ---- one snapshot per request under full-speed observation ----
 
+def test_reset_while_observing(served):
+    """A module reset over SNMP while lcores 1 and 2 observe at full speed:
+    nothing read before it is counted after it (the count read before
+    the reset plus the count at the end is at most what the writer
+    made), the count stays the sum of the buckets, and what comes after
+    the writer stopped is counted exactly."""
+    s, c = served, served.client
+    lat = HISTS["latency"]
+    count_oid = object_oid(1, lat.arc, "0")
+    oids = [count_oid] + [bucket_oid(lat, 3, "0", b + 1) for b in range(lat.n_buckets())]
+    s.reset(2, 1, 0)
+    s.writer.command("run", PAUSES, 1, 2)
+    try:
+        before = None
+        for _ in range(20 * READS):
+            r = c.get([count_oid])
+            if r.rc == 0 and r.error is None and r.varbinds[0].value:
+                before = r.varbinds[0].value
+                break
+        assert before, "the writer does not move"
+        s.reset(2, 1, 0)
+    finally:
+        made = s.writer.stop()
+    vals = [vb.value for vb in c.get(oids).varbinds]
+    assert vals[0] == sum(vals[1:]) and 0 < vals[0] and before + vals[0] <= made, \
+        (before, vals, made)
+    s.writer.command("obs", 1, "latency", 10, 5000)
+    after = [vb.value for vb in c.get(oids).varbinds]
+    assert after[0] == vals[0] + 2 and after[1] == vals[1] + 1 and after[-1] == vals[-1] + 1
+    s.reset(2, 1, 0)
+    s.state = State()
+    s.writer.observe(s.state, KNOWN)
+
 def cycle_sums():
     """{histogram: [(0-based bucket, value)]} of the full-speed cycle."""
     out = {}
@@ -512,7 +555,7 @@ def test_one_snapshot_under_full_speed(served):
             moved += rd["latency"][0] != last
             last = rd["latency"][0]
     finally:
-        s.writer.command("stop")
+        s.writer.stop()
     s.reset(2, 1, 0)
     s.state = State()
     s.writer.observe(s.state, KNOWN)
@@ -547,7 +590,7 @@ def test_peak_reset_while_values_keep_coming(served):
             seen.update(rd["peaks"])
         assert max(CYCLE) in seen
     finally:
-        s.writer.command("stop")
+        s.writer.stop()
     s.reset(2, 1, 0)
     s.state = State()
     s.writer.observe(s.state, KNOWN)
