@@ -10,11 +10,13 @@ sends it. The test computes what SNMP must report from the model's bounds
 every bucket's bound and count, each histogram's count and sum (modulo
 2^64) and every peak (the largest value of either lcore), through GET, a
 walk and a bulk walk in OID order, GETNEXT across bucket rows and tables.
-Under full-speed observation from both lcores every GET of a row's count
-and buckets has the count equal to the sum of the buckets and the sum what
-the buckets hold. Resets of a row, a group and the module over SET zero
-buckets, count, sum and peaks, and count what comes after them; a peak
-reset while values keep coming shows only values recorded after it."""
+Under full-speed observation from both lcores every GET and GETBULK of
+a row's count and buckets has the count equal to the sum of the buckets
+and the sum what the buckets hold. Resets of a row, a group and the
+module over SET zero buckets, count, sum and peaks, and count what comes
+after them; a reset while both lcores observe counts nothing from before
+it; a peak reset while values keep coming shows only values recorded
+after it."""
 import os
 import shutil
 import subprocess
