@@ -194,6 +194,9 @@ json_row(const struct fastmib_schema *sc, const struct fastmib_group_schema *g,
 				    json_hists(sc, g, gv, fst_snap_words(gs, i)));
 	if (g->n_states)
 		json_object_set_new(row, "states", json_states(sc, g, gv, gs, i, prev));
+	/* a writer stayed inside its transaction: values possibly torn */
+	if (gs->busy[i])
+		json_object_set_new(row, "best_effort", json_true());
 	return row;
 }
 
@@ -239,6 +242,8 @@ json_group(const struct fastmib_schema *sc, const struct fastmib_group_schema *g
 		if (g->n_states)
 			json_object_set_new(o, "states", gs->n_shown ?
 					    json_states(sc, g, gv, gs, 0, prev) : json_object());
+		if (gs->n_shown && gs->busy[0])
+			json_object_set_new(o, "best_effort", json_true());
 		return o;
 	}
 
@@ -569,6 +574,11 @@ rw_row(struct row_writer *rw, const struct fastmib_group_schema *g,
 	}
 	if (g->n_states && rw_states(rw, g, gs, i, in + 2) < 0)
 		return -ENOMEM;
+	if (gs->busy[i]) { /* json_row()'s member, in its place */
+		RW_LIT(rw, ",\n");
+		rw_spaces(rw, in + 2);
+		RW_LIT(rw, "\"best_effort\": true");
+	}
 	RW_LIT(rw, "\n");
 	rw_spaces(rw, in);
 	RW_LIT(rw, "}");

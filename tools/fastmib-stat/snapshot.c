@@ -31,6 +31,7 @@ fst_group_snap_free(struct group_snap *gs)
 	free(gs->rows);
 	free(gs->vals);
 	free(gs->words);
+	free(gs->busy);
 	free(gs->keys);
 	free(gs->key_lens);
 	free(gs->states);
@@ -38,6 +39,7 @@ fst_group_snap_free(struct group_snap *gs)
 	gs->rows = NULL;
 	gs->vals = NULL;
 	gs->words = NULL;
+	gs->busy = NULL;
 	gs->states = NULL;
 	gs->bad = NULL;
 	gs->keys = NULL;
@@ -99,6 +101,7 @@ grow(struct group_snap *gs, const struct fastmib_group_schema *g, uint32_t *cap)
 	uint32_t ncap = *cap ? 2 * *cap : 16;
 	uint32_t *rows = realloc(gs->rows, ncap * sizeof(*rows));
 	uint64_t *vals;
+	uint8_t *busy;
 
 	if (rows == NULL)
 		return -ENOMEM;
@@ -107,6 +110,10 @@ grow(struct group_snap *gs, const struct fastmib_group_schema *g, uint32_t *cap)
 	if (vals == NULL)
 		return -ENOMEM;
 	gs->vals = vals;
+	busy = realloc(gs->busy, ncap);
+	if (busy == NULL)
+		return -ENOMEM;
+	gs->busy = busy;
 	if (gs->n_words) {
 		uint64_t *w = realloc(gs->words, (size_t)ncap * gs->n_words * sizeof(*w));
 
@@ -242,6 +249,7 @@ fst_snap_range(struct fastmib_segment *seg, unsigned gi, struct row_cursor *cur,
 		gs->n_present++;
 		if (rc == -EBUSY)
 			gs->n_bounded++;
+		gs->busy[gs->n_shown] = rc == -EBUSY;
 		gs->rows[gs->n_shown] = (uint32_t)r;
 		if (keyed) {
 			memcpy(gs->keys + (size_t)gs->n_shown * gs->key_stride, key, len);

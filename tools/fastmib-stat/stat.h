@@ -113,6 +113,7 @@ struct group_snap {
 	uint16_t *key_lens;
 	uint32_t key_stride;
 	uint32_t n_bounded; /* rows read best-effort (writer stalled) */
+	uint8_t *busy;      /* n_shown: 1 for each row read best-effort */
 	uint32_t n_words;   /* groups with histograms: words kept of each row
 			       (fst_hist_row_words()), else 0 */
 	uint64_t *words;    /* n_shown x n_words: each row's words as read,

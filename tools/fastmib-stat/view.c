@@ -131,6 +131,16 @@ apply_match(const struct fastmib_schema *sc, const struct stat_opts *o, struct v
 	return 0;
 }
 
+/* What --output may name besides, in a model with histograms. */
+static const char *
+nor_histogram(const struct fastmib_schema *sc)
+{
+	for (uint32_t i = 0; i < sc->n_groups; i++)
+		if (fastmib_group_has_type(&sc->groups[i], FASTMIB_HISTOGRAM))
+			return ", nor a histogram,";
+	return "";
+}
+
 /* Is `name` a column (index, counter or state) of table `g`? */
 static bool
 table_column(const struct fastmib_schema *sc, const struct fastmib_group_schema *g,
@@ -239,7 +249,7 @@ output_word(const struct fastmib_schema *sc, const struct stat_opts *o, struct v
 	if (!found) {
 		fprintf(stderr, "fastmib-stat: --output: '%s' is neither a column of the "
 			"lists (NAME, VALUE, UNITS, RATE, TYPE, DESCRIPTION) nor an index%s of a "
-			"table, nor a histogram, of %s\n", w, or_counter(sc), sc->module);
+			"table%s of %s\n", w, or_counter(sc), nor_histogram(sc), sc->module);
 		return -1;
 	}
 	return 0;
