@@ -8,6 +8,7 @@ and under a writer observing at full speed (mkhist --spin) every read one
 snapshot: each histogram's count the sum of its buckets."""
 import json
 import os
+import signal
 import subprocess
 import time
 
@@ -245,6 +246,31 @@ def test_reset(seg2):
     assert g["flow"]["rows"][0]["histograms"] == {"hgFlowGap": whole(GAP, [])}
     assert g["flow"]["rows"][0]["counters"] == {"hgFlowPkts": 0, "hgFlowMaxGap": 0}
     assert "hgSystemLatency[nanoseconds]: count 0  sum 0\n" in stat(seg2).stdout
+
+
+def test_watch(seg):
+    """--watch: a peak is a level (no rate, as a gauge), a histogram's
+    block is in every frame."""
+    w = subprocess.Popen([STAT, "--watch", "0.05", seg], stdout=subprocess.PIPE, text=True)
+    frames = []
+    try:
+        while len(frames) < 3:
+            out = ""
+            for line in w.stdout:
+                out += line
+                if line.startswith("  hgPoolAllocs"):
+                    break
+            frames.append(out)
+    finally:
+        w.send_signal(signal.SIGINT)
+        assert w.wait(timeout=30) == 0
+    assert "  hgSystemPkts        1500 packets    -\n" in frames[0]
+    assert "  hgSystemPkts        1500 packets  0/s\n" in frames[2]
+    for f in frames:
+        assert "  hgSystemQueueDepth    40 packets\n" in f
+        assert "\n" + block("hgSystemLatency", "nanoseconds", None, LATENCY,
+                            BASE["latency"]) in f
+    assert "hgPortPeakBurst[packets]\n" in frames[2]  # a level: no /s
 
 
 # ---- one snapshot per read, under a writer at full speed ----
