@@ -363,7 +363,9 @@ def defined_names(files):
         "c-identifier": set(re.findall(r"^([a-z]\w*)\(", c, re.M)) |
                         set(re.findall(r"^(?:extern |static )?const struct "
                                        r"(?:fastmib_\w+|\w+_state) (\w+)(?:\[\])?(?: =|;)",
-                                       c, re.M)),
+                                       c, re.M)) |
+                        # a histogram's bounds (<p>_<g>_<h>_bounds, the schema's)
+                        set(re.findall(r"^static const uint64_t (\w+)\[\d+\] =", c, re.M)),
     }
 
 
