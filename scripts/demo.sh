@@ -25,7 +25,11 @@ src=$(cd "$(dirname "$0")/.." && pwd)
 app=$build/examples/fastmib-example
 agent=$build/subagent/agentx/fastmib-agentx
 stat=$build/tools/fastmib-stat
-mibdirs=${FASTMIB_BASE_MIBS:-$build/base-mibs}:$src/mibs:/usr/share/snmp/mibs
+# The example MIB imports HCNUM-TC (CounterBasedGauge64: a histogram's
+# bucket bounds, a peak), an IETF module no Debian package ships
+# (docs/nms.md says where it comes from); where the host has none, the
+# tests' stand-in of it, last on the path, lets the tools read the MIB.
+mibdirs=${FASTMIB_BASE_MIBS:-$build/base-mibs}:$src/mibs:/usr/share/snmp/mibs:$src/tests/lib/mibs
 module=EXAMPLE-DATAPLANE-MIB
 
 for bin in "$app" "$agent" "$stat"; do
