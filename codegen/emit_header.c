@@ -607,8 +607,37 @@ put_call(struct strbuf *o, const char *fn, const char *first, const char *rest)
 #define SUM_OF_COMPARES_MAX 8
 
 /*
+ * The body of the bucket function of a histogram of bounds 2^lo..2^hi:
+ * bucket b holds 2^(lo+b-1) < v <= 2^(lo+b), that is b = bitlen(v - 1) - lo
+ * clamped to 0..hi - lo + 1. Written for the fewest instructions on the
+ * fast path (an observation's cost over a counter update is mostly this):
+ * v - 1 without wrapping at 0 (a compare and a subtract with borrow); the
+ * upper clamp on that value, before the count of leading zeros (a compare
+ * and a conditional move: 2^hi has bit length hi + 1, the last bucket);
+ * the lower clamp folded into the operand, whose low lo bits set make its
+ * bit length at least lo and the operand never 0 (what the builtin needs);
+ * the result bsr + 1 - lo. With lo = 0 there are no low bits to set: the
+ * operand is 2x | 1 (bit length bitlen(x) + 1, never 0), which cannot
+ * overflow since hi <= 31 then (at most 32 bounds). No branch: the
+ * compilers give cmp, sbb/adc, cmov, or, bsr (tests/codegen checks the
+ * buckets at every edge and that no jump is left).
+ */
+static void
+emit_log2_bucket(uint32_t lo, uint32_t hi, struct strbuf *o)
+{
+	sb_printf(o, "\tuint64_t x = v - (uint64_t)(v != 0); /* v - 1; 0 for v = 0 */\n\n"
+		     "\tx = x < (1ull << %u) ? x : (1ull << %u); /* above 2^%u: the last bucket */\n",
+		  hi, hi, hi);
+	if (lo == 0)
+		sb_puts(o, "\treturn (uint32_t)(63 - __builtin_clzll(x << 1 | 1));\n}\n\n");
+	else
+		sb_printf(o, "\treturn (uint32_t)(63 - __builtin_clzll(x | 0x%llxull)) - %uu;\n}\n\n",
+			  (unsigned long long)((1ull << lo) - 1), lo - 1);
+}
+
+/*
  * p_g_h_bucket(v): the bucket of an observation. log2 bounds: a count of
- * leading zeros and a clamp (fastmib_log2_bucket()); a few bounds: the
+ * leading zeros and a clamp (emit_log2_bucket()); a few bounds: the
  * number of bounds below v as a sum of compares; more: a binary search of
  * fixed steps. None has a loop or a branch that depends on v.
  */
@@ -628,8 +657,7 @@ emit_bucket_fn(struct hnames *h, const struct m_group *g, const struct m_counter
 	sb_free(&t);
 	sb_printf(o, "static inline uint32_t\n%s(uint64_t v)\n{\n", fn);
 	if (k->log2) {
-		sb_printf(o, "\treturn fastmib_log2_bucket(v, %uu, %uu);\n}\n\n", k->log2_lo,
-			  k->n_bounds);
+		emit_log2_bucket(k->log2_lo, k->log2_hi, o);
 		return;
 	}
 	if (k->n_bounds <= SUM_OF_COMPARES_MAX) {

@@ -363,7 +363,9 @@ def defined_names(files):
         "c-identifier": set(re.findall(r"^([a-z]\w*)\(", c, re.M)) |
                         set(re.findall(r"^(?:extern |static )?const struct "
                                        r"(?:fastmib_\w+|\w+_state) (\w+)(?:\[\])?(?: =|;)",
-                                       c, re.M)),
+                                       c, re.M)) |
+                        # a histogram's bounds (<p>_<g>_<h>_bounds, the schema's)
+                        set(re.findall(r"^static const uint64_t (\w+)\[\d+\] =", c, re.M)),
     }
 
 
@@ -1796,13 +1798,12 @@ def bucket_of(bounds, v):
     return next((i for i, b in enumerate(bounds) if v <= b), len(bounds))
 
 
-def test_ccode_histograms_buckets(tmp_path):
-    """The generated bucket functions (log2: a count of leading zeros and a
-    clamp; few bounds: a sum of compares; 32 bounds: a binary search) give
-    each value the bucket the model's bounds say, at every bound, next to
-    it, at 0 and 2^64 - 1."""
-    outputs(HIST_MODEL, tmp_path / "gen")
-    model = yaml.load(HIST_MODEL.read_text(), Loader=yaml.BaseLoader)
+def check_buckets(model_path, prefix, tmp_path, cc="cc"):
+    """Compile the bucket functions of every histogram of a model and
+    compare them with the model's bounds at every bound, next to it, at 0
+    and 2^64 - 1; returns the number of histograms."""
+    outputs(model_path, tmp_path / "gen")
+    model = yaml.load(model_path.read_text(), Loader=yaml.BaseLoader)
     hists = []
     for g in model["groups"]:
         for c in g["counters"]:
@@ -1813,25 +1814,24 @@ def test_ccode_histograms_buckets(tmp_path):
                 bounds = [1 << e for e in range(lo, hi + 1)]
             else:
                 bounds = [int(b) for b in c["bounds"]]
-            fn = "hg_%s_%s_bucket" % (re.sub(r"([A-Z])", r"_\1", g["name"]).lower(),
+            fn = "%s_%s_%s_bucket" % (prefix, re.sub(r"([A-Z])", r"_\1", g["name"]).lower(),
                                       re.sub(r"([A-Z])", r"_\1", c["name"]).lower())
             hists.append((fn, bounds))
-    assert len(hists) == 4
     values = {0, 1, 2, 3, 2**63, 2**63 + 1, 2**64 - 1, 123456789}
     for _, bounds in hists:
         for b in bounds:
             values |= {b, b + 1, max(b - 1, 0)} - {2**64}
     values = sorted(values)
-    code = ['#include <inttypes.h>', '#include <stdio.h>', '#include "hg_stats.h"',
+    code = ['#include <inttypes.h>', '#include <stdio.h>', '#include "%s_stats.h"' % prefix,
             "static const uint64_t values[] = {",
             ",\n".join("\t%du" % v if v < 2**32 else "\t%dull" % v for v in values) + "\n};",
             "int main(void)\n{",
-            "\tfor (size_t i = 0; i < sizeof(values) / sizeof(values[0]); i++)",
-            '\t\tprintf("%%u %%u %%u %%u\\n", %s);' %
-            ", ".join("%s(values[i])" % fn for fn, _ in hists), "\treturn 0;\n}"]
+            "\tfor (size_t i = 0; i < sizeof(values) / sizeof(values[0]); i++) {"]
+    code += ['\t\tprintf("%%u ", %s(values[i]));' % fn for fn, _ in hists]
+    code += ['\t\tprintf("\\n");', "\t}", "\treturn 0;\n}"]
     dpdk = subprocess.run(["pkg-config", "--cflags", "libdpdk"], capture_output=True,
                           text=True, check=True).stdout.split()
-    r = subprocess.run(["cc", "-std=c11", "-O2", "-Wall", "-Wextra", "-Werror",
+    r = subprocess.run([cc, "-std=c11", "-O2", "-Wall", "-Wextra", "-Werror",
                         "-DALLOW_EXPERIMENTAL_API", "-I%s" % (SRC / "include"),
                         "-I%s" % (tmp_path / "gen"), *dpdk, "-x", "c", "-", "-o",
                         str(tmp_path / "buckets")], input="\n".join(code) + "\n",
@@ -1842,6 +1842,32 @@ def test_ccode_histograms_buckets(tmp_path):
     assert len(out) == len(values)
     for v, line in zip(values, out):
         assert [int(x) for x in line.split()] == [bucket_of(b, v) for _, b in hists], v
+    return len(hists)
+
+
+def test_ccode_histograms_buckets(tmp_path):
+    """The generated bucket functions (log2: a count of leading zeros and a
+    clamp; few bounds: a sum of compares; 32 bounds: a binary search) give
+    each value the bucket the model's bounds say, at every bound, next to
+    it, at 0 and 2^64 - 1."""
+    assert check_buckets(HIST_MODEL, "hg", tmp_path) == 4
+
+
+@pytest.mark.parametrize("cc", ["gcc", "clang"])
+def test_ccode_log2_buckets_edges(cc, tmp_path):
+    """log2 bounds at the ends of their range (lo 0, whose operand is
+    doubled; lo 1, no low bits to set but one; hi 63, whose clamp is 2^63;
+    two bounds; 32 bounds) give every value the bucket its bounds say."""
+    pairs = [(0, 1), (0, 31), (1, 2), (1, 32), (2, 33), (31, 62), (32, 63), (62, 63),
+             (4, 12), (40, 63)]
+    counters = "\n".join(
+        "      - { name: h%d, oid: %d, type: histogram, log2: [%d, %d], description: H. }"
+        % (i, 2 * i + 1, lo, hi) for i, (lo, hi) in enumerate(pairs))
+    model = tmp_path / "edges.yaml"
+    model.write_text(HIST_MODEL.read_text().split("groups:")[0] + "groups:\n"
+                     "  - name: sys\n    oid: 1\n    storage: per-core\n"
+                     "    description: Edges.\n    counters:\n" + counters + "\n")
+    assert check_buckets(model, "hg", tmp_path, cc=cc) == len(pairs)
 
 
 @pytest.mark.parametrize("cc", ["gcc", "clang"])

@@ -177,6 +177,12 @@ fill_amount(const struct run *rn, uint32_t g, uint32_t c, uint32_t n, uint64_t l
 			(l ? 7 : 0);
 
 	switch (cs->type) {
+	case FASTMIB_HISTOGRAM:
+	case FASTMIB_PEAK:
+		/* not words to add to: observations and maxima have tests of
+		 * their own (tests/fastpath/test_hist.c, the histograms model);
+		 * left at zero here, and not among the expected objects */
+		return 0;
 	case FASTMIB_COUNTER32:
 		/* the two lcores' sum crosses 2^32: reported modulo 2^32 */
 		return base + (l == 0 ? 0xffffff00u : 0x200u);
@@ -404,9 +410,13 @@ row_objects(const struct run *rn, uint32_t g, uint32_t n, json_t *objs, json_t *
 
 	for (uint32_t c = 0; c < gs->n_counters; c++) {
 		const char *type;
-		uint64_t v = expected_value(rn, g, c, n, &type);
-		const char *oid = oid_str(rn->sc, sfx, instance(gs, gs->counters[c].arc, n, sfx));
+		uint64_t v;
+		const char *oid;
 
+		if (gs->counters[c].type == FASTMIB_HISTOGRAM || gs->counters[c].type == FASTMIB_PEAK)
+			continue; /* see fill_amount() */
+		v = expected_value(rn, g, c, n, &type);
+		oid = oid_str(rn->sc, sfx, instance(gs, gs->counters[c].arc, n, sfx));
 		if (objs)
 			expect(objs, oid, type, v);
 		if (set && gs->counters[c].type == FASTMIB_COUNTER64)
@@ -724,9 +734,12 @@ gauges_to_zero(const struct run *rn, uint32_t g, uint32_t row)
 	if (!w || fastmib_read(rn->seg, g, row, v) < 0)
 		return -1;
 	fastmib_begin(w);
-	for (uint32_t c = 0; c < gs->n_counters; c++)
-		if (gs->counters[c].type == FASTMIB_GAUGE32 && v[c] != 0)
-			add(w, gs, row, c, (uint64_t)0 - v[c]);
+	for (uint32_t c = 0; c < gs->n_counters; c++) {
+		uint64_t x = v[fastmib_counter_word(&gs->counters[c])];
+
+		if (gs->counters[c].type == FASTMIB_GAUGE32 && x != 0)
+			add(w, gs, row, c, (uint64_t)0 - x);
+	}
 	fastmib_end(w);
 	fastmib_flush(w);
 	return 0;
