@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # fastmib end to end: a DPDK application counting packets on live lcores, a
 # private snmpd on loopback, fastmib-agentx serving the segment over AgentX,
-# and real net-snmp queries against it; the event log too, with its
-# notifications caught by a private snmptrapd; the application's ports in
+# and real net-snmp queries against it; the states the application sets
+# (its version and start time, each port's name, link and speed, each
+# server's status and last packet), a link set down and up again on a
+# signal and its epPortLinkChange notifications caught by a private
+# snmptrapd (the demo fails without them); the event log too, with its
+# notifications caught by the same snmptrapd; the application's ports in
 # IF-MIB, read over DPDK telemetry, beside the kernel's interfaces; and its
 # counters from DPDK's own tool, dpdk-telemetry.py (libfastmib's telemetry
 # commands). Leaves no process or file behind.
@@ -93,11 +97,14 @@ show "${snmpd_cmd[@]}" "&"
 pids+=($!)
 
 say "2. the example DPDK application: 2 lcores, 2 net_null ports, 8 s of traffic,"
-say "   one malformed packet in 20000 (each logs a badHeader event); DPDK telemetry"
-say "   on (the EAL default), its socket in $rundir"
+say "   one malformed packet in a million (each logs a badHeader event, sent as a"
+say "   notification: a few a second, under the agent's limit of 10, which the link's"
+say "   notifications share); a net_ring port without traffic, whose link the"
+say "   application sets down and up on SIGUSR1; DPDK telemetry on (the EAL"
+say "   default), its socket in $rundir"
 app_cmd=("$app" -l 0-1 --no-huge --no-pci --no-shconf -m 256
-	--vdev=net_null0 --vdev=net_null1 --file-prefix "$prefix" --
-	--segment "$seg" --duration 8 --rate 2000000 --flows 200 --bad-every 20000)
+	--vdev=net_null0 --vdev=net_null1 --vdev=net_ring0 --file-prefix "$prefix" --
+	--segment "$seg" --duration 8 --rate 2000000 --flows 200 --bad-every 1000000)
 show "${app_cmd[@]}" "&"
 "${app_cmd[@]}" </dev/null >"$work/app.log" 2>&1 &
 app_pid=$!
@@ -136,6 +143,39 @@ say "   traffic per server, keyed by address and port: index 192.168.0.1.443"
 show snmptable -Cb -Ci -c public "${snmp_opts[@]}" epServerTable "| head -n 8"
 snmptable -Cb -Ci -c public "${snmp_opts[@]}" epServerTable | head -n 8 || true
 run snmpget -c public "${snmp_opts[@]}" epServerPkts.192.168.0.1.443 epServerBytes.192.168.0.1.443
+
+say "4a. the states the application sets from its main lcore: its version and start"
+say "    time once, each port's name, link and speed from the device, each server's"
+say "    status and last packet from its packet counter (every 100 ms)"
+run snmpget -c public "${snmp_opts[@]}" epAppVersion.0 epAppStartTime.0
+run snmpget -c public "${snmp_opts[@]}" epPortName.3 epPortLink.3 epPortSpeed.3 \
+	epServerStatus.192.168.0.1.443 epServerLastSeen.192.168.0.1.443
+say "    SIGUSR1: the application sets the link of each port down where its driver"
+say "    can (net_ring0, port 3; net_null cannot), the next SIGUSR1 up again; it sees"
+say "    the change in the device's link status, the agent sends it as epPortLinkChange"
+linkchange='\.1\.3\.6\.1\.4\.1\.8072\.9999\.42\.5\.0\.2007'   # epPortLinkChange
+link_count() { grep -c "$linkchange" "$work/traps.log" || true; }
+# Until n epPortLinkChange more than at the start are in snmptrapd's log,
+# at most 5 s.
+link_traps() {
+	for _ in $(seq 50); do
+		[ "$(link_count)" -ge "$((link_start + $1))" ] && return 0
+		sleep 0.1
+	done
+	echo "demo: epPortLinkChange number $1 did not arrive" >&2
+	return 1
+}
+link_start=$(link_count)
+for n in 1 2; do
+	run kill -USR1 "$app_pid"
+	link_traps "$n"
+	show grep "'$linkchange'" "$work/traps.log" "| tail -n 1 | tr '\t' '\n'"
+	grep "$linkchange" "$work/traps.log" | tail -n 1 | tr '\t' '\n'
+	run snmpget -c public "${snmp_opts[@]}" epPortLink.3
+done
+say "    (.5.0.2007 is epPortLinkChange, .1.2.1.7.3 epPortLink.3: down(2), then up(1))"
+show grep "'link '" "$work/app.log"
+grep 'link ' "$work/app.log"
 
 say "4b. the application's ports in IF-MIB, after the kernel's interfaces in one walk"
 say "    (read live over DPDK telemetry: no change in the application)"

@@ -16,6 +16,7 @@
 #include "fastmib/fastmib.h"
 #include "flow_table.h"
 #include "servers.h"
+#include "states.h"
 
 #define BURST_SIZE 32
 /* Ports and queues the counter model has rows for. */
@@ -82,6 +83,8 @@ struct app {
 	struct fastmib_segment *seg;
 	uint16_t n_ports;
 	uint16_t ports[APP_MAX_PORTS];
+	bool link_set_down[APP_MAX_PORTS]; /* by port id: by SIGUSR1 (main.c) */
+	struct app_states states;          /* main lcore only */
 	uint16_t n_workers;
 	struct worker *workers;
 	uint32_t stop;           /* set (relaxed) by the main lcore: workers return */

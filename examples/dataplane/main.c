@@ -4,16 +4,20 @@
  * fastmib segment (model: examples/dataplane.yaml).
  *
  * Lcore roles: the main lcore is the control plane (progress lines, NIC
- * statistics, shutdown); every worker lcore runs the fast path of
- * worker.c on its own RX/TX queue of every port. At least one worker lcore
- * is needed (e.g. -l 0-1).
+ * statistics, the model's states (states.c), links set down and up on
+ * SIGUSR1, shutdown); every worker lcore runs the fast path of worker.c on
+ * its own RX/TX queue of every port. At least one worker lcore is needed
+ * (e.g. -l 0-1).
  *
  *   fastmib-example -l 0-1 --no-huge --no-pci --no-shconf --no-telemetry \
  *       -m 256 --vdev=net_null0 --vdev=net_null1 -- \
  *       --segment /dev/shm/fastmib-demo --duration 5
  *
  * It exits cleanly on SIGINT and SIGTERM as at the end of a run, and leaves
- * no runtime directory of its EAL behind (rundir.c).
+ * no runtime directory of its EAL behind (rundir.c). SIGUSR1 sets the link
+ * of each port down where its driver can, the next one up again (net_ring
+ * can, net_null cannot): a link change to see in epPortLink without
+ * hardware.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -39,13 +43,22 @@
 #define TX_DESC 1024
 #define MBUF_CACHE 256
 
-/* Signal handlers cannot take an argument: this flag is their only output. */
+/* Signal handlers cannot take an argument: these flags are their only
+ * output. */
 static volatile sig_atomic_t quit_signal;
+static volatile sig_atomic_t link_toggles; /* SIGUSR1s not yet acted on */
 
 static void
 on_signal(int sig)
 {
 	quit_signal = sig;
+}
+
+static void
+on_link_signal(int sig)
+{
+	(void)sig;
+	link_toggles++;
 }
 
 static void
@@ -71,7 +84,17 @@ usage(FILE *f, const char *prog)
 		"  --quiet              no per-second progress lines\n"
 		"  --help               this text\n"
 		"\n"
-		"At least one worker lcore is required besides the main lcore.\n",
+		"At least one worker lcore is required besides the main lcore.\n"
+		"\n"
+		"Besides its counters, the segment holds the states the main lcore sets:\n"
+		"the application's version and start time, each port's name, link and\n"
+		"speed (as the device reports them, looked at every 100 ms), and each\n"
+		"server's status and last packet (from its packet counter, every 100 ms).\n"
+		"\n"
+		"Signals: SIGINT and SIGTERM end the run as its end would. SIGUSR1 sets\n"
+		"the link of each port down where its driver can, the next SIGUSR1 up\n"
+		"again (rte_eth_dev_set_link_down/up: net_ring can, net_null cannot);\n"
+		"the next look sees the change, which the agent sends as epPortLinkChange.\n",
 		prog);
 }
 
@@ -293,6 +316,32 @@ ports_init(struct app *app, struct rte_mempool **pools)
 	return 0;
 }
 
+/*
+ * SIGUSR1: the link of each port goes down where its driver can set it, at
+ * the next signal up again. The states follow at the next look, from the
+ * device's link status, as for a link that changed on its own.
+ */
+static void
+ports_toggle_links(struct app *app)
+{
+	for (uint16_t i = 0; i < app->n_ports; i++) {
+		uint16_t p = app->ports[i];
+		bool down = !app->link_set_down[p];
+		int rc = down ? rte_eth_dev_set_link_down(p) : rte_eth_dev_set_link_up(p);
+
+		if (rc == 0)
+			app->link_set_down[p] = down;
+		if (app->cfg.quiet && rc == 0)
+			continue;
+		if (rc == 0)
+			printf("port %u: link set %s\n", p, down ? "down" : "up");
+		else
+			printf("port %u: link not set %s: %s\n", p, down ? "down" : "up",
+			       rc == -ENOTSUP ? "its driver cannot" : rte_strerror(-rc));
+	}
+	fflush(stdout);
+}
+
 static void
 ports_stop(struct app *app)
 {
@@ -376,13 +425,24 @@ control_loop(struct app *app, struct fastmib_writer *w, struct nic_state *ns)
 	uint64_t next = start + hz, last_pkts = 0, last_tsc = start;
 	uint64_t end = app->cfg.duration > 0 ?
 		       start + (uint64_t)(app->cfg.duration * (double)hz) : UINT64_MAX;
+	uint64_t look = 0; /* fastmib_monotonic_ns() of the next look at the states */
+	sig_atomic_t toggles = 0;
 	bool held = false;
 
 	for (;;) {
-		uint64_t now = rte_get_tsc_cycles();
+		uint64_t now = rte_get_tsc_cycles(), mono = fastmib_monotonic_ns();
 
 		if (quit_signal || now >= end)
 			break;
+		if (toggles != link_toggles) {
+			toggles++;
+			ports_toggle_links(app);
+			look = 0; /* the new link now, not in up to 100 ms */
+		}
+		if (mono >= look) {
+			states_look(app, mono);
+			look = mono + STATES_LOOK_NS;
+		}
 		if (!held && workers_done(app)) {
 			if (!app->cfg.hold)
 				break;
@@ -417,6 +477,8 @@ control_loop(struct app *app, struct fastmib_writer *w, struct nic_state *ns)
 	rte_eal_mp_wait_lcore();
 	merge_nic_stats(app, w, ns);
 	fastmib_flush(w);
+	/* the states of the last packets, which the summary reports */
+	states_look(app, fastmib_monotonic_ns());
 	return (double)(rte_get_tsc_cycles() - start) / (double)hz;
 }
 
@@ -470,7 +532,8 @@ servers_json(const struct app *app, const struct worker_tally *t)
 /*
  * Final totals, counted by the application itself, in the shape of the
  * counter model: groups by model name, table rows by SNMP index (1-based
- * integers; a keyed table's rows also give their key).
+ * integers; a keyed table's rows also give their key); and the states as
+ * the main lcore last set them (states_json()).
  */
 static json_t *
 summary_json(const struct app *app, const struct nic_state *ns, double elapsed)
@@ -535,7 +598,7 @@ summary_json(const struct app *app, const struct nic_state *ns, double elapsed)
 	}
 	return json_pack(
 		"{s:s, s:i, s:i, s:f, s:{s:{s:I, s:I, s:I, s:I, s:I, s:I, s:I}, "
-		"s:o, s:o, s:o, s:{s:I, s:I, s:I}, s:{s:I, s:I}, s:o}}",
+		"s:o, s:o, s:o, s:{s:I, s:I, s:I}, s:{s:I, s:I}, s:o}, s:o}",
 		"segment", app->cfg.segment, "workers", app->n_workers,
 		"ports", app->n_ports, "elapsed_s", elapsed,
 		"groups",
@@ -552,7 +615,8 @@ summary_json(const struct app *app, const struct nic_state *ns, double elapsed)
 		"errors",
 		"badHeaders", (json_int_t)t.bad_headers,
 		"flowTableFull", (json_int_t)t.table_full,
-		"server", servers_json(app, &t));
+		"server", servers_json(app, &t),
+		"states", states_json(app));
 }
 
 static int
@@ -633,7 +697,7 @@ workers_free(struct app *app)
 }
 
 static int
-run(struct app *app)
+run(struct app *app, uint64_t start_ns)
 {
 	struct rte_mempool *pools[RTE_MAX_NUMA_NODES] = { 0 };
 	struct nic_state ns = { 0 };
@@ -658,6 +722,9 @@ run(struct app *app)
 		fprintf(stderr, "main lcore: %s\n", fastmib_last_error());
 		return -ENOSPC;
 	}
+	rc = states_start(app, start_ns);
+	if (rc < 0)
+		return rc;
 	if (!app->cfg.quiet)
 		printf("%u worker lcore(s), %u port(s), counters in %s\n",
 		       app->n_workers, app->n_ports, app->cfg.segment);
@@ -672,6 +739,7 @@ int
 main(int argc, char **argv)
 {
 	struct app app = { 0 };
+	uint64_t start_ns = fastmib_time_ns(); /* the application's start time */
 	int n, rc;
 
 	if (wants_help(argc, argv)) {
@@ -684,6 +752,7 @@ main(int argc, char **argv)
 	 * the EAL registers (rundir.c). */
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
+	signal(SIGUSR1, on_link_signal);
 	rundir_remove_at_exit();
 	n = rte_eal_init(argc, argv);
 	if (n < 0) {
@@ -702,7 +771,7 @@ main(int argc, char **argv)
 	app.tsc_hz = rte_get_tsc_hz();
 	app.flow_timeout_tsc = app.tsc_hz / 1000 * app.cfg.flow_timeout_ms;
 
-	rc = run(&app);
+	rc = run(&app, start_ns);
 
 	__atomic_store_n(&app.stop, 1, __ATOMIC_RELAXED);
 	rte_eal_mp_wait_lcore();

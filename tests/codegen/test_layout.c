@@ -50,7 +50,7 @@ test_ep_schema(void **state)
 	assert_string_equal(s->prefix, "ep");
 	assert_int_equal(s->oid_len, 9);
 	assert_memory_equal(s->oid, oid, sizeof(oid));
-	assert_int_equal(s->n_groups, 7);
+	assert_int_equal(s->n_groups, 8);
 	assert_int_equal(s->percore_size, sizeof(struct ep_percore));
 	assert_int_equal(s->shared_size, sizeof(struct ep_shared));
 	assert_int_equal(s->percore_size, 896 + 4160); /* server: 257 rows of 16 bytes, to 64 */
@@ -86,6 +86,16 @@ test_ep_schema(void **state)
 	assert_string_equal(s->groups[EP_GROUP_GLOBAL].counters[5].units, "");
 	assert_int_equal(s->groups[EP_GROUP_GLOBAL].counters[6].type, FASTMIB_COUNTER32);
 	assert_int_equal(s->groups[EP_GROUP_FLOW_STATE].counters[0].type, FASTMIB_GAUGE32);
+	/* states: beside the port and server counters, and a group of states
+	 * only, which takes no room in either area */
+	assert_int_equal(s->groups[EP_GROUP_PORT].n_states, 3);
+	assert_int_equal(s->groups[EP_GROUP_PORT].state_size, sizeof(struct ep_port_state));
+	assert_int_equal(s->groups[EP_GROUP_SERVER].n_states, 2);
+	assert_int_equal(s->groups[EP_GROUP_SERVER].state_size, sizeof(struct ep_server_state));
+	assert_string_equal(s->groups[EP_GROUP_APP].name, "app");
+	assert_int_equal(s->groups[EP_GROUP_APP].n_counters, 0);
+	assert_int_equal(s->groups[EP_GROUP_APP].n_states, 2);
+	assert_int_equal(s->groups[EP_GROUP_APP].state_size, sizeof(struct ep_app_state));
 }
 
 static void

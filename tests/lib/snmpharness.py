@@ -151,6 +151,9 @@ def parse_value(type_, text):
                  "Unsigned32"):
         m = re.search(r"-?\d+", text)
         return int(m.group(0)) if m else text
+    if type_ == "Hex-STRING":
+        # octets one space apart: net-snmp ends the line with one more
+        return " ".join(text.split())
     return text
 
 
@@ -164,7 +167,7 @@ def parse_varbinds(out):
             if vbs and vbs[-1].type == "Hex-STRING" and re.fullmatch(r"([0-9A-F]{2} ?)+", line.strip()):
                 vb = vbs[-1]
                 vb.raw += " " + line.strip()
-                vb.value = vb.value.rstrip() + " " + line.strip()
+                vb.value = vb.value + " " + " ".join(line.split())
             continue
         oid, type_, text = m.group(1), m.group(2), m.group(3)
         if type_ is None and text.strip() == '""':  # an empty string, in -Ox
@@ -620,6 +623,48 @@ def parse_hex(text):
     if text.startswith('"') and text.endswith('"'):
         return text[1:-1].encode()
     return bytes(int(b, 16) for b in text.split())
+
+
+# What net-snmp's tools print for each wire syntax, as the test writers
+# name it (tests/subagent/fm-state-wire.c)
+TOOL_SYNTAX = {"INTEGER": "INTEGER", "Gauge32": "Gauge32", "Counter64": "Counter64",
+               "Timeticks": "Timeticks", "Hex-STRING": "OCTET STRING",
+               "STRING": "OCTET STRING", "IpAddress": "IpAddress"}
+
+
+def wire(vb):
+    """(syntax, value) of a net-snmp varbind as the test writers give a
+    value on the wire: a number, or octets in lower-case hexadecimal."""
+    syntax = TOOL_SYNTAX.get(vb.type, vb.type)
+    if vb.type == "IpAddress":
+        return syntax, bytes(int(x) for x in vb.value.split(".")).hex()
+    if syntax == "OCTET STRING":
+        return syntax, parse_hex(vb.value).hex()
+    return syntax, vb.value
+
+
+def printed(syntax, value):
+    """The inverse of wire(): (type, value) of a value on the wire as
+    parse_varbinds() reads net-snmp's tools printing it with -On -Oe and no
+    MIB. Octets are a quoted STRING when each is a printable character, a
+    Hex-STRING when one is neither printable nor blank; text net-snmp
+    would escape or print over lines (quotes, backslashes, blanks other
+    than spaces) is refused: a test's expectation would be a guess."""
+    if syntax == "IpAddress":
+        return syntax, ".".join(str(b) for b in bytes.fromhex(value))
+    if syntax != "OCTET STRING":
+        return syntax, int(value)
+    octets = bytes.fromhex(value)
+    if not octets:
+        return "STRING", '""'
+    # as net-snmp guesses: text when each octet is printable or blank (C's
+    # isprint(), isspace())
+    blank = b"\t\n\v\f\r"
+    if any(not 0x20 <= b < 0x7f and b not in blank for b in octets):
+        return "Hex-STRING", " ".join("%02X" % b for b in octets)
+    if any(b in blank or b in b'"\\' for b in octets):
+        raise HarnessError("net-snmp escapes or spreads %r: no exact expectation" % octets)
+    return "STRING", '"%s"' % octets.decode()
 
 
 def date_and_time(octets):

@@ -41,10 +41,13 @@ class Expectations:
         self.module = d["module"]
         self.prefix = d["prefix"]
         self.generation = d["generation"]
+        # the states' values on the wire, as net-snmp's tools print them
+        self.states = d["states"]
         self.objects = sorted(
-            ((o["oid"], o["type"],
+            [(o["oid"], o["type"],
               o["value"] if o["type"] == "STRING" else int(o["value"]))
-             for o in d["objects"]),
+             for o in d["objects"]] +
+            [(o["oid"],) + h.printed(o["syntax"], o["value"]) for o in self.states],
             key=lambda t: oid_key(t[0]))
         self.by_oid = {o: (t, v) for o, t, v in self.objects}
         self.absent = d["absent"]

@@ -7,7 +7,7 @@
  * a keyed table, key number n as fm-keys.c makes it), and gives every
  * state of every present row its value of "variant A", driven by the
  * schema alone. Each state has two variants, A and B, that differ in every
- * state whose SNMP value can differ (see state_value()), so that a read
+ * state whose SNMP value can differ (fm-state-wire.h), so that a read
  * mixing two publications of a row shows. Then writes what SNMP must
  * report to a JSON file:
  *
@@ -58,6 +58,7 @@
 #include "fastmib/fastmib.h"
 #include "fastmib/oidmap.h"
 #include "fm-keys.h"
+#include "fm-state-wire.h"
 
 #ifndef FM_SCHEMA
 #define FM_SCHEMA st_schema
@@ -65,11 +66,6 @@
 extern const struct fastmib_schema FM_SCHEMA;
 
 #define DEFAULT_KEYS 8
-
-/* A date-and-time of variant A and B: 2026-11-28T02:29:22.1Z, and a moment
- * before the epoch (1969-12-31T23:59:59.9Z). */
-#define DT_A 1795832962100000000ll
-#define DT_B (-100000000ll)
 
 struct run {
 	const struct fastmib_schema *sc;
@@ -92,226 +88,6 @@ row_present(const struct run *rn, uint32_t g, uint32_t row)
 	return true; /* dense: every row made present */
 }
 
-/*
- * State `st` of row `row` (a keyed row: its key number) of group `g` in
- * variant `v` (0: A, 1: B) into `out` (its C form). The two variants of a
- * state differ wherever its syntax can tell them apart, within what the
- * model allows (range, enum labels, size).
- */
-static void
-state_value(const struct fastmib_state_schema *st, uint32_t g, uint32_t row, int v,
-	    uint8_t *out)
-{
-	uint32_t size = fastmib_state_value_size(st, NULL);
-	int64_t lo = st->has_range ? st->lo : st->type == FASTMIB_STATE_INTEGER32 ? INT32_MIN : 0;
-	int64_t hi = st->has_range ? st->hi : st->type == FASTMIB_STATE_INTEGER32 ? INT32_MAX
-								   : UINT32_MAX;
-	int64_t i64;
-	int32_t i32;
-	uint32_t u32;
-	uint64_t u64;
-	char text[FASTMIB_MAX_DISPLAY_STRING + 1];
-
-	memset(out, 0, size);
-	switch (st->type) {
-	case FASTMIB_STATE_TRUTH_VALUE:
-		out[0] = (uint8_t)((row + (uint32_t)v) % 2);
-		break;
-	case FASTMIB_STATE_ENUM:
-		i32 = st->values[(row + (uint32_t)v) % st->n_values].value;
-		memcpy(out, &i32, 4);
-		break;
-	case FASTMIB_STATE_INTEGER32:
-	case FASTMIB_STATE_UNSIGNED32:
-		/* the ends of the range, walking in by the row */
-		i64 = v ? hi - (int64_t)(row % 3) : lo + (int64_t)(row % 3);
-		if (i64 < lo || i64 > hi)
-			i64 = v ? hi : lo;
-		if (st->type == FASTMIB_STATE_INTEGER32) {
-			i32 = (int32_t)i64;
-			memcpy(out, &i32, 4);
-		} else {
-			u32 = (uint32_t)i64;
-			memcpy(out, &u32, 4);
-		}
-		break;
-	case FASTMIB_STATE_GAUGE64:
-		u64 = v ? UINT64_MAX - row : (uint64_t)g << 32 | row;
-		memcpy(out, &u64, 8);
-		break;
-	case FASTMIB_STATE_TIMETICKS:
-		u32 = v ? UINT32_MAX - row : 100 * row + g;
-		memcpy(out, &u32, 4);
-		break;
-	case FASTMIB_STATE_TIMESTAMP:
-		/* never (0) in both: a moment serves as the agent's uptime then,
-		 * which the `stamp` command checks */
-		break;
-	case FASTMIB_STATE_DATE_AND_TIME:
-		i64 = v ? DT_B : DT_A + (int64_t)row * 1000000000ll;
-		memcpy(out, &i64, 8);
-		break;
-	case FASTMIB_STATE_DISPLAY_STRING:
-		/* A short, B as long as its size allows */
-		snprintf(text, sizeof(text), "%s-%u-%u", v ? "bee" : "a", g, row);
-		if (v)
-			while (strlen(text) < st->size)
-				strcat(text, "b");
-		memcpy(out, text, strlen(text) > st->size ? st->size : strlen(text));
-		break;
-	case FASTMIB_STATE_OCTET_STRING: {
-		uint16_t len = v ? (uint16_t)st->size : (uint16_t)(1 + row % st->size);
-
-		memcpy(out, &len, 2);
-		for (uint16_t k = 0; k < len; k++)
-			out[2 + k] = (uint8_t)(v ? 0xffu - k : k + row);
-		break;
-	}
-	case FASTMIB_STATE_IPV4:
-		out[0] = 10;
-		out[1] = (uint8_t)g;
-		out[2] = (uint8_t)row;
-		out[3] = (uint8_t)(v + 1);
-		break;
-	case FASTMIB_STATE_INET_ADDRESS: {
-		struct fastmib_inet_address *a = (void *)out;
-
-		a->type = v ? 2 : 1;
-		a->addr[0] = v ? 0x20 : 192;
-		a->addr[1] = v ? 0x01 : 168;
-		a->addr[2] = (uint8_t)g;
-		a->addr[3] = (uint8_t)row;
-		if (v)
-			a->addr[15] = 1;
-		break;
-	}
-	case FASTMIB_STATE_MAC:
-		out[0] = 2;
-		out[3] = (uint8_t)g;
-		out[4] = (uint8_t)row;
-		out[5] = (uint8_t)(v + 1);
-		break;
-	}
-}
-
-/* The state's value on the wire: a number, or octets in hexadecimal. */
-static json_t *
-wire_value(const struct fastmib_state_schema *st, uint32_t part, const uint8_t *p)
-{
-	char hex[2 * 1026 + 1];
-	const uint8_t *o = p;
-	size_t n = 0;
-	int32_t i32;
-	uint32_t u32;
-	uint64_t u64;
-	int64_t i64;
-	uint16_t len;
-
-	switch (st->type) {
-	case FASTMIB_STATE_TRUTH_VALUE:
-		return json_integer(p[0] ? 1 : 2);
-	case FASTMIB_STATE_ENUM:
-	case FASTMIB_STATE_INTEGER32:
-		memcpy(&i32, p, 4);
-		return json_integer(i32);
-	case FASTMIB_STATE_UNSIGNED32:
-	case FASTMIB_STATE_TIMETICKS:
-		memcpy(&u32, p, 4);
-		return json_integer(u32);
-	case FASTMIB_STATE_GAUGE64:
-		memcpy(&u64, p, 8);
-		/* as a string: JSON numbers past 2^53 lose digits in some readers */
-		snprintf(hex, sizeof(hex), "%" PRIu64, u64);
-		return json_string(hex);
-	case FASTMIB_STATE_TIMESTAMP:
-		return json_integer(0);
-	case FASTMIB_STATE_DATE_AND_TIME: {
-		uint8_t dt[11];
-		time_t t;
-		struct tm tm;
-		int64_t sec, rem;
-
-		memcpy(&i64, p, 8);
-		if (i64 == 0) {
-			memset(dt, 0, 8);
-			n = 8;
-		} else {
-			sec = i64 / 1000000000ll;
-			rem = i64 % 1000000000ll;
-			if (rem < 0) {
-				sec--;
-				rem += 1000000000ll;
-			}
-			t = (time_t)sec;
-			gmtime_r(&t, &tm);
-			dt[0] = (uint8_t)((tm.tm_year + 1900) >> 8);
-			dt[1] = (uint8_t)(tm.tm_year + 1900);
-			dt[2] = (uint8_t)(tm.tm_mon + 1);
-			dt[3] = (uint8_t)tm.tm_mday;
-			dt[4] = (uint8_t)tm.tm_hour;
-			dt[5] = (uint8_t)tm.tm_min;
-			dt[6] = (uint8_t)tm.tm_sec;
-			dt[7] = (uint8_t)(rem / 100000000);
-			dt[8] = '+';
-			dt[9] = dt[10] = 0;
-			n = 11;
-		}
-		for (size_t k = 0; k < n; k++)
-			sprintf(hex + 2 * k, "%02x", dt[k]);
-		hex[2 * n] = '\0';
-		return json_string(hex);
-	}
-	case FASTMIB_STATE_DISPLAY_STRING:
-		n = strnlen((const char *)p, st->size);
-		break;
-	case FASTMIB_STATE_OCTET_STRING:
-		memcpy(&len, p, 2);
-		o = p + 2;
-		n = len;
-		break;
-	case FASTMIB_STATE_IPV4:
-		n = 4;
-		break;
-	case FASTMIB_STATE_INET_ADDRESS:
-		if (part)
-			return json_integer(p[0]);
-		o = p + 1;
-		n = p[0] == 1 ? 4 : p[0] == 2 ? 16 : 0;
-		break;
-	case FASTMIB_STATE_MAC:
-		n = 6;
-		break;
-	}
-	for (size_t k = 0; k < n; k++)
-		sprintf(hex + 2 * k, "%02x", o[k]);
-	hex[2 * n] = '\0';
-	return json_string(hex);
-}
-
-static const char *
-wire_syntax(const struct fastmib_state_schema *st, uint32_t part)
-{
-	switch (st->type) {
-	case FASTMIB_STATE_UNSIGNED32:
-		return "Gauge32";
-	case FASTMIB_STATE_GAUGE64:
-		return "Counter64";
-	case FASTMIB_STATE_TIMETICKS:
-	case FASTMIB_STATE_TIMESTAMP:
-		return "Timeticks";
-	case FASTMIB_STATE_IPV4:
-		return "IpAddress";
-	case FASTMIB_STATE_DISPLAY_STRING:
-	case FASTMIB_STATE_OCTET_STRING:
-	case FASTMIB_STATE_DATE_AND_TIME:
-	case FASTMIB_STATE_MAC:
-		return "OCTET STRING";
-	case FASTMIB_STATE_INET_ADDRESS:
-		return part ? "INTEGER" : "OCTET STRING";
-	}
-	return "INTEGER";
-}
-
 /* The key number of a keyed row (fm-keys.c), or the row. */
 static uint32_t
 row_number(const struct run *rn, uint32_t g, uint32_t row)
@@ -328,8 +104,6 @@ row_number(const struct run *rn, uint32_t g, uint32_t row)
 	return row;
 }
 
-#define VARIANT_DEFAULT 2
-
 /* The row of row number `n` (a keyed row: key number n), UINT32_MAX if none. */
 static uint32_t
 row_of(const struct run *rn, uint32_t g, uint32_t n)
@@ -344,31 +118,12 @@ row_of(const struct run *rn, uint32_t g, uint32_t n)
 	return r;
 }
 
-/* Every state of row `row` of group `g` in variant `v` (VARIANT_DEFAULT:
- * the model's defaults), into `data`. */
-static void
-row_states(const struct run *rn, uint32_t g, uint32_t row, int v, uint8_t *data)
-{
-	const struct fastmib_group_schema *gs = &rn->sc->groups[g];
-	uint32_t n = row_number(rn, g, row);
-
-	memset(data, 0, gs->state_size);
-	for (uint32_t s = 0; s < gs->n_states; s++) {
-		const struct fastmib_state_schema *st = &gs->states[s];
-
-		if (v != VARIANT_DEFAULT)
-			state_value(st, g, n, v, data + st->offset);
-		else if (st->def)
-			memcpy(data + st->offset, st->def, fastmib_state_value_size(st, NULL));
-	}
-}
-
 /* Every row to variant `v`: each row in one publication, or (`torn`) one
  * state at a time. */
 static int
-set_all(struct run *rn, int v, bool torn)
+set_all(struct run *rn, enum fsw_variant v, bool torn)
 {
-	static uint8_t data[FASTMIB_MAX_STATES * 1032];
+	static uint8_t data[FSW_ROW_BYTES];
 
 	for (uint32_t g = 0; g < rn->sc->n_groups; g++) {
 		const struct fastmib_group_schema *gs = &rn->sc->groups[g];
@@ -378,7 +133,7 @@ set_all(struct run *rn, int v, bool torn)
 
 			if (!row_present(rn, g, row))
 				continue;
-			row_states(rn, g, row, v, data);
+			fsw_row(gs, g, row_number(rn, g, row), v, data);
 			if (!torn)
 				rc = fastmib_state_set(rn->seg, g, row, data);
 			for (uint32_t s = 0; torn && rc == 0 && s < gs->n_states; s++)
@@ -416,8 +171,8 @@ add_instance(struct run *rn, const struct fastmib_oidmap *map, json_t *arr, uint
 	struct fastmib_oid_ref ref = { .kind = FASTMIB_OID_STATE, .group = (int)g,
 				       .counter = s, .part = part, .row = row };
 	uint64_t sfx[FASTMIB_OID_MAX_SUFFIX];
-	static uint8_t a[FASTMIB_MAX_STATES * 1032], b[FASTMIB_MAX_STATES * 1032],
-		d[FASTMIB_MAX_STATES * 1032];
+	static uint8_t a[FSW_ROW_BYTES], b[FSW_ROW_BYTES], d[FSW_ROW_BYTES];
+	uint32_t num = row_number(rn, g, row);
 	size_t klen = 0, n;
 	char *oid, *column;
 
@@ -429,17 +184,17 @@ add_instance(struct run *rn, const struct fastmib_oidmap *map, json_t *arr, uint
 	oid = oid_text(rn->sc, sfx, n);
 	/* the column: Objects.G.S (a scalar), Objects.G.Entry.S (a table) */
 	column = oid_text(rn->sc, sfx, gs->n_indexes ? 4 : 3);
-	row_states(rn, g, row, 0, a);
-	row_states(rn, g, row, 1, b);
-	row_states(rn, g, row, VARIANT_DEFAULT, d);
+	fsw_row(gs, g, num, FSW_A, a);
+	fsw_row(gs, g, num, FSW_B, b);
+	fsw_row(gs, g, num, FSW_DEFAULT, d);
 	json_array_append_new(arr, json_pack(
 		"{s:s, s:s, s:s, s:s, s:i, s:s, s:s, s:o, s:o, s:o}", "oid", oid,
 		"column", column, "group", gs->name, "state", st->name,
-		"row", (json_int_t)row_number(rn, g, row),
-		"type", fastmib_state_type_word(st->type), "syntax", wire_syntax(st, part),
-		"a", wire_value(st, part, a + st->offset),
-		"b", wire_value(st, part, b + st->offset),
-		"d", wire_value(st, part, d + st->offset)));
+		"row", (json_int_t)num,
+		"type", fastmib_state_type_word(st->type), "syntax", fsw_syntax(st, part),
+		"a", fsw_value(st, part, a + st->offset),
+		"b", fsw_value(st, part, b + st->offset),
+		"d", fsw_value(st, part, d + st->offset)));
 	free(oid);
 	free(column);
 }
@@ -482,7 +237,7 @@ swapper(void *arg)
 	struct run *rn = arg;
 
 	for (uint64_t i = 0; !__atomic_load_n(&rn->swap_stop, __ATOMIC_ACQUIRE); i++) {
-		if (set_all(rn, (int)((i + 1) % 2), rn->swap_torn) != 0)
+		if (set_all(rn, (i + 1) % 2 ? FSW_B : FSW_A, rn->swap_torn) != 0)
 			return -1;
 		__atomic_store_n(&rn->swaps, i + 1, __ATOMIC_RELAXED);
 	}
@@ -496,12 +251,12 @@ toggle(struct run *rn, uint32_t g, uint32_t s, uint32_t number, uint32_t n)
 	uint32_t row = row_of(rn, g, number);
 	const struct fastmib_group_schema *gs = &rn->sc->groups[g];
 	const struct fastmib_state_schema *st = &gs->states[s];
-	static uint8_t now[FASTMIB_MAX_STATES * 1032], v[2][1032];
+	static uint8_t now[FSW_ROW_BYTES], v[2][1032];
 	json_t *out = json_array();
 	int at;
 
-	state_value(st, g, row_number(rn, g, row), 0, v[0]);
-	state_value(st, g, row_number(rn, g, row), 1, v[1]);
+	fsw_state(st, g, row_number(rn, g, row), FSW_A, v[0]);
+	fsw_state(st, g, row_number(rn, g, row), FSW_B, v[1]);
 	if (fastmib_state_get(rn->seg, g, row, now) != 0)
 		return out;
 	at = memcmp(now + st->offset, v[0], fastmib_state_value_size(st, NULL)) == 0;
@@ -541,7 +296,7 @@ command_loop(struct run *rn)
 		if (strncmp(line, "quit", 4) == 0)
 			break;
 		if (strncmp(line, "set ", 4) == 0) {
-			ans = set_all(rn, line[4] == 'B', false) == 0 ? json_array() : json_null();
+			ans = set_all(rn, line[4] == 'B' ? FSW_B : FSW_A, false) == 0 ? json_array() : json_null();
 		} else if (strncmp(line, "swap", 4) == 0 && !swapping) {
 			rn->swap_torn = strncmp(line, "swap torn", 9) == 0;
 			__atomic_store_n(&rn->swap_stop, 0, __ATOMIC_RELEASE);
@@ -645,7 +400,7 @@ main(int argc, char **argv)
 			if (fastmib_row_enable(rn.seg, g, r) != 0)
 				return 1;
 	}
-	if (set_all(&rn, 0, false) != 0 || write_expectations(&rn, argv[optind + 1]) != 0)
+	if (set_all(&rn, FSW_A, false) != 0 || write_expectations(&rn, argv[optind + 1]) != 0)
 		return 1;
 	printf("ready\n");
 	fflush(stdout);

@@ -4,8 +4,12 @@
  *
  * Creates a segment of a test model (the example model unless built with
  * another FM_SCHEMA) and updates it from two lcores, driven by the schema
- * alone (every group, storage kind, counter type and index type), then
- * writes the exact values SNMP must report to a JSON file.
+ * alone (every group, storage kind, counter type and index type), gives
+ * the states of every present row their values of variant A
+ * (fm-state-wire.h), then writes the exact values SNMP must report to a
+ * JSON file: counters and the module's objects as net-snmp's tools print
+ * them ("objects"), states as their values on the wire ("states":
+ * [{"oid", "group", "state", "row", "syntax", "value"}]).
  *
  * A keyed table gets keys 0 .. N-1 (--keys N, default 48, at most its
  * capacity) inserted before anything is written: key number n is a fixed
@@ -47,10 +51,10 @@
  *           insert GROUP N
  *                         insert key number N into keyed table GROUP and
  *                         write its values (each counter's fill total, in
- *                         one transaction): answers [{"group", "number",
- *                         "row", "new": true, "index", "key", "record",
- *                         "objects"}], or "new": false (nothing written)
- *                         for a key the table holds
+ *                         one transaction, then its states): answers
+ *                         [{"group", "number", "row", "new": true, "index",
+ *                         "key", "record", "objects", "states"}], or "new":
+ *                         false (nothing written) for a key the table holds
  *           remove GROUP N
  *                         bring the row's gauges to zero (a level is the
  *                         application's: the library keeps a reused row's
@@ -70,8 +74,10 @@
  *                         present, else inserted with its values (as
  *                         remove and insert do), then 20 us of pause.
  *                         Answers at once, for every keyed table and n,
- *                         [{"group", "number", "index", "objects"}]: the
- *                         key's instances and values while present; the
+ *                         [{"group", "number", "index", "objects",
+ *                         "states"}]: the key's instances and values while
+ *                         present (its states those of a new row until
+ *                         they are set, after its counters); the
  *                         keys left present stay ("remove" takes them)
  *
  * Usage: fm-writer fill|live|events SEGMENT EXPECT.json [--scale N]
@@ -95,6 +101,7 @@
 
 #include "fastmib/fastmib.h"
 #include "fm-keys.h"
+#include "fm-state-wire.h"
 
 /* Built once per test model: FM_SCHEMA names its generated schema. */
 #ifndef FM_SCHEMA
@@ -221,7 +228,7 @@ write_pass(const struct run *rn, struct fastmib_writer *w,
 	for (uint32_t g = 0; g < rn->sc->n_groups; g++) {
 		const struct fastmib_group_schema *gs = &rn->sc->groups[g];
 
-		for (uint32_t row = 0; row < gs->n_rows; row++) {
+		for (uint32_t row = 0; gs->n_counters && row < gs->n_rows; row++) {
 			uint32_t num;
 
 			if (!row_enabled(rn, g, row))
@@ -386,8 +393,9 @@ model_notifies(const struct fastmib_schema *sc)
 }
 
 /* Expected objects of the row numbered n (row_number()) of group g into
- * objs (every counter, the row's Reset and DiscontinuityTime), and its
- * Counter64s with their weights for the live-mode sets into set. */
+ * objs (every counter, the row's Reset and DiscontinuityTime: a group of
+ * states only has none), and its Counter64s with their weights for the
+ * live-mode sets into set. */
 static void
 row_objects(const struct run *rn, uint32_t g, uint32_t n, json_t *objs, json_t *set)
 {
@@ -404,10 +412,40 @@ row_objects(const struct run *rn, uint32_t g, uint32_t n, json_t *objs, json_t *
 		if (set && gs->counters[c].type == FASTMIB_COUNTER64)
 			json_array_append_new(set, json_pack("[s, i]", oid, (json_int_t)(c + 1)));
 	}
-	if (!objs)
+	if (!objs || gs->n_counters == 0)
 		return;
 	expect(objs, oid_str(rn->sc, sfx, instance(gs, 1001, n, sfx)), "INTEGER", 2);
 	expect(objs, oid_str(rn->sc, sfx, instance(gs, 1002, n, sfx)), "Timeticks", 0);
+}
+
+/* The states of the row numbered n of group g as SNMP must report them
+ * (variant A, fm-state-wire.h) into `states`: each instance's OID, wire
+ * syntax and value. */
+static void
+row_states(const struct run *rn, uint32_t g, uint32_t n, json_t *states)
+{
+	const struct fastmib_group_schema *gs = &rn->sc->groups[g];
+	static uint8_t data[FSW_ROW_BYTES];
+	uint32_t sfx[MAX_SFX];
+
+	fsw_row(gs, g, n, FSW_A, data);
+	for (uint32_t s = 0; s < gs->n_states; s++) {
+		const struct fastmib_state_schema *st = &gs->states[s];
+		uint32_t parts = st->type == FASTMIB_STATE_INET_ADDRESS ? 2 : 1;
+
+		/* an inet-address: its type (part 1) at its arc, its address
+		 * (part 0) at the next */
+		for (uint32_t k = 0; k < parts; k++) {
+			uint32_t part = parts - 1 - k;
+
+			json_array_append_new(states, json_pack(
+				"{s:s, s:s, s:s, s:i, s:s, s:o}", "oid",
+				oid_str(rn->sc, sfx, instance(gs, st->arc + k, n, sfx)),
+				"group", gs->name, "state", st->name, "row", (int)n,
+				"syntax", fsw_syntax(st, part),
+				"value", fsw_value(st, part, data + st->offset)));
+		}
+	}
 }
 
 /* Key number n of keyed group g, held in row `row`, as the expectations
@@ -470,7 +508,9 @@ static void
 absent_probes(const struct run *rn, uint32_t g, json_t *absent)
 {
 	const struct fastmib_group_schema *gs = &rn->sc->groups[g];
-	uint32_t sfx[MAX_SFX], arc = gs->counters[0].arc;
+	uint32_t sfx[MAX_SFX];
+	/* the first column, a counter's or (a group of states only) a state's */
+	uint32_t arc = gs->n_counters ? gs->counters[0].arc : gs->states[0].arc;
 
 	if (rn->key_num[g]) {
 		for (uint32_t n = rn->n_keys; n < rn->n_keys + 4 && n < FMK_MAX_NUMBER; n++)
@@ -490,7 +530,7 @@ build_expectations(const struct run *rn)
 {
 	const struct fastmib_schema *sc = rn->sc;
 	json_t *objs = json_array(), *absent = json_array(), *inv = json_array();
-	json_t *mono = json_array();
+	json_t *mono = json_array(), *states = json_array();
 	struct fastmib_info info;
 
 	for (uint32_t g = 0; g < sc->n_groups; g++) {
@@ -505,6 +545,8 @@ build_expectations(const struct run *rn)
 				continue;
 			}
 			row_objects(rn, g, row_number(rn, g, row), rn->live ? NULL : objs, set);
+			if (!rn->live)
+				row_states(rn, g, row_number(rn, g, row), states);
 			if (json_array_size(set) >= 2 && row < 4096)
 				json_array_append_new(gs->storage ==
 						      FASTMIB_STORAGE_SHARED_ATOMIC ?
@@ -545,11 +587,11 @@ build_expectations(const struct run *rn)
 		}
 	}
 	fastmib_info(rn->seg, &info);
-	return json_pack("{s:s, s:s, s:s, s:I, s:o, s:o, s:o, s:o, s:o, s:o}",
+	return json_pack("{s:s, s:s, s:s, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 			 "module", sc->module, "prefix", sc->prefix,
 			 "root", oid_str(sc, NULL, 0),
 			 "generation", (json_int_t)info.generation,
-			 "objects", objs, "absent", absent, "invariants", inv,
+			 "objects", objs, "states", states, "absent", absent, "invariants", inv,
 			 "monotonic", mono, "keyed", keyed_tables(rn),
 			 "layout", fmk_layout(rn->seg));
 }
@@ -644,6 +686,32 @@ write_totals(const struct run *rn, uint32_t g, uint32_t row)
 	return 0;
 }
 
+/* The states of row `row` of group g to their values of variant A, in one
+ * publication. */
+static int
+write_states(const struct run *rn, uint32_t g, uint32_t row)
+{
+	const struct fastmib_group_schema *gs = &rn->sc->groups[g];
+	static uint8_t data[FSW_ROW_BYTES];
+
+	if (gs->n_states == 0)
+		return 0;
+	fsw_row(gs, g, row_number(rn, g, row), FSW_A, data);
+	if (fastmib_state_set(rn->seg, g, row, data) < 0) {
+		fprintf(stderr, "fm-writer: %s\n", fastmib_last_error());
+		return -1;
+	}
+	return 0;
+}
+
+/* A new key's row: its counters' totals, then its states (a reader between
+ * the two sees the counters with the states a row starts with). */
+static int
+write_row(const struct run *rn, uint32_t g, uint32_t row)
+{
+	return write_totals(rn, g, row) == 0 && write_states(rn, g, row) == 0 ? 0 : -1;
+}
+
 /* Bring the gauges of row `row` back to zero, as an application does
  * whose levels go with the key. */
 static int
@@ -702,15 +770,17 @@ key_command(const struct run *rn, const char *args, bool insert, json_t *out)
 		return -1;
 	if (insert) {
 		if ((rc = insert_key(rn, (uint32_t)g, (uint32_t)n, &row)) < 0 ||
-		    (rc == 0 && write_totals(rn, (uint32_t)g, row) != 0))
+		    (rc == 0 && write_row(rn, (uint32_t)g, row) != 0))
 			return -1;
 		e = key_entry(rn, (uint32_t)g, (uint32_t)n, row);
 		json_object_set_new(e, "new", json_boolean(rc == 0));
 		if (rc == 0) {
-			json_t *objs = json_array();
+			json_t *objs = json_array(), *states = json_array();
 
 			row_objects(rn, (uint32_t)g, (uint32_t)n, objs, NULL);
+			row_states(rn, (uint32_t)g, (uint32_t)n, states);
 			json_object_set_new(e, "objects", objs);
+			json_object_set_new(e, "states", states);
 		}
 		json_array_append_new(out, e);
 		return 0;
@@ -1057,7 +1127,7 @@ churn_run(void *arg)
 		n = job->from + (uint32_t)((x >> 16) % (job->to - job->from));
 		rc = remove_key(rn, g, n, &row);
 		if (rc == -ENOENT)
-			rc = insert_key(rn, g, n, &row) < 0 || write_totals(rn, g, row) ? -1 : 0;
+			rc = insert_key(rn, g, n, &row) < 0 || write_row(rn, g, row) ? -1 : 0;
 		if (rc < 0)
 			return -1;
 		nanosleep(&gap, NULL);
@@ -1084,18 +1154,22 @@ churn(const struct run *rn, const char *args, json_t *out)
 			uint64_t idx[MAX_SFX];
 			size_t len = key_index(gs, n, idx);
 			json_t *index = json_array(), *objs = json_array();
+			json_t *states = json_array();
 
 			if (len == 0) {
 				json_decref(index);
 				json_decref(objs);
+				json_decref(states);
 				return -1;
 			}
 			for (size_t i = 0; i < len; i++)
 				json_array_append_new(index, json_integer((json_int_t)idx[i]));
 			row_objects(rn, g, n, objs, NULL);
-			json_array_append_new(out, json_pack("{s:s, s:i, s:o, s:o}", "group",
+			row_states(rn, g, n, states);
+			json_array_append_new(out, json_pack("{s:s, s:i, s:o, s:o, s:o}", "group",
 							     gs->name, "number", (int)n,
-							     "index", index, "objects", objs));
+							     "index", index, "objects", objs,
+							     "states", states));
 		}
 	}
 	job = (struct churn_job){ .rn = rn, .ms = ms, .from = (uint32_t)from,
@@ -1254,6 +1328,10 @@ main(int argc, char **argv)
 				return 1;
 			}
 	}
+	for (uint32_t g = 0; g < rn.sc->n_groups; g++)
+		for (uint32_t row = 0; row < rn.sc->groups[g].n_rows; row++)
+			if (row_enabled(&rn, g, row) && write_states(&rn, g, row) != 0)
+				return 1;
 	signal(SIGTERM, on_signal);
 	signal(SIGINT, on_signal);
 	if (rn.live && write_expectations(&rn, argv[optind + 2]) != 0)

@@ -8,10 +8,12 @@ a real snmpd and fastmib-agentx (AgentX).
 Every sample is compared with what fm-writer says SNMP must report: exact
 counter values, counters typed as counters, DiscontinuityTime as gauges,
 index labels, the event's name on the event statistics, WriterStatus as
-a state set; no reset object, no table that can hold more than 1024
+a state set, the example's states (numbers as gauges, strings as labels,
+a date as seconds, enums as state sets); no reset object, no table that can hold more than 1024
 rows (the flow table) and no event table, unless asked for
 (`--snmp-exporter-table flow --snmp-exporter-events`, scraped as a second
 module)."""
+import calendar
 import os
 import re
 import sys
@@ -23,6 +25,7 @@ from conftest import Served
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
 import snmpexporter as px  # noqa: E402
+import snmpharness as h  # noqa: E402
 
 MODEL = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "dataplane.yaml")
 MODULE = "example_dataplane_mib"
@@ -128,13 +131,50 @@ def test_counters_exact_and_typed(exporter, served, plain, module):
         name, _, v = got[oid]
         assert v == (value % WRAP if typ == "Counter64" else value), (name, oid)
         assert types[name] == PROM_TYPE[typ], name
-    assert sorted(o for o in got if o.startswith(objects)) == sorted(want)
+    # the states of strings: test_states_as_samples
+    strings = {st["oid"] for st in served.expect.states if st["syntax"] == "OCTET STRING"}
+    assert sorted(o for o in got if o.startswith(objects) and o not in strings) == sorted(want)
     for oid in served.expect.absent:
         assert oid not in got
     # the module's own DiscontinuityTime, a gauge too
     disc = served.expect.oid(2, 2, 0)
     assert got[disc][0] == "epDiscontinuityTime" and types["epDiscontinuityTime"] == "gauge"
     assert got[disc][2] == served.expect.by_oid[disc][1]
+
+
+def test_states_as_samples(served, plain):
+    """The example's states as the module reads them (fm-writer's values):
+    numbers as gauges (test_counters_exact_and_typed), a DisplayString as
+    a label of a sample of 1, a DateAndTime as seconds since the epoch, an
+    enum as a state set: a series per label, 1 for the row's label."""
+    e = served.expect
+    st = {(s["group"], s["state"], s["row"]): s for s in e.states}
+    names = {lb["epPortPortId"]: (lb["epPortName"], v)
+             for lb, v in px.samples(plain, "epPortName")}
+    assert names == {str(r + 1): (bytes.fromhex(st["port", "name", r]["value"]).decode(), 1.0)
+                     for r in range(4)}
+    assert px.samples(plain, "epAppVersion") == [
+        ({"epAppVersion": bytes.fromhex(st["app", "version", 0]["value"]).decode()}, 1.0)]
+    y, mo, d, hh, mi, ss, ds, _ = h.date_and_time(
+        bytes.fromhex(st["app", "startTime", 0]["value"]))
+    # to the second: snmp_exporter leaves the deci-seconds (here 1) out
+    assert ds == 1
+    assert px.samples(plain, "epAppStartTime") == [({}, calendar.timegm((y, mo, d, hh, mi, ss)))]
+    links = sorted((lb["epPortPortId"], lb["epPortLink"], v)
+                   for lb, v in px.samples(plain, "epPortLink"))
+    label = {1: "up", 2: "down"}
+    assert links == sorted((str(r + 1), name, float(st["port", "link", r]["value"] == value))
+                           for r in range(4) for value, name in label.items())
+    status = {1: "active", 2: "idle"}
+    rows = px.samples(plain, "epServerStatus")
+    assert len(rows) == 2 * len(e.keyed["server"]["keys"])
+    for key in e.keyed["server"]["keys"]:
+        addr = ".".join(str(x) for x in key["index"][:4])
+        want = status[st["server", "status", key["number"]]["value"]]
+        got = {lb["epServerStatus"]: v for lb, v in rows
+               if (lb["epServerServerAddr"], lb["epServerServerPort"]) ==
+               (addr, str(key["index"][4]))}
+        assert got == {name: float(name == want) for name in status.values()}, key
 
 
 def test_table_labels(exporter, served, plain):

@@ -99,8 +99,13 @@ def test_reset_all(fresh):
     assert [t[0] for t in after] == [o for o, _, _ in e.objects]
     module_disc = values(fresh, [e.oid(2, 2, 0)])[0]
     assert module_disc > 0
+    states = {st["oid"] for st in e.states}
+    assert states
     for oid, type_, value in after:
-        if type_ in ("Counter64", "Counter32"):
+        if oid in states:
+            # a reset never changes a state
+            assert (type_, value) == e.by_oid[oid], oid
+        elif type_ in ("Counter64", "Counter32"):
             assert value == 0, oid
         elif type_ == "Gauge32":
             assert value == e.by_oid[oid][1]

@@ -37,10 +37,6 @@ TUNNEL_REMOTE = 2
 SYS_UPTIME = "1.3.6.1.2.1.1.3.0"
 AGENTX_UPTIME_LAG = 50  # centiseconds, test_timestamp_is_the_agents_sysuptime...
 
-# what net-snmp's tools print for each wire syntax fm-states names
-TOOL_SYNTAX = {"INTEGER": "INTEGER", "Gauge32": "Gauge32", "Counter64": "Counter64",
-               "Timeticks": "Timeticks", "Hex-STRING": "OCTET STRING",
-               "STRING": "OCTET STRING", "IpAddress": "IpAddress"}
 PYSNMP_SYNTAX = {"Integer": "INTEGER", "Integer32": "INTEGER", "Gauge32": "Gauge32",
                  "Unsigned32": "Gauge32", "Counter64": "Counter64",
                  "TimeTicks": "Timeticks", "OctetString": "OCTET STRING",
@@ -140,16 +136,6 @@ def nst(request, tmp_path_factory):
     yield from serve_states(request.param, tmp_path_factory, notify=True)
 
 
-def wire(vb):
-    """(syntax, value) of a net-snmp varbind, as Instance keeps them."""
-    syntax = TOOL_SYNTAX.get(vb.type, vb.type)
-    if vb.type == "IpAddress":
-        return syntax, bytes(int(x) for x in vb.value.split(".")).hex()
-    if syntax == "OCTET STRING":
-        return syntax, h.parse_hex(vb.value).hex()
-    return syntax, vb.value
-
-
 def get(st, oids):
     r = st.client.run("snmpget", oids, fmt=FMT)
     assert r.rc == 0 and len(r.varbinds) == len(oids), r
@@ -161,7 +147,7 @@ def read_group(st, group, variant):
     want = st.expect.of(group)
     for inst, vb in zip(want, get(st, [i.oid for i in want])):
         assert vb.oid == inst.oid
-        assert wire(vb) == (inst.syntax, getattr(inst, variant)), (inst.state, inst.row, vb)
+        assert h.wire(vb) == (inst.syntax, getattr(inst, variant)), (inst.state, inst.row, vb)
 
 
 def test_every_instance_exact_with_its_wire_type(st):
@@ -185,7 +171,7 @@ def test_bulkwalk_serves_every_instance_and_no_other(st):
     assert [vb.oid for vb in seen] == [i.oid for i in st.expect.instances]
     for vb in seen:
         inst = st.expect.by_oid[vb.oid]
-        assert wire(vb) == (inst.syntax, inst.a), (inst.state, inst.row, vb)
+        assert h.wire(vb) == (inst.syntax, inst.a), (inst.state, inst.row, vb)
 
 
 def pysnmp_get(port, oids):
@@ -217,7 +203,7 @@ def rows_of(st, varbinds):
         inst = st.expect.by_oid.get(vb.oid)
         if inst is None:
             continue  # past the table, or a counter
-        syntax, value = wire(vb)
+        syntax, value = h.wire(vb)
         v = inst.variant(value)
         assert syntax == inst.syntax and v, (inst.state, inst.row, vb)
         if v != "ab":
@@ -288,7 +274,7 @@ def test_a_row_inserted_again_starts_with_the_defaults(st):
     for inst, vb in zip(st.expect.of("tunnel"),
                         get(st, [i.oid for i in st.expect.of("tunnel")])):
         want = inst.d if inst.row == 3 else inst.a
-        assert wire(vb) == (inst.syntax, want), (inst.state, inst.row, vb)
+        assert h.wire(vb) == (inst.syntax, want), (inst.state, inst.row, vb)
     st.writer.command("set A")
     read_group(st, "tunnel", "a")
 
@@ -329,7 +315,7 @@ def test_states_are_read_only(st):
                                (st.expect.of("lane", row=0, state="active")[0], "i", 1)):
         r = st.client.set(inst.oid, type_, value)
         assert r.rc != 0 and r.error == "notWritable", r
-        assert wire(get(st, [inst.oid])[0]) == (inst.syntax, inst.a)
+        assert h.wire(get(st, [inst.oid])[0]) == (inst.syntax, inst.a)
 
 
 def test_reset_leaves_states_alone(st):

@@ -5,6 +5,7 @@ import re
 import subprocess
 
 from conftest import MODULE, oid_key
+import snmpharness as h  # noqa: E402  (tests/lib, on the path from conftest)
 
 
 def as_tuples(varbinds):
@@ -64,7 +65,10 @@ def test_walk_from_inside_and_below_instances(served):
         e.oid(1, 1, 8): e.oid(1, 1, 1001, 0),
         e.oid(1, 6, 2000): e.oid(1, 7, 1, 1, 10, 0, 0, 1, 0),  # server's first key
         e.oid(1, 7, 1, 1, 10, 0, 0, 1): e.oid(1, 7, 1, 1, 10, 0, 0, 1, 0),
-        e.oid(1, 7, 2000): e.oid(2, 1, 0),                # past the last group
+        e.oid(1, 7, 1, 2, 255): e.oid(1, 7, 1, 3, 10, 0, 0, 1, 0),  # to the states
+        e.oid(1, 7, 2000): e.oid(1, 8, 1, 0),             # a group of states only
+        e.oid(1, 8, 1, 0): e.oid(1, 8, 2, 0),
+        e.oid(1, 8, 2000): e.oid(2, 1, 0),                # past the last group
         e.oid(1): e.oid(1, 1, 1, 0),
         e.root: e.oid(1, 1, 1, 0),
         e.oid(2): e.oid(2, 1, 0),
@@ -89,6 +93,7 @@ def test_absent_and_unknown_instances(served):
         e.oid(1, 4, 1, 1011, 1): "noSuchObject",   # index column: not-accessible
         e.oid(1, 3, 1, 1, 1): "noSuchInstance",    # one index of two
         e.oid(1, 9, 1, 0): "noSuchObject",         # no such group
+        e.oid(1, 8, 1001, 0): "noSuchObject",      # states only: no Reset
         e.oid(2, 7, 0): "noSuchObject",            # no such module object
         e.oid(2, 3, 1): "noSuchInstance",          # WriterStatus without .0
         e.oid(3, 1, 0): "noSuchObject",            # conformance: not served
@@ -110,26 +115,40 @@ def mib_syntax(served, name):
 
 def test_types_match_the_generated_mib(served):
     e = served.expect
-    named = {
-        "epGlobalRxPkts.0": e.oid(1, 1, 1, 0),
-        "epGlobalMbufAllocFails.0": e.oid(1, 1, 7, 0),
-        "epPortRxErrors.2": e.oid(1, 2, 1, 5, 2),
-        "epPortQueueBytes.4.8": e.oid(1, 3, 1, 2, 4, 8),
-        "epFlowPkts.65536": e.oid(1, 4, 1, 1, 65536),
-        "epFlowStateActiveFlows.0": e.oid(1, 5, 1, 0),
-        "epErrorsFlowTableFull.0": e.oid(1, 6, 2, 0),
-        "epResetAll.0": e.oid(2, 1, 0),
-        "epDiscontinuityTime.0": e.oid(2, 2, 0),
+    server = e.oid(1, 7, 1, 4) + "."
+    key = next(o for o, _, _ in e.objects if o.startswith(server))[len(server):]
+    named = {  # name: (OID, its SYNTAX or TEXTUAL-CONVENTION in the MIB)
+        "epGlobalRxPkts.0": (e.oid(1, 1, 1, 0), "Counter64"),
+        "epGlobalMbufAllocFails.0": (e.oid(1, 1, 7, 0), "Counter32"),
+        "epPortRxErrors.2": (e.oid(1, 2, 1, 5, 2), "Counter32"),
+        "epPortName.1": (e.oid(1, 2, 1, 6, 1), "DisplayString"),
+        "epPortLink.2": (e.oid(1, 2, 1, 7, 2), "INTEGER"),
+        "epPortSpeed.3": (e.oid(1, 2, 1, 8, 3), "Unsigned32"),
+        "epPortQueueBytes.4.8": (e.oid(1, 3, 1, 2, 4, 8), "Counter64"),
+        "epFlowPkts.65536": (e.oid(1, 4, 1, 1, 65536), "Counter64"),
+        "epFlowStateActiveFlows.0": (e.oid(1, 5, 1, 0), "Gauge32"),
+        "epErrorsFlowTableFull.0": (e.oid(1, 6, 2, 0), "Counter32"),
+        "epServerStatus." + key: (e.oid(1, 7, 1, 3) + "." + key, "INTEGER"),
+        "epServerLastSeen." + key: (server + key, "TimeStamp"),
+        "epAppVersion.0": (e.oid(1, 8, 1, 0), "DisplayString"),
+        "epAppStartTime.0": (e.oid(1, 8, 2, 0), "DateAndTime"),
+        "epResetAll.0": (e.oid(2, 1, 0), "TruthValue"),
+        "epDiscontinuityTime.0": (e.oid(2, 2, 0), "TimeStamp"),
     }
     r = served.client.get(["%s::%s" % (MODULE, n) for n in named], use_mib=True)
     assert r.rc == 0, r
-    assert [vb.oid for vb in r.varbinds] == list(named.values())
-    syntax_of_type = {"Counter64": "Counter64", "Counter32": "Counter32",
-                      "Gauge32": "Gauge32", "INTEGER": "TruthValue",
-                      "Timeticks": "TimeStamp"}
-    for (name, oid), vb in zip(named.items(), r.varbinds):
-        assert (vb.type, vb.value) == e.by_oid[oid]
-        assert syntax_of_type[vb.type] == mib_syntax(served, name.split(".")[0])
+    assert [vb.oid for vb in r.varbinds] == [o for o, _ in named.values()]
+    for (name, (oid, syntax)), vb in zip(named.items(), r.varbinds):
+        assert syntax == mib_syntax(served, name.split(".")[0])
+        want = e.by_oid[oid]
+        # the MIB's DISPLAY-HINTs: a DisplayString's text, a DateAndTime's date
+        if syntax == "DisplayString":
+            want = ("STRING", want[1].strip('"'))
+        elif syntax == "DateAndTime":
+            y, mo, d, hh, mi, ss, ds, (sign, tzh, tzm) = h.date_and_time(h.parse_hex(want[1]))
+            want = ("STRING", "%d-%d-%d,%d:%d:%d.%d,%s%d:%d" % (y, mo, d, hh, mi, ss, ds,
+                                                              sign, tzh, tzm))
+        assert (vb.type, vb.value) == want, name
 
 
 def test_snmptable_of_the_flow_table(served):
@@ -149,7 +168,12 @@ def test_expectations_cover_what_the_writer_did(served):
     e = served.expect
     types = {t for _, t, _ in e.objects}
     assert types == {"Counter64", "Counter32", "Gauge32", "INTEGER", "Timeticks",
-                     "STRING"}
+                     "STRING", "Hex-STRING"}
+    # the states of every present row (their values: fm-state-wire.c)
+    assert {(s["group"], s["state"]) for s in e.states} == {
+        ("port", "name"), ("port", "link"), ("port", "speed"), ("server", "status"),
+        ("server", "lastSeen"), ("app", "version"), ("app", "startTime")}
+    assert len(e.states) == 4 * 3 + 2 * len(e.keyed["server"]["keys"]) + 2
     assert any(t == "Counter64" and v >= 1 << 32 for _, t, v in e.objects)
     # Counter32 sums crossed 2^32 and are reported modulo 2^32
     c32 = [v for _, t, v in e.objects if t == "Counter32"]

@@ -1,6 +1,7 @@
 """The README's first command: scripts/demo.sh runs end to end, shows real
-SNMP answers from live lcores and the application's ports in IF-MIB, and
-leaves no process or file behind."""
+SNMP answers from live lcores, the application's states and a link change
+caught as notifications, the application's ports in IF-MIB, and leaves no
+process or file behind."""
 
 import json
 import os
@@ -67,7 +68,8 @@ def test_demo_runs_end_to_end_and_cleans_up():
     names = re.findall(r"IF-MIB::ifName\.(\d+) = STRING: (\S+)", before)
     kernel = {int(i): n for i, n in names if int(i) < 1000}
     assert "lo" in kernel.values()
-    assert names[-2:] == [("1000", "net_null0"), ("1001", "net_null1")]
+    assert names[-3:] == [("1000", "net_null0"), ("1001", "net_null1"),
+                          ("1002", "net_ring0")]
     assert [int(i) for i, _ in names] == sorted(int(i) for i, _ in names)
     # live: the ports' counters move like the application's own
     ports_rx = [int(v) for v in
@@ -80,6 +82,20 @@ def test_demo_runs_end_to_end_and_cleans_up():
     gone = gone.partition("== 7.")[0]
     assert re.findall(r"IF-MIB::ifName\.(\d+) = STRING: (\S+)", gone) == \
         [(str(i), n) for i, n in sorted(kernel.items())]
+
+    # The application's states, and the link of net_ring0 (port 3) set
+    # down and up again: two epPortLinkChange, read back each time.
+    version = os.environ.get("FASTMIB_VERSION", "")
+    assert f"epAppVersion.0 = STRING: fastmib-example {version}\n" in out
+    assert re.search(r"epAppStartTime\.0 = STRING: \d{4}-\d+-\d+,\d+:\d+:\d+\.\d,\+0:0\n", out)
+    assert "epPortName.3 = STRING: net_ring0\n" in out
+    assert "epServerStatus.192.168.0.1.443 = INTEGER: active(1)\n" in out
+    link = ".1.3.6.1.4.1.8072.9999.42.1.2.1.7.3 = INTEGER: "
+    changes = re.findall(r"^\.1\.3\.6\.1\.6\.3\.1\.1\.4\.1\.0 = OID: "
+                         r"\.1\.3\.6\.1\.4\.1\.8072\.9999\.42\.5\.0\.2007\n(.*)$", out, re.M)
+    assert changes == [link + "2", link + "1"]
+    assert re.findall(r"epPortLink\.3 = INTEGER: (.*)", out) == ["up(1)", "down(2)", "up(1)"]
+    assert out.count("port 2: link set down\n") == out.count("port 2: link set up\n") == 1
 
     # The application's own counters from dpdk-telemetry.py (one JSON line
     # per command), through libfastmib's telemetry commands.

@@ -2,6 +2,7 @@
 application says it counted must be in the segment, exactly."""
 
 import json
+import os
 import re
 import signal
 import subprocess
@@ -93,6 +94,47 @@ def test_counters_match_summary(app_factory, lcores, workers):
     last = app.stdout.strip().splitlines()[-1]
     assert f"rx_pkts={packets} " in last
     assert f"active_flows={s['groups']['flowState']['activeFlows']} " in last
+
+
+def test_states_match_summary(app_factory):
+    """The states the application set (its summary) are the segment's,
+    exactly: each port's name, link and speed as the device reports them
+    (a port it does not have keeps the model's defaults), each server
+    active with the moment its last packets were seen, the version and the
+    start time."""
+    t0, m0 = time.time_ns(), time.monotonic_ns()
+    app = app_factory(["--packets", "100000"] + FLOW_ARGS,
+                      eal_extra=["--vdev=net_ring0"]).run()
+    t1, m1 = time.time_ns(), time.monotonic_ns()
+    s, doc = app.summary["states"], stat_json(app.segment)["groups"]
+    assert [(r["index"], r["states"]) for r in s["port"]] == [
+        ([1], {"name": "net_null0", "link": 1, "speed": 10000}),
+        ([2], {"name": "net_null1", "link": 1, "speed": 10000}),
+        ([3], {"name": "net_ring0", "link": 1, "speed": 10000})]
+    ports = {tuple(r["index"]): r["states"] for r in doc["port"]["rows"]}
+    for r in s["port"] + [{"index": [4], "states": {"name": "", "link": 2, "speed": 0}}]:
+        st = ports[tuple(r["index"])]
+        assert st["epPortName"] == {"type": "display-string", "value": r["states"]["name"]}
+        assert st["epPortLink"] == {"type": "enum", "value": r["states"]["link"],
+                                    "label": {1: "up", 2: "down"}[r["states"]["link"]]}
+        assert st["epPortSpeed"] == {"type": "unsigned32", "value": r["states"]["speed"]}
+    # every server got packets until the end: the look after the last one
+    # finds each active, seen (on the monotonic clock) during the run
+    servers = {tuple(r["index"]): r["states"] for r in doc["server"]["rows"]}
+    counted = {tuple(r["index"]) for r in app.summary["groups"]["server"]}
+    assert sorted(tuple(r["index"]) for r in s["server"]) == sorted(servers) == sorted(counted)
+    for r in s["server"]:
+        st = servers[tuple(r["index"])]
+        assert r["states"]["status"] == 1
+        assert m0 < r["states"]["lastSeen"] < m1
+        assert st["epServerStatus"] == {"type": "enum", "value": 1, "label": "active"}
+        assert st["epServerLastSeen"]["value"] == r["states"]["lastSeen"]
+    app_states = doc["app"]["states"]
+    assert s["app"]["version"] == "fastmib-example " + os.environ["FASTMIB_VERSION"]
+    assert app_states["epAppVersion"] == {"type": "display-string",
+                                          "value": s["app"]["version"]}
+    assert t0 <= s["app"]["startTime"] <= t1
+    assert int(app_states["epAppStartTime"]["value"]) == s["app"]["startTime"]
 
 
 def test_reset_whole_segment(app_factory):

@@ -2,6 +2,7 @@
 served by fastmib-agentx behind a real snmpd, read with snmpget, compared
 with the application's own totals."""
 
+import datetime
 import os
 import sys
 
@@ -32,6 +33,10 @@ GROUPS = {
     # keyed by (serverAddr ipv4, serverPort uint32): index 192.168.0.1.443
     "server": (7, {"pkts": (1, "Counter64"), "bytes": (2, "Counter64")}),
 }
+# Arcs of its states (group arc, {state: arc})
+STATES = {"port": (2, {"name": 6, "link": 7, "speed": 8}),
+          "server": (7, {"status": 3, "lastSeen": 4}),
+          "app": (8, {"version": 1, "startTime": 2})}
 
 
 def oid(group, counter, index=None):
@@ -93,6 +98,44 @@ def test_snmpget_equals_summary(served):
     got = get_all(client, [o for o, _, _ in want])
     assert [(v.oid, v.type, v.value) for v in got] == want
     assert s["groups"]["global"]["rxPkts"] == 100000
+
+
+def state_oid(group, state, index=None):
+    garc, arcs = STATES[group]
+    if index is None:
+        return f"{ROOT}.1.{garc}.{arcs[state]}.0"
+    return f"{ROOT}.1.{garc}.1.{arcs[state]}." + ".".join(str(i) for i in index)
+
+
+def test_states_equal_summary(served):
+    """Every state the application set, as it last set it (its summary):
+    names as octets, enums and numbers as such, a server's last packet,
+    seen before the agent started, TimeStamp 0, the start time a
+    DateAndTime to the deci-second in UTC."""
+    app, client = served
+    s = app.summary["states"]
+    want = []
+    for r in s["port"]:
+        st, i = r["states"], r["index"]
+        want += [(state_oid("port", "name", i), ("OCTET STRING", st["name"].encode().hex())),
+                 (state_oid("port", "link", i), ("INTEGER", st["link"])),
+                 (state_oid("port", "speed", i), ("Gauge32", st["speed"]))]
+    for r in s["server"]:
+        st, i = r["states"], r["index"]
+        want += [(state_oid("server", "status", i), ("INTEGER", st["status"])),
+                 (state_oid("server", "lastSeen", i), ("Timeticks", 0))]
+    want.append((state_oid("app", "version"),
+                 ("OCTET STRING", s["app"]["version"].encode().hex())))
+    assert len(want) == 3 * 2 + 2 * len(s["server"]) + 1
+    assert [r["states"]["name"] for r in s["port"]] == ["net_null0", "net_null1"]
+    assert {r["states"]["status"] for r in s["server"]} == {1}  # active at the end
+    got = get_all(client, [o for o, _ in want])
+    assert [(v.oid, h.wire(v)) for v in got] == want
+    start = client.get([state_oid("app", "startTime")]).varbinds[0]
+    when = datetime.datetime.fromtimestamp(s["app"]["startTime"] // 10**9, datetime.timezone.utc)
+    assert h.date_and_time(h.parse_hex(start.value)) == (
+        when.year, when.month, when.day, when.hour, when.minute, when.second,
+        s["app"]["startTime"] % 10**9 // 10**8, ("+", 0, 0))
 
 
 def test_reset_by_stat_seen_by_snmp(served):
