@@ -174,10 +174,13 @@ table_walked(const struct ex *x, const struct m_group *g)
 static void
 put_port_joins(const struct ex *x, const struct m_group *g)
 {
-	/* a column of the table: its first counter, or state */
-	char *metric = g->n_counters ? gen_name(FASTMIB_MIB_COUNTER, x->m->prefix, g->name,
-						g->counters[0].name)
-		       : state_name(SN_MIB_STATE, x->m->prefix, g->name, g->states[0].name, NULL);
+	/* a column of the table: its first counter, or state; a histogram's
+	 * count */
+	char *metric = !g->n_counters ? state_name(SN_MIB_STATE, x->m->prefix, g->name,
+						   g->states[0].name, NULL)
+		       : g->counters[0].type == FASTMIB_HISTOGRAM
+		       ? gen_name(FASTMIB_MIB_HIST_COUNT, x->m->prefix, g->name, g->counters[0].name)
+		       : gen_name(FASTMIB_MIB_COUNTER, x->m->prefix, g->name, g->counters[0].name);
 	struct strbuf t;
 
 	for (uint32_t xi = 0; xi < g->n_indexes; xi++) {
@@ -237,8 +240,13 @@ emit_walk(const struct ex *x)
 		if (!g->table) {
 			sb_printf(&t, "%s: scalars, fetched with GET", g->name);
 			put_comment(x, "      ", t.data);
+			/* histograms and peaks: not in this module yet (a
+			 * histogram has no object of its own name) */
 			for (uint32_t ki = 0; ki < g->n_counters; ki++)
-				put_walk(x, FASTMIB_MIB_COUNTER, g->name, g->counters[ki].name);
+				if (g->counters[ki].type != FASTMIB_HISTOGRAM &&
+				    g->counters[ki].type != FASTMIB_PEAK)
+					put_walk(x, FASTMIB_MIB_COUNTER, g->name,
+						 g->counters[ki].name);
 			put_state_walks(x, g);
 			if (g->n_counters)
 				put_walk(x, FASTMIB_MIB_GROUP_DISCONTINUITY, g->name, NULL);

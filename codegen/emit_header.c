@@ -112,8 +112,9 @@ row_param_bound(struct hnames *h, const struct m_group *g, uint32_t i)
 	return g->keyed ? gname(h, FASTMIB_C_ROWS, g) : index_max(h, g, i);
 }
 
-/* The updates of a counter: add, sub (gauges), set (`set: true`). */
-enum op { OP_ADD, OP_SUB, OP_SET };
+/* The updates of a counter: add, sub (gauges), set (`set: true`); of a
+ * histogram an observation; of a peak a value recorded. */
+enum op { OP_ADD, OP_SUB, OP_SET, OP_OBSERVE, OP_PEAK, OP_LAST = OP_PEAK };
 
 static const struct {
 	const char *word;
@@ -123,21 +124,64 @@ static const struct {
 	[OP_ADD] = { "add", "+=", FASTMIB_C_ADD, FASTMIB_C_TX_ADD, FASTMIB_C_REF_ADD },
 	[OP_SUB] = { "sub", "-=", FASTMIB_C_SUB, FASTMIB_C_TX_SUB, FASTMIB_C_REF_SUB },
 	[OP_SET] = { "set", "=", FASTMIB_C_SET, FASTMIB_C_TX_SET, FASTMIB_C_REF_SET },
+	[OP_OBSERVE] = { "observe", "observes", FASTMIB_C_OBSERVE, FASTMIB_C_TX_OBSERVE,
+			 FASTMIB_C_REF_OBSERVE },
+	[OP_PEAK] = { "peak", "raised to", FASTMIB_C_PEAK, FASTMIB_C_TX_PEAK,
+		      FASTMIB_C_REF_PEAK },
 };
 
 static bool
 counter_has(const struct m_counter *k, enum op op)
 {
+	switch (op) {
+	case OP_OBSERVE:
+		return k->type == FASTMIB_HISTOGRAM;
+	case OP_PEAK:
+		return k->type == FASTMIB_PEAK;
+	default:
+		break;
+	}
+	if (k->type == FASTMIB_HISTOGRAM || k->type == FASTMIB_PEAK)
+		return false;
 	return op == OP_ADD || (op == OP_SUB && k->type == FASTMIB_GAUGE32) ||
 	       (op == OP_SET && k->set);
 }
 
-/* The value an update passes on: n, or for sub its two's complement
- * (readers sum signed). */
+/* The operand parameter of an update: n for counters (a name the model
+ * reserves), v for a histogram's or a peak's value (v_ when an index has
+ * that name). */
 static const char *
-op_arg(enum op op)
+op_param(struct hnames *h, const struct m_group *g, enum op op);
+
+/* "p_g_h_bucket(v), P_G_H_BUCKETS, v": what an observation `v` of
+ * histogram k passes on (fastmib_hist_add()). */
+static const char *
+hist_args(struct hnames *h, const struct m_group *g, const struct m_counter *k, const char *v)
 {
-	return op == OP_SUB ? "(uint64_t)0 - n" : "n";
+	struct strbuf a;
+
+	sb_init(&a);
+	sb_printf(&a, "%s(%s), %s, %s", kname(h, FASTMIB_C_BUCKET_FN, g, k), v,
+		  kname(h, FASTMIB_C_BUCKETS, g, k), v);
+	return pool_keep(&h->pool, sb_take(&a));
+}
+
+/* The arguments after the word an update passes on: n, or for sub its
+ * two's complement (readers sum signed); a histogram's bucket of v, its
+ * bucket count and v; a peak's v. */
+static const char *
+op_args(struct hnames *h, const struct m_group *g, const struct m_counter *k, enum op op)
+{
+	const char *v = op_param(h, g, op);
+
+	switch (op) {
+	case OP_SUB:
+		return "(uint64_t)0 - n";
+	case OP_OBSERVE:
+		return hist_args(h, g, k, v);
+	default:
+		return v;
+	}
 }
 
 static const char *
@@ -234,6 +278,12 @@ emit_constants(const struct model *m, struct hnames *h, struct strbuf *o)
 		sb_printf(o, "#define %s %lluu\n", gname(h, FASTMIB_C_OFFSET, g),
 			  (unsigned long long)g->offset);
 		sb_printf(o, "#define %s %uu\n", gname(h, FASTMIB_C_ROW_SIZE, g), g->row_size);
+		/* a histogram's buckets: its bounds and the unbounded last one */
+		for (uint32_t ki = 0; ki < g->n_counters; ki++)
+			if (g->counters[ki].type == FASTMIB_HISTOGRAM)
+				sb_printf(o, "#define %s %uu\n",
+					  kname(h, FASTMIB_C_BUCKETS, g, &g->counters[ki]),
+					  g->counters[ki].n_bounds + 1);
 	}
 	sb_printf(o, "#define %s %lluu\n", h->percore_size,
 		  (unsigned long long)m->percore_size);
@@ -298,8 +348,20 @@ emit_structs(const struct model *m, struct hnames *h, struct strbuf *o)
 		put_c_comment(o, t.data);
 		sb_free(&t);
 		sb_printf(o, "struct %s {\n", gname(h, FASTMIB_C_ROW_STRUCT, g));
-		for (ki = 0; ki < g->n_counters; ki++)
-			sb_printf(o, "\tuint64_t %s;\n", snake(h, g->counters[ki].name));
+		for (ki = 0; ki < g->n_counters; ki++) {
+			const struct m_counter *k = &g->counters[ki];
+			const char *c = snake(h, k->name);
+
+			if (k->type != FASTMIB_HISTOGRAM) {
+				sb_printf(o, "\tuint64_t %s;\n", c);
+				continue;
+			}
+			/* its buckets, count and sum: <p><G><H>Bucket, Count and Sum
+			 * in the MIB, so a clash of these is a clash there too */
+			sb_printf(o, "\tuint64_t %s_bucket[%s];\n\tuint64_t %s_count;\n"
+				     "\tuint64_t %s_sum;\n", c, kname(h, FASTMIB_C_BUCKETS, g, k),
+				  c, c);
+		}
 		sb_puts(o, "};\n\n");
 		if (g->keyed)
 			emit_key_struct(m, gi, &h->pool, h->sassert, o);
@@ -512,18 +574,125 @@ free_name(struct hnames *h, const struct m_group *g, const char *base)
 	return base;
 }
 
-/* The comment above a counter's functions on the writer. */
+static const char *
+op_param(struct hnames *h, const struct m_group *g, enum op op)
+{
+	return op == OP_OBSERVE || op == OP_PEAK ? free_name(h, g, "v") : "n";
+}
+
+/* "uint64_t n": the operand parameter's declaration. */
+static const char *
+op_decl(struct hnames *h, const struct m_group *g, enum op op)
+{
+	struct strbuf d;
+
+	sb_init(&d);
+	sb_printf(&d, "uint64_t %s", op_param(h, g, op));
+	return pool_keep(&h->pool, sb_take(&d));
+}
+
+/* "\tFN(FIRST, REST);\n", REST on a line of its own when one line would
+ * exceed 80 columns (a tab counts 8). */
+static void
+put_call(struct strbuf *o, const char *fn, const char *first, const char *rest)
+{
+	size_t width = 8 + strlen(fn) + 1 + strlen(first) + 2 + strlen(rest) + 2;
+
+	sb_printf(o, "\t%s(%s,%s%s);\n", fn, first, width > 80 ? "\n\t\t" : " ", rest);
+}
+
+/* Bounds of a histogram that its bucket function compares one by one
+ * (a sum of compares, all independent); above, a branch-free binary
+ * search over them padded to a power of two. */
+#define SUM_OF_COMPARES_MAX 8
+
+/*
+ * p_g_h_bucket(v): the bucket of an observation. log2 bounds: a count of
+ * leading zeros and a clamp (fastmib_log2_bucket()); a few bounds: the
+ * number of bounds below v as a sum of compares; more: a binary search of
+ * fixed steps. None has a loop or a branch that depends on v.
+ */
+static void
+emit_bucket_fn(struct hnames *h, const struct m_group *g, const struct m_counter *k,
+	       struct strbuf *o)
+{
+	const char *fn = kname(h, FASTMIB_C_BUCKET_FN, g, k);
+	uint32_t pow2 = 1;
+	struct strbuf t;
+
+	sb_init(&t);
+	sb_printf(&t, "The bucket of an observation v of %s.%s (0..%u): the first whose "
+		      "bound v is at most, else the last, unbounded one. No loop and no "
+		      "branch that depends on v.", g->name, k->name, k->n_bounds);
+	put_c_comment(o, t.data);
+	sb_free(&t);
+	sb_printf(o, "static inline uint32_t\n%s(uint64_t v)\n{\n", fn);
+	if (k->log2) {
+		sb_printf(o, "\treturn fastmib_log2_bucket(v, %uu, %uu);\n}\n\n", k->log2_lo,
+			  k->n_bounds);
+		return;
+	}
+	if (k->n_bounds <= SUM_OF_COMPARES_MAX) {
+		sb_puts(o, "\treturn ");
+		for (uint32_t i = 0; i < k->n_bounds; i++)
+			sb_printf(o, "%s(uint32_t)(v > %lluull)", i == 0 ? "" : i % 3 ? " + " :
+				  " +\n\t       ", (unsigned long long)k->bounds[i]);
+		sb_puts(o, ";\n}\n\n");
+		return;
+	}
+	while (pow2 < k->n_bounds)
+		pow2 *= 2;
+	sb_printf(o, "\tstatic const uint64_t bounds[%u] = {", pow2);
+	for (uint32_t i = 0; i < pow2; i++) {
+		if (i < k->n_bounds)
+			sb_printf(o, "%s%lluull,", i % 4 ? " " : "\n\t\t",
+				  (unsigned long long)k->bounds[i]);
+		else
+			sb_printf(o, "%sUINT64_MAX,", i % 4 ? " " : "\n\t\t");
+	}
+	/* a binary search written out: each step adds `half` or 0 as one
+	 * compare says (setcc, conditional moves), so neither the steps nor
+	 * the loads depend on a branch; past the bounds UINT64_MAX pads */
+	sb_puts(o, "\n\t};\n\tuint32_t i = 0;\n\n");
+	for (uint32_t half = pow2 / 2; half; half /= 2)
+		sb_printf(o, "\ti += (uint32_t)(v > bounds[i + %u]) * %uu;\n", half - 1, half);
+	sb_puts(o, "\treturn i + (uint32_t)(v > bounds[i]);\n}\n\n");
+}
+
+/* The comment above a counter's functions on the writer: a histogram's
+ * bounds with it. */
 static void
 emit_counter_comment(const struct m_group *g, const struct m_counter *k, struct strbuf *o)
 {
 	struct strbuf t;
 
 	sb_init(&t);
-	sb_printf(&t, "%s.%s (%s%s%s): ", g->name, k->name, fastmib_type_word(k->type),
+	sb_printf(&t, "%s.%s (%s%s%s", g->name, k->name, fastmib_type_word(k->type),
 		  k->units[0] ? ", " : "", k->units);
+	if (k->log2)
+		sb_printf(&t, "; bounds 2^%u..2^%u", k->log2_lo, k->log2_hi);
+	for (uint32_t i = 0; !k->log2 && i < k->n_bounds; i++)
+		sb_printf(&t, "%s%llu", i ? ", " : "; bounds ", (unsigned long long)k->bounds[i]);
+	sb_puts(&t, "): ");
 	put_c_comment_text(&t, k->description);
 	put_c_comment(o, t.data);
 	sb_free(&t);
+}
+
+/* The call of the calls on the writer for an update `op`. */
+static const char *
+writer_primitive(const struct m_group *g, enum op op)
+{
+	switch (op) {
+	case OP_SET:
+		return "fastmib_atomic_set";
+	case OP_OBSERVE:
+		return "fastmib_pc_observe";
+	case OP_PEAK:
+		return "fastmib_pc_max";
+	default:
+		return primitive(g->storage);
+	}
 }
 
 /* p_g_c_add() and its kin: an update on the writer, in a transaction
@@ -532,12 +701,13 @@ static void
 emit_update(struct hnames *h, const struct m_group *g, const struct m_counter *k,
 	    enum op op, struct strbuf *o)
 {
-	const char *fn = op == OP_SET ? "fastmib_atomic_set" : primitive(g->storage);
+	const char *fn = writer_primitive(g, op);
 	const char *offset = gname(h, FASTMIB_C_OFFSET, g);
 	const char *rv = free_name(h, g, "row");
+	struct strbuf first;
 
 	put_signature(h, o, "void", kname(h, ops[op].fn, g, k), "struct fastmib_writer *w",
-		      g, "uint64_t n");
+		      g, op_decl(h, g, op));
 	sb_puts(o, "{\n");
 	if (g->table) {
 		sb_printf(o, "\tuint32_t %s = %s(w, ", rv, gname(h, FASTMIB_C_ROW_CHECKED_FN, g));
@@ -545,9 +715,15 @@ emit_update(struct hnames *h, const struct m_group *g, const struct m_counter *k
 		/* size_t arithmetic: the constants fold into one displacement */
 		sb_printf(o, ");\n\n\t%s(w, %s + ", fn, offset);
 		put_row_bytes(o, h, g, rv);
-		sb_printf(o, " + %uu,\n\t\t%s);\n", k->offset, op_arg(op));
+		sb_printf(o, " + %uu,\n\t\t%s);\n", k->offset, op_args(h, g, k, op));
+	} else if (op < OP_OBSERVE) {
+		sb_printf(o, "\t%s(w, %s + %uu, %s);\n", fn, offset, k->offset,
+			  op_args(h, g, k, op));
 	} else {
-		sb_printf(o, "\t%s(w, %s + %uu, %s);\n", fn, offset, k->offset, op_arg(op));
+		sb_init(&first);
+		sb_printf(&first, "w, %s + %uu", offset, k->offset);
+		put_call(o, fn, first.data, op_args(h, g, k, op));
+		sb_free(&first);
 	}
 	sb_puts(o, "}\n\n");
 }
@@ -574,6 +750,9 @@ put_tx_kinds(const struct model *m, struct strbuf *o)
 		sb_puts(o, "FASTMIB_TX_BUFFERED");
 	else
 		sb_puts(o, "0u");
+	/* peaks (per-core): their resets are applied at each open */
+	if (model_has_counter_type(m, FASTMIB_PEAK))
+		sb_puts(o, " | FASTMIB_TX_PEAKS");
 }
 
 /* "struct p_tx *TX": the first parameter of the transaction form. */
@@ -636,6 +815,13 @@ emit_tx_model(const struct model *m, const struct hnames *h, struct strbuf *o)
 static const char *
 tx_update_contract(enum fastmib_storage s, enum op op)
 {
+	if (op == OP_OBSERVE)
+		return "its bucket, count and sum (fastmib_hist_add()) in this lcore's "
+		       "block, published together with the rest of the transaction by "
+		       "its seqcount";
+	if (op == OP_PEAK)
+		return "when larger (fastmib_word_max()) in this lcore's block, "
+		       "published with the rest of the transaction by its seqcount";
 	if (s == FASTMIB_STORAGE_SHARED_ATOMIC && op == OP_SET)
 		return "relaxed atomic store (fastmib_word_atomic_set()), atomic per "
 		       "counter only";
@@ -656,18 +842,27 @@ tx_update_contract(enum fastmib_storage s, enum op op)
 /* "G.C OP n<where>: <contract>. Caller: ...", the comment of an update in
  * the transaction form. */
 static void
-put_tx_update_comment(const struct hnames *h, const struct m_group *g,
-		      const struct m_counter *k, enum op op, const char *where,
-		      struct strbuf *o)
+put_tx_update_comment(struct hnames *h, const struct m_group *g,
+		      const struct m_counter *k, enum op op, const char *param,
+		      const char *where, struct strbuf *o)
 {
 	struct strbuf t;
 
 	sb_init(&t);
-	sb_printf(&t, "%s.%s %s n%s: %s. Caller: the transaction's thread, before %s().",
-		  g->name, k->name, ops[op].verb, where, tx_update_contract(g->storage, op),
-		  h->tx_end);
+	sb_printf(&t, "%s.%s %s %s%s: %s. Caller: the transaction's thread, before %s().",
+		  g->name, k->name, ops[op].verb, param, where,
+		  tx_update_contract(g->storage, op), h->tx_end);
 	put_c_comment(o, t.data);
 	sb_free(&t);
+}
+
+/* The function of the transaction form that applies `op` to a word of
+ * the per-core block. */
+static const char *
+word_primitive(enum op op)
+{
+	return op == OP_OBSERVE ? "fastmib_hist_add" : op == OP_PEAK ? "fastmib_word_max"
+								      : "fastmib_word_add";
 }
 
 /*
@@ -676,19 +871,24 @@ put_tx_update_comment(const struct hnames *h, const struct m_group *g,
  * `w` and `base` the writer and byte offset of a buffered row.
  */
 static void
-put_tx_update(struct strbuf *o, enum fastmib_storage s, enum op op, uint32_t off,
-	      const char *row, const char *w, const char *base)
+put_tx_update(struct strbuf *o, const char *args, enum fastmib_storage s, enum op op,
+	      uint32_t off, const char *row, const char *w, const char *base)
 {
+	struct strbuf first;
+
 	switch (s) {
 	case FASTMIB_STORAGE_PER_CORE:
-		sb_printf(o, "\tfastmib_word_add(&%s[%u], %s);\n", row, off / 8, op_arg(op));
+		sb_init(&first);
+		sb_printf(&first, "&%s[%u]", row, off / 8);
+		put_call(o, word_primitive(op), first.data, args);
+		sb_free(&first);
 		break;
 	case FASTMIB_STORAGE_SHARED_BUFFERED:
-		sb_printf(o, "\tfastmib_wb_add(%s, %s + %uu, %s);\n", w, base, off, op_arg(op));
+		sb_printf(o, "\tfastmib_wb_add(%s, %s + %uu, %s);\n", w, base, off, args);
 		break;
 	case FASTMIB_STORAGE_SHARED_ATOMIC:
 		sb_printf(o, "\tfastmib_word_atomic_%s(&%s[%u], %s);\n",
-			  op == OP_SET ? "set" : "add", row, off / 8, op_arg(op));
+			  op == OP_SET ? "set" : "add", row, off / 8, args);
 		break;
 	}
 }
@@ -700,20 +900,20 @@ emit_tx_scalar_update(struct hnames *h, const struct m_group *g, const struct m_
 		      enum op op, struct strbuf *o)
 {
 	const char *offset = gname(h, FASTMIB_C_OFFSET, g);
-	const char *arg = op_arg(op);
+	const char *arg = op_args(h, g, k, op);
 
-	put_tx_update_comment(h, g, k, op, "", o);
+	put_tx_update_comment(h, g, k, op, op_param(h, g, op), "", o);
 	put_signature(h, o, "void", kname(h, ops[op].tx_fn, g, k), tx_param(h, "tx"), g,
-		      "uint64_t n");
+		      op_decl(h, g, op));
 	sb_puts(o, "{\n");
 	if (g->storage == FASTMIB_STORAGE_SHARED_BUFFERED) {
-		put_tx_update(o, g->storage, op, k->offset, NULL, "tx->t.w", offset);
+		put_tx_update(o, arg, g->storage, op, k->offset, NULL, "tx->t.w", offset);
 	} else {
 		struct strbuf call;
 
 		sb_init(&call);
 		if (g->storage == FASTMIB_STORAGE_PER_CORE)
-			sb_puts(&call, "\tfastmib_word_add(fastmib_tx_pc(");
+			sb_printf(&call, "\t%s(fastmib_tx_pc(", word_primitive(op));
 		else
 			sb_printf(&call, "\tfastmib_word_atomic_%s(fastmib_tx_shared(",
 				  op == OP_SET ? "set" : "add");
@@ -808,23 +1008,30 @@ emit_tx_row_update(struct hnames *h, const struct m_group *g, const struct m_cou
 	const char *txp = free_name(h, g, "tx");
 	struct strbuf t;
 
-	put_tx_update_comment(h, g, k, op, " in the handle's row", o);
-	sb_printf(o, "static inline void\n%s(struct %s r, uint64_t n)\n{\n", ref_fn,
-		  gname(h, FASTMIB_C_REF_STRUCT, g));
-	put_tx_update(o, g->storage, op, k->offset, "r.row", "r.w", "r.offset");
+	/* the handle's function takes no index: its operand is plainly named */
+	const char *rv = op == OP_OBSERVE || op == OP_PEAK ? "v" : "n";
+	const char *ref_args = op == OP_OBSERVE ? hist_args(h, g, k, rv) : op_args(h, g, k, op);
+
+	if (op == OP_SUB)
+		ref_args = "(uint64_t)0 - n";
+	put_tx_update_comment(h, g, k, op, rv, " in the handle's row", o);
+	sb_printf(o, "static inline void\n%s(struct %s r, uint64_t %s)\n{\n", ref_fn,
+		  gname(h, FASTMIB_C_REF_STRUCT, g), rv);
+	put_tx_update(o, op == OP_PEAK ? rv : ref_args, g->storage, op, k->offset, "r.row",
+		      "r.w", "r.offset");
 	sb_puts(o, "}\n\n");
 
 	sb_init(&t);
-	sb_printf(&t, "%s.%s %s n in ", g->name, k->name, ops[op].verb);
+	sb_printf(&t, "%s.%s %s %s in ", g->name, k->name, ops[op].verb, op_param(h, g, op));
 	put_row_words(h, g, &t);
 	sb_printf(&t, ": %s() on %s(); same contract.", ref_fn, handle);
 	put_c_comment(o, t.data);
 	sb_free(&t);
 	put_signature(h, o, "void", kname(h, ops[op].tx_fn, g, k), tx_param(h, txp), g,
-		      "uint64_t n");
+		      op_decl(h, g, op));
 	sb_printf(o, "{\n\t%s(%s(%s, ", ref_fn, handle, txp);
 	put_index_args(h, g, o);
-	sb_puts(o, "), n);\n}\n\n");
+	sb_printf(o, "), %s);\n}\n\n", op_param(h, g, op));
 }
 
 /*
@@ -859,9 +1066,11 @@ emit_updates(const struct model *m, struct hnames *h, struct strbuf *o, bool tx)
 		for (uint32_t ki = 0; ki < g->n_counters; ki++) {
 			const struct m_counter *k = &g->counters[ki];
 
+			if (!tx && k->type == FASTMIB_HISTOGRAM)
+				emit_bucket_fn(h, g, k, o);
 			if (!tx)
 				emit_counter_comment(g, k, o);
-			for (enum op op = OP_ADD; op <= OP_SET; op++) {
+			for (enum op op = OP_ADD; op <= OP_LAST; op++) {
 				if (!counter_has(k, op))
 					continue;
 				if (!tx)

@@ -64,6 +64,9 @@ struct fms_telcmd_names {
 	uint32_t n;
 	char (*name)[TEL_NAME_LEN];
 	size_t *size; /* fms_telcmd_entry_size() of the name, without the value */
+	uint32_t *of; /* the schema position of entry k: the answers leave a
+			 group's histograms and peaks out, which no number of
+			 a counter stands for */
 };
 
 /* The names of a group's counters and of its states. */

@@ -217,6 +217,14 @@ row_key(const struct fastmib_group_schema *g, uint32_t row, char *buf, size_t le
 		n += (size_t)snprintf(buf + n, len - n, k ? "_%" PRIu32 : "%" PRIu32, idx[k]);
 }
 
+/* Is counter c answered? Histograms and peaks are not counters' numbers:
+ * left out of these answers. */
+static bool
+answered(const struct fastmib_counter_schema *c)
+{
+	return c->type != FASTMIB_HISTOGRAM && c->type != FASTMIB_PEAK;
+}
+
 /* The MIB names of the group's counters, or (`states`) of its states. */
 static int
 names_init(struct fms_telcmd_names *gn, const struct fastmib_schema *sc,
@@ -224,15 +232,19 @@ names_init(struct fms_telcmd_names *gn, const struct fastmib_schema *sc,
 {
 	uint32_t n = states ? g->n_states : g->n_counters;
 
-	gn->n = n;
+	gn->n = 0;
 	gn->name = calloc(n ? n : 1, sizeof(*gn->name));
 	gn->size = calloc(n ? n : 1, sizeof(*gn->size));
-	if (gn->name == NULL || gn->size == NULL)
+	gn->of = calloc(n ? n : 1, sizeof(*gn->of));
+	if (gn->name == NULL || gn->size == NULL || gn->of == NULL)
 		return -ENOMEM;
 	for (uint32_t c = 0; c < n; c++) {
-		fms_telcmd_name(gn->name[c], FASTMIB_MIB_COUNTER, sc->prefix, g->name,
+		if (!states && !answered(&g->counters[c]))
+			continue;
+		fms_telcmd_name(gn->name[gn->n], FASTMIB_MIB_COUNTER, sc->prefix, g->name,
 				states ? g->states[c].name : g->counters[c].name);
-		gn->size[c] = fms_telcmd_entry_size(gn->name[c], 0);
+		gn->size[gn->n] = fms_telcmd_entry_size(gn->name[gn->n], 0);
+		gn->of[gn->n++] = c;
 	}
 	return 0;
 }
@@ -251,8 +263,10 @@ group_names_free(struct fms_telcmd_cols *cols)
 {
 	free(cols->counters.name);
 	free(cols->counters.size);
+	free(cols->counters.of);
 	free(cols->states.name);
 	free(cols->states.size);
+	free(cols->states.of);
 }
 
 /* Entries a table answer ends with, at their largest. */
@@ -278,7 +292,7 @@ answer_table(struct rte_tel_data *d, const struct tel_entry *e, unsigned int gi,
 	const struct fastmib_schema *sc = fastmib_schema(e->seg);
 	const struct fastmib_group_schema *g = &sc->groups[gi];
 	struct rte_tel_data *rows = fms_telcmd_dict(), *idx = fms_telcmd_str_array();
-	uint64_t raw[FASTMIB_MAX_COUNTERS], bad[FASTMIB_STATE_MASK_WORDS];
+	uint64_t raw[FASTMIB_MAX_ROW_WORDS], bad[FASTMIB_STATE_MASK_WORDS];
 	uint64_t now_ns = fastmib_monotonic_ns();
 	uint32_t shown = 0, best_effort = 0;
 	char key[FASTMIB_MAX_INDEXES * 11 + 1], name[TEL_NAME_LEN];
@@ -346,7 +360,7 @@ answer_scalar(struct rte_tel_data *d, const struct tel_entry *e, unsigned int gi
 	      const struct fms_telcmd_cols *cols, uint8_t *states, size_t left)
 {
 	const struct fastmib_group_schema *g = &fastmib_schema(e->seg)->groups[gi];
-	uint64_t raw[FASTMIB_MAX_COUNTERS], bad[FASTMIB_STATE_MASK_WORDS];
+	uint64_t raw[FASTMIB_MAX_ROW_WORDS], bad[FASTMIB_STATE_MASK_WORDS];
 	struct rte_tel_data *t, *st = NULL;
 	bool cut = false;
 	int rc = fms_telcmd_read_row(e->seg, gi, 0, NULL, 0, raw, states, bad);

@@ -132,7 +132,9 @@ struct counters {
 static uint64_t
 counter_value(const struct counters *c, uint32_t k)
 {
-	return fastmib_reported_value(c->g->counters[k].type, c->raw[k]);
+	const struct fastmib_counter_schema *cs = &c->g->counters[c->gn->of[k]];
+
+	return fastmib_reported_value(cs->type, c->raw[fastmib_counter_word(cs)]);
 }
 
 static size_t

@@ -129,6 +129,10 @@ struct fastmib_writer {
 	uint32_t hints;            /**< fastmib_end() calls since the last flush */
 	uint32_t hint_limit;
 	uint32_t slot;             /**< writer slot in the segment */
+	/** Peak resets published in the segment (its atomic request count),
+	 *  or in a model without peaks &peak_seen: fastmib_peak_sync(). */
+	const uint64_t *peak_requests;
+	uint64_t peak_seen;        /**< *peak_requests when this lcore last applied them */
 	uint64_t flushes;          /**< statistics: flushes applied */
 	uint64_t flush_misses;     /**< statistics: try-flushes that found the lock taken */
 	/* Event log (all NULL/0 when the model has no events). */
@@ -288,6 +292,92 @@ fastmib_word_atomic_set(uint64_t *p, uint64_t v)
 	__atomic_store_n(p, v, __ATOMIC_RELAXED);
 }
 
+/* ---- histograms and peaks: per-core words (what generated code calls) ---- */
+
+/**
+ * Raise the word at `p` to `v` when `v` is larger: a peak of this lcore's
+ * own block, a word no other thread writes. A load and, for a new
+ * maximum only, a store: after the first observations a new maximum is
+ * rare, so the branch is predicted and the line stays clean for readers.
+ * Relaxed atomic load and store: never torn for a reader; a second writer
+ * could lose a maximum, and there is none.
+ * Memory ordering: none of its own; the enclosing write section orders it
+ * for readers, who take the maximum over lcores (fastmib_read()).
+ * Caller: the only thread that writes `*p`.
+ */
+static inline void
+fastmib_word_max(uint64_t *p, uint64_t v)
+{
+	if (v > __atomic_load_n(p, __ATOMIC_RELAXED))
+		__atomic_store_n(p, v, __ATOMIC_RELAXED);
+}
+
+/**
+ * One observation `v` into a histogram's words at `h` (of this lcore's
+ * block): bucket `bucket` + 1, the count (at h[n_buckets]) + 1, the sum
+ * (at h[n_buckets + 1]) + v, three fastmib_word_add(). Inside a
+ * transaction, a reader sees all three or none: the count is then the sum
+ * of the buckets in every read.
+ * Memory ordering: that of fastmib_word_add(). Caller: the owning thread.
+ */
+static inline void
+fastmib_hist_add(uint64_t *h, uint32_t bucket, uint32_t n_buckets, uint64_t v)
+{
+	fastmib_word_add(&h[bucket], 1);
+	fastmib_word_add(&h[n_buckets], 1);
+	fastmib_word_add(&h[n_buckets + 1], v);
+}
+
+/**
+ * The bucket of `v` in a histogram whose n_bounds bounds are 2^lo, ...,
+ * 2^(lo + n_bounds - 1): 0 for v <= 2^lo, b for 2^(lo+b-1) < v <= 2^(lo+b),
+ * n_bounds (the unbounded bucket) above the last bound. ceil(log2(v)) is
+ * the bit length of v - 1, from one count of leading zeros (the `| 1`
+ * keeps its operand non-zero; v <= 1 gives 0), then clamped to 0..n_bounds:
+ * no loop and no branch (conditional moves), whatever v is. Generated code
+ * passes lo and n_bounds as constants.
+ */
+static inline uint32_t
+fastmib_log2_bucket(uint64_t v, uint32_t lo, uint32_t n_bounds)
+{
+	uint64_t x = v - (v != 0);
+	int bits = 64 - __builtin_clzll(x | 1) - (x == 0);
+	int b = bits - (int)lo;
+
+	b = b < 0 ? 0 : b;
+	return (uint32_t)(b > (int)n_bounds ? (int)n_bounds : b);
+}
+
+/**
+ * Slow path of fastmib_peak_sync() (fastpath/writer/peaks.c): apply the
+ * peak resets published since this lcore last did, zeroing its peak words
+ * of the rows they name, and acknowledge them in its slot. Called inside
+ * the lcore's write section. Not for direct use.
+ */
+void fastmib_peak_catch_up(struct fastmib_writer *w) __attribute__((cold, noinline));
+
+/**
+ * At a transaction open, inside its write section (the sequence odd):
+ * apply the peak resets published since this lcore last looked. A reset
+ * of a peak cannot be a baseline (a maximum cannot be taken back), so the
+ * lcore that writes the word zeroes it; readers take a lcore's peak words
+ * only once it has acknowledged the row's last reset, and the zeroing and
+ * the acknowledgement become visible together at the close. The fast path
+ * pays one relaxed load of the segment's request count and a compare,
+ * predicted not taken, per transaction, never per update; in a model
+ * without peaks the count is the writer's own peak_seen.
+ * Memory ordering: relaxed; a request missed here is applied at the next
+ * open, and until then readers leave this lcore's peaks of those rows out.
+ * fastmib_peak_catch_up() orders its own loads (acquire).
+ * Caller: the writer's own thread, inside its open transaction.
+ */
+static inline void
+fastmib_peak_sync(struct fastmib_writer *w)
+{
+	if (unlikely(__atomic_load_n(w->peak_requests, __ATOMIC_RELAXED) != w->peak_seen))
+		fastmib_peak_catch_up(w);
+}
+
 /*
  * The writer side of a lcore's sequence number (its slot's, in the
  * segment: the protocol of DPDK's rte_seqcount, whose readers the reader
@@ -370,13 +460,15 @@ fastmib_seq_leave(uint32_t *sn, uint32_t close)
  * (a reader waits for the lcore to leave it; see docs/fastpath.md).
  *
  * Memory ordering: fastmib_seq_enter() makes the sequence number odd
- * before (release) any store of the transaction becomes visible.
+ * before (release) any store of the transaction becomes visible; inside
+ * it, fastmib_peak_sync() applies the peak resets published since.
  * Caller: the writer's own thread only.
  */
 static inline void
 fastmib_begin(struct fastmib_writer *w)
 {
 	w->begin_close = fastmib_seq_enter(w, w->sn);
+	fastmib_peak_sync(w);
 	w->tx_start = w->n_ops;
 	w->in_tx = 1;
 }
@@ -410,6 +502,32 @@ static inline void
 fastmib_pc_add(struct fastmib_writer *w, size_t offset, uint64_t n)
 {
 	fastmib_word_add((uint64_t *)(void *)(w->percore + offset), n);
+}
+
+/**
+ * Per-core storage: a peak at byte `offset` of this lcore's block raised
+ * to `v` (fastmib_word_max()). Inside a transaction: a reset of the peak
+ * is applied at transaction opens, so a peak recorded outside one counts
+ * from the lcore's next open on (docs/fastpath.md, "Peaks").
+ * Caller: the writer's own thread only.
+ */
+static inline void
+fastmib_pc_max(struct fastmib_writer *w, size_t offset, uint64_t v)
+{
+	fastmib_word_max((uint64_t *)(void *)(w->percore + offset), v);
+}
+
+/**
+ * Per-core storage: an observation `v` of the histogram whose words start
+ * at byte `offset` of this lcore's block (fastmib_hist_add()). Inside a
+ * transaction, so that readers see its three words together.
+ * Caller: the writer's own thread only.
+ */
+static inline void
+fastmib_pc_observe(struct fastmib_writer *w, size_t offset, uint32_t bucket,
+		   uint32_t n_buckets, uint64_t v)
+{
+	fastmib_hist_add((uint64_t *)(void *)(w->percore + offset), bucket, n_buckets, v);
 }
 
 /**
@@ -450,7 +568,8 @@ fastmib_atomic_set(struct fastmib_writer *w, size_t offset, uint64_t v)
 /** fastmib_tx_begin() `kinds`: the bookkeeping a transaction needs. */
 #define FASTMIB_TX_PERCORE 0x1u  /**< per-core groups: the lcore's seqcount */
 #define FASTMIB_TX_BUFFERED 0x2u /**< shared-buffered groups: buffer marks, flush hint */
-#define FASTMIB_TX_ALL (FASTMIB_TX_PERCORE | FASTMIB_TX_BUFFERED)
+#define FASTMIB_TX_PEAKS 0x4u    /**< peaks (per-core): their resets applied at the open */
+#define FASTMIB_TX_ALL (FASTMIB_TX_PERCORE | FASTMIB_TX_BUFFERED | FASTMIB_TX_PEAKS)
 
 /**
  * A transaction of one lcore: a value on the caller's stack, so the
@@ -510,6 +629,9 @@ fastmib_tx_prepare(struct fastmib_writer *w, unsigned int kinds)
  * (through any value, or fastmib_begin()) makes this one refused and
  * counted (fastmib_tx_nested()); its updates then belong to the open one.
  *
+ * FASTMIB_TX_PEAKS: inside the section just opened, the peak resets
+ * published since this lcore last looked are applied (fastmib_peak_sync()).
+ *
  * FASTMIB_TX_BUFFERED: marks where the transaction's buffered operations
  * start, so that a flush before fastmib_tx_end() (a full buffer, a
  * fastmib_flush()) applies only the complete transactions before it.
@@ -525,6 +647,8 @@ fastmib_tx_open(struct fastmib_tx *tx)
 
 	if (tx->kinds & FASTMIB_TX_PERCORE)
 		tx->close = fastmib_seq_enter(w, tx->sn);
+	if (tx->kinds & FASTMIB_TX_PEAKS)
+		fastmib_peak_sync(w);
 	if (tx->kinds & FASTMIB_TX_BUFFERED) {
 		w->tx_start = w->n_ops;
 		w->in_tx = 1;

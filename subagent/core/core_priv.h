@@ -64,7 +64,7 @@ struct fma_snap {
 	struct fma_request *request;
 	bool have_counters;
 	int rc;                   /* of the counters' read */
-	size_t values_off;        /* n_counters words in the request's arena */
+	size_t values_off;        /* the row's words (fastmib_read()) in the request's arena */
 	bool have_states;
 	int state_rc;             /* of the states' read */
 	size_t states_off;        /* state_size bytes in the request's arena */
@@ -175,9 +175,13 @@ extern const size_t fma_snmp_trap_oid_len;
  * (MAX_OID_LEN); returns its length. */
 size_t fma_full_oid(const struct fma_seg *s, const uint64_t *x, size_t n, oid *out);
 
-/* Exact lookup of a varbind's name (GET, SET). */
+/* Exact lookup of a varbind's name (GET, SET); an object this agent does
+ * not serve (fma_served()) is no object. */
 enum fastmib_oid_found fma_lookup(const struct fma_seg *s, const netsnmp_variable_list *vb,
 				  struct fastmib_oid_ref *ref);
+/* Does the agent serve objects of this kind? Histograms' and peaks' are
+ * in the OID map, not served: GET says noSuchObject, GETNEXT skips them. */
+bool fma_served(enum fastmib_oid_kind kind);
 
 /* ---- handler.c ---- */
 

@@ -60,9 +60,17 @@ fma_getnext(struct fma_seg *s, netsnmp_agent_request_info *reqinfo, netsnmp_requ
 		return; /* unanswered: the agent moves on past R */
 	/* Bounded: a row found present may vanish before it is read; then
 	 * look again after it. */
-	for (int tries = 0; tries < 64; tries++) {
+	for (int tries = 0; tries < 64;) {
 		if (!fastmib_oidmap_next(s->map, &s->rows, x, n, inclusive, &ref))
 			return;
+		if (!fma_served(ref.kind)) {
+			/* a column not served: past all of it at once (columns are
+			 * finite: this ends) */
+			n = fastmib_oidmap_column_end(s->map, &ref, x);
+			inclusive = true;
+			continue;
+		}
+		tries++;
 		n = fastmib_oidmap_suffix(s->map, &ref, x);
 		inclusive = false;
 		rc = fma_value(s, fma_request_id(reqinfo), &ref, r->requestvb);

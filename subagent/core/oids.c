@@ -117,9 +117,28 @@ fma_lookup(const struct fma_seg *s, const netsnmp_variable_list *vb,
 	uint64_t x[FASTMIB_OID_MAX_SUFFIX + 1];
 	size_t n;
 
+	enum fastmib_oid_found found;
+
 	if (fma_place(s, vb->name, vb->name_length, x, &n) != 0)
 		n = 0; /* not below R: names nothing */
-	return fastmib_oidmap_resolve(s->map, &s->rows, x, n, ref);
+	found = fastmib_oidmap_resolve(s->map, &s->rows, x, n, ref);
+	return found != FASTMIB_OID_NO_OBJECT && !fma_served(ref->kind) ? FASTMIB_OID_NO_OBJECT
+									: found;
+}
+
+bool
+fma_served(enum fastmib_oid_kind kind)
+{
+	switch (kind) {
+	case FASTMIB_OID_PEAK:
+	case FASTMIB_OID_HIST_COUNT:
+	case FASTMIB_OID_HIST_SUM:
+	case FASTMIB_OID_BUCKET:
+		/* histograms and peaks are in the OID map, not served yet */
+		return false;
+	default:
+		return true;
+	}
 }
 
 const oid fma_snmp_trap_oid[] = { 1, 3, 6, 1, 6, 3, 1, 1, 4, 1, 0 };

@@ -230,6 +230,7 @@ static int
 fma_value_of(struct fma_seg *s, long id, const struct fastmib_oid_ref *ref,
 	     netsnmp_variable_list *vb)
 {
+	const struct fastmib_counter_schema *cs;
 	const struct fastmib_state_schema *st;
 	const struct fma_snap *sn;
 	uint64_t v;
@@ -280,14 +281,20 @@ fma_value_of(struct fma_seg *s, long id, const struct fastmib_oid_ref *ref,
 		return 0;
 	case FASTMIB_OID_COUNTER:
 		break;
+	case FASTMIB_OID_PEAK:
+	case FASTMIB_OID_HIST_COUNT:
+	case FASTMIB_OID_HIST_SUM:
+	case FASTMIB_OID_BUCKET:
+		return -ENOENT; /* not served (fma_served()) */
 	}
 	sn = fma_snap_counters(s, id, ref);
 	if (!sn)
 		return -ENOMEM;
 	if (sn->rc < 0 && sn->rc != -EBUSY)
 		return sn->rc;
-	v = fma_snap_values(sn)[ref->counter];
-	switch (s->schema->groups[ref->group].counters[ref->counter].type) {
+	cs = &s->schema->groups[ref->group].counters[ref->counter];
+	v = fma_snap_values(sn)[fastmib_counter_word(cs)];
+	switch (cs->type) {
 	case FASTMIB_COUNTER32:
 		snmp_set_var_typed_integer(vb, ASN_COUNTER,
 					   (uint32_t)fastmib_reported_value(FASTMIB_COUNTER32, v));

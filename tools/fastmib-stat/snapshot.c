@@ -180,7 +180,7 @@ fst_snap_range(struct fastmib_segment *seg, unsigned gi, struct row_cursor *cur,
 {
 	const struct fastmib_group_schema *g = &fastmib_schema(seg)->groups[gi];
 	bool keyed = fastmib_group_keyed(g);
-	uint64_t raw[FASTMIB_MAX_COUNTERS];
+	uint64_t raw[FASTMIB_MAX_ROW_WORDS];
 	uint8_t key[FASTMIB_MAX_KEY_BYTES];
 	uint32_t cap = gs->n_shown;
 	size_t len = 0;
@@ -227,7 +227,8 @@ fst_snap_range(struct fastmib_segment *seg, unsigned gi, struct row_cursor *cur,
 		}
 		for (uint32_t c = 0; c < g->n_counters; c++)
 			gs->vals[(size_t)gs->n_shown * g->n_counters + c] =
-				fastmib_reported_value(g->counters[c].type, raw[c]);
+				fastmib_reported_value(g->counters[c].type,
+						       raw[fastmib_counter_word(&g->counters[c])]);
 		gs->n_shown++;
 	}
 	return r < -1 ? (int)r : 0;

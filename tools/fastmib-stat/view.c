@@ -82,6 +82,17 @@ or_counter(const struct fastmib_schema *sc)
 	return fst_model_has_states(sc) ? ", counter or state" : " or counter";
 }
 
+/*
+ * Is counter c one this tool shows? Histograms and peaks are not totals of
+ * the kind its columns, rates and JSON numbers are made for: left out,
+ * whatever --match, --output or --sort names.
+ */
+static bool
+shown_kind(const struct fastmib_counter_schema *c)
+{
+	return c->type != FASTMIB_HISTOGRAM && c->type != FASTMIB_PEAK;
+}
+
 /* --match: which groups, counters and states; every pattern must find
  * something. A state answers to its names as a counter does (MIB names of
  * both are FASTMIB_MIB_COUNTER's). */
@@ -97,6 +108,8 @@ apply_match(const struct fastmib_schema *sc, const struct stat_opts *o, struct v
 			struct names n;
 
 			for (uint32_t c = 0; c < g->n_counters; c++) {
+				if (!shown_kind(&g->counters[c]))
+					continue;
 				names_of(&n, sc, g, FASTMIB_MIB_COUNTER, g->counters[c].name);
 				if (whole || names_match(&n, o->match[p])) {
 					v->g[i].counter[c] = true;
@@ -137,6 +150,8 @@ table_column(const struct fastmib_schema *sc, const struct fastmib_group_schema 
 		}
 	}
 	for (uint32_t c = 0; c < g->n_counters; c++) {
+		if (!shown_kind(&g->counters[c]))
+			continue;
 		names_of(&n, sc, g, FASTMIB_MIB_COUNTER, g->counters[c].name);
 		if (names_equal(&n, name)) {
 			*col = (struct tcol){ .kind = TC_COUNTER, .n = (uint16_t)c };
@@ -337,7 +352,8 @@ fst_view_build(const struct fastmib_schema *sc, const struct stat_opts *o, struc
 	}
 	for (uint32_t i = 0; i < sc->n_groups; i++) {
 		for (uint32_t c = 0; c < sc->groups[i].n_counters; c++)
-			v->g[i].counter[c] = o->n_match == 0;
+			v->g[i].counter[c] = o->n_match == 0 &&
+					     shown_kind(&sc->groups[i].counters[c]);
 		for (uint32_t s = 0; s < sc->groups[i].n_states; s++)
 			v->g[i].state[s] = o->n_match == 0;
 	}
