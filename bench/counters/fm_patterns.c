@@ -62,8 +62,8 @@ DEFINE_CALLS(sb_calls, bs, sb)
 DEFINE_TX(sb_tx, bs, sb)
 DEFINE_CALLS(at_calls, ba, at)
 DEFINE_TX(at_tx, ba, at)
-/* The per-core updates again, in the model with every storage kind: its
- * transactions also keep the write buffer's marks and flush hint. */
+/* The per-core updates again, in the model with every storage kind and an
+ * event: its transactions should do no more than the per-core model's. */
 DEFINE_TX(mixed_tx, bm, pc)
 #endif
 
