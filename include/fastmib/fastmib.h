@@ -585,8 +585,10 @@ fastmib_wb_push(struct fastmib_writer *w, size_t offset, uint64_t n)
  * it; inside a transaction (of either form), never apart from the rest of
  * the transaction. A call on the writer cannot know whether a transaction
  * value opened one (an open tells nothing but the sequence number), so
- * each call checks the mark (fastmib_wb_mark()): three instructions, the
- * price of the transaction form's opens and ends costing nothing here.
+ * each call checks the mark (fastmib_wb_mark(): a load of the sequence
+ * number, a compare and a predicted branch), the price of the
+ * transaction form's opens and ends costing nothing for the kinds they
+ * do not update (docs/benchmarks.md).
  * Memory ordering: none (writer-private buffer).
  * Caller: the writer's own thread only.
  */
@@ -668,8 +670,9 @@ struct fastmib_tx {
  * bookkeeping `kinds` asks for is done at every open and end: generated
  * `<prefix>_tx_prepare()` passes FASTMIB_TX_SEQ as a constant when its
  * model has per-core or shared-buffered groups (0 for shared-atomic
- * ones only), so the rest compiles away; its buffered updates do their
- * own part (fastmib_tx_wb()). Hand-written code passes
+ * ones only), and FASTMIB_TX_PEAKS when it has peaks, so the rest
+ * compiles away; its buffered updates do their own part
+ * (fastmib_tx_wb()). Hand-written code passes
  * FASTMIB_TX_PERCORE, or FASTMIB_TX_ALL when it also makes buffered
  * updates with fastmib_wb_add() on the writer.
  * No memory access but loads of the writer's fields. Caller: the writer's
