@@ -747,10 +747,9 @@ put_tx_kinds(const struct model *m, struct strbuf *o)
 	for (uint32_t gi = 0; gi < m->n_groups; gi++)
 		seq |= m->groups[gi].storage == FASTMIB_STORAGE_PER_CORE ||
 		       m->groups[gi].storage == FASTMIB_STORAGE_SHARED_BUFFERED;
+	/* peaks need nothing at every open: their resets are applied before
+	 * a transaction's first peak (fastmib_tx_peaks()) */
 	sb_puts(o, seq ? "FASTMIB_TX_SEQ" : "0u");
-	/* peaks (per-core): their resets are applied at each open */
-	if (model_has_counter_type(m, FASTMIB_PEAK))
-		sb_puts(o, " | FASTMIB_TX_PEAKS");
 }
 
 /* "struct p_tx *TX": the first parameter of the transaction form. */
@@ -820,7 +819,9 @@ tx_update_contract(enum fastmib_storage s, enum op op)
 		       "its seqcount";
 	if (op == OP_PEAK)
 		return "when larger (fastmib_word_max()) in this lcore's block, "
-		       "published with the rest of the transaction by its seqcount";
+		       "published with the rest of the transaction by its seqcount, "
+		       "after the peak resets published since (fastmib_tx_peaks(), "
+		       "once per transaction)";
 	if (s == FASTMIB_STORAGE_SHARED_ATOMIC && op == OP_SET)
 		return "relaxed atomic store (fastmib_word_atomic_set()), atomic per "
 		       "counter only";
@@ -908,6 +909,9 @@ emit_tx_scalar_update(struct hnames *h, const struct m_group *g, const struct m_
 	put_signature(h, o, "void", kname(h, ops[op].tx_fn, g, k), tx_param(h, "tx"), g,
 		      op_decl(h, g, op));
 	sb_puts(o, "{\n");
+	/* a peak's resets are applied before the transaction's first peak */
+	if (op == OP_PEAK)
+		sb_puts(o, "\tfastmib_tx_peaks(&tx->t);\n");
 	sb_init(&call);
 	if (g->storage == FASTMIB_STORAGE_SHARED_BUFFERED)
 		sb_printf(&call, "\tfastmib_tx_wb_add(&tx->t, %s + %uu,", offset, k->offset);
@@ -974,6 +978,10 @@ emit_tx_ref(struct hnames *h, const struct m_group *g, struct strbuf *o)
 		  buffered ? "The first handle or buffered update of a transaction marks "
 			     "where its operations start in the write buffer "
 			     "(fastmib_tx_wb(): no ordering)." :
+		  group_has_counter_type(g, FASTMIB_PEAK) ?
+			     "The first handle or peak of a transaction applies the peak "
+			     "resets published since (fastmib_tx_peaks(), inside its write "
+			     "section)." :
 			     "No memory access, no ordering.");
 	put_c_comment(o, t.data);
 	sb_free(&t);
@@ -986,6 +994,10 @@ emit_tx_ref(struct hnames *h, const struct m_group *g, struct strbuf *o)
 		sb_printf(o, "\t%s.w = fastmib_tx_wb(&%s->t);\n\t%s.offset = %s +\n\t\t",
 			  rv, txp, rv, offset);
 	} else {
+		/* a row of a group with peaks may record one: their resets are
+		 * applied first, once per transaction (fastmib_tx_peaks()) */
+		if (group_has_counter_type(g, FASTMIB_PEAK))
+			sb_printf(o, "\tfastmib_tx_peaks(&%s->t);\n", txp);
 		sb_printf(o, "\t%s.row = fastmib_tx_%s(&%s->t, %s +\n\t\t",
 			  rv, g->storage == FASTMIB_STORAGE_PER_CORE ? "pc" : "shared", txp,
 			  offset);

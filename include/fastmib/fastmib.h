@@ -362,17 +362,20 @@ fastmib_log2_bucket(uint64_t v, uint32_t lo, uint32_t n_bounds)
 void fastmib_peak_catch_up(struct fastmib_writer *w) __attribute__((cold, noinline));
 
 /**
- * At a transaction open, inside its write section (the sequence odd):
- * apply the peak resets published since this lcore last looked. A reset
+ * Inside a transaction's write section (the sequence odd), before its
+ * first peak (fastmib_tx_peaks(), fastmib_pc_max()) or at its open
+ * (fastmib_begin(), FASTMIB_TX_PEAKS): apply the peak resets published
+ * since this lcore last looked. A reset
  * of a peak cannot be a baseline (a maximum cannot be taken back), so the
  * lcore that writes the word zeroes it; readers take a lcore's peak words
  * only once it has acknowledged the row's last reset, and the zeroing and
  * the acknowledgement become visible together at the close. The fast path
  * pays one relaxed load of the segment's request count and a compare,
- * predicted not taken, per transaction, never per update; in a model
- * without peaks the count is the writer's own peak_seen.
+ * predicted not taken, per transaction that records peaks, never per
+ * update; in a model without peaks the count is the writer's own
+ * peak_seen.
  * Memory ordering: relaxed; a request missed here is applied at the next
- * open, and until then readers leave this lcore's peaks of those rows out.
+ * call, and until then readers leave this lcore's peaks of those rows out.
  * fastmib_peak_catch_up() orders its own loads (acquire).
  * Caller: the writer's own thread, inside its open transaction.
  */
@@ -536,14 +539,23 @@ fastmib_pc_add(struct fastmib_writer *w, size_t offset, uint64_t n)
 
 /**
  * Per-core storage: a peak at byte `offset` of this lcore's block raised
- * to `v` (fastmib_word_max()). Inside a transaction: a reset of the peak
- * is applied at transaction opens, so a peak recorded outside one counts
- * from the lcore's next open on (docs/fastpath.md, "Peaks").
+ * to `v` (fastmib_word_max()). Inside a transaction the peak resets
+ * published since this lcore last looked are applied first
+ * (fastmib_peak_sync(), which fastmib_begin() did already; a transaction
+ * value applies them at its first peak, so a call on the writer inside
+ * its transaction cannot count on it). Outside one nothing may be
+ * applied, since the zeroing and its acknowledgement must be published
+ * together: a peak recorded there counts from the lcore's next
+ * application on.
+ * Memory ordering: a relaxed load of the lcore's own sequence number
+ * (odd: a transaction is open, whichever form opened it).
  * Caller: the writer's own thread only.
  */
 static inline void
 fastmib_pc_max(struct fastmib_writer *w, size_t offset, uint64_t v)
 {
+	if (__atomic_load_n(w->sn, __ATOMIC_RELAXED) & 1)
+		fastmib_peak_sync(w);
 	fastmib_word_max((uint64_t *)(void *)(w->percore + offset), v);
 }
 
@@ -632,7 +644,10 @@ fastmib_atomic_set(struct fastmib_writer *w, size_t offset, uint64_t v)
  *  buffer, and every end counts a flush hint, since those updates cannot
  *  tell the value they were made. */
 #define FASTMIB_TX_BUFFERED (FASTMIB_TX_SEQ | FASTMIB_TX_HINT)
-/** Peaks (per-core): their resets applied at the open (fastmib_peak_sync()). */
+/** Peaks (per-core): their resets applied at every open (fastmib_peak_sync()),
+ *  for hand-written code that records peaks by calls on the writer inside
+ *  the value's transactions; generated peak updates through the value
+ *  apply them at their transaction's first (fastmib_tx_peaks()). */
 #define FASTMIB_TX_PEAKS 0x4u
 #define FASTMIB_TX_ALL (FASTMIB_TX_PERCORE | FASTMIB_TX_BUFFERED | FASTMIB_TX_PEAKS)
 
@@ -662,6 +677,7 @@ struct fastmib_tx {
 	uint32_t close;           /**< fastmib_seq_enter()'s result, for fastmib_tx_end() */
 	uint32_t kinds;           /**< FASTMIB_TX_* of every transaction of the value */
 	bool buffered;            /**< the open transaction buffered through the value */
+	bool peaks;               /**< the open transaction applied the peak resets */
 };
 
 /**
@@ -690,6 +706,7 @@ fastmib_tx_prepare(struct fastmib_writer *w, unsigned int kinds)
 	tx.close = 0;
 	tx.kinds = kinds;
 	tx.buffered = false;
+	tx.peaks = false;
 	return tx;
 }
 
@@ -708,7 +725,9 @@ fastmib_tx_prepare(struct fastmib_writer *w, unsigned int kinds)
  * buffer stays the open one's.
  *
  * FASTMIB_TX_PEAKS: inside the section just opened, the peak resets
- * published since this lcore last looked are applied (fastmib_peak_sync()).
+ * published since this lcore last looked are applied (fastmib_peak_sync());
+ * without it, at the transaction's first peak through the value
+ * (fastmib_tx_peaks()).
  *
  * The write buffer is not touched: the transaction's first buffered
  * update marks where its operations start (fastmib_wb_mark()), so that a
@@ -724,7 +743,8 @@ fastmib_tx_open(struct fastmib_tx *tx)
 {
 	if (tx->kinds & FASTMIB_TX_SEQ)
 		tx->close = fastmib_seq_enter(tx->w, tx->sn);
-	if (tx->kinds & FASTMIB_TX_PEAKS)
+	tx->peaks = (tx->kinds & FASTMIB_TX_PEAKS) != 0;
+	if (tx->peaks)
 		fastmib_peak_sync(tx->w);
 	tx->buffered = false;
 }
@@ -813,6 +833,29 @@ fastmib_tx_wb(struct fastmib_tx *tx)
 		tx->buffered = true;
 	}
 	return tx->w;
+}
+
+/**
+ * Peaks (per-core): before the open transaction's first peak through the
+ * value (a generated `<prefix>_tx_<group>_<peak>_peak()`, or the row
+ * handle of a group with peaks), apply the peak resets published since
+ * this lcore last looked (fastmib_peak_sync()); later calls are a test of
+ * a flag the compiler usually knows. So a transaction that records no
+ * peak pays nothing for them, even in a model with peaks, and one that
+ * does applies the resets before its first peak, as an open did.
+ * Memory ordering: that of fastmib_peak_sync(), inside the transaction's
+ * write section (the value's FASTMIB_TX_SEQ: a model with peaks has
+ * per-core groups), whose close publishes the zeroing and its
+ * acknowledgement together. Caller: the transaction's thread, between
+ * open and end.
+ */
+static inline void
+fastmib_tx_peaks(struct fastmib_tx *tx)
+{
+	if (!tx->peaks) {
+		fastmib_peak_sync(tx->w);
+		tx->peaks = true;
+	}
 }
 
 /** Shared-buffered storage: fastmib_wb_push() of `n` to byte `offset` of
