@@ -758,29 +758,26 @@ emit_update(struct hnames *h, const struct m_group *g, const struct m_counter *k
 
 /* ---- the transaction form: <prefix>_tx_begin(), row handles ---- */
 
-/* FASTMIB_TX_* kinds of the model's transactions: only the bookkeeping
- * its storage kinds need (shared-atomic groups need none). */
+/*
+ * FASTMIB_TX_* kinds of the model's transactions: what every open and end
+ * does. Per-core groups are read under the lcore's sequence number, and
+ * shared-buffered ones are told apart in the write buffer by it; the rest
+ * of the buffered bookkeeping is done by the buffered updates themselves
+ * (fastmib_tx_wb()), so that a transaction of per-core updates costs the
+ * same in a model with shared-buffered groups as in one without.
+ * Shared-atomic groups need nothing.
+ */
 static void
 put_tx_kinds(const struct model *m, struct strbuf *o)
 {
-	bool percore = false, buffered = false;
-	uint32_t gi;
+	bool seq = false;
 
-	for (gi = 0; gi < m->n_groups; gi++) {
-		percore |= m->groups[gi].storage == FASTMIB_STORAGE_PER_CORE;
-		buffered |= m->groups[gi].storage == FASTMIB_STORAGE_SHARED_BUFFERED;
-	}
-	if (percore && buffered)
-		sb_puts(o, "FASTMIB_TX_PERCORE | FASTMIB_TX_BUFFERED");
-	else if (percore)
-		sb_puts(o, "FASTMIB_TX_PERCORE");
-	else if (buffered)
-		sb_puts(o, "FASTMIB_TX_BUFFERED");
-	else
-		sb_puts(o, "0u");
-	/* peaks (per-core): their resets are applied at each open */
-	if (model_has_counter_type(m, FASTMIB_PEAK))
-		sb_puts(o, " | FASTMIB_TX_PEAKS");
+	for (uint32_t gi = 0; gi < m->n_groups; gi++)
+		seq |= m->groups[gi].storage == FASTMIB_STORAGE_PER_CORE ||
+		       m->groups[gi].storage == FASTMIB_STORAGE_SHARED_BUFFERED;
+	/* peaks need nothing at every open: their resets are applied before
+	 * a transaction's first peak (fastmib_tx_peaks()) */
+	sb_puts(o, seq ? "FASTMIB_TX_SEQ" : "0u");
 }
 
 /* "struct p_tx *TX": the first parameter of the transaction form. */
@@ -808,21 +805,22 @@ emit_tx_model(const struct model *m, const struct hnames *h, struct strbuf *o)
 		     "struct %s {\n\tstruct fastmib_tx t;\n};\n\n",
 		  h->tx_prepare, h->tx_open, h->tx_end, h->tx);
 	sb_printf(o, "/* A transaction value of this lcore with no transaction open\n"
-		     " * (fastmib_tx_prepare(), with the bookkeeping this model's storage\n"
-		     " * kinds need): loads the block addresses once. Caller: the writer's\n"
-		     " * own thread (the lcore of fastmib_writer()). */\n"
+		     " * (fastmib_tx_prepare(), with the bookkeeping every transaction of\n"
+		     " * this model needs): loads the block addresses once. Caller: the\n"
+		     " * writer's own thread (the lcore of fastmib_writer()). */\n"
 		     "static inline struct %s\n%s(struct fastmib_writer *w)\n{\n"
 		     "\tstruct %s tx;\n\n\ttx.t = fastmib_tx_prepare(w, ",
 		  h->tx, h->tx_prepare, h->tx);
 	put_tx_kinds(m, o);
 	sb_puts(o, ");\n\treturn tx;\n}\n\n");
 	sb_printf(o, "/* Open a transaction on a prepared or ended value (fastmib_tx_open():\n"
-		     " * the seqcount write section for per-core groups, buffer marks for\n"
-		     " * shared-buffered ones). Updates of one scalar group or table row\n"
-		     " * made until %s() are read all or nothing. Keep it to the\n"
-		     " * updates, never packet work: readers of this lcore wait while it is\n"
-		     " * open. One opened inside an open transaction is refused and counted.\n"
-		     " * Caller: the writer's own thread. */\n"
+		     " * the seqcount write section, for per-core and shared-buffered\n"
+		     " * groups; the first buffered update marks the write buffer). Updates\n"
+		     " * of one scalar group or table row made until %s() are read\n"
+		     " * all or nothing. Keep it to the updates, never packet work: readers\n"
+		     " * of this lcore wait while it is open. One opened inside an open\n"
+		     " * transaction is refused and counted. Caller: the writer's own\n"
+		     " * thread. */\n"
 		     "static inline void\n%s(struct %s *tx)\n{\n"
 		     "\tfastmib_tx_open(&tx->t);\n}\n\n", h->tx_end, h->tx_open, h->tx);
 	sb_printf(o, "/* %s() and %s() in one. */\n"
@@ -833,8 +831,8 @@ emit_tx_model(const struct model *m, const struct hnames *h, struct strbuf *o)
 	sb_printf(o, "/* Close the transaction (fastmib_tx_end(): the store-release of the\n"
 		     " * even sequence number publishes every per-core update before it;\n"
 		     " * buffered updates become flushable, with a flush attempted every\n"
-		     " * hint_limit ends). The value may open another one. Caller: the thread\n"
-		     " * that opened it. */\n"
+		     " * hint_limit ends of transactions that made some). The value may open\n"
+		     " * another one. Caller: the thread that opened it. */\n"
 		     "static inline void\n%s(struct %s *tx)\n{\n"
 		     "\tfastmib_tx_end(&tx->t);\n}\n\n", h->tx_end, h->tx);
 }
@@ -849,7 +847,9 @@ tx_update_contract(enum fastmib_storage s, enum op op)
 		       "its seqcount";
 	if (op == OP_PEAK)
 		return "when larger (fastmib_word_max()) in this lcore's block, "
-		       "published with the rest of the transaction by its seqcount";
+		       "published with the rest of the transaction by its seqcount, "
+		       "after the peak resets published since (fastmib_tx_peaks(), "
+		       "once per transaction)";
 	if (s == FASTMIB_STORAGE_SHARED_ATOMIC && op == OP_SET)
 		return "relaxed atomic store (fastmib_word_atomic_set()), atomic per "
 		       "counter only";
@@ -858,8 +858,9 @@ tx_update_contract(enum fastmib_storage s, enum op op)
 		return "fastmib_word_add() on this lcore's block, published with the "
 		       "rest of the transaction by its seqcount";
 	case FASTMIB_STORAGE_SHARED_BUFFERED:
-		return "buffered (fastmib_wb_add()), applied by a flush with the rest "
-		       "of the transaction";
+		return "buffered (fastmib_wb_push()), applied by a flush with the rest "
+		       "of the transaction, whose operations fastmib_tx_wb() marked in "
+		       "the write buffer";
 	case FASTMIB_STORAGE_SHARED_ATOMIC:
 		return "relaxed atomic add (fastmib_word_atomic_add()), atomic per "
 		       "counter only";
@@ -896,7 +897,8 @@ word_primitive(enum op op)
 /*
  * The statement that updates counter `k` (byte `off` of the row), for
  * operation `op`: `row` is the per-core or shared-atomic row pointer, or
- * `w` and `base` the writer and byte offset of a buffered row.
+ * `w` and `base` the writer and byte offset of a buffered row (whose
+ * handle made the transaction's mark: fastmib_tx_wb()).
  */
 static void
 put_tx_update(struct strbuf *o, const char *args, enum fastmib_storage s, enum op op,
@@ -912,7 +914,7 @@ put_tx_update(struct strbuf *o, const char *args, enum fastmib_storage s, enum o
 		sb_free(&first);
 		break;
 	case FASTMIB_STORAGE_SHARED_BUFFERED:
-		sb_printf(o, "\tfastmib_wb_add(%s, %s + %uu, %s);\n", w, base, off, args);
+		sb_printf(o, "\tfastmib_wb_push(%s, %s + %uu, %s);\n", w, base, off, args);
 		break;
 	case FASTMIB_STORAGE_SHARED_ATOMIC:
 		sb_printf(o, "\tfastmib_word_atomic_%s(&%s[%u], %s);\n",
@@ -929,28 +931,28 @@ emit_tx_scalar_update(struct hnames *h, const struct m_group *g, const struct m_
 {
 	const char *offset = gname(h, FASTMIB_C_OFFSET, g);
 	const char *arg = op_args(h, g, k, op);
+	struct strbuf call;
 
 	put_tx_update_comment(h, g, k, op, op_param(h, g, op), "", o);
 	put_signature(h, o, "void", kname(h, ops[op].tx_fn, g, k), tx_param(h, "tx"), g,
 		      op_decl(h, g, op));
 	sb_puts(o, "{\n");
-	if (g->storage == FASTMIB_STORAGE_SHARED_BUFFERED) {
-		put_tx_update(o, arg, g->storage, op, k->offset, NULL, "tx->t.w", offset);
-	} else {
-		struct strbuf call;
-
-		sb_init(&call);
-		if (g->storage == FASTMIB_STORAGE_PER_CORE)
-			sb_printf(&call, "\t%s(fastmib_tx_pc(", word_primitive(op));
-		else
-			sb_printf(&call, "\tfastmib_word_atomic_%s(fastmib_tx_shared(",
-				  op == OP_SET ? "set" : "add");
-		sb_printf(&call, "&tx->t, %s + %uu),", offset, k->offset);
-		/* one line when it fits in 80 columns (a tab counts 8) */
-		sb_printf(o, "%s%s%s);\n", call.data,
-			  call.len + 7 + 1 + strlen(arg) + 2 > 80 ? "\n\t\t" : " ", arg);
-		sb_free(&call);
-	}
+	/* a peak's resets are applied before the transaction's first peak */
+	if (op == OP_PEAK)
+		sb_puts(o, "\tfastmib_tx_peaks(&tx->t);\n");
+	sb_init(&call);
+	if (g->storage == FASTMIB_STORAGE_SHARED_BUFFERED)
+		sb_printf(&call, "\tfastmib_tx_wb_add(&tx->t, %s + %uu,", offset, k->offset);
+	else if (g->storage == FASTMIB_STORAGE_PER_CORE)
+		sb_printf(&call, "\t%s(fastmib_tx_pc(&tx->t, %s + %uu),", word_primitive(op),
+			  offset, k->offset);
+	else
+		sb_printf(&call, "\tfastmib_word_atomic_%s(fastmib_tx_shared(&tx->t, %s + %uu),",
+			  op == OP_SET ? "set" : "add", offset, k->offset);
+	/* one line when it fits in 80 columns (a tab counts 8) */
+	sb_printf(o, "%s%s%s);\n", call.data,
+		  call.len + 7 + 1 + strlen(arg) + 2 > 80 ? "\n\t\t" : " ", arg);
+	sb_free(&call);
 	sb_puts(o, "}\n\n");
 }
 
@@ -972,7 +974,8 @@ emit_tx_ref(struct hnames *h, const struct m_group *g, struct strbuf *o)
 			      "a constant displacement.", g->name, handle);
 	else if (buffered)
 		sb_printf(&t, "A row of %s, from %s(): the writer and the row's byte "
-			      "offset in the shared area, for buffered updates.",
+			      "offset in the shared area, for buffered updates (the handle "
+			      "marked the transaction in the write buffer: fastmib_tx_wb()).",
 			  g->name, handle);
 	else
 		sb_printf(&t, "A row of %s in the shared area, from %s(): `row` points "
@@ -998,8 +1001,16 @@ emit_tx_ref(struct hnames *h, const struct m_group *g, struct strbuf *o)
 	else
 		sb_printf(&t, " of %s (0-based indexes)", g->name);
 	sb_printf(&t, ": the row's address is computed once here, after one range check "
-		      "(%s()). No memory access, no ordering. Caller: the transaction's "
-		      "thread.", gname(h, FASTMIB_C_ROW_CHECKED_FN, g));
+		      "(%s()). %s Caller: the transaction's thread.",
+		  gname(h, FASTMIB_C_ROW_CHECKED_FN, g),
+		  buffered ? "The first handle or buffered update of a transaction marks "
+			     "where its operations start in the write buffer "
+			     "(fastmib_tx_wb(): no ordering)." :
+		  group_has_counter_type(g, FASTMIB_PEAK) ?
+			     "The first handle or peak of a transaction applies the peak "
+			     "resets published since (fastmib_tx_peaks(), inside its write "
+			     "section)." :
+			     "No memory access, no ordering.");
 	put_c_comment(o, t.data);
 	sb_free(&t);
 	sb_init(&ret);
@@ -1008,9 +1019,13 @@ emit_tx_ref(struct hnames *h, const struct m_group *g, struct strbuf *o)
 	sb_free(&ret);
 	sb_printf(o, "{\n\tstruct %s %s;\n\n", ref, rv);
 	if (buffered) {
-		sb_printf(o, "\t%s.w = %s->t.w;\n\t%s.offset = %s +\n\t\t",
+		sb_printf(o, "\t%s.w = fastmib_tx_wb(&%s->t);\n\t%s.offset = %s +\n\t\t",
 			  rv, txp, rv, offset);
 	} else {
+		/* a row of a group with peaks may record one: their resets are
+		 * applied first, once per transaction (fastmib_tx_peaks()) */
+		if (group_has_counter_type(g, FASTMIB_PEAK))
+			sb_printf(o, "\tfastmib_tx_peaks(&%s->t);\n", txp);
 		sb_printf(o, "\t%s.row = fastmib_tx_%s(&%s->t, %s +\n\t\t",
 			  rv, g->storage == FASTMIB_STORAGE_PER_CORE ? "pc" : "shared", txp,
 			  offset);

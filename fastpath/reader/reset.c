@@ -354,7 +354,8 @@ plan_resets_peaks(const struct fastmib_reset_plan *plan)
  * Store one plan; the caller holds the reset lock, so it is the one
  * writer of the resetters' peak log. A plan that resets peaks names its
  * entry in its rows' records first, then publishes it (fms_peak_publish()):
- * a lcore zeroes its words of those rows when it next opens a transaction.
+ * a lcore zeroes its words of those rows before its next peak, in a
+ * transaction.
  */
 static void
 store_plan(const struct fastmib_reset_plan *plan)

@@ -69,7 +69,7 @@ apply_entry(struct fastmib_writer *w, uint64_t entry)
  * entries before the entries are published (fms_peak_publish()), so every
  * entry up to the head loaded with acquire before this scan is named in
  * its rows; an entry published during the scan is past the head this
- * lcore acknowledges, and is applied at a later open.
+ * lcore acknowledges, and is applied at a later call.
  */
 static void
 scan_records(struct fastmib_writer *w, int log, uint64_t ack)
@@ -160,7 +160,7 @@ fms_peaks_writer_init(struct fastmib_writer *w, bool fresh)
 	w->peak_requests = &pk->requests;
 	if (!fresh) {
 		/* a slot that was written: its acknowledgements stand, and the
-		 * first open looks at the logs */
+		 * first application looks at the logs */
 		w->peak_seen = __atomic_load_n(&pk->requests, __ATOMIC_ACQUIRE) - 1;
 		return;
 	}

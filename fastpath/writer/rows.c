@@ -35,7 +35,8 @@
  * The peaks of a row that starts again are reset: the holder of the
  * enable lock is the one writer of the enables' peak log, and names its
  * next entry in the half before it publishes it (fms_peak_publish()); each
- * lcore zeroes its words of the row at its next transaction open.
+ * lcore zeroes its words of the row before its next peak, in a
+ * transaction.
  */
 static int
 store_enable_baseline(struct fastmib_segment *seg, unsigned group, uint32_t row)

@@ -99,8 +99,8 @@ enum fastmib_type {
 	/**
 	 * The largest value recorded since the row's last reset (a high-water
 	 * mark): one word per lcore, readers take the maximum over lcores. A
-	 * reset is applied by each lcore at its next transaction open
-	 * (docs/fastpath.md, "Peaks").
+	 * reset is applied by each lcore before its next peak, in a
+	 * transaction (docs/fastpath.md, "What a transaction does").
 	 */
 	FASTMIB_PEAK = 5,
 };

@@ -8,7 +8,7 @@
  * buckets in every read, and a writer that adds the count outside its
  * transaction is caught (the negative control); resets of a row, a group
  * and the module while observations keep coming, lossless; peak resets
- * (the lcore applies them at its next open, a lcore that has not yet is
+ * (the lcore applies them before its next peak, a lcore that has not yet is
  * taken as having recorded nothing, a recycled keyed row starts at 0, a
  * lcore more than the logs behind scans the records); a segment whose
  * schema breaks the rules of histograms refused at attach.
@@ -636,7 +636,7 @@ one_transaction(void *arg)
 	return 0;
 }
 
-/* A lcore that has not applied a reset (it opened no transaction since)
+/* A lcore that has not applied a reset (it recorded no peak since)
  * counts as having recorded nothing: its old peak is never shown again,
  * neither before nor after it applies the reset. */
 static void
@@ -717,9 +717,26 @@ log_state(struct fx *f, int log, uint64_t *head, uint64_t *ack)
 			*ack = __atomic_load_n(&fms_slot(f->seg, s)->peak_ack[log], __ATOMIC_RELAXED);
 }
 
-/* More resets than the logs hold while lcore 2 is idle: at its next open
- * it scans the records, zeroes the peaks of the rows reset and keeps the
- * others'. */
+/* Lcore 2: one transaction recording `*v` in the queue depth's peak only. */
+static int
+depth_transaction(void *arg)
+{
+	const uint64_t *v = arg;
+	struct fastmib_writer *w = fastmib_writer(fx.seg);
+	struct hg_tx tx;
+
+	if (w == NULL)
+		return -1;
+	tx = hg_tx_begin(w);
+	hg_tx_system_queue_depth_peak(&tx, *v);
+	hg_tx_end(&tx);
+	return 0;
+}
+
+/* More resets than the logs hold while lcore 2 is idle: a transaction of
+ * it that records no peak leaves them (it pays nothing for peaks), and
+ * at its first peak it scans the records, zeroes the peaks of the rows
+ * reset and keeps the others'. */
 static void
 test_peak_log_overrun(void **state)
 {
@@ -755,6 +772,13 @@ test_peak_log_overrun(void **state)
 	assert_int_equal(peak_of(f->rd, HG_GROUP_PORT, hg_port_row(2, 0), PORT_PEAK), 0);
 	assert_int_equal(peak_of(f->rd, HG_GROUP_FLOW, r1, FLOW_MAX_GAP), 0);
 	assert_int_equal(tu_launch(one_transaction, (void *)&none, 2), 0);
+	assert_int_equal(tu_wait(2), 0);
+	for (int log = 0; log < 2; log++) {
+		log_state(f, log, &head, &ack);
+		assert_true(head - ack > FMS_PEAK_LOG);
+	}
+	assert_int_equal(peak_of(f->rd, HG_GROUP_PORT, hg_port_row(2, 0), PORT_PEAK), 0);
+	assert_int_equal(tu_launch(depth_transaction, (void *)&v, 2), 0);
 	assert_int_equal(tu_wait(2), 0);
 	for (int log = 0; log < 2; log++) {
 		log_state(f, log, &head, &ack);
