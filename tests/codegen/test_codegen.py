@@ -1000,26 +1000,31 @@ def walked_tables(text):
 def test_exporter_large_tables(tmp_path):
     """A table that can hold more rows than --snmp-exporter-max-rows (1024
     by default) is left out of the walk and named in a comment that says
-    how to ask for it; --snmp-exporter-table walks it whatever its size."""
-    small = ["epPortTable", "epPortQueueTable", "epServerTable", "epEventStatsTable"]
+    how to ask for it; --snmp-exporter-table walks it whatever its size. The
+    bucket tables of histograms are walked with their group's (the scalar
+    group global's always, port's with port), after the groups' tables."""
+    buckets = ["epGlobalBurstTimeBucketTable", "epPortRxBurstBucketTable"]
+    small = ["epPortTable", "epPortQueueTable", "epServerTable"] + buckets + ["epEventStatsTable"]
     text = exporter_module(EXAMPLE)
     assert walked_tables(text) == small
     assert re.search(r"# flow: table, labels epFlowFlowId; up to 65536 rows: more than\n"
                      r"\s+# 1024, so not walked .*\n(\s+# .*\n)*?.*--snmp-exporter-table flow",
                      text), text
     assert walked_tables(exporter_module(EXAMPLE, "--snmp-exporter-table", "flow")) == [
-        "epPortTable", "epPortQueueTable", "epFlowTable", "epServerTable", "epEventStatsTable"]
+        "epPortTable", "epPortQueueTable", "epFlowTable", "epServerTable"] + buckets + [
+        "epEventStatsTable"]
     # portQueue has 32 rows: more than 31, not more than 32; server 256 rows
     assert walked_tables(exporter_module(EXAMPLE, "--snmp-exporter-max-rows", "31")) == [
-        "epPortTable", "epEventStatsTable"]
+        "epPortTable"] + buckets + ["epEventStatsTable"]
     assert walked_tables(exporter_module(EXAMPLE, "--snmp-exporter-max-rows", "32")) == [
-        "epPortTable", "epPortQueueTable", "epEventStatsTable"]
+        "epPortTable", "epPortQueueTable"] + buckets + ["epEventStatsTable"]
     assert walked_tables(exporter_module(EXAMPLE, "--snmp-exporter-max-rows", "256")) == small
     assert "epFlowTable" in walked_tables(
         exporter_module(EXAMPLE, "--snmp-exporter-max-rows", "65536"))
     both = exporter_module(EXAMPLE, "--snmp-exporter-max-rows", "1",
                            "--snmp-exporter-table", "portQueue", "--snmp-exporter-table", "port")
-    assert walked_tables(both) == ["epPortTable", "epPortQueueTable", "epEventStatsTable"]
+    assert walked_tables(both) == ["epPortTable", "epPortQueueTable"] + buckets + [
+        "epEventStatsTable"]
 
 
 def test_exporter_histograms():
