@@ -304,10 +304,12 @@ fma_value_of(struct fma_seg *s, long id, const struct fastmib_oid_ref *ref,
 	cs = &s->schema->groups[ref->group].counters[ref->counter];
 	/* A histogram's buckets, count and sum come from the row's one
 	 * snapshot of this request, so that the count is the sum of the
-	 * buckets in every answer: best-effort words (a writer stuck inside
-	 * its transaction) could break that, and are not served. */
-	if (sn->rc == -EBUSY && cs->type == FASTMIB_HISTOGRAM)
-		return -EBUSY;
+	 * buckets in every answer a writer lets the reader take whole. A
+	 * writer stuck inside its transaction gets best-effort words, as
+	 * every counter does (counted in <p>BestEffortReads, <p>WriterStatus
+	 * stalled): its half-made observation may then show in a bucket and
+	 * not yet in the count, which beats a walk that ends in genErr at
+	 * the first histogram of the stuck lcore's rows. */
 	w = fastmib_counter_word(cs);
 	switch (ref->kind) {
 	case FASTMIB_OID_HIST_COUNT:
