@@ -99,6 +99,17 @@ void mib_state_notifications(const struct model *m, struct strbuf *out);
 void mib_state_notification_group(const struct model *m, const char *groups,
 				  struct strbuf *out);
 
+/* The objects of group g's histograms (their Count, then their Sum at the
+ * next arc) and peaks, in model order, into out (room for 2 *
+ * g->n_counters); their number (emit_mib_hist.c). */
+size_t mib_hist_objects(const char *prefix, const struct m_group *g, struct mib_object *out);
+/* The bucket table of each histogram of group g, under <p>Objects. */
+void mib_bucket_tables(const char *prefix, const struct m_group *g, struct strbuf *out);
+/* ",\n  <p><G><H>BucketLe,\n  <p><G><H>BucketCount" per histogram of g: their
+ * part of the group's OBJECT-GROUP. */
+void mib_bucket_group_objects(const char *prefix, const struct m_group *g,
+			      struct strbuf *out);
+
 /* A module of textual conventions the MIB imports, and what it imports. */
 struct mib_tc_module {
 	const char *module;

@@ -51,6 +51,15 @@
  *    InetAddress as a lookup without its type (0.21: garbled text).
  *  - A model with timestamp states walks sysUpTime too: a TimeStamp is
  *    sysUpTime at the moment, so the two give the time since in PromQL.
+ *  - A histogram's Count and Sum are counters of its group (GET in a
+ *    scalar group, columns of a walked table); its bucket table is walked
+ *    with its group (not when the group is a large table left out), each
+ *    bucket a series of BucketCount labelled with the group's indexes,
+ *    the bucket number and, by a lookup, the bucket's bound (BucketLe,
+ *    never a metric: a label, exact where a float is not). Buckets are
+ *    not cumulative over SNMP; docs/nms.md gives the PromQL that makes
+ *    them histogram_quantile() input.
+ *  - A peak is a gauge (its CounterBasedGauge64 is a Counter64).
  *  - Event statistics are labelled with the event's name (a lookup).
  *  - The event table only on request: each logged record is a row, so its
  *    series come and go with every record.
@@ -174,10 +183,13 @@ table_walked(const struct ex *x, const struct m_group *g)
 static void
 put_port_joins(const struct ex *x, const struct m_group *g)
 {
-	/* a column of the table: its first counter, or state */
-	char *metric = g->n_counters ? gen_name(FASTMIB_MIB_COUNTER, x->m->prefix, g->name,
-						g->counters[0].name)
-		       : state_name(SN_MIB_STATE, x->m->prefix, g->name, g->states[0].name, NULL);
+	/* a column of the table: its first counter, or state; a histogram's
+	 * count */
+	char *metric = !g->n_counters ? state_name(SN_MIB_STATE, x->m->prefix, g->name,
+						   g->states[0].name, NULL)
+		       : g->counters[0].type == FASTMIB_HISTOGRAM
+		       ? gen_name(FASTMIB_MIB_HIST_COUNT, x->m->prefix, g->name, g->counters[0].name)
+		       : gen_name(FASTMIB_MIB_COUNTER, x->m->prefix, g->name, g->counters[0].name);
 	struct strbuf t;
 
 	for (uint32_t xi = 0; xi < g->n_indexes; xi++) {
@@ -223,6 +235,51 @@ put_state_walks(const struct ex *x, const struct m_group *g)
 	}
 }
 
+/* Is the bucket table of a histogram of group `g` walked: with its group,
+ * a scalar group or a walked table. */
+static bool
+buckets_walked(const struct ex *x, const struct m_group *g)
+{
+	return !g->table || table_walked(x, g);
+}
+
+static bool
+model_walks_buckets(const struct ex *x)
+{
+	for (uint32_t gi = 0; gi < x->m->n_groups; gi++)
+		for (uint32_t ki = 0; ki < x->m->groups[gi].n_counters; ki++)
+			if (x->m->groups[gi].counters[ki].type == FASTMIB_HISTOGRAM &&
+			    buckets_walked(x, &x->m->groups[gi]))
+				return true;
+	return false;
+}
+
+/* The bucket tables of the histograms of walked groups. */
+static void
+put_bucket_walks(const struct ex *x)
+{
+	const struct model *m = x->m;
+
+	if (!model_walks_buckets(x))
+		return;
+	put_comment(x, "      ", "histograms' buckets, a series each: the count of "
+				  "observations in the bucket (not cumulative), labelled "
+				  "with its row's indexes, its number and its bound "
+				  "(a lookup of its BucketLe; the last bucket's "
+				  "18446744073709551615); docs/nms.md turns them into "
+				  "histogram_quantile() input");
+	for (uint32_t gi = 0; gi < m->n_groups; gi++) {
+		const struct m_group *g = &m->groups[gi];
+
+		if (!buckets_walked(x, g))
+			continue;
+		for (uint32_t ki = 0; ki < g->n_counters; ki++)
+			if (g->counters[ki].type == FASTMIB_HISTOGRAM)
+				put_walk(x, FASTMIB_MIB_BUCKET_TABLE, g->name,
+					 g->counters[ki].name);
+	}
+}
+
 static void
 emit_walk(const struct ex *x)
 {
@@ -237,8 +294,18 @@ emit_walk(const struct ex *x)
 		if (!g->table) {
 			sb_printf(&t, "%s: scalars, fetched with GET", g->name);
 			put_comment(x, "      ", t.data);
-			for (uint32_t ki = 0; ki < g->n_counters; ki++)
-				put_walk(x, FASTMIB_MIB_COUNTER, g->name, g->counters[ki].name);
+			/* a histogram has no object of its own name: its count
+			 * and sum; its buckets are a table (below) */
+			for (uint32_t ki = 0; ki < g->n_counters; ki++) {
+				const struct m_counter *k = &g->counters[ki];
+
+				if (k->type == FASTMIB_HISTOGRAM) {
+					put_walk(x, FASTMIB_MIB_HIST_COUNT, g->name, k->name);
+					put_walk(x, FASTMIB_MIB_HIST_SUM, g->name, k->name);
+				} else {
+					put_walk(x, FASTMIB_MIB_COUNTER, g->name, k->name);
+				}
+			}
 			put_state_walks(x, g);
 			if (g->n_counters)
 				put_walk(x, FASTMIB_MIB_GROUP_DISCONTINUITY, g->name, NULL);
@@ -276,6 +343,7 @@ emit_walk(const struct ex *x)
 		}
 		sb_free(&t);
 	}
+	put_bucket_walks(x);
 	put_comment(x, "      ", "when the counters last restarted; whether the "
 				  "process that writes them runs or is stalled; "
 				  "values served best effort; updates out of range");
@@ -373,15 +441,55 @@ put_state_lookups(const struct ex *x)
 	}
 }
 
+/* Each walked bucket's bound as a label of its count: the lookup's
+ * source indexes are the bucket table's labels (the group's indexes, as
+ * the generator names them, then the bucket number). */
+static void
+put_bucket_lookups(const struct ex *x)
+{
+	const struct model *m = x->m;
+
+	if (!model_walks_buckets(x))
+		return;
+	put_comment(x, "      ", "a histogram bucket's upper bound: a label of its count");
+	for (uint32_t gi = 0; gi < m->n_groups; gi++) {
+		const struct m_group *g = &m->groups[gi];
+
+		if (!buckets_walked(x, g))
+			continue;
+		for (uint32_t ki = 0; ki < g->n_counters; ki++) {
+			const struct m_counter *k = &g->counters[ki];
+			char *name;
+
+			if (k->type != FASTMIB_HISTOGRAM)
+				continue;
+			sb_puts(x->o, "      - source_indexes: [");
+			for (uint32_t xi = 0; xi < g->n_indexes; xi++) {
+				name = gen_name(FASTMIB_MIB_INDEX, m->prefix, g->name,
+						g->indexes[xi].name);
+				sb_printf(x->o, "%s, ", name);
+				free(name);
+			}
+			name = gen_name(FASTMIB_MIB_BUCKET, m->prefix, g->name, k->name);
+			sb_printf(x->o, "%s]\n", name);
+			free(name);
+			name = gen_name(FASTMIB_MIB_BUCKET_LE, m->prefix, g->name, k->name);
+			sb_printf(x->o, "        lookup: %s\n", name);
+			free(name);
+		}
+	}
+}
+
 static void
 emit_lookups(const struct ex *x)
 {
 	bool event_table = x->opts->event_table;
 
-	if (x->m->n_events == 0 && !model_labels_rows(x))
+	if (x->m->n_events == 0 && !model_labels_rows(x) && !model_walks_buckets(x))
 		return;
 	sb_puts(x->o, "    lookups:\n");
 	put_state_lookups(x);
+	put_bucket_lookups(x);
 	if (x->m->n_events == 0)
 		return;
 	put_comment(x, "      ", "the event's name as a label beside its id");
@@ -433,6 +541,45 @@ put_state_overrides(const struct ex *x)
 	}
 }
 
+/* A walked bucket table's number (an index) and bound (a label) are no
+ * metrics; a peak goes up and down with its resets: a gauge. */
+static void
+put_hist_overrides(const struct ex *x)
+{
+	const struct model *m = x->m;
+	bool peaks = false;
+
+	if (model_walks_buckets(x)) {
+		put_comment(x, "      ", "a histogram bucket's number and bound are labels");
+		for (uint32_t gi = 0; gi < m->n_groups; gi++) {
+			const struct m_group *g = &m->groups[gi];
+
+			if (!buckets_walked(x, g))
+				continue;
+			for (uint32_t ki = 0; ki < g->n_counters; ki++) {
+				if (g->counters[ki].type != FASTMIB_HISTOGRAM)
+					continue;
+				put_override2(x, FASTMIB_MIB_BUCKET, g->name,
+					      g->counters[ki].name, "ignore: true");
+				put_override2(x, FASTMIB_MIB_BUCKET_LE, g->name,
+					      g->counters[ki].name, "ignore: true");
+			}
+		}
+	}
+	for (uint32_t gi = 0; gi < m->n_groups; gi++)
+		for (uint32_t ki = 0; ki < m->groups[gi].n_counters; ki++) {
+			if (m->groups[gi].counters[ki].type != FASTMIB_PEAK)
+				continue;
+			if (!peaks)
+				put_comment(x, "      ", "peaks: the largest value since the last "
+							  "reset, gauges whatever their Counter64 "
+							  "syntax says");
+			peaks = true;
+			put_override2(x, FASTMIB_MIB_COUNTER, m->groups[gi].name,
+				      m->groups[gi].counters[ki].name, "type: gauge");
+		}
+}
+
 static void
 emit_overrides(const struct ex *x)
 {
@@ -464,6 +611,7 @@ emit_overrides(const struct ex *x)
 			put_override2(x, FASTMIB_MIB_INDEX, m->groups[gi].name, ix->name,
 				      "ignore: true");
 		}
+	put_hist_overrides(x);
 	put_comment(x, "      ", "TimeStamps (the agent's uptime in hundredths "
 				  "of a second at the last reset or re-created "
 				  "segment): a new value means the counters restarted");

@@ -112,8 +112,9 @@ row_param_bound(struct hnames *h, const struct m_group *g, uint32_t i)
 	return g->keyed ? gname(h, FASTMIB_C_ROWS, g) : index_max(h, g, i);
 }
 
-/* The updates of a counter: add, sub (gauges), set (`set: true`). */
-enum op { OP_ADD, OP_SUB, OP_SET };
+/* The updates of a counter: add, sub (gauges), set (`set: true`); of a
+ * histogram an observation; of a peak a value recorded. */
+enum op { OP_ADD, OP_SUB, OP_SET, OP_OBSERVE, OP_PEAK, OP_LAST = OP_PEAK };
 
 static const struct {
 	const char *word;
@@ -123,21 +124,64 @@ static const struct {
 	[OP_ADD] = { "add", "+=", FASTMIB_C_ADD, FASTMIB_C_TX_ADD, FASTMIB_C_REF_ADD },
 	[OP_SUB] = { "sub", "-=", FASTMIB_C_SUB, FASTMIB_C_TX_SUB, FASTMIB_C_REF_SUB },
 	[OP_SET] = { "set", "=", FASTMIB_C_SET, FASTMIB_C_TX_SET, FASTMIB_C_REF_SET },
+	[OP_OBSERVE] = { "observe", "observes", FASTMIB_C_OBSERVE, FASTMIB_C_TX_OBSERVE,
+			 FASTMIB_C_REF_OBSERVE },
+	[OP_PEAK] = { "peak", "raised to", FASTMIB_C_PEAK, FASTMIB_C_TX_PEAK,
+		      FASTMIB_C_REF_PEAK },
 };
 
 static bool
 counter_has(const struct m_counter *k, enum op op)
 {
+	switch (op) {
+	case OP_OBSERVE:
+		return k->type == FASTMIB_HISTOGRAM;
+	case OP_PEAK:
+		return k->type == FASTMIB_PEAK;
+	default:
+		break;
+	}
+	if (k->type == FASTMIB_HISTOGRAM || k->type == FASTMIB_PEAK)
+		return false;
 	return op == OP_ADD || (op == OP_SUB && k->type == FASTMIB_GAUGE32) ||
 	       (op == OP_SET && k->set);
 }
 
-/* The value an update passes on: n, or for sub its two's complement
- * (readers sum signed). */
+/* The operand parameter of an update: n for counters (a name the model
+ * reserves), v for a histogram's or a peak's value (v_ when an index has
+ * that name). */
 static const char *
-op_arg(enum op op)
+op_param(struct hnames *h, const struct m_group *g, enum op op);
+
+/* "p_g_h_bucket(v), P_G_H_BUCKETS, v": what an observation `v` of
+ * histogram k passes on (fastmib_hist_add()). */
+static const char *
+hist_args(struct hnames *h, const struct m_group *g, const struct m_counter *k, const char *v)
 {
-	return op == OP_SUB ? "(uint64_t)0 - n" : "n";
+	struct strbuf a;
+
+	sb_init(&a);
+	sb_printf(&a, "%s(%s), %s, %s", kname(h, FASTMIB_C_BUCKET_FN, g, k), v,
+		  kname(h, FASTMIB_C_BUCKETS, g, k), v);
+	return pool_keep(&h->pool, sb_take(&a));
+}
+
+/* The arguments after the word an update passes on: n, or for sub its
+ * two's complement (readers sum signed); a histogram's bucket of v, its
+ * bucket count and v; a peak's v. */
+static const char *
+op_args(struct hnames *h, const struct m_group *g, const struct m_counter *k, enum op op)
+{
+	const char *v = op_param(h, g, op);
+
+	switch (op) {
+	case OP_SUB:
+		return "(uint64_t)0 - n";
+	case OP_OBSERVE:
+		return hist_args(h, g, k, v);
+	default:
+		return v;
+	}
 }
 
 static const char *
@@ -234,6 +278,12 @@ emit_constants(const struct model *m, struct hnames *h, struct strbuf *o)
 		sb_printf(o, "#define %s %lluu\n", gname(h, FASTMIB_C_OFFSET, g),
 			  (unsigned long long)g->offset);
 		sb_printf(o, "#define %s %uu\n", gname(h, FASTMIB_C_ROW_SIZE, g), g->row_size);
+		/* a histogram's buckets: its bounds and the unbounded last one */
+		for (uint32_t ki = 0; ki < g->n_counters; ki++)
+			if (g->counters[ki].type == FASTMIB_HISTOGRAM)
+				sb_printf(o, "#define %s %uu\n",
+					  kname(h, FASTMIB_C_BUCKETS, g, &g->counters[ki]),
+					  g->counters[ki].n_bounds + 1);
 	}
 	sb_printf(o, "#define %s %lluu\n", h->percore_size,
 		  (unsigned long long)m->percore_size);
@@ -298,8 +348,20 @@ emit_structs(const struct model *m, struct hnames *h, struct strbuf *o)
 		put_c_comment(o, t.data);
 		sb_free(&t);
 		sb_printf(o, "struct %s {\n", gname(h, FASTMIB_C_ROW_STRUCT, g));
-		for (ki = 0; ki < g->n_counters; ki++)
-			sb_printf(o, "\tuint64_t %s;\n", snake(h, g->counters[ki].name));
+		for (ki = 0; ki < g->n_counters; ki++) {
+			const struct m_counter *k = &g->counters[ki];
+			const char *c = snake(h, k->name);
+
+			if (k->type != FASTMIB_HISTOGRAM) {
+				sb_printf(o, "\tuint64_t %s;\n", c);
+				continue;
+			}
+			/* its buckets, count and sum: <p><G><H>Bucket, Count and Sum
+			 * in the MIB, so a clash of these is a clash there too */
+			sb_printf(o, "\tuint64_t %s_bucket[%s];\n\tuint64_t %s_count;\n"
+				     "\tuint64_t %s_sum;\n", c, kname(h, FASTMIB_C_BUCKETS, g, k),
+				  c, c);
+		}
 		sb_puts(o, "};\n\n");
 		if (g->keyed)
 			emit_key_struct(m, gi, &h->pool, h->sassert, o);
@@ -512,18 +574,153 @@ free_name(struct hnames *h, const struct m_group *g, const char *base)
 	return base;
 }
 
-/* The comment above a counter's functions on the writer. */
+static const char *
+op_param(struct hnames *h, const struct m_group *g, enum op op)
+{
+	return op == OP_OBSERVE || op == OP_PEAK ? free_name(h, g, "v") : "n";
+}
+
+/* "uint64_t n": the operand parameter's declaration. */
+static const char *
+op_decl(struct hnames *h, const struct m_group *g, enum op op)
+{
+	struct strbuf d;
+
+	sb_init(&d);
+	sb_printf(&d, "uint64_t %s", op_param(h, g, op));
+	return pool_keep(&h->pool, sb_take(&d));
+}
+
+/* "\tFN(FIRST, REST);\n", REST on a line of its own when one line would
+ * exceed 80 columns (a tab counts 8). */
+static void
+put_call(struct strbuf *o, const char *fn, const char *first, const char *rest)
+{
+	size_t width = 8 + strlen(fn) + 1 + strlen(first) + 2 + strlen(rest) + 2;
+
+	sb_printf(o, "\t%s(%s,%s%s);\n", fn, first, width > 80 ? "\n\t\t" : " ", rest);
+}
+
+/* Bounds of a histogram that its bucket function compares one by one
+ * (a sum of compares, all independent); above, a branch-free binary
+ * search over them padded to a power of two. */
+#define SUM_OF_COMPARES_MAX 8
+
+/*
+ * The body of the bucket function of a histogram of bounds 2^lo..2^hi:
+ * bucket b holds 2^(lo+b-1) < v <= 2^(lo+b), that is b = bitlen(v - 1) - lo
+ * clamped to 0..hi - lo + 1. Written for the fewest instructions on the
+ * fast path (an observation's cost over a counter update is mostly this):
+ * v - 1 without wrapping at 0 (a compare and a subtract with borrow); the
+ * upper clamp on that value, before the count of leading zeros (a compare
+ * and a conditional move: 2^hi has bit length hi + 1, the last bucket);
+ * the lower clamp folded into the operand, whose low lo bits set make its
+ * bit length at least lo and the operand never 0 (what the builtin needs);
+ * the result bsr + 1 - lo. With lo = 0 there are no low bits to set: the
+ * operand is 2x | 1 (bit length bitlen(x) + 1, never 0), which cannot
+ * overflow since hi <= 31 then (at most 32 bounds). No branch: the
+ * compilers give cmp, sbb/adc, cmov, or, bsr (tests/codegen checks the
+ * buckets at every edge and that no jump is left).
+ */
+static void
+emit_log2_bucket(uint32_t lo, uint32_t hi, struct strbuf *o)
+{
+	sb_printf(o, "\tuint64_t x = v - (uint64_t)(v != 0); /* v - 1; 0 for v = 0 */\n\n"
+		     "\tx = x < (1ull << %u) ? x : (1ull << %u); /* above 2^%u: the last bucket */\n",
+		  hi, hi, hi);
+	if (lo == 0)
+		sb_puts(o, "\treturn (uint32_t)(63 - __builtin_clzll(x << 1 | 1));\n}\n\n");
+	else
+		sb_printf(o, "\treturn (uint32_t)(63 - __builtin_clzll(x | 0x%llxull)) - %uu;\n}\n\n",
+			  (unsigned long long)((1ull << lo) - 1), lo - 1);
+}
+
+/*
+ * p_g_h_bucket(v): the bucket of an observation. log2 bounds: a count of
+ * leading zeros and a clamp (emit_log2_bucket()); a few bounds: the
+ * number of bounds below v as a sum of compares; more: a binary search of
+ * fixed steps. None has a loop or a branch that depends on v.
+ */
+static void
+emit_bucket_fn(struct hnames *h, const struct m_group *g, const struct m_counter *k,
+	       struct strbuf *o)
+{
+	const char *fn = kname(h, FASTMIB_C_BUCKET_FN, g, k);
+	uint32_t pow2 = 1;
+	struct strbuf t;
+
+	sb_init(&t);
+	sb_printf(&t, "The bucket of an observation v of %s.%s (0..%u): the first whose "
+		      "bound v is at most, else the last, unbounded one. No loop and no "
+		      "branch that depends on v.", g->name, k->name, k->n_bounds);
+	put_c_comment(o, t.data);
+	sb_free(&t);
+	sb_printf(o, "static inline uint32_t\n%s(uint64_t v)\n{\n", fn);
+	if (k->log2) {
+		emit_log2_bucket(k->log2_lo, k->log2_hi, o);
+		return;
+	}
+	if (k->n_bounds <= SUM_OF_COMPARES_MAX) {
+		sb_puts(o, "\treturn ");
+		for (uint32_t i = 0; i < k->n_bounds; i++)
+			sb_printf(o, "%s(uint32_t)(v > %lluull)", i == 0 ? "" : i % 3 ? " + " :
+				  " +\n\t       ", (unsigned long long)k->bounds[i]);
+		sb_puts(o, ";\n}\n\n");
+		return;
+	}
+	while (pow2 < k->n_bounds)
+		pow2 *= 2;
+	sb_printf(o, "\tstatic const uint64_t bounds[%u] = {", pow2);
+	for (uint32_t i = 0; i < pow2; i++) {
+		if (i < k->n_bounds)
+			sb_printf(o, "%s%lluull,", i % 4 ? " " : "\n\t\t",
+				  (unsigned long long)k->bounds[i]);
+		else
+			sb_printf(o, "%sUINT64_MAX,", i % 4 ? " " : "\n\t\t");
+	}
+	/* a binary search written out: each step adds `half` or 0 as one
+	 * compare says (setcc, conditional moves), so neither the steps nor
+	 * the loads depend on a branch; past the bounds UINT64_MAX pads */
+	sb_puts(o, "\n\t};\n\tuint32_t i = 0;\n\n");
+	for (uint32_t half = pow2 / 2; half; half /= 2)
+		sb_printf(o, "\ti += (uint32_t)(v > bounds[i + %u]) * %uu;\n", half - 1, half);
+	sb_puts(o, "\treturn i + (uint32_t)(v > bounds[i]);\n}\n\n");
+}
+
+/* The comment above a counter's functions on the writer: a histogram's
+ * bounds with it. */
 static void
 emit_counter_comment(const struct m_group *g, const struct m_counter *k, struct strbuf *o)
 {
 	struct strbuf t;
 
 	sb_init(&t);
-	sb_printf(&t, "%s.%s (%s%s%s): ", g->name, k->name, fastmib_type_word(k->type),
+	sb_printf(&t, "%s.%s (%s%s%s", g->name, k->name, fastmib_type_word(k->type),
 		  k->units[0] ? ", " : "", k->units);
+	if (k->log2)
+		sb_printf(&t, "; bounds 2^%u..2^%u", k->log2_lo, k->log2_hi);
+	for (uint32_t i = 0; !k->log2 && i < k->n_bounds; i++)
+		sb_printf(&t, "%s%llu", i ? ", " : "; bounds ", (unsigned long long)k->bounds[i]);
+	sb_puts(&t, "): ");
 	put_c_comment_text(&t, k->description);
 	put_c_comment(o, t.data);
 	sb_free(&t);
+}
+
+/* The call of the calls on the writer for an update `op`. */
+static const char *
+writer_primitive(const struct m_group *g, enum op op)
+{
+	switch (op) {
+	case OP_SET:
+		return "fastmib_atomic_set";
+	case OP_OBSERVE:
+		return "fastmib_pc_observe";
+	case OP_PEAK:
+		return "fastmib_pc_max";
+	default:
+		return primitive(g->storage);
+	}
 }
 
 /* p_g_c_add() and its kin: an update on the writer, in a transaction
@@ -532,12 +729,13 @@ static void
 emit_update(struct hnames *h, const struct m_group *g, const struct m_counter *k,
 	    enum op op, struct strbuf *o)
 {
-	const char *fn = op == OP_SET ? "fastmib_atomic_set" : primitive(g->storage);
+	const char *fn = writer_primitive(g, op);
 	const char *offset = gname(h, FASTMIB_C_OFFSET, g);
 	const char *rv = free_name(h, g, "row");
+	struct strbuf first;
 
 	put_signature(h, o, "void", kname(h, ops[op].fn, g, k), "struct fastmib_writer *w",
-		      g, "uint64_t n");
+		      g, op_decl(h, g, op));
 	sb_puts(o, "{\n");
 	if (g->table) {
 		sb_printf(o, "\tuint32_t %s = %s(w, ", rv, gname(h, FASTMIB_C_ROW_CHECKED_FN, g));
@@ -545,35 +743,41 @@ emit_update(struct hnames *h, const struct m_group *g, const struct m_counter *k
 		/* size_t arithmetic: the constants fold into one displacement */
 		sb_printf(o, ");\n\n\t%s(w, %s + ", fn, offset);
 		put_row_bytes(o, h, g, rv);
-		sb_printf(o, " + %uu,\n\t\t%s);\n", k->offset, op_arg(op));
+		sb_printf(o, " + %uu,\n\t\t%s);\n", k->offset, op_args(h, g, k, op));
+	} else if (op < OP_OBSERVE) {
+		sb_printf(o, "\t%s(w, %s + %uu, %s);\n", fn, offset, k->offset,
+			  op_args(h, g, k, op));
 	} else {
-		sb_printf(o, "\t%s(w, %s + %uu, %s);\n", fn, offset, k->offset, op_arg(op));
+		sb_init(&first);
+		sb_printf(&first, "w, %s + %uu", offset, k->offset);
+		put_call(o, fn, first.data, op_args(h, g, k, op));
+		sb_free(&first);
 	}
 	sb_puts(o, "}\n\n");
 }
 
 /* ---- the transaction form: <prefix>_tx_begin(), row handles ---- */
 
-/* FASTMIB_TX_* kinds of the model's transactions: only the bookkeeping
- * its storage kinds need (shared-atomic groups need none). */
+/*
+ * FASTMIB_TX_* kinds of the model's transactions: what every open and end
+ * does. Per-core groups are read under the lcore's sequence number, and
+ * shared-buffered ones are told apart in the write buffer by it; the rest
+ * of the buffered bookkeeping is done by the buffered updates themselves
+ * (fastmib_tx_wb()), so that a transaction of per-core updates costs the
+ * same in a model with shared-buffered groups as in one without.
+ * Shared-atomic groups need nothing.
+ */
 static void
 put_tx_kinds(const struct model *m, struct strbuf *o)
 {
-	bool percore = false, buffered = false;
-	uint32_t gi;
+	bool seq = false;
 
-	for (gi = 0; gi < m->n_groups; gi++) {
-		percore |= m->groups[gi].storage == FASTMIB_STORAGE_PER_CORE;
-		buffered |= m->groups[gi].storage == FASTMIB_STORAGE_SHARED_BUFFERED;
-	}
-	if (percore && buffered)
-		sb_puts(o, "FASTMIB_TX_PERCORE | FASTMIB_TX_BUFFERED");
-	else if (percore)
-		sb_puts(o, "FASTMIB_TX_PERCORE");
-	else if (buffered)
-		sb_puts(o, "FASTMIB_TX_BUFFERED");
-	else
-		sb_puts(o, "0u");
+	for (uint32_t gi = 0; gi < m->n_groups; gi++)
+		seq |= m->groups[gi].storage == FASTMIB_STORAGE_PER_CORE ||
+		       m->groups[gi].storage == FASTMIB_STORAGE_SHARED_BUFFERED;
+	/* peaks need nothing at every open: their resets are applied before
+	 * a transaction's first peak (fastmib_tx_peaks()) */
+	sb_puts(o, seq ? "FASTMIB_TX_SEQ" : "0u");
 }
 
 /* "struct p_tx *TX": the first parameter of the transaction form. */
@@ -601,21 +805,22 @@ emit_tx_model(const struct model *m, const struct hnames *h, struct strbuf *o)
 		     "struct %s {\n\tstruct fastmib_tx t;\n};\n\n",
 		  h->tx_prepare, h->tx_open, h->tx_end, h->tx);
 	sb_printf(o, "/* A transaction value of this lcore with no transaction open\n"
-		     " * (fastmib_tx_prepare(), with the bookkeeping this model's storage\n"
-		     " * kinds need): loads the block addresses once. Caller: the writer's\n"
-		     " * own thread (the lcore of fastmib_writer()). */\n"
+		     " * (fastmib_tx_prepare(), with the bookkeeping every transaction of\n"
+		     " * this model needs): loads the block addresses once. Caller: the\n"
+		     " * writer's own thread (the lcore of fastmib_writer()). */\n"
 		     "static inline struct %s\n%s(struct fastmib_writer *w)\n{\n"
 		     "\tstruct %s tx;\n\n\ttx.t = fastmib_tx_prepare(w, ",
 		  h->tx, h->tx_prepare, h->tx);
 	put_tx_kinds(m, o);
 	sb_puts(o, ");\n\treturn tx;\n}\n\n");
 	sb_printf(o, "/* Open a transaction on a prepared or ended value (fastmib_tx_open():\n"
-		     " * the seqcount write section for per-core groups, buffer marks for\n"
-		     " * shared-buffered ones). Updates of one scalar group or table row\n"
-		     " * made until %s() are read all or nothing. Keep it to the\n"
-		     " * updates, never packet work: readers of this lcore wait while it is\n"
-		     " * open. One opened inside an open transaction is refused and counted.\n"
-		     " * Caller: the writer's own thread. */\n"
+		     " * the seqcount write section, for per-core and shared-buffered\n"
+		     " * groups; the first buffered update marks the write buffer). Updates\n"
+		     " * of one scalar group or table row made until %s() are read\n"
+		     " * all or nothing. Keep it to the updates, never packet work: readers\n"
+		     " * of this lcore wait while it is open. One opened inside an open\n"
+		     " * transaction is refused and counted. Caller: the writer's own\n"
+		     " * thread. */\n"
 		     "static inline void\n%s(struct %s *tx)\n{\n"
 		     "\tfastmib_tx_open(&tx->t);\n}\n\n", h->tx_end, h->tx_open, h->tx);
 	sb_printf(o, "/* %s() and %s() in one. */\n"
@@ -626,8 +831,8 @@ emit_tx_model(const struct model *m, const struct hnames *h, struct strbuf *o)
 	sb_printf(o, "/* Close the transaction (fastmib_tx_end(): the store-release of the\n"
 		     " * even sequence number publishes every per-core update before it;\n"
 		     " * buffered updates become flushable, with a flush attempted every\n"
-		     " * hint_limit ends). The value may open another one. Caller: the thread\n"
-		     " * that opened it. */\n"
+		     " * hint_limit ends of transactions that made some). The value may open\n"
+		     " * another one. Caller: the thread that opened it. */\n"
 		     "static inline void\n%s(struct %s *tx)\n{\n"
 		     "\tfastmib_tx_end(&tx->t);\n}\n\n", h->tx_end, h->tx);
 }
@@ -636,6 +841,15 @@ emit_tx_model(const struct model *m, const struct hnames *h, struct strbuf *o)
 static const char *
 tx_update_contract(enum fastmib_storage s, enum op op)
 {
+	if (op == OP_OBSERVE)
+		return "its bucket, count and sum (fastmib_hist_add()) in this lcore's "
+		       "block, published together with the rest of the transaction by "
+		       "its seqcount";
+	if (op == OP_PEAK)
+		return "when larger (fastmib_word_max()) in this lcore's block, "
+		       "published with the rest of the transaction by its seqcount, "
+		       "after the peak resets published since (fastmib_tx_peaks(), "
+		       "once per transaction)";
 	if (s == FASTMIB_STORAGE_SHARED_ATOMIC && op == OP_SET)
 		return "relaxed atomic store (fastmib_word_atomic_set()), atomic per "
 		       "counter only";
@@ -644,8 +858,9 @@ tx_update_contract(enum fastmib_storage s, enum op op)
 		return "fastmib_word_add() on this lcore's block, published with the "
 		       "rest of the transaction by its seqcount";
 	case FASTMIB_STORAGE_SHARED_BUFFERED:
-		return "buffered (fastmib_wb_add()), applied by a flush with the rest "
-		       "of the transaction";
+		return "buffered (fastmib_wb_push()), applied by a flush with the rest "
+		       "of the transaction, whose operations fastmib_tx_wb() marked in "
+		       "the write buffer";
 	case FASTMIB_STORAGE_SHARED_ATOMIC:
 		return "relaxed atomic add (fastmib_word_atomic_add()), atomic per "
 		       "counter only";
@@ -656,39 +871,54 @@ tx_update_contract(enum fastmib_storage s, enum op op)
 /* "G.C OP n<where>: <contract>. Caller: ...", the comment of an update in
  * the transaction form. */
 static void
-put_tx_update_comment(const struct hnames *h, const struct m_group *g,
-		      const struct m_counter *k, enum op op, const char *where,
-		      struct strbuf *o)
+put_tx_update_comment(struct hnames *h, const struct m_group *g,
+		      const struct m_counter *k, enum op op, const char *param,
+		      const char *where, struct strbuf *o)
 {
 	struct strbuf t;
 
 	sb_init(&t);
-	sb_printf(&t, "%s.%s %s n%s: %s. Caller: the transaction's thread, before %s().",
-		  g->name, k->name, ops[op].verb, where, tx_update_contract(g->storage, op),
-		  h->tx_end);
+	sb_printf(&t, "%s.%s %s %s%s: %s. Caller: the transaction's thread, before %s().",
+		  g->name, k->name, ops[op].verb, param, where,
+		  tx_update_contract(g->storage, op), h->tx_end);
 	put_c_comment(o, t.data);
 	sb_free(&t);
+}
+
+/* The function of the transaction form that applies `op` to a word of
+ * the per-core block. */
+static const char *
+word_primitive(enum op op)
+{
+	return op == OP_OBSERVE ? "fastmib_hist_add" : op == OP_PEAK ? "fastmib_word_max"
+								      : "fastmib_word_add";
 }
 
 /*
  * The statement that updates counter `k` (byte `off` of the row), for
  * operation `op`: `row` is the per-core or shared-atomic row pointer, or
- * `w` and `base` the writer and byte offset of a buffered row.
+ * `w` and `base` the writer and byte offset of a buffered row (whose
+ * handle made the transaction's mark: fastmib_tx_wb()).
  */
 static void
-put_tx_update(struct strbuf *o, enum fastmib_storage s, enum op op, uint32_t off,
-	      const char *row, const char *w, const char *base)
+put_tx_update(struct strbuf *o, const char *args, enum fastmib_storage s, enum op op,
+	      uint32_t off, const char *row, const char *w, const char *base)
 {
+	struct strbuf first;
+
 	switch (s) {
 	case FASTMIB_STORAGE_PER_CORE:
-		sb_printf(o, "\tfastmib_word_add(&%s[%u], %s);\n", row, off / 8, op_arg(op));
+		sb_init(&first);
+		sb_printf(&first, "&%s[%u]", row, off / 8);
+		put_call(o, word_primitive(op), first.data, args);
+		sb_free(&first);
 		break;
 	case FASTMIB_STORAGE_SHARED_BUFFERED:
-		sb_printf(o, "\tfastmib_wb_add(%s, %s + %uu, %s);\n", w, base, off, op_arg(op));
+		sb_printf(o, "\tfastmib_wb_push(%s, %s + %uu, %s);\n", w, base, off, args);
 		break;
 	case FASTMIB_STORAGE_SHARED_ATOMIC:
 		sb_printf(o, "\tfastmib_word_atomic_%s(&%s[%u], %s);\n",
-			  op == OP_SET ? "set" : "add", row, off / 8, op_arg(op));
+			  op == OP_SET ? "set" : "add", row, off / 8, args);
 		break;
 	}
 }
@@ -700,29 +930,29 @@ emit_tx_scalar_update(struct hnames *h, const struct m_group *g, const struct m_
 		      enum op op, struct strbuf *o)
 {
 	const char *offset = gname(h, FASTMIB_C_OFFSET, g);
-	const char *arg = op_arg(op);
+	const char *arg = op_args(h, g, k, op);
+	struct strbuf call;
 
-	put_tx_update_comment(h, g, k, op, "", o);
+	put_tx_update_comment(h, g, k, op, op_param(h, g, op), "", o);
 	put_signature(h, o, "void", kname(h, ops[op].tx_fn, g, k), tx_param(h, "tx"), g,
-		      "uint64_t n");
+		      op_decl(h, g, op));
 	sb_puts(o, "{\n");
-	if (g->storage == FASTMIB_STORAGE_SHARED_BUFFERED) {
-		put_tx_update(o, g->storage, op, k->offset, NULL, "tx->t.w", offset);
-	} else {
-		struct strbuf call;
-
-		sb_init(&call);
-		if (g->storage == FASTMIB_STORAGE_PER_CORE)
-			sb_puts(&call, "\tfastmib_word_add(fastmib_tx_pc(");
-		else
-			sb_printf(&call, "\tfastmib_word_atomic_%s(fastmib_tx_shared(",
-				  op == OP_SET ? "set" : "add");
-		sb_printf(&call, "&tx->t, %s + %uu),", offset, k->offset);
-		/* one line when it fits in 80 columns (a tab counts 8) */
-		sb_printf(o, "%s%s%s);\n", call.data,
-			  call.len + 7 + 1 + strlen(arg) + 2 > 80 ? "\n\t\t" : " ", arg);
-		sb_free(&call);
-	}
+	/* a peak's resets are applied before the transaction's first peak */
+	if (op == OP_PEAK)
+		sb_puts(o, "\tfastmib_tx_peaks(&tx->t);\n");
+	sb_init(&call);
+	if (g->storage == FASTMIB_STORAGE_SHARED_BUFFERED)
+		sb_printf(&call, "\tfastmib_tx_wb_add(&tx->t, %s + %uu,", offset, k->offset);
+	else if (g->storage == FASTMIB_STORAGE_PER_CORE)
+		sb_printf(&call, "\t%s(fastmib_tx_pc(&tx->t, %s + %uu),", word_primitive(op),
+			  offset, k->offset);
+	else
+		sb_printf(&call, "\tfastmib_word_atomic_%s(fastmib_tx_shared(&tx->t, %s + %uu),",
+			  op == OP_SET ? "set" : "add", offset, k->offset);
+	/* one line when it fits in 80 columns (a tab counts 8) */
+	sb_printf(o, "%s%s%s);\n", call.data,
+		  call.len + 7 + 1 + strlen(arg) + 2 > 80 ? "\n\t\t" : " ", arg);
+	sb_free(&call);
 	sb_puts(o, "}\n\n");
 }
 
@@ -744,7 +974,8 @@ emit_tx_ref(struct hnames *h, const struct m_group *g, struct strbuf *o)
 			      "a constant displacement.", g->name, handle);
 	else if (buffered)
 		sb_printf(&t, "A row of %s, from %s(): the writer and the row's byte "
-			      "offset in the shared area, for buffered updates.",
+			      "offset in the shared area, for buffered updates (the handle "
+			      "marked the transaction in the write buffer: fastmib_tx_wb()).",
 			  g->name, handle);
 	else
 		sb_printf(&t, "A row of %s in the shared area, from %s(): `row` points "
@@ -770,8 +1001,16 @@ emit_tx_ref(struct hnames *h, const struct m_group *g, struct strbuf *o)
 	else
 		sb_printf(&t, " of %s (0-based indexes)", g->name);
 	sb_printf(&t, ": the row's address is computed once here, after one range check "
-		      "(%s()). No memory access, no ordering. Caller: the transaction's "
-		      "thread.", gname(h, FASTMIB_C_ROW_CHECKED_FN, g));
+		      "(%s()). %s Caller: the transaction's thread.",
+		  gname(h, FASTMIB_C_ROW_CHECKED_FN, g),
+		  buffered ? "The first handle or buffered update of a transaction marks "
+			     "where its operations start in the write buffer "
+			     "(fastmib_tx_wb(): no ordering)." :
+		  group_has_counter_type(g, FASTMIB_PEAK) ?
+			     "The first handle or peak of a transaction applies the peak "
+			     "resets published since (fastmib_tx_peaks(), inside its write "
+			     "section)." :
+			     "No memory access, no ordering.");
 	put_c_comment(o, t.data);
 	sb_free(&t);
 	sb_init(&ret);
@@ -780,9 +1019,13 @@ emit_tx_ref(struct hnames *h, const struct m_group *g, struct strbuf *o)
 	sb_free(&ret);
 	sb_printf(o, "{\n\tstruct %s %s;\n\n", ref, rv);
 	if (buffered) {
-		sb_printf(o, "\t%s.w = %s->t.w;\n\t%s.offset = %s +\n\t\t",
+		sb_printf(o, "\t%s.w = fastmib_tx_wb(&%s->t);\n\t%s.offset = %s +\n\t\t",
 			  rv, txp, rv, offset);
 	} else {
+		/* a row of a group with peaks may record one: their resets are
+		 * applied first, once per transaction (fastmib_tx_peaks()) */
+		if (group_has_counter_type(g, FASTMIB_PEAK))
+			sb_printf(o, "\tfastmib_tx_peaks(&%s->t);\n", txp);
 		sb_printf(o, "\t%s.row = fastmib_tx_%s(&%s->t, %s +\n\t\t",
 			  rv, g->storage == FASTMIB_STORAGE_PER_CORE ? "pc" : "shared", txp,
 			  offset);
@@ -808,23 +1051,30 @@ emit_tx_row_update(struct hnames *h, const struct m_group *g, const struct m_cou
 	const char *txp = free_name(h, g, "tx");
 	struct strbuf t;
 
-	put_tx_update_comment(h, g, k, op, " in the handle's row", o);
-	sb_printf(o, "static inline void\n%s(struct %s r, uint64_t n)\n{\n", ref_fn,
-		  gname(h, FASTMIB_C_REF_STRUCT, g));
-	put_tx_update(o, g->storage, op, k->offset, "r.row", "r.w", "r.offset");
+	/* the handle's function takes no index: its operand is plainly named */
+	const char *rv = op == OP_OBSERVE || op == OP_PEAK ? "v" : "n";
+	const char *ref_args = op == OP_OBSERVE ? hist_args(h, g, k, rv) : op_args(h, g, k, op);
+
+	if (op == OP_SUB)
+		ref_args = "(uint64_t)0 - n";
+	put_tx_update_comment(h, g, k, op, rv, " in the handle's row", o);
+	sb_printf(o, "static inline void\n%s(struct %s r, uint64_t %s)\n{\n", ref_fn,
+		  gname(h, FASTMIB_C_REF_STRUCT, g), rv);
+	put_tx_update(o, op == OP_PEAK ? rv : ref_args, g->storage, op, k->offset, "r.row",
+		      "r.w", "r.offset");
 	sb_puts(o, "}\n\n");
 
 	sb_init(&t);
-	sb_printf(&t, "%s.%s %s n in ", g->name, k->name, ops[op].verb);
+	sb_printf(&t, "%s.%s %s %s in ", g->name, k->name, ops[op].verb, op_param(h, g, op));
 	put_row_words(h, g, &t);
 	sb_printf(&t, ": %s() on %s(); same contract.", ref_fn, handle);
 	put_c_comment(o, t.data);
 	sb_free(&t);
 	put_signature(h, o, "void", kname(h, ops[op].tx_fn, g, k), tx_param(h, txp), g,
-		      "uint64_t n");
+		      op_decl(h, g, op));
 	sb_printf(o, "{\n\t%s(%s(%s, ", ref_fn, handle, txp);
 	put_index_args(h, g, o);
-	sb_puts(o, "), n);\n}\n\n");
+	sb_printf(o, "), %s);\n}\n\n", op_param(h, g, op));
 }
 
 /*
@@ -859,9 +1109,11 @@ emit_updates(const struct model *m, struct hnames *h, struct strbuf *o, bool tx)
 		for (uint32_t ki = 0; ki < g->n_counters; ki++) {
 			const struct m_counter *k = &g->counters[ki];
 
+			if (!tx && k->type == FASTMIB_HISTOGRAM)
+				emit_bucket_fn(h, g, k, o);
 			if (!tx)
 				emit_counter_comment(g, k, o);
-			for (enum op op = OP_ADD; op <= OP_SET; op++) {
+			for (enum op op = OP_ADD; op <= OP_LAST; op++) {
 				if (!counter_has(k, op))
 					continue;
 				if (!tx)

@@ -25,6 +25,9 @@
 #define INDENT "        "
 #define WIDTH  72
 
+/* What a reset does to peaks, in the descriptions of the reset objects. */
+#define PEAKS_RESET " Peaks start again from 0, and show only values recorded after the reset."
+
 /*
  * Registered nodes a module root can hang from without implicit nodes
  * (smilint warns about `{ parent 1 2 3 }`). The longest prefix wins.
@@ -167,7 +170,9 @@ mib_tc_modules(const struct model *m, struct mib_tc_module *out)
 	    model_has_state_type(m, FASTMIB_STATE_INET_ADDRESS))
 		out[n++] = (struct mib_tc_module){ "INET-ADDRESS-MIB",
 						   "InetAddressType, InetAddress" };
-	if (model_has_state_type(m, FASTMIB_STATE_GAUGE64))
+	/* a gauge64 state, a peak, a histogram's bucket bounds */
+	if (model_has_state_type(m, FASTMIB_STATE_GAUGE64) ||
+	    model_has_counter_type(m, FASTMIB_HISTOGRAM) || model_has_counter_type(m, FASTMIB_PEAK))
 		out[n++] = (struct mib_tc_module){ "HCNUM-TC", "CounterBasedGauge64" };
 	return n;
 }
@@ -198,7 +203,8 @@ emit_wrapped_imports(const struct mn *n, const struct parent *par, struct strbuf
 		sb_puts(&l, ", Integer32");
 	if (events || mib_uses_index_type(m, FASTMIB_INDEX_INTEGER) ||
 	    mib_uses_index_type(m, FASTMIB_INDEX_UINT32) ||
-	    model_has_state_type(m, FASTMIB_STATE_UNSIGNED32))
+	    model_has_state_type(m, FASTMIB_STATE_UNSIGNED32) ||
+	    model_has_counter_type(m, FASTMIB_HISTOGRAM))
 		sb_puts(&l, ", Unsigned32");
 	if (model_has_state_type(m, FASTMIB_STATE_TIMETICKS))
 		sb_puts(&l, ", TimeTicks");
@@ -235,7 +241,8 @@ emit_imports(const struct mn *n, const struct parent *par, struct strbuf *o)
 {
 	const struct model *m = n->m;
 
-	if (m->n_events || model_has_keyed(m) || model_has_state_type(m, 0)) {
+	if (m->n_events || model_has_keyed(m) || model_has_state_type(m, 0) ||
+	    model_has_counter_type(m, FASTMIB_HISTOGRAM) || model_has_counter_type(m, FASTMIB_PEAK)) {
 		emit_wrapped_imports(n, par, o);
 		return;
 	}
@@ -323,6 +330,8 @@ struct columns {
 	size_t n;
 	struct mib_object *states;
 	size_t n_states;
+	struct mib_object *hist;    /* histograms' counts and sums, peaks */
+	size_t n_hist;
 };
 
 static int
@@ -338,10 +347,15 @@ columns_of(const struct mn *n, const struct m_group *g, struct columns *c)
 {
 	c->states = xcalloc(2 * g->n_states + 1, sizeof(*c->states));
 	c->n_states = mib_state_objects(n->p, g, c->states);
-	c->v = xcalloc(g->n_counters + c->n_states + 1, sizeof(*c->v));
+	c->hist = xcalloc(2 * g->n_counters + 1, sizeof(*c->hist));
+	c->n_hist = mib_hist_objects(n->p, g, c->hist);
+	c->v = xcalloc(g->n_counters + c->n_states + c->n_hist + 1, sizeof(*c->v));
 	c->n = 0;
 	for (uint32_t i = 0; i < g->n_counters; i++)
-		c->v[c->n++] = (struct column){ g->counters[i].arc, &g->counters[i], NULL };
+		if (g->counters[i].type != FASTMIB_HISTOGRAM && g->counters[i].type != FASTMIB_PEAK)
+			c->v[c->n++] = (struct column){ g->counters[i].arc, &g->counters[i], NULL };
+	for (size_t i = 0; i < c->n_hist; i++)
+		c->v[c->n++] = (struct column){ c->hist[i].arc, NULL, &c->hist[i] };
 	for (size_t i = 0; i < c->n_states; i++)
 		c->v[c->n++] = (struct column){ c->states[i].arc, NULL, &c->states[i] };
 	/* arcs are unique in a group (the schema's rule): a total order */
@@ -353,6 +367,8 @@ columns_free(struct columns *c)
 {
 	mib_objects_free(c->states, c->n_states);
 	free(c->states);
+	mib_objects_free(c->hist, c->n_hist);
+	free(c->hist);
 	free(c->v);
 }
 
@@ -374,6 +390,9 @@ smi_type(enum fastmib_type t)
 		return "Counter32";
 	case FASTMIB_GAUGE32:
 		return "Gauge32";
+	case FASTMIB_HISTOGRAM:
+	case FASTMIB_PEAK:
+		break;
 	}
 	return "?";
 }
@@ -400,6 +419,9 @@ emit_counter(const struct mn *n, const struct m_group *g,
 				 "and at other times as indicated by the value of %s%s "
 				 "and of %s.",
 			  gdisc, g->table ? " of the same row" : "", mdisc);
+		break;
+	case FASTMIB_HISTOGRAM:
+	case FASTMIB_PEAK:
 		break;
 	}
 	mib_put_object(o, &(struct mib_object){
@@ -435,11 +457,12 @@ emit_reset_disc(const struct mn *n, const struct m_group *g, const char *parent,
 
 	sb_init(&t);
 	sb_printf(&t, "Setting this object to true(%d) resets the counters of %s: "
-		      "from then on they count from zero. Gauges are not reset%s. "
+		      "from then on they count from zero. Gauges are not reset%s.%s "
 		      "A reset records the current values as a baseline and never "
 		      "stops the counting. Reading this object always returns false(%d).",
 		  FASTMIB_TRUTH_TRUE, g->table ? "this row" : "this group",
-		  g->n_states ? ", nor are states" : "", FASTMIB_TRUTH_FALSE);
+		  g->n_states ? ", nor are states" : "",
+		  group_has_counter_type(g, FASTMIB_PEAK) ? PEAKS_RESET : "", FASTMIB_TRUTH_FALSE);
 	sb_printf(o, "%s OBJECT-TYPE\n    SYNTAX       TruthValue\n"
 		     "    MAX-ACCESS   read-write\n    STATUS       current\n", reset);
 	mib_put_description(o, t.data);
@@ -490,6 +513,7 @@ emit_scalar_group(const struct mn *n, const struct m_group *g, struct strbuf *o)
 	emit_columns(n, g, &c, node, o);
 	if (g->n_counters)
 		emit_reset_disc(n, g, node, o);
+	mib_bucket_tables(n->p, g, o);
 	columns_free(&c);
 	free(node);
 }
@@ -579,6 +603,7 @@ emit_table_group(const struct mn *n, const struct m_group *g, struct strbuf *o)
 		emit_reset_disc(n, g, entry, o);
 	for (i = 0; i < n_idx; i++)
 		mib_put_object(o, &idx[i], entry);
+	mib_bucket_tables(n->p, g, o);
 	mib_objects_free(idx, n_idx);
 	columns_free(&c);
 	free(table);
@@ -620,10 +645,12 @@ emit_control(const struct mn *n, struct strbuf *o)
 		     "    MAX-ACCESS   read-write\n    STATUS       current\n", all);
 	put_descriptionf(o, "Setting this object to true(%d) resets every counter of "
 			    "this module, in every group and row: from then on they "
-			    "count from zero. Gauges are not reset. A reset records the "
+			    "count from zero. Gauges are not reset.%s A reset records the "
 			    "current values as a baseline and never stops the counting. "
 			    "Reading this object always returns false(%d).",
-			 FASTMIB_TRUTH_TRUE, FASTMIB_TRUTH_FALSE);
+			 FASTMIB_TRUTH_TRUE,
+			 model_has_counter_type(n->m, FASTMIB_PEAK) ? PEAKS_RESET : "",
+			 FASTMIB_TRUTH_FALSE);
 	sb_printf(o, "    ::= { %s %u }\n\n", n->control, FASTMIB_ARC_RESET_ALL);
 	sb_printf(o, "%s OBJECT-TYPE\n    SYNTAX       TimeStamp\n"
 		     "    MAX-ACCESS   read-only\n    STATUS       current\n", disc);
@@ -1071,6 +1098,7 @@ put_group_objects(const struct mn *n, const struct m_group *g, struct strbuf *o)
 	s = gen_name(FASTMIB_MIB_GROUP_DISCONTINUITY, n->p, g->name, NULL);
 	sb_printf(o, ",\n" INDENT "  %s", s);
 	free(s);
+	mib_bucket_group_objects(n->p, g, o);
 }
 
 static void

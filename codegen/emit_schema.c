@@ -20,6 +20,10 @@ type_enum(uint32_t t)
 		return "FASTMIB_COUNTER32";
 	case FASTMIB_GAUGE32:
 		return "FASTMIB_GAUGE32";
+	case FASTMIB_HISTOGRAM:
+		return "FASTMIB_HISTOGRAM";
+	case FASTMIB_PEAK:
+		return "FASTMIB_PEAK";
 	}
 	return "0";
 }
@@ -80,17 +84,41 @@ put_entry_texts(struct strbuf *o, const char *name, const char *units, const cha
 	sb_puts(o, ",\n");
 }
 
+/* The bounds of group g's histograms, an array each (p_g_h_bounds). */
+static void
+emit_bounds(struct name_pool *np, const struct fastmib_group_schema *g, struct strbuf *o)
+{
+	for (uint32_t ki = 0; ki < g->n_counters; ki++) {
+		const struct fastmib_counter_schema *k = &g->counters[ki];
+
+		if (k->type != FASTMIB_HISTOGRAM)
+			continue;
+		sb_printf(o, "static const uint64_t %s[%u] = {",
+			  pool_name(np, FASTMIB_C_BOUNDS, g->name, k->name), k->n_bounds);
+		for (uint32_t i = 0; i < k->n_bounds; i++)
+			sb_printf(o, "%s%lluull,", i % 4 ? " " : "\n\t",
+				  (unsigned long long)k->bounds[i]);
+		sb_puts(o, "\n};\n\n");
+	}
+}
+
 static void
 emit_counters(struct name_pool *np, const struct fastmib_group_schema *g, struct strbuf *o)
 {
+	emit_bounds(np, g, o);
 	sb_printf(o, "static const struct fastmib_counter_schema %s[] = {\n",
 		  pool_name(np, FASTMIB_C_COUNTERS, g->name, NULL));
 	for (uint32_t ki = 0; ki < g->n_counters; ki++) {
 		const struct fastmib_counter_schema *k = &g->counters[ki];
 
 		put_entry_texts(o, k->name, k->units, k->description);
-		sb_printf(o, "\t\t.arc = %uu,\n\t\t.type = %s,\n\t\t.offset = %uu,\n\t},\n",
+		sb_printf(o, "\t\t.arc = %uu,\n\t\t.type = %s,\n\t\t.offset = %uu,\n",
 			  k->arc, type_enum(k->type), k->offset);
+		if (k->type == FASTMIB_HISTOGRAM)
+			sb_printf(o, "\t\t.n_bounds = %uu,\n\t\t.log2 = %uu,\n\t\t.bounds = %s,\n",
+				  k->n_bounds, k->log2,
+				  pool_name(np, FASTMIB_C_BOUNDS, g->name, k->name));
+		sb_puts(o, "\t},\n");
 	}
 	sb_puts(o, "};\n\n");
 }

@@ -166,6 +166,27 @@ state_names(struct walk *w, uint32_t gi)
 	}
 }
 
+/* A histogram's names: its count's and sum's objects, its bucket table,
+ * its C constants and functions (none of a counter's: it has no object
+ * of its own name, and no _add). */
+static const enum fastmib_name_role hist_roles[] = {
+	FASTMIB_MIB_HIST_COUNT, FASTMIB_MIB_HIST_SUM, FASTMIB_MIB_BUCKET_TABLE,
+	FASTMIB_MIB_BUCKET_ENTRY, FASTMIB_MIB_BUCKET, FASTMIB_MIB_BUCKET_LE,
+	FASTMIB_MIB_BUCKET_COUNT, FASTMIB_MIB_TYPE_BUCKET_ENTRY,
+	FASTMIB_C_BUCKETS, FASTMIB_C_BUCKET_FN, FASTMIB_C_BOUNDS, FASTMIB_C_OBSERVE,
+	FASTMIB_C_TX_OBSERVE,
+};
+
+static void
+hist_names(struct walk *w, const struct m_group *g, const struct m_counter *k,
+	   struct name_owner ko)
+{
+	for (size_t i = 0; i < N_OF(hist_roles); i++)
+		name(w, hist_roles[i], g->name, k->name, ko);
+	if (g->table)
+		name(w, FASTMIB_C_REF_OBSERVE, g->name, k->name, ko);
+}
+
 void
 model_names(const struct model *m, gen_name_fn *fn, void *arg)
 {
@@ -206,7 +227,18 @@ model_names(const struct model *m, gen_name_fn *fn, void *arg)
 			const struct m_counter *k = &g->counters[ki];
 			struct name_owner ko = { OWNER_COUNTER, gi, ki };
 
+			if (k->type == FASTMIB_HISTOGRAM) {
+				hist_names(&w, g, k, ko);
+				continue;
+			}
 			name(&w, FASTMIB_MIB_COUNTER, g->name, k->name, ko);
+			if (k->type == FASTMIB_PEAK) {
+				name(&w, FASTMIB_C_PEAK, g->name, k->name, ko);
+				name(&w, FASTMIB_C_TX_PEAK, g->name, k->name, ko);
+				if (g->table)
+					name(&w, FASTMIB_C_REF_PEAK, g->name, k->name, ko);
+				continue;
+			}
 			name(&w, FASTMIB_C_ADD, g->name, k->name, ko);
 			name(&w, FASTMIB_C_TX_ADD, g->name, k->name, ko);
 			if (g->table)
@@ -258,8 +290,10 @@ owner_describe(const struct model *m, const struct name_owner *o, struct strbuf 
 			  g->name);
 		break;
 	case OWNER_COUNTER:
-		sb_printf(out, "counter `%s` of group `%s`", g->counters[o->item].name,
-			  g->name);
+		sb_printf(out, "%s `%s` of group `%s`",
+			  g->counters[o->item].type == FASTMIB_HISTOGRAM ? "histogram" :
+			  g->counters[o->item].type == FASTMIB_PEAK ? "peak" : "counter",
+			  g->counters[o->item].name, g->name);
 		break;
 	case OWNER_STATE:
 		sb_printf(out, "state `%s` of group `%s`", g->states[o->item].name, g->name);

@@ -22,13 +22,27 @@ struct m_counter {
 	char *name;
 	char *units;        /* "" when absent */
 	char *description;  /* whitespace-normalised */
-	uint32_t arc;
+	uint32_t arc;       /* a histogram: its count's; arc + 1 its sum's */
 	enum fastmib_type type;
 	bool set;           /* generate a _set function */
+	/* A histogram's bucket bounds: `bounds` as written, or for `log2:
+	 * [lo, hi]` the powers of two 2^lo..2^hi (model_hist.c). */
+	uint32_t n_bounds;
+	uint64_t *bounds;
+	bool log2;
+	uint32_t log2_lo, log2_hi;
+	struct mark *bound_at; /* where each of `bounds` is */
 	uint32_t offset;    /* within the row, from the schema's layout */
 	struct mark at;     /* the counter's mapping */
-	struct mark name_at, arc_at, units_at;
+	struct mark name_at, arc_at, units_at, type_at, bounds_at, log2_at;
 };
+
+/* Words of a counter in its row (fastmib_counter_words() of its schema). */
+static inline uint32_t
+counter_words(const struct m_counter *k)
+{
+	return k->type == FASTMIB_HISTOGRAM ? k->n_bounds + 3 : 1;
+}
 
 struct m_index {
 	char *name;
@@ -192,6 +206,27 @@ model_notifies(const struct model *m)
 		if (m->events[ei].notify)
 			return true;
 	return model_notifies_states(m);
+}
+
+/* Has the model a counter of type t (a histogram, a peak)? */
+static inline bool
+model_has_counter_type(const struct model *m, enum fastmib_type t)
+{
+	for (uint32_t gi = 0; gi < m->n_groups; gi++)
+		for (uint32_t ki = 0; ki < m->groups[gi].n_counters; ki++)
+			if (m->groups[gi].counters[ki].type == t)
+				return true;
+	return false;
+}
+
+/* Has group g a counter of type t? */
+static inline bool
+group_has_counter_type(const struct m_group *g, enum fastmib_type t)
+{
+	for (uint32_t ki = 0; ki < g->n_counters; ki++)
+		if (g->counters[ki].type == t)
+			return true;
+	return false;
 }
 
 /* Has the model a keyed table (a table with an index of a `type`)? */

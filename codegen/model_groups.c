@@ -5,12 +5,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model_hist.h"
 #include "model_states.h"
 #include "strbuf.h"
 
 static void
 counter_free(struct m_counter *k)
 {
+	counter_kind_free(k);
 	free(k->name);
 	free(k->units);
 	free(k->description);
@@ -204,10 +206,11 @@ static bool
 parse_counter(struct loader *c, yaml_node_t *cn, struct m_group *g,
 	      struct m_counter *k)
 {
-	enum { NAME, OID, TYPE, UNITS, DESCR, SET, N };
+	enum { NAME, OID, TYPE, UNITS, DESCR, SET, BOUNDS, LOG2, N };
 	static const struct key keys[N] = {
 		{ "name", true }, { "oid", true }, { "type", true },
 		{ "units", false }, { "description", true }, { "set", false },
+		{ "bounds", false }, { "log2", false },
 	};
 	yaml_node_t *v[N];
 	uint32_t t;
@@ -226,6 +229,7 @@ parse_counter(struct loader *c, yaml_node_t *cn, struct m_group *g,
 	}
 	if (v[TYPE] && get_word(c, v[TYPE], "type", fastmib_type_word, &t))
 		k->type = t;
+	ok &= parse_counter_kind(c, v[TYPE], v[BOUNDS], v[LOG2], k);
 	if (v[UNITS]) {
 		k->units_at = mark_of(v[UNITS]);
 		k->units = get_text(c, v[UNITS], "units", GEN_MAX_DESCRIPTION);
@@ -235,8 +239,10 @@ parse_counter(struct loader *c, yaml_node_t *cn, struct m_group *g,
 	if (v[DESCR])
 		k->description = get_text(c, v[DESCR], "description", GEN_MAX_DESCRIPTION);
 	if (v[SET]) {
-		ok = get_bool(c, v[SET], "set", &k->set);
-		if (ok && k->set && k->type &&
+		bool set_ok = get_bool(c, v[SET], "set", &k->set);
+
+		ok &= set_ok;
+		if (set_ok && k->set && k->type &&
 		    (k->type != FASTMIB_GAUGE32 ||
 		     g->storage != FASTMIB_STORAGE_SHARED_ATOMIC)) {
 			err(c, v[SET], "`set: true` needs a gauge32 counter in "

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model_hist.h"
 #include "model_state_faults.h"
 #include "strbuf.h"
 
@@ -68,7 +69,8 @@ build(struct model *m)
 			m->schema_counters[ci] = (struct fastmib_counter_schema){
 				.name = k->name, .units = k->units,
 				.description = k->description, .arc = k->arc,
-				.type = k->type,
+				.type = k->type, .n_bounds = k->n_bounds, .log2 = k->log2,
+				.bounds = k->bounds,
 			};
 		}
 		sg->n_states = g->n_states;
@@ -355,9 +357,11 @@ fault_text(const struct model *m, const struct fastmib_schema_fault *f, struct s
 	} else if (f->field == FASTMIB_FIELD_INDEXES && f->problem == FASTMIB_BAD_RANGE &&
 		   f->hi == FASTMIB_MAX_INSTANCE_OID) {
 		sb_printf(t, "the instance OIDs of this table take up to %llu sub-identifiers "
-			     "(the module `oid`, 4 arcs and the longest index); SNMP allows "
+			     "(the module `oid`, 4 arcs and the longest index%s); SNMP allows "
 			     "%llu: give string indexes a smaller `size`, or the module a "
-			     "shorter `oid`", v, hi);
+			     "shorter `oid`", v,
+			  group_has_counter_type(&m->groups[f->group], FASTMIB_HISTOGRAM) ?
+			  ", and a histogram's bucket number" : "", hi);
 	} else if (f->field == FASTMIB_FIELD_N_ROWS && f->problem == FASTMIB_BAD_RANGE &&
 		   m->groups[f->group].keyed) {
 		sb_printf(t, "`capacity` must be in %llu..%llu, not %llu", lo, hi, v);
@@ -386,15 +390,19 @@ collect(void *arg, const struct fastmib_schema_fault *f)
 {
 	struct faults *fs = arg;
 	struct strbuf t;
+	struct mark at;
 
 	if (fs->n == fs->cap) {
 		fs->cap = fs->cap ? 2 * fs->cap : 16;
 		fs->v = xrealloc(fs->v, fs->cap * sizeof(*fs->v));
 	}
 	sb_init(&t);
-	fault_text(fs->m, f, &t);
-	fs->v[fs->n] = (struct fault_msg){ fault_mark(fs->m, f), (unsigned)fs->n,
-					   sb_take(&t) };
+	/* histograms and peaks: in their words, at their nodes */
+	if (!hist_fault(fs->m, f, &at, &t)) {
+		fault_text(fs->m, f, &t);
+		at = fault_mark(fs->m, f);
+	}
+	fs->v[fs->n] = (struct fault_msg){ at, (unsigned)fs->n, sb_take(&t) };
 	fs->n++;
 	return 0;
 }

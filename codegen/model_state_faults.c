@@ -134,7 +134,10 @@ static void
 put_first(const struct m_group *g, uint32_t o, bool name, struct strbuf *t)
 {
 	if (o < g->n_counters)
-		sb_printf(t, "the counter `%s` at line %u", g->counters[o].name,
+		sb_printf(t, "the %s `%s` at line %u",
+			  g->counters[o].type == FASTMIB_HISTOGRAM ? "histogram" :
+			  g->counters[o].type == FASTMIB_PEAK ? "peak" : "counter",
+			  g->counters[o].name,
 			  (name ? g->counters[o].name_at : g->counters[o].at).line);
 	else
 		sb_printf(t, "the state `%s` at line %u", g->states[o - g->n_counters].name,
@@ -156,6 +159,13 @@ arc_text(const struct m_group *g, const struct m_state *s, const struct fastmib_
 		sb_printf(t, "inet-address state `%s` takes oids %u and %u: %u is taken by ",
 			  s->name, s->arc, s->arc + 1, arc);
 		put_first(g, f->first, false, t);
+	} else if (f->first < g->n_counters &&
+		   g->counters[f->first].type == FASTMIB_HISTOGRAM &&
+		   g->counters[f->first].arc != arc) {
+		/* a histogram's second arc (its sum's) */
+		sb_printf(t, "duplicate state oid %u in group (the histogram `%s` at line %u "
+			     "takes oids %u and %u)", arc, g->counters[f->first].name,
+			  g->counters[f->first].at.line, arc - 1, arc);
 	} else if (o && o->type == FASTMIB_STATE_INET_ADDRESS && o->arc != arc) {
 		sb_printf(t, "duplicate state oid %u in group (the inet-address state `%s` at "
 			     "line %u takes oids %u and %u)", arc, o->name, o->at.line, o->arc,

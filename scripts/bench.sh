@@ -32,6 +32,9 @@ echo; echo "== readers: snapshot cost"
 echo; echo "== state objects: sets, a reader beside a setter, counter updates with states"
 "$build/bench/states/fastmib-bench-states" -l 0-1 "${eal[@]}"
 
+echo; echo "== histograms and peaks: observations beside a counter update, a reader beside them"
+"$build/bench/histograms/fastmib-bench-histograms" -l 0-1 "${eal[@]}"
+
 echo; echo "== SNMP serving"
 /usr/bin/python3 "$here/bench/snmp/bench_snmp.py" --build "$build"
 

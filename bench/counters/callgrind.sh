@@ -40,9 +40,13 @@ run_percore_sc_b|per core seqcount, tx/burst
 run_fm_pc_calls_x86|fastmib per-core, calls
 run_fm_pc_calls_b_x86|fastmib per-core, calls, tx/burst
 run_fm_pc_tx_x86|fastmib per-core, tx form
+run_fm_mixed_tx_x86|fastmib per-core in mixed model, tx form
 run_fm_pc_tx_b_x86|fastmib per-core, tx form, tx/burst
+run_fm_mixed_tx_b_x86|fastmib per-core in mixed model, tx form, tx/burst
 run_fm_pc_tx_p_x86|fastmib per-core, tx form, prepared, tx/packet
+run_fm_mixed_tx_p_x86|fastmib per-core in mixed model, tx form, prepared, tx/packet
 run_fm_pc_tx_a_x86|fastmib per-core, tx form, burst counted after its work
+run_fm_mixed_tx_a_x86|fastmib per-core in mixed model, tx form, burst counted after its work
 run_fm_sb_calls_x86|fastmib shared-buffered, calls
 run_fm_sb_calls_b_x86|fastmib shared-buffered, calls, tx/burst
 run_fm_sb_tx_x86|fastmib shared-buffered, tx form
@@ -50,8 +54,6 @@ run_fm_sb_tx_b_x86|fastmib shared-buffered, tx form, tx/burst
 run_fm_at_calls_x86|fastmib shared-atomic, calls
 run_fm_at_tx_x86|fastmib shared-atomic, tx form
 run_fm_at_tx_b_x86|fastmib shared-atomic, tx form, tx/burst
-run_fm_mixed_tx_x86|fastmib per-core in mixed model, tx form
-run_fm_mixed_tx_b_x86|fastmib per-core in mixed model, tx form, tx/burst
 run_fm_pc_calls_portable|fastmib per-core, calls, portable
 run_fm_pc_calls_b_portable|fastmib per-core, calls, portable, tx/burst
 run_fm_pc_tx_portable|fastmib per-core, tx form, portable
@@ -67,7 +69,7 @@ if [ "$cycles_runs" != 0 ]; then
 fi
 
 base=$(count run_none "per core seqcount")
-printf "%-62s %9s  %-26s %11s %9s %9s\n" "pattern" "instr/upd" "cycles/upd (min..max)" \
+printf "%-72s %9s  %-26s %11s %9s %9s\n" "pattern" "instr/upd" "cycles/upd (min..max)" \
 	"consistent" "read p50" "read p99"
 while IFS='|' read -r fn name; do
 	n=$(count "$fn" "$name")
@@ -76,5 +78,5 @@ while IFS='|' read -r fn name; do
 		if ($6 > 0) c = c sprintf(", %.1f %% lost", $6)
 		printf "%-26s %11s %7sns %7sns", c, $8, $9, $10 }' "$tmp/cycles" 2>/dev/null || true)
 	awk -v n="$n" -v b="$base" -v p="$packets" -v name="$name" -v cyc="$cyc" \
-		'BEGIN { printf "%-62s %9.2f  %s\n", name, (n - b) / p / 4, cyc }'
+		'BEGIN { printf "%-72s %9.2f  %s\n", name, (n - b) / p / 4, cyc }'
 done <"$tmp/list"

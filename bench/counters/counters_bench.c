@@ -763,7 +763,7 @@ main(int argc, char **argv)
 	printf("  baseline (no statistics): %.0f cycles per packet (%.0f..%.0f)\n\n", bs.med,
 	       bs.lo, bs.hi);
 	if (!tsv)
-		printf("%-60s %10s %15s %10s %10s %9s %11s %9s %9s\n", "pattern", "cycles/upd",
+		printf("%-70s %10s %15s %10s %10s %9s %11s %9s %9s\n", "pattern", "cycles/upd",
 		       "(min..max)", "untrimmed", "lost", "left out", "consistent",
 		       "read p50", "read p99");
 	for (unsigned i = 0; i < n_patterns; i++) {
@@ -794,7 +794,7 @@ main(int argc, char **argv)
 			       p->name, bs.med, bs.lo, bs.hi, untrimmed, lost, excl, cons_s, p50,
 			       p99, reads);
 		else
-			printf("%-60s %10.1f %7.1f..%-7.1f %10.1f %9.4f%% %8.2f%% %11s %7.0fns "
+			printf("%-70s %10.1f %7.1f..%-7.1f %10.1f %9.4f%% %8.2f%% %11s %7.0fns "
 			       "%7.0fns\n", p->name, bs.med, bs.lo, bs.hi, untrimmed, lost, excl,
 			       cons_s, p50, p99);
 	}

@@ -30,7 +30,7 @@
 
 /* A minimal model: one counter, one always-on and one sampled event. */
 static const struct fastmib_counter_schema ctr[] = {
-	{ "pkts", "packets", "Packets.", 1, FASTMIB_COUNTER64, 0 },
+	{ "pkts", "packets", "Packets.", 1, FASTMIB_COUNTER64, 0, 0, 0, NULL },
 };
 static const struct fastmib_group_schema grp[] = {
 	{ .name = "global", .description = "Global.", .arc = 1,

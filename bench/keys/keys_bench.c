@@ -38,8 +38,8 @@ struct tunnel_key {
 };
 
 static struct fastmib_counter_schema counters[2] = {
-	{ "pkts", "packets", "Packets.", 1, FASTMIB_COUNTER64, 0 },
-	{ "bytes", "octets", "Octets.", 2, FASTMIB_COUNTER64, 8 },
+	{ "pkts", "packets", "Packets.", 1, FASTMIB_COUNTER64, 0, 0, 0, NULL },
+	{ "bytes", "octets", "Octets.", 2, FASTMIB_COUNTER64, 8, 0, 0, NULL },
 };
 static struct fastmib_group_schema groups[2];
 static struct fastmib_schema schema;

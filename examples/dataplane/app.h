@@ -54,6 +54,12 @@ struct worker_tally {
 	uint64_t port_rx_pkts[APP_MAX_PORTS], port_rx_bytes[APP_MAX_PORTS];
 	uint64_t port_tx_pkts[APP_MAX_PORTS], port_tx_bytes[APP_MAX_PORTS];
 	uint64_t server_pkts[EP_SERVER_ROWS], server_bytes[EP_SERVER_ROWS]; /* by row */
+	/* the histograms and the peak, as the worker observed them: bursts
+	 * with packets, their processing times (ns) and sizes by port */
+	uint64_t burst_time_bucket[EP_GLOBAL_BURST_TIME_BUCKETS];
+	uint64_t burst_time_count, burst_time_sum;
+	uint64_t port_burst_bucket[APP_MAX_PORTS][EP_PORT_RX_BURST_BUCKETS];
+	uint64_t port_burst_count[APP_MAX_PORTS], port_burst_max[APP_MAX_PORTS];
 };
 
 /* One generated flow: its tuple and the packets it still has to send. */
@@ -89,6 +95,7 @@ struct app {
 	struct worker *workers;
 	uint32_t stop;           /* set (relaxed) by the main lcore: workers return */
 	uint64_t tsc_hz;
+	uint64_t ns_per_cycle_32;  /* nanoseconds per TSC cycle, times 2^32 */
 	uint64_t flow_timeout_tsc;
 };
 

@@ -529,11 +529,50 @@ servers_json(const struct app *app, const struct worker_tally *t)
 	return rows;
 }
 
+/* A histogram's buckets as a JSON array of counts. */
+static json_t *
+buckets_json(const uint64_t *bucket, uint32_t n)
+{
+	json_t *a = json_array();
+
+	for (uint32_t i = 0; i < n; i++)
+		json_array_append_new(a, json_integer((json_int_t)bucket[i]));
+	return a;
+}
+
+/*
+ * The histograms and the peak as the workers observed them (summed, the
+ * peak their maximum): epGlobalBurstTime, and per port epPortRxBurst
+ * (whose sum is the port's received packets: every received packet came
+ * in a burst with packets) and epPortRxBurstMax.
+ */
+static json_t *
+histograms_json(const struct app *app, const struct worker_tally *t)
+{
+	json_t *ports = json_array();
+
+	for (uint16_t j = 0; j < app->n_ports; j++) {
+		uint16_t p = app->ports[j];
+
+		json_array_append_new(ports, json_pack(
+			"{s:[i], s:o, s:I, s:I, s:I}", "index", p + 1,
+			"buckets", buckets_json(t->port_burst_bucket[p], EP_PORT_RX_BURST_BUCKETS),
+			"count", (json_int_t)t->port_burst_count[p],
+			"sum", (json_int_t)t->port_rx_pkts[p],
+			"max", (json_int_t)t->port_burst_max[p]));
+	}
+	return json_pack("{s:{s:o, s:I, s:I}, s:o}", "burstTime",
+			 "buckets", buckets_json(t->burst_time_bucket, EP_GLOBAL_BURST_TIME_BUCKETS),
+			 "count", (json_int_t)t->burst_time_count,
+			 "sum", (json_int_t)t->burst_time_sum, "rxBurst", ports);
+}
+
 /*
  * Final totals, counted by the application itself, in the shape of the
  * counter model: groups by model name, table rows by SNMP index (1-based
- * integers; a keyed table's rows also give their key); and the states as
- * the main lcore last set them (states_json()).
+ * integers; a keyed table's rows also give their key); the states as
+ * the main lcore last set them (states_json()); the histograms and the
+ * peak (histograms_json()).
  */
 static json_t *
 summary_json(const struct app *app, const struct nic_state *ns, double elapsed)
@@ -560,6 +599,10 @@ summary_json(const struct app *app, const struct nic_state *ns, double elapsed)
 			t.server_pkts[r] += x->server_pkts[r];
 			t.server_bytes[r] += x->server_bytes[r];
 		}
+		for (uint32_t k = 0; k < EP_GLOBAL_BURST_TIME_BUCKETS; k++)
+			t.burst_time_bucket[k] += x->burst_time_bucket[k];
+		t.burst_time_count += x->burst_time_count;
+		t.burst_time_sum += x->burst_time_sum;
 		for (uint16_t j = 0; j < app->n_ports; j++) {
 			uint16_t p = app->ports[j];
 
@@ -567,6 +610,10 @@ summary_json(const struct app *app, const struct nic_state *ns, double elapsed)
 			t.port_rx_bytes[p] += x->port_rx_bytes[p];
 			t.port_tx_pkts[p] += x->port_tx_pkts[p];
 			t.port_tx_bytes[p] += x->port_tx_bytes[p];
+			for (uint32_t k = 0; k < EP_PORT_RX_BURST_BUCKETS; k++)
+				t.port_burst_bucket[p][k] += x->port_burst_bucket[p][k];
+			t.port_burst_count[p] += x->port_burst_count[p];
+			t.port_burst_max[p] = RTE_MAX(t.port_burst_max[p], x->port_burst_max[p]);
 			json_array_append_new(queues, row_json(
 				json_pack("[i, i]", p + 1, wk->index + 1),
 				json_pack("{s:I, s:I}",
@@ -598,7 +645,7 @@ summary_json(const struct app *app, const struct nic_state *ns, double elapsed)
 	}
 	return json_pack(
 		"{s:s, s:i, s:i, s:f, s:{s:{s:I, s:I, s:I, s:I, s:I, s:I, s:I}, "
-		"s:o, s:o, s:o, s:{s:I, s:I, s:I}, s:{s:I, s:I}, s:o}, s:o}",
+		"s:o, s:o, s:o, s:{s:I, s:I, s:I}, s:{s:I, s:I}, s:o}, s:o, s:o}",
 		"segment", app->cfg.segment, "workers", app->n_workers,
 		"ports", app->n_ports, "elapsed_s", elapsed,
 		"groups",
@@ -616,7 +663,7 @@ summary_json(const struct app *app, const struct nic_state *ns, double elapsed)
 		"badHeaders", (json_int_t)t.bad_headers,
 		"flowTableFull", (json_int_t)t.table_full,
 		"server", servers_json(app, &t),
-		"states", states_json(app));
+		"states", states_json(app), "histograms", histograms_json(app, &t));
 }
 
 static int
@@ -769,6 +816,9 @@ main(int argc, char **argv)
 		return 2;
 	}
 	app.tsc_hz = rte_get_tsc_hz();
+	/* 32.32 fixed point: a burst's cycles become nanoseconds in one
+	 * multiply and a shift on the fast path (worker.c, cycles_to_ns()) */
+	app.ns_per_cycle_32 = (UINT64_C(1000000000) << 32) / app.tsc_hz;
 	app.flow_timeout_tsc = app.tsc_hz / 1000 * app.cfg.flow_timeout_ms;
 
 	rc = run(&app, start_ns);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The data layout fastmib-gen gives a model (include/fastmib/schema.h):
- * the one place that decides where a model's counters live, and where its
+ * the one place that decides where a model's counters live (a histogram's
+ * buckets, count and sum one after the other), and where its
  * states are in their struct (by fastmib_state_layout()). The generated
  * header's offsets and structs, and the schema it describes, come from it.
  */
@@ -14,6 +15,15 @@ cache_lines(uint64_t bytes)
 	return (bytes + FMS_CACHE_LINE - 1) / FMS_CACHE_LINE * FMS_CACHE_LINE;
 }
 
+/* Bytes of `words` words, counted wide: a histogram of more bounds than
+ * allowed must not wrap a row into a size the check would take for a
+ * valid one (it says what is wrong with the bounds). */
+static uint32_t
+word_bytes(uint64_t words)
+{
+	return words <= UINT32_MAX / 8 ? (uint32_t)(8 * words) : UINT32_MAX & ~7u;
+}
+
 void
 fastmib_schema_lay_out(struct fastmib_schema *s)
 {
@@ -24,6 +34,7 @@ fastmib_schema_lay_out(struct fastmib_schema *s)
 		struct fastmib_group_schema *g = (struct fastmib_group_schema *)&s->groups[gi];
 		struct fastmib_counter_schema *c = (struct fastmib_counter_schema *)g->counters;
 		int area = g->storage != FASTMIB_STORAGE_PER_CORE;
+		uint64_t words = 0;
 
 		/* more states than a group may have: left unlaid, for the
 		 * schema check to report */
@@ -41,9 +52,11 @@ fastmib_schema_lay_out(struct fastmib_schema *s)
 			g->offset = 0;
 			continue;
 		}
-		for (uint32_t ci = 0; ci < g->n_counters; ci++)
-			c[ci].offset = 8 * ci;
-		g->row_size = 8 * g->n_counters;
+		for (uint32_t ci = 0; ci < g->n_counters; ci++) {
+			c[ci].offset = word_bytes(words);
+			words += fastmib_counter_words(&c[ci]);
+		}
+		g->row_size = word_bytes(words);
 		g->offset = cache_lines(end[area]);
 		end[area] = g->offset + fastmib_group_bytes(g);
 	}

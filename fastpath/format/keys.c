@@ -339,6 +339,16 @@ int
 fastmib_key_of_index(const struct fastmib_group_schema *g, const uint64_t *idx, size_t n,
 		     uint8_t *buf)
 {
+	size_t used;
+	int len = fastmib_key_of_index_prefix(g, idx, n, buf, &used);
+
+	return len >= 0 && used == n ? len : -1;
+}
+
+int
+fastmib_key_of_index_prefix(const struct fastmib_group_schema *g, const uint64_t *idx, size_t n,
+			    uint8_t *buf, size_t *used)
+{
 	size_t at = 0, i = 0;
 
 	for (uint32_t k = 0; k < g->n_indexes; k++) {
@@ -384,8 +394,9 @@ fastmib_key_of_index(const struct fastmib_group_schema *g, const uint64_t *idx, 
 			buf[at++] = (uint8_t)idx[i];
 		}
 	}
-	if (i != n || !fastmib_key_valid(g, buf, at))
+	if (!fastmib_key_valid(g, buf, at))
 		return -1;
+	*used = i;
 	return (int)at;
 }
 

@@ -15,6 +15,8 @@
 
 #define ALIGN_UP(x, a) (((x) + (a) - 1) / (a) * (a))
 
+_Static_assert((FMS_PEAK_LOG & (FMS_PEAK_LOG - 1)) == 0, "peak log: a power of two");
+
 /* Has the model a `notify` state (and so a state change log)? */
 static bool
 notify_states(const struct fastmib_schema *s)
@@ -24,6 +26,30 @@ notify_states(const struct fastmib_schema *s)
 			if (s->groups[i].states[k].notify)
 				return true;
 	return false;
+}
+
+/* Which words of a group's rows are peaks' (readers combine them by
+ * maximum); whether the model has any. */
+static bool
+mark_peaks(const struct fastmib_schema *s, struct fms_layout *lay)
+{
+	bool any = false;
+
+	for (uint32_t i = 0; i < s->n_groups; i++) {
+		const struct fastmib_group_schema *g = &s->groups[i];
+
+		for (uint32_t c = 0; c < g->n_counters; c++) {
+			uint32_t w = fastmib_counter_word(&g->counters[c]);
+
+			/* a checked schema: every word is within FASTMIB_MAX_ROW_WORDS */
+			if (g->counters[c].type != FASTMIB_PEAK || w >= FASTMIB_MAX_ROW_WORDS)
+				continue;
+			lay->groups[i].peak_words[w / 64] |= 1ull << (w % 64);
+			lay->groups[i].has_peaks = 1;
+			any = true;
+		}
+	}
+	return any;
 }
 
 /* Rows of a group that exist from creation on: their state records are
@@ -105,6 +131,10 @@ fms_layout_compute(const struct fastmib_schema *s, uint32_t n_slots,
 	for (uint32_t i = 0; i < s->n_groups; i++) {
 		lay->groups[i].stored = cur;
 		cur += ALIGN_UP((s->groups[i].n_rows + 63) / 64 * 8, FMS_CACHE_LINE);
+	}
+	if (mark_peaks(s, lay)) {
+		lay->peaks = cur;
+		cur += ALIGN_UP(sizeof(struct fms_peaks), FMS_CACHE_LINE);
 	}
 	lay->allocated = cur;
 	cur = ALIGN_UP(cur, page_size);

@@ -140,6 +140,24 @@ static const struct rule rules[FASTMIB_N_NAME_ROLES] = {
 
 	[FASTMIB_C_EVENT_ID] = CM(1, "EVENT", NULL),
 	[FASTMIB_C_EVENT_FN] = CO(1, "event", NULL),
+
+	[FASTMIB_MIB_HIST_COUNT] = G(2, "Count"),
+	[FASTMIB_MIB_HIST_SUM] = G(2, "Sum"),
+	[FASTMIB_MIB_BUCKET_TABLE] = G(2, "BucketTable"),
+	[FASTMIB_MIB_BUCKET_ENTRY] = G(2, "BucketEntry"),
+	[FASTMIB_MIB_BUCKET] = G(2, "Bucket"),
+	[FASTMIB_MIB_BUCKET_LE] = G(2, "BucketLe"),
+	[FASTMIB_MIB_BUCKET_COUNT] = G(2, "BucketCount"),
+	[FASTMIB_MIB_TYPE_BUCKET_ENTRY] = T(2, "BucketEntry"),
+	[FASTMIB_C_BUCKETS] = CM(2, NULL, "BUCKETS"),
+	[FASTMIB_C_BUCKET_FN] = CO(2, NULL, "bucket"),
+	[FASTMIB_C_BOUNDS] = CO(2, NULL, "bounds"),
+	[FASTMIB_C_OBSERVE] = CO(2, NULL, "observe"),
+	[FASTMIB_C_TX_OBSERVE] = CO(2, "tx", "observe"),
+	[FASTMIB_C_REF_OBSERVE] = COI("ref", "observe"),
+	[FASTMIB_C_PEAK] = CO(2, NULL, "peak"),
+	[FASTMIB_C_TX_PEAK] = CO(2, "tx", "peak"),
+	[FASTMIB_C_REF_PEAK] = COI("ref", "peak"),
 };
 
 /* ---- name syntax ---- */

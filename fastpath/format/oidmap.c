@@ -22,6 +22,9 @@ _Static_assert(FASTMIB_MAX_ARC < FASTMIB_ARC_CONTROL_GROUP &&
 	       FASTMIB_ARC_CONTROL_GROUP < FASTMIB_ARC_RESET &&
 	       FASTMIB_ARC_DISCONT < FASTMIB_ARC_INDEX_FIRST,
 	       "reserved arcs must stay above model arcs");
+_Static_assert(FASTMIB_BUCKET_TABLE_GROUP > FASTMIB_MAX_ARC &&
+	       (uint64_t)FASTMIB_BUCKET_TABLE_GROUP * FASTMIB_MAX_ARC + FASTMIB_MAX_ARC <= UINT32_MAX,
+	       "bucket tables follow every group under R.1, at 32-bit arcs");
 _Static_assert(FASTMIB_ARC_OBJECTS < FASTMIB_ARC_CONTROL &&
 	       FASTMIB_ARC_CONTROL < FASTMIB_ARC_CONFORMANCE &&
 	       FASTMIB_ARC_CONFORMANCE < FASTMIB_ARC_EVENTS,
@@ -46,6 +49,14 @@ struct om_group {
 	const struct om_col *cols; /* by arc */
 };
 
+/* A histogram's bucket table under R.1, by arc. */
+struct om_btable {
+	uint32_t arc;               /* FASTMIB_BUCKET_TABLE_GROUP * group arc + histogram arc */
+	uint32_t counter;           /* the histogram's schema index in its group */
+	uint32_t n_buckets;         /* its bounds + 1 */
+	const struct om_group *g;   /* its group (in the map's sorted groups) */
+};
+
 /* A row of the event statistics table: an event, by arc. */
 struct om_event {
 	uint32_t arc;
@@ -60,6 +71,8 @@ struct fastmib_oidmap {
 	uint32_t n_events;
 	struct om_event *events; /* by arc */
 	uint32_t n_control;      /* objects under R.2 of this model */
+	uint32_t n_btables;
+	struct om_btable *btables; /* by arc */
 };
 
 /* Objects under R.2, by arc; each has the one instance .0. The last one,
@@ -164,13 +177,16 @@ om_check_group(const struct fastmib_group_schema *gs, char *why, size_t whylen)
 	return 0;
 }
 
-/* Columns a group has: its counters, its states (an inet-address two),
- * and with counters its Reset and DiscontinuityTime. */
+/* Columns a group has: its counters (a histogram two: its count and its
+ * sum), its states (an inet-address two), and with counters its Reset and
+ * DiscontinuityTime. */
 static uint32_t
 om_n_cols(const struct fastmib_group_schema *gs)
 {
 	uint32_t n = gs->n_counters + gs->n_states + (gs->n_counters ? 2 : 0);
 
+	for (uint32_t c = 0; c < gs->n_counters; c++)
+		n += gs->counters[c].type == FASTMIB_HISTOGRAM;
 	for (uint32_t s = 0; s < gs->n_states; s++)
 		n += gs->states[s].type == FASTMIB_STATE_INET_ADDRESS;
 	return n;
@@ -184,12 +200,20 @@ om_build_cols(const struct fastmib_group_schema *gs, struct om_col *cols, char *
 	uint32_t n = 0;
 
 	for (uint32_t c = 0; c < gs->n_counters; c++) {
-		uint32_t arc = gs->counters[c].arc;
+		uint32_t arc = gs->counters[c].arc, type = gs->counters[c].type;
+		bool hist = type == FASTMIB_HISTOGRAM;
 
-		if (arc < 1 || arc > FASTMIB_MAX_ARC)
+		if (arc < 1 || arc + hist > FASTMIB_MAX_ARC)
 			return om_fail(why, whylen, "schema: counter %s.%s: arc %u outside 1..%u",
 				       gs->name, gs->counters[c].name, arc, FASTMIB_MAX_ARC);
-		cols[n++] = (struct om_col){ arc, FASTMIB_OID_COUNTER, c, 0 };
+		if (hist) {
+			/* its count at its arc, its sum at the next */
+			cols[n++] = (struct om_col){ arc, FASTMIB_OID_HIST_COUNT, c, 0 };
+			cols[n++] = (struct om_col){ arc + 1, FASTMIB_OID_HIST_SUM, c, 0 };
+			continue;
+		}
+		cols[n++] = (struct om_col){ arc, type == FASTMIB_PEAK ? FASTMIB_OID_PEAK
+								     : FASTMIB_OID_COUNTER, c, 0 };
 	}
 	for (uint32_t s = 0; s < gs->n_states; s++) {
 		const struct fastmib_state_schema *st = &gs->states[s];
@@ -263,6 +287,51 @@ om_build_events(struct fastmib_oidmap *map, char *why, size_t whylen)
 }
 
 static int
+om_cmp_btable(const void *a, const void *b)
+{
+	const struct om_btable *x = a, *y = b;
+
+	return (x->arc > y->arc) - (x->arc < y->arc);
+}
+
+/* The bucket table of every histogram, after the groups are sorted (each
+ * points at its group); arcs are distinct as group and histogram arcs are. */
+static int
+om_build_btables(struct fastmib_oidmap *map, char *why, size_t whylen)
+{
+	uint32_t n = 0;
+
+	for (uint32_t g = 0; g < map->n_groups; g++)
+		for (uint32_t c = 0; c < map->groups[g].gs->n_counters; c++)
+			n += map->groups[g].gs->counters[c].type == FASTMIB_HISTOGRAM;
+	if (n == 0)
+		return 0;
+	map->btables = calloc(n, sizeof(*map->btables));
+	if (!map->btables)
+		return -ENOMEM;
+	for (uint32_t g = 0; g < map->n_groups; g++) {
+		const struct fastmib_group_schema *gs = map->groups[g].gs;
+
+		for (uint32_t c = 0; c < gs->n_counters; c++) {
+			const struct fastmib_counter_schema *cs = &gs->counters[c];
+
+			if (cs->type != FASTMIB_HISTOGRAM)
+				continue;
+			if (cs->n_bounds < 1 || cs->n_bounds > FASTMIB_MAX_BOUNDS)
+				return om_fail(why, whylen, "schema: histogram %s.%s: %u bounds "
+					       "(1..%u)", gs->name, cs->name, cs->n_bounds,
+					       FASTMIB_MAX_BOUNDS);
+			map->btables[map->n_btables++] = (struct om_btable){
+				.arc = FASTMIB_BUCKET_TABLE_GROUP * gs->arc + cs->arc,
+				.counter = c, .n_buckets = cs->n_bounds + 1, .g = &map->groups[g],
+			};
+		}
+	}
+	qsort(map->btables, map->n_btables, sizeof(*map->btables), om_cmp_btable);
+	return 0;
+}
+
+static int
 om_build(struct fastmib_oidmap *map, char *why, size_t whylen)
 {
 	const struct fastmib_schema *sc = map->schema;
@@ -303,6 +372,8 @@ om_build(struct fastmib_oidmap *map, char *why, size_t whylen)
 			return om_fail(why, whylen, "schema: groups %s and %s share arc %u",
 				       map->groups[g - 1].gs->name, map->groups[g].gs->name,
 				       map->groups[g].arc);
+	if ((rc = om_build_btables(map, why, whylen)))
+		return rc;
 	return om_build_events(map, why, whylen);
 }
 
@@ -336,6 +407,7 @@ fastmib_oidmap_free(struct fastmib_oidmap *map)
 	free(map->groups);
 	free(map->cols);
 	free(map->events);
+	free(map->btables);
 	free(map);
 }
 
@@ -366,7 +438,8 @@ om_lower_bound(const void *base, uint32_t n, size_t size, uint64_t arc)
 }
 
 _Static_assert(offsetof(struct om_col, arc) == 0 && offsetof(struct om_group, arc) == 0 &&
-	       offsetof(struct om_event, arc) == 0, "om_lower_bound reads the arc first");
+	       offsetof(struct om_event, arc) == 0 && offsetof(struct om_btable, arc) == 0,
+	       "om_lower_bound reads the arc first");
 
 static const struct om_col *
 om_find_col(const struct om_col *cols, uint32_t n, uint64_t arc, uint32_t *pos)
@@ -384,6 +457,15 @@ om_find_group(const struct fastmib_oidmap *map, uint64_t arc, uint32_t *pos)
 
 	*pos = lo;
 	return lo < map->n_groups && map->groups[lo].arc == arc ? &map->groups[lo] : NULL;
+}
+
+static const struct om_btable *
+om_find_btable(const struct fastmib_oidmap *map, uint64_t arc, uint32_t *pos)
+{
+	uint32_t lo = om_lower_bound(map->btables, map->n_btables, sizeof(*map->btables), arc);
+
+	*pos = lo;
+	return lo < map->n_btables && map->btables[lo].arc == arc ? &map->btables[lo] : NULL;
 }
 
 static const struct om_event *
@@ -459,6 +541,48 @@ om_ref_col(struct fastmib_oid_ref *ref, int group, const struct om_col *c)
 	ref->part = c->part;
 }
 
+/* Below R.1.A, A a bucket table's arc: 1.C.i1..in.b. */
+static enum fastmib_oid_found
+om_resolve_buckets(const struct om_walk *w, const uint64_t *x, size_t n)
+{
+	struct fastmib_oid_ref *ref = w->ref;
+	const struct om_btable *t;
+	const struct om_group *g;
+	uint32_t pos;
+	int64_t row;
+
+	if (n < 3 || !(t = om_find_btable(w->map, x[0], &pos)) || x[1] != FASTMIB_ARC_ENTRY ||
+	    x[2] < FASTMIB_BUCKETCOL_LE || x[2] > FASTMIB_BUCKETCOL_COUNT)
+		return FASTMIB_OID_NO_OBJECT;
+	g = t->g;
+	ref->kind = FASTMIB_OID_BUCKET;
+	ref->group = (int)g->id;
+	ref->counter = t->counter;
+	ref->column = (uint32_t)x[2];
+	/* the row's index, then the bucket number */
+	if (n < 4 || x[n - 1] < 1 || x[n - 1] > t->n_buckets)
+		return FASTMIB_OID_NO_INSTANCE;
+	ref->bucket = (uint32_t)(x[n - 1] - 1);
+	if (!om_table(g))
+		return n == 4 ? FASTMIB_OID_INSTANCE : FASTMIB_OID_NO_INSTANCE;
+	if (fastmib_group_keyed(g->gs)) {
+		int len = fastmib_key_of_index(g->gs, x + 3, n - 4, ref->key);
+
+		if (len < 0 || w->rows->keyed_find == NULL ||
+		    (row = w->rows->keyed_find(w->rows->ctx, g->id, ref->key, (size_t)len)) < 0 ||
+		    (uint64_t)row >= g->gs->n_rows)
+			return FASTMIB_OID_NO_INSTANCE;
+		ref->key_len = (uint32_t)len;
+		ref->row = (uint32_t)row;
+		return FASTMIB_OID_INSTANCE;
+	}
+	row = fastmib_row_of_index(g->gs, x + 3, n - 4);
+	if (row < 0 || !om_row_present(w, g, (uint32_t)row))
+		return FASTMIB_OID_NO_INSTANCE;
+	ref->row = (uint32_t)row;
+	return FASTMIB_OID_INSTANCE;
+}
+
 /* Below R.1. */
 static enum fastmib_oid_found
 om_resolve_objects(const struct om_walk *w, const uint64_t *x, size_t n)
@@ -468,6 +592,8 @@ om_resolve_objects(const struct om_walk *w, const uint64_t *x, size_t n)
 	uint32_t pos;
 	int64_t row;
 
+	if (n > 0 && x[0] > FASTMIB_MAX_ARC)
+		return om_resolve_buckets(w, x, n);
 	if (n < 2 || !(g = om_find_group(w->map, x[0], &pos)))
 		return FASTMIB_OID_NO_OBJECT;
 	if (!om_table(g)) {
@@ -688,14 +814,135 @@ om_next_in_group(const struct om_walk *w, const struct om_group *g, const uint64
 	return true;
 }
 
-/* Below R.1. */
+/* The bucket after bucket number `y` of a row (1-based): 1 for y = 0,
+ * past the table's buckets (n + 1) from y = n on, whatever y is. */
+static uint64_t
+om_bucket_after(const struct om_btable *t, uint64_t y)
+{
+	return y < 1 ? 1 : y >= t->n_buckets ? (uint64_t)t->n_buckets + 1 : y + 1;
+}
+
+/*
+ * In a bucket table's column, the first (row, bucket) whose cell suffix
+ * (the row's index, the bucket number) follows y[0..m), into the
+ * reference; false when none. Cells run row by row in the group's row
+ * order (its OID order), bucket 1..n in each: after the row y names (a
+ * row's index is never a prefix of another's: each index says where it
+ * ends), its next bucket or the next row's first.
+ */
+static bool
+om_next_bucket_cell(const struct om_walk *w, const struct om_btable *t, const uint64_t *y,
+		    size_t m)
+{
+	const struct om_group *g = t->g;
+	struct fastmib_oid_ref *ref = w->ref;
+	uint64_t b = 1;     /* the bucket to take in the row found */
+	size_t used = 0;    /* sub-identifiers of y that name a present row */
+	int64_t row = -1, from;
+	int len;
+
+	if (!om_table(g)) {
+		/* row 0: its buckets alone */
+		if (m > 0)
+			b = om_bucket_after(t, y[0]);
+		if (b > t->n_buckets)
+			return false;
+		ref->row = 0;
+		ref->bucket = (uint32_t)(b - 1);
+		return true;
+	}
+	if (fastmib_group_keyed(g->gs)) {
+		len = fastmib_key_of_index_prefix(g->gs, y, m, ref->key, &used);
+		if (len >= 0 && w->rows->keyed_find != NULL &&
+		    (row = w->rows->keyed_find(w->rows->ctx, g->id, ref->key, (size_t)len)) >= 0 &&
+		    (uint64_t)row < g->gs->n_rows) {
+			if (used < m)
+				b = om_bucket_after(t, y[used]);
+			if (b <= t->n_buckets) {
+				ref->key_len = (uint32_t)len;
+				ref->row = (uint32_t)row;
+				ref->bucket = (uint32_t)(b - 1);
+				return true;
+			}
+		} else {
+			used = m; /* no row is named: the first after all of y */
+		}
+		if (!om_next_keyed(w, g, y, used, false))
+			return false;
+		ref->bucket = 0;
+		return true;
+	}
+	if (m >= g->gs->n_indexes &&
+	    (row = fastmib_row_of_index(g->gs, y, g->gs->n_indexes)) >= 0 &&
+	    om_row_present(w, g, (uint32_t)row)) {
+		if (m > g->gs->n_indexes)
+			b = om_bucket_after(t, y[g->gs->n_indexes]);
+		if (b <= t->n_buckets) {
+			ref->row = (uint32_t)row;
+			ref->bucket = (uint32_t)(b - 1);
+			return true;
+		}
+	}
+	/* the rows after the one y names or falls in (row_after() takes the
+	 * indexes alone), or after y's prefix */
+	from = fastmib_oidmap_row_after(g->gs, y, m);
+	row = om_next_row(w, g, from);
+	if (row < 0)
+		return false;
+	ref->row = (uint32_t)row;
+	ref->bucket = 0;
+	return true;
+}
+
+/* Below R.1.A of bucket table t: 1.C.<cell> for columns Le and Count. */
+static bool
+om_next_in_btable(const struct om_walk *w, const struct om_btable *t, const uint64_t *x,
+		  size_t n)
+{
+	uint64_t col = FASTMIB_BUCKETCOL_LE;
+	const uint64_t *y = NULL;
+	size_t m = 0;
+
+	if (n > 0 && x[0] > FASTMIB_ARC_ENTRY)
+		return false;
+	if (n > 1 && x[0] == FASTMIB_ARC_ENTRY && x[1] >= FASTMIB_BUCKETCOL_LE) {
+		/* inside column x[1]: its cells after x[2..n) */
+		col = x[1];
+		y = x + 2;
+		m = n - 2;
+	}
+	for (; col <= FASTMIB_BUCKETCOL_COUNT; col++, y = NULL, m = 0) {
+		memset(w->ref, 0, sizeof(*w->ref));
+		if (!om_next_bucket_cell(w, t, y, m)) {
+			if (m == 0)
+				return false; /* not one row: no column has a cell */
+			continue;
+		}
+		w->ref->kind = FASTMIB_OID_BUCKET;
+		w->ref->group = (int)t->g->id;
+		w->ref->counter = t->counter;
+		w->ref->column = (uint32_t)col;
+		return true;
+	}
+	return false;
+}
+
+/* Below R.1: the groups (arcs 1..999), then the bucket tables. */
 static bool
 om_next_objects(const struct om_walk *w, const uint64_t *x, size_t n)
 {
 	const struct fastmib_oidmap *map = w->map;
-	uint32_t gi = 0;
+	uint32_t gi = 0, ti = 0;
 
-	if (n > 0) {
+	if (n > 0 && x[0] > FASTMIB_MAX_ARC) {
+		const struct om_btable *t = om_find_btable(map, x[0], &ti);
+
+		gi = map->n_groups;
+		if (t && om_next_in_btable(w, t, x + 1, n - 1))
+			return true;
+		if (t)
+			ti++;
+	} else if (n > 0) {
 		const struct om_group *g = om_find_group(map, x[0], &gi);
 
 		if (g && om_next_in_group(w, g, x + 1, n - 1))
@@ -705,6 +952,9 @@ om_next_objects(const struct om_walk *w, const uint64_t *x, size_t n)
 	}
 	for (; gi < map->n_groups; gi++)
 		if (om_next_in_group(w, &map->groups[gi], NULL, 0))
+			return true;
+	for (; ti < map->n_btables; ti++)
+		if (om_next_in_btable(w, &map->btables[ti], NULL, 0))
 			return true;
 	return false;
 }
@@ -867,12 +1117,28 @@ fastmib_oidmap_next(const struct fastmib_oidmap *map, const struct fastmib_oid_r
 
 /* ---- suffix of an instance ---- */
 
+/* A table row's index into out (the keyed table's by its key); its length. */
+static size_t
+om_row_index(const struct fastmib_group_schema *gs, const struct fastmib_oid_ref *ref,
+	     uint64_t *out)
+{
+	uint32_t idx[FASTMIB_MAX_INDEXES];
+
+	if (gs->n_indexes == 0)
+		return 0;
+	if (fastmib_group_keyed(gs))
+		return fastmib_key_to_index(gs, ref->key, ref->key_len, out);
+	fastmib_index_of_row(gs, ref->row, idx);
+	for (uint32_t k = 0; k < gs->n_indexes; k++)
+		out[k] = idx[k];
+	return gs->n_indexes;
+}
+
 size_t
 fastmib_oidmap_suffix(const struct fastmib_oidmap *map, const struct fastmib_oid_ref *ref,
 		      uint64_t *out)
 {
 	const struct fastmib_group_schema *gs;
-	uint32_t idx[FASTMIB_MAX_INDEXES];
 	size_t n = 0;
 
 	switch (ref->kind) {
@@ -888,6 +1154,17 @@ fastmib_oidmap_suffix(const struct fastmib_oidmap *map, const struct fastmib_oid
 		return n;
 	default:
 		break;
+	}
+	if (ref->kind == FASTMIB_OID_BUCKET) {
+		gs = &map->schema->groups[ref->group];
+		out[n++] = FASTMIB_ARC_OBJECTS;
+		out[n++] = (uint64_t)FASTMIB_BUCKET_TABLE_GROUP * gs->arc +
+			   gs->counters[ref->counter].arc;
+		out[n++] = FASTMIB_ARC_ENTRY;
+		out[n++] = ref->column;
+		n += om_row_index(gs, ref, out + n);
+		out[n++] = (uint64_t)ref->bucket + 1;
+		return n;
 	}
 	if (ref->group < 0) {
 		for (uint32_t i = 0; i < OM_N_MODULE_OBJECTS; i++) {
@@ -917,6 +1194,10 @@ fastmib_oidmap_suffix(const struct fastmib_oidmap *map, const struct fastmib_oid
 			   (gs->states[ref->counter].type == FASTMIB_STATE_INET_ADDRESS &&
 			    ref->part == 0);
 		break;
+	case FASTMIB_OID_HIST_SUM:
+		/* a histogram's sum follows its count */
+		out[n++] = gs->counters[ref->counter].arc + 1;
+		break;
 	default:
 		out[n++] = gs->counters[ref->counter].arc;
 		break;
@@ -925,12 +1206,29 @@ fastmib_oidmap_suffix(const struct fastmib_oidmap *map, const struct fastmib_oid
 		out[n++] = FASTMIB_ARC_SCALAR_INSTANCE;
 		return n;
 	}
-	if (fastmib_group_keyed(gs))
-		return n + fastmib_key_to_index(gs, ref->key, ref->key_len, out + n);
-	fastmib_index_of_row(gs, ref->row, idx);
-	for (uint32_t k = 0; k < gs->n_indexes; k++)
-		out[n++] = idx[k];
-	return n;
+	return n + om_row_index(gs, ref, out + n);
+}
+
+size_t
+fastmib_oidmap_column_end(const struct fastmib_oidmap *map, const struct fastmib_oid_ref *ref,
+			  uint64_t *out)
+{
+	size_t col;
+
+	fastmib_oidmap_suffix(map, ref, out);
+	switch (ref->kind) {
+	case FASTMIB_OID_EVENT:
+	case FASTMIB_OID_EVSTAT:
+	case FASTMIB_OID_BUCKET:
+		col = 4; /* R.4.T.1.C, R.1.A.1.C */
+		break;
+	default:
+		/* R.2.A, R.1.G.C, R.1.G.1.C */
+		col = ref->group < 0 ? 2 : map->schema->groups[ref->group].n_indexes ? 4 : 3;
+		break;
+	}
+	out[col - 1]++;
+	return col;
 }
 
 size_t

@@ -219,6 +219,7 @@ check_rows(struct checker *k, uint32_t gi, const char *gname, const char *owner)
 	const char *names[FASTMIB_MAX_INDEXES];
 	uint16_t first[FASTMIB_MAX_INDEXES];
 	uint64_t rows = 1;
+	uint32_t bucket;
 	bool ok = true;
 
 	f.field = FASTMIB_FIELD_INDEXES;
@@ -249,15 +250,18 @@ check_rows(struct checker *k, uint32_t gi, const char *gname, const char *owner)
 		       xi + 1, names[xi]);
 		return false;
 	}
-	if (k->s->oid_len + 4 + fastmib_index_max_subids(g) > FASTMIB_MAX_INSTANCE_OID) {
+	/* a histogram's bucket table: its bucket number after the indexes */
+	bucket = fastmib_group_has_type(g, FASTMIB_HISTOGRAM);
+	if (k->s->oid_len + 4 + fastmib_index_max_subids(g) + bucket > FASTMIB_MAX_INSTANCE_OID) {
 		f.field = FASTMIB_FIELD_INDEXES;
 		f.problem = FASTMIB_BAD_RANGE;
-		f.value = k->s->oid_len + 4 + fastmib_index_max_subids(g);
+		f.value = k->s->oid_len + 4 + fastmib_index_max_subids(g) + bucket;
 		f.lo = 1;
 		f.hi = FASTMIB_MAX_INSTANCE_OID;
 		report(k, &f, "%s: its instance OIDs take up to %llu sub-identifiers (module "
-			      "root, 4 arcs, the indexes); SNMP allows %u", owner,
-		       (unsigned long long)f.value, FASTMIB_MAX_INSTANCE_OID);
+			      "root, 4 arcs, the indexes%s); SNMP allows %u", owner,
+		       (unsigned long long)f.value, bucket ? ", a bucket number" : "",
+		       FASTMIB_MAX_INSTANCE_OID);
 		return false;
 	}
 	if (fastmib_group_keyed(g)) {
@@ -294,6 +298,68 @@ check_rows(struct checker *k, uint32_t gi, const char *gname, const char *owner)
 	return true;
 }
 
+/* A histogram's bounds and a histogram's or a peak's storage: what its
+ * type takes. */
+static bool
+check_counter_kind(struct checker *k, struct fastmib_schema_fault f,
+		   const struct fastmib_group_schema *g, const struct fastmib_counter_schema *c,
+		   const char *owner)
+{
+	bool hist = c->type == FASTMIB_HISTOGRAM;
+
+	if ((hist || c->type == FASTMIB_PEAK) && g->storage != FASTMIB_STORAGE_PER_CORE) {
+		/* readers combine its lcores' words, and a peak's reset needs
+		 * the lcore that writes it: per-core words, nothing else */
+		f.field = FASTMIB_FIELD_STORAGE;
+		f.problem = FASTMIB_BAD_STORAGE;
+		f.value = g->storage;
+		report(k, &f, "%s: a %s needs per-core storage, not %s", owner,
+		       fastmib_type_word(c->type), fastmib_storage_word(g->storage));
+		return false;
+	}
+	f.field = FASTMIB_FIELD_LOG2;
+	if (!check_range(k, f, c->log2, 0, hist, owner, hist ? "log2" : "log2 (histograms only)"))
+		return false;
+	f.field = FASTMIB_FIELD_BOUNDS;
+	if (!hist)
+		return check_count(k, f, c->n_bounds, 0, 0, owner, "bounds (histograms only)");
+	if (c->bounds == NULL) {
+		f.problem = FASTMIB_BAD_MISSING;
+		report(k, &f, "%s: bounds are missing", owner);
+		return false;
+	}
+	if (!check_count(k, f, c->n_bounds, c->log2 ? 2 : 1, FASTMIB_MAX_BOUNDS, owner, "bounds"))
+		return false;
+	for (uint32_t i = 1; i < c->n_bounds; i++) {
+		if (c->bounds[i] > c->bounds[i - 1])
+			continue;
+		f.problem = FASTMIB_BAD_ORDER;
+		f.first = i - 1;
+		f.value = c->bounds[i];
+		f.lo = c->bounds[i - 1];
+		report(k, &f, "%s: bound %u, %llu, is not above bound %u, %llu", owner, i + 1,
+		       (unsigned long long)f.value, i, (unsigned long long)f.lo);
+		return false;
+	}
+	if (!c->log2)
+		return true;
+	/* 2^lo, 2^(lo+1), ..., each twice the one before */
+	for (uint32_t i = 0; i < c->n_bounds; i++) {
+		uint64_t b = c->bounds[i];
+
+		if (i ? b / 2 == c->bounds[i - 1] && b % 2 == 0 : b && (b & (b - 1)) == 0)
+			continue;
+		f.field = FASTMIB_FIELD_LOG2;
+		f.problem = FASTMIB_BAD_LAYOUT;
+		f.value = b;
+		report(k, &f, "%s: log2, but bound %u, %llu, is not %s", owner, i + 1,
+		       (unsigned long long)b, i ? "twice the one before" : "a power of two");
+		return false;
+	}
+	return true;
+}
+
+/* A counter's own fields: name, texts, arc, type and what its type takes. */
 static bool
 check_counter(struct checker *k, uint32_t gi, uint32_t ci, const char *gname)
 {
@@ -314,69 +380,107 @@ check_counter(struct checker *k, uint32_t gi, uint32_t ci, const char *gname)
 	f.field = FASTMIB_FIELD_DESCRIPTION;
 	if (!check_str(k, f, c->description, FASTMIB_MAX_TEXT, owner, "description"))
 		return false;
-	f.field = FASTMIB_FIELD_ARC;
-	if (!check_range(k, f, c->arc, 1, FASTMIB_MAX_ARC, owner, "arc"))
-		return false;
 	f.field = FASTMIB_FIELD_TYPE;
-	if (!check_range(k, f, c->type, FASTMIB_COUNTER64, FASTMIB_GAUGE32, owner, "type"))
+	if (!check_range(k, f, c->type, FASTMIB_COUNTER64, FASTMIB_TYPE_LAST, owner, "type"))
 		return false;
+	f.field = FASTMIB_FIELD_ARC;
+	/* a histogram takes two arcs (its count, its sum), the second within
+	 * the range too */
+	if (!check_range(k, f, c->arc, 1, FASTMIB_MAX_ARC - (c->type == FASTMIB_HISTOGRAM),
+			 owner, "arc"))
+		return false;
+	return check_counter_kind(k, f, g, c, owner);
+}
+
+/* A counter's place: its words within the row (row_size checked). */
+static bool
+check_counter_place(struct checker *k, uint32_t gi, uint32_t ci, const char *gname)
+{
+	const struct fastmib_group_schema *g = &k->s->groups[gi];
+	const struct fastmib_counter_schema *c = &g->counters[ci];
+	struct fastmib_schema_fault f = { .object = FASTMIB_OBJ_COUNTER, .group = gi,
+					  .counter = ci, .field = FASTMIB_FIELD_OFFSET,
+					  .problem = FASTMIB_BAD_LAYOUT };
+
+	f.value = c->offset;
 	if (c->offset % 8 || c->offset >= g->row_size) {
-		f.field = FASTMIB_FIELD_OFFSET;
-		f.problem = FASTMIB_BAD_LAYOUT;
-		f.value = c->offset;
-		report(k, &f, "%s: offset %u not an aligned word within the %u-byte row",
-		       owner, c->offset, g->row_size);
+		report(k, &f, "counter %s.%s: offset %u not an aligned word within the %u-byte "
+			      "row", gname, c->name, c->offset, g->row_size);
+		return false;
+	}
+	if (fastmib_counter_words(c) > (g->row_size - c->offset) / 8) {
+		report(k, &f, "counter %s.%s: its %u words from offset %u run past the %u-byte "
+			      "row", gname, c->name, fastmib_counter_words(c), c->offset,
+		       g->row_size);
 		return false;
 	}
 	return true;
 }
 
-/* Names, arcs and offsets of the counters of one group are distinct. */
+/* The arcs counter c takes: its own, and a histogram the next (its sum). */
+static uint32_t
+counter_arcs(const struct fastmib_counter_schema *c)
+{
+	return c->type == FASTMIB_HISTOGRAM ? 2 : 1;
+}
+
+/*
+ * Names, arcs (a histogram's two) and words (a histogram's every one) of
+ * the counters of one group are distinct.
+ */
 static bool
 check_counters_distinct(struct checker *k, uint32_t gi, const char *gname)
 {
 	const struct fastmib_group_schema *g = &k->s->groups[gi];
 	const char *names[FASTMIB_MAX_COUNTERS];
-	uint32_t arcs[FASTMIB_MAX_COUNTERS], words[FASTMIB_MAX_COUNTERS];
-	uint16_t first[3][FASTMIB_MAX_COUNTERS];
+	uint16_t first[FASTMIB_MAX_COUNTERS];
+	uint16_t arc_owner[FASTMIB_MAX_ARC + 2] = { 0 };    /* 1 + position */
+	uint16_t word_owner[FASTMIB_MAX_ROW_WORDS] = { 0 }; /* 1 + position */
 	bool ok = true;
 
-	for (uint32_t ci = 0; ci < g->n_counters; ci++) {
+	for (uint32_t ci = 0; ci < g->n_counters; ci++)
 		names[ci] = g->counters[ci].name;
-		arcs[ci] = g->counters[ci].arc;
-		words[ci] = g->counters[ci].offset / 8 + 1; /* < 257: checked */
-	}
-	same_names(names, g->n_counters, first[0]);
-	same_arcs(arcs, g->n_counters, first[1]);
-	same_arcs(words, g->n_counters, first[2]);
+	same_names(names, g->n_counters, first);
 	for (uint32_t ci = 0; ci < g->n_counters && !k->stop; ci++) {
 		const struct fastmib_counter_schema *c = &g->counters[ci];
 		struct fastmib_schema_fault f = { .object = FASTMIB_OBJ_COUNTER, .group = gi,
 						  .counter = ci,
 						  .problem = FASTMIB_BAD_DUPLICATE };
+		uint32_t w = fastmib_counter_word(c);
 
-		if (first[0][ci]) {
+		if (first[ci]) {
 			f.field = FASTMIB_FIELD_NAME;
-			f.first = first[0][ci] - 1u;
+			f.first = first[ci] - 1u;
 			report(k, &f, "group %s: counters %u and %u share the name %s", gname,
 			       f.first + 1, ci + 1, c->name);
 			ok = false;
 		}
-		if (first[1][ci] && !k->stop) {
+		for (uint32_t a = c->arc; a < c->arc + counter_arcs(c) && !k->stop; a++) {
+			if (!arc_owner[a]) {
+				arc_owner[a] = (uint16_t)(ci + 1);
+				continue;
+			}
 			f.field = FASTMIB_FIELD_ARC;
-			f.first = first[1][ci] - 1u;
-			f.value = c->arc;
+			f.first = arc_owner[a] - 1u;
+			f.value = a;
 			report(k, &f, "counters %s.%s and %s.%s share arc %u", gname,
-			       g->counters[f.first].name, gname, c->name, c->arc);
+			       g->counters[f.first].name, gname, c->name, a);
 			ok = false;
+			break;
 		}
-		if (first[2][ci] && !k->stop) {
+		/* the words are within the row (check_counter_place()) */
+		for (uint32_t i = w; i < w + fastmib_counter_words(c) && !k->stop; i++) {
+			if (!word_owner[i]) {
+				word_owner[i] = (uint16_t)(ci + 1);
+				continue;
+			}
 			f.field = FASTMIB_FIELD_OFFSET;
-			f.first = first[2][ci] - 1u;
+			f.first = word_owner[i] - 1u;
 			f.value = c->offset;
 			report(k, &f, "counters %s.%s and %s.%s share offset %u", gname,
-			       g->counters[f.first].name, gname, c->name, c->offset);
+			       g->counters[f.first].name, gname, c->name, 8 * i);
 			ok = false;
+			break;
 		}
 	}
 	return ok;
@@ -580,8 +684,11 @@ check_states_distinct(struct checker *k, uint32_t gi, const char *gname)
 	uint32_t n = g->n_counters + g->n_states;
 
 	for (uint32_t ci = 0; ci < g->n_counters; ci++) {
-		names[ci] = g->counters[ci].name;
-		owner_of_arc[g->counters[ci].arc] = ci + 1;
+		const struct fastmib_counter_schema *c = &g->counters[ci];
+
+		names[ci] = c->name;
+		for (uint32_t a = c->arc; a < c->arc + counter_arcs(c); a++)
+			owner_of_arc[a] = ci + 1;
 	}
 	for (uint32_t si = 0; si < g->n_states; si++)
 		names[g->n_counters + si] = g->states[si].name;
@@ -669,16 +776,30 @@ check_group(struct checker *k, uint32_t gi)
 		}
 		return check_states_distinct(k, gi, g->name);
 	}
-	if (g->row_size == 0 || g->row_size % 8 || g->row_size > 8u * FASTMIB_MAX_COUNTERS) {
+	for (uint32_t ci = 0; ci < g->n_counters && !k->stop; ci++)
+		ok &= check_counter(k, gi, ci, g->name);
+	if (!ok || k->stop)
+		return false;
+	if (g->row_size == 0 || g->row_size % 8) {
 		f.field = FASTMIB_FIELD_ROW_SIZE;
 		f.problem = FASTMIB_BAD_LAYOUT;
 		f.value = g->row_size;
-		report(k, &f, "%s: bad row_size %u (a multiple of 8, at most %u)", owner,
-		       g->row_size, 8u * FASTMIB_MAX_COUNTERS);
+		report(k, &f, "%s: bad row_size %u (a multiple of 8)", owner, g->row_size);
+		return false;
+	}
+	if (g->row_size / 8 > FASTMIB_MAX_ROW_WORDS) {
+		/* a row too long for a reader's buffer: histograms take many */
+		f.field = FASTMIB_FIELD_ROW_SIZE;
+		f.problem = FASTMIB_BAD_RANGE;
+		f.value = g->row_size / 8;
+		f.lo = 1;
+		f.hi = FASTMIB_MAX_ROW_WORDS;
+		report(k, &f, "%s: rows of %u words; the limit is %u", owner, g->row_size / 8,
+		       FASTMIB_MAX_ROW_WORDS);
 		return false;
 	}
 	for (uint32_t ci = 0; ci < g->n_counters && !k->stop; ci++)
-		ok &= check_counter(k, gi, ci, g->name);
+		ok &= check_counter_place(k, gi, ci, g->name);
 	if (!ok || k->stop || !check_counters_distinct(k, gi, g->name) ||
 	    !check_states_distinct(k, gi, g->name))
 		return false;

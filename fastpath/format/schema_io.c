@@ -61,21 +61,23 @@ put_bytes(struct strtab *t, const void *p, uint32_t len)
 	return r;
 }
 
-/* Counters, states and enum values of every group. */
+/* Counters, states, enum values and histogram bounds of every group. */
 struct totals {
-	uint32_t counters, states, values;
+	uint32_t counters, states, values, bounds;
 };
 
 static struct totals
 totals_of(const struct fastmib_schema *s)
 {
-	struct totals n = { 0, 0, 0 };
+	struct totals n = { 0, 0, 0, 0 };
 
 	for (uint32_t i = 0; i < s->n_groups; i++) {
 		n.counters += s->groups[i].n_counters;
 		n.states += s->groups[i].n_states;
 		for (uint32_t k = 0; k < s->groups[i].n_states; k++)
 			n.values += s->groups[i].states[k].n_values;
+		for (uint32_t k = 0; k < s->groups[i].n_counters; k++)
+			n.bounds += s->groups[i].counters[k].n_bounds;
 	}
 	return n;
 }
@@ -87,7 +89,8 @@ records_len(uint32_t n_groups, struct totals n, uint32_t n_events)
 	       (uint64_t)n.counters * sizeof(struct fms_counter_rec) +
 	       (uint64_t)n_events * sizeof(struct fms_event_rec) +
 	       (uint64_t)n.states * sizeof(struct fms_state_schema_rec) +
-	       (uint64_t)n.values * sizeof(struct fms_enum_rec);
+	       (uint64_t)n.values * sizeof(struct fms_enum_rec) +
+	       (uint64_t)n.bounds * sizeof(uint64_t);
 }
 
 /* The states of group g into records sr[*si..] and vr[*vi..] (NULL while
@@ -166,6 +169,8 @@ serialize(const struct fastmib_schema *s, uint8_t *buf)
 	struct fms_event_rec *er = buf ? (void *)(cr + nc) : NULL;
 	struct fms_state_schema_rec *str = buf ? (void *)(er + s->n_events) : NULL;
 	struct fms_enum_rec *vr = buf ? (void *)(str + n.states) : NULL;
+	uint8_t *br = buf ? (uint8_t *)(vr + n.values) : NULL; /* bounds, uint64_t each */
+	uint32_t bi = 0;
 	struct fms_schema_rec shdr = {0};
 
 	shdr.version = s->version;
@@ -208,6 +213,13 @@ serialize(const struct fastmib_schema *s, uint8_t *buf)
 			cc.arc = c->arc;
 			cc.type = c->type;
 			cc.offset = c->offset;
+			cc.n_bounds = c->n_bounds;
+			cc.first_bound = bi;
+			cc.log2 = c->log2;
+			if (br)
+				memcpy(br + (size_t)bi * sizeof(uint64_t), c->bounds,
+				       (size_t)c->n_bounds * sizeof(uint64_t));
+			bi += c->n_bounds;
 			if (cr)
 				cr[ci] = cc;
 		}
@@ -226,6 +238,7 @@ serialize(const struct fastmib_schema *s, uint8_t *buf)
 		serialize_states(&s->groups[i], &t, str, vr, &si, &vi);
 	shdr.n_states = n.states;
 	shdr.n_values = n.values;
+	shdr.n_bounds = n.bounds;
 	shdr.strtab_len = t.len;
 	if (sr)
 		*sr = shdr;
@@ -397,6 +410,7 @@ struct serialized {
 	const struct fms_event_rec *er;
 	const struct fms_state_schema_rec *str;
 	const struct fms_enum_rec *vr;
+	const uint8_t *br;      /* bound records, uint64_t each (read with memcpy) */
 	const uint8_t *strtab;
 };
 
@@ -416,12 +430,15 @@ read_header(const uint8_t *buf, uint64_t len, struct serialized *z)
 	    sr->n_counters > FASTMIB_MAX_GROUPS * FASTMIB_MAX_COUNTERS ||
 	    sr->n_events > FASTMIB_MAX_EVENTS ||
 	    sr->n_states > FASTMIB_MAX_GROUPS * FASTMIB_MAX_STATES ||
-	    sr->n_values > (uint64_t)sr->n_states * FASTMIB_MAX_ENUM_VALUES)
+	    sr->n_values > (uint64_t)sr->n_states * FASTMIB_MAX_ENUM_VALUES ||
+	    sr->n_bounds > (uint64_t)sr->n_counters * FASTMIB_MAX_BOUNDS)
 		return fms_error(-EINVAL, "segment schema: %u groups / %u counters / %u events / "
-				 "%u states / %u enum values out of range", sr->n_groups,
-				 sr->n_counters, sr->n_events, sr->n_states, sr->n_values);
+				 "%u states / %u enum values / %u bounds out of range",
+				 sr->n_groups, sr->n_counters, sr->n_events, sr->n_states,
+				 sr->n_values, sr->n_bounds);
 	rl = records_len(sr->n_groups, (struct totals){ sr->n_counters, sr->n_states,
-							sr->n_values }, sr->n_events);
+							sr->n_values, sr->n_bounds },
+			 sr->n_events);
 	need = rl + sr->strtab_len;
 	if (need > len)
 		return fms_error(-EINVAL, "segment schema: records need %llu bytes, area has %llu",
@@ -431,6 +448,7 @@ read_header(const uint8_t *buf, uint64_t len, struct serialized *z)
 	z->er = (const void *)(z->cr + sr->n_counters);
 	z->str = (const void *)(z->er + sr->n_events);
 	z->vr = (const void *)(z->str + sr->n_states);
+	z->br = (const uint8_t *)(z->vr + sr->n_values);
 	z->strtab = buf + rl;
 	return 0;
 }
@@ -443,6 +461,7 @@ struct schema_block {
 	struct fastmib_event_schema *events;
 	struct fastmib_state_schema *states;
 	struct fastmib_enum_value *values;
+	uint64_t *bounds;
 };
 
 /*
@@ -459,6 +478,7 @@ schema_alloc(const struct serialized *z, struct schema_block *b, struct reader *
 				      sr->n_events * sizeof(*b->events) +
 				      (size_t)sr->n_states * sizeof(*b->states) +
 				      (size_t)sr->n_values * sizeof(*b->values) +
+				      (size_t)sr->n_bounds * sizeof(*b->bounds) +
 				      sr->strtab_len + 1);
 
 	if (block == NULL)
@@ -469,7 +489,9 @@ schema_alloc(const struct serialized *z, struct schema_block *b, struct reader *
 	b->events = (void *)(b->counters + sr->n_counters);
 	b->states = (void *)(b->events + sr->n_events);
 	b->values = (void *)(b->states + sr->n_states);
-	rd->strtab = (char *)(b->values + sr->n_values);
+	b->bounds = (void *)(b->values + sr->n_values);
+	memcpy(b->bounds, z->br, (size_t)sr->n_bounds * sizeof(*b->bounds));
+	rd->strtab = (char *)(b->bounds + sr->n_bounds);
 	rd->strtab_len = sr->strtab_len;
 	memcpy((char *)rd->strtab, z->strtab, sr->strtab_len);
 	b->s->n_groups = sr->n_groups;
@@ -496,9 +518,11 @@ deserialize_head(const struct reader *rd, const struct fms_schema_rec *sr,
 	return get_str(rd, sr->prefix, FASTMIB_MAX_NAME, "prefix", &s->prefix);
 }
 
-/* The n counter records `cr` into counters[0..n). */
+/* The n counter records `cr` into counters[0..n), a histogram's bounds
+ * pointing into b->bounds. */
 static int
-deserialize_counters(const struct reader *rd, const struct fms_counter_rec *cr, uint32_t n,
+deserialize_counters(const struct reader *rd, const struct serialized *z,
+		     const struct fms_counter_rec *cr, uint32_t n, struct schema_block *b,
 		     struct fastmib_counter_schema *counters)
 {
 	int rc;
@@ -516,6 +540,14 @@ deserialize_counters(const struct reader *rd, const struct fms_counter_rec *cr, 
 		counters[k].arc = c.arc;
 		counters[k].type = c.type;
 		counters[k].offset = c.offset;
+		counters[k].log2 = c.log2;
+		/* how many the schema check judges; where they are, here */
+		if (c.first_bound > z->sr.n_bounds || c.n_bounds > z->sr.n_bounds - c.first_bound)
+			return fms_error(-EINVAL, "segment schema: counter %s: bounds %u+%u outside "
+					 "the %u bound records", counters[k].name, c.first_bound,
+					 c.n_bounds, z->sr.n_bounds);
+		counters[k].n_bounds = c.n_bounds;
+		counters[k].bounds = c.n_bounds ? &b->bounds[c.first_bound] : NULL;
 	}
 	return 0;
 }
@@ -617,7 +649,7 @@ deserialize_group(const struct reader *rd, const struct serialized *z, uint32_t 
 	gs->state_size = g.state_size;
 	if ((rc = deserialize_states(rd, z, g.first_state, g.n_states, b, &b->states[g.first_state])))
 		return rc;
-	return deserialize_counters(rd, &z->cr[ci], g.n_counters, &b->counters[ci]);
+	return deserialize_counters(rd, z, &z->cr[ci], g.n_counters, b, &b->counters[ci]);
 }
 
 /* Every group in order, each with the counter records that follow the

@@ -32,7 +32,8 @@
  *               reader first saw the slot inside its current transaction:
  *               fms_obs_word()), the group times, per group the stored-baseline bitmap (a
  *               bit per row whose record was ever written; one row for a
- *               scalar group), then from the next page per group a block
+ *               scalar group), in a model with peaks the peak reset logs
+ *               (struct fms_peaks), then from the next page per group a block
  *               of row records (fms_rec_words(): reset half, and enable
  *               half for `rows: present` tables)
  *   keys        page aligned: per keyed table, a record per row
@@ -73,11 +74,13 @@
 #include "fastmib/schema.h"
 
 #define FMS_MAGIC "FASTMIB" /* 8 bytes with its NUL */
-#define FMS_FORMAT 7 /* 2: event schema records, event area, TSC clock; 3: event arg types;
+#define FMS_FORMAT 8 /* 2: event schema records, event area, TSC clock; 3: event arg types;
 		       4: slot owner thread; 5: reset and enable halves of baselines;
 		       6: scratch rows, slot table apart from the data, slot regions and
 		       reset records allocated on first use; 7: state objects (schema
-		       records, state areas, change log), a 320-byte header */
+		       records, state areas, change log), a 320-byte header;
+		       8: histograms and peaks (bounds records, a baseline per row
+		       word, the peak reset logs and each slot's acknowledgements) */
 #define FMS_CACHE_LINE 64
 #define FMS_HEADER_SIZE 320
 #define FMS_STR_MAX FASTMIB_MAX_TEXT /* longest string (descriptions) in a schema */
@@ -156,7 +159,16 @@ struct fms_slot {
 	uint64_t out_of_range;  /* atomic, writer-owned: updates sent to a scratch row */
 	uint64_t nested;        /* atomic, writer-owned: refused nested transactions */
 	uint32_t ready;         /* atomic; 1 once the slot's region is allocated (release) */
-	uint8_t pad[FMS_CACHE_LINE - 36];
+	uint32_t pad0;
+	/*
+	 * Models with peaks: the last entry of each peak log (struct
+	 * fms_peaks) whose reset this slot's writer has applied to its peak
+	 * words. Atomic, writer-owned, stored inside its seqcount write
+	 * section together with the zeroed words, so a reader that copies a
+	 * row and these under the sequence sees both or neither.
+	 */
+	uint64_t peak_ack[2];
+	uint8_t pad[FMS_CACHE_LINE - 56];
 };
 _Static_assert(sizeof(struct fms_slot) == FMS_CACHE_LINE, "slot size");
 
@@ -193,17 +205,21 @@ _Static_assert(sizeof(struct fms_reset) == FMS_CACHE_LINE, "reset head size");
 
 /*
  * Words of a row's record in a group's reset block: the reset half
- * [epoch, time, baseline per counter], then, for groups whose rows are
- * enabled and disabled (`rows: present`), the enable half of the same
- * shape. Times are CLOCK_REALTIME ns; epoch 0 means "never stored".
+ * [epoch, time, baseline per word of the row], then, for groups whose
+ * rows are enabled and disabled (`rows: present`), the enable half of the
+ * same shape. Times are CLOCK_REALTIME ns; epoch 0 means "never stored".
+ * A peak's word has no baseline (a maximum cannot be taken back): its
+ * place holds the peak log entry (struct fms_peaks) that resets the row's
+ * peaks, in the reset half the resetters' log's, in the enable half the
+ * enables' log's; 0: never reset.
  */
 #define FMS_REC_EPOCH 0
 #define FMS_REC_TIME 1
 #define FMS_REC_BASE 2
 static inline uint64_t
-fms_rec_half_words(uint32_t n_counters)
+fms_rec_half_words(const struct fastmib_group_schema *g)
 {
-	return FMS_REC_BASE + (uint64_t)n_counters;
+	return FMS_REC_BASE + (uint64_t)g->row_size / 8;
 }
 
 static inline uint64_t
@@ -211,8 +227,57 @@ fms_rec_words(const struct fastmib_group_schema *g)
 {
 	int halves = g->n_indexes > 0 && !g->all_rows ? 2 : 1;
 
-	return halves * fms_rec_half_words(g->n_counters);
+	return halves * fms_rec_half_words(g);
 }
+
+/*
+ * Peak resets. A maximum cannot be reset by a baseline: the lcore that
+ * writes a peak word zeroes it. Two logs of resets, one per kind of
+ * resetter, each with a single writer at a time: FMS_PEAK_RESETS, written
+ * by resetters (holding the reset lock), and FMS_PEAK_ENABLES, written by
+ * the creator's row enables (holding its enable lock), since neither may
+ * wait for the other. An entry names a row (group << 32 | row), every row
+ * of a group (row FMS_PEAK_ALL) or every group (both FMS_PEAK_ALL).
+ *
+ * A resetter first stores, in its half of each row's record, the number
+ * n its entry will have (in place of the peak words' baselines), then the
+ * entry at entry[n % FMS_PEAK_LOG], then head = n (release), then adds 1
+ * to `requests` (release). A writer opening a transaction compares
+ * `requests` with the value it last saw: one load, and the rare slow path
+ * (fastmib_peak_catch_up()) applies the entries after its slot's
+ * peak_ack[] (zeroes its peak words of those rows) and acknowledges them,
+ * inside its write section. One more than FMS_PEAK_LOG entries behind, it
+ * zeroes instead every row whose record names an entry after its ack.
+ * Readers take a slot's peak word of a row only when the slot has
+ * acknowledged the entries the row's record names: a lcore that has not
+ * applied a reset yet has recorded nothing since.
+ */
+#define FMS_PEAK_RESETS 0
+#define FMS_PEAK_ENABLES 1
+#define FMS_PEAK_LOG 1024u /* entries, a power of two */
+#define FMS_PEAK_ALL UINT32_MAX
+struct fms_peak_log {
+	uint64_t head;          /* atomic: entries ever appended, the newest's number */
+	uint8_t pad[FMS_CACHE_LINE - 8];
+	uint64_t entry[FMS_PEAK_LOG];
+};
+
+struct fms_peaks {
+	uint64_t requests;      /* atomic: entries published in both logs; writers load
+				   it at every transaction open, so nothing else is on
+				   its line */
+	uint8_t pad[FMS_CACHE_LINE - 8];
+	struct fms_peak_log log[2];
+};
+
+static inline uint64_t
+fms_peak_entry(uint32_t group, uint32_t row)
+{
+	return (uint64_t)group << 32 | row;
+}
+
+/* Words of a row as bits, for the kinds of its words. */
+#define FMS_ROW_MASK_WORDS (FASTMIB_MAX_ROW_WORDS / 64)
 
 /* Serialized schema: strings are (offset, length) into the string table
  * that follows the counter records; each ends with a NUL at off + len. */
@@ -235,6 +300,8 @@ struct fms_schema_rec {
 	uint32_t n_events;      /* event records follow the counter records */
 	uint32_t n_states;      /* over all groups: state records follow the events' */
 	uint32_t n_values;      /* over all enum states: value records follow the states' */
+	uint32_t n_bounds;      /* over all histograms: bound records (uint64_t) follow
+				   the values' */
 };
 
 struct fms_index_rec {
@@ -316,7 +383,9 @@ struct fms_counter_rec {
 	uint32_t arc;
 	uint32_t type;
 	uint32_t offset;
-	uint32_t pad;
+	uint32_t n_bounds;      /* a histogram's: its bound records from first_bound on */
+	uint32_t first_bound;
+	uint32_t log2;
 };
 
 /* Where a group's bitmaps and reset records live (file offsets). */
@@ -420,6 +489,10 @@ struct fms_group_layout {
 	uint64_t reset;         /* rows of fms_rec_words() words */
 	uint64_t states;        /* groups with states: the first state record, else 0 */
 	uint64_t state_stride;  /* bytes per state record */
+	/* Bit w: word w of a row is a peak's, which readers combine over
+	 * lcores by maximum (the others they sum) and take no baseline of. */
+	uint64_t peak_words[FMS_ROW_MASK_WORDS];
+	uint32_t has_peaks;     /* a word of peak_words is set */
 };
 
 struct fms_layout {
@@ -432,6 +505,7 @@ struct fms_layout {
 	uint32_t event_ring;
 	struct fms_area schema, slots, shared, presence, state_fixed, reset, keys, states, data;
 	uint64_t state_log;     /* struct fms_state_log, 0 without a `notify` state */
+	uint64_t peaks;         /* struct fms_peaks, 0 in a model without peaks */
 	uint64_t observations;  /* n_slots observation words (fms_obs_word()) */
 	uint64_t allocated;     /* bytes allocated at creation: [0, allocated) */
 	uint64_t file_size;

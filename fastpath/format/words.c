@@ -14,6 +14,10 @@ fastmib_type_word(uint32_t type)
 		return "counter32";
 	case FASTMIB_GAUGE32:
 		return "gauge32";
+	case FASTMIB_HISTOGRAM:
+		return "histogram";
+	case FASTMIB_PEAK:
+		return "peak";
 	}
 	return NULL;
 }

@@ -174,6 +174,13 @@ fms_state_log(const struct fastmib_segment *seg)
 				  : NULL;
 }
 
+/* The peak reset logs, or NULL in a model without peaks. */
+static inline struct fms_peaks *
+fms_peaks(const struct fastmib_segment *seg)
+{
+	return seg->lay.peaks ? (struct fms_peaks *)(void *)(seg->base + seg->lay.peaks) : NULL;
+}
+
 /* A slot's event block: head line, counters, ring (models with events). */
 static inline uint8_t *
 fms_event_block(const struct fastmib_segment *seg, uint32_t s)
@@ -215,22 +222,29 @@ int fms_alloc_record(struct fastmib_segment *seg, unsigned group, uint32_t row);
 /* Mark the row's record stored (release), after its first store. */
 void fms_set_stored(struct fastmib_segment *seg, unsigned group, uint32_t row);
 
-/* read.c: one raw snapshot (sum over lcores), without baseline or checks.
- * Returns 0 or -EBUSY (best effort). */
+/* read.c: one raw snapshot (counter words summed over lcores, peak words
+ * their maximum), one word per word of the row, without baseline or
+ * checks. Returns 0 or -EBUSY (best effort). */
 int fms_read_raw_row(struct fastmib_segment *seg, unsigned group, uint32_t row,
 		     uint64_t *values);
 /* Same, by the writer of slot `own` (FMS_NO_SLOT: none), possibly inside
  * its own transaction: that slot is copied without waiting, since its only
- * writer is the caller and program order makes its stores visible. */
+ * writer is the caller and program order makes its stores visible. With
+ * `gens` (a group with peaks: the peak log entries that last reset the
+ * row, fms_read_baseline()), a slot's peak words count only once it has
+ * applied them; NULL: every slot's count. */
 #define FMS_NO_SLOT UINT32_MAX
 int fms_read_raw_row_own(struct fastmib_segment *seg, unsigned group, uint32_t row,
-			 uint64_t *values, uint32_t own);
-/* The baseline of one row (the half of the newer epoch) and, if `time` is
- * not NULL, its discontinuity time (the later of the two halves' times),
- * under the read protocol of both seqcounts; 0, or -EBUSY with the last
- * copy (perhaps torn) when a writer of the record stayed inside. */
+			 uint64_t *values, const uint64_t *gens, uint32_t own);
+/* The baseline of one row (the half of the newer epoch; one word per
+ * word of the row) and, if `time` is not NULL, its discontinuity time
+ * (the later of the two halves' times), and if `gens` is not NULL the
+ * peak log entries (FMS_PEAK_RESETS, FMS_PEAK_ENABLES) that last reset
+ * its peaks (0 and 0 without), under the read protocol of both seqcounts;
+ * 0, or -EBUSY with the last copy (perhaps torn) when a writer of the
+ * record stayed inside. */
 int fms_read_baseline(struct fastmib_segment *seg, unsigned group, uint32_t row,
-		      uint64_t *base, uint64_t *time);
+		      uint64_t *base, uint64_t *time, uint64_t *gens);
 
 /* Slot whose writer is the calling thread (fms_slot.owner_tid), or
  * FMS_NO_SLOT; creator handles only. */
@@ -245,6 +259,15 @@ int fms_key_read(struct fastmib_segment *seg, unsigned group, uint32_t row, uint
 		 size_t *len, uint32_t *seq);
 /* Free every order a handle keeps. */
 void fms_key_orders_free(struct fastmib_segment *seg);
+
+/* peaks.c: a peak log's next entry, for its one writer (the reset lock's
+ * holder for FMS_PEAK_RESETS, the creator's enable lock's for
+ * FMS_PEAK_ENABLES), which names it in the records of the rows it resets
+ * and then publishes it: the entry, the log's head, the request count
+ * that writers look at when they open a transaction. */
+uint64_t fms_peak_next(struct fastmib_segment *seg, int log);
+void fms_peak_publish(struct fastmib_segment *seg, int log, uint64_t n, uint32_t group,
+		      uint32_t row);
 
 /* reset.c */
 /* The snapshot of a row that becomes a baseline: draws an epoch from the

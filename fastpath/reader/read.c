@@ -35,12 +35,12 @@ stat_add(uint64_t *c, uint64_t n)
 	__atomic_fetch_add(c, n, __ATOMIC_RELAXED);
 }
 
+/* Every word of a shared-atomic row: each atomic on its own. */
 static inline void
-load_row(const uint8_t *row, const struct fastmib_group_schema *g, uint64_t *out)
+load_row(const uint8_t *row, uint32_t n_words, uint64_t *out)
 {
-	for (uint32_t i = 0; i < g->n_counters; i++)
-		out[i] = __atomic_load_n((const uint64_t *)(const void *)(row + g->counters[i].offset),
-					 __ATOMIC_RELAXED);
+	for (uint32_t i = 0; i < n_words; i++)
+		out[i] = __atomic_load_n((const uint64_t *)(const void *)row + i, __ATOMIC_RELAXED);
 }
 
 /* Copy `n` consecutive 64-bit words; the tightest loop a read section can have. */
@@ -52,10 +52,25 @@ copy_words(const uint64_t *src, uint64_t *dst, uint32_t n)
 }
 
 /*
+ * The row's words and, when `acks` is not NULL (a group with peaks), the
+ * slot's two peak acknowledgements after them: both are stored by the
+ * slot's writer inside its write section, so copied inside one read
+ * section they are of one moment.
+ */
+static inline __attribute__((always_inline)) void
+copy_row(const uint64_t *row, uint32_t n_words, const uint64_t *acks, uint64_t *words)
+{
+	copy_words(row, words, n_words);
+	if (acks)
+		copy_words(acks, words + n_words, 2);
+}
+
+/*
  * One bounded snapshot of the `n_words` words at `row` under `sc`, into
- * `words`. Returns the attempts it spent beyond the first, or -1 once the
- * budget of FASTMIB_READ_MAX_TRIES attempts is gone (then `words` holds
- * one untorn but possibly mid-transaction copy).
+ * `words` (and the slot's peak acknowledgements `acks`, when not NULL,
+ * into words[n_words..n_words + 2)). Returns the attempts it spent beyond
+ * the first, or -1 once the budget of FASTMIB_READ_MAX_TRIES attempts is
+ * gone (then `words` holds one untorn but possibly mid-transaction copy).
  *
  * An odd sequence means a writer is inside its section: copying the row
  * then is wasted work, and the copy pulls the row's cache lines away from
@@ -72,7 +87,7 @@ copy_words(const uint64_t *src, uint64_t *dst, uint32_t n)
  */
 static int
 copy_in_section(const struct fms_seqcount *seq, const uint64_t *row, uint32_t n_words,
-		uint64_t *words)
+		const uint64_t *acks, uint64_t *words)
 {
 	const rte_seqcount_t *sc = fms_rte_seqcount_const(seq);
 
@@ -84,11 +99,11 @@ copy_in_section(const struct fms_seqcount *seq, const uint64_t *row, uint32_t n_
 			rte_pause();
 			continue;
 		}
-		copy_words(row, words, n_words);
+		copy_row(row, n_words, acks, words);
 		if (!rte_seqcount_read_retry(sc, sn))
 			return t;
 	}
-	copy_words(row, words, n_words);
+	copy_row(row, n_words, acks, words);
 	return -1;
 }
 
@@ -105,13 +120,6 @@ count_snap(int r, uint64_t *retries, int *busy)
 	}
 }
 
-/* Counter i of a copied row: outside any read section, so free to be slow. */
-static inline uint64_t
-word_of(const uint64_t *words, const struct fastmib_group_schema *g, uint32_t i)
-{
-	return words[g->counters[i].offset / 8];
-}
-
 static inline const uint64_t *
 row_at(const uint8_t *base, uint64_t off)
 {
@@ -122,7 +130,7 @@ int
 fms_read_raw_row(struct fastmib_segment *seg, unsigned group, uint32_t row,
 		 uint64_t *values)
 {
-	return fms_read_raw_row_own(seg, group, row, values, FMS_NO_SLOT);
+	return fms_read_raw_row_own(seg, group, row, values, NULL, FMS_NO_SLOT);
 }
 
 uint32_t
@@ -146,23 +154,25 @@ fms_own_slot(const struct fastmib_segment *seg)
 
 /*
  * fms_read_raw_row() with the handle's patience (see fastmib_read() for
- * the rule). Only the rare bounded case pays for any of this: it looks up
+ * the rule), and the row's peak resets `gens` (NULL: none taken into
+ * account). Only the rare bounded case pays for any of this: it looks up
  * the caller's own slot (a writer reading inside its own transaction must
  * not wait for itself), then naps and reads again until the deadline.
  */
 static int
 read_row_patiently(struct fastmib_segment *seg, unsigned group, uint32_t row,
-		   uint64_t *values)
+		   uint64_t *values, const uint64_t *gens)
 {
 	static const struct timespec nap = { 0, 20000 };
-	int rc = fms_read_raw_row(seg, group, row, values);
+	int rc = fms_read_raw_row_own(seg, group, row, values, gens, FMS_NO_SLOT);
 	uint32_t own;
 	uint64_t now, deadline;
 
 	if (rc != -EBUSY)
 		return rc;
 	own = fms_own_slot(seg);
-	if (own != FMS_NO_SLOT && (rc = fms_read_raw_row_own(seg, group, row, values, own)) == 0)
+	if (own != FMS_NO_SLOT &&
+	    (rc = fms_read_raw_row_own(seg, group, row, values, gens, own)) == 0)
 		return 0;
 	now = fms_mono_ns();
 	if (seg->read_patience_ns == 0 ||
@@ -171,7 +181,7 @@ read_row_patiently(struct fastmib_segment *seg, unsigned group, uint32_t row,
 	for (deadline = now + seg->read_patience_ns; rc == -EBUSY && now < deadline;
 	     now = fms_mono_ns()) {
 		nanosleep(&nap, NULL);
-		rc = fms_read_raw_row_own(seg, group, row, values, own);
+		rc = fms_read_raw_row_own(seg, group, row, values, gens, own);
 	}
 	if (rc == -EBUSY)
 		__atomic_store_n(&seg->stuck_until, now + FASTMIB_READ_HOLDOFF_NS,
@@ -188,48 +198,84 @@ count_best_effort(struct fastmib_segment *seg)
 		__atomic_fetch_add(&seg->reset_head->best_effort, 1, __ATOMIC_RELAXED);
 }
 
+/* Is word w a peak's (struct fms_group_layout.peak_words)? */
+static inline bool
+is_peak_word(const struct fms_group_layout *gl, uint32_t w)
+{
+	return (gl->peak_words[w / 64] >> (w % 64)) & 1;
+}
+
+/*
+ * One slot's copy of a row of a group with peaks into the combination:
+ * its counter words added, its peak words taken into the maximum when the
+ * slot has applied every reset of the row (`gens`: the entries of both
+ * peak logs that last reset it; NULL: every copy counts). A slot behind
+ * has recorded nothing since the reset, as far as readers know: what it
+ * recorded before and after it share one word until it zeroes it.
+ */
+static void
+combine_with_peaks(const struct fms_group_layout *gl, const uint64_t *words, uint32_t n_words,
+		   const uint64_t *gens, uint64_t *values)
+{
+	const uint64_t *acks = words + n_words;
+	bool applied = !gens || (acks[FMS_PEAK_RESETS] >= gens[FMS_PEAK_RESETS] &&
+				 acks[FMS_PEAK_ENABLES] >= gens[FMS_PEAK_ENABLES]);
+
+	for (uint32_t i = 0; i < n_words; i++) {
+		if (!is_peak_word(gl, i))
+			values[i] += words[i];
+		else if (applied && words[i] > values[i])
+			values[i] = words[i];
+	}
+}
+
 int
 fms_read_raw_row_own(struct fastmib_segment *seg, unsigned group, uint32_t row,
-		     uint64_t *values, uint32_t own)
+		     uint64_t *values, const uint64_t *gens, uint32_t own)
 {
 	const struct fastmib_group_schema *g = &seg->schema->groups[group];
+	const struct fms_group_layout *gl = &seg->lay.groups[group];
 	uint64_t off = g->offset + (uint64_t)row * g->row_size;
 	uint32_t n_words = g->row_size / 8;
-	uint64_t words[FASTMIB_MAX_COUNTERS];
+	uint64_t words[FASTMIB_MAX_ROW_WORDS + 2];
 	uint64_t retries = 0;
 	int busy = 0, r;
 
 	switch (g->storage) {
 	case FASTMIB_STORAGE_PER_CORE:
-		memset(values, 0, g->n_counters * sizeof(*values));
+		memset(values, 0, n_words * sizeof(*values));
 		/* One slot at a time: a writer busy on one lcore does not make
 		 * us copy the other lcores' rows again. */
 		for (uint32_t s = 0; s < seg->n_slots; s++) {
+			const uint64_t *acks = gl->has_peaks ? fms_slot(seg, s)->peak_ack : NULL;
+			const uint64_t *src;
+
 			if (!fms_slot_ready(seg, s))
 				continue; /* never written, and not to be touched */
+			src = row_at(fms_slot_data(seg, s), off);
 			if (s == own) {
-				copy_words(row_at(fms_slot_data(seg, s), off), words, n_words);
+				copy_row(src, n_words, acks, words);
 				r = 0;
 			} else {
-				r = copy_in_section(&fms_slot(seg, s)->seq,
-						    row_at(fms_slot_data(seg, s), off), n_words,
-						    words);
+				r = copy_in_section(&fms_slot(seg, s)->seq, src, n_words, acks, words);
 			}
 			count_snap(r, &retries, &busy);
-			for (uint32_t i = 0; i < g->n_counters; i++)
-				values[i] += word_of(words, g, i);
+			if (gl->has_peaks) {
+				combine_with_peaks(gl, words, n_words, gens, values);
+				continue;
+			}
+			for (uint32_t i = 0; i < n_words; i++)
+				values[i] += words[i];
 		}
 		break;
 	case FASTMIB_STORAGE_SHARED_BUFFERED:
 		r = copy_in_section(&seg->shared_head->lock.count, row_at(seg->shared, off),
-				    n_words, words);
+				    n_words, NULL, values);
 		count_snap(r, &retries, &busy);
-		for (uint32_t i = 0; i < g->n_counters; i++)
-			values[i] = word_of(words, g, i);
 		break;
 	default:
 		/* Shared-atomic: each word is atomic; no group snapshot exists. */
-		load_row(seg->shared + off, g, values);
+		load_row(seg->shared + off, n_words, values);
 		break;
 	}
 	stat_add(&seg->stats.reads, 1);
@@ -240,28 +286,49 @@ fms_read_raw_row_own(struct fastmib_segment *seg, unsigned group, uint32_t row,
 	return busy ? -EBUSY : 0;
 }
 
+/* The reset entries a row's record names in its first peak word: the
+ * same in every peak word of a half (a reset takes the row's peaks
+ * together). */
+static void
+peak_gens_of(const struct fms_group_layout *gl, const uint64_t *copy, uint64_t half,
+	     uint64_t words, uint64_t *gens)
+{
+	uint32_t w = 0;
+
+	while (!is_peak_word(gl, w))
+		w++;
+	gens[FMS_PEAK_RESETS] = copy[FMS_REC_BASE + w];
+	gens[FMS_PEAK_ENABLES] = words > half ? copy[half + FMS_REC_BASE + w] : 0;
+}
+
 /*
  * Both halves of a row record are copied under the read protocol of the
  * two seqcounts that guard them (resetters': the reset seqlock's; the
  * creator's: enable_seq), then the half of the newer epoch is the
- * baseline. Gauges have a zero baseline in both halves.
+ * baseline. Gauges have a zero baseline in both halves. In a group with
+ * peaks, `gens` (when not NULL) gets the peak log entries that last reset
+ * the row, from both halves: every one of them must have been applied by
+ * a slot whose peak words are taken.
  */
 int
 fms_read_baseline(struct fastmib_segment *seg, unsigned group, uint32_t row,
-		  uint64_t *base, uint64_t *time)
+		  uint64_t *base, uint64_t *time, uint64_t *gens)
 {
 	const struct fastmib_group_schema *g = &seg->schema->groups[group];
+	const struct fms_group_layout *gl = &seg->lay.groups[group];
 	const rte_seqcount_t *rs = fms_rte_seqcount_const(&seg->reset_head->lock.count);
 	const rte_seqcount_t *es = fms_rte_seqcount_const(&seg->reset_head->enable_seq);
 	const uint64_t *rec = fms_reset_row(seg, group, row);
-	uint64_t half = fms_rec_half_words(g->n_counters);
+	uint64_t half = fms_rec_half_words(g);
 	uint64_t words = fms_rec_words(g);
-	uint64_t copy[2 * (FMS_REC_BASE + FASTMIB_MAX_COUNTERS)];
+	uint64_t copy[2 * (FMS_REC_BASE + FASTMIB_MAX_ROW_WORDS)];
 
+	if (gens)
+		gens[FMS_PEAK_RESETS] = gens[FMS_PEAK_ENABLES] = 0;
 	if (!fms_row_stored(seg, group, row)) {
 		/* Never stored: a zero baseline, and not a load from the record,
 		 * which may be an unallocated page. */
-		memset(base, 0, g->n_counters * sizeof(*base));
+		memset(base, 0, (g->row_size / 8) * sizeof(*base));
 		if (time)
 			*time = 0;
 		return 0;
@@ -282,12 +349,14 @@ fms_read_baseline(struct fastmib_segment *seg, unsigned group, uint32_t row,
 		pick = copy;
 		if (words > half && copy[half + FMS_REC_EPOCH] > copy[FMS_REC_EPOCH])
 			pick = copy + half;
-		memcpy(base, pick + FMS_REC_BASE, g->n_counters * sizeof(*base));
+		memcpy(base, pick + FMS_REC_BASE, (g->row_size / 8) * sizeof(*base));
 		if (time) {
 			*time = copy[FMS_REC_TIME];
 			if (words > half && copy[half + FMS_REC_TIME] > *time)
 				*time = copy[half + FMS_REC_TIME];
 		}
+		if (gens && gl->has_peaks)
+			peak_gens_of(gl, copy, half, words, gens);
 		return torn ? -EBUSY : 0;
 	}
 }
@@ -321,7 +390,7 @@ fastmib_read_raw_mapped(struct fastmib_segment *seg, unsigned group, uint32_t ro
 
 	if (rc)
 		return rc;
-	rc = read_row_patiently(seg, group, row, values);
+	rc = read_row_patiently(seg, group, row, values, NULL);
 	if (rc == -EBUSY)
 		count_best_effort(seg);
 	if (rc)
@@ -341,20 +410,39 @@ fastmib_read_raw_mapped(struct fastmib_segment *seg, unsigned group, uint32_t ro
  * flow, a key removed and another inserted on its row) than the baseline:
  * subtracted, the old life's counts would show as the new one's. Counter
  * baselines are snapshots of ever-growing raw counts, so an unchanged one
- * proves that none came in between.
+ * proves that none came in between; peak words hold the reset that last
+ * took the row's peaks, which a new life changes too.
  */
 static bool
 baseline_moved(struct fastmib_segment *seg, unsigned group, uint32_t row, uint32_t esn,
 	       const uint64_t *base)
 {
 	const rte_seqcount_t *es = fms_rte_seqcount_const(&seg->reset_head->enable_seq);
-	uint64_t now[FASTMIB_MAX_COUNTERS];
+	uint64_t now[FASTMIB_MAX_ROW_WORDS];
 
 	/* the fence in read_retry orders the counter loads before this one */
 	if (!rte_seqcount_read_retry(es, esn))
 		return false;
-	return fms_read_baseline(seg, group, row, now, NULL) != 0 ||
-	       memcmp(now, base, seg->schema->groups[group].n_counters * sizeof(*now)) != 0;
+	return fms_read_baseline(seg, group, row, now, NULL, NULL) != 0 ||
+	       memcmp(now, base, (seg->schema->groups[group].row_size / 8) * sizeof(*now)) != 0;
+}
+
+/* values - base, word by word, but a peak's: it has no baseline. */
+static void
+subtract_baseline(const struct fastmib_group_schema *g, const struct fms_group_layout *gl,
+		  uint64_t *values, const uint64_t *base)
+{
+	uint32_t n_words = g->row_size / 8;
+
+	if (!gl->has_peaks) {
+		/* a gauge's baseline is 0 */
+		for (uint32_t i = 0; i < n_words; i++)
+			values[i] -= base[i];
+		return;
+	}
+	for (uint32_t i = 0; i < n_words; i++)
+		if (!is_peak_word(gl, i))
+			values[i] -= base[i];
 }
 
 /*
@@ -363,14 +451,16 @@ baseline_moved(struct fastmib_segment *seg, unsigned group, uint32_t row, uint32
  * resetter's), so every counter read afterwards is >= its baseline modulo
  * 2^64 and the unsigned difference never goes "negative". Baseline and
  * counts must be of one life of the row: an enable between them means
- * reading again (baseline_moved()).
+ * reading again (baseline_moved()). The peak resets named with it are
+ * read first too: a slot that acknowledged them had zeroed its peak words
+ * before it did, so what its words hold was recorded since.
  */
 static int
 fastmib_read_mapped(struct fastmib_segment *seg, unsigned group, uint32_t row,
 	     uint64_t *values)
 {
 	const rte_seqcount_t *es = fms_rte_seqcount_const(&seg->reset_head->enable_seq);
-	uint64_t base[FASTMIB_MAX_COUNTERS];
+	uint64_t base[FASTMIB_MAX_ROW_WORDS], gens[2];
 	const struct fastmib_group_schema *g;
 	int rc = check_row(seg, group, &row), rb;
 
@@ -380,8 +470,8 @@ fastmib_read_mapped(struct fastmib_segment *seg, unsigned group, uint32_t row,
 	for (int t = 0;; t++) {
 		uint32_t esn = rte_seqcount_read_begin(es);
 
-		rb = fms_read_baseline(seg, group, row, base, NULL);
-		rc = read_row_patiently(seg, group, row, values);
+		rb = fms_read_baseline(seg, group, row, base, NULL, gens);
+		rc = read_row_patiently(seg, group, row, values, gens);
 		/* a baseline read best effort: no life can be told from another */
 		if (rb || !baseline_moved(seg, group, row, esn, base))
 			break;
@@ -390,9 +480,7 @@ fastmib_read_mapped(struct fastmib_segment *seg, unsigned group, uint32_t row,
 			break;
 		}
 	}
-	for (uint32_t i = 0; i < g->n_counters; i++)
-		if (g->counters[i].type != FASTMIB_GAUGE32)
-			values[i] -= base[i];
+	subtract_baseline(g, &seg->lay.groups[group], values, base);
 	if (rc || rb) {
 		if (rb && !rc)
 			stat_add(&seg->stats.bounded, 1);

@@ -109,7 +109,7 @@ fms_snap_baseline(struct fastmib_segment *seg, unsigned group, uint32_t row,
 	uint64_t deadline;
 
 	*epoch = __atomic_add_fetch(&seg->reset_head->epoch, 1, __ATOMIC_RELAXED);
-	if (fms_read_raw_row_own(seg, group, row, raw, own) == 0)
+	if (fms_read_raw_row_own(seg, group, row, raw, NULL, own) == 0)
 		return 0;
 	/* Busy: perhaps the caller's own slot, inside its own transaction.
 	 * Waiting for it would wait for ourselves, and its stores so far
@@ -119,7 +119,7 @@ fms_snap_baseline(struct fastmib_segment *seg, unsigned group, uint32_t row,
 	own = fms_own_slot(seg);
 	deadline = fms_mono_ns() + patience_ns;
 	for (unsigned a = 0;; a++) {
-		if (fms_read_raw_row_own(seg, group, row, raw, own) == 0)
+		if (fms_read_raw_row_own(seg, group, row, raw, NULL, own) == 0)
 			return 0;
 		if (fms_mono_ns() > deadline)
 			break;
@@ -133,27 +133,44 @@ fms_snap_baseline(struct fastmib_segment *seg, unsigned group, uint32_t row,
  * Store `raw` as the reset half of the row's record, with discontinuity
  * time `now`, in one write section of the reset seqlock; the caller holds
  * the reset lock and allocated the record (fms_alloc_record()). Gauges
- * keep a zero baseline: they are state, not totals. The store is skipped
- * when the record already holds a newer epoch: another reset whose
- * snapshot came after ours has stored since. Then the row is marked
- * stored (release), so readers load the record from now on.
+ * keep a zero baseline: they are state, not totals. The baselines are
+ * skipped when the record already holds a newer epoch: another reset
+ * whose snapshot came after ours has stored since. A row of peaks gets
+ * `peak_entry` (not 0), the entry of the resetters' peak log that resets
+ * them, in place of its peak words' baselines whatever the epochs say:
+ * the entry is applied either way, and a row names the newest that
+ * reset it. Then the row is marked stored (release), so readers load the
+ * record from now on.
  */
 static void
 store_row(struct fastmib_segment *seg, unsigned group, uint32_t row, const uint64_t *raw,
-	  uint64_t epoch, uint64_t now)
+	  uint64_t epoch, uint64_t now, uint64_t peak_entry)
 {
 	const struct fastmib_group_schema *g = &seg->schema->groups[group];
 	rte_seqcount_t *sc = fms_rte_seqcount(&seg->reset_head->lock.count);
 	uint64_t *rec = fms_reset_row(seg, group, row);
+	bool newer = __atomic_load_n(&rec[FMS_REC_EPOCH], __ATOMIC_RELAXED) > epoch;
 
-	if (__atomic_load_n(&rec[FMS_REC_EPOCH], __ATOMIC_RELAXED) > epoch)
+	if (newer && !peak_entry)
 		return;
 	rte_seqcount_write_begin(sc);
-	for (uint32_t i = 0; i < g->n_counters; i++)
-		if (g->counters[i].type != FASTMIB_GAUGE32)
-			__atomic_store_n(&rec[FMS_REC_BASE + i], raw[i], __ATOMIC_RELAXED);
-	__atomic_store_n(&rec[FMS_REC_TIME], now, __ATOMIC_RELAXED);
-	__atomic_store_n(&rec[FMS_REC_EPOCH], epoch, __ATOMIC_RELAXED);
+	for (uint32_t i = 0; i < g->n_counters; i++) {
+		const struct fastmib_counter_schema *c = &g->counters[i];
+		uint32_t w = fastmib_counter_word(c);
+
+		/* this half has no other writer: the lock holder's */
+		if (c->type == FASTMIB_PEAK &&
+		    peak_entry > __atomic_load_n(&rec[FMS_REC_BASE + w], __ATOMIC_RELAXED))
+			__atomic_store_n(&rec[FMS_REC_BASE + w], peak_entry, __ATOMIC_RELAXED);
+		if (newer || c->type == FASTMIB_GAUGE32 || c->type == FASTMIB_PEAK)
+			continue;
+		for (uint32_t k = w; k < w + fastmib_counter_words(c); k++)
+			__atomic_store_n(&rec[FMS_REC_BASE + k], raw[k], __ATOMIC_RELAXED);
+	}
+	if (!newer) {
+		__atomic_store_n(&rec[FMS_REC_TIME], now, __ATOMIC_RELAXED);
+		__atomic_store_n(&rec[FMS_REC_EPOCH], epoch, __ATOMIC_RELAXED);
+	}
 	rte_seqcount_write_end(sc);
 	fms_set_stored(seg, group, row);
 }
@@ -164,7 +181,8 @@ store_row(struct fastmib_segment *seg, unsigned group, uint32_t row, const uint6
  * the same, so a reset of the whole segment skips such rows and their
  * records stay unallocated (their discontinuity time is the module's,
  * which that reset advances). A reset of one row always stores, for the
- * row's own time.
+ * row's own time, and so does a row of peaks: its record names the reset
+ * (a lcore may record a peak between the snapshot and the commit).
  */
 static bool
 needs_record(const struct fastmib_segment *seg, unsigned group, uint32_t row,
@@ -172,11 +190,18 @@ needs_record(const struct fastmib_segment *seg, unsigned group, uint32_t row,
 {
 	const struct fastmib_group_schema *g = &seg->schema->groups[group];
 
-	if (!whole_segment || fms_row_stored(seg, group, row))
+	if (!whole_segment || fms_row_stored(seg, group, row) || seg->lay.groups[group].has_peaks)
 		return true;
-	for (uint32_t i = 0; i < g->n_counters; i++)
-		if (g->counters[i].type != FASTMIB_GAUGE32 && raw[i] != 0)
-			return true;
+	for (uint32_t i = 0; i < g->n_counters; i++) {
+		const struct fastmib_counter_schema *c = &g->counters[i];
+		uint32_t w = fastmib_counter_word(c);
+
+		if (c->type == FASTMIB_GAUGE32)
+			continue;
+		for (uint32_t k = w; k < w + fastmib_counter_words(c); k++)
+			if (raw[k] != 0)
+				return true;
+	}
 	return false;
 }
 
@@ -212,7 +237,7 @@ fastmib_reset_abort(struct fastmib_reset_plan *plan)
 static int
 plan_row(struct fastmib_reset_plan *p, unsigned group, uint32_t row)
 {
-	uint32_t n = p->seg->schema->groups[group].n_counters;
+	uint32_t n = p->seg->schema->groups[group].row_size / 8;
 	uint64_t epoch;
 	int rc;
 
@@ -315,18 +340,41 @@ fastmib_reset_prepare(struct fastmib_segment *seg, int group, uint32_t row,
 	return 0;
 }
 
-/* Store one plan; the caller holds the reset lock. */
+/* Does the plan reset peaks: a group of peaks, or all of a model with some? */
+static bool
+plan_resets_peaks(const struct fastmib_reset_plan *plan)
+{
+	const struct fastmib_segment *seg = plan->seg;
+
+	return plan->group < 0 ? seg->lay.peaks != 0
+			       : seg->lay.groups[plan->group].has_peaks != 0;
+}
+
+/*
+ * Store one plan; the caller holds the reset lock, so it is the one
+ * writer of the resetters' peak log. A plan that resets peaks names its
+ * entry in its rows' records first, then publishes it (fms_peak_publish()):
+ * a lcore zeroes its words of those rows before its next peak, in a
+ * transaction.
+ */
 static void
 store_plan(const struct fastmib_reset_plan *plan)
 {
 	struct fastmib_segment *seg = plan->seg;
 	rte_seqcount_t *sc = fms_rte_seqcount(&seg->reset_head->lock.count);
+	uint64_t peak_entry = plan_resets_peaks(plan) ? fms_peak_next(seg, FMS_PEAK_RESETS) : 0;
 
 	for (size_t i = 0; i < plan->n_rows; i++) {
 		const struct plan_row *r = &plan->rows[i];
 
-		store_row(seg, r->group, r->row, plan->values + r->off, r->epoch, plan->now);
+		store_row(seg, r->group, r->row, plan->values + r->off, r->epoch, plan->now,
+			  seg->lay.groups[r->group].has_peaks ? peak_entry : 0);
 	}
+	if (peak_entry)
+		fms_peak_publish(seg, FMS_PEAK_RESETS, peak_entry,
+				 plan->group < 0 ? FMS_PEAK_ALL : (uint32_t)plan->group,
+				 plan->group < 0 || plan->n_rows != 1 ? FMS_PEAK_ALL
+									 : plan->rows[0].row);
 	rte_seqcount_write_begin(sc);
 	if (plan->group < 0) {
 		for (unsigned i = 0; i < seg->schema->n_groups; i++)
@@ -403,7 +451,7 @@ static uint64_t
 latest_stored(const struct fastmib_segment *seg, int group, uint32_t row)
 {
 	const struct fastmib_group_schema *g;
-	uint64_t base[FASTMIB_MAX_COUNTERS], time = 0, t;
+	uint64_t base[FASTMIB_MAX_ROW_WORDS], time = 0, t;
 
 	t = __atomic_load_n(&seg->reset_head->module_ns, __ATOMIC_RELAXED);
 	if (group < 0)
@@ -414,7 +462,7 @@ latest_stored(const struct fastmib_segment *seg, int group, uint32_t row)
 		return t;
 	/* The reader's own handle is not changed: only its statistics are. */
 	if (fms_read_baseline((struct fastmib_segment *)(uintptr_t)seg, (unsigned)group, row,
-			      base, &time) < 0)
+			      base, &time, NULL) < 0)
 		return t;
 	return later(t, time);
 }

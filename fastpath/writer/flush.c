@@ -7,7 +7,7 @@
  * inside one write section of the shared seqlock, so a reader sees either
  * none or all of the pairs applied by that flush. Only complete
  * transactions are flushed; the open transaction's pairs stay buffered
- * (moved to the front) until fastmib_end().
+ * (moved to the front) until its end.
  */
 #include <string.h>
 
@@ -20,11 +20,30 @@ flush_lock(const struct fastmib_writer *w)
 	return fms_rte_seqlock(&w->seg->shared_head->lock);
 }
 
-/* Pairs that may be applied now: everything but an open transaction. */
+/*
+ * Pairs that may be applied now: everything but those of the open
+ * transaction. A transaction is open while the lcore's sequence number is
+ * odd, and its pairs start at tx_start if its first buffered update made
+ * the mark (fastmib_wb_mark(): tx_sn is then its number); if none did, it
+ * has no pairs yet. The number is the writer's own, loaded relaxed.
+ *
+ * Outside a transaction the mark takes the even number: a mark left by a
+ * transaction whose end did not look at the buffer (the transaction form
+ * with buffered updates on the writer only) then cannot name a later
+ * transaction once the 32-bit number wraps around to it, 2^31
+ * transactions on. Every flush the flush hint or an idle lcore makes is
+ * outside a transaction.
+ */
 static inline uint32_t
-flushable(const struct fastmib_writer *w)
+flushable(struct fastmib_writer *w)
 {
-	return w->in_tx ? w->tx_start : w->n_ops;
+	uint32_t s = __atomic_load_n(w->sn, __ATOMIC_RELAXED);
+
+	if (!(s & 1)) {
+		w->tx_sn = s;
+		return w->n_ops;
+	}
+	return s == w->tx_sn ? w->tx_start : w->n_ops;
 }
 
 /*

@@ -31,35 +31,60 @@
  * record memory. Otherwise the record's pages are allocated first, which
  * is where a full tmpfs makes the enable fail (-ENOSPC) rather than kill
  * the application with SIGBUS.
+ *
+ * The peaks of a row that starts again are reset: the holder of the
+ * enable lock is the one writer of the enables' peak log, and names its
+ * next entry in the half before it publishes it (fms_peak_publish()); each
+ * lcore zeroes its words of the row before its next peak, in a
+ * transaction.
  */
 static int
 store_enable_baseline(struct fastmib_segment *seg, unsigned group, uint32_t row)
 {
 	const struct fastmib_group_schema *g = &seg->schema->groups[group];
-	uint64_t *half = fms_reset_row(seg, group, row) + fms_rec_half_words(g->n_counters);
+	bool peaks = seg->lay.groups[group].has_peaks;
+	uint64_t *half = fms_reset_row(seg, group, row) + fms_rec_half_words(g);
 	rte_seqcount_t *sc = fms_rte_seqcount(&seg->reset_head->enable_seq);
-	uint64_t raw[FASTMIB_MAX_COUNTERS], epoch, any = 0;
+	uint64_t raw[FASTMIB_MAX_ROW_WORDS], epoch, any = 0, entry = 0;
 	int rc = fms_snap_baseline(seg, group, row, ENABLE_PATIENCE_NS, &epoch, raw);
 
 	if (rc)
 		return rc;
-	for (uint32_t i = 0; i < g->n_counters; i++)
-		if (g->counters[i].type != FASTMIB_GAUGE32)
-			any |= raw[i];
+	for (uint32_t i = 0; i < g->n_counters; i++) {
+		const struct fastmib_counter_schema *c = &g->counters[i];
+		uint32_t w = fastmib_counter_word(c);
+
+		if (c->type == FASTMIB_GAUGE32)
+			continue;
+		for (uint32_t k = w; k < w + fastmib_counter_words(c); k++)
+			any |= raw[k];
+	}
 	if (any == 0 && !fms_row_stored(seg, group, row))
 		return 0;
 	if ((rc = fms_alloc_record(seg, group, row)))
 		return rc;
 	rte_spinlock_lock(&seg->writers->enable_lock);
+	if (peaks)
+		entry = fms_peak_next(seg, FMS_PEAK_ENABLES);
 	rte_seqcount_write_begin(sc);
-	for (uint32_t i = 0; i < g->n_counters; i++)
-		if (g->counters[i].type != FASTMIB_GAUGE32)
-			__atomic_store_n(&half[FMS_REC_BASE + i], raw[i], __ATOMIC_RELAXED);
+	for (uint32_t i = 0; i < g->n_counters; i++) {
+		const struct fastmib_counter_schema *c = &g->counters[i];
+		uint32_t w = fastmib_counter_word(c);
+
+		if (c->type == FASTMIB_PEAK)
+			__atomic_store_n(&half[FMS_REC_BASE + w], entry, __ATOMIC_RELAXED);
+		if (c->type == FASTMIB_GAUGE32 || c->type == FASTMIB_PEAK)
+			continue;
+		for (uint32_t k = w; k < w + fastmib_counter_words(c); k++)
+			__atomic_store_n(&half[FMS_REC_BASE + k], raw[k], __ATOMIC_RELAXED);
+	}
 	__atomic_store_n(&half[FMS_REC_TIME], fms_now_ns(), __ATOMIC_RELAXED);
 	__atomic_store_n(&half[FMS_REC_EPOCH], epoch, __ATOMIC_RELAXED);
 	rte_seqcount_write_end(sc);
-	rte_spinlock_unlock(&seg->writers->enable_lock);
 	fms_set_stored(seg, group, row);
+	if (peaks)
+		fms_peak_publish(seg, FMS_PEAK_ENABLES, entry, group, row);
+	rte_spinlock_unlock(&seg->writers->enable_lock);
 	return 0;
 }
 

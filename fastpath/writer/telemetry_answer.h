@@ -64,11 +64,14 @@ struct fms_telcmd_names {
 	uint32_t n;
 	char (*name)[TEL_NAME_LEN];
 	size_t *size; /* fms_telcmd_entry_size() of the name, without the value */
+	uint32_t *of; /* the schema position of entry k: a group's counters
+			 (peaks among them) and its histograms are listed
+			 apart */
 };
 
-/* The names of a group's counters and of its states. */
+/* The names of a group's counters (and peaks), histograms and states. */
 struct fms_telcmd_cols {
-	struct fms_telcmd_names counters, states;
+	struct fms_telcmd_names counters, hists, states;
 };
 
 /*
@@ -88,6 +91,16 @@ int64_t fms_telcmd_fit(uint32_t n, size_t (*cost)(const void *ctx, uint32_t k), 
 struct rte_tel_data *fms_telcmd_counters(const struct fastmib_group_schema *g,
 					 const struct fms_telcmd_names *gn, const uint64_t *raw,
 					 size_t *left, bool partial, bool *cut);
+
+/*
+ * The histograms dict of one snapshot, each {"bounds": [...], "buckets":
+ * [...], "count": N, "sum": N} from the same words `raw`, or NULL when it
+ * does not fit in `*left` (nothing taken then). With `partial` (a scalar
+ * group), histograms that do not fit are left out and *cut is set.
+ */
+struct rte_tel_data *fms_telcmd_hists(const struct fastmib_group_schema *g,
+				      const struct fms_telcmd_names *hn, const uint64_t *raw,
+				      size_t *left, bool partial, bool *cut);
 
 /* Present rows of table gi: all of a `rows: all` one, else the rows whose
  * presence bit is set. */
@@ -120,8 +133,9 @@ struct rte_tel_data *fms_telcmd_states(const struct fastmib_group_schema *g,
 				       bool partial, bool *cut);
 /*
  * A table row's dict: {"key": `key` (a keyed table's, else NULL), "counters":
- * {...}, "states": {...} (a group with states)}; a row of a table of
- * integer indexes without states is its counters dict alone. NULL when it
+ * {...}, "histograms": {...} (a group with histograms), "states": {...} (a
+ * group with states)}; a row of a table of integer indexes without states
+ * or histograms is its counters dict alone. NULL when it
  * does not fit in `*left` (nothing taken, `key` freed).
  */
 struct rte_tel_data *fms_telcmd_row(const struct fastmib_group_schema *g,

@@ -5,7 +5,8 @@
  * show the counters fastmib-stat shows, from inside the application:
  *
  *   /fastmib/segments                     the segments this process created
- *   /fastmib/group,[SEGMENT,]GROUP[,FROM] one group's counters and states
+ *   /fastmib/group,[SEGMENT,]GROUP[,FROM] one group's counters, histograms
+ *                                         and states
  *                                         (telemetry_states.c); for a table,
  *                                         its present rows from FROM on: an
  *                                         index ("2_3"), or for a keyed
@@ -15,8 +16,11 @@
  * Values are those of the reader API, as SNMP and fastmib-stat report
  * them: one consistent snapshot per scalar group or table row
  * (fastmib_read(): summed over lcores, reset baseline subtracted),
- * Counter32 modulo 2^32, gauges clamped to 0..2^32-1; its states one
- * publication (fastmib_state_read()), read after its counters.
+ * Counter32 modulo 2^32, gauges clamped to 0..2^32-1, a peak the maximum
+ * over lcores; a histogram {"bounds", "buckets", "count", "sum"} from the
+ * same snapshot as the row's counters (its count the sum of its buckets);
+ * its states one publication (fastmib_state_read()), read after its
+ * counters.
  *
  * The commands are registered once per process, at the first successful
  * fastmib_create(). DPDK 22.11 has no way to unregister one, so they stay
@@ -217,22 +221,35 @@ row_key(const struct fastmib_group_schema *g, uint32_t row, char *buf, size_t le
 		n += (size_t)snprintf(buf + n, len - n, k ? "_%" PRIu32 : "%" PRIu32, idx[k]);
 }
 
-/* The MIB names of the group's counters, or (`states`) of its states. */
+/* Is counter c of the kind `hists` lists? Histograms are many numbers:
+ * their own dict; every other counter (peaks too) is a number. */
+static bool
+listed(const struct fastmib_counter_schema *c, bool hists)
+{
+	return (c->type == FASTMIB_HISTOGRAM) == hists;
+}
+
+/* The MIB names of the group's counters (`hists`: its histograms), or
+ * (`states`) of its states. */
 static int
 names_init(struct fms_telcmd_names *gn, const struct fastmib_schema *sc,
-	   const struct fastmib_group_schema *g, bool states)
+	   const struct fastmib_group_schema *g, bool states, bool hists)
 {
 	uint32_t n = states ? g->n_states : g->n_counters;
 
-	gn->n = n;
+	gn->n = 0;
 	gn->name = calloc(n ? n : 1, sizeof(*gn->name));
 	gn->size = calloc(n ? n : 1, sizeof(*gn->size));
-	if (gn->name == NULL || gn->size == NULL)
+	gn->of = calloc(n ? n : 1, sizeof(*gn->of));
+	if (gn->name == NULL || gn->size == NULL || gn->of == NULL)
 		return -ENOMEM;
 	for (uint32_t c = 0; c < n; c++) {
-		fms_telcmd_name(gn->name[c], FASTMIB_MIB_COUNTER, sc->prefix, g->name,
+		if (!states && !listed(&g->counters[c], hists))
+			continue;
+		fms_telcmd_name(gn->name[gn->n], FASTMIB_MIB_COUNTER, sc->prefix, g->name,
 				states ? g->states[c].name : g->counters[c].name);
-		gn->size[c] = fms_telcmd_entry_size(gn->name[c], 0);
+		gn->size[gn->n] = fms_telcmd_entry_size(gn->name[gn->n], 0);
+		gn->of[gn->n++] = c;
 	}
 	return 0;
 }
@@ -241,9 +258,11 @@ static int
 group_names_init(struct fms_telcmd_cols *cols, const struct fastmib_schema *sc,
 		 const struct fastmib_group_schema *g)
 {
-	int rc = names_init(&cols->counters, sc, g, false);
+	int rc = names_init(&cols->counters, sc, g, false, false);
 
-	return rc < 0 ? rc : names_init(&cols->states, sc, g, true);
+	if (rc == 0)
+		rc = names_init(&cols->hists, sc, g, false, true);
+	return rc < 0 ? rc : names_init(&cols->states, sc, g, true, false);
 }
 
 static void
@@ -251,8 +270,13 @@ group_names_free(struct fms_telcmd_cols *cols)
 {
 	free(cols->counters.name);
 	free(cols->counters.size);
+	free(cols->counters.of);
+	free(cols->hists.name);
+	free(cols->hists.size);
+	free(cols->hists.of);
 	free(cols->states.name);
 	free(cols->states.size);
+	free(cols->states.of);
 }
 
 /* Entries a table answer ends with, at their largest. */
@@ -278,7 +302,7 @@ answer_table(struct rte_tel_data *d, const struct tel_entry *e, unsigned int gi,
 	const struct fastmib_schema *sc = fastmib_schema(e->seg);
 	const struct fastmib_group_schema *g = &sc->groups[gi];
 	struct rte_tel_data *rows = fms_telcmd_dict(), *idx = fms_telcmd_str_array();
-	uint64_t raw[FASTMIB_MAX_COUNTERS], bad[FASTMIB_STATE_MASK_WORDS];
+	uint64_t raw[FASTMIB_MAX_ROW_WORDS], bad[FASTMIB_STATE_MASK_WORDS];
 	uint64_t now_ns = fastmib_monotonic_ns();
 	uint32_t shown = 0, best_effort = 0;
 	char key[FASTMIB_MAX_INDEXES * 11 + 1], name[TEL_NAME_LEN];
@@ -346,8 +370,8 @@ answer_scalar(struct rte_tel_data *d, const struct tel_entry *e, unsigned int gi
 	      const struct fms_telcmd_cols *cols, uint8_t *states, size_t left)
 {
 	const struct fastmib_group_schema *g = &fastmib_schema(e->seg)->groups[gi];
-	uint64_t raw[FASTMIB_MAX_COUNTERS], bad[FASTMIB_STATE_MASK_WORDS];
-	struct rte_tel_data *t, *st = NULL;
+	uint64_t raw[FASTMIB_MAX_ROW_WORDS], bad[FASTMIB_STATE_MASK_WORDS];
+	struct rte_tel_data *t, *st = NULL, *h = NULL;
 	bool cut = false;
 	int rc = fms_telcmd_read_row(e->seg, gi, 0, NULL, 0, raw, states, bad);
 
@@ -355,17 +379,28 @@ answer_scalar(struct rte_tel_data *d, const struct tel_entry *e, unsigned int gi
 		return fms_telcmd_error(d, "%s", fastmib_last_error());
 	left -= fms_telcmd_entry_size("counters", 0) + fms_telcmd_entry_size("cut", 1) +
 		fms_telcmd_entry_size("best_effort", 1) +
+		(cols->hists.n ? fms_telcmd_entry_size("histograms", 0) : 0) +
 		(g->n_states ? fms_telcmd_entry_size("states", 0) : 0);
+	/* counters, histograms and states all of the one read above */
 	t = fms_telcmd_counters(g, &cols->counters, raw, &left, true, &cut);
+	if (t != NULL && cols->hists.n &&
+	    (h = fms_telcmd_hists(g, &cols->hists, raw, &left, true, &cut)) == NULL) {
+		rte_tel_data_free(t);
+		t = NULL;
+	}
 	if (t != NULL && g->n_states &&
 	    (st = fms_telcmd_states(g, &cols->states, states, bad, fastmib_monotonic_ns(), &left,
 				    true, &cut)) == NULL) {
 		rte_tel_data_free(t);
 		t = NULL;
 	}
-	if (t == NULL)
+	if (t == NULL) {
+		rte_tel_data_free(h);
 		return fms_telcmd_error(d, "out of memory");
+	}
 	rte_tel_data_add_dict_container(d, "counters", t, 0);
+	if (h)
+		rte_tel_data_add_dict_container(d, "histograms", h, 0);
 	if (st)
 		rte_tel_data_add_dict_container(d, "states", st, 0);
 	rte_tel_data_add_dict_int(d, "cut", cut);

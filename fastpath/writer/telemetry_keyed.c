@@ -134,7 +134,7 @@ fms_telcmd_keyed_rows(struct rte_tel_data *d, struct fastmib_segment *seg, unsig
 	const struct fastmib_schema *sc = fastmib_schema(seg);
 	const struct fastmib_group_schema *g = &sc->groups[gi];
 	uint8_t key[FASTMIB_MAX_KEY_BYTES];
-	uint64_t idx[FASTMIB_MAX_INDEX_SUBIDS], raw[FASTMIB_MAX_COUNTERS];
+	uint64_t idx[FASTMIB_MAX_INDEX_SUBIDS], raw[FASTMIB_MAX_ROW_WORDS];
 	uint64_t bad[FASTMIB_STATE_MASK_WORDS], now_ns = fastmib_monotonic_ns();
 	char next[FASTMIB_MAX_KEY_TEXT];
 	struct key_names kn;

@@ -122,7 +122,8 @@ fms_telcmd_fit(uint32_t n, size_t (*cost)(const void *ctx, uint32_t k), const vo
 	return k;
 }
 
-/* What fms_telcmd_counters() walks: a group's counters and their values. */
+/* What fms_telcmd_counters() and fms_telcmd_hists() walk: a group's
+ * counters (or histograms) and the words of their row. */
 struct counters {
 	const struct fastmib_group_schema *g;
 	const struct fms_telcmd_names *gn;
@@ -132,7 +133,9 @@ struct counters {
 static uint64_t
 counter_value(const struct counters *c, uint32_t k)
 {
-	return fastmib_reported_value(c->g->counters[k].type, c->raw[k]);
+	const struct fastmib_counter_schema *cs = &c->g->counters[c->gn->of[k]];
+
+	return fastmib_reported_value(cs->type, c->raw[fastmib_counter_word(cs)]);
 }
 
 static size_t
@@ -155,6 +158,85 @@ fms_telcmd_counters(const struct fastmib_group_schema *g, const struct fms_telcm
 		return NULL;
 	for (uint32_t k = 0; k < (uint32_t)n; k++)
 		rte_tel_data_add_dict_u64(t, gn->name[k], counter_value(&c, k));
+	return t;
+}
+
+/* JSON text of an array of these numbers. */
+static size_t
+u64_array_size(const uint64_t *v, uint32_t n)
+{
+	size_t size = 2;
+
+	for (uint32_t i = 0; i < n; i++)
+		size += fms_telcmd_u64_size(v[i]) + 1;
+	return size;
+}
+
+/* Histogram k's schema and words. */
+static const uint64_t *
+hist_words(const struct counters *c, uint32_t k, const struct fastmib_counter_schema **cs)
+{
+	*cs = &c->g->counters[c->gn->of[k]];
+	return c->raw + fastmib_counter_word(*cs);
+}
+
+static size_t
+hist_cost(const void *ctx, uint32_t k)
+{
+	const struct counters *c = ctx;
+	const struct fastmib_counter_schema *cs;
+	const uint64_t *w = hist_words(c, k, &cs);
+	size_t body = 2 + fms_telcmd_entry_size("bounds", u64_array_size(cs->bounds, cs->n_bounds)) +
+		      fms_telcmd_entry_size("buckets", u64_array_size(w, cs->n_bounds + 1)) +
+		      fms_telcmd_entry_size("count", fms_telcmd_u64_size(w[cs->n_bounds + 1])) +
+		      fms_telcmd_entry_size("sum", fms_telcmd_u64_size(w[cs->n_bounds + 2]));
+
+	return c->gn->size[k] + body;
+}
+
+static struct rte_tel_data *
+u64_array(const uint64_t *v, uint32_t n)
+{
+	struct rte_tel_data *a = rte_tel_data_alloc();
+
+	if (a == NULL)
+		return NULL;
+	rte_tel_data_start_array(a, RTE_TEL_U64_VAL);
+	for (uint32_t i = 0; i < n; i++)
+		rte_tel_data_add_array_u64(a, v[i]);
+	return a;
+}
+
+struct rte_tel_data *
+fms_telcmd_hists(const struct fastmib_group_schema *g, const struct fms_telcmd_names *hn,
+		 const uint64_t *raw, size_t *left, bool partial, bool *cut)
+{
+	const struct counters c = { g, hn, raw };
+	int64_t n = fms_telcmd_fit(hn->n, hist_cost, &c, left, partial, cut);
+	struct rte_tel_data *t;
+
+	if (n < 0 || (t = fms_telcmd_dict()) == NULL)
+		return NULL;
+	for (uint32_t k = 0; k < (uint32_t)n; k++) {
+		const struct fastmib_counter_schema *cs;
+		const uint64_t *w = hist_words(&c, k, &cs);
+		struct rte_tel_data *h = fms_telcmd_dict(), *b = u64_array(cs->bounds, cs->n_bounds),
+				    *k_ = u64_array(w, cs->n_bounds + 1);
+
+		if (h == NULL || b == NULL || k_ == NULL) {
+			rte_tel_data_free(h);
+			rte_tel_data_free(b);
+			rte_tel_data_free(k_);
+			rte_tel_data_free(t);
+			return NULL;
+		}
+		/* every value from the one snapshot `raw`: count = sum of buckets */
+		rte_tel_data_add_dict_container(h, "bounds", b, 0);
+		rte_tel_data_add_dict_container(h, "buckets", k_, 0);
+		rte_tel_data_add_dict_u64(h, "count", w[cs->n_bounds + 1]);
+		rte_tel_data_add_dict_u64(h, "sum", w[cs->n_bounds + 2]);
+		rte_tel_data_add_dict_container(t, hn->name[k], h, 0);
+	}
 	return t;
 }
 

@@ -309,25 +309,31 @@ fms_telcmd_row(const struct fastmib_group_schema *g, const struct fms_telcmd_col
 {
 	size_t room = *left, frame = 2 + fms_telcmd_entry_size("counters", 0) +
 				      (key ? fms_telcmd_entry_size("key", 0) : 0) +
+				      (cols->hists.n ? fms_telcmd_entry_size("histograms", 0) : 0) +
 				      (g->n_states ? fms_telcmd_entry_size("states", 0) : 0);
-	struct rte_tel_data *row = NULL, *c = NULL, *s = NULL;
+	struct rte_tel_data *row = NULL, *c = NULL, *s = NULL, *h = NULL;
 	bool ignored = false;
 
-	if (key == NULL && g->n_states == 0) /* the counters alone, as ever */
+	if (key == NULL && g->n_states == 0 && cols->hists.n == 0) /* counters alone, as ever */
 		return fms_telcmd_counters(g, &cols->counters, raw, left, false, &ignored);
 	if (!fms_telcmd_fits(&room, frame) ||
 	    (c = fms_telcmd_counters(g, &cols->counters, raw, &room, false, &ignored)) == NULL ||
+	    (cols->hists.n &&
+	     (h = fms_telcmd_hists(g, &cols->hists, raw, &room, false, &ignored)) == NULL) ||
 	    (g->n_states && (s = fms_telcmd_states(g, &cols->states, states, bad, now_ns, &room,
 						   false, &ignored)) == NULL) ||
 	    (row = fms_telcmd_dict()) == NULL) {
 		rte_tel_data_free(key);
 		rte_tel_data_free(c);
+		rte_tel_data_free(h);
 		rte_tel_data_free(s);
 		return NULL;
 	}
 	if (key)
 		rte_tel_data_add_dict_container(row, "key", key, 0);
 	rte_tel_data_add_dict_container(row, "counters", c, 0);
+	if (h)
+		rte_tel_data_add_dict_container(row, "histograms", h, 0);
 	if (s)
 		rte_tel_data_add_dict_container(row, "states", s, 0);
 	*left = room;

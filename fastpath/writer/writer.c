@@ -37,20 +37,23 @@ claim_extra_slot(struct fastmib_segment *seg, unsigned lcore)
  * Allocate the slot's region (counter data, event block) before its first
  * store, once: a claim is where a full tmpfs says so, as an error, rather
  * than as SIGBUS at the lcore's first update. Then the region is ready
- * (release): readers may load from it.
+ * (release): readers may load from it. *fresh: it was allocated now, so
+ * it holds zeros.
  */
 static int
-make_ready(struct fastmib_segment *seg, uint32_t slot)
+make_ready(struct fastmib_segment *seg, uint32_t slot, bool *fresh)
 {
 	struct fms_slot *sl = fms_slot(seg, slot);
 	int rc;
 
+	*fresh = false;
 	if (fms_slot_ready(seg, slot))
 		return 0;
 	rc = fms_alloc_range(seg, seg->lay.data.off + (uint64_t)slot * seg->lay.slot_stride,
 			     seg->lay.slot_stride, "a writer slot's counters");
 	if (rc == 0)
 		__atomic_store_n(&sl->ready, 1, __ATOMIC_RELEASE);
+	*fresh = rc == 0;
 	return rc;
 }
 
@@ -85,6 +88,7 @@ fastmib_writer(struct fastmib_segment *seg)
 	unsigned lcore = rte_lcore_id();
 	struct fms_writers *ws;
 	struct fastmib_writer *w;
+	bool fresh;
 	int slot;
 
 	if (seg == NULL) {
@@ -111,7 +115,7 @@ fastmib_writer(struct fastmib_segment *seg)
 			  seg->n_slots - seg->n_eal_slots);
 		return NULL;
 	}
-	if (make_ready(seg, (uint32_t)slot) < 0) {
+	if (make_ready(seg, (uint32_t)slot, &fresh) < 0) {
 		if ((uint32_t)slot >= seg->n_eal_slots) /* an extra slot: give it back */
 			__atomic_store_n(&fms_slot(seg, (uint32_t)slot)->owner, 0, __ATOMIC_RELEASE);
 		return NULL;
@@ -128,6 +132,7 @@ fastmib_writer(struct fastmib_segment *seg)
 	w->hint_limit = ws->hint_limit;
 	w->slot = (uint32_t)slot;
 	writer_events_init(seg, w, (uint32_t)slot);
+	fms_peaks_writer_init(w, fresh);
 	/* Before the writer's first transaction: a reset made by this thread
 	 * inside its own transaction finds its slot by this tid. */
 	__atomic_store_n(&fms_slot(seg, (uint32_t)slot)->owner_tid, (uint32_t)syscall(SYS_gettid),

@@ -43,6 +43,12 @@ void fms_telemetry_forget(struct fastmib_segment *seg);
  * its lock (rows.c, before the row is made present). 0 or -errno. */
 int fms_state_init_row(struct fastmib_segment *seg, unsigned group, uint32_t row);
 
+/* peaks.c: a new writer's view of the peak resets: the segment's request
+ * count to watch (its own word in a model without peaks), and, for a
+ * region just allocated (`fresh`: all zeros), every reset so far
+ * acknowledged at once. */
+void fms_peaks_writer_init(struct fastmib_writer *w, bool fresh);
+
 /* keys.c: free the keyed tables' indexes. */
 void fms_keytabs_free(struct fastmib_segment *seg);
 

@@ -55,7 +55,9 @@
  *    block, inside the lcore's sequence number's write section;
  *  - shared-buffered: (offset, operand) appended to the lcore's write
  *    buffer; applied to the shared area under the segment's seqlock by a
- *    flush; a transaction's operations are never split across two flushes;
+ *    flush; a transaction's operations are never split across two flushes
+ *    (the buffer tells them by the lcore's sequence number, so a
+ *    transaction that may buffer keeps it odd while open too);
  *  - shared-atomic: relaxed atomic add on the shared area (no transaction).
  *
  * Two forms of the update API, which may be mixed: calls on the writer
@@ -63,8 +65,10 @@
  * fastmib_end(w)), each update finding the lcore's block through `w`; and
  * a transaction value (`<prefix>_tx_prepare()`, `_open()`, `_end()`, row
  * handles `<prefix>_tx_<group>(&tx, ...)`), which holds the block's address
- * in a register and does only the bookkeeping the model's storage kinds
- * need (fastmib_tx_prepare()).
+ * in a register and does only the bookkeeping its transaction's updates
+ * need: a transaction of per-core updates alone costs the same in a model
+ * with shared-buffered groups as in one without (fastmib_tx_prepare(),
+ * fastmib_tx_wb()).
  *
  * All functions returning int return 0 or a negative errno value;
  * fastmib_last_error() then holds a message for humans.
@@ -123,12 +127,17 @@ struct fastmib_writer {
 	uint32_t *sn;              /**< this lcore's sequence number (in the segment) */
 	struct fastmib_segment *seg;
 	uint32_t n_ops;            /**< buffered operations */
-	uint32_t tx_start;         /**< n_ops when the open transaction began */
+	uint32_t tx_start;         /**< the first operation of transaction tx_sn */
+	uint32_t tx_sn;            /**< *sn when tx_start was set (fastmib_wb_mark()) */
 	uint32_t in_tx;            /**< 1 inside fastmib_begin()/fastmib_end() */
 	uint32_t begin_close;      /**< fastmib_seq_enter()'s result, for fastmib_end() */
 	uint32_t hints;            /**< fastmib_end() calls since the last flush */
 	uint32_t hint_limit;
 	uint32_t slot;             /**< writer slot in the segment */
+	/** Peak resets published in the segment (its atomic request count),
+	 *  or in a model without peaks &peak_seen: fastmib_peak_sync(). */
+	const uint64_t *peak_requests;
+	uint64_t peak_seen;        /**< *peak_requests when this lcore last applied them */
 	uint64_t flushes;          /**< statistics: flushes applied */
 	uint64_t flush_misses;     /**< statistics: try-flushes that found the lock taken */
 	/* Event log (all NULL/0 when the model has no events). */
@@ -288,6 +297,95 @@ fastmib_word_atomic_set(uint64_t *p, uint64_t v)
 	__atomic_store_n(p, v, __ATOMIC_RELAXED);
 }
 
+/* ---- histograms and peaks: per-core words (what generated code calls) ---- */
+
+/**
+ * Raise the word at `p` to `v` when `v` is larger: a peak of this lcore's
+ * own block, a word no other thread writes. A load and, for a new
+ * maximum only, a store: after the first observations a new maximum is
+ * rare, so the branch is predicted and the line stays clean for readers.
+ * Relaxed atomic load and store: never torn for a reader; a second writer
+ * could lose a maximum, and there is none.
+ * Memory ordering: none of its own; the enclosing write section orders it
+ * for readers, who take the maximum over lcores (fastmib_read()).
+ * Caller: the only thread that writes `*p`.
+ */
+static inline void
+fastmib_word_max(uint64_t *p, uint64_t v)
+{
+	if (v > __atomic_load_n(p, __ATOMIC_RELAXED))
+		__atomic_store_n(p, v, __ATOMIC_RELAXED);
+}
+
+/**
+ * One observation `v` into a histogram's words at `h` (of this lcore's
+ * block): bucket `bucket` + 1, the count (at h[n_buckets]) + 1, the sum
+ * (at h[n_buckets + 1]) + v, three fastmib_word_add(). Inside a
+ * transaction, a reader sees all three or none: the count is then the sum
+ * of the buckets in every read.
+ * Memory ordering: that of fastmib_word_add(). Caller: the owning thread.
+ */
+static inline void
+fastmib_hist_add(uint64_t *h, uint32_t bucket, uint32_t n_buckets, uint64_t v)
+{
+	fastmib_word_add(&h[bucket], 1);
+	fastmib_word_add(&h[n_buckets], 1);
+	fastmib_word_add(&h[n_buckets + 1], v);
+}
+
+/**
+ * The bucket of `v` in a histogram whose n_bounds bounds are 2^lo, ...,
+ * 2^(lo + n_bounds - 1): 0 for v <= 2^lo, b for 2^(lo+b-1) < v <= 2^(lo+b),
+ * n_bounds (the unbounded bucket) above the last bound. ceil(log2(v)) is
+ * the bit length of v - 1, from one count of leading zeros (the `| 1`
+ * keeps its operand non-zero; v <= 1 gives 0), then clamped to 0..n_bounds:
+ * no loop and no branch (conditional moves), whatever v is. Generated code
+ * passes lo and n_bounds as constants.
+ */
+static inline uint32_t
+fastmib_log2_bucket(uint64_t v, uint32_t lo, uint32_t n_bounds)
+{
+	uint64_t x = v - (v != 0);
+	int bits = 64 - __builtin_clzll(x | 1) - (x == 0);
+	int b = bits - (int)lo;
+
+	b = b < 0 ? 0 : b;
+	return (uint32_t)(b > (int)n_bounds ? (int)n_bounds : b);
+}
+
+/**
+ * Slow path of fastmib_peak_sync() (fastpath/writer/peaks.c): apply the
+ * peak resets published since this lcore last did, zeroing its peak words
+ * of the rows they name, and acknowledge them in its slot. Called inside
+ * the lcore's write section. Not for direct use.
+ */
+void fastmib_peak_catch_up(struct fastmib_writer *w) __attribute__((cold, noinline));
+
+/**
+ * Inside a transaction's write section (the sequence odd), before its
+ * first peak (fastmib_tx_peaks(), fastmib_pc_max()) or at its open
+ * (fastmib_begin(), FASTMIB_TX_PEAKS): apply the peak resets published
+ * since this lcore last looked. A reset
+ * of a peak cannot be a baseline (a maximum cannot be taken back), so the
+ * lcore that writes the word zeroes it; readers take a lcore's peak words
+ * only once it has acknowledged the row's last reset, and the zeroing and
+ * the acknowledgement become visible together at the close. The fast path
+ * pays one relaxed load of the segment's request count and a compare,
+ * predicted not taken, per transaction that records peaks, never per
+ * update; in a model without peaks the count is the writer's own
+ * peak_seen.
+ * Memory ordering: relaxed; a request missed here is applied at the next
+ * call, and until then readers leave this lcore's peaks of those rows out.
+ * fastmib_peak_catch_up() orders its own loads (acquire).
+ * Caller: the writer's own thread, inside its open transaction.
+ */
+static inline void
+fastmib_peak_sync(struct fastmib_writer *w)
+{
+	if (unlikely(__atomic_load_n(w->peak_requests, __ATOMIC_RELAXED) != w->peak_seen))
+		fastmib_peak_catch_up(w);
+}
+
 /*
  * The writer side of a lcore's sequence number (its slot's, in the
  * segment: the protocol of DPDK's rte_seqcount, whose readers the reader
@@ -361,6 +459,33 @@ fastmib_seq_leave(uint32_t *sn, uint32_t close)
 /* ---- calls on the writer: fastmib_begin(), updates by offset, fastmib_end() ---- */
 
 /**
+ * Shared-buffered storage: note where the open transaction's operations
+ * start in the write buffer, before its first one is appended. A
+ * transaction is named by this lcore's sequence number `*sn`, odd while
+ * it is open whichever form opened it (the transaction form of a model
+ * with shared-buffered groups opens it for this alone): `tx_sn` is the
+ * number whose operations start at `tx_start`. So the first operation of
+ * each transaction (and of each stretch outside one) moves the mark and
+ * the others find it in place, whatever form, and in whatever order, the
+ * transaction's updates come; a transaction value's open and end never
+ * touch the buffer. A flush inside the transaction (a full buffer,
+ * fastmib_flush()) applies only the operations before the mark
+ * (flushable(), fastpath/writer/flush.c).
+ * Memory ordering: none: a relaxed load of a word only this thread
+ * writes. Caller: the writer's own thread only.
+ */
+static inline void
+fastmib_wb_mark(struct fastmib_writer *w, const uint32_t *sn)
+{
+	uint32_t s = __atomic_load_n(sn, __ATOMIC_RELAXED);
+
+	if (s != w->tx_sn) {
+		w->tx_sn = s;
+		w->tx_start = w->n_ops;
+	}
+}
+
+/**
  * Open a transaction on this lcore. Per-core updates made until
  * fastmib_end() are seen by readers all or nothing; shared-buffered
  * updates are flushed all or nothing. Transactions do not nest (a begin
@@ -370,14 +495,15 @@ fastmib_seq_leave(uint32_t *sn, uint32_t close)
  * (a reader waits for the lcore to leave it; see docs/fastpath.md).
  *
  * Memory ordering: fastmib_seq_enter() makes the sequence number odd
- * before (release) any store of the transaction becomes visible.
+ * before (release) any store of the transaction becomes visible; inside
+ * it, fastmib_peak_sync() applies the peak resets published since.
  * Caller: the writer's own thread only.
  */
 static inline void
 fastmib_begin(struct fastmib_writer *w)
 {
 	w->begin_close = fastmib_seq_enter(w, w->sn);
-	w->tx_start = w->n_ops;
+	fastmib_peak_sync(w);
 	w->in_tx = 1;
 }
 
@@ -395,7 +521,6 @@ fastmib_end(struct fastmib_writer *w)
 {
 	fastmib_seq_leave(w->sn, w->begin_close);
 	w->in_tx = 0;
-	w->tx_start = w->n_ops;
 	if (unlikely(++w->hints >= w->hint_limit || w->n_ops > FASTMIB_WB_SIZE / 2))
 		fastmib_end_hint(w);
 }
@@ -413,14 +538,49 @@ fastmib_pc_add(struct fastmib_writer *w, size_t offset, uint64_t n)
 }
 
 /**
- * Shared-buffered storage: schedule an add of `n` to the word at byte
- * `offset` of the shared area. Nothing is visible until a flush applies
- * it; inside a transaction, never apart from the rest of the transaction.
+ * Per-core storage: a peak at byte `offset` of this lcore's block raised
+ * to `v` (fastmib_word_max()). Inside a transaction the peak resets
+ * published since this lcore last looked are applied first
+ * (fastmib_peak_sync(), which fastmib_begin() did already; a transaction
+ * value applies them at its first peak, so a call on the writer inside
+ * its transaction cannot count on it). Outside one nothing may be
+ * applied, since the zeroing and its acknowledgement must be published
+ * together: a peak recorded there counts from the lcore's next
+ * application on.
+ * Memory ordering: a relaxed load of the lcore's own sequence number
+ * (odd: a transaction is open, whichever form opened it).
+ * Caller: the writer's own thread only.
+ */
+static inline void
+fastmib_pc_max(struct fastmib_writer *w, size_t offset, uint64_t v)
+{
+	if (__atomic_load_n(w->sn, __ATOMIC_RELAXED) & 1)
+		fastmib_peak_sync(w);
+	fastmib_word_max((uint64_t *)(void *)(w->percore + offset), v);
+}
+
+/**
+ * Per-core storage: an observation `v` of the histogram whose words start
+ * at byte `offset` of this lcore's block (fastmib_hist_add()). Inside a
+ * transaction, so that readers see its three words together.
+ * Caller: the writer's own thread only.
+ */
+static inline void
+fastmib_pc_observe(struct fastmib_writer *w, size_t offset, uint32_t bucket,
+		   uint32_t n_buckets, uint64_t v)
+{
+	fastmib_hist_add((uint64_t *)(void *)(w->percore + offset), bucket, n_buckets, v);
+}
+
+/**
+ * Shared-buffered storage: append (offset, operand) to the write buffer,
+ * with the transaction's mark already made (fastmib_wb_mark(); the
+ * transaction form's fastmib_tx_wb() makes it once per transaction).
  * Memory ordering: none (writer-private buffer).
  * Caller: the writer's own thread only.
  */
 static inline void
-fastmib_wb_add(struct fastmib_writer *w, size_t offset, uint64_t n)
+fastmib_wb_push(struct fastmib_writer *w, size_t offset, uint64_t n)
 {
 	struct fastmib_wb_op *op;
 
@@ -429,6 +589,26 @@ fastmib_wb_add(struct fastmib_writer *w, size_t offset, uint64_t n)
 	op = &w->ops[w->n_ops++];
 	op->offset = offset;
 	op->operand = n;
+}
+
+/**
+ * Shared-buffered storage: schedule an add of `n` to the word at byte
+ * `offset` of the shared area. Nothing is visible until a flush applies
+ * it; inside a transaction (of either form), never apart from the rest of
+ * the transaction. A call on the writer cannot know whether a transaction
+ * value opened one (an open tells nothing but the sequence number), so
+ * each call checks the mark (fastmib_wb_mark(): a load of the sequence
+ * number, a compare and a predicted branch), the price of the
+ * transaction form's opens and ends costing nothing for the kinds they
+ * do not update (docs/benchmarks.md).
+ * Memory ordering: none (writer-private buffer).
+ * Caller: the writer's own thread only.
+ */
+static inline void
+fastmib_wb_add(struct fastmib_writer *w, size_t offset, uint64_t n)
+{
+	fastmib_wb_mark(w, w->sn);
+	fastmib_wb_push(w, offset, n);
 }
 
 /** Shared-atomic storage: fastmib_word_atomic_add() at byte `offset`. */
@@ -447,10 +627,29 @@ fastmib_atomic_set(struct fastmib_writer *w, size_t offset, uint64_t v)
 
 /* ---- transactions as values (what generated `<prefix>_tx_*` calls use) ---- */
 
-/** fastmib_tx_begin() `kinds`: the bookkeeping a transaction needs. */
-#define FASTMIB_TX_PERCORE 0x1u  /**< per-core groups: the lcore's seqcount */
-#define FASTMIB_TX_BUFFERED 0x2u /**< shared-buffered groups: buffer marks, flush hint */
-#define FASTMIB_TX_ALL (FASTMIB_TX_PERCORE | FASTMIB_TX_BUFFERED)
+/*
+ * fastmib_tx_prepare() `kinds`: the bookkeeping every transaction of the
+ * value does. What depends on the updates a transaction makes is done by
+ * those updates: the first shared-buffered one through the value
+ * (fastmib_tx_wb()) marks the write buffer and makes the end count a
+ * flush hint, so a transaction of per-core updates alone does neither,
+ * in any model.
+ */
+#define FASTMIB_TX_SEQ 0x1u      /**< the lcore's sequence number, odd while open */
+#define FASTMIB_TX_HINT 0x2u     /**< a flush hint at every end (fastmib_tx_end()) */
+/** Per-core groups: read under the sequence number. */
+#define FASTMIB_TX_PERCORE FASTMIB_TX_SEQ
+/** Shared-buffered updates made on the writer (fastmib_wb_add()) in the
+ *  value's transactions: the sequence number names the transaction in the
+ *  buffer, and every end counts a flush hint, since those updates cannot
+ *  tell the value they were made. */
+#define FASTMIB_TX_BUFFERED (FASTMIB_TX_SEQ | FASTMIB_TX_HINT)
+/** Peaks (per-core): their resets applied at every open (fastmib_peak_sync()),
+ *  for hand-written code that records peaks by calls on the writer inside
+ *  the value's transactions; generated peak updates through the value
+ *  apply them at their transaction's first (fastmib_tx_peaks()). */
+#define FASTMIB_TX_PEAKS 0x4u
+#define FASTMIB_TX_ALL (FASTMIB_TX_PERCORE | FASTMIB_TX_BUFFERED | FASTMIB_TX_PEAKS)
 
 /**
  * A transaction of one lcore: a value on the caller's stack, so the
@@ -462,6 +661,13 @@ fastmib_atomic_set(struct fastmib_writer *w, size_t offset, uint64_t v)
  * addresses once (per burst, say), then fastmib_tx_open() and
  * fastmib_tx_end() bracket each short transaction (per packet, say) at the
  * cost of the sequence number's two stores.
+ *
+ * `buffered` is what makes the buffered bookkeeping cost nothing where a
+ * transaction makes no buffered update: cleared by the open, set by the
+ * first buffered update (fastmib_tx_wb()), read by the end. The value
+ * lives in registers when the calls are inlined, so the compiler knows
+ * the flag at each point of a loop and drops the end's test where no
+ * buffered update can have set it.
  */
 struct fastmib_tx {
 	struct fastmib_writer *w; /**< this lcore's writer (events, fastmib_flush()) */
@@ -469,18 +675,22 @@ struct fastmib_tx {
 	uint8_t *shared;          /**< the segment's shared data area */
 	uint32_t *sn;             /**< this lcore's sequence number */
 	uint32_t close;           /**< fastmib_seq_enter()'s result, for fastmib_tx_end() */
-	uint32_t kinds;           /**< FASTMIB_TX_* this transaction covers */
+	uint32_t kinds;           /**< FASTMIB_TX_* of every transaction of the value */
+	bool buffered;            /**< the open transaction buffered through the value */
+	bool peaks;               /**< the open transaction applied the peak resets */
 };
 
 /**
  * A transaction value of this lcore, with the block addresses loaded and
  * no transaction open yet: open one with fastmib_tx_open(). Only the
- * bookkeeping `kinds` asks for is done: generated `<prefix>_tx_prepare()`
- * passes the storage kinds of its model as a constant, so the rest
- * compiles away (a model without per-core groups skips the sequence
- * number, one without shared-buffered groups the buffer marks and the
- * flush hint). Hand-written code that updates groups of several kinds
- * passes FASTMIB_TX_ALL.
+ * bookkeeping `kinds` asks for is done at every open and end: generated
+ * `<prefix>_tx_prepare()` passes FASTMIB_TX_SEQ as a constant when its
+ * model has per-core or shared-buffered groups (0 for shared-atomic
+ * ones only), and FASTMIB_TX_PEAKS when it has peaks, so the rest
+ * compiles away; its buffered updates do their own part
+ * (fastmib_tx_wb()). Hand-written code passes
+ * FASTMIB_TX_PERCORE, or FASTMIB_TX_ALL when it also makes buffered
+ * updates with fastmib_wb_add() on the writer.
  * No memory access but loads of the writer's fields. Caller: the writer's
  * own thread only; the value stays valid as long as the writer does.
  */
@@ -495,6 +705,8 @@ fastmib_tx_prepare(struct fastmib_writer *w, unsigned int kinds)
 	tx.sn = w->sn;
 	tx.close = 0;
 	tx.kinds = kinds;
+	tx.buffered = false;
+	tx.peaks = false;
 	return tx;
 }
 
@@ -504,15 +716,23 @@ fastmib_tx_prepare(struct fastmib_writer *w, unsigned int kinds)
  * and per table row. Keep it to the updates: never packet work, which
  * would make every reader of this lcore's counters wait for it.
  *
- * FASTMIB_TX_PERCORE, memory ordering (fastmib_seq_enter()): the lcore's
+ * FASTMIB_TX_SEQ, memory ordering (fastmib_seq_enter()): the lcore's
  * sequence number turns odd before (release) any later store of the
  * transaction becomes visible. A transaction already open on this lcore
  * (through any value, or fastmib_begin()) makes this one refused and
- * counted (fastmib_tx_nested()); its updates then belong to the open one.
+ * counted (fastmib_tx_nested()); its updates then belong to the open one,
+ * the buffered ones too, since the number that names it in the write
+ * buffer stays the open one's.
  *
- * FASTMIB_TX_BUFFERED: marks where the transaction's buffered operations
- * start, so that a flush before fastmib_tx_end() (a full buffer, a
- * fastmib_flush()) applies only the complete transactions before it.
+ * FASTMIB_TX_PEAKS: inside the section just opened, the peak resets
+ * published since this lcore last looked are applied (fastmib_peak_sync());
+ * without it, at the transaction's first peak through the value
+ * (fastmib_tx_peaks()).
+ *
+ * The write buffer is not touched: the transaction's first buffered
+ * update marks where its operations start (fastmib_wb_mark()), so that a
+ * flush before fastmib_tx_end() (a full buffer, a fastmib_flush()) applies
+ * only the complete transactions before it.
  *
  * The calls on the writer (fastmib_pc_add(), generated
  * `<prefix>_<group>_<counter>_add(w, ...)`) may be used inside.
@@ -521,14 +741,12 @@ fastmib_tx_prepare(struct fastmib_writer *w, unsigned int kinds)
 static inline void
 fastmib_tx_open(struct fastmib_tx *tx)
 {
-	struct fastmib_writer *w = tx->w;
-
-	if (tx->kinds & FASTMIB_TX_PERCORE)
-		tx->close = fastmib_seq_enter(w, tx->sn);
-	if (tx->kinds & FASTMIB_TX_BUFFERED) {
-		w->tx_start = w->n_ops;
-		w->in_tx = 1;
-	}
+	if (tx->kinds & FASTMIB_TX_SEQ)
+		tx->close = fastmib_seq_enter(tx->w, tx->sn);
+	tx->peaks = (tx->kinds & FASTMIB_TX_PEAKS) != 0;
+	if (tx->peaks)
+		fastmib_peak_sync(tx->w);
+	tx->buffered = false;
 }
 
 /**
@@ -547,14 +765,17 @@ fastmib_tx_begin(struct fastmib_writer *w, unsigned int kinds)
 /**
  * Close the transaction opened on `tx`. The value may open another one.
  *
- * FASTMIB_TX_PERCORE, memory ordering (fastmib_seq_leave()): the release
+ * FASTMIB_TX_SEQ, memory ordering (fastmib_seq_leave()): the release
  * store of the next even sequence number orders every store of the
  * transaction before it; a reader that loads that number with acquire sees
- * them all, and one that saw any of them half done retries.
+ * them all, and one that saw any of them half done retries. The buffered
+ * operations of the transaction become flushable with it: the number that
+ * named them in the buffer is no longer the open one.
  *
- * FASTMIB_TX_BUFFERED: the transaction's buffered operations become
- * flushable; every `hint_limit` ends, or with the buffer more than half
- * full, a flush is attempted as by fastmib_end().
+ * After a buffered update through the value (or with FASTMIB_TX_HINT),
+ * then: every `hint_limit` such ends, or with the buffer more than half
+ * full, a flush is attempted as by fastmib_end(). A transaction of other
+ * updates only does nothing more than close the sequence number.
  * Caller: the thread that opened it.
  */
 static inline void
@@ -562,10 +783,9 @@ fastmib_tx_end(struct fastmib_tx *tx)
 {
 	struct fastmib_writer *w = tx->w;
 
-	if (tx->kinds & FASTMIB_TX_PERCORE)
+	if (tx->kinds & FASTMIB_TX_SEQ)
 		fastmib_seq_leave(tx->sn, tx->close);
-	if (tx->kinds & FASTMIB_TX_BUFFERED) {
-		w->in_tx = 0;
+	if ((tx->kinds & FASTMIB_TX_HINT) || tx->buffered) {
 		if (unlikely(++w->hints >= w->hint_limit || w->n_ops > FASTMIB_WB_SIZE / 2))
 			fastmib_end_hint(w);
 	}
@@ -591,6 +811,59 @@ static inline uint64_t *
 fastmib_tx_shared(const struct fastmib_tx *tx, size_t offset)
 {
 	return (uint64_t *)(void *)(tx->shared + offset);
+}
+
+/**
+ * The writer, for shared-buffered updates of the open transaction
+ * (fastmib_wb_push(), or a generated row handle's): the first call in a
+ * transaction marks where its operations start in the write buffer
+ * (fastmib_wb_mark(), found in place if a call on the writer in the same
+ * transaction made it already) and makes fastmib_tx_end() count a flush
+ * hint; later calls are a test of a flag the compiler usually knows.
+ * Needs FASTMIB_TX_SEQ in the value's kinds: the mark names the open
+ * transaction by the sequence number.
+ * Memory ordering: none (fastmib_wb_mark()). Caller: the transaction's
+ * thread, between open and end.
+ */
+static inline struct fastmib_writer *
+fastmib_tx_wb(struct fastmib_tx *tx)
+{
+	if (!tx->buffered) {
+		fastmib_wb_mark(tx->w, tx->sn);
+		tx->buffered = true;
+	}
+	return tx->w;
+}
+
+/**
+ * Peaks (per-core): before the open transaction's first peak through the
+ * value (a generated `<prefix>_tx_<group>_<peak>_peak()`, or the row
+ * handle of a group with peaks), apply the peak resets published since
+ * this lcore last looked (fastmib_peak_sync()); later calls are a test of
+ * a flag the compiler usually knows. So a transaction that records no
+ * peak pays nothing for them, even in a model with peaks, and one that
+ * does applies the resets before its first peak, as an open did.
+ * Memory ordering: that of fastmib_peak_sync(), inside the transaction's
+ * write section (the value's FASTMIB_TX_SEQ: a model with peaks has
+ * per-core groups), whose close publishes the zeroing and its
+ * acknowledgement together. Caller: the transaction's thread, between
+ * open and end.
+ */
+static inline void
+fastmib_tx_peaks(struct fastmib_tx *tx)
+{
+	if (!tx->peaks) {
+		fastmib_peak_sync(tx->w);
+		tx->peaks = true;
+	}
+}
+
+/** Shared-buffered storage: fastmib_wb_push() of `n` to byte `offset` of
+ *  the shared area, as part of the transaction open on `tx`. */
+static inline void
+fastmib_tx_wb_add(struct fastmib_tx *tx, size_t offset, uint64_t n)
+{
+	fastmib_wb_push(fastmib_tx_wb(tx), offset, n);
 }
 
 /* ---- event log: writers (inline below) ---- */

@@ -169,6 +169,25 @@ enum fastmib_name_role {
 	/* ---- C names of an event (a = event) ---- */
 	FASTMIB_C_EVENT_ID,           /**< macro P_EVENT_E: the event's index */
 	FASTMIB_C_EVENT_FN,           /**< p_event_e(), its log function */
+	/* ---- a histogram's (a = group, b = histogram H) ---- */
+	FASTMIB_MIB_HIST_COUNT,       /**< pGHCount: its observations */
+	FASTMIB_MIB_HIST_SUM,         /**< pGHSum: the sum of their values */
+	FASTMIB_MIB_BUCKET_TABLE,     /**< pGHBucketTable: its buckets, per row */
+	FASTMIB_MIB_BUCKET_ENTRY,     /**< pGHBucketEntry */
+	FASTMIB_MIB_BUCKET,           /**< pGHBucket: the bucket number, not-accessible */
+	FASTMIB_MIB_BUCKET_LE,        /**< pGHBucketLe: a bucket's upper bound */
+	FASTMIB_MIB_BUCKET_COUNT,     /**< pGHBucketCount: a bucket's observations */
+	FASTMIB_MIB_TYPE_BUCKET_ENTRY, /**< PGHBucketEntry: the SEQUENCE of its rows */
+	FASTMIB_C_BUCKETS,            /**< macro P_G_H_BUCKETS: its buckets, bounds + 1 */
+	FASTMIB_C_BUCKET_FN,          /**< p_g_h_bucket(), the bucket of a value */
+	FASTMIB_C_BOUNDS,             /**< p_g_h_bounds, its bounds (schema.c) */
+	FASTMIB_C_OBSERVE,            /**< p_g_h_observe(): an observation, on the writer */
+	FASTMIB_C_TX_OBSERVE,         /**< p_tx_g_h_observe(): on a transaction */
+	FASTMIB_C_REF_OBSERVE,        /**< p_g_ref_h_observe(): on a row handle (tables) */
+	/* ---- a peak's (a = group, b = peak K; its object is FASTMIB_MIB_COUNTER's) ---- */
+	FASTMIB_C_PEAK,               /**< p_g_k_peak(): a value recorded, on the writer */
+	FASTMIB_C_TX_PEAK,            /**< p_tx_g_k_peak(): on a transaction */
+	FASTMIB_C_REF_PEAK,           /**< p_g_ref_k_peak(): on a row handle (tables) */
 	FASTMIB_N_NAME_ROLES
 };
 

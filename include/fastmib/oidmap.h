@@ -6,14 +6,21 @@
  * and the serving agent maps OIDs to objects and back with the map below.
  * docs/mib-layout.md describes the layout for humans.
  *
- *   R.1.G.C.0                scalar counter or state C of scalar group G (an
- *                            inet-address state S: its type at S, its address at S+1)
+ *   R.1.G.C.0                scalar counter, peak or state C of scalar group G (an
+ *                            inet-address state S: its type at S, its address at S+1;
+ *                            a histogram H: its count at H, its sum at H+1)
  *   R.1.G.1001.0 / .1002.0   group Reset / DiscontinuityTime (groups with counters)
- *   R.1.G.1.C.i1..in         table column C (counter or state), 1-based indexes
- *                            (n = 1..4); in a keyed table the row's SNMP index
- *                            (<fastmib/schema.h>)
+ *   R.1.G.1.C.i1..in         table column C (counter, peak, histogram count or sum,
+ *                            state), 1-based indexes (n = 1..4); in a keyed table
+ *                            the row's SNMP index (<fastmib/schema.h>)
  *   R.1.G.1.1001 / .1002     row Reset / DiscontinuityTime columns
  *   R.1.G.1.(1010+k)         index k = 1..4 (not-accessible)
+ *   R.1.(1000 G + H).1.C.i1..in.b
+ *                            bucket table of histogram H (its arc) of group G
+ *                            (its arc): column C (2: the bucket's upper bound,
+ *                            3: its count) of bucket b = 1..bounds+1 of the row
+ *                            i1..in (none in a scalar group, the group's index
+ *                            encoding in a table)
  *   R.2.1.0 / R.2.2.0        module ResetAll / DiscontinuityTime
  *   R.2.3.0                  module WriterStatus
  *   R.2.4.0 / R.2.5.0        module BestEffortReads / OutOfRangeUpdates
@@ -50,6 +57,19 @@ extern "C" {
 #define FASTMIB_ARC_EVENTS      4u /**< R.4 <p>Events, in models with events */
 #define FASTMIB_ARC_NOTIFICATIONS 5u /**< R.5 <p>Notifications, in models with a
 					 `notify` state */
+
+/** A histogram's bucket table: R.1.(FASTMIB_BUCKET_TABLE_GROUP * G + H) for
+ *  histogram H (its arc, its count's) of group G (its arc). Above every
+ *  group arc, so a walk of R.1 meets every group before the bucket tables,
+ *  in this order (group by group, histogram by histogram). */
+#define FASTMIB_BUCKET_TABLE_GROUP 1000u
+
+/* Columns of <p><G><H>BucketEntry (R.1.(1000 G + H).1.C), after the
+ * group's indexes comes the bucket number. */
+#define FASTMIB_BUCKETCOL_BUCKET 1u /**< <p><G><H>Bucket: 1..bounds+1, not-accessible */
+#define FASTMIB_BUCKETCOL_LE     2u /**< <p><G><H>BucketLe: its upper bound (the last
+					 bucket's 18446744073709551615) */
+#define FASTMIB_BUCKETCOL_COUNT  3u /**< <p><G><H>BucketCount: observations in it */
 
 /** Instance arc of every scalar object (R.1.G.C.0, R.2.A.0). */
 #define FASTMIB_ARC_SCALAR_INSTANCE 0u
@@ -157,6 +177,10 @@ enum fastmib_oid_kind {
 	FASTMIB_OID_OUT_OF_RANGE,  /**< <p>OutOfRangeUpdates: fastmib_out_of_range_updates() */
 	FASTMIB_OID_STATE,         /**< a state: scalar, or cell of a table column */
 	FASTMIB_OID_NOTIFS_DROPPED, /**< <p>NotificationsDropped */
+	FASTMIB_OID_PEAK,          /**< a peak: scalar, or cell of a table column */
+	FASTMIB_OID_HIST_COUNT,    /**< <p><G><H>Count: a histogram's observations */
+	FASTMIB_OID_HIST_SUM,      /**< <p><G><H>Sum: the sum of their values */
+	FASTMIB_OID_BUCKET,        /**< cell of a histogram's <p><G><H>BucketTable */
 };
 
 /** A reference to an object instance. */
@@ -165,7 +189,8 @@ struct fastmib_oid_ref {
 	/** Schema index of the group; -1 for module-wide and event log objects
 	 * (the `group` argument of fastmib_discontinuity() and resets). */
 	int group;
-	/** FASTMIB_OID_COUNTER: schema index of the counter within its group;
+	/** FASTMIB_OID_COUNTER, _PEAK: schema index of the counter within its
+	 *  group; _HIST_COUNT, _HIST_SUM, _BUCKET: of the histogram;
 	 *  FASTMIB_OID_STATE: of the state. */
 	uint32_t counter;
 	/** FASTMIB_OID_STATE of an inet-address: 1 for its InetAddressType
@@ -176,8 +201,12 @@ struct fastmib_oid_ref {
 	 * objects); FASTMIB_OID_EVENT: the event number; FASTMIB_OID_EVSTAT:
 	 * the schema index of the event. */
 	uint32_t row;
-	/** FASTMIB_OID_EVENT / _EVSTAT: FASTMIB_EVCOL_* / FASTMIB_STCOL_*. */
+	/** FASTMIB_OID_EVENT / _EVSTAT / _BUCKET: FASTMIB_EVCOL_* /
+	 *  FASTMIB_STCOL_* / FASTMIB_BUCKETCOL_*. */
 	uint32_t column;
+	/** FASTMIB_OID_BUCKET: the bucket, 0-based (its SNMP index less 1):
+	 *  the value is word fastmib_counter_word() + bucket of the row. */
+	uint32_t bucket;
 	/** Keyed tables: the row's order key (fastmib_key_encode()) as it was
 	 *  when the row was found, key_len bytes: the instance's index. */
 	uint32_t key_len;
@@ -264,6 +293,17 @@ bool fastmib_oidmap_next(const struct fastmib_oidmap *map,
  */
 size_t fastmib_oidmap_suffix(const struct fastmib_oidmap *map,
 			     const struct fastmib_oid_ref *ref, uint64_t *out);
+
+/**
+ * A suffix just past every instance of the column (or scalar) of `ref`,
+ * into out[0..FASTMIB_OID_MAX_SUFFIX); returns its length. An inclusive
+ * fastmib_oidmap_next() from it gives the first instance of whatever
+ * follows the column: for a caller that serves some kinds of objects and
+ * not others, a column it leaves out is skipped at once, not instance by
+ * instance (a bucket table, one column after the other).
+ */
+size_t fastmib_oidmap_column_end(const struct fastmib_oidmap *map,
+				 const struct fastmib_oid_ref *ref, uint64_t *out);
 
 /** Suffix below R of the NOTIFICATION-TYPE of event `event` (schema
  * index), into out[0..3); returns its length. */

@@ -10,7 +10,8 @@
  * fastmib-stat serve any model without being rebuilt.
  *
  * Data layout contract (shared by the generator and libfastmib):
- *  - every counter is one naturally aligned 64-bit word;
+ *  - every counter is one naturally aligned 64-bit word, a histogram
+ *    n_bounds + 3 consecutive ones (fastmib_counter_words());
  *  - a group's rows are contiguous, `row_size` bytes apart, row-major over
  *    its indexes (the last index varies fastest); counter `i` of a row is at
  *    `counters[i].offset` within the row;
@@ -19,7 +20,8 @@
  *    data area for the two shared storage kinds;
  *  - every group starts on a cache line (64 bytes);
  *  - no two counters share a word: the counters of a row are distinct
- *    words and the groups of an area do not overlap;
+ *    words (at most FASTMIB_MAX_ROW_WORDS) and the groups of an area do
+ *    not overlap;
  *  - each area is a whole number of cache lines, at most FASTMIB_MAX_AREA.
  *
  * fastmib_schema_check() enforces every rule a schema obeys (these and
@@ -48,6 +50,13 @@ extern "C" {
 #define FASTMIB_MAX_OID_LEN   32       /**< sub-identifiers in the module root */
 #define FASTMIB_MAX_GROUPS    256      /**< groups per model */
 #define FASTMIB_MAX_COUNTERS  256      /**< counters per group */
+/** 64-bit words of a row: a counter or a peak takes one, a histogram its
+ *  bounds + 3. As many as FASTMIB_MAX_COUNTERS, so that a buffer of either
+ *  holds a row read whole (fastmib_read()). */
+#define FASTMIB_MAX_ROW_WORDS FASTMIB_MAX_COUNTERS
+#define FASTMIB_MAX_BOUNDS    32       /**< bucket bounds of a histogram */
+/** Largest exponent of a `log2` histogram's bounds (2^63). */
+#define FASTMIB_MAX_LOG2      63
 #define FASTMIB_MAX_INDEXES   4        /**< indexes per table */
 #define FASTMIB_MAX_ROWS      (1u << 24) /**< rows per table (product of maxes, or capacity) */
 #define FASTMIB_MAX_STRING_INDEX 64    /**< octets of a string index */
@@ -70,12 +79,32 @@ extern "C" {
 #define FASTMIB_MAX_DISPLAY_STRING 255 /**< octets of a display-string state */
 #define FASTMIB_MAX_OCTET_STRING 1024  /**< octets of an octet-string state */
 
-/** SNMP type a counter is reported as. */
+/**
+ * What a counter of a group is: an SNMP type it is reported as, or one of
+ * the two kinds of a value distribution, which take words of their own
+ * (fastmib_counter_words()) and only per-core storage.
+ */
 enum fastmib_type {
 	FASTMIB_COUNTER64 = 1, /**< Counter64 */
 	FASTMIB_COUNTER32 = 2, /**< Counter32, reported modulo 2^32 */
 	FASTMIB_GAUGE32 = 3,   /**< Gauge32, signed sum clamped to 0..2^32-1 */
+	/**
+	 * Observations counted in buckets: n_bounds + 1 bucket words (an
+	 * observation v in the first bucket whose bound b has v <= b, else in
+	 * the last, unbounded one), then the count of observations and the sum
+	 * of their values, each a 64-bit word summed over lcores and reset by
+	 * baselines like a Counter64.
+	 */
+	FASTMIB_HISTOGRAM = 4,
+	/**
+	 * The largest value recorded since the row's last reset (a high-water
+	 * mark): one word per lcore, readers take the maximum over lcores. A
+	 * reset is applied by each lcore before its next peak, in a
+	 * transaction (docs/fastpath.md, "What a transaction does").
+	 */
+	FASTMIB_PEAK = 5,
 };
+#define FASTMIB_TYPE_LAST FASTMIB_PEAK
 
 /**
  * C type of an event argument. Every argument is logged as one 64-bit
@@ -99,10 +128,37 @@ struct fastmib_counter_schema {
 	const char *name;        /**< model name, e.g. "totalPkts" */
 	const char *units;       /**< UNITS, "" when none */
 	const char *description; /**< DESCRIPTION text */
-	uint32_t arc;            /**< OID arc within the group or table entry */
+	uint32_t arc;            /**< OID arc within the group or table entry; a
+				      histogram takes arc (its count) and arc + 1
+				      (its sum) */
 	uint32_t type;           /**< enum fastmib_type */
-	uint32_t offset;         /**< byte offset within a row */
+	uint32_t offset;         /**< byte offset within a row of its first word */
+	/** FASTMIB_HISTOGRAM: its bounds, 1..FASTMIB_MAX_BOUNDS; else 0. */
+	uint32_t n_bounds;
+	/** FASTMIB_HISTOGRAM: 1 when its bounds are the powers of two 2^lo,
+	 *  2^(lo+1), ..., 2^hi (at least two of them); else 0. */
+	uint32_t log2;
+	/** FASTMIB_HISTOGRAM: the n_bounds upper bounds of its bounded buckets,
+	 *  strictly increasing; else NULL. */
+	const uint64_t *bounds;
 };
+
+/** Words a counter takes in its row: a histogram its bounds + 1 buckets,
+ *  its count and its sum; every other counter one. */
+static inline uint32_t
+fastmib_counter_words(const struct fastmib_counter_schema *c)
+{
+	return c->type == FASTMIB_HISTOGRAM ? c->n_bounds + 3 : 1;
+}
+
+/** The position of a counter's (first) word in its row, and so in the
+ *  values fastmib_read() gives: a histogram's bucket b is at this + b,
+ *  its count at this + n_bounds + 1, its sum at this + n_bounds + 2. */
+static inline uint32_t
+fastmib_counter_word(const struct fastmib_counter_schema *c)
+{
+	return c->offset / 8;
+}
 
 /**
  * What an index of a table is. A table with only FASTMIB_INDEX_INTEGER
@@ -219,6 +275,16 @@ struct fastmib_group_schema {
 	uint32_t state_size;     /**< bytes of the state struct (fastmib_state_layout()) */
 };
 
+/** Does group `g` have a counter of `type` (FASTMIB_HISTOGRAM, FASTMIB_PEAK)? */
+static inline bool
+fastmib_group_has_type(const struct fastmib_group_schema *g, uint32_t type)
+{
+	for (uint32_t i = 0; i < g->n_counters; i++)
+		if (g->counters[i].type == type)
+			return true;
+	return false;
+}
+
 /**
  * An event of the event log: sampled, cycle-stamped records with up to
  * FASTMIB_MAX_EVENT_ARGS integer arguments, logged per lcore.
@@ -281,7 +347,7 @@ uint64_t fastmib_schema_hash(const struct fastmib_schema *schema);
 
 /**
  * The word of the model file (docs/model.md) for a counter type
- * ("counter64", "counter32", "gauge32"), a storage kind ("per-core",
+ * ("counter64", "counter32", "gauge32", "histogram", "peak"), a storage kind ("per-core",
  * "shared-buffered", "shared-atomic") or an event argument type ("uint32",
  * "int32", "uint64"); NULL for a value that is none of them. fastmib-gen
  * reads these words, and readers show them.
@@ -363,15 +429,21 @@ const char *fastmib_enum_label(const struct fastmib_state_schema *st, int32_t v)
  * 0..FASTMIB_MAX_INDEXES indexes of max 1..FASTMIB_MAX_ROWS (product at
  * most FASTMIB_MAX_ROWS = n_rows); group, counter, state and event arcs
  * 1..FASTMIB_MAX_ARC, unique among groups, within a group (counters and
- * states together, an inet-address state's second arc included) and
- * among events; names unique among groups, within a group (counters,
- * states and indexes), among events and within an event's arguments;
- * types, storage kinds, levels, rates and argument types in range; a
- * state's size, range (within its type, lo <= hi), units (numbers only),
- * enum labels (names, 1..FASTMIB_MAX_ENUM_VALUES, labels and values
- * unique), notify (not on strings) and default (fastmib_state_check();
- * without one, the zero it starts at) as its type allows; offsets and sizes per the data layout contract
- * above and fastmib_state_layout().
+ * states together, an inet-address state's and a histogram's second arc
+ * included) and among events; names unique among groups, within a group
+ * (counters, states and indexes), among events and within an event's
+ * arguments; types, storage kinds, levels, rates and argument types in
+ * range; histograms and peaks in per-core groups only, a histogram with
+ * 1..FASTMIB_MAX_BOUNDS strictly increasing bounds (with log2: at least
+ * two, consecutive powers of two up to 2^FASTMIB_MAX_LOG2), other
+ * counters with none; a state's size, range (within its type, lo <= hi),
+ * units (numbers only), enum labels (names, 1..FASTMIB_MAX_ENUM_VALUES,
+ * labels and values unique), notify (not on strings) and default
+ * (fastmib_state_check(); without one, the zero it starts at) as its type
+ * allows; offsets and sizes per the data layout contract above (a row of
+ * at most FASTMIB_MAX_ROW_WORDS words) and fastmib_state_layout(); the
+ * instance OIDs of a group, a histogram's bucket number included, within
+ * FASTMIB_MAX_INSTANCE_OID.
  */
 
 /** The object a fault is about; which of the positions of the fault apply. */
@@ -419,6 +491,8 @@ enum fastmib_schema_field {
 	FASTMIB_FIELD_RANGE,         /**< has_range, lo, hi */
 	FASTMIB_FIELD_DEFAULT,       /**< a state's default */
 	FASTMIB_FIELD_STATE_SIZE,    /**< a group's state_size */
+	FASTMIB_FIELD_BOUNDS,        /**< a histogram's n_bounds and bounds */
+	FASTMIB_FIELD_LOG2,          /**< a histogram's log2 */
 };
 
 /** What is wrong with the field. */
@@ -433,6 +507,10 @@ enum fastmib_schema_problem {
 				      field: FASTMIB_FIELD_PERCORE_SIZE or _SHARED_SIZE */
 	FASTMIB_BAD_SYNTAX,      /**< a name against the syntax of <fastmib/names.h>
 				      (field: FASTMIB_FIELD_NAME, _MODULE or _PREFIX) */
+	FASTMIB_BAD_ORDER,       /**< a histogram's bound `first` + 1, `value`, is not
+				      above the one before it (position `first`), `lo` */
+	FASTMIB_BAD_STORAGE,     /**< a histogram or a peak in storage `value`, which
+				      cannot hold it (only FASTMIB_STORAGE_PER_CORE can) */
 };
 
 /** One broken rule, where it is, and the whole story in words. */
@@ -473,8 +551,9 @@ int fastmib_schema_check(const struct fastmib_schema *schema,
 
 /**
  * The data layout fastmib-gen gives a model (one the contract above
- * allows): counter i at byte 8 * i of its row, in declared order; rows of
- * 8 bytes per counter; each group on the next cache line of its storage
+ * allows): the counters' words one after the other in declared order
+ * (counter i at byte 8 * i of its row when no histogram comes before it);
+ * rows of 8 bytes per word; each group on the next cache line of its storage
  * area, in schema order, taking fastmib_group_bytes() (a table's rows and
  * its scratch row); each area rounded up to a cache line. A group of
  * states only takes no area (row_size and offset 0). States at the offsets
@@ -482,7 +561,8 @@ int fastmib_schema_check(const struct fastmib_schema *schema,
  *
  * Sets the offset of every counter and state, row_size, offset and
  * state_size of every group, percore_size and shared_size, from
- * n_counters, n_rows, storage and the states' types and sizes.
+ * n_counters, the counters' words (fastmib_counter_words()), n_rows,
+ * storage and the states' types and sizes.
  * `schema->groups` and each group's `counters` and `states` must point to
  * writable arrays: the caller built them. Sizes are not limited here;
  * fastmib_schema_check() then says whether they fit.
@@ -646,6 +726,16 @@ size_t fastmib_key_to_index(const struct fastmib_group_schema *g, const uint8_t 
  */
 int fastmib_key_of_index(const struct fastmib_group_schema *g, const uint64_t *idx, size_t n,
 			 uint8_t *buf);
+
+/**
+ * The order key of the index at the start of idx[0..n), into buf: its
+ * length, and in *used the sub-identifiers it takes (each index of a row
+ * says where it ends: its type, a length before its octets); -1 when idx
+ * does not start with the index of a possible row. What follows a row's
+ * index in an OID (a histogram's bucket number) is then idx[*used..n).
+ */
+int fastmib_key_of_index_prefix(const struct fastmib_group_schema *g, const uint64_t *idx,
+				size_t n, uint8_t *buf, size_t *used);
 
 /**
  * Compare order key a[0..alen) with SNMP index idx[0..n) in OID order:

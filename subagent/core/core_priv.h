@@ -65,7 +65,7 @@ struct fma_snap {
 	struct fma_request *request;
 	bool have_counters;
 	int rc;                   /* of the counters' read */
-	size_t values_off;        /* n_counters words in the request's arena */
+	size_t values_off;        /* the row's words (fastmib_read()) in the request's arena */
 	bool have_states;
 	int state_rc;             /* of the states' read */
 	size_t states_off;        /* state_size bytes in the request's arena */

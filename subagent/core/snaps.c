@@ -213,7 +213,7 @@ fma_snap_counters(struct fma_seg *s, long id, const struct fastmib_oid_ref *ref)
 
 	if (!sn || sn->have_counters)
 		return sn;
-	off = arena_take(sn->request, (size_t)g->n_counters * sizeof(uint64_t));
+	off = arena_take(sn->request, (size_t)(g->row_size / 8) * sizeof(uint64_t));
 	if (off < 0)
 		return NULL;
 	sn->values_off = (size_t)off;

@@ -230,8 +230,10 @@ static int
 fma_value_of(struct fma_seg *s, long id, const struct fastmib_oid_ref *ref,
 	     netsnmp_variable_list *vb)
 {
+	const struct fastmib_counter_schema *cs;
 	const struct fastmib_state_schema *st;
 	const struct fma_snap *sn;
+	uint32_t w;
 	uint64_t v;
 
 	switch (ref->kind) {
@@ -279,6 +281,19 @@ fma_value_of(struct fma_seg *s, long id, const struct fastmib_oid_ref *ref,
 				vb);
 		return 0;
 	case FASTMIB_OID_COUNTER:
+	case FASTMIB_OID_PEAK:
+	case FASTMIB_OID_HIST_COUNT:
+	case FASTMIB_OID_HIST_SUM:
+		break;
+	case FASTMIB_OID_BUCKET:
+		if (ref->column == FASTMIB_BUCKETCOL_LE) {
+			/* the model's bound, no reading: CounterBasedGauge64, a
+			 * Counter64 on the wire; the last bucket has none */
+			cs = &s->schema->groups[ref->group].counters[ref->counter];
+			fma_varbind_counter64(vb, ref->bucket < cs->n_bounds ? cs->bounds[ref->bucket]
+									      : UINT64_MAX);
+			return 0;
+		}
 		break;
 	}
 	sn = fma_snap_counters(s, id, ref);
@@ -286,8 +301,31 @@ fma_value_of(struct fma_seg *s, long id, const struct fastmib_oid_ref *ref,
 		return -ENOMEM;
 	if (sn->rc < 0 && sn->rc != -EBUSY)
 		return sn->rc;
-	v = fma_snap_values(sn)[ref->counter];
-	switch (s->schema->groups[ref->group].counters[ref->counter].type) {
+	cs = &s->schema->groups[ref->group].counters[ref->counter];
+	/* A histogram's buckets, count and sum come from the row's one
+	 * snapshot of this request, so that the count is the sum of the
+	 * buckets in every answer a writer lets the reader take whole. A
+	 * writer stuck inside its transaction gets best-effort words, as
+	 * every counter does (counted in <p>BestEffortReads, <p>WriterStatus
+	 * stalled): its half-made observation may then show in a bucket and
+	 * not yet in the count, which beats a walk that ends in genErr at
+	 * the first histogram of the stuck lcore's rows. */
+	w = fastmib_counter_word(cs);
+	switch (ref->kind) {
+	case FASTMIB_OID_HIST_COUNT:
+		w += cs->n_bounds + 1;
+		break;
+	case FASTMIB_OID_HIST_SUM:
+		w += cs->n_bounds + 2;
+		break;
+	case FASTMIB_OID_BUCKET:
+		w += ref->bucket;
+		break;
+	default:
+		break;
+	}
+	v = fma_snap_values(sn)[w];
+	switch (cs->type) {
 	case FASTMIB_COUNTER32:
 		snmp_set_var_typed_integer(vb, ASN_COUNTER,
 					   (uint32_t)fastmib_reported_value(FASTMIB_COUNTER32, v));
@@ -297,6 +335,9 @@ fma_value_of(struct fma_seg *s, long id, const struct fastmib_oid_ref *ref,
 					   (uint32_t)fastmib_reported_value(FASTMIB_GAUGE32, v));
 		break;
 	default:
+		/* Counter64, and a peak's CounterBasedGauge64 (the maximum over
+		 * the lcores of the snapshot, fastmib_read()), a Counter64 on
+		 * the wire too */
 		fma_varbind_counter64(vb, v);
 		break;
 	}
@@ -308,11 +349,16 @@ fma_value(struct fma_seg *s, long id, const struct fastmib_oid_ref *ref,
 	  netsnmp_variable_list *vb)
 {
 	int rc = fma_value_of(s, id, ref, vb);
+	bool read_with_row = ref->kind == FASTMIB_OID_COUNTER || ref->kind == FASTMIB_OID_STATE ||
+			     ref->kind == FASTMIB_OID_PEAK || ref->kind == FASTMIB_OID_HIST_COUNT ||
+			     ref->kind == FASTMIB_OID_HIST_SUM ||
+			     (ref->kind == FASTMIB_OID_BUCKET &&
+			      ref->column == FASTMIB_BUCKETCOL_COUNT);
 
 	/* read, then checked: what was read belongs to the key found (the
-	 * readings of a request check it when they are taken) */
-	if (rc == 0 && ref->kind != FASTMIB_OID_COUNTER && ref->kind != FASTMIB_OID_STATE &&
-	    !fma_key_unchanged(s, ref))
+	 * readings of a request check it when they are taken; a bucket's
+	 * bound is not a reading) */
+	if (rc == 0 && !read_with_row && !fma_key_unchanged(s, ref))
 		return -ENOENT;
 	return rc;
 }

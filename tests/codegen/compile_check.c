@@ -12,11 +12,13 @@
 #include "km_stats.h"
 #include "ke_stats.h"
 #include "st_stats.h"
+#include "hg_stats.h"
 
 void compile_check(struct fastmib_writer *w);
 void compile_check_tx(struct fastmib_writer *w);
 void compile_check_keyed(struct fastmib_segment *seg, struct fastmib_writer *w);
 int compile_check_states(struct fastmib_segment *seg, struct fastmib_writer *w);
+void compile_check_histograms(struct fastmib_segment *seg, struct fastmib_writer *w);
 
 void
 compile_check(struct fastmib_writer *w)
@@ -213,4 +215,47 @@ compile_check_states(struct fastmib_segment *seg, struct fastmib_writer *w)
 		st_tunnel_pkts_add(w, row, 1);
 	}
 	return rc;
+}
+
+/* Histograms and peaks: every form of their functions, in a scalar group,
+ * a dense table (an index named v: the operand is v_) and a keyed table. */
+void
+compile_check_histograms(struct fastmib_segment *seg, struct fastmib_writer *w)
+{
+	struct hg_flow_key k;
+	uint32_t row = 0;
+
+	fastmib_begin(w);
+	hg_system_latency_observe(w, 100);           /* log2 */
+	hg_system_burst_observe(w, 32);              /* bounds: a sum of compares */
+	hg_system_queue_depth_peak(w, 7);
+	hg_port_size_observe(w, 3, 1, 1500);         /* 32 bounds: a binary search */
+	hg_port_peak_burst_peak(w, 3, 1, 32);
+	memset(&k, 0, sizeof(k));
+	k.peer.type = 1;
+	k.teid = 7;
+	if (hg_flow_insert(seg, &k, &row) == 0) {
+		hg_flow_gap_observe(w, row, 10);
+		hg_flow_max_gap_peak(w, row, 10);
+	}
+	fastmib_end(w);
+	{
+		struct hg_tx tx = hg_tx_begin(w);
+		struct hg_port_ref p = hg_tx_port(&tx, 3, 1);
+		struct hg_flow_ref f = hg_tx_flow(&tx, row);
+
+		hg_tx_system_latency_observe(&tx, 100);
+		hg_tx_system_queue_depth_peak(&tx, 8);
+		hg_port_ref_size_observe(p, 64);
+		hg_port_ref_peak_burst_peak(p, 16);
+		hg_tx_port_size_observe(&tx, 0, 0, 9000);
+		hg_tx_port_peak_burst_peak(&tx, 0, 0, 9);
+		hg_flow_ref_gap_observe(f, 1u << 20);
+		hg_flow_ref_max_gap_peak(f, 1u << 20);
+		hg_tx_flow_gap_observe(&tx, row, 3);
+		hg_tx_flow_max_gap_peak(&tx, row, 3);
+		hg_tx_end(&tx);
+	}
+	(void)hg_system_burst_bucket(0);
+	(void)hg_port_size_bucket(UINT64_MAX);
 }

@@ -44,6 +44,9 @@ plain_areas_new(size_t pc_size, size_t sh_size)
 	a->sh_size = sh_size;
 	a->w->percore = a->pc;
 	a->w->shared = a->sh;
+	/* no peak reset ever requested: the count is the writer's own, as a
+	 * writer of a model without peaks has it */
+	a->w->peak_requests = &a->w->peak_seen;
 	return a;
 }
 

@@ -363,7 +363,9 @@ def defined_names(files):
         "c-identifier": set(re.findall(r"^([a-z]\w*)\(", c, re.M)) |
                         set(re.findall(r"^(?:extern |static )?const struct "
                                        r"(?:fastmib_\w+|\w+_state) (\w+)(?:\[\])?(?: =|;)",
-                                       c, re.M)),
+                                       c, re.M)) |
+                        # a histogram's bounds (<p>_<g>_<h>_bounds, the schema's)
+                        set(re.findall(r"^static const uint64_t (\w+)\[\d+\] =", c, re.M)),
     }
 
 
@@ -998,26 +1000,70 @@ def walked_tables(text):
 def test_exporter_large_tables(tmp_path):
     """A table that can hold more rows than --snmp-exporter-max-rows (1024
     by default) is left out of the walk and named in a comment that says
-    how to ask for it; --snmp-exporter-table walks it whatever its size."""
-    small = ["epPortTable", "epPortQueueTable", "epServerTable", "epEventStatsTable"]
+    how to ask for it; --snmp-exporter-table walks it whatever its size. The
+    bucket tables of histograms are walked with their group's (the scalar
+    group global's always, port's with port), after the groups' tables."""
+    buckets = ["epGlobalBurstTimeBucketTable", "epPortRxBurstBucketTable"]
+    small = ["epPortTable", "epPortQueueTable", "epServerTable"] + buckets + ["epEventStatsTable"]
     text = exporter_module(EXAMPLE)
     assert walked_tables(text) == small
     assert re.search(r"# flow: table, labels epFlowFlowId; up to 65536 rows: more than\n"
                      r"\s+# 1024, so not walked .*\n(\s+# .*\n)*?.*--snmp-exporter-table flow",
                      text), text
     assert walked_tables(exporter_module(EXAMPLE, "--snmp-exporter-table", "flow")) == [
-        "epPortTable", "epPortQueueTable", "epFlowTable", "epServerTable", "epEventStatsTable"]
+        "epPortTable", "epPortQueueTable", "epFlowTable", "epServerTable"] + buckets + [
+        "epEventStatsTable"]
     # portQueue has 32 rows: more than 31, not more than 32; server 256 rows
     assert walked_tables(exporter_module(EXAMPLE, "--snmp-exporter-max-rows", "31")) == [
-        "epPortTable", "epEventStatsTable"]
+        "epPortTable"] + buckets + ["epEventStatsTable"]
     assert walked_tables(exporter_module(EXAMPLE, "--snmp-exporter-max-rows", "32")) == [
-        "epPortTable", "epPortQueueTable", "epEventStatsTable"]
+        "epPortTable", "epPortQueueTable"] + buckets + ["epEventStatsTable"]
     assert walked_tables(exporter_module(EXAMPLE, "--snmp-exporter-max-rows", "256")) == small
     assert "epFlowTable" in walked_tables(
         exporter_module(EXAMPLE, "--snmp-exporter-max-rows", "65536"))
     both = exporter_module(EXAMPLE, "--snmp-exporter-max-rows", "1",
                            "--snmp-exporter-table", "portQueue", "--snmp-exporter-table", "port")
-    assert walked_tables(both) == ["epPortTable", "epPortQueueTable", "epEventStatsTable"]
+    assert walked_tables(both) == ["epPortTable", "epPortQueueTable"] + buckets + [
+        "epEventStatsTable"]
+
+
+def test_exporter_histograms():
+    """Histograms: a scalar group's Count and Sum fetched by name, peaks
+    too and gauges; each bucket table walked with its group, its bound a
+    label (a lookup over the group's indexes and the bucket), its number
+    and bound no metrics; a table left out for its size leaves its bucket
+    tables out too."""
+    model = HERE / "models" / "histograms.yaml"
+    mod = yaml.safe_load(exporter_module(model))["modules"]["histograms_test_mib"]
+    walk = mod["walk"]
+    for name in ("hgSystemLatencyCount", "hgSystemLatencySum", "hgSystemBurstCount",
+                 "hgSystemBurstSum", "hgSystemQueueDepth"):
+        assert name in walk, name
+    buckets = ["hgSystemLatencyBucketTable", "hgSystemBurstBucketTable",
+               "hgPortSizeBucketTable", "hgFlowGapBucketTable"]
+    assert [w for w in walk if w.endswith("BucketTable")] == buckets
+    assert walk.index(buckets[0]) > walk.index("hgPoolDiscontinuityTime")
+    assert mod["lookups"] == [
+        {"source_indexes": ["hgSystemLatencyBucket"], "lookup": "hgSystemLatencyBucketLe"},
+        {"source_indexes": ["hgSystemBurstBucket"], "lookup": "hgSystemBurstBucketLe"},
+        {"source_indexes": ["hgPortPortId", "hgPortV", "hgPortSizeBucket"],
+         "lookup": "hgPortSizeBucketLe"},
+        {"source_indexes": ["hgFlowPeer", "hgFlowTeid", "hgFlowGapBucket"],
+         "lookup": "hgFlowGapBucketLe"}]
+    for t in buckets:
+        assert mod["overrides"][t.replace("Table", "")] == {"ignore": True}
+        assert mod["overrides"][t.replace("Table", "Le")] == {"ignore": True}
+    for peak in ("hgSystemQueueDepth", "hgPortPeakBurst", "hgFlowMaxGap"):
+        assert mod["overrides"][peak] == {"type": "gauge"}
+    # port has 8 rows, flow up to 16: with at most 8, flow and its
+    # buckets are left out, port's stay
+    mod = yaml.safe_load(exporter_module(model, "--snmp-exporter-max-rows", "8"))
+    mod = mod["modules"]["histograms_test_mib"]
+    assert "hgFlowTable" not in mod["walk"] and "hgFlowGapBucketTable" not in mod["walk"]
+    assert "hgPortSizeBucketTable" in mod["walk"]
+    assert "hgFlowGapBucketLe" not in mod["overrides"]
+    assert [lk["lookup"] for lk in mod["lookups"]] == [
+        "hgSystemLatencyBucketLe", "hgSystemBurstBucketLe", "hgPortSizeBucketLe"]
 
 
 @pytest.mark.parametrize("args, message", [
@@ -1633,3 +1679,223 @@ def test_exporter_states_snmp_yml_types(tmp_path):
     for name in ("stPortRxPkts", "stPortDiscontinuityTime"):
         assert [lk["labelname"] for lk in metrics[name]["lookups"]] == ["stPortName"]
     assert [lk["labelname"] for lk in metrics["stTunnelPkts"]["lookups"]] == ["stTunnelLabel"]
+
+
+# ---- histograms and peaks ----
+
+HIST_MODEL = HERE / "models" / "histograms.yaml"
+HG_ROOT = ".1.3.6.1.4.1.8072.9999.63"
+
+
+def test_mib_histograms_oid_layout(tmp_path):
+    """A histogram's count at its arc and its sum at the next, a peak at its
+    arc, among the group's objects; its bucket table at R.1.(1000 G + H),
+    entry .1, columns Bucket 1, BucketLe 2, BucketCount 3
+    (<fastmib/oidmap.h>), as net-snmp reads the MIB."""
+    outputs(HIST_MODEL, tmp_path)
+    expect = {
+        "hgSystemPkts": ".1.1.1", "hgSystemLatencyCount": ".1.1.2",
+        "hgSystemLatencySum": ".1.1.3", "hgSystemBurstCount": ".1.1.4",
+        "hgSystemBurstSum": ".1.1.5", "hgSystemQueueDepth": ".1.1.6",
+        "hgSystemLatencyBucketTable": ".1.1002", "hgSystemLatencyBucketEntry": ".1.1002.1",
+        "hgSystemLatencyBucket": ".1.1002.1.1", "hgSystemLatencyBucketLe": ".1.1002.1.2",
+        "hgSystemLatencyBucketCount": ".1.1002.1.3", "hgSystemBurstBucketTable": ".1.1004",
+        "hgPortSizeCount": ".1.2.1.2", "hgPortSizeSum": ".1.2.1.3",
+        "hgPortPeakBurst": ".1.2.1.4", "hgPortSizeBucketTable": ".1.2002",
+        "hgPortSizeBucketCount": ".1.2002.1.3", "hgFlowGapCount": ".1.3.1.3",
+        "hgFlowGapSum": ".1.3.1.4", "hgFlowMaxGap": ".1.3.1.5",
+        "hgFlowGapBucketTable": ".1.3003", "hgFlowGapBucketLe": ".1.3003.1.2",
+        "hgSystemGroup": ".3.2.1",
+    }
+    oids = translate(tmp_path, "HISTOGRAMS-TEST-MIB", "-IR", "-On", *expect).split()
+    assert dict(zip(expect, oids)) == {k: HG_ROOT + v for k, v in expect.items()}
+    # instances: the group's index, then the bucket number
+    decoded = translate(tmp_path, "HISTOGRAMS-TEST-MIB", "-OX",
+                        HG_ROOT + ".1.2002.1.3.4.2.33", HG_ROOT + ".1.1002.1.2.10",
+                        HG_ROOT + ".1.3003.1.3.1.4.10.0.0.1.7.33").split("\n")
+    assert [d for d in decoded if d] == [
+        "HISTOGRAMS-TEST-MIB::hgPortSizeBucketCount[4][2][33]",
+        "HISTOGRAMS-TEST-MIB::hgSystemLatencyBucketLe[10]",
+        'HISTOGRAMS-TEST-MIB::hgFlowGapBucketCount[ipv4]["...."][7][33]']
+
+
+def test_mib_histograms_clauses(tmp_path):
+    """SYNTAX, UNITS and access of every object of histograms and peaks;
+    INDEX clauses of the bucket tables (the group's index objects, then
+    the bucket number); the bucket tables' objects in their group's
+    OBJECT-GROUP; CounterBasedGauge64 from HCNUM-TC."""
+    mib = outputs(HIST_MODEL, tmp_path)["HISTOGRAMS-TEST-MIB.txt"].decode()
+    got = mib_clauses(mib)
+    expect = {
+        "hgSystemLatencyCount": ("Counter64", None, "read-only"),
+        "hgSystemLatencySum": ("Counter64", "nanoseconds", "read-only"),
+        "hgSystemQueueDepth": ("CounterBasedGauge64", "packets", "read-only"),
+        "hgSystemLatencyBucket": ("Unsigned32 (1..10)", None, "not-accessible"),
+        "hgSystemLatencyBucketLe": ("CounterBasedGauge64", "nanoseconds", "read-only"),
+        "hgSystemLatencyBucketCount": ("Counter64", None, "read-only"),
+        "hgSystemBurstBucket": ("Unsigned32 (1..5)", None, "not-accessible"),
+        "hgPortSizeBucket": ("Unsigned32 (1..33)", None, "not-accessible"),
+        "hgPortPeakBurst": ("CounterBasedGauge64", "packets", "read-only"),
+        "hgFlowGapBucket": ("Unsigned32 (1..33)", None, "not-accessible"),
+        "hgFlowMaxGap": ("CounterBasedGauge64", "microseconds", "read-only"),
+    }
+    for name, (syntax, units, access) in expect.items():
+        assert got[name] == (syntax, units, access, None), (name, got[name])
+    indexes = dict(re.findall(r"^(\w+BucketEntry) OBJECT-TYPE\n.*?INDEX\s+\{([^}]*)\}",
+                              mib, re.M | re.S))
+    assert {k: " ".join(v.replace(",", " ").split()) for k, v in indexes.items()} == {
+        "hgSystemLatencyBucketEntry": "hgSystemLatencyBucket",
+        "hgSystemBurstBucketEntry": "hgSystemBurstBucket",
+        "hgPortSizeBucketEntry": "hgPortPortId hgPortV hgPortSizeBucket",
+        "hgFlowGapBucketEntry": "hgFlowPeerType hgFlowPeer hgFlowTeid hgFlowGapBucket"}
+    assert imports(mib)["HCNUM-TC"] == ["CounterBasedGauge64"]
+    assert "Unsigned32" in imports(mib)["SNMPv2-SMI"]
+    group = re.search(r"^hgSystemGroup OBJECT-GROUP\n.*?\{\n(.*?)\n    \}", mib,
+                      re.M | re.S).group(1)
+    assert [ln.strip().rstrip(",") for ln in group.splitlines()] == [
+        "hgSystemPkts", "hgSystemLatencyCount", "hgSystemLatencySum", "hgSystemBurstCount",
+        "hgSystemBurstSum", "hgSystemQueueDepth", "hgSystemReset",
+        "hgSystemDiscontinuityTime", "hgSystemLatencyBucketLe",
+        "hgSystemLatencyBucketCount", "hgSystemBurstBucketLe", "hgSystemBurstBucketCount"]
+    seq = re.search(r"^HgPortSizeBucketEntry ::= SEQUENCE \{\n(.*?)\n\}", mib,
+                    re.M | re.S).group(1)
+    assert [" ".join(ln.split()).rstrip(",") for ln in seq.splitlines()] == [
+        "hgPortSizeBucket Unsigned32", "hgPortSizeBucketLe CounterBasedGauge64",
+        "hgPortSizeBucketCount Counter64"]
+    # the bounds in words, in the table's description
+    assert "bounds are the powers of two 2^4 (16) to 2^12 (4096)" in " ".join(mib.split())
+    assert "bounds are 0, 1, 8, 32." in " ".join(mib.split())
+
+
+def test_names_histograms(tmp_path):
+    """`--names` lists a histogram's and a peak's names with their owner;
+    a histogram has no object or update function of its own name."""
+    r = gen("--names", HIST_MODEL)
+    assert r.returncode == 0, r.stderr
+    lines = set(r.stdout.splitlines())
+    own = "histogram `size` of group `port`"
+    for line in (
+            "mib\thgPortSizeCount\t" + own, "mib\thgPortSizeSum\t" + own,
+            "mib\thgPortSizeBucketTable\t" + own, "mib\thgPortSizeBucketEntry\t" + own,
+            "mib\thgPortSizeBucket\t" + own, "mib\thgPortSizeBucketLe\t" + own,
+            "mib\thgPortSizeBucketCount\t" + own,
+            "mib-type\tHgPortSizeBucketEntry\t" + own,
+            "c-macro\tHG_PORT_SIZE_BUCKETS\t" + own,
+            "c-identifier\thg_port_size_bucket\t" + own,
+            "c-identifier\thg_port_size_bounds\t" + own,
+            "c-identifier\thg_port_size_observe\t" + own,
+            "c-identifier\thg_tx_port_size_observe\t" + own,
+            "c-identifier\thg_port_ref_size_observe\t" + own,
+            "mib\thgPortPeakBurst\tpeak `peakBurst` of group `port`",
+            "c-identifier\thg_port_peak_burst_peak\tpeak `peakBurst` of group `port`",
+            "c-identifier\thg_tx_port_peak_burst_peak\tpeak `peakBurst` of group `port`",
+            "c-identifier\thg_port_ref_peak_burst_peak\tpeak `peakBurst` of group `port`",
+            "c-identifier\thg_tx_system_latency_observe\thistogram `latency` of group `system`"):
+        assert line in lines, line
+    names = {ln.split("\t")[1] for ln in lines}
+    for name in ("hgPortSize", "hg_port_size_add", "hg_port_peak_burst_add",
+                 "hg_system_latency_add", "hg_system_ref_latency_observe"):
+        assert name not in names, name
+
+
+def bucket_of(bounds, v):
+    """The bucket of v: the first bound it does not exceed, else the last."""
+    return next((i for i, b in enumerate(bounds) if v <= b), len(bounds))
+
+
+def check_buckets(model_path, prefix, tmp_path, cc="cc"):
+    """Compile the bucket functions of every histogram of a model and
+    compare them with the model's bounds at every bound, next to it, at 0
+    and 2^64 - 1; returns the number of histograms."""
+    outputs(model_path, tmp_path / "gen")
+    model = yaml.load(model_path.read_text(), Loader=yaml.BaseLoader)
+    hists = []
+    for g in model["groups"]:
+        for c in g["counters"]:
+            if c["type"] != "histogram":
+                continue
+            if "log2" in c:
+                lo, hi = (int(x) for x in c["log2"])
+                bounds = [1 << e for e in range(lo, hi + 1)]
+            else:
+                bounds = [int(b) for b in c["bounds"]]
+            fn = "%s_%s_%s_bucket" % (prefix, re.sub(r"([A-Z])", r"_\1", g["name"]).lower(),
+                                      re.sub(r"([A-Z])", r"_\1", c["name"]).lower())
+            hists.append((fn, bounds))
+    values = {0, 1, 2, 3, 2**63, 2**63 + 1, 2**64 - 1, 123456789}
+    for _, bounds in hists:
+        for b in bounds:
+            values |= {b, b + 1, max(b - 1, 0)} - {2**64}
+    values = sorted(values)
+    code = ['#include <inttypes.h>', '#include <stdio.h>', '#include "%s_stats.h"' % prefix,
+            "static const uint64_t values[] = {",
+            ",\n".join("\t%du" % v if v < 2**32 else "\t%dull" % v for v in values) + "\n};",
+            "int main(void)\n{",
+            "\tfor (size_t i = 0; i < sizeof(values) / sizeof(values[0]); i++) {"]
+    code += ['\t\tprintf("%%u ", %s(values[i]));' % fn for fn, _ in hists]
+    code += ['\t\tprintf("\\n");', "\t}", "\treturn 0;\n}"]
+    dpdk = subprocess.run(["pkg-config", "--cflags", "libdpdk"], capture_output=True,
+                          text=True, check=True).stdout.split()
+    r = subprocess.run([cc, "-std=c11", "-O2", "-Wall", "-Wextra", "-Werror",
+                        "-DALLOW_EXPERIMENTAL_API", "-I%s" % (SRC / "include"),
+                        "-I%s" % (tmp_path / "gen"), *dpdk, "-x", "c", "-", "-o",
+                        str(tmp_path / "buckets")], input="\n".join(code) + "\n",
+                       capture_output=True, text=True, timeout=120)
+    assert (r.returncode, r.stderr) == (0, "")
+    out = subprocess.run([str(tmp_path / "buckets")], capture_output=True, text=True,
+                         check=True).stdout.splitlines()
+    assert len(out) == len(values)
+    for v, line in zip(values, out):
+        assert [int(x) for x in line.split()] == [bucket_of(b, v) for _, b in hists], v
+    return len(hists)
+
+
+def test_ccode_histograms_buckets(tmp_path):
+    """The generated bucket functions (log2: a count of leading zeros and a
+    clamp; few bounds: a sum of compares; 32 bounds: a binary search) give
+    each value the bucket the model's bounds say, at every bound, next to
+    it, at 0 and 2^64 - 1."""
+    assert check_buckets(HIST_MODEL, "hg", tmp_path) == 4
+
+
+@pytest.mark.parametrize("cc", ["gcc", "clang"])
+def test_ccode_log2_buckets_edges(cc, tmp_path):
+    """log2 bounds at the ends of their range (lo 0, whose operand is
+    doubled; lo 1, no low bits to set but one; hi 63, whose clamp is 2^63;
+    two bounds; 32 bounds) give every value the bucket its bounds say."""
+    pairs = [(0, 1), (0, 31), (1, 2), (1, 32), (2, 33), (31, 62), (32, 63), (62, 63),
+             (4, 12), (40, 63)]
+    counters = "\n".join(
+        "      - { name: h%d, oid: %d, type: histogram, log2: [%d, %d], description: H. }"
+        % (i, 2 * i + 1, lo, hi) for i, (lo, hi) in enumerate(pairs))
+    model = tmp_path / "edges.yaml"
+    model.write_text(HIST_MODEL.read_text().split("groups:")[0] + "groups:\n"
+                     "  - name: sys\n    oid: 1\n    storage: per-core\n"
+                     "    description: Edges.\n    counters:\n" + counters + "\n")
+    assert check_buckets(model, "hg", tmp_path, cc=cc) == len(pairs)
+
+
+@pytest.mark.parametrize("cc", ["gcc", "clang"])
+def test_ccode_histograms_no_branch(cc, tmp_path):
+    """The bucket of an observation is found without a branch or a loop,
+    whatever the bounds (log2, a sum of compares, a binary search), and an
+    observation in the transaction form is the bucket, then three adds:
+    objdump shows no jump in any of them."""
+    outputs(HIST_MODEL, tmp_path / "gen")
+    code = ('#include "hg_stats.h"\n'
+            "uint32_t f_log2(uint64_t v);\nuint32_t f_few(uint64_t v);\n"
+            "uint32_t f_many(uint64_t v);\nvoid f_obs(struct hg_tx *tx, uint64_t v);\n"
+            "uint32_t f_log2(uint64_t v)\n{\n\treturn hg_system_latency_bucket(v);\n}\n"
+            "uint32_t f_few(uint64_t v)\n{\n\treturn hg_system_burst_bucket(v);\n}\n"
+            "uint32_t f_many(uint64_t v)\n{\n\treturn hg_port_size_bucket(v);\n}\n"
+            "void f_obs(struct hg_tx *tx, uint64_t v)\n{\n"
+            "\thg_tx_system_latency_observe(tx, v);\n}\n")
+    r = c_compile(tmp_path / "gen", code, tmp_path / "f.o", cc=cc)
+    assert (r.returncode, r.stderr) == (0, "")
+    dis = subprocess.run(["objdump", "-d", "--no-show-raw-insn", str(tmp_path / "f.o")],
+                         capture_output=True, text=True, check=True).stdout
+    for fn in ("f_log2", "f_few", "f_many", "f_obs"):
+        body = re.search(r"<%s>:\n(.*?)(?:\n\n|\Z)" % fn, dis, re.S).group(1)
+        assert "ret" in body, (fn, body)
+        jumps = [ln for ln in body.splitlines() if re.search(r"\sj[a-z]+\s", ln)]
+        assert not jumps, (fn, jumps)

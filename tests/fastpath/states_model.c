@@ -63,8 +63,8 @@ static struct fastmib_state_schema info_states[SM_N_INFO] = {
 };
 
 static struct fastmib_counter_schema counters[2] = {
-	{ "pkts", "packets", "Packets.", 1, FASTMIB_COUNTER64, 0 },
-	{ "drops", "", "Drops.", 2, FASTMIB_COUNTER32, 8 },
+	{ "pkts", "packets", "Packets.", 1, FASTMIB_COUNTER64, 0, 0, 0, NULL },
+	{ "drops", "", "Drops.", 2, FASTMIB_COUNTER32, 8, 0, 0, NULL },
 };
 
 static struct fastmib_group_schema groups[SM_N_GROUPS] = {

@@ -236,7 +236,7 @@ big_schema(uint32_t rows)
 
 	for (int i = 0; i < 8; i++)
 		big_c[i] = (struct fastmib_counter_schema){ names[i], "", "A counter.",
-							    (uint32_t)i + 1, FASTMIB_COUNTER64, 0 };
+							    (uint32_t)i + 1, FASTMIB_COUNTER64, 0, 0, 0, NULL };
 	big_g = (struct fastmib_group_schema){
 		.name = "conn", .description = "Connections.", .arc = 1,
 		.storage = FASTMIB_STORAGE_PER_CORE, .n_indexes = 1, .all_rows = 1,

@@ -2,26 +2,26 @@
 #include "test_schema.h"
 
 static const struct fastmib_counter_schema global_c[] = {
-	{ "pkts", "packets", "Packets seen.", 1, FASTMIB_COUNTER64, TS_GLOBAL_PKTS },
-	{ "bytes", "octets", "Octets seen.", 2, FASTMIB_COUNTER64, TS_GLOBAL_BYTES },
-	{ "flows", "", "Flows now active.", 3, FASTMIB_GAUGE32, TS_GLOBAL_FLOWS },
+	{ "pkts", "packets", "Packets seen.", 1, FASTMIB_COUNTER64, TS_GLOBAL_PKTS, 0, 0, NULL },
+	{ "bytes", "octets", "Octets seen.", 2, FASTMIB_COUNTER64, TS_GLOBAL_BYTES, 0, 0, NULL },
+	{ "flows", "", "Flows now active.", 3, FASTMIB_GAUGE32, TS_GLOBAL_FLOWS, 0, 0, NULL },
 };
 static const struct fastmib_counter_schema port_c[] = {
-	{ "rxPkts", "packets", "Packets received.", 1, FASTMIB_COUNTER64, 0 },
-	{ "rxBytes", "octets", "Octets received.", 2, FASTMIB_COUNTER64, 8 },
+	{ "rxPkts", "packets", "Packets received.", 1, FASTMIB_COUNTER64, 0, 0, 0, NULL },
+	{ "rxBytes", "octets", "Octets received.", 2, FASTMIB_COUNTER64, 8, 0, 0, NULL },
 };
 static const struct fastmib_counter_schema session_c[] = {
-	{ "pkts", "packets", "Packets of the session.", 1, FASTMIB_COUNTER64, 0 },
-	{ "bytes", "octets", "Octets of the session.", 2, FASTMIB_COUNTER64, 8 },
+	{ "pkts", "packets", "Packets of the session.", 1, FASTMIB_COUNTER64, 0, 0, 0, NULL },
+	{ "bytes", "octets", "Octets of the session.", 2, FASTMIB_COUNTER64, 8, 0, 0, NULL },
 };
 static const struct fastmib_counter_schema pool_c[] = {
-	{ "allocs", "", "Buffers allocated.", 1, FASTMIB_COUNTER64, 0 },
-	{ "inUse", "", "Buffers in use.", 2, FASTMIB_GAUGE32, 8 },
-	{ "fails", "", "Failed allocations.", 3, FASTMIB_COUNTER32, 16 },
+	{ "allocs", "", "Buffers allocated.", 1, FASTMIB_COUNTER64, 0, 0, 0, NULL },
+	{ "inUse", "", "Buffers in use.", 2, FASTMIB_GAUGE32, 8, 0, 0, NULL },
+	{ "fails", "", "Failed allocations.", 3, FASTMIB_COUNTER32, 16, 0, 0, NULL },
 };
 static const struct fastmib_counter_schema flow_c[] = {
-	{ "pkts", "packets", "Packets of the flow.", 1, FASTMIB_COUNTER64, 0 },
-	{ "bytes", "octets", "Octets of the flow.", 2, FASTMIB_COUNTER64, 8 },
+	{ "pkts", "packets", "Packets of the flow.", 1, FASTMIB_COUNTER64, 0, 0, 0, NULL },
+	{ "bytes", "octets", "Octets of the flow.", 2, FASTMIB_COUNTER64, 8, 0, 0, NULL },
 };
 
 static const struct fastmib_group_schema groups[TS_N_GROUPS] = {

@@ -97,8 +97,8 @@ static struct fastmib_state_schema info_states[] = {
 };
 
 static struct fastmib_counter_schema counters[2] = {
-	{ "pkts", "packets", "Packets.", 1, FASTMIB_COUNTER64, 0 },
-	{ "bytes", "octets", "Octets.", 2, FASTMIB_COUNTER64, 8 },
+	{ "pkts", "packets", "Packets.", 1, FASTMIB_COUNTER64, 0, 0, 0, NULL },
+	{ "bytes", "octets", "Octets.", 2, FASTMIB_COUNTER64, 8, 0, 0, NULL },
 };
 
 struct tn_key {

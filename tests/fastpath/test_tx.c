@@ -195,7 +195,8 @@ test_percore_all_or_nothing(void **state)
 
 	fastmib_set_read_patience(f->rd, 0);
 	tx = vt_tx_begin(f->w);
-	assert_int_equal(tx.t.kinds, FASTMIB_TX_PERCORE | FASTMIB_TX_BUFFERED);
+	/* shared-buffered groups add nothing to every open and end */
+	assert_int_equal(tx.t.kinds, FASTMIB_TX_SEQ);
 	vt_tx_scalars_big_add(&tx, 1);
 	assert_int_equal(fastmib_read(f->rd, VT_GROUP_SCALARS, 0, v), -EBUSY);
 	vt_tx_scalars_small_add(&tx, 1);
@@ -229,7 +230,10 @@ test_buffered_all_or_nothing(void **state)
 	s = vt_tx_sessions(&tx, 5);
 	for (i = 0; i < 100; i++)
 		vt_sessions_ref_pkts_add(s, 1);
-	assert_int_equal(w->in_tx, 1);
+	/* the handle marked the open transaction's first operation */
+	assert_true(tx.t.buffered);
+	assert_int_equal(w->tx_sn, __atomic_load_n(w->sn, __ATOMIC_RELAXED));
+	assert_int_equal(w->tx_start, 3); /* after the complete one */
 	fastmib_flush(w);
 	expect_row(f->rd, VT_GROUP_SESSIONS, row, 1, (const uint64_t[]){ 3 });
 	vt_tx_end(&tx);
@@ -251,6 +255,122 @@ test_buffered_all_or_nothing(void **state)
 	vt_tx_end(&tx); /* more than half full: flushed by the end */
 	expect_row(f->rd, VT_GROUP_SESSIONS, row, 2, (const uint64_t[]){ 203, 500 });
 	assert_int_equal(w->n_ops, 0);
+}
+
+/*
+ * In the model with every storage kind, a transaction of per-core updates
+ * pays for nothing else: the write buffer, its mark and the flush hint
+ * stay as they were, the sequence number moves by two.
+ */
+static void
+test_percore_pays_only_its_own(void **state)
+{
+	struct tu_fixture *f = *state;
+	struct fastmib_writer *w = f->w;
+	struct vt_tx tx = vt_tx_prepare(w);
+	uint32_t sn0, hints0, tx_sn0, tx_start0, ops0;
+
+	/* a buffered update outside any transaction leaves a mark */
+	vt_sessions_pkts_add(w, 1, 1);
+	sn0 = __atomic_load_n(w->sn, __ATOMIC_RELAXED);
+	hints0 = w->hints;
+	tx_sn0 = w->tx_sn;
+	tx_start0 = w->tx_start;
+	ops0 = w->n_ops;
+	for (int i = 0; i < 10; i++) {
+		vt_tx_open(&tx);
+		vt_tx_scalars_big_add(&tx, 1);
+		vt_matrix_ref_hits_add(vt_tx_matrix(&tx, 1, 2, 3), 1);
+		assert_false(tx.t.buffered);
+		vt_tx_end(&tx);
+	}
+	assert_int_equal(__atomic_load_n(w->sn, __ATOMIC_RELAXED), sn0 + 20);
+	assert_int_equal(w->hints, hints0);
+	assert_int_equal(w->tx_sn, tx_sn0);
+	assert_int_equal(w->tx_start, tx_start0);
+	assert_int_equal(w->n_ops, ops0);
+	fastmib_flush(w);
+	expect_row(f->rd, VT_GROUP_SCALARS, 0, 1, (const uint64_t[]){ 10 });
+	expect_row(f->rd, VT_GROUP_MATRIX, vt_matrix_row(1, 2, 3), 1, (const uint64_t[]){ 10 });
+}
+
+/*
+ * Buffered updates made by calls on the writer inside a transaction of
+ * the transaction form, alone or after and before ones through the value
+ * (the forms may be mixed): a flush inside the transaction applies only
+ * the complete ones before it, whichever form made its first operation;
+ * likewise inside fastmib_begin(), and after a transaction whose
+ * buffered updates had no operation flushed (its mark left behind).
+ */
+static void
+test_buffered_mixed_forms(void **state)
+{
+	struct tu_fixture *f = *state;
+	struct fastmib_writer *w = f->w;
+	const uint32_t row = vt_sessions_row(7);
+	struct vt_tx tx = vt_tx_prepare(w);
+	uint64_t done = 0;
+
+	assert_int_equal(fastmib_row_enable(f->seg, VT_GROUP_SESSIONS, row), 0);
+	fastmib_flush(w);
+	for (int order = 0; order < 4; order++) {
+		/* a complete transaction of 2, then the open one of 5 */
+		vt_tx_open(&tx);
+		vt_sessions_pkts_add(w, 7, 1);
+		vt_tx_sessions_pkts_add(&tx, 7, 1);
+		vt_tx_end(&tx);
+		done += 2;
+		if (order == 3) {
+			fastmib_begin(w);
+		} else {
+			vt_tx_open(&tx);
+			/* per-core first: the buffer is not marked by it */
+			vt_tx_scalars_big_add(&tx, 1);
+		}
+		for (int i = 0; i < 5; i++) {
+			if (order == 0 || order == 3 || (order == 1 && i > 0) ||
+			    (order == 2 && i == 0))
+				vt_sessions_pkts_add(w, 7, 1);
+			else
+				vt_tx_sessions_pkts_add(&tx, 7, 1);
+		}
+		fastmib_flush(w);
+		expect_row(f->rd, VT_GROUP_SESSIONS, row, 1, (const uint64_t[]){ done });
+		assert_int_equal(w->n_ops, 5);
+		if (order == 3)
+			fastmib_end(w);
+		else
+			vt_tx_end(&tx);
+		done += 5;
+		fastmib_flush(w);
+		expect_row(f->rd, VT_GROUP_SESSIONS, row, 1, (const uint64_t[]){ done });
+	}
+}
+
+/* A transaction opened inside an open one is refused: its buffered
+ * updates belong to the open one, and are flushed with it. */
+static void
+test_buffered_nested_belongs_to_outer(void **state)
+{
+	struct tu_fixture *f = *state;
+	struct fastmib_writer *w = f->w;
+	const uint32_t row = vt_sessions_row(8);
+	struct vt_tx outer, inner;
+
+	assert_int_equal(fastmib_row_enable(f->seg, VT_GROUP_SESSIONS, row), 0);
+	fastmib_flush(w);
+	outer = vt_tx_begin(w);
+	vt_tx_sessions_pkts_add(&outer, 8, 1);
+	inner = vt_tx_begin(w); /* refused, counted */
+	vt_tx_sessions_pkts_add(&inner, 8, 10);
+	fastmib_flush(w);
+	expect_row(f->rd, VT_GROUP_SESSIONS, row, 1, (const uint64_t[]){ 0 });
+	vt_tx_end(&inner);
+	fastmib_flush(w);
+	expect_row(f->rd, VT_GROUP_SESSIONS, row, 1, (const uint64_t[]){ 0 });
+	vt_tx_end(&outer);
+	fastmib_flush(w);
+	expect_row(f->rd, VT_GROUP_SESSIONS, row, 1, (const uint64_t[]){ 11 });
 }
 
 /* Every hint_limit ends a flush is attempted, as with fastmib_end(). */
@@ -466,6 +586,11 @@ main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_atomic_only, setup_so, tu_teardown),
 		cmocka_unit_test_setup_teardown(test_percore_all_or_nothing, setup_vt, tu_teardown),
 		cmocka_unit_test_setup_teardown(test_buffered_all_or_nothing, setup_vt,
+						tu_teardown),
+		cmocka_unit_test_setup_teardown(test_percore_pays_only_its_own, setup_vt,
+						tu_teardown),
+		cmocka_unit_test_setup_teardown(test_buffered_mixed_forms, setup_vt, tu_teardown),
+		cmocka_unit_test_setup_teardown(test_buffered_nested_belongs_to_outer, setup_vt,
 						tu_teardown),
 		cmocka_unit_test_setup_teardown(test_buffered_flush_hint, setup_vt, tu_teardown),
 		cmocka_unit_test_setup_teardown(test_out_of_range, setup_vt, tu_teardown),

@@ -18,7 +18,7 @@
 #include "fastmib/schema.h"
 
 static const struct fastmib_counter_schema pkts = { "pkts", "", "Packets.", 1,
-						    FASTMIB_COUNTER64, 0 };
+						    FASTMIB_COUNTER64, 0, 0, 0, NULL };
 
 /* tunnel (peer inet-address, teid uint32); every other type; an integer. */
 static const struct fastmib_group_schema tunnel = {

@@ -124,6 +124,36 @@ static const struct fastmib_schema s_states = {
 	.n_groups = 4, .groups = g_states,
 };
 
+/* Histograms and peaks: a histogram's count and sum at its arc and the
+ * next, its bucket table at R.1.(1000 G + H); in a scalar group, a
+ * `rows: present` table and a keyed table whose string index makes
+ * indexes of several lengths. */
+static const uint64_t b3[] = { 10, 100, 1000 };
+static const uint64_t b1[] = { 7 };
+#define HIST(n, a, nb, b) { .name = n, .units = "", .description = "h", .arc = a, \
+			    .type = FASTMIB_HISTOGRAM, .n_bounds = nb, .bounds = b }
+#define PEAK(n, a) { .name = n, .units = "", .description = "p", .arc = a, \
+		     .type = FASTMIB_PEAK }
+static const struct fastmib_counter_schema c_hglob[] = {
+	CTR("pkts", 1), HIST("lat", 5, 3, b3), PEAK("depth", 3), HIST("size", 998, 1, b1),
+};
+static const struct fastmib_counter_schema c_htab[] = { PEAK("burst", 2), HIST("lat", 4, 1, b1) };
+static const struct fastmib_counter_schema c_hkey[] = { HIST("lat", 1, 3, b3), CTR("pkts", 3) };
+static const struct fastmib_group_schema g_hist[] = {
+	{ .name = "key", .arc = 7, .n_indexes = 2,
+	  .indexes = { { .name = "who", .type = FASTMIB_INDEX_STRING, .size = 8 },
+		       { .name = "q", .type = FASTMIB_INDEX_UINT32 } },
+	  .n_rows = 8, .n_counters = 2, .counters = c_hkey },
+	{ .name = "glob", .arc = 2, .n_rows = 1, .n_counters = 4, .counters = c_hglob },
+	{ .name = "tab", .arc = 1, .n_indexes = 2,
+	  .indexes = { { .name = "i", .max = 3 }, { .name = "j", .max = 2 } },
+	  .n_rows = 6, .n_counters = 2, .counters = c_htab },
+};
+static const struct fastmib_schema s_hist = {
+	.version = 1, .module = "HI-MIB", .prefix = "hi", .oid_len = 1, .oid = { 1 },
+	.n_groups = 3, .groups = g_hist,
+};
+
 /* ---- fake row source ---- */
 
 struct fake {
@@ -131,6 +161,13 @@ struct fake {
 	/* per schema group: present rows of a `rows: present` table */
 	const uint32_t *rows[8];
 	uint32_t n_rows[8];
+	/* per schema group of a keyed table: its keys' SNMP indexes, each
+	 * FAKE_KEY_LEN sub-identifiers at most, their lengths and rows */
+	const uint64_t (*key_idx)[8];
+	const size_t *key_n;
+	const uint32_t *key_row;
+	uint32_t n_keys;
+	unsigned int key_group;
 	/* event history: ascending numbers and their argument counts */
 	const uint64_t *nums;
 	const uint32_t *args;
@@ -191,6 +228,54 @@ fake_event(void *ctx, uint64_t num, uint32_t *n_args)
 	return false;
 }
 
+static int64_t
+fake_keyed_find(void *ctx, unsigned int group, const uint8_t *key, size_t len)
+{
+	struct fake *f = ctx;
+	uint8_t k[FASTMIB_MAX_KEY_BYTES];
+
+	f->next_row_calls++;
+	for (uint32_t i = 0; group == f->key_group && i < f->n_keys; i++) {
+		int kl = fastmib_key_of_index(&f->sc->groups[group], f->key_idx[i], f->key_n[i], k);
+
+		assert_true(kl > 0);
+		if ((size_t)kl == len && memcmp(k, key, len) == 0)
+			return f->key_row[i];
+	}
+	return -1;
+}
+
+/* The key whose index comes first after idx[0..n) (or at it), by brute force. */
+static int64_t
+fake_keyed_next(void *ctx, unsigned int group, const uint64_t *idx, size_t n, bool inclusive,
+		uint8_t *key, size_t *len)
+{
+	struct fake *f = ctx;
+	const struct fastmib_group_schema *g = &f->sc->groups[group];
+	int best = -1;
+	uint8_t k[FASTMIB_MAX_KEY_BYTES], bk[FASTMIB_MAX_KEY_BYTES];
+	int bl = 0;
+
+	f->next_row_calls++;
+	for (uint32_t i = 0; group == f->key_group && i < f->n_keys; i++) {
+		int kl = fastmib_key_of_index(g, f->key_idx[i], f->key_n[i], k);
+		int c = fastmib_key_cmp_index(g, k, (size_t)kl, idx, n);
+
+		if (c < 0 || (c == 0 && !inclusive))
+			continue;
+		if (best < 0 || fastmib_key_cmp(k, (size_t)kl, bk, (size_t)bl) < 0) {
+			best = (int)i;
+			memcpy(bk, k, (size_t)kl);
+			bl = kl;
+		}
+	}
+	if (best < 0)
+		return -1;
+	memcpy(key, bk, (size_t)bl);
+	*len = (size_t)bl;
+	return f->key_row[best];
+}
+
 static struct fastmib_oid_rows
 fake_rows(struct fake *f, bool with_present)
 {
@@ -200,6 +285,8 @@ fake_rows(struct fake *f, bool with_present)
 		.row_present = with_present ? fake_row_present : NULL,
 		.next_event = fake_next_event,
 		.event = fake_event,
+		.keyed_find = fake_keyed_find,
+		.keyed_next = fake_keyed_next,
 	};
 
 	return r;
@@ -321,6 +408,79 @@ notifies(const struct fastmib_schema *sc)
 	return false;
 }
 
+/* The instances of one column of a table (`tail`: a bucket number after the
+ * index, 0 for none), v[0..n) the column's OID. */
+static void
+oracle_rows(struct oracle *o, const struct fake *f, int gi, uint64_t *v, size_t n,
+	    uint64_t tail, struct fastmib_oid_ref ref)
+{
+	const struct fastmib_group_schema *g = &f->sc->groups[gi];
+
+	if (fastmib_group_keyed(g)) {
+		/* a row per key: its SNMP index as the fake holds it */
+		for (uint32_t i = 0; (unsigned)gi == f->key_group && i < f->n_keys; i++) {
+			size_t m = f->key_n[i];
+			int kl = fastmib_key_of_index(g, f->key_idx[i], m, ref.key);
+
+			assert_true(kl > 0);
+			memcpy(v + n, f->key_idx[i], m * sizeof(uint64_t));
+			if (tail)
+				v[n + m++] = tail;
+			ref.row = f->key_row[i];
+			ref.key_len = (uint32_t)kl;
+			push(&o->inst, &o->n_inst, &o->cap_inst, oid_of(n + m, v), ref);
+		}
+		return;
+	}
+	for (uint32_t row = 0; row < g->n_rows; row++) {
+		bool present = g->all_rows;
+		uint32_t rest = row;
+
+		for (uint32_t i = 0; i < f->n_rows[gi]; i++)
+			present |= f->rows[gi][i] == row;
+		if (!present)
+			continue;
+		/* the last index varies fastest; SNMP indexes are 1-based */
+		for (uint32_t k = g->n_indexes; k-- > 0;) {
+			v[n + k] = rest % g->indexes[k].max + 1;
+			rest /= g->indexes[k].max;
+		}
+		if (tail)
+			v[n + g->n_indexes] = tail;
+		ref.row = row;
+		push(&o->inst, &o->n_inst, &o->cap_inst, oid_of(n + g->n_indexes + !!tail, v), ref);
+	}
+}
+
+/* A histogram's bucket table R.1.(1000 G + H).1.C.<index>.b: columns 2
+ * (its bounds) and 3 (its counts), buckets 1..bounds+1 of every row. */
+static void
+oracle_buckets(struct oracle *o, const struct fake *f, int gi, uint32_t c)
+{
+	const struct fastmib_group_schema *g = &f->sc->groups[gi];
+	uint64_t v[MAX_OID];
+
+	for (uint32_t col = 2; col <= 3; col++) {
+		struct fastmib_oid_ref ref = ref_of(FASTMIB_OID_BUCKET, gi, c, 0, col);
+		size_t n = 0;
+
+		v[n++] = 1;
+		v[n++] = 1000ull * g->arc + g->counters[c].arc;
+		v[n++] = 1;
+		v[n++] = col;
+		push(&o->objects, &o->n_objects, &o->cap_objects, oid_of(n, v), ref);
+		for (uint32_t b = 1; b <= g->counters[c].n_bounds + 1; b++) {
+			ref.bucket = b - 1;
+			if (g->n_indexes == 0) {
+				v[n] = b;
+				push(&o->inst, &o->n_inst, &o->cap_inst, oid_of(n + 1, v), ref);
+				continue;
+			}
+			oracle_rows(o, f, gi, v, n, b, ref);
+		}
+	}
+}
+
 /* A group object `arc` (counter arc, 1001 reset, 1002 discontinuity). */
 static void
 oracle_group_object(struct oracle *o, const struct fake *f, int gi, uint32_t col_arc,
@@ -342,6 +502,10 @@ oracle_group_object(struct oracle *o, const struct fake *f, int gi, uint32_t col
 	v[n++] = 1;
 	v[n++] = col_arc;
 	push(&o->objects, &o->n_objects, &o->cap_objects, oid_of(n, v), ref);
+	if (fastmib_group_keyed(g)) {
+		oracle_rows(o, f, gi, v, n, 0, ref);
+		return;
+	}
 	for (uint32_t row = 0; row < g->n_rows; row++) {
 		bool present = g->all_rows;
 		uint32_t rest = row;
@@ -369,9 +533,27 @@ oracle_build(struct oracle *o, const struct fake *f)
 	for (uint32_t gi = 0; gi < sc->n_groups; gi++) {
 		const struct fastmib_group_schema *g = &sc->groups[gi];
 
-		for (uint32_t c = 0; c < g->n_counters; c++)
-			oracle_group_object(o, f, (int)gi, g->counters[c].arc,
-					    ref_of(FASTMIB_OID_COUNTER, (int)gi, c, 0, 0));
+		for (uint32_t c = 0; c < g->n_counters; c++) {
+			uint32_t arc = g->counters[c].arc;
+
+			switch (g->counters[c].type) {
+			case FASTMIB_HISTOGRAM:
+				/* its count at its arc, its sum at the next */
+				oracle_group_object(o, f, (int)gi, arc,
+						    ref_of(FASTMIB_OID_HIST_COUNT, (int)gi, c, 0, 0));
+				oracle_group_object(o, f, (int)gi, arc + 1,
+						    ref_of(FASTMIB_OID_HIST_SUM, (int)gi, c, 0, 0));
+				oracle_buckets(o, f, (int)gi, c);
+				break;
+			case FASTMIB_PEAK:
+				oracle_group_object(o, f, (int)gi, arc,
+						    ref_of(FASTMIB_OID_PEAK, (int)gi, c, 0, 0));
+				break;
+			default:
+				oracle_group_object(o, f, (int)gi, arc,
+						    ref_of(FASTMIB_OID_COUNTER, (int)gi, c, 0, 0));
+			}
+		}
 		/* a state at its arc; an inet-address's type there, its address
 		 * at the next */
 		for (uint32_t s = 0; s < g->n_states; s++) {
@@ -491,6 +673,9 @@ assert_ref_equal(const struct fastmib_oid_ref *a, const struct fastmib_oid_ref *
 	assert_int_equal(a->part, b->part);
 	assert_int_equal(a->row, b->row);
 	assert_int_equal(a->column, b->column);
+	assert_int_equal(a->bucket, b->bucket);
+	assert_int_equal(a->key_len, b->key_len);
+	assert_memory_equal(a->key, b->key, a->key_len);
 }
 
 /* The object-type part of a reference: what NO_INSTANCE reports. */
@@ -540,6 +725,8 @@ check_probe(struct run *r, const struct oid *p)
 	if (f != wf)
 		print_oid("resolve differs at", p);
 	assert_int_equal(f, wf);
+	if (f == FASTMIB_OID_INSTANCE && (ref.row != want->ref.row || ref.kind != want->ref.kind))
+		print_oid("resolve names another instance at", p);
 	if (f == FASTMIB_OID_INSTANCE)
 		assert_ref_equal(&ref, &want->ref);
 	else if (f == FASTMIB_OID_NO_INSTANCE)
@@ -562,6 +749,10 @@ check_probe(struct run *r, const struct oid *p)
 		assert_true(r->fake->next_row_calls <= max_calls);
 		if (!got)
 			continue;
+		if (ref.kind != want->ref.kind || ref.row != want->ref.row ||
+		    ref.bucket != want->ref.bucket || ref.column != want->ref.column)
+			print_oid(inclusive ? "next (inclusive) names another instance at"
+					    : "next names another instance at", p);
 		assert_ref_equal(&ref, &want->ref);
 		assert_int_equal(fastmib_oidmap_suffix(r->map, &ref, sfx), want->oid.len);
 		assert_memory_equal(sfx, want->oid.v, want->oid.len * sizeof(uint64_t));
@@ -746,6 +937,82 @@ test_oracle_states(void **state)
 	assert_memory_equal(sfx, ((uint64_t[]){ 5, 0, 3002 }), sizeof(sfx));
 	fastmib_oidmap_free(map);
 	print_message("states: %lu probes\n", n);
+	total_probes += n;
+}
+
+static void
+test_oracle_histograms(void **state)
+{
+	/* keys (who, q): ("ab", 1), ("ab", 7), ("b", 2), ("abc", 0), their
+	 * indexes of 4, 4, 3 and 5 sub-identifiers */
+	static const uint64_t idx[][8] = {
+		{ 2, 97, 98, 1 }, { 2, 97, 98, 7 }, { 1, 98, 2 }, { 3, 97, 98, 99, 0 },
+	};
+	static const size_t idx_n[] = { 4, 4, 3, 5 };
+	static const uint32_t key_rows[] = { 3, 0, 5, 1 };
+	static const uint32_t tab_rows[] = { 1, 4 };
+	struct fake f = { .sc = &s_hist };
+	struct fastmib_oidmap *map;
+	struct fastmib_oid_rows rows;
+	struct fastmib_oid_ref ref;
+	uint64_t sfx[FASTMIB_OID_MAX_SUFFIX];
+	unsigned long n = 0;
+
+	(void)state;
+	f.rows[2] = tab_rows;
+	f.n_rows[2] = 2;
+	f.key_idx = idx;
+	f.key_n = idx_n;
+	f.key_row = key_rows;
+	f.n_keys = 4;
+	f.key_group = 0;
+	n += run_oracle(&f, true, 3);
+	n += run_oracle(&f, false, 4);
+	f.n_rows[2] = 0; /* no row of `tab`, no key of `key` */
+	f.n_keys = 0;
+	n += run_oracle(&f, true, 3);
+
+	/* by hand: bucket 3 of glob.lat (arc 5 of group 2) is R.1.2005.1.3.3 */
+	f.n_rows[2] = 2;
+	f.n_keys = 4;
+	rows = fake_rows(&f, true);
+	assert_int_equal(fastmib_oidmap_new(&s_hist, &map, NULL, 0), 0);
+	assert_int_equal(fastmib_oidmap_resolve(map, &rows, (uint64_t[]){ 1, 2005, 1, 3, 3 }, 5,
+						&ref),
+			 FASTMIB_OID_INSTANCE);
+	assert_int_equal(ref.kind, FASTMIB_OID_BUCKET);
+	assert_int_equal(ref.group, 1);
+	assert_int_equal(ref.counter, 1);
+	assert_int_equal(ref.column, FASTMIB_BUCKETCOL_COUNT);
+	assert_int_equal(ref.bucket, 2);
+	/* its sum at arc 6, the peak at 3 */
+	assert_int_equal(fastmib_oidmap_resolve(map, &rows, (uint64_t[]){ 1, 2, 6, 0 }, 4, &ref),
+			 FASTMIB_OID_INSTANCE);
+	assert_ref_equal(&ref, REF(FASTMIB_OID_HIST_SUM, 1, 1, 0, 0));
+	/* bucket 2 of ("ab", 7) of key.lat, then ("abc", 0)'s first */
+	assert_true(fastmib_oidmap_next(map, &rows, (uint64_t[]){ 1, 7001, 1, 2, 2, 97, 98, 7, 4 },
+					9, false, &ref));
+	assert_int_equal(ref.row, 1);
+	assert_int_equal(ref.bucket, 0);
+	assert_int_equal(fastmib_oidmap_suffix(map, &ref, sfx), 10);
+	assert_memory_equal(sfx, ((uint64_t[]){ 1, 7001, 1, 2, 3, 97, 98, 99, 0, 1 }),
+			    10 * sizeof(uint64_t));
+	/* past a bucket table's column, at once: its next column */
+	assert_int_equal(fastmib_oidmap_column_end(map, &ref, sfx), 4);
+	assert_memory_equal(sfx, ((uint64_t[]){ 1, 7001, 1, 3 }), 4 * sizeof(uint64_t));
+	assert_true(fastmib_oidmap_next(map, &rows, sfx, 4, true, &ref));
+	assert_int_equal(ref.column, FASTMIB_BUCKETCOL_COUNT);
+	assert_int_equal(ref.row, 5); /* ("b", 2): the shortest index first */
+	/* and past a table's column */
+	ref = (struct fastmib_oid_ref){ .kind = FASTMIB_OID_PEAK, .group = 2, .counter = 0,
+					.row = 4 };
+	assert_int_equal(fastmib_oidmap_column_end(map, &ref, sfx), 4);
+	assert_memory_equal(sfx, ((uint64_t[]){ 1, 1, 1, 3 }), 4 * sizeof(uint64_t));
+	ref = (struct fastmib_oid_ref){ .kind = FASTMIB_OID_HIST_SUM, .group = 1, .counter = 1 };
+	assert_int_equal(fastmib_oidmap_column_end(map, &ref, sfx), 3);
+	assert_memory_equal(sfx, ((uint64_t[]){ 1, 2, 7 }), 3 * sizeof(uint64_t));
+	fastmib_oidmap_free(map);
+	print_message("histograms: %lu probes\n", n);
 	total_probes += n;
 }
 
@@ -1126,6 +1393,7 @@ main(void)
 		cmocka_unit_test(test_oracle_scalars),
 		cmocka_unit_test(test_oracle_lone_table),
 		cmocka_unit_test(test_oracle_states),
+		cmocka_unit_test(test_oracle_histograms),
 		cmocka_unit_test(test_examples),
 		cmocka_unit_test(test_reaches_events),
 		cmocka_unit_test(test_getnext_never_walks_rows),

@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -327,7 +328,7 @@ test_several(void **state)
 	assert_int_equal(fastmib_schema_check(&c.s, collect, &s), -EINVAL);
 	assert_int_equal(s.n, 3);
 	assert_string_equal(s.f[0].message, "group port: arc 1000 out of range 1..999");
-	assert_string_equal(s.f[1].message, "counter pool.allocs: type 9 out of range 1..3");
+	assert_string_equal(s.f[1].message, "counter pool.allocs: type 9 out of range 1..5");
 	assert_string_equal(s.f[2].message, "event sampled: level 10 out of range 0..9");
 	assert_string_equal(fastmib_last_error(),
 			    "schema: group port: arc 1000 out of range 1..999");
@@ -337,14 +338,14 @@ static void
 test_lay_out(void **state)
 {
 	struct fastmib_counter_schema a[3] = {
-		{ "a1", "", "A1.", 1, FASTMIB_COUNTER64, 99 },
-		{ "a2", "", "A2.", 2, FASTMIB_COUNTER64, 99 },
-		{ "a3", "", "A3.", 3, FASTMIB_GAUGE32, 99 },
+		{ "a1", "", "A1.", 1, FASTMIB_COUNTER64, 99, 0, 0, NULL },
+		{ "a2", "", "A2.", 2, FASTMIB_COUNTER64, 99, 0, 0, NULL },
+		{ "a3", "", "A3.", 3, FASTMIB_GAUGE32, 99, 0, 0, NULL },
 	};
-	struct fastmib_counter_schema b[1] = { { "b1", "", "B1.", 1, FASTMIB_COUNTER64, 99 } };
+	struct fastmib_counter_schema b[1] = { { "b1", "", "B1.", 1, FASTMIB_COUNTER64, 99, 0, 0, NULL } };
 	struct fastmib_counter_schema t[2] = {
-		{ "t1", "", "T1.", 1, FASTMIB_COUNTER64, 99 },
-		{ "t2", "", "T2.", 2, FASTMIB_COUNTER32, 99 },
+		{ "t1", "", "T1.", 1, FASTMIB_COUNTER64, 99, 0, 0, NULL },
+		{ "t2", "", "T2.", 2, FASTMIB_COUNTER32, 99, 0, 0, NULL },
 	};
 	struct fastmib_group_schema g[3] = {
 		{ .name = "a", .description = "A.", .arc = 1,
@@ -380,6 +381,233 @@ test_lay_out(void **state)
 	assert_int_equal(fastmib_schema_check(&s, NULL, NULL), 0);
 }
 
+/* A schema of histograms and peaks: a scalar group (a counter, a
+ * histogram of bounds, a peak), a table (a log2 histogram, a peak) and a
+ * shared-atomic group, laid out by fastmib_schema_lay_out(). */
+static const uint64_t lat_bounds[3] = { 10, 100, 1000 };
+static const uint64_t size_bounds[4] = { 64, 128, 256, 512 };
+
+struct hist_schema {
+	struct fastmib_schema s;
+	struct fastmib_group_schema g[3];
+	struct fastmib_counter_schema sc[3], tc[2], ac[1];
+	struct fastmib_state_schema st[1];
+	uint64_t bounds[40];
+};
+
+static void
+hist_schema(struct hist_schema *h)
+{
+	memset(h, 0, sizeof(*h));
+	h->sc[0] = (struct fastmib_counter_schema){ "pkts", "", "Packets.", 1, FASTMIB_COUNTER64,
+						    0, 0, 0, NULL };
+	h->sc[1] = (struct fastmib_counter_schema){ "latency", "ns", "Latency.", 2,
+						    FASTMIB_HISTOGRAM, 0, 3, 0, lat_bounds };
+	h->sc[2] = (struct fastmib_counter_schema){ "depth", "", "Deepest.", 4, FASTMIB_PEAK, 0,
+						    0, 0, NULL };
+	h->tc[0] = (struct fastmib_counter_schema){ "size", "octets", "Sizes.", 1,
+						    FASTMIB_HISTOGRAM, 0, 4, 1, size_bounds };
+	h->tc[1] = (struct fastmib_counter_schema){ "burst", "", "Burst.", 3, FASTMIB_PEAK, 0, 0,
+						    0, NULL };
+	h->ac[0] = (struct fastmib_counter_schema){ "errors", "", "Errors.", 1, FASTMIB_COUNTER64,
+						    0, 0, 0, NULL };
+	h->st[0] = (struct fastmib_state_schema){ .name = "mode", .units = "",
+						  .description = "Mode.", .arc = 9,
+						  .type = FASTMIB_STATE_UNSIGNED32 };
+	h->g[0] = (struct fastmib_group_schema){
+		.name = "global", .description = "G.", .arc = 1,
+		.storage = FASTMIB_STORAGE_PER_CORE, .n_rows = 1, .n_counters = 3,
+		.counters = h->sc, .n_states = 1, .states = h->st };
+	h->g[1] = (struct fastmib_group_schema){
+		.name = "port", .description = "P.", .arc = 2,
+		.storage = FASTMIB_STORAGE_PER_CORE, .n_indexes = 1,
+		.indexes = { { .name = "portId", .max = 4 } }, .n_rows = 4, .n_counters = 2,
+		.counters = h->tc };
+	h->g[2] = (struct fastmib_group_schema){
+		.name = "rare", .description = "R.", .arc = 3,
+		.storage = FASTMIB_STORAGE_SHARED_ATOMIC, .n_rows = 1, .n_counters = 1,
+		.counters = h->ac };
+	h->s = (struct fastmib_schema){
+		.version = FASTMIB_MODEL_VERSION, .module = "HIST-MIB", .prefix = "hs",
+		.oid_len = 2, .oid = { 1, 3 }, .n_groups = 3, .groups = h->g,
+	};
+	fastmib_schema_lay_out(&h->s);
+}
+
+/* The copy-based expect_one() for a hist_schema. */
+static void
+expect_hist(const struct hist_schema *h, const struct fastmib_schema_fault *want)
+{
+	struct copy c;
+
+	memset(&c, 0, sizeof(c));
+	c.s = h->s;
+	expect_one(&c, want);
+}
+
+static void
+test_histograms(void **state)
+{
+	struct hist_schema h;
+
+	(void)state;
+	hist_schema(&h);
+	/* words: pkts 0, latency buckets 1..4, count 5, sum 6, depth 7 */
+	assert_int_equal(h.sc[1].offset, 8);
+	assert_int_equal(h.sc[2].offset, 56);
+	assert_int_equal(h.g[0].row_size, 64);
+	assert_int_equal(fastmib_counter_words(&h.sc[1]), 6);
+	assert_int_equal(h.tc[1].offset, 56);
+	assert_int_equal(h.g[1].row_size, 64);
+	assert_int_equal(fastmib_schema_check(&h.s, NULL, NULL), 0);
+	assert_true(fastmib_group_has_type(&h.g[0], FASTMIB_HISTOGRAM));
+	assert_false(fastmib_group_has_type(&h.g[2], FASTMIB_PEAK));
+
+	hist_schema(&h);
+	memcpy(h.bounds, (uint64_t[]){ 10, 100, 100 }, 3 * sizeof(uint64_t));
+	h.sc[1].bounds = h.bounds;
+	expect_hist(&h, &(struct fastmib_schema_fault){
+		.object = FASTMIB_OBJ_COUNTER, .field = FASTMIB_FIELD_BOUNDS,
+		.problem = FASTMIB_BAD_ORDER, .counter = 1, .first = 1, .value = 100, .lo = 100,
+		.message = "counter global.latency: bound 3, 100, is not above bound 2, 100" });
+
+	hist_schema(&h);
+	for (uint32_t i = 0; i < 33; i++)
+		h.bounds[i] = i;
+	h.sc[1].bounds = h.bounds;
+	h.sc[1].n_bounds = 33;
+	expect_hist(&h, &(struct fastmib_schema_fault){
+		.object = FASTMIB_OBJ_COUNTER, .field = FASTMIB_FIELD_BOUNDS,
+		.problem = FASTMIB_BAD_COUNT, .counter = 1, .value = 33, .lo = 1, .hi = 32,
+		.message = "counter global.latency: 33 bounds (1..32)" });
+
+	hist_schema(&h);
+	h.sc[1].bounds = NULL;
+	expect_hist(&h, &(struct fastmib_schema_fault){
+		.object = FASTMIB_OBJ_COUNTER, .field = FASTMIB_FIELD_BOUNDS,
+		.problem = FASTMIB_BAD_MISSING, .counter = 1,
+		.message = "counter global.latency: bounds are missing" });
+
+	/* log2: powers of two, each twice the one before */
+	hist_schema(&h);
+	memcpy(h.bounds, (uint64_t[]){ 64, 128, 512, 1024 }, 4 * sizeof(uint64_t));
+	h.tc[0].bounds = h.bounds;
+	expect_hist(&h, &(struct fastmib_schema_fault){
+		.object = FASTMIB_OBJ_COUNTER, .field = FASTMIB_FIELD_LOG2,
+		.problem = FASTMIB_BAD_LAYOUT, .group = 1, .value = 512,
+		.message = "counter port.size: log2, but bound 3, 512, is not twice the one before" });
+	hist_schema(&h);
+	memcpy(h.bounds, (uint64_t[]){ 3, 6, 12, 24 }, 4 * sizeof(uint64_t));
+	h.tc[0].bounds = h.bounds;
+	expect_hist(&h, &(struct fastmib_schema_fault){
+		.object = FASTMIB_OBJ_COUNTER, .field = FASTMIB_FIELD_LOG2,
+		.problem = FASTMIB_BAD_LAYOUT, .group = 1, .value = 3,
+		.message = "counter port.size: log2, but bound 1, 3, is not a power of two" });
+	hist_schema(&h);
+	h.sc[2].log2 = 1;
+	expect_hist(&h, &(struct fastmib_schema_fault){
+		.object = FASTMIB_OBJ_COUNTER, .field = FASTMIB_FIELD_LOG2,
+		.problem = FASTMIB_BAD_RANGE, .counter = 2, .value = 1,
+		.message = "counter global.depth: log2 (histograms only) 1 out of range 0..0" });
+	hist_schema(&h);
+	h.sc[0].n_bounds = 2;
+	expect_hist(&h, &(struct fastmib_schema_fault){
+		.object = FASTMIB_OBJ_COUNTER, .field = FASTMIB_FIELD_BOUNDS,
+		.problem = FASTMIB_BAD_COUNT, .value = 2,
+		.message = "counter global.pkts: 2 bounds (histograms only) (0..0)" });
+
+	/* per-core storage only */
+	hist_schema(&h);
+	h.ac[0].type = FASTMIB_PEAK;
+	expect_hist(&h, &(struct fastmib_schema_fault){
+		.object = FASTMIB_OBJ_COUNTER, .field = FASTMIB_FIELD_STORAGE,
+		.problem = FASTMIB_BAD_STORAGE, .group = 2, .value = FASTMIB_STORAGE_SHARED_ATOMIC,
+		.message = "counter rare.errors: a peak needs per-core storage, not shared-atomic" });
+	hist_schema(&h);
+	h.g[1].storage = FASTMIB_STORAGE_SHARED_BUFFERED;
+	h.tc[1].type = FASTMIB_COUNTER64;
+	fastmib_schema_lay_out(&h.s);
+	expect_hist(&h, &(struct fastmib_schema_fault){
+		.object = FASTMIB_OBJ_COUNTER, .field = FASTMIB_FIELD_STORAGE,
+		.problem = FASTMIB_BAD_STORAGE, .group = 1, .value = FASTMIB_STORAGE_SHARED_BUFFERED,
+		.message = "counter port.size: a histogram needs per-core storage, not "
+			   "shared-buffered" });
+
+	/* two arcs: the count's and the sum's */
+	hist_schema(&h);
+	h.sc[2].arc = 3;
+	expect_hist(&h, &(struct fastmib_schema_fault){
+		.object = FASTMIB_OBJ_COUNTER, .field = FASTMIB_FIELD_ARC,
+		.problem = FASTMIB_BAD_DUPLICATE, .counter = 2, .first = 1, .value = 3,
+		.message = "counters global.latency and global.depth share arc 3" });
+	hist_schema(&h);
+	h.st[0].arc = 3;
+	expect_hist(&h, &(struct fastmib_schema_fault){
+		.object = FASTMIB_OBJ_STATE, .field = FASTMIB_FIELD_ARC,
+		.problem = FASTMIB_BAD_DUPLICATE, .first = 1, .value = 3,
+		.message = "group global: counter latency and state mode share arc 3" });
+	hist_schema(&h);
+	h.sc[1].arc = 999;
+	expect_hist(&h, &(struct fastmib_schema_fault){
+		.object = FASTMIB_OBJ_COUNTER, .field = FASTMIB_FIELD_ARC,
+		.problem = FASTMIB_BAD_RANGE, .counter = 1, .value = 999, .lo = 1, .hi = 998,
+		.message = "counter global.latency: arc 999 out of range 1..998" });
+
+	/* words: a histogram's overlapping the next counter's, and past the row */
+	hist_schema(&h);
+	h.sc[2].offset = 48;
+	expect_hist(&h, &(struct fastmib_schema_fault){
+		.object = FASTMIB_OBJ_COUNTER, .field = FASTMIB_FIELD_OFFSET,
+		.problem = FASTMIB_BAD_DUPLICATE, .counter = 2, .first = 1, .value = 48,
+		.message = "counters global.latency and global.depth share offset 48" });
+	hist_schema(&h);
+	h.sc[1].offset = 24;
+	h.sc[2].offset = 0;
+	h.sc[0].offset = 16;
+	expect_hist(&h, &(struct fastmib_schema_fault){
+		.object = FASTMIB_OBJ_COUNTER, .field = FASTMIB_FIELD_OFFSET,
+		.problem = FASTMIB_BAD_LAYOUT, .counter = 1, .value = 24,
+		.message = "counter global.latency: its 6 words from offset 24 run past the "
+			   "64-byte row" });
+}
+
+/* Rows of more words than a reader's buffer: 8 histograms of 32 bounds. */
+static void
+test_row_words(void **state)
+{
+	struct fastmib_counter_schema c[8];
+	uint64_t bounds[32];
+	char names[8][8];
+	struct fastmib_group_schema g = {
+		.name = "wide", .description = "W.", .arc = 1,
+		.storage = FASTMIB_STORAGE_PER_CORE, .n_rows = 1, .n_counters = 8, .counters = c,
+	};
+	struct copy cp;
+
+	(void)state;
+	for (uint32_t i = 0; i < 32; i++)
+		bounds[i] = 1ull << i;
+	for (uint32_t i = 0; i < 8; i++) {
+		snprintf(names[i], sizeof(names[i]), "h%u", i);
+		c[i] = (struct fastmib_counter_schema){ names[i], "", "H.", 2 * i + 1,
+							FASTMIB_HISTOGRAM, 0, 32, 1, bounds };
+	}
+	memset(&cp, 0, sizeof(cp));
+	cp.s = (struct fastmib_schema){
+		.version = FASTMIB_MODEL_VERSION, .module = "WIDE-MIB", .prefix = "wd",
+		.oid_len = 2, .oid = { 1, 3 }, .n_groups = 1, .groups = &g,
+	};
+	fastmib_schema_lay_out(&cp.s);
+	assert_int_equal(g.row_size, 8 * 8 * 35);
+	expect_one(&cp, &(struct fastmib_schema_fault){
+		.object = FASTMIB_OBJ_GROUP, .field = FASTMIB_FIELD_ROW_SIZE,
+		.problem = FASTMIB_BAD_RANGE, .value = 280, .lo = 1, .hi = 256,
+		.message = "group wide: rows of 280 words; the limit is 256" });
+	g.n_counters = 7;
+	fastmib_schema_lay_out(&cp.s);
+	assert_int_equal(fastmib_schema_check(&cp.s, NULL, NULL), 0);
+}
+
 int
 main(void)
 {
@@ -391,6 +619,8 @@ main(void)
 		cmocka_unit_test(test_module),
 		cmocka_unit_test(test_several),
 		cmocka_unit_test(test_lay_out),
+		cmocka_unit_test(test_histograms),
+		cmocka_unit_test(test_row_words),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -50,6 +50,8 @@ class Expectations:
             [(o["oid"],) + h.printed(o["syntax"], o["value"]) for o in self.states],
             key=lambda t: oid_key(t[0]))
         self.by_oid = {o: (t, v) for o, t, v in self.objects}
+        # what a reset leaves as it is: the bounds of histogram buckets
+        self.levels = set(d["levels"])
         self.absent = d["absent"]
         # sets read as one snapshot: values stay proportional to the weights
         self.invariants = [[(o, w) for o, w in s] for s in d["invariants"]]

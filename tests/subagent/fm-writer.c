@@ -7,9 +7,12 @@
  * alone (every group, storage kind, counter type and index type), gives
  * the states of every present row their values of variant A
  * (fm-state-wire.h), then writes the exact values SNMP must report to a
- * JSON file: counters and the module's objects as net-snmp's tools print
- * them ("objects"), states as their values on the wire ("states":
- * [{"oid", "group", "state", "row", "syntax", "value"}]).
+ * JSON file: counters, histograms (each lcore observes one value, the
+ * bound of a bucket chosen by row, counter and lcore), peaks (each lcore
+ * records one, the maximum reported) and the module's objects as
+ * net-snmp's tools print them ("objects"; the bucket bounds, which a
+ * reset leaves, also in "levels"), states as their values on the wire
+ * ("states": [{"oid", "group", "state", "row", "syntax", "value"}]).
  *
  * A keyed table gets keys 0 .. N-1 (--keys N, default 48, at most its
  * capacity) inserted before anything is written: key number n is a fixed
@@ -167,8 +170,36 @@ row_number(const struct run *rn, uint32_t g, uint32_t row)
 	return rn->key_num[g] ? rn->key_num[g][row] - 1 : row;
 }
 
+/* The bucket of observation v in histogram cs, 0-based, found the slow
+ * way (the first bound v does not exceed, else the unbounded last): the
+ * test's own rule, not the generated code's. */
+static uint32_t
+bucket_of(const struct fastmib_counter_schema *cs, uint64_t v)
+{
+	uint32_t b = 0;
+
+	while (b < cs->n_bounds && v > cs->bounds[b])
+		b++;
+	return b;
+}
+
+/* The value lcore `l` observes in histogram cs (counter c) of the row
+ * numbered n in fill mode: the bound of a bucket that moves with the
+ * row, the counter and the lcore (past the last bound in the unbounded
+ * one), never 0, so that a fill writes every histogram once per lcore. */
+static uint64_t
+observation(const struct fastmib_counter_schema *cs, uint32_t n, uint32_t c, uint64_t l)
+{
+	uint32_t k = (uint32_t)((n + c + 2 * l) % (cs->n_bounds + 1));
+
+	if (k == 0 && cs->bounds[0] == 0)
+		k = 1;
+	return k < cs->n_bounds ? cs->bounds[k] : cs->bounds[cs->n_bounds - 1] + 1 + n % 97;
+}
+
 /* Amount lcore `l` adds to counter `c` of the row numbered n (row_number())
- * of group `g` in fill mode. */
+ * of group `g` in fill mode; for a histogram the value it observes, for a
+ * peak the value it records. */
 static uint64_t
 fill_amount(const struct run *rn, uint32_t g, uint32_t c, uint32_t n, uint64_t l)
 {
@@ -177,6 +208,11 @@ fill_amount(const struct run *rn, uint32_t g, uint32_t c, uint32_t n, uint64_t l
 			(l ? 7 : 0);
 
 	switch (cs->type) {
+	case FASTMIB_HISTOGRAM:
+		return observation(cs, n, c, l);
+	case FASTMIB_PEAK:
+		/* lcore 1's the larger: the peak is the maximum, not a sum */
+		return base;
 	case FASTMIB_COUNTER32:
 		/* the two lcores' sum crosses 2^32: reported modulo 2^32 */
 		return base + (l == 0 ? 0xffffff00u : 0x200u);
@@ -209,6 +245,23 @@ add(struct fastmib_writer *w, const struct fastmib_group_schema *g, uint32_t row
 	}
 }
 
+/* Counter c of row `row` takes `n`: added to a counter, observed by a
+ * histogram, recorded by a peak (both per-core only). */
+static void
+record(struct fastmib_writer *w, const struct fastmib_group_schema *g, uint32_t row,
+       uint32_t c, uint64_t n)
+{
+	const struct fastmib_counter_schema *cs = &g->counters[c];
+	uint32_t off = (uint32_t)(g->offset + (uint64_t)row * g->row_size + cs->offset);
+
+	if (cs->type == FASTMIB_HISTOGRAM)
+		fastmib_pc_observe(w, off, bucket_of(cs, n), cs->n_bounds + 1, n);
+	else if (cs->type == FASTMIB_PEAK)
+		fastmib_pc_max(w, off, n);
+	else
+		add(w, g, row, c, n);
+}
+
 /* Amount added to counter `c` in live pass `k`: weight c + 1 times k on
  * every Counter64, nothing elsewhere. */
 static uint64_t
@@ -239,7 +292,7 @@ write_pass(const struct run *rn, struct fastmib_writer *w,
 				uint64_t n = amount(rn, g, c, num, arg);
 
 				if (n != 0)
-					add(w, gs, row, c, n);
+					record(w, gs, row, c, n);
 			}
 			fastmib_end(w);
 		}
@@ -318,9 +371,16 @@ static uint64_t
 expected_value(const struct run *rn, uint32_t g, uint32_t c, uint32_t n,
 	       const char **type)
 {
-	uint64_t sum = fill_total(rn, g, c, n);
+	uint64_t sum = fill_total(rn, g, c, n), max = 0;
 
 	switch (rn->sc->groups[g].counters[c].type) {
+	case FASTMIB_PEAK:
+		/* CounterBasedGauge64: a Counter64 on the wire */
+		*type = "Counter64";
+		for (unsigned l = 0; l < N_LCORES; l++)
+			if (fill_amount(rn, g, c, n, l) > max)
+				max = fill_amount(rn, g, c, n, l);
+		return max;
 	case FASTMIB_COUNTER32:
 		*type = "Counter32";
 		return (uint32_t)sum;
@@ -345,25 +405,15 @@ key_index(const struct fastmib_group_schema *gs, uint32_t n, uint64_t *idx)
 	return fmk_key(gs, n, key) == 0 ? fmk_index(gs, key, idx) : 0;
 }
 
-/* Instance suffix (below the root) of column `arc` of group gs: of row
- * `row`, or in a keyed table of key number `row`. */
+/* The SNMP index of the row numbered `row` of table gs (in a keyed table
+ * key number `row`) appended to sfx[n..]: the new length. */
 static size_t
-instance(const struct fastmib_group_schema *gs, uint32_t arc, uint32_t row,
-	 uint32_t *sfx)
+row_index(const struct fastmib_group_schema *gs, uint32_t row, uint32_t *sfx, size_t n)
 {
 	uint64_t idx[MAX_SFX];
 	uint32_t dense[FASTMIB_MAX_INDEXES];
-	size_t n = 0, k, n_idx;
+	size_t k, n_idx;
 
-	sfx[n++] = 1;
-	sfx[n++] = gs->arc;
-	if (gs->n_indexes == 0) {
-		sfx[n++] = arc;
-		sfx[n++] = 0;
-		return n;
-	}
-	sfx[n++] = 1;
-	sfx[n++] = arc;
 	if (fastmib_group_keyed(gs)) {
 		n_idx = key_index(gs, row, idx);
 	} else {
@@ -375,6 +425,78 @@ instance(const struct fastmib_group_schema *gs, uint32_t arc, uint32_t row,
 	for (k = 0; k < n_idx && n + k < MAX_SFX; k++)
 		sfx[n + k] = (uint32_t)idx[k];
 	return n + k;
+}
+
+/* Instance suffix (below the root) of column `arc` of group gs: of row
+ * `row`, or in a keyed table of key number `row`. */
+static size_t
+instance(const struct fastmib_group_schema *gs, uint32_t arc, uint32_t row,
+	 uint32_t *sfx)
+{
+	size_t n = 0;
+
+	sfx[n++] = 1;
+	sfx[n++] = gs->arc;
+	if (gs->n_indexes == 0) {
+		sfx[n++] = arc;
+		sfx[n++] = 0;
+		return n;
+	}
+	sfx[n++] = 1;
+	sfx[n++] = arc;
+	return row_index(gs, row, sfx, n);
+}
+
+/* Instance suffix of column `col` of bucket `b` (1-based) in the bucket
+ * table of histogram cs of group gs, for the row numbered `row`:
+ * R.1.(1000 G + H).1.col, the row's index (none in a scalar group), b. */
+static size_t
+bucket_instance(const struct fastmib_group_schema *gs, const struct fastmib_counter_schema *cs,
+		uint32_t col, uint32_t row, uint32_t b, uint32_t *sfx)
+{
+	size_t n = 0;
+
+	sfx[n++] = 1;
+	sfx[n++] = FASTMIB_BUCKET_TABLE_GROUP * gs->arc + cs->arc;
+	sfx[n++] = 1;
+	sfx[n++] = col;
+	if (gs->n_indexes)
+		n = row_index(gs, row, sfx, n);
+	if (n < MAX_SFX)
+		sfx[n++] = b;
+	return n;
+}
+
+/* Histogram c of the row numbered n of group g as SNMP must report it
+ * after a fill: its Count and Sum at its arc and the next, each bucket's
+ * BucketLe (the bound, which no reset changes: listed in `levels` too)
+ * and BucketCount. */
+static void
+histogram_objects(const struct run *rn, uint32_t g, uint32_t c, uint32_t n, json_t *objs,
+		  json_t *levels)
+{
+	const struct fastmib_group_schema *gs = &rn->sc->groups[g];
+	const struct fastmib_counter_schema *cs = &gs->counters[c];
+	uint64_t count[FASTMIB_MAX_BOUNDS + 1] = { 0 }, sum = 0;
+	uint32_t sfx[MAX_SFX];
+
+	for (unsigned l = 0; l < N_LCORES; l++) {
+		uint64_t v = fill_amount(rn, g, c, n, l);
+
+		count[bucket_of(cs, v)]++;
+		sum += v;
+	}
+	expect(objs, oid_str(rn->sc, sfx, instance(gs, cs->arc, n, sfx)), "Counter64", N_LCORES);
+	expect(objs, oid_str(rn->sc, sfx, instance(gs, cs->arc + 1, n, sfx)), "Counter64", sum);
+	for (uint32_t b = 0; b <= cs->n_bounds; b++) {
+		const char *le = oid_str(rn->sc, sfx, bucket_instance(gs, cs, 2, n, b + 1, sfx));
+
+		expect(objs, le, "Counter64", b < cs->n_bounds ? cs->bounds[b] : UINT64_MAX);
+		if (levels)
+			json_array_append_new(levels, json_string(le));
+		expect(objs, oid_str(rn->sc, sfx, bucket_instance(gs, cs, 3, n, b + 1, sfx)),
+		       "Counter64", count[b]);
+	}
 }
 
 /* Does the model send notifications (a `notify` event or state)? Then
@@ -397,16 +519,24 @@ model_notifies(const struct fastmib_schema *sc)
  * states only has none), and its Counter64s with their weights for the
  * live-mode sets into set. */
 static void
-row_objects(const struct run *rn, uint32_t g, uint32_t n, json_t *objs, json_t *set)
+row_objects(const struct run *rn, uint32_t g, uint32_t n, json_t *objs, json_t *set,
+	    json_t *levels)
 {
 	const struct fastmib_group_schema *gs = &rn->sc->groups[g];
 	uint32_t sfx[MAX_SFX];
 
 	for (uint32_t c = 0; c < gs->n_counters; c++) {
 		const char *type;
-		uint64_t v = expected_value(rn, g, c, n, &type);
-		const char *oid = oid_str(rn->sc, sfx, instance(gs, gs->counters[c].arc, n, sfx));
+		uint64_t v;
+		const char *oid;
 
+		if (gs->counters[c].type == FASTMIB_HISTOGRAM) {
+			if (objs)
+				histogram_objects(rn, g, c, n, objs, levels);
+			continue;
+		}
+		v = expected_value(rn, g, c, n, &type);
+		oid = oid_str(rn->sc, sfx, instance(gs, gs->counters[c].arc, n, sfx));
 		if (objs)
 			expect(objs, oid, type, v);
 		if (set && gs->counters[c].type == FASTMIB_COUNTER64)
@@ -530,7 +660,7 @@ build_expectations(const struct run *rn)
 {
 	const struct fastmib_schema *sc = rn->sc;
 	json_t *objs = json_array(), *absent = json_array(), *inv = json_array();
-	json_t *mono = json_array(), *states = json_array();
+	json_t *mono = json_array(), *states = json_array(), *levels = json_array();
 	struct fastmib_info info;
 
 	for (uint32_t g = 0; g < sc->n_groups; g++) {
@@ -544,7 +674,7 @@ build_expectations(const struct run *rn)
 				json_decref(set);
 				continue;
 			}
-			row_objects(rn, g, row_number(rn, g, row), rn->live ? NULL : objs, set);
+			row_objects(rn, g, row_number(rn, g, row), rn->live ? NULL : objs, set, levels);
 			if (!rn->live)
 				row_states(rn, g, row_number(rn, g, row), states);
 			if (json_array_size(set) >= 2 && row < 4096)
@@ -587,11 +717,12 @@ build_expectations(const struct run *rn)
 		}
 	}
 	fastmib_info(rn->seg, &info);
-	return json_pack("{s:s, s:s, s:s, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+	return json_pack("{s:s, s:s, s:s, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 			 "module", sc->module, "prefix", sc->prefix,
 			 "root", oid_str(sc, NULL, 0),
 			 "generation", (json_int_t)info.generation,
-			 "objects", objs, "states", states, "absent", absent, "invariants", inv,
+			 "objects", objs, "states", states, "levels", levels,
+			 "absent", absent, "invariants", inv,
 			 "monotonic", mono, "keyed", keyed_tables(rn),
 			 "layout", fmk_layout(rn->seg));
 }
@@ -676,10 +807,17 @@ write_totals(const struct run *rn, uint32_t g, uint32_t row)
 		return -1;
 	fastmib_begin(w);
 	for (uint32_t c = 0; c < gs->n_counters; c++) {
-		uint64_t n = fill_total(rn, g, c, row_number(rn, g, row));
+		uint32_t num = row_number(rn, g, row);
+		uint64_t n = fill_total(rn, g, c, num);
+		uint32_t t = gs->counters[c].type;
 
-		if (n != 0)
+		if (t == FASTMIB_HISTOGRAM || t == FASTMIB_PEAK) {
+			/* what each lcore observes or records, not a total */
+			for (unsigned l = 0; l < N_LCORES; l++)
+				record(w, gs, row, c, fill_amount(rn, g, c, num, l));
+		} else if (n != 0) {
 			add(w, gs, row, c, n);
+		}
 	}
 	fastmib_end(w);
 	fastmib_flush(w);
@@ -724,9 +862,12 @@ gauges_to_zero(const struct run *rn, uint32_t g, uint32_t row)
 	if (!w || fastmib_read(rn->seg, g, row, v) < 0)
 		return -1;
 	fastmib_begin(w);
-	for (uint32_t c = 0; c < gs->n_counters; c++)
-		if (gs->counters[c].type == FASTMIB_GAUGE32 && v[c] != 0)
-			add(w, gs, row, c, (uint64_t)0 - v[c]);
+	for (uint32_t c = 0; c < gs->n_counters; c++) {
+		uint64_t x = v[fastmib_counter_word(&gs->counters[c])];
+
+		if (gs->counters[c].type == FASTMIB_GAUGE32 && x != 0)
+			add(w, gs, row, c, (uint64_t)0 - x);
+	}
 	fastmib_end(w);
 	fastmib_flush(w);
 	return 0;
@@ -777,7 +918,7 @@ key_command(const struct run *rn, const char *args, bool insert, json_t *out)
 		if (rc == 0) {
 			json_t *objs = json_array(), *states = json_array();
 
-			row_objects(rn, (uint32_t)g, (uint32_t)n, objs, NULL);
+			row_objects(rn, (uint32_t)g, (uint32_t)n, objs, NULL, NULL);
 			row_states(rn, (uint32_t)g, (uint32_t)n, states);
 			json_object_set_new(e, "objects", objs);
 			json_object_set_new(e, "states", states);
@@ -1001,7 +1142,7 @@ add_step(const struct run *rn, const char *args)
 			if (strcmp(gs->counters[c].name, cname) != 0)
 				continue;
 			fastmib_begin(w);
-			add(w, gs, (uint32_t)row, c, n);
+			record(w, gs, (uint32_t)row, c, n);
 			fastmib_end(w);
 			fastmib_flush(w);
 			return 0;
@@ -1164,7 +1305,7 @@ churn(const struct run *rn, const char *args, json_t *out)
 			}
 			for (size_t i = 0; i < len; i++)
 				json_array_append_new(index, json_integer((json_int_t)idx[i]));
-			row_objects(rn, g, n, objs, NULL);
+			row_objects(rn, g, n, objs, NULL, NULL);
 			row_states(rn, g, n, states);
 			json_array_append_new(out, json_pack("{s:s, s:i, s:o, s:o, s:o}", "group",
 							     gs->name, "number", (int)n,

@@ -111,6 +111,8 @@ def test_stat_table_reset_is_all_or_nothing(served):
         r = stat(served, "--reset", "portQueue")
         assert r.returncode == 1 and "stayed inside a transaction" in r.stderr, r
         after = json.loads(stat(served, "--json").stdout)["groups"]["portQueue"]
+        # read best effort meanwhile, and said so row by row
+        assert all(q.pop("best_effort") is True for q in after["rows"])
         assert after == before
         # flow rows (shared-buffered) do not depend on the stuck lcore
         r = stat(served, "--reset", "flow")

@@ -61,14 +61,20 @@ def test_walk_from_inside_and_below_instances(served):
         e.oid(1, 3, 1, 2, 4, 8): e.oid(1, 3, 1, 1001, 1, 1),  # two indexes
         e.oid(1, 3, 1, 1, 2): e.oid(1, 3, 1, 1, 2, 1),
         e.oid(1, 1, 7): e.oid(1, 1, 7, 0),
-        e.oid(1, 1, 7, 0): e.oid(1, 1, 1001, 0),
-        e.oid(1, 1, 8): e.oid(1, 1, 1001, 0),
+        e.oid(1, 1, 7, 0): e.oid(1, 1, 8, 0),             # a histogram's count
+        e.oid(1, 1, 8): e.oid(1, 1, 8, 0),
+        e.oid(1, 1, 9, 0): e.oid(1, 1, 1001, 0),          # from its sum
+        e.oid(1, 1, 10): e.oid(1, 1, 1001, 0),
         e.oid(1, 6, 2000): e.oid(1, 7, 1, 1, 10, 0, 0, 1, 0),  # server's first key
         e.oid(1, 7, 1, 1, 10, 0, 0, 1): e.oid(1, 7, 1, 1, 10, 0, 0, 1, 0),
         e.oid(1, 7, 1, 2, 255): e.oid(1, 7, 1, 3, 10, 0, 0, 1, 0),  # to the states
         e.oid(1, 7, 2000): e.oid(1, 8, 1, 0),             # a group of states only
         e.oid(1, 8, 1, 0): e.oid(1, 8, 2, 0),
-        e.oid(1, 8, 2000): e.oid(2, 1, 0),                # past the last group
+        e.oid(1, 8, 2000): e.oid(1, 1008, 1, 2, 1),       # past the last group:
+        e.oid(1, 1008, 1, 1): e.oid(1, 1008, 1, 2, 1),    # a bucket table
+        e.oid(1, 1008, 1, 3, 17): e.oid(1, 2009, 1, 2, 1, 1),  # the next one
+        e.oid(1, 2009, 1, 2, 1, 8): e.oid(1, 2009, 1, 2, 2, 1),  # the next row
+        e.oid(1, 2009, 1, 3, 4, 8): e.oid(2, 1, 0),       # past the last
         e.oid(1): e.oid(1, 1, 1, 0),
         e.root: e.oid(1, 1, 1, 0),
         e.oid(2): e.oid(2, 1, 0),

@@ -40,7 +40,30 @@ def test_demo_runs_end_to_end_and_cleans_up():
                           env=dict(os.environ, FASTMIB_DEMO_NAME=name))
     out = proc.stdout
     assert proc.returncode == 0, out[-3000:] + proc.stderr[-3000:]
-    assert "No Such Object" not in out  # the first query waits for the agent
+    # the first query waits for the agent; after it, every object is found
+    assert "No Such Object" not in out
+    # Step 4d: the distributions over SNMP. The burst time's bucket table:
+    # 17 rows, bounds 64 ns .. 2^21 ns and the unbounded last, their counts
+    # adding up to at most the count read before (traffic goes on).
+    dist = out.partition("== 4d.")[2].partition("\n\x1b[1m== 5")[0]
+    count = int(re.search(r"epGlobalBurstTimeCount\.0 = Counter64: (\d+)", dist).group(1))
+    assert count > 0
+    rows = re.findall(r"^\s+(\d+)\s+(\d+) nanoseconds\s+(\d+)$", dist, re.M)
+    assert [int(i) for i, _, _ in rows] == list(range(1, 18))
+    assert [int(le) for _, le, _ in rows] == [2 ** b for b in range(6, 22)] + [2 ** 64 - 1]
+    assert sum(int(c) for _, _, c in rows) >= count
+    # each port's receive bursts: net_null ports fill every burst (32
+    # packets, bucket 7), the net_ring port has no traffic
+    assert re.search(r"epPortRxBurstMax\.1 = Counter64: 32 packets", dist)
+    assert re.search(r"epPortRxBurstMax\.3 = Counter64: 0 packets", dist)
+    buckets = dict(re.findall(r"epPortRxBurstBucketCount\.(\d+\.\d+) = Counter64: (\d+)", dist))
+    assert len(buckets) == 4 * 8
+    assert int(buckets["1.7"]) > 0 and buckets["3.7"] == "0"
+    # Step 6: fastmib-stat's percentiles of the same histogram
+    assert re.search(r"epGlobalBurstTime\[nanoseconds\]: count \d+  sum \d+  "
+                     r"p50 [\d.]+  p90 [\d.]+  p99 [\d.]+", out)
+    # every module the example MIB imports is found (HCNUM-TC too)
+    assert "Cannot find module" not in out + proc.stderr
 
     # What the demo started, as it printed it.
     work = re.search(r"-c (/\S+/fastmib-demo\.\w+)/snmpd\.conf", out).group(1)

@@ -13,6 +13,8 @@ import pytest
 from conftest import NULL_PKT_LEN, STAT, mib, stat, stat_json
 
 PREFIX = "ep"
+# the model's peaks: fastmib-stat lists them among a row's counters
+PEAK_NAMES = {mib(PREFIX, "port", "rxBurstMax")}
 # Short flows with a 1 ms idle timeout so that flows expire within a run of
 # a few hundred thousand packets; one packet in 1000 is malformed.
 FLOW_ARGS = ["--flows", "200", "--flow-len", "50", "--flow-timeout", "1",
@@ -33,7 +35,10 @@ def assert_segment_matches(doc, summary):
             want = {mib(PREFIX, gname, k): v for k, v in expected.items()}
             assert got == want, gname
             continue
-        got_rows = rows_by_index(g)
+        # peaks are levels, not totals the application keeps: their exact
+        # values are test_example_histograms.py's
+        got_rows = {i: {k: v for k, v in c.items() if k not in PEAK_NAMES}
+                    for i, c in rows_by_index(g).items()}
         want_rows = {tuple(r["index"]): {mib(PREFIX, gname, k): v
                                          for k, v in r["counters"].items()}
                      for r in expected}

@@ -38,7 +38,7 @@ static int
 read_everything(struct fastmib_segment *seg)
 {
 	const struct fastmib_schema *sc = fastmib_schema(seg);
-	uint64_t v[FASTMIB_MAX_COUNTERS];
+	uint64_t v[FASTMIB_MAX_ROW_WORDS];
 
 	for (uint32_t gi = 0; gi < sc->n_groups; gi++) {
 		const struct fastmib_group_schema *g = &sc->groups[gi];

@@ -14,6 +14,14 @@ json_word(const char *word)
 	return json_string(word ? word : "unknown");
 }
 
+/* Values of 64 bits (Counter64, peaks): json64's rule; the others are
+ * 32-bit, always integers. */
+static bool
+is_64(uint32_t type)
+{
+	return type == FASTMIB_COUNTER64 || type == FASTMIB_PEAK;
+}
+
 /* The counters --match shows (all by default), by MIB name. */
 static json_t *
 json_counters(const struct fastmib_schema *sc, const struct fastmib_group_schema *g,
@@ -23,13 +31,32 @@ json_counters(const struct fastmib_schema *sc, const struct fastmib_group_schema
 	char name[NAME_BUF];
 
 	for (uint32_t c = 0; c < g->n_counters; c++) {
-		if (!gv->counter[c])
+		if (!gv->counter[c] || g->counters[c].type == FASTMIB_HISTOGRAM)
 			continue;
 		fastmib_name(name, sizeof(name), FASTMIB_MIB_COUNTER,
 			     sc->prefix, g->name, g->counters[c].name);
 		/* Counter32 and Gauge32 values are 32-bit: always integers */
-		json_object_set_new(o, name, g->counters[c].type == FASTMIB_COUNTER64 ?
+		json_object_set_new(o, name, is_64(g->counters[c].type) ?
 				    fst_json_u64(v[c]) : json_integer((json_int_t)v[c]));
+	}
+	return o;
+}
+
+/* The histograms --match shows, by MIB name, each whole (hist.c) from the
+ * row's words: those of the read its counters came from. */
+static json_t *
+json_hists(const struct fastmib_schema *sc, const struct fastmib_group_schema *g,
+	   const struct group_view *gv, const uint64_t *words)
+{
+	json_t *o = json_object();
+	char name[NAME_BUF];
+
+	for (uint32_t c = 0; c < g->n_counters; c++) {
+		if (!gv->counter[c] || g->counters[c].type != FASTMIB_HISTOGRAM)
+			continue;
+		fastmib_name(name, sizeof(name), FASTMIB_MIB_COUNTER,
+			     sc->prefix, g->name, g->counters[c].name);
+		json_object_set_new(o, name, fst_hist_json(&g->counters[c], words));
 	}
 	return o;
 }
@@ -162,8 +189,14 @@ json_row(const struct fastmib_schema *sc, const struct fastmib_group_schema *g,
 	}
 	json_object_set_new(row, "counters", json_counters(sc, g, gv,
 							   &gs->vals[(size_t)i * g->n_counters]));
+	if (gv->hist)
+		json_object_set_new(row, "histograms",
+				    json_hists(sc, g, gv, fst_snap_words(gs, i)));
 	if (g->n_states)
 		json_object_set_new(row, "states", json_states(sc, g, gv, gs, i, prev));
+	/* a writer stayed inside its transaction: values possibly torn */
+	if (gs->busy[i])
+		json_object_set_new(row, "best_effort", json_true());
 	return row;
 }
 
@@ -203,9 +236,14 @@ json_group(const struct fastmib_schema *sc, const struct fastmib_group_schema *g
 		json_object_set_new(o, "counters",
 				    gs->n_shown ? json_counters(sc, g, gv, gs->vals) :
 						  json_object());
+		if (gv->hist)
+			json_object_set_new(o, "histograms", gs->n_shown ?
+					    json_hists(sc, g, gv, gs->words) : json_object());
 		if (g->n_states)
 			json_object_set_new(o, "states", gs->n_shown ?
 					    json_states(sc, g, gv, gs, 0, prev) : json_object());
+		if (gs->n_shown && gs->busy[0])
+			json_object_set_new(o, "best_effort", json_true());
 		return o;
 	}
 
@@ -353,7 +391,8 @@ rw_init(struct row_writer *rw, const struct fastmib_schema *sc,
 	for (uint32_t c = 0; c < g->n_counters; c++) {
 		char *k;
 
-		if (!gv->counter[c])
+		/* a group with histograms is not streamed (fst_print_json_stream()) */
+		if (!gv->counter[c] || g->counters[c].type == FASTMIB_HISTOGRAM)
 			continue;
 		fastmib_name(name, sizeof(name), FASTMIB_MIB_COUNTER, sc->prefix, g->name,
 			     g->counters[c].name);
@@ -363,7 +402,7 @@ rw_init(struct row_writer *rw, const struct fastmib_schema *sc,
 		sprintf(k, "\"%s\": ", name);
 		keys += strlen(k);
 		rw->counter[rw->n_keys] = c;
-		rw->c64[rw->n_keys] = g->counters[c].type == FASTMIB_COUNTER64;
+		rw->c64[rw->n_keys] = is_64(g->counters[c].type);
 		rw->key[rw->n_keys++] = k;
 	}
 	/* indentation, keys and at most 22 characters per value, per line;
@@ -535,6 +574,11 @@ rw_row(struct row_writer *rw, const struct fastmib_group_schema *g,
 	}
 	if (g->n_states && rw_states(rw, g, gs, i, in + 2) < 0)
 		return -ENOMEM;
+	if (gs->busy[i]) { /* json_row()'s member, in its place */
+		RW_LIT(rw, ",\n");
+		rw_spaces(rw, in + 2);
+		RW_LIT(rw, "\"best_effort\": true");
+	}
 	RW_LIT(rw, "\n");
 	rw_spaces(rw, in);
 	RW_LIT(rw, "}");
@@ -609,10 +653,13 @@ fst_print_json_stream(struct fastmib_segment *seg, const char *path, const struc
 	for (uint32_t i = 0; i < sc->n_groups && rc == 0; i++) {
 		if (!v->g[i].shown)
 			continue;
-		if (sc->groups[i].n_indexes == 0) {
+		if (sc->groups[i].n_indexes == 0 || v->g[i].hist) {
 			struct row_cursor cur = { 0 };
 
-			rc = fst_snap_range(seg, i, &cur, 1, false, &s.g[i]);
+			/* a table with histograms: its rows shown, read at once
+			 * (a row's histograms are many words: no row writer) */
+			rc = fst_snap_range(seg, i, &cur, sc->groups[i].n_indexes ? v->max_rows : 1,
+					    sc->groups[i].n_indexes > 0, &s.g[i]);
 			continue;
 		}
 		s.g[i].n_present = fst_count_present(seg, i);

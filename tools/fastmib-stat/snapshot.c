@@ -30,12 +30,16 @@ fst_group_snap_free(struct group_snap *gs)
 {
 	free(gs->rows);
 	free(gs->vals);
+	free(gs->words);
+	free(gs->busy);
 	free(gs->keys);
 	free(gs->key_lens);
 	free(gs->states);
 	free(gs->bad);
 	gs->rows = NULL;
 	gs->vals = NULL;
+	gs->words = NULL;
+	gs->busy = NULL;
 	gs->states = NULL;
 	gs->bad = NULL;
 	gs->keys = NULL;
@@ -72,6 +76,18 @@ fst_snap_states(const struct group_snap *gs, const struct fastmib_group_schema *
 	return gs->states + (size_t)i * g->state_size;
 }
 
+const uint64_t *
+fst_snap_words(const struct group_snap *gs, uint32_t i)
+{
+	return &gs->words[(size_t)i * gs->n_words];
+}
+
+bool
+fst_is_level(uint32_t type)
+{
+	return type == FASTMIB_GAUGE32 || type == FASTMIB_PEAK;
+}
+
 bool
 fst_snap_state_bad(const struct group_snap *gs, uint32_t i, uint32_t s)
 {
@@ -85,6 +101,7 @@ grow(struct group_snap *gs, const struct fastmib_group_schema *g, uint32_t *cap)
 	uint32_t ncap = *cap ? 2 * *cap : 16;
 	uint32_t *rows = realloc(gs->rows, ncap * sizeof(*rows));
 	uint64_t *vals;
+	uint8_t *busy;
 
 	if (rows == NULL)
 		return -ENOMEM;
@@ -93,6 +110,17 @@ grow(struct group_snap *gs, const struct fastmib_group_schema *g, uint32_t *cap)
 	if (vals == NULL)
 		return -ENOMEM;
 	gs->vals = vals;
+	busy = realloc(gs->busy, ncap);
+	if (busy == NULL)
+		return -ENOMEM;
+	gs->busy = busy;
+	if (gs->n_words) {
+		uint64_t *w = realloc(gs->words, (size_t)ncap * gs->n_words * sizeof(*w));
+
+		if (w == NULL)
+			return -ENOMEM;
+		gs->words = w;
+	}
 	if (g->n_states) {
 		uint8_t *st = realloc(gs->states, (size_t)ncap * g->state_size);
 		uint64_t *bad;
@@ -180,13 +208,14 @@ fst_snap_range(struct fastmib_segment *seg, unsigned gi, struct row_cursor *cur,
 {
 	const struct fastmib_group_schema *g = &fastmib_schema(seg)->groups[gi];
 	bool keyed = fastmib_group_keyed(g);
-	uint64_t raw[FASTMIB_MAX_COUNTERS];
+	uint64_t raw[FASTMIB_MAX_ROW_WORDS];
 	uint8_t key[FASTMIB_MAX_KEY_BYTES];
 	uint32_t cap = gs->n_shown;
 	size_t len = 0;
 	int64_t r;
 
 	gs->key_stride = keyed ? fastmib_key_max_bytes(g) : 0;
+	gs->n_words = fst_hist_row_words(g);
 	gs->mono_ns = fastmib_monotonic_ns();
 	while ((r = peek(seg, gi, g, cur, key, &len)) >= 0) {
 		int rc = 0, src;
@@ -220,14 +249,25 @@ fst_snap_range(struct fastmib_segment *seg, unsigned gi, struct row_cursor *cur,
 		gs->n_present++;
 		if (rc == -EBUSY)
 			gs->n_bounded++;
+		gs->busy[gs->n_shown] = rc == -EBUSY;
 		gs->rows[gs->n_shown] = (uint32_t)r;
 		if (keyed) {
 			memcpy(gs->keys + (size_t)gs->n_shown * gs->key_stride, key, len);
 			gs->key_lens[gs->n_shown] = (uint16_t)len;
 		}
-		for (uint32_t c = 0; c < g->n_counters; c++)
+		/* a histogram's value (--sort, --top) is its count; its words are
+		 * kept whole, from this same read: count and buckets agree */
+		for (uint32_t c = 0; c < g->n_counters; c++) {
+			const struct fastmib_counter_schema *cs = &g->counters[c];
+			uint32_t w = fastmib_counter_word(cs) +
+				     (cs->type == FASTMIB_HISTOGRAM ? cs->n_bounds + 1 : 0);
+
 			gs->vals[(size_t)gs->n_shown * g->n_counters + c] =
-				fastmib_reported_value(g->counters[c].type, raw[c]);
+				fastmib_reported_value(cs->type, raw[w]);
+		}
+		if (gs->n_words)
+			memcpy(gs->words + (size_t)gs->n_shown * gs->n_words, raw,
+			       gs->n_words * sizeof(*raw));
 		gs->n_shown++;
 	}
 	return r < -1 ? (int)r : 0;
@@ -350,7 +390,7 @@ fst_rate_of(uint32_t type, uint64_t prev, uint64_t cur, double dt, double *rate)
 {
 	uint64_t d;
 
-	if (type == FASTMIB_GAUGE32 || dt <= 0)
+	if (fst_is_level(type) || dt <= 0)
 		return false;
 	if (type == FASTMIB_COUNTER32)
 		d = (cur - prev) & UINT32_MAX;

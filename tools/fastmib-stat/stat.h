@@ -72,7 +72,11 @@ struct tcol {
 /* What is shown of one group (view.c). */
 struct group_view {
 	bool shown;                          /* some counter or state of it is shown */
-	bool counter[FASTMIB_MAX_COUNTERS];  /* counters shown (--match) */
+	bool counter[FASTMIB_MAX_COUNTERS];  /* counters shown (--match); a
+						histogram's: its block (hist.c),
+						not a column */
+	bool hist;                           /* some histogram of it is shown */
+	bool named[FASTMIB_MAX_COUNTERS];    /* histograms --output names */
 	bool state[FASTMIB_MAX_STATES];      /* states shown (--match) */
 	uint32_t n_cols;                     /* a table's text columns (--output) */
 	struct tcol cols[TCOLS_MAX];
@@ -109,6 +113,11 @@ struct group_snap {
 	uint16_t *key_lens;
 	uint32_t key_stride;
 	uint32_t n_bounded; /* rows read best-effort (writer stalled) */
+	uint8_t *busy;      /* n_shown: 1 for each row read best-effort */
+	uint32_t n_words;   /* groups with histograms: words kept of each row
+			       (fst_hist_row_words()), else 0 */
+	uint64_t *words;    /* n_shown x n_words: each row's words as read,
+			       the same read as its vals */
 };
 
 /* Where the next range of a table's rows starts (fst_snap_range()); zeroed:
@@ -182,6 +191,10 @@ int fst_snap_range(struct fastmib_segment *seg, unsigned gi, struct row_cursor *
 uint64_t fst_count_present(struct fastmib_segment *seg, unsigned gi);
 /* Row i of `gs`: its order key (keyed tables) and the key's length. */
 const uint8_t *fst_snap_key(const struct group_snap *gs, uint32_t i, size_t *len);
+/* Row i of `gs`: its words as read (groups with histograms). */
+const uint64_t *fst_snap_words(const struct group_snap *gs, uint32_t i);
+/* Whether a counter of `type` is a level (Gauge32, peak): no rate. */
+bool fst_is_level(uint32_t type);
 /* Free what a snapshot holds and leave it empty; again is harmless. */
 void fst_snap_free(struct snap *s);
 void fst_group_snap_free(struct group_snap *gs);
@@ -230,6 +243,32 @@ bool fst_state_is_number(const struct fastmib_state_schema *st);
 /* Whether two values are the same value (--watch marks the others). */
 bool fst_state_equal(const struct fastmib_state_schema *st, const uint8_t *a,
 		     const uint8_t *b);
+
+/*
+ * hist.c: histograms, from the words of one read of their row.
+ */
+/* Words of a row to keep for its histograms: 0 in a group without any. */
+uint32_t fst_hist_row_words(const struct fastmib_group_schema *g);
+/* One histogram's values, pointing into a row's words. */
+struct fst_hist {
+	uint32_t n_bounds;
+	const uint64_t *bounds;  /* n_bounds */
+	const uint64_t *buckets; /* n_bounds + 1, the last unbounded */
+	uint64_t count, sum;
+};
+void fst_hist_of(const struct fastmib_counter_schema *cs, const uint64_t *words,
+		 struct fst_hist *h);
+/* An estimated percentile (q in 0..1): a value, above the last bound, or
+ * none (no observation). */
+enum fst_pct { FST_PCT_NONE, FST_PCT_VALUE, FST_PCT_ABOVE };
+enum fst_pct fst_hist_percentile(const struct fst_hist *h, double q, double *v);
+/* The text block: name, units, `row` (a table row's name, else NULL),
+ * count, sum, p50/p90/p99, then a line per bucket. */
+void fst_hist_print(const struct fastmib_schema *sc, const struct fastmib_group_schema *g,
+		    const struct fastmib_counter_schema *cs, const char *row,
+		    const uint64_t *words, bool human);
+/* The JSON object {"bounds", "buckets", "count", "sum"}. */
+json_t *fst_hist_json(const struct fastmib_counter_schema *cs, const uint64_t *words);
 
 /* view.c: what is shown, from --match, --sort, --top, --rows, --output. */
 /* 0, or an exit status after a message naming the option (nothing to free

@@ -96,8 +96,57 @@ state_list_cell(const struct frame *f, const struct fastmib_group_schema *g, uin
 	}
 }
 
+/* How --reset names row i of table `gs`: "port.2.1", or a keyed table's
+ * "flow/10.0.0.1,7". */
+static void
+row_name(const struct fastmib_group_schema *g, const struct group_snap *gs, uint32_t i,
+	 char *buf, size_t len)
+{
+	size_t n = (size_t)snprintf(buf, len, "%s", g->name);
+
+	if (fastmib_group_keyed(g)) {
+		size_t klen;
+		const uint8_t *key = fst_snap_key(gs, i, &klen);
+
+		if (n + 1 < len) {
+			buf[n++] = '/';
+			fastmib_key_text(g, key, klen, buf + n, len - n);
+		}
+	} else {
+		uint32_t idx[FASTMIB_MAX_INDEXES];
+
+		fastmib_index_of_row(g, gs->rows[i], idx);
+		for (uint32_t k = 0; k < g->n_indexes && n < len; k++)
+			n += (size_t)snprintf(buf + n, len - n, ".%" PRIu32, idx[k]);
+	}
+}
+
+/*
+ * The blocks of the histograms shown of row i of `gs` (hist.c), from the
+ * row's words of the one read its other values came from; a table row's
+ * named (`table`). Not in --raw, which prints the tables alone.
+ */
+static void
+print_hists(const struct frame *f, const struct fastmib_group_schema *g,
+	    const struct group_view *gv, const struct group_snap *gs, uint32_t i, bool table)
+{
+	char row[NAME_BUF + FASTMIB_MAX_KEY_TEXT + 2];
+
+	if (!gv->hist || f->o->raw || i >= gs->n_shown)
+		return;
+	if (table)
+		row_name(g, gs, i, row, sizeof(row));
+	for (uint32_t c = 0; c < g->n_counters; c++) {
+		if (!gv->counter[c] || g->counters[c].type != FASTMIB_HISTOGRAM)
+			continue;
+		printf("\n");
+		fst_hist_print(f->sc, g, &g->counters[c], table ? row : NULL,
+			       fst_snap_words(gs, i), f->o->human);
+	}
+}
+
 /* One line per counter shown, then per state shown, in the columns of
- * --output. */
+ * --output; then the histograms' blocks. */
 static void
 print_scalar_group(const struct frame *f, const struct fastmib_group_schema *g,
 		   const struct group_view *gv, const struct group_snap *gs,
@@ -110,10 +159,20 @@ print_scalar_group(const struct frame *f, const struct fastmib_group_schema *g,
 	struct libscols_table *tb;
 	char cell[CELL > NAME_BUF ? CELL : NAME_BUF];
 
+	bool lines = false;
+
 	if (!f->o->raw)
 		printf("%s\n", g->name);
 	if (gs->n_shown == 0)
 		return;
+	for (uint32_t c = 0; c < g->n_counters; c++)
+		lines |= gv->counter[c] && g->counters[c].type != FASTMIB_HISTOGRAM;
+	for (uint32_t s = 0; s < g->n_states; s++)
+		lines |= gv->state[s];
+	if (!lines || v->n_list_cols == 0) {
+		print_hists(f, g, gv, gs, 0, false);
+		return;
+	}
 	tb = fst_cols_new_table();
 	for (uint32_t k = 0; k < v->n_list_cols; k++)
 		fst_cols_add_column(tb, fst_list_col_names[v->list_cols[k]],
@@ -122,7 +181,7 @@ print_scalar_group(const struct frame *f, const struct fastmib_group_schema *g,
 		const struct fastmib_counter_schema *cs = &g->counters[c];
 		struct libscols_line *ln;
 
-		if (!gv->counter[c])
+		if (!gv->counter[c] || cs->type == FASTMIB_HISTOGRAM)
 			continue;
 		ln = fst_cols_new_line(tb);
 		for (uint32_t k = 0; k < v->n_list_cols; k++) {
@@ -140,7 +199,7 @@ print_scalar_group(const struct frame *f, const struct fastmib_group_schema *g,
 			case LC_RATE:
 				/* gauges are levels, not totals: no rate */
 				cell[0] = '\0';
-				if (cs->type == FASTMIB_GAUGE32)
+				if (fst_is_level(cs->type))
 					break;
 				rate_cell(cell, sizeof(cell) - 2, f, cs, pv ? &pv[c] : NULL,
 					  gs->vals[c]);
@@ -173,6 +232,7 @@ print_scalar_group(const struct frame *f, const struct fastmib_group_schema *g,
 		}
 	}
 	fst_cols_print(tb, f->o->raw, 2);
+	print_hists(f, g, gv, gs, 0, false);
 }
 
 /*
@@ -186,7 +246,7 @@ counter_header(char *buf, size_t len, const struct fastmib_schema *sc,
 {
 	size_t n = fastmib_name(buf, len, FASTMIB_MIB_COUNTER, sc->prefix, g->name,
 				cs->name);
-	bool per_s = rates && cs->type != FASTMIB_GAUGE32;
+	bool per_s = rates && !fst_is_level(cs->type);
 
 	if (n >= len)
 		return;
@@ -326,7 +386,7 @@ table_cells(const struct frame *f, const struct fastmib_group_schema *g,
 				fastmib_key_field_text(&kf, c, CELL);
 		} else if (col.kind == TC_INDEX) {
 			fst_format_count(c, CELL, idx[col.n], false, false);
-		} else if (!rates || cs->type == FASTMIB_GAUGE32) {
+		} else if (!rates || fst_is_level(cs->type)) {
 			value_cell(c, CELL, f, cs, v[col.n]);
 		} else {
 			rate_cell(c, CELL, f, cs, pv ? &pv[col.n] : NULL, v[col.n]);
@@ -368,7 +428,9 @@ print_table_group(const struct frame *f, const struct fastmib_group_schema *g,
 	n = fst_view_order(gv, g, gs, prev, f->dt, f->v->max_rows, order);
 	if (!f->o->raw)
 		print_title(f, g, gv, gs, prev, n);
-	if (n == 0) {
+	if (n == 0 || gv->n_cols == 0) {
+		for (uint32_t i = 0; i < n; i++)
+			print_hists(f, g, gv, gs, order[i], true);
 		free(order);
 		return;
 	}
@@ -386,6 +448,8 @@ print_table_group(const struct frame *f, const struct fastmib_group_schema *g,
 			fst_cols_set(ln, k, cell(&cells, k));
 	}
 	fst_cols_print(tb, f->o->raw, 2);
+	for (uint32_t i = 0; i < n; i++)
+		print_hists(f, g, gv, gs, order[i], true);
 	free(heads.buf);
 	free(cells.buf);
 	free(order);
@@ -591,6 +655,21 @@ fst_print_text_stream(struct fastmib_segment *seg, const struct stat_opts *o,
 			print_scalar_group(&f, g, &v->g[i], &gs, NULL);
 			bounded += gs.n_bounded;
 			fst_group_snap_free(&gs);
+			continue;
+		}
+		if (v->g[i].hist) {
+			/* a histogram's block follows its table: the rows shown
+			 * (--rows) are read first, once */
+			struct group_snap gs = { 0 };
+			struct row_cursor cur = { 0 };
+
+			rc = fst_snap_range(seg, i, &cur, v->max_rows, true, &gs);
+			if (rc >= 0)
+				print_table_group(&f, g, &v->g[i], &gs, NULL);
+			bounded += gs.n_bounded;
+			fst_group_snap_free(&gs);
+			if (rc < 0)
+				return rc;
 			continue;
 		}
 		fflush(stdout);

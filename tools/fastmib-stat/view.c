@@ -82,6 +82,17 @@ or_counter(const struct fastmib_schema *sc)
 	return fst_model_has_states(sc) ? ", counter or state" : " or counter";
 }
 
+/*
+ * Is counter c a column (of a table) or a line (of a scalar list)? Every
+ * kind is but a histogram, which is many numbers: it is shown as a block
+ * of its own after its group (hist.c), and --output names it to show it.
+ */
+static bool
+shown_kind(const struct fastmib_counter_schema *c)
+{
+	return c->type != FASTMIB_HISTOGRAM;
+}
+
 /* --match: which groups, counters and states; every pattern must find
  * something. A state answers to its names as a counter does (MIB names of
  * both are FASTMIB_MIB_COUNTER's). */
@@ -120,6 +131,16 @@ apply_match(const struct fastmib_schema *sc, const struct stat_opts *o, struct v
 	return 0;
 }
 
+/* What --output may name besides, in a model with histograms. */
+static const char *
+nor_histogram(const struct fastmib_schema *sc)
+{
+	for (uint32_t i = 0; i < sc->n_groups; i++)
+		if (fastmib_group_has_type(&sc->groups[i], FASTMIB_HISTOGRAM))
+			return ", nor a histogram,";
+	return "";
+}
+
 /* Is `name` a column (index, counter or state) of table `g`? */
 static bool
 table_column(const struct fastmib_schema *sc, const struct fastmib_group_schema *g,
@@ -137,6 +158,8 @@ table_column(const struct fastmib_schema *sc, const struct fastmib_group_schema 
 		}
 	}
 	for (uint32_t c = 0; c < g->n_counters; c++) {
+		if (!shown_kind(&g->counters[c]))
+			continue;
 		names_of(&n, sc, g, FASTMIB_MIB_COUNTER, g->counters[c].name);
 		if (names_equal(&n, name)) {
 			*col = (struct tcol){ .kind = TC_COUNTER, .n = (uint16_t)c };
@@ -202,9 +225,22 @@ output_word(const struct fastmib_schema *sc, const struct stat_opts *o, struct v
 		return 0;
 	}
 	for (uint32_t i = 0; i < sc->n_groups; i++) {
+		const struct fastmib_group_schema *g = &sc->groups[i];
 		struct tcol col;
 
-		if (!table_column(sc, &sc->groups[i], w, &col))
+		/* a histogram is shown as its block: named, it is kept */
+		for (uint32_t c = 0; c < g->n_counters; c++) {
+			struct names n;
+
+			if (g->counters[c].type != FASTMIB_HISTOGRAM)
+				continue;
+			names_of(&n, sc, g, FASTMIB_MIB_COUNTER, g->counters[c].name);
+			if (names_equal(&n, w)) {
+				found = true;
+				v->g[i].named[c] = true;
+			}
+		}
+		if (!table_column(sc, g, w, &col))
 			continue;
 		found = true;
 		if (col_shown(&v->g[i], col))
@@ -213,7 +249,7 @@ output_word(const struct fastmib_schema *sc, const struct stat_opts *o, struct v
 	if (!found) {
 		fprintf(stderr, "fastmib-stat: --output: '%s' is neither a column of the "
 			"lists (NAME, VALUE, UNITS, RATE, TYPE, DESCRIPTION) nor an index%s of a "
-			"table of %s\n", w, or_counter(sc), sc->module);
+			"table%s of %s\n", w, or_counter(sc), nor_histogram(sc), sc->module);
 		return -1;
 	}
 	return 0;
@@ -245,7 +281,7 @@ apply_output(const struct fastmib_schema *sc, const struct stat_opts *o, struct 
 			for (uint32_t k = 0; k < g->n_indexes; k++)
 				add_table_col(&v->g[i], (struct tcol){ TC_INDEX, (uint16_t)k });
 			for (uint32_t c = 0; g->n_indexes && c < g->n_counters; c++)
-				if (v->g[i].counter[c])
+				if (v->g[i].counter[c] && shown_kind(&g->counters[c]))
 					add_table_col(&v->g[i], (struct tcol){ TC_COUNTER, (uint16_t)c });
 			for (uint32_t s = 0; g->n_indexes && s < g->n_states; s++)
 				if (v->g[i].state[s])
@@ -273,6 +309,10 @@ apply_output(const struct fastmib_schema *sc, const struct stat_opts *o, struct 
 		const struct fastmib_group_schema *g = &sc->groups[i];
 		struct group_view *gv = &v->g[i];
 		bool values = false, indexes = false;
+
+		for (uint32_t c = 0; c < g->n_counters; c++)
+			if (g->counters[c].type == FASTMIB_HISTOGRAM)
+				gv->counter[c] &= gv->named[c];
 
 		for (uint32_t k = 0; k < gv->n_cols; k++) {
 			values |= gv->cols[k].kind != TC_INDEX;
@@ -353,15 +393,25 @@ fst_view_build(const struct fastmib_schema *sc, const struct stat_opts *o, struc
 
 		for (uint32_t c = 0; c < g->n_counters; c++) {
 			gv->shown |= gv->counter[c];
+			gv->hist |= gv->counter[c] && !shown_kind(&g->counters[c]);
 			if (first < 0 && gv->counter[c])
 				first = (int)c;
 		}
 		for (uint32_t s = 0; s < g->n_states; s++)
 			gv->shown |= gv->state[s];
+		/* a table's index columns alone say nothing: none then */
+		bool values = false;
+
+		for (uint32_t k = 0; k < gv->n_cols; k++)
+			values |= gv->cols[k].kind != TC_INDEX;
+		if (!values)
+			gv->n_cols = 0;
 		/* the text shows no list without list columns, no table without
-		 * counters or states */
-		if (!o->json && (g->n_indexes ? gv->n_cols == 0 : v->n_list_cols == 0))
-			gv->shown = false;
+		 * counters or states: a histogram's block is shown alone then */
+		if (!o->json && (g->n_indexes ? gv->n_cols == 0 : v->n_list_cols == 0)) {
+			gv->shown = gv->hist;
+			gv->n_cols = 0;
+		}
 		if (!gv->shown || g->n_indexes == 0) {
 			gv->sorted = false;
 			continue;
@@ -496,7 +546,7 @@ fst_view_order(const struct group_view *gv, const struct fastmib_group_schema *g
 	/* under --watch counter cells are rates (gauges keep their value):
 	 * sort those; states have no rates, they sort by value */
 	ctx.rates = prev != NULL && gv->key.kind == TC_COUNTER &&
-		    g->counters[gv->key.n].type != FASTMIB_GAUGE32;
+		    !fst_is_level(g->counters[gv->key.n].type);
 	ctx.parts = gv->key.kind == TC_INDEX && fastmib_group_keyed(g);
 	ctx.st = gv->key.kind == TC_STATE ? &g->states[gv->key.n] : NULL;
 	for (uint32_t r = 0; r < gs->n_shown; r++)
