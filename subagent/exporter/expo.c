@@ -143,7 +143,7 @@ put_escaped(struct out *o, const char *s, size_t n, bool quote)
 
 /* ---- families and samples ---- */
 
-enum kind { K_COUNTER, K_GAUGE, K_STATESET, K_INFO };
+enum kind { K_COUNTER, K_GAUGE, K_STATESET, K_INFO, K_HISTOGRAM };
 
 /* What a family is called in each format, and its samples. */
 struct family {
@@ -187,8 +187,10 @@ static void
 put_family(struct out *o, bool om, const struct family *f, const char *help,
 	   const char *units)
 {
-	static const char *const om_types[] = { "counter", "gauge", "stateset", "info" };
-	static const char *const text_types[] = { "counter", "gauge", "gauge", "gauge" };
+	static const char *const om_types[] = { "counter", "gauge", "stateset", "info",
+						"histogram" };
+	static const char *const text_types[] = { "counter", "gauge", "gauge", "gauge",
+						  "histogram" };
 	const char *name = om ? f->base : f->sample;
 	const char *unit = om ? base_unit(units) : NULL;
 	size_t n = strlen(f->base), u = unit ? strlen(unit) : 0;
@@ -254,7 +256,7 @@ struct snap {
 	uint32_t *rows;
 	bool *have_counters;  /* the row's counters were read (0 or best effort) */
 	bool *have_states;
-	uint64_t *values;     /* n_counters a row */
+	uint64_t *values;     /* the row's words (row_words()) a row */
 	uint8_t *states;      /* state_size a row */
 	uint64_t *bad;        /* FASTMIB_STATE_MASK_WORDS a row */
 	uint64_t *created;    /* discontinuity, ns; 0: none */
@@ -284,6 +286,15 @@ snap_free(struct snap *sn)
 
 #define GROW(p, cap) ((p) = reallocarray((p), (cap), sizeof(*(p))))
 
+/* The words fastmib_read() gives for a row of g: a histogram takes several
+ * (fastmib_counter_words()), so counter c is word fastmib_counter_word(),
+ * not word c. */
+static size_t
+row_words(const struct fastmib_group_schema *g)
+{
+	return g->row_size / 8;
+}
+
 static bool
 snap_grow(struct snap *sn, const struct fastmib_group_schema *g)
 {
@@ -295,7 +306,7 @@ snap_grow(struct snap *sn, const struct fastmib_group_schema *g)
 	if (sn->kstride && (!GROW(sn->key_len, cap) ||
 			    !(sn->keys = reallocarray(sn->keys, cap, sn->kstride))))
 		return false;
-	if (g->n_counters && !(sn->values = reallocarray(sn->values, (size_t)cap * g->n_counters,
+	if (g->n_counters && !(sn->values = reallocarray(sn->values, (size_t)cap * row_words(g),
 							 sizeof(uint64_t))))
 		return false;
 	if (g->n_states && (!(sn->states = reallocarray(sn->states, cap, g->state_size)) ||
@@ -365,7 +376,7 @@ snap_take(struct snap *sn, struct fastmib_segment *seg, unsigned int gi)
 		if (i == sn->cap && !snap_grow(sn, g))
 			return -ENOMEM;
 		if (g->n_counters) {
-			uint64_t *v = sn->values + (size_t)i * g->n_counters;
+			uint64_t *v = sn->values + (size_t)i * row_words(g);
 
 			rc = keyed ? fastmib_keyed_read(seg, gi, row, key, key_len, v)
 				   : fastmib_read(seg, gi, row, v);
@@ -714,6 +725,41 @@ row_label_text(const struct snap *sn, const struct fastmib_group_schema *g, uint
 	return lab->oom ? "" : lab->b;
 }
 
+/*
+ * A histogram's samples of one row, from the row's one snapshot `h` (its
+ * words: n_bounds + 1 buckets, count, sum): the buckets cumulative, as
+ * Prometheus has them (le the bound, "+Inf" the count), then _count and
+ * _sum. A row read best effort whose count is not the sum of its buckets
+ * (a writer stuck mid-observation) is left out rather than written as a
+ * histogram no parser would take.
+ */
+static void
+emit_histogram(struct out *o, const struct family *f, const char *lab,
+	       const struct fastmib_counter_schema *c, const uint64_t *h)
+{
+	char name[FME_NAME + 16], le[24];
+	uint64_t cum = 0;
+
+	for (uint32_t b = 0; b <= c->n_bounds; b++)
+		cum += h[b];
+	if (cum != h[c->n_bounds + 1])
+		return;
+	snprintf(name, sizeof(name), "%s_bucket", f->base);
+	cum = 0;
+	for (uint32_t b = 0; b <= c->n_bounds; b++) {
+		cum += h[b];
+		if (b < c->n_bounds)
+			snprintf(le, sizeof(le), "%" PRIu64, c->bounds[b]);
+		else
+			snprintf(le, sizeof(le), "+Inf");
+		sample_u64(o, name, lab, "le", le, cum);
+	}
+	snprintf(name, sizeof(name), "%s_count", f->base);
+	sample_u64(o, name, lab, NULL, NULL, cum);
+	snprintf(name, sizeof(name), "%s_sum", f->base);
+	sample_u64(o, name, lab, NULL, NULL, h[c->n_bounds + 2]);
+}
+
 /* Rows [pos, ...) of family `item` of the snapshot's group, up to a unit. */
 static void
 emit_rows(struct fme_scrape *s, const struct fastmib_group_schema *g)
@@ -729,12 +775,18 @@ emit_rows(struct fme_scrape *s, const struct fastmib_group_schema *g)
 		if (s->item < g->n_counters) {
 			const struct fastmib_counter_schema *c = &g->counters[s->item];
 
+			const uint64_t *v = sn->values + (size_t)i * row_words(g) +
+					    fastmib_counter_word(c);
+
 			if (!sn->have_counters[i])
 				continue;
+			if (c->type == FASTMIB_HISTOGRAM) {
+				emit_histogram(o, &s->fam, lab, c, v);
+				continue;
+			}
 			put_series(o, s->fam.sample, lab, NULL, NULL, 0);
 			putc_(o, ' ');
-			put_u64(o, fastmib_reported_value(c->type,
-							  sn->values[(size_t)i * g->n_counters + s->item]));
+			put_u64(o, fastmib_reported_value(c->type, *v));
 			putc_(o, '\n');
 			/* the row's (or group's) DiscontinuityTime: its counters
 			 * count from there */
@@ -847,7 +899,11 @@ step(struct fme_scrape *s)
 			if (s->item < g->n_counters) {
 				const struct fastmib_counter_schema *c = &g->counters[s->item];
 
-				kind = c->type == FASTMIB_GAUGE32 ? K_GAUGE : K_COUNTER;
+				/* a peak is a level; a histogram Prometheus' own */
+				kind = c->type == FASTMIB_HISTOGRAM ? K_HISTOGRAM
+				       : c->type == FASTMIB_GAUGE32 || c->type == FASTMIB_PEAK
+					       ? K_GAUGE
+					       : K_COUNTER;
 				fastmib_name_metric(name, sizeof(name), sc->prefix, g->name, c->name);
 				units = c->units;
 				help = c->description;

@@ -22,19 +22,33 @@ def load_model(path):
         return yaml.safe_load(f)
 
 
+def prom_type(c):
+    """The Prometheus type of a model's counter: a Gauge32 and a peak (a
+    level) gauges, a histogram Prometheus' histogram, others counters."""
+    return {"gauge32": "gauge", "peak": "gauge", "histogram": "histogram"}.get(
+        c["type"], "counter")
+
+
+def metric_name(model, g, c):
+    """The name Prometheus stores a counter's samples under: the snake_case
+    of <prefix><Group><Counter>, counters with _total; a histogram's
+    family name (its samples _bucket, _count and _sum)."""
+    return "%s_%s_%s%s" % (model["module"]["prefix"], snake(g["name"]), snake(c["name"]),
+                           "_total" if prom_type(c) == "counter" else "")
+
+
 def families(model):
     """{metric family as stored: (TYPE, HELP)} of every counter of a model,
-    named independently of the exporter's code: the snake_case of
-    <prefix><Group><Counter>, counters with _total."""
-    out = {}
-    p = model["module"]["prefix"]
-    for g in model["groups"]:
-        for c in g.get("counters", []):
-            gauge = c["type"] == "gauge32"
-            name = "%s_%s_%s%s" % (p, snake(g["name"]), snake(c["name"]),
-                                   "" if gauge else "_total")
-            out[name] = ("gauge" if gauge else "counter", c["description"])
-    return out
+    named independently of the exporter's code (metric_name())."""
+    return {metric_name(model, g, c): (prom_type(c), c["description"])
+            for g in model["groups"] for c in g.get("counters", [])}
+
+
+def stored_names(metric, typ):
+    """The series names Prometheus stores for a family of type `typ`."""
+    if typ == "histogram":
+        return [metric + "_bucket", metric + "_count", metric + "_sum"]
+    return [metric]
 
 
 def example_want(model, exp):
@@ -42,11 +56,37 @@ def example_want(model, exp):
     SNMP serves: its OID gives the group, counter and index, the index the
     labels (an integer index by its value, a keyed row by its key)."""
     want = {}
+    buckets = {}
     for o in exp["objects"]:
         s = oid_series(model, exp, o["oid"])
         if s:
             want.setdefault(s[0], {})[s[1]] = int(o["value"])
+        b = bucket_of_oid(model, exp, o["oid"])
+        if b:
+            name, labels, bucket, col = b
+            buckets.setdefault((name, labels), {}).setdefault(bucket, {})[col] = int(o["value"])
+    # buckets cumulative, as Prometheus has them: le the bound, +Inf last
+    for (name, labels), rows in buckets.items():
+        cum = 0
+        for n in sorted(rows):
+            cum += rows[n][3]
+            le = "+Inf" if n == max(rows) else str(rows[n][2])
+            want.setdefault(name + "_bucket", {})[labels + (("le", le),)] = cum
     return want
+
+
+def bucket_of_oid(model, exp, oid):
+    """(histogram family, row labels, bucket number, column) of a bucket
+    table's instance: R.1.(1000 G + H).1.column.index.bucket; or None."""
+    root = exp["root"] + ".1."
+    if not oid.startswith(root):
+        return None
+    arcs = [int(x) for x in oid[len(root):].split(".")]
+    if arcs[0] < 1000:
+        return None
+    g = next(g for g in model["groups"] if g["oid"] == arcs[0] // 1000)
+    c = next(c for c in g["counters"] if c["oid"] == arcs[0] % 1000)
+    return (metric_name(model, g, c), row_labels(model, exp, g, arcs[3:-1]), arcs[-1], arcs[2])
 
 
 def oid_series(model, exp, oid):
@@ -62,23 +102,34 @@ def oid_series(model, exp, oid):
     if not oid.startswith(root):
         return None
     arcs = [int(x) for x in oid[len(root):].split(".")]
+    if arcs[0] >= 1000:
+        return None  # a bucket table: bucket_of_oid()
     g = next(g for g in model["groups"] if g["oid"] == arcs[0])
     table = "table" in g
     carc, index = (arcs[2], arcs[3:]) if table else (arcs[1], [])
+    suffix = ""
     c = next((c for c in g.get("counters", []) if c["oid"] == carc), None)
     if c is None:
+        # a histogram's sum, at the arc after its count's
+        c = next((c for c in g.get("counters", []) if c["oid"] + 1 == carc and
+                  c["type"] == "histogram"), None)
+        suffix = "_sum"
+    elif c["type"] == "histogram":
+        suffix = "_count"
+    if c is None:
         return None
-    gauge = c["type"] == "gauge32"
-    name = "%s_%s_%s%s" % (model["module"]["prefix"], snake(g["name"]),
-                           snake(c["name"]), "" if gauge else "_total")
-    if not table:
-        labels = ()
-    elif (g["name"], tuple(index)) in keys:
-        labels = keys[(g["name"], tuple(index))]
-    else:
-        labels = tuple((snake(i["name"]), str(v))
-                       for i, v in zip(g["table"]["indexes"], index))
-    return name, labels
+    return metric_name(model, g, c) + suffix, row_labels(model, exp, g, index, keys)
+
+
+def row_labels(model, exp, g, index, keys=None):
+    """The labels of the row of group g at SNMP index `index`."""
+    if "table" not in g:
+        return ()
+    if keys is None:
+        return index_labels(model, exp, g, index)
+    if (g["name"], tuple(index)) in keys:
+        return keys[(g["name"], tuple(index))]
+    return tuple((snake(i["name"]), str(v)) for i, v in zip(g["table"]["indexes"], index))
 
 
 def parse_text(text):

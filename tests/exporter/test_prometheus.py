@@ -22,7 +22,7 @@ import dpdkapp  # noqa: E402
 import promserver as ps  # noqa: E402
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from expomodel import (EXAMPLE, KEYED, families, example_want, load_model,  # noqa: E402
-                       snake, state_series)
+                       snake, state_series, stored_names)
 
 from prometheus_client.openmetrics.parser import text_string_to_metric_families  # noqa: E402
 
@@ -145,11 +145,13 @@ def test_example_counters_exact_in_prometheus(prometheus, example_segment):
     want = example_want(model, example_segment[1])
     assert len(want) >= 10
     fams = families(model)
-    for metric in fams:
-        got = stored(prometheus, metric)
-        rows = want.get(metric, {})
-        assert got == {tuple(sorted(k)): float(v) for k, v in rows.items()}, metric
-        assert all(v < 2 ** 53 for v in rows.values())
+    assert any(typ == "histogram" for typ, _ in fams.values())
+    for family, (typ, _) in fams.items():
+        for metric in stored_names(family, typ):
+            got = stored(prometheus, metric)
+            rows = want.get(metric, {})
+            assert got == {tuple(sorted(k)): float(v) for k, v in rows.items()}, metric
+            assert all(v < 2 ** 53 for v in rows.values())
 
 
 def units_of(model):
@@ -232,6 +234,13 @@ def test_openmetrics_strictly_parsed(exporter):
     assert fams["kt_host_sessions"].type == "gauge"
     assert (fams["kt_global_pkts"].type, fams["kt_global_pkts"].unit) == ("counter", "")
     assert fams["ep_global_rx_bytes"].unit == "bytes"
+    # a histogram in Prometheus' own type: cumulative buckets up to +Inf,
+    # which is the count (the parser checks that), and a peak a gauge
+    h = fams["ep_global_burst_time"]
+    assert h.type == "histogram"
+    les = [s.labels["le"] for s in h.samples if s.name.endswith("_bucket")]
+    assert les == [str(2 ** b) for b in range(6, 22)] + ["+Inf"]
+    assert fams["ep_port_rx_burst_max"].type == "gauge"
     for name in families(load_model(KEYED)):
         base = name[:-len("_total")] if name.endswith("_total") else name
         assert base in fams, base

@@ -23,8 +23,10 @@
 #include "fastmib/reader.h"
 #include "fastmib/schema.h"
 
-static const struct fastmib_counter_schema pkts = { "pkts", "", "Packets.", 1,
-						    FASTMIB_COUNTER64, 0 };
+static const struct fastmib_counter_schema pkts = {
+	.name = "pkts", .units = "", .description = "Packets.", .arc = 1,
+	.type = FASTMIB_COUNTER64, .offset = 0,
+};
 
 /* Every index type, in keyed tables of one and of several indexes, and
  * dense tables: those of the key text's unit test and of the example. */
