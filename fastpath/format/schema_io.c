@@ -216,7 +216,8 @@ serialize(const struct fastmib_schema *s, uint8_t *buf)
 			cc.n_bounds = c->n_bounds;
 			cc.first_bound = bi;
 			cc.log2 = c->log2;
-			if (br)
+			/* no bounds, no array: a counter's bounds are NULL */
+			if (br && c->n_bounds)
 				memcpy(br + (size_t)bi * sizeof(uint64_t), c->bounds,
 				       (size_t)c->n_bounds * sizeof(uint64_t));
 			bi += c->n_bounds;
