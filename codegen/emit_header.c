@@ -990,6 +990,12 @@ emit_tx_ref(struct hnames *h, const struct m_group *g, struct strbuf *o)
 		sb_puts(o, "\tstruct fastmib_writer *w;\n\tsize_t offset;\n");
 	else
 		sb_puts(o, "\tuint64_t *row;\n");
+	/* a peak applies the peak resets first, once per transaction: the
+	 * handle carries the transaction for it, so that an update of any
+	 * other counter of the row pays nothing for peaks (inlined, the
+	 * member costs nothing where no peak reads it) */
+	if (group_has_counter_type(g, FASTMIB_PEAK))
+		sb_puts(o, "\tstruct fastmib_tx *tx;\n");
 	sb_puts(o, "};\n\n");
 
 	sb_init(&t);
@@ -1007,9 +1013,9 @@ emit_tx_ref(struct hnames *h, const struct m_group *g, struct strbuf *o)
 			     "where its operations start in the write buffer "
 			     "(fastmib_tx_wb(): no ordering)." :
 		  group_has_counter_type(g, FASTMIB_PEAK) ?
-			     "The first handle or peak of a transaction applies the peak "
-			     "resets published since (fastmib_tx_peaks(), inside its write "
-			     "section)." :
+			     "No memory access, no ordering; the handle carries the "
+			     "transaction for its peaks (the first peak of a transaction "
+			     "applies the peak resets published since: fastmib_tx_peaks())." :
 			     "No memory access, no ordering.");
 	put_c_comment(o, t.data);
 	sb_free(&t);
@@ -1022,10 +1028,8 @@ emit_tx_ref(struct hnames *h, const struct m_group *g, struct strbuf *o)
 		sb_printf(o, "\t%s.w = fastmib_tx_wb(&%s->t);\n\t%s.offset = %s +\n\t\t",
 			  rv, txp, rv, offset);
 	} else {
-		/* a row of a group with peaks may record one: their resets are
-		 * applied first, once per transaction (fastmib_tx_peaks()) */
 		if (group_has_counter_type(g, FASTMIB_PEAK))
-			sb_printf(o, "\tfastmib_tx_peaks(&%s->t);\n", txp);
+			sb_printf(o, "\t%s.tx = &%s->t;\n", rv, txp);
 		sb_printf(o, "\t%s.row = fastmib_tx_%s(&%s->t, %s +\n\t\t",
 			  rv, g->storage == FASTMIB_STORAGE_PER_CORE ? "pc" : "shared", txp,
 			  offset);
@@ -1060,6 +1064,9 @@ emit_tx_row_update(struct hnames *h, const struct m_group *g, const struct m_cou
 	put_tx_update_comment(h, g, k, op, rv, " in the handle's row", o);
 	sb_printf(o, "static inline void\n%s(struct %s r, uint64_t %s)\n{\n", ref_fn,
 		  gname(h, FASTMIB_C_REF_STRUCT, g), rv);
+	/* a peak's resets are applied before the transaction's first peak */
+	if (op == OP_PEAK)
+		sb_puts(o, "\tfastmib_tx_peaks(r.tx);\n");
 	put_tx_update(o, op == OP_PEAK ? rv : ref_args, g->storage, op, k->offset, "r.row",
 		      "r.w", "r.offset");
 	sb_puts(o, "}\n\n");
