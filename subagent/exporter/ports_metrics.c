@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,6 +45,8 @@ struct fme_ports {
 	unsigned int n_src;
 	char (*labels)[FME_PORT_LABEL_MAX];
 	struct fme_portmap *map;
+	char *state_dir;                /* NULL: no map file */
+	struct stat map_st;             /* the file as last loaded */
 	struct track *tracks;
 	unsigned int n_tracks;
 	struct timespec start;
@@ -140,9 +143,8 @@ fme_ports_create(char *const *specs, unsigned int n, const char *state_dir,
 		ps->n_src++;
 	}
 	fme_port_labels(paths, n, ps->labels);
-	if (state_dir && fme_portmap_load(ps->map, state_dir) < 0 &&
-	    fme_portmap_errors(ps->map)[0])
-		fme_log(FME_WARN, "%s", fme_portmap_errors(ps->map));
+	if (state_dir && !(ps->state_dir = strdup(state_dir)))
+		goto fail;
 	free(paths);
 	*portsp = ps;
 	return 0;
@@ -162,6 +164,7 @@ fme_ports_destroy(struct fme_ports *ps)
 	free(ps->src);
 	free(ps->labels);
 	free(ps->tracks);
+	free(ps->state_dir);
 	fme_portmap_free(ps->map);
 	pthread_mutex_destroy(&ps->lock);
 	free(ps);
@@ -399,6 +402,35 @@ info_columns(FILE *f, enum fme_format fmt, struct row *rows, unsigned int n)
 	}
 }
 
+/* The agent rewrites its map (a new file renamed over the old one) when it
+ * gives a device an ifIndex or an operator sets ifAlias: read it again
+ * whenever the file is another. */
+static void
+reload_map(struct fme_ports *ps)
+{
+	char path[PATH_MAX];
+	struct fme_portmap *map;
+	struct stat st;
+
+	if (!ps->state_dir)
+		return;
+	snprintf(path, sizeof(path), "%s/%s", ps->state_dir, FME_PORTMAP_FILE);
+	if (stat(path, &st) != 0)
+		memset(&st, 0, sizeof(st));
+	if (st.st_ino == ps->map_st.st_ino && st.st_dev == ps->map_st.st_dev &&
+	    st.st_size == ps->map_st.st_size &&
+	    st.st_mtim.tv_sec == ps->map_st.st_mtim.tv_sec &&
+	    st.st_mtim.tv_nsec == ps->map_st.st_mtim.tv_nsec && ps->map_st.st_ino)
+		return;
+	if (fme_portmap_new(&map) < 0)
+		return;
+	if (fme_portmap_load(map, ps->state_dir) < 0 && fme_portmap_errors(map)[0])
+		fme_log(FME_WARN, "%s", fme_portmap_errors(map));
+	fme_portmap_free(ps->map);
+	ps->map = map;
+	ps->map_st = st;
+}
+
 static int
 by_ifindex(const void *a, const void *b)
 {
@@ -417,6 +449,7 @@ fme_ports_render(struct fme_ports *ps, enum fme_format fmt, size_t *len)
 
 	*len = 0;
 	pthread_mutex_lock(&ps->lock);
+	reload_map(ps);
 	for (unsigned int k = 0; k < ps->n_src; k++)
 		if (read_source(ps, k, &rows, &n) < 0)
 			goto out;
