@@ -376,8 +376,9 @@ column(FILE *f, enum fme_format fmt, enum fmp_ifmib_table t, unsigned int col,
 	}
 }
 
-/* ifType as snmp_exporter's EnumAsInfo and ifPhysAddress as its
- * PhysAddress48: a label and the value 1. */
+/* ifType as snmp_exporter's EnumAsInfo, ifPhysAddress as its PhysAddress48
+ * and ifSpecific (the OID 0.0 for every port) as its OBJECT IDENTIFIER: a
+ * label and the value 1. */
 static void
 info_columns(FILE *f, enum fme_format fmt, struct row *rows, unsigned int n)
 {
@@ -399,6 +400,12 @@ info_columns(FILE *f, enum fme_format fmt, struct row *rows, unsigned int n)
 		put_labels(f, &rows[i]);
 		fprintf(f, ",ifPhysAddress=\"%02X:%02X:%02X:%02X:%02X:%02X\"} 1\n", m[0], m[1],
 			m[2], m[3], m[4], m[5]);
+	}
+	family(f, fmt, "ifSpecific", "gauge", "1.3.6.1.2.1.2.2.1.22");
+	for (unsigned int i = 0; i < n; i++) {
+		fputs("ifSpecific{", f);
+		put_labels(f, &rows[i]);
+		fputs(",ifSpecific=\"0.0\"} 1\n", f);
 	}
 }
 

@@ -96,3 +96,101 @@ def test_if_mib_module_scrapes_the_ports(exporter, served, telemetry):
         assert not [lb for lb, _ in samples(text, "ifInUnknownProtos")
                     if lb.get("ifIndex") == i]
         assert [lb for lb, _ in samples(text, "ifInUnknownProtos")]  # the kernel's
+
+
+# ---- fastmib-exporter --ports beside snmp_exporter's if_mib ----
+
+import subprocess  # noqa: E402
+import time  # noqa: E402
+import urllib.request  # noqa: E402
+
+OPENMETRICS = "application/openmetrics-text; version=1.0.0"
+
+
+@pytest.fixture(scope="module")
+def fastmib_exporter(served, testpmd, tmp_path_factory):
+    port = px.free_tcp_port()
+    log = open(str(tmp_path_factory.mktemp("fexp") / "log"), "w")
+    p = subprocess.Popen([os.environ["FASTMIB_EXPORTER"], "--ports", testpmd.dir,
+                          "--ports.state-dir", served.state_dir,
+                          "--web.listen-address", "127.0.0.1:%d" % port],
+                         stdout=log, stderr=subprocess.STDOUT)
+    url = "http://127.0.0.1:%d/metrics" % port
+    for _ in range(200):
+        try:
+            urllib.request.urlopen(url, timeout=5).read()
+            break
+        except OSError:
+            time.sleep(0.05)
+    try:
+        yield url
+    finally:
+        p.terminate()
+        p.wait(timeout=10)
+        log.close()
+
+
+def fetch(url, accept=None):
+    req = urllib.request.Request(url, headers={"Accept": accept} if accept else {})
+    with urllib.request.urlopen(req, timeout=30) as r:
+        return r.read().decode()
+
+
+def port_series(text):
+    """{(metric, frozenset(labels)): value} of the ports' series (ifIndex
+    1000 and 1001), and {metric: type}, of if_mib's per-interface families."""
+    out = {}
+    for name in px.types(text):
+        for lb, v in samples(text, name):
+            if lb.get("ifIndex") in ("1000", "1001"):
+                out[(name, frozenset(lb.items()))] = v
+    return out
+
+
+# counters of the traffic testpmd forwards: they move between two scrapes
+MOVING = {"ifHCInUcastPkts", "ifHCOutUcastPkts", "ifInUcastPkts", "ifOutUcastPkts",
+          "ifLastChange", "ifCounterDiscontinuityTime"}
+
+
+def test_same_names_labels_values_as_snmp_exporter(exporter, served, fastmib_exporter):
+    target = "127.0.0.1:%d" % served.snmpd.port
+    snmp = exporter.scrape(target, "if_mib")
+    ours = fetch(fastmib_exporter)
+    after = exporter.scrape(target, "if_mib")
+    s, o, a = port_series(snmp), port_series(ours), port_series(after)
+    # the same series: names and label sets
+    assert (set(o) - set(s), set(s) - set(o)) == (set(), set())
+    # the same types in the text format, for the ports' families
+    st, ot = px.types(snmp), px.types(ours)
+    assert {n: ot[n] for n, _ in o} == {n: st[n] for n, _ in s}
+    for key, v in o.items():
+        if key[0] in MOVING:
+            if key[0].endswith("Pkts"):
+                assert s[key] <= v <= a[key], key
+        else:
+            assert v == s[key] == a[key], key
+    # promtool parses the text; its only complaints are the ones the IF-MIB
+    # names themselves earn (camelCase, counters without _total), which it
+    # makes of snmp_exporter's text as well
+    def lint(text):
+        chk = subprocess.run(["promtool", "check", "metrics"], input=text, text=True,
+                             capture_output=True)
+        return set((chk.stdout + chk.stderr).splitlines())
+    mine, theirs = lint(ours), lint(snmp)
+    assert mine and mine <= theirs, mine - theirs
+    assert all("snake_case" in m or '"_total" suffix' in m for m in mine), mine
+
+
+def test_openmetrics_keeps_the_names(fastmib_exporter):
+    from prometheus_client.openmetrics.parser import text_string_to_metric_families
+    text = fetch(fastmib_exporter, OPENMETRICS)
+    assert text.endswith("# EOF\n")
+    fams = {f.name: f for f in text_string_to_metric_families(text)}
+    # counters typed unknown: the sample is the family's own name
+    assert fams["ifHCInOctets"].type == "unknown"
+    assert {s.name for s in fams["ifHCInOctets"].samples} == {"ifHCInOctets"}
+    assert fams["ifType"].type == "info"
+    assert fams["ifOperStatus"].type == "gauge"
+    lbl = [s.labels for s in fams["ifOperStatus"].samples]
+    assert {"ifIndex": "1000", "ifName": "net_null0", "ifDescr": "net_null0",
+            "ifAlias": ""} in lbl
