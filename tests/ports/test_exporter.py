@@ -194,3 +194,52 @@ def test_openmetrics_keeps_the_names(fastmib_exporter):
     lbl = [s.labels for s in fams["ifOperStatus"].samples]
     assert {"ifIndex": "1000", "ifName": "net_null0", "ifDescr": "net_null0",
             "ifAlias": ""} in lbl
+
+
+def test_prometheus_stores_the_if_mib_names(fastmib_exporter, tmp_path):
+    """The real Prometheus scrapes with its own Accept header (OpenMetrics
+    first): it stores ifHCInOctets, not ifHCInOctets_total, with the four
+    labels, and its metadata shows the OpenMetrics types."""
+    import promserver
+    addr = fastmib_exporter.split("/")[2]
+    p = promserver.Prometheus(str(tmp_path), [addr]).start()
+    try:
+        p.wait_scraped('ifHCInOctets{ifIndex="1000"}')
+        names = {r["__name__"] for r in p.api("series", **{"match[]": '{ifIndex="1000"}'})}
+        assert {"ifHCInOctets", "ifHCOutOctets", "ifHCInUcastPkts", "ifInErrors",
+                "ifOperStatus", "ifAdminStatus", "ifMtu", "ifSpeed", "ifHighSpeed",
+                "ifType_info", "ifPhysAddress", "ifSpecific"} <= names
+        assert not [n for n in names if n.endswith(("_total", "_created"))], names
+        # an empty label is no label in Prometheus (ifAlias "", as from
+        # snmp_exporter)
+        assert p.query('ifHCInOctets{ifIndex="1000"}') == {frozenset(
+            {"ifIndex": "1000", "ifName": "net_null0", "ifDescr": "net_null0"}.items()): "0"}
+        assert p.query('ifOperStatus{ifName="net_null1"}') == {frozenset(
+            {"ifIndex": "1001", "ifName": "net_null1", "ifDescr": "net_null1"}.items()): "1"}
+        # the scrape was OpenMetrics: counters stored as typed there
+        meta = p.api("metadata", metric="ifHCInOctets")["ifHCInOctets"]
+        assert [m["type"] for m in meta] == ["unknown"]
+    finally:
+        p.stop()
+
+
+def test_alias_set_over_snmp_reaches_both(exporter, served, fastmib_exporter):
+    """ifAlias set over SNMP is in the agent's map: fastmib-exporter reads
+    the map again and labels the port as snmp_exporter does, quotes and
+    backslashes escaped alike."""
+    from conftest import ifx_oid
+    alias = 'uplink "A" \\ 1'
+    r = served.client.set(ifx_oid(18, 1001), "s", alias)
+    assert r.rc == 0 and r.error is None, r
+    try:
+        target = "127.0.0.1:%d" % served.snmpd.port
+        snmp = exporter.scrape(target, "if_mib")
+        ours = fetch(fastmib_exporter)
+        mine = [lb for lb, _ in samples(ours, "ifMtu") if lb["ifIndex"] == "1001"]
+        theirs = [lb for lb, _ in samples(snmp, "ifMtu") if lb["ifIndex"] == "1001"]
+        assert mine == theirs and len(mine) == 1
+        line = [x for x in ours.splitlines() if x.startswith("ifMtu{") and "1001" in x]
+        assert line == [x for x in snmp.splitlines()
+                        if x.startswith("ifMtu{") and "1001" in x]
+    finally:
+        served.client.set(ifx_oid(18, 1001), "s", "")
