@@ -243,3 +243,30 @@ def test_alias_set_over_snmp_reaches_both(exporter, served, fastmib_exporter):
                         if x.startswith("ifMtu{") and "1001" in x]
     finally:
         served.client.set(ifx_oid(18, 1001), "s", "")
+
+
+def test_ports_line_of_a_config_file(served, testpmd, fastmib_exporter, tmp_path):
+    """`ports PATH` in a -c file (the agent's syntax) is --ports PATH."""
+    conf = tmp_path / "agentx.conf"
+    conf.write_text("rocommunity public 127.0.0.1\nports %s\n" % testpmd.dir)
+    port = px.free_tcp_port()
+    p = subprocess.Popen([os.environ["FASTMIB_EXPORTER"], "-c", str(conf),
+                          "--ports.state-dir", served.state_dir,
+                          "--web.listen-address", "127.0.0.1:%d" % port],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        url = "http://127.0.0.1:%d/metrics" % port
+        for _ in range(200):
+            try:
+                text = fetch(url)
+                break
+            except OSError:
+                time.sleep(0.05)
+        ref = fetch(fastmib_exporter)
+        still = {k: v for k, v in port_series(ref).items() if k[0] not in MOVING}
+        mine = port_series(text)
+        assert set(mine) == set(port_series(ref))
+        assert {k: mine[k] for k in still} == still
+    finally:
+        p.terminate()
+        p.wait(timeout=10)
