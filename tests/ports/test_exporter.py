@@ -270,3 +270,26 @@ def test_ports_line_of_a_config_file(served, testpmd, fastmib_exporter, tmp_path
     finally:
         p.terminate()
         p.wait(timeout=10)
+
+
+def test_concurrent_scrapes_each_get_every_port(fastmib_exporter):
+    """Four clients scrape at once, 25 times each: every answer has both
+    ports in every family (one telemetry connection per application, taken
+    in turn; shared without the lock, replies go to the wrong scrape)."""
+    import threading
+    bad = []
+
+    def client(accept):
+        for _ in range(25):
+            text = fetch(fastmib_exporter, accept)
+            for name in ("ifHCInOctets", "ifOperStatus", "ifMtu", "ifHCInUcastPkts"):
+                got = sorted(lb["ifIndex"] for lb, _ in samples(text, name))
+                if got != ["1000", "1001"]:
+                    bad.append((name, got))
+    ts = [threading.Thread(target=client, args=(OPENMETRICS if i % 2 else None,))
+          for i in range(4)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join(timeout=120)
+    assert not bad, bad[:5]
