@@ -293,3 +293,50 @@ def test_concurrent_scrapes_each_get_every_port(fastmib_exporter):
     for t in ts:
         t.join(timeout=120)
     assert not bad, bad[:5]
+
+
+def test_exact_values_with_traffic_stopped(exporter, tmp_path):
+    """testpmd's forwarding stopped at its prompt (`stop`) and one port
+    stopped (`port stop 1`): every series of the ports is equal in value
+    between snmp_exporter and fastmib-exporter, the moving ones included,
+    except the two TimeStamps (ifLastChange, ifCounterDiscontinuityTime),
+    which count from the start of the process that serves them (the
+    agent's sysUpTime there, the exporter's here)."""
+    import dpdkapp
+    app = dpdkapp.Testpmd(interactive=True, log_dir=str(tmp_path)).start()
+    srv = PortsServer("agentx", [app.dir])
+    port = px.free_tcp_port()
+    p = None
+    try:
+        srv.start(wait_ifindex=1001)
+        time.sleep(0.5)  # some packets forwarded first: counters not zero
+        app.command("stop")
+        app.command("port stop 1", settle=1.0)
+        p = subprocess.Popen([os.environ["FASTMIB_EXPORTER"], "--ports", app.dir,
+                              "--ports.state-dir", srv.state_dir,
+                              "--web.listen-address", "127.0.0.1:%d" % port],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        url = "http://127.0.0.1:%d/metrics" % port
+        for _ in range(200):
+            try:
+                ours = fetch(url)
+                break
+            except OSError:
+                time.sleep(0.05)
+        snmp = exporter.scrape("127.0.0.1:%d" % srv.snmpd.port, "if_mib")
+        o, s = port_series(ours), port_series(snmp)
+        assert set(o) == set(s)
+        stamps = ("ifLastChange", "ifCounterDiscontinuityTime")
+        o = {k: v for k, v in o.items() if k[0] not in stamps}
+        s = {k: v for k, v in s.items() if k[0] not in stamps}
+        assert o == s
+        pk = [v for (n, lb), v in o.items() if n == "ifHCInUcastPkts"]
+        assert len(pk) == 2 and all(v > 0 for v in pk)
+        assert [v for (n, lb), v in o.items() if n == "ifOperStatus"
+                and ("ifIndex", "1001") in lb] == [2]
+    finally:
+        if p:
+            p.terminate()
+            p.wait(timeout=10)
+        srv.close()
+        app.stop()
