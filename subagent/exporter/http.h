@@ -24,10 +24,12 @@
 #define FME_HTTP_REQUEST_MEMORY (32 * 1024)
 
 struct fme_http;
+struct fme_ports;
 
-/** Listen on every address of `opt` and serve: 0, or -1 after a log message. */
+/** Listen on every address of `opt` and serve the segments of `set` and
+ * the ports of `ports` (NULL: none): 0, or -1 after a log message. */
 int fme_http_start(const struct fme_options *opt, struct fme_webcfg *web,
-		   struct fme_set *set, struct fme_http **httpp);
+		   struct fme_set *set, struct fme_ports *ports, struct fme_http **httpp);
 /** Stop listening and wait for the connections' threads. */
 void fme_http_stop(struct fme_http *http);
 

@@ -7,6 +7,7 @@
  *   webcfg.c   --web.config.file: TLS, basic authentication
  *   segset.c   the segments: attach, re-attach, what a scrape holds
  *   expo.c     the exposition: families, samples, snapshots, formats
+ *   ports_metrics.c  --ports: DPDK applications' ports as snmp_exporter's if_mib
  *   http.c     the HTTP servers (libmicrohttpd)
  *   log.c      the log
  *
@@ -20,6 +21,7 @@
 #include "http.h"
 #include "log.h"
 #include "options.h"
+#include "ports_metrics.h"
 #include "segset.h"
 #include "webcfg.h"
 
@@ -30,6 +32,7 @@ main(int argc, char **argv)
 	struct fme_webcfg web = { 0 };
 	struct fme_set *set = NULL;
 	struct fme_http *http = NULL;
+	struct fme_ports *ports = NULL;
 	sigset_t stop;
 	int rc = fme_parse_args(argc, argv, &opt), sig = 0;
 	char msg[512];
@@ -57,16 +60,21 @@ main(int argc, char **argv)
 		fme_log(FME_ERROR, "cannot start the segment check");
 		goto out;
 	}
-	if (fme_http_start(&opt, &web, set, &http) < 0)
+	if (opt.n_ports && fme_ports_create(opt.ports, opt.n_ports, opt.ports_state_dir
+					    ? opt.ports_state_dir : fme_ports_default_state_dir(),
+					    &ports) < 0)
 		goto out;
-	fme_log(FME_INFO, "exporting %u segment(s) at %s", fme_set_count(set),
-		opt.telemetry_path);
+	if (fme_http_start(&opt, &web, set, ports, &http) < 0)
+		goto out;
+	fme_log(FME_INFO, "exporting %u segment(s) and %u ports source(s) at %s",
+		fme_set_count(set), opt.n_ports, opt.telemetry_path);
 	sigwait(&stop, &sig);
 	fme_log(FME_INFO, "signal %d: stopping", sig);
 	rc = 0;
 out:
 	fme_http_stop(http); /* every scrape ends before the segments go */
 	fme_set_destroy(set);
+	fme_ports_destroy(ports);
 	fme_webcfg_free(&web);
 	fme_options_free(&opt);
 	return rc;

@@ -36,8 +36,15 @@ usage(FILE *f)
 		"                             exporter-toolkit's format (tls_server_config:\n"
 		"                             cert_file, key_file; basic_auth_users: bcrypt)\n"
 		"  --log.level LEVEL          debug, info (default), warn or error\n"
-		"  -c, --config FILE          read the segment lines of FILE (comma-separated\n"
-		"                             list, repeatable), as fastmib-agentx does\n"
+		"  -c, --config FILE          read the segment and ports lines of FILE\n"
+		"                             (comma-separated list, repeatable), as\n"
+		"                             fastmib-agentx does\n"
+		"  --ports PATH[,BASE]        the ethdev ports of the DPDK application whose\n"
+		"                             telemetry socket (or runtime directory) is PATH,\n"
+		"                             under snmp_exporter's if_mib names (repeatable)\n"
+		"  --ports.state-dir DIR      fastmib-agentx's state directory, for the ports'\n"
+		"                             ifIndex and ifAlias (default\n"
+		"                             /var/lib/fastmib-agentx where it exists)\n"
 		"  -h, --help                 this text\n"
 		"      --version              version\n\n"
 		"Segments are named as fastmib-agentx takes them: as arguments, and as\n"
@@ -85,6 +92,26 @@ add_segment(struct fme_options *opt, const char *name, const char *where)
  * a `[snmp]` or other section line is Net-SNMP's; every other directive
  * belongs to the agent or to Net-SNMP.
  */
+/* A ports source, kept as given: the ports library parses it. Named twice
+ * is once, as in the agent. */
+static bool
+add_ports(struct fme_options *opt, const char *spec, const char *where)
+{
+	for (unsigned int i = 0; i < opt->n_ports; i++)
+		if (!strcmp(opt->ports[i], spec))
+			return true;
+	if (opt->n_ports == FME_MAX_SEGMENTS) {
+		fprintf(stderr, FME_APP ": %sat most %d ports sources\n", where, FME_MAX_SEGMENTS);
+		return false;
+	}
+	if (!(opt->ports[opt->n_ports] = strdup(spec))) {
+		fprintf(stderr, FME_APP ": out of memory\n");
+		return false;
+	}
+	opt->n_ports++;
+	return true;
+}
+
 static bool
 config_line(struct fme_options *opt, const char *file, unsigned int lineno, char *line,
 	    bool *ports_seen)
@@ -96,26 +123,25 @@ config_line(struct fme_options *opt, const char *file, unsigned int lineno, char
 	if (!p || p[0] == '[')
 		return true;
 	p = copy_nword(p, token, sizeof(token));
-	if (!strcasecmp(token, "ports")) {
-		*ports_seen = true;
-		return true;
-	}
-	if (strcasecmp(token, "segment"))
+	(void)ports_seen;
+	if (strcasecmp(token, "segment") && strcasecmp(token, "ports"))
 		return true;
 	snprintf(where, sizeof(where), "%s: line %u: ", file, lineno);
 	if (!p) {
-		fprintf(stderr, FME_APP ": %ssegment needs a value\n", where);
+		fprintf(stderr, FME_APP ": %s%s needs a value\n", where, token);
 		return false;
 	}
 	rest = copy_nword(p, value, sizeof(value));
 	if (!value[0] || strlen(value) >= sizeof(value) - 1) {
-		fprintf(stderr, FME_APP ": %ssegment needs a value\n", where);
+		fprintf(stderr, FME_APP ": %s%s needs a value\n", where, token);
 		return false;
 	}
 	if (rest && *rest) {
-		fprintf(stderr, FME_APP ": %ssegment takes one value, not '%s'\n", where, p);
+		fprintf(stderr, FME_APP ": %s%s takes one value, not '%s'\n", where, token, p);
 		return false;
 	}
+	if (!strcasecmp(token, "ports"))
+		return add_ports(opt, value, where);
 	return add_segment(opt, value, where);
 }
 
@@ -140,9 +166,7 @@ read_files(struct fme_options *opt, const char *list)
 			ok &= config_line(opt, file, ++lineno, line, &ports);
 		fclose(f);
 	}
-	if (ports)
-		fme_log(FME_WARN, "the ports of DPDK applications (ports lines) are not "
-			"exported yet: fastmib-agentx serves them in IF-MIB");
+	(void)ports;
 	free(line);
 	free(copy);
 	return ok;
@@ -154,6 +178,8 @@ enum {
 	OPT_WEB_CONFIG,
 	OPT_LOG_LEVEL,
 	OPT_VERSION,
+	OPT_PORTS,
+	OPT_PORTS_STATE,
 };
 
 static const struct option longopts[] = {
@@ -162,6 +188,8 @@ static const struct option longopts[] = {
 	{ "web.config.file", required_argument, NULL, OPT_WEB_CONFIG },
 	{ "log.level", required_argument, NULL, OPT_LOG_LEVEL },
 	{ "config", required_argument, NULL, 'c' },
+	{ "ports", required_argument, NULL, OPT_PORTS },
+	{ "ports.state-dir", required_argument, NULL, OPT_PORTS_STATE },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 },
@@ -211,6 +239,13 @@ fme_parse_args(int argc, char **argv, struct fme_options *opt)
 			}
 			configs[n_configs++] = optarg;
 			break;
+		case OPT_PORTS:
+			if (!add_ports(opt, optarg, "--ports: "))
+				return 1;
+			break;
+		case OPT_PORTS_STATE:
+			opt->ports_state_dir = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -231,9 +266,9 @@ fme_parse_args(int argc, char **argv, struct fme_options *opt)
 	for (unsigned int i = 0; i < n_configs; i++)
 		if (!read_files(opt, configs[i]))
 			return 1;
-	if (!opt->n_segments) {
-		fprintf(stderr, FME_APP ": no segment given (arguments, or segment lines of "
-			"-c files)\n");
+	if (!opt->n_segments && !opt->n_ports) {
+		fprintf(stderr, FME_APP ": no segment and no --ports given (arguments, or "
+			"segment and ports lines of -c files)\n");
 		return 1;
 	}
 	return -1;
@@ -245,4 +280,7 @@ fme_options_free(struct fme_options *opt)
 	for (unsigned int i = 0; i < opt->n_segments; i++)
 		free(opt->segments[i]);
 	opt->n_segments = 0;
+	for (unsigned int i = 0; i < opt->n_ports; i++)
+		free(opt->ports[i]);
+	opt->n_ports = 0;
 }

@@ -24,6 +24,9 @@ struct fme_options {
 	const char *web_config;
 	char *segments[FME_MAX_SEGMENTS]; /* absolute */
 	unsigned int n_segments;
+	char *ports[FME_MAX_SEGMENTS]; /* "PATH[,BASE]", as the agent's */
+	unsigned int n_ports;
+	const char *ports_state_dir;
 };
 
 /* -1 to go on, else the exit status (0 after --help or --version, 1 after
