@@ -265,6 +265,8 @@ struct snap {
 	uint32_t kstride;
 	uint8_t *keys;
 	uint16_t *key_len;
+	/* the label name of each index, made once for every row's labels */
+	char label[FASTMIB_MAX_INDEXES][FME_NAME];
 };
 
 static void
@@ -306,20 +308,21 @@ snap_grow(struct snap *sn, const struct fastmib_group_schema *g)
 	return true;
 }
 
-/* The labels of a row: its indexes, named after them, with its values
- * (integer index: its SNMP value; a key's fields as text). */
+/* The labels of a row: its indexes, named after them (`names`, the
+ * group's label names), with its values (integer index: its SNMP value,
+ * digits that need no escaping; a key's fields as text). */
 static void
-row_labels(struct out *o, const struct fastmib_group_schema *g, uint32_t row,
-	   const uint8_t *key, size_t key_len)
+row_labels(struct out *o, const struct fastmib_group_schema *g, const char (*names)[FME_NAME],
+	   uint32_t row, const uint8_t *key, size_t key_len)
 {
-	char name[FME_NAME], text[FASTMIB_MAX_KEY_FIELD_TEXT];
+	char text[FASTMIB_MAX_KEY_FIELD_TEXT];
+	uint32_t idx[FASTMIB_MAX_INDEXES];
 
+	if (!key)
+		fastmib_index_of_row(g, row, idx);
 	for (uint32_t k = 0; k < g->n_indexes; k++) {
-		size_t n;
-
 		if (k)
 			putc_(o, ',');
-		fastmib_name_label(name, sizeof(name), g->indexes[k].name);
 		if (key) {
 			struct fastmib_key_field f;
 
@@ -327,14 +330,13 @@ row_labels(struct out *o, const struct fastmib_group_schema *g, uint32_t row,
 				text[0] = '\0';
 			else
 				fastmib_key_field_text(&f, text, sizeof(text));
-			n = strlen(text);
+			put_label(o, names[k], text, strlen(text));
 		} else {
-			uint32_t idx[FASTMIB_MAX_INDEXES];
-
-			fastmib_index_of_row(g, row, idx);
-			n = (size_t)snprintf(text, sizeof(text), "%" PRIu32, idx[k]);
+			puts_(o, names[k]);
+			puts_(o, "=\"");
+			put_u64(o, idx[k]);
+			putc_(o, '"');
 		}
-		put_label(o, name, text, n);
 	}
 	putc_(o, '\0');
 }
@@ -354,6 +356,8 @@ snap_take(struct snap *sn, struct fastmib_segment *seg, unsigned int gi)
 
 	sn->group = gi;
 	sn->kstride = keyed ? fastmib_key_max_bytes(g) : 0;
+	for (uint32_t k = 0; k < g->n_indexes; k++)
+		fastmib_name_label(sn->label[k], sizeof(sn->label[k]), g->indexes[k].name);
 	for (r = fastmib_next_row(seg, gi, 0); r >= 0;
 	     r = (uint64_t)r + 1 < g->n_rows ? fastmib_next_row(seg, gi, (uint32_t)r + 1) : -ENOENT) {
 		uint32_t row = (uint32_t)r, i = sn->n;
@@ -709,7 +713,8 @@ row_label_text(const struct snap *sn, const struct fastmib_group_schema *g, uint
 	       struct out *lab)
 {
 	lab->len = 0;
-	row_labels(lab, g, sn->rows[i], sn->kstride ? sn->keys + (size_t)i * sn->kstride : NULL,
+	row_labels(lab, g, sn->label, sn->rows[i],
+		   sn->kstride ? sn->keys + (size_t)i * sn->kstride : NULL,
 		   sn->kstride ? sn->key_len[i] : 0);
 	return lab->oom ? "" : lab->b;
 }
