@@ -32,14 +32,14 @@ struct out {
 	bool oom;
 };
 
-static void
-out_reserve(struct out *o, size_t n)
+/* Room for n more bytes (the rare case of put() and putc_()): the buffer
+ * doubled until they fit, or oom set. */
+static __attribute__((noinline)) void
+out_grow(struct out *o, size_t n)
 {
 	size_t cap;
 	char *b;
 
-	if (o->len + n <= o->cap)
-		return;
 	cap = o->cap ? o->cap : 2 * FME_UNIT;
 	while (cap < o->len + n)
 		cap *= 2;
@@ -52,38 +52,62 @@ out_reserve(struct out *o, size_t n)
 	o->cap = cap;
 }
 
-static void
+/* Every byte of a scrape goes through put() or putc_(): the buffer's
+ * room is checked inline, and grown out of line. */
+static inline void
 put(struct out *o, const char *s, size_t n)
 {
-	out_reserve(o, n);
-	if (o->oom)
-		return;
+	if (o->cap - o->len < n) {
+		out_grow(o, n);
+		if (o->oom)
+			return;
+	}
 	memcpy(o->b + o->len, s, n);
 	o->len += n;
 }
 
-static void
+static inline void
 puts_(struct out *o, const char *s)
 {
 	put(o, s, strlen(s));
 }
 
-static void
+static inline void
 putc_(struct out *o, char c)
 {
-	put(o, &c, 1);
+	if (o->len == o->cap) {
+		out_grow(o, 1);
+		if (o->oom)
+			return;
+	}
+	o->b[o->len++] = c;
 }
 
 static void
 put_u64(struct out *o, uint64_t v)
 {
+	/* two digits a division: a scrape is mostly counter values */
+	static const char pairs[] =
+		"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+		"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+		"8081828384858687888990919293949596979899";
 	char t[24];
 	size_t i = sizeof(t);
 
-	do {
-		t[--i] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
+	while (v >= 100) {
+		uint64_t q = v / 100;
+		unsigned int r = (unsigned int)(v - q * 100);
+
+		t[--i] = pairs[2 * r + 1];
+		t[--i] = pairs[2 * r];
+		v = q;
+	}
+	if (v >= 10) {
+		t[--i] = pairs[2 * v + 1];
+		t[--i] = pairs[2 * v];
+	} else {
+		t[--i] = (char)('0' + v);
+	}
 	put(o, t + i, sizeof(t) - i);
 }
 
@@ -105,18 +129,22 @@ put_seconds(struct out *o, int64_t ns)
 {
 	uint64_t a = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
 	uint64_t frac = a % 1000000000u;
-	char t[16];
-	int n;
+	char t[10];
+	size_t n = sizeof(t);
 
 	if (ns < 0)
 		putc_(o, '-');
 	put_u64(o, a / 1000000000u);
 	if (!frac)
 		return;
-	n = snprintf(t, sizeof(t), ".%09" PRIu64, frac);
-	while (n > 1 && t[n - 1] == '0')
+	t[0] = '.';
+	for (size_t i = sizeof(t) - 1; i > 0; i--) {
+		t[i] = (char)('0' + frac % 10);
+		frac /= 10;
+	}
+	while (t[n - 1] == '0')
 		n--;
-	put(o, t, (size_t)n);
+	put(o, t, n);
 }
 
 /* A label value or (OpenMetrics) a HELP text: backslash, double quote
@@ -124,20 +152,29 @@ put_seconds(struct out *o, int64_t ns)
 static void
 put_escaped(struct out *o, const char *s, size_t n, bool quote)
 {
-	for (size_t i = 0; i < n; i++) {
-		switch (s[i]) {
+	size_t i = 0;
+
+	while (i < n) {
+		size_t j = i;
+
+		/* the bytes up to the next one to escape, in one piece */
+		while (j < n && s[j] != '\\' && s[j] != '\n' && s[j] != '"')
+			j++;
+		if (j > i)
+			put(o, s + i, j - i);
+		if (j == n)
+			break;
+		switch (s[j]) {
 		case '\\':
 			puts_(o, "\\\\");
 			break;
 		case '\n':
 			puts_(o, "\\n");
 			break;
-		case '"':
-			puts_(o, quote ? "\\\"" : "\"");
-			break;
 		default:
-			putc_(o, s[i]);
+			puts_(o, quote ? "\\\"" : "\"");
 		}
+		i = j + 1;
 	}
 }
 
