@@ -5,7 +5,7 @@ through fastmib-exporter, side by side with snmp_exporter walking the same
 segment through the fastmib snmpd module and over AgentX.
 
 Usage: bench_exporter.py --build BUILD_DIR [--rows N] [--runs N]
-                         [--agentx-runs N] [--concurrent-runs N]
+                         [--exporter-runs N] [--agentx-runs N] [--concurrent-runs N]
                          [--big-rows N] [--paths LIST] [--check]
 
 The segment: fastmib-bench-scrape-writer fills ROWS rows (default all
@@ -22,16 +22,21 @@ Paths (--paths, comma-separated; default all):
              fastmib module loaded (dlmod)
   agentx     the same, walking snmpd + fastmib-agentx over AgentX
 
-What is measured, each path RUNS times (AgentX: --agentx-runs), the
-paths taking turns within a run, after one unmeasured scrape each:
-  wall       from sending the request to the last byte of the body, read
-             by this process over a socket (no client process start-up)
+What is measured, each path RUNS times (fastmib-exporter: EXPORTER_RUNS,
+AgentX: AGENTX_RUNS), the paths taking turns within a run, after one
+unmeasured scrape each:
+  wall       from sending the request to the last byte of the response,
+             read by this process from the socket into one buffer (no
+             client process start-up, no parsing while the clock runs)
   server CPU user + system time of the serving processes during the
-             scrape, from /proc/PID/stat (clock ticks, 10 ms): the exporter;
-             snmpd and snmp_exporter; snmpd, fastmib-agentx and
-             snmp_exporter
+             scrape, from /proc/PID/stat: the exporter; snmpd and
+             snmp_exporter; snmpd, fastmib-agentx and snmp_exporter. The
+             kernel counts it in clock ticks of 10 ms, as long as a whole
+             fastmib-exporter scrape: its mean over many runs (their
+             total, exact to a tick, over their number) is the figure
   4 at once  four scrapes started together, the wall time until the last
-             one ends and the server CPU of the four (--concurrent-runs)
+             one ends and the server CPU of the four (CONCURRENT_RUNS times,
+             fastmib-exporter's three times as many, AgentX once)
   memory     a fresh fastmib-exporter per table size: the growth of its
              peak resident memory over what it held before each scrape
              (VmHWM reset through /proc/PID/clear_refs), less the mapped
@@ -40,15 +45,15 @@ paths taking turns within a run, after one unmeasured scrape each:
              bench/exporter/big.yaml; 0: skipped), text and OpenMetrics
 """
 import argparse
-import http.client
+import multiprocessing
 import os
 import re
 import shutil
+import socket
 import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -152,17 +157,55 @@ class Exporter:
 
 
 def get(port, path, accept=None, timeout=1800):
-    """(status, body, wall seconds) of one GET over a new connection."""
-    c = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
-    headers = {"Accept": accept} if accept else {}
-    try:
+    """(status, body, wall seconds) of one GET over a new connection: from
+    sending the request to the end of the response, read as it comes into
+    one buffer (what a lean client does); the headers and the chunked
+    encoding are taken apart after the clock stopped."""
+    req = ("GET %s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nConnection: close\r\n%s\r\n" %
+           (path, port, "Accept: %s\r\n" % accept if accept else "")).encode()
+    buf = bytearray(1 << 20)
+    n = 0
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as s:
         t0 = time.monotonic()
-        c.request("GET", path, headers=headers)
-        r = c.getresponse()
-        body = r.read()
-        return r.status, body, time.monotonic() - t0
-    finally:
-        c.close()
+        s.sendall(req)
+        while True:
+            if n == len(buf):
+                buf.extend(bytes(len(buf)))
+            with memoryview(buf) as mv, mv[n:] as tail:
+                k = s.recv_into(tail)
+            if not k:
+                break
+            n += k
+        wall = time.monotonic() - t0
+    del buf[n:]
+    return response(buf) + (wall,)
+
+
+def response(buf):
+    """(status, body) of a whole HTTP/1.1 response."""
+    end = buf.find(b"\r\n\r\n")
+    if end < 0:
+        raise H.HarnessError("no complete response header")
+    head = bytes(buf[:end]).decode("latin-1").split("\r\n")
+    status = int(head[0].split()[1])
+    fields = {ln.split(":", 1)[0].strip().lower(): ln.split(":", 1)[1].strip()
+              for ln in head[1:] if ":" in ln}
+    pos = end + 4
+    if fields.get("transfer-encoding", "").lower() != "chunked":
+        return status, bytes(buf[pos:])
+    parts = []
+    while True:
+        eol = buf.find(b"\r\n", pos)
+        if eol < 0:
+            raise H.HarnessError("chunked body cut short")
+        size = int(bytes(buf[pos:eol]).split(b";")[0], 16)
+        if size == 0:
+            break
+        if eol + 2 + size + 2 > len(buf):
+            raise H.HarnessError("chunked body cut short")
+        parts.append(buf[eol + 2:eol + 2 + size])
+        pos = eol + 2 + size + 2
+    return status, b"".join(parts)
 
 
 def cpu_each(pids):
@@ -216,32 +259,42 @@ class Path:
         return wall, sum(each), len(body)
 
     def concurrent(self, n):
-        """(wall s until the last ends, server CPU s) of n scrapes at once."""
-        results = [None] * n
-        go = threading.Barrier(n + 1)
+        """(wall s until the last ends, server CPU s) of n scrapes at once,
+        each by a process of its own (this one's threads would share one
+        interpreter lock): each says when its response ended, then hands
+        its body over for the check, once the clock has stopped."""
+        ctx = multiprocessing.get_context("fork")
+        go = ctx.Event()
 
-        def one(i):
+        def one(conn):
             go.wait()
             try:
-                results[i] = get(self.port, self.url, self.accept)
-            except Exception as e:  # reported below
-                results[i] = e
-        threads = [threading.Thread(target=one, args=(i,)) for i in range(n)]
-        for t in threads:
-            t.start()
+                status, body, _ = get(self.port, self.url, self.accept)
+                conn.send((time.monotonic(), status))
+                conn.send_bytes(body)
+            except Exception as e:  # reported by the parent
+                conn.send((None, repr(e)))
+            conn.close()
+        pipes = [ctx.Pipe() for _ in range(n)]
+        procs = [ctx.Process(target=one, args=(w,)) for _, w in pipes]
+        for p in procs:
+            p.start()
         c0 = cpu_seconds(self.pids)
         t0 = time.monotonic()
-        go.wait()
-        for t in threads:
-            t.join()
-        wall = time.monotonic() - t0
+        go.set()
+        ends = [r.recv() for r, _ in pipes]
         cpu = cpu_seconds(self.pids) - c0
-        for r in results:
-            if isinstance(r, Exception):
-                raise r
-            if r[0] != 200:
-                raise H.HarnessError("%s: HTTP %d" % (self.name, r[0]))
-            self.check(r[1])
+        bodies = [r.recv_bytes() if end is not None else None for (r, _), (end, _) in
+                  zip(pipes, ends)]
+        for p in procs:
+            p.join()
+        for (end, status), body in zip(ends, bodies):
+            if end is None:
+                raise H.HarnessError("%s: %s" % (self.name, status))
+            if status != 200:
+                raise H.HarnessError("%s: HTTP %d" % (self.name, status))
+            self.check(body)
+        wall = max(end for end, _ in ends) - t0
         return wall, cpu
 
 
@@ -288,6 +341,7 @@ def main():
     ap.add_argument("--build", required=True)
     ap.add_argument("--rows", type=int, default=65536)
     ap.add_argument("--runs", type=int, default=7)
+    ap.add_argument("--exporter-runs", type=int, default=50)
     ap.add_argument("--agentx-runs", type=int, default=3)
     ap.add_argument("--concurrent-runs", type=int, default=3)
     ap.add_argument("--big-rows", type=int, default=1048576)
@@ -298,7 +352,7 @@ def main():
     build = os.path.abspath(args.build)
     paths_wanted = args.paths.split(",")
     if args.check:
-        args.runs = args.agentx_runs = 1
+        args.runs = args.agentx_runs = args.exporter_runs = 1
         args.concurrent_runs = 0
     exporter_bin = os.path.join(build, "subagent", "exporter", "fastmib-exporter")
     os.environ["FASTMIB_AGENTX"] = os.path.join(build, "subagent", "agentx", "fastmib-agentx")
@@ -366,23 +420,29 @@ def main():
             print("warming %s ..." % p.name, flush=True)
             size[p.name] = p.scrape()[2]
         res = {p.name: ([], []) for p in paths}
-        for run in range(max(args.runs, args.agentx_runs)):
+        limit = {"agentx": args.agentx_runs, "module": args.runs}
+        for run in range(max([args.exporter_runs] + list(limit.values()))):
             for p in paths:
-                if run >= (args.agentx_runs if p.name == "agentx" else args.runs):
+                if run >= limit.get(p.name, args.exporter_runs):
                     continue
                 wall, cpu, _ = p.scrape()
                 res[p.name][0].append(wall)
                 res[p.name][1].append(cpu)
-            print("run %d done" % (run + 1), flush=True)
+            if run < args.runs or run % 10 == 9:
+                print("run %d done" % (run + 1), flush=True)
         conc = {p.name: ([], []) for p in paths}
-        for run in range(args.concurrent_runs):
+        # the exporter's four scrapes take a few clock ticks: more runs
+        climit = {"agentx": 1, "module": args.concurrent_runs}
+        crun = max([3 * args.concurrent_runs] + list(climit.values()))
+        for run in range(crun if args.concurrent_runs else 0):
             for p in paths:
-                if p.name == "agentx" and run >= 1:
+                if run >= climit.get(p.name, 3 * args.concurrent_runs):
                     continue
                 wall, cpu = p.concurrent(4)
                 conc[p.name][0].append(wall)
                 conc[p.name][1].append(cpu)
-            print("4 at once, run %d done" % (run + 1), flush=True)
+            if run < args.concurrent_runs:
+                print("4 at once, run %d done" % (run + 1), flush=True)
 
         # memory, and the big table, through fresh exporters
         mem = []
@@ -428,42 +488,55 @@ def main():
 
 def report(args, paths, size, res, conc, mem, big):
     ref = res.get("module")
-    print("\none scrape of %d rows x 4 Counter64; median (min..max) of %d runs "
-          "(AgentX %d); server CPU in clock ticks of 10 ms" %
-          (args.rows, args.runs, args.agentx_runs))
-    print("%-12s %10s %28s %28s %10s %10s" % ("path", "body MiB", "wall s", "server CPU s",
-                                               "module/x wall", "module/x CPU"))
+    mean = statistics.mean
+    print("\none scrape of %d rows x 4 Counter64: wall median (min..max); server CPU in "
+          "clock ticks of 10 ms, per scrape min..max and the mean over the runs (their "
+          "total, exact to a tick, over their number); %d runs, the exporter's %d, AgentX %d"
+          % (args.rows, args.runs, args.exporter_runs, args.agentx_runs))
+    print("%-12s %5s %8s %28s %12s %10s %10s %10s" % (
+        "path", "runs", "body MiB", "wall s", "CPU s", "CPU mean s", "module/x", "module/x"))
+    print("%-12s %5s %8s %28s %12s %10s %10s %10s" % ("", "", "", "", "", "", "wall", "CPU"))
     for p in paths:
         w, c = res[p.name]
         rw = rc = ""
         if ref:
             rw = "%.1f" % (statistics.median(ref[0]) / statistics.median(w))
-            rc = ("%.1f" % (statistics.median(ref[1]) / statistics.median(c))
-                  if statistics.median(c) > 0 else "inf")
-        print("%-12s %10s %28s %28s %10s %10s" % (p.name, mib(size[p.name]), fmt(w), fmt(c),
-                                                  rw, rc))
+            rc = "%.1f" % (mean(ref[1]) / mean(c)) if mean(c) > 0 else "inf"
+        print("%-12s %5d %8s %28s %12s %10.4f %10s %10s" % (
+            p.name, len(w), mib(size[p.name]), fmt(w), "%.2f..%.2f" % (min(c), max(c)),
+            mean(c), rw, rc))
     for p in paths:
         w, c = res[p.name]
-        print("  %s: wall %s; CPU %s" % (p.name, " ".join("%.3f" % x for x in w),
-                                         " ".join("%.2f" % x for x in c)))
+        print("  %s: wall %s; CPU %s" % (p.name, " ".join("%.3f" % x for x in w[:10]),
+                                         " ".join("%.2f" % x for x in c[:10])))
         if len(p.procs) > 1:
-            print("    CPU medians: %s" % ", ".join(
-                "%s %.2f" % (n, statistics.median(e)) for n, e in zip(p.procs, p.each)))
+            print("    CPU means: %s" % ", ".join(
+                "%s %.2f" % (n, mean(e)) for n, e in zip(p.procs, p.each)))
     if args.concurrent_runs:
-        print("\nfour scrapes at once: wall until the last ends, server CPU of the four; "
-              "median (min..max) of %d runs (AgentX 1)" % args.concurrent_runs)
+        print("\nfour scrapes at once: wall until the last ends, median (min..max); server "
+              "CPU of the four, min..max and mean; %d runs, the exporter's %d, AgentX 1"
+              % (args.concurrent_runs, 3 * args.concurrent_runs))
+        cref = conc.get("module")
         for p in paths:
             w, c = conc[p.name]
-            print("%-12s %28s %28s" % (p.name, fmt(w), fmt(c)))
+            ratio = ""
+            if cref and mean(c) > 0:
+                ratio = "module/x wall %.1f, CPU %.1f" % (
+                    statistics.median(cref[0]) / statistics.median(w), mean(cref[1]) / mean(c))
+            print("%-12s %5d %28s %12s %10.4f  %s" % (p.name, len(w), fmt(w),
+                                                     "%.2f..%.2f" % (min(c), max(c)),
+                                                     mean(c), ratio))
     for rows, idle, runs in mem:
         print("\nfastmib-exporter memory, %d rows: RssAnon idle %s MiB; per scrape: "
               "peak growth MiB, RssAnon after MiB, body MiB:" % (rows, mib(idle)))
         for g, anon, n in runs:
             print("  %8s %8s %8s" % (mib(g), mib(anon), mib(n)))
     if big:
-        print("\n%d rows through fastmib-exporter, 3 runs:" % args.big_rows)
+        print("\n%d rows through fastmib-exporter, 3 runs: wall median (min..max), CPU "
+              "min..max and mean" % args.big_rows)
         for name, (w, c, n) in big.items():
-            print("%-12s body %s MiB  wall %s  CPU %s" % (name, mib(n), fmt(w), fmt(c)))
+            print("%-12s body %s MiB  wall %s  CPU %.2f..%.2f %.3f" % (
+                name, mib(n), fmt(w), min(c), max(c), mean(c)))
 
 
 if __name__ == "__main__":
