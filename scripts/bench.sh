@@ -43,6 +43,11 @@ echo; echo "== IF-MIB of DPDK ports: ifXTable walks, 2 and 32 dpdk-testpmd ports
 echo; echo "== IF-MIB of DPDK ports: 1,024 ports appearing, snmpd's own GETs meanwhile"
 /usr/bin/python3 "$here/bench/ports/bench_ports.py" --build "$build" --appear 1024
 
+echo; echo "== Prometheus scrapes: fastmib-exporter beside snmp_exporter (module, AgentX)"
+/usr/bin/python3 "$here/bench/exporter/bench_exporter.py" --build "$build"
+echo; echo "== Prometheus scrapes: fastmib-exporter's instructions per scrape"
+"$here/bench/exporter/callgrind.sh" "$build"
+
 if [ -f "$here/bench/gen/bench_gen.py" ]; then
 	echo; echo "== code generator"
 	/usr/bin/python3 "$here/bench/gen/bench_gen.py" "$build/codegen/fastmib-gen" \

@@ -32,14 +32,14 @@ struct out {
 	bool oom;
 };
 
-static void
-out_reserve(struct out *o, size_t n)
+/* Room for n more bytes (the rare case of put() and putc_()): the buffer
+ * doubled until they fit, or oom set. */
+static __attribute__((noinline)) void
+out_grow(struct out *o, size_t n)
 {
 	size_t cap;
 	char *b;
 
-	if (o->len + n <= o->cap)
-		return;
 	cap = o->cap ? o->cap : 2 * FME_UNIT;
 	while (cap < o->len + n)
 		cap *= 2;
@@ -52,38 +52,62 @@ out_reserve(struct out *o, size_t n)
 	o->cap = cap;
 }
 
-static void
+/* Every byte of a scrape goes through put() or putc_(): the buffer's
+ * room is checked inline, and grown out of line. */
+static inline void
 put(struct out *o, const char *s, size_t n)
 {
-	out_reserve(o, n);
-	if (o->oom)
-		return;
+	if (o->cap - o->len < n) {
+		out_grow(o, n);
+		if (o->oom)
+			return;
+	}
 	memcpy(o->b + o->len, s, n);
 	o->len += n;
 }
 
-static void
+static inline void
 puts_(struct out *o, const char *s)
 {
 	put(o, s, strlen(s));
 }
 
-static void
+static inline void
 putc_(struct out *o, char c)
 {
-	put(o, &c, 1);
+	if (o->len == o->cap) {
+		out_grow(o, 1);
+		if (o->oom)
+			return;
+	}
+	o->b[o->len++] = c;
 }
 
 static void
 put_u64(struct out *o, uint64_t v)
 {
+	/* two digits a division: a scrape is mostly counter values */
+	static const char pairs[] =
+		"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+		"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+		"8081828384858687888990919293949596979899";
 	char t[24];
 	size_t i = sizeof(t);
 
-	do {
-		t[--i] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
+	while (v >= 100) {
+		uint64_t q = v / 100;
+		unsigned int r = (unsigned int)(v - q * 100);
+
+		t[--i] = pairs[2 * r + 1];
+		t[--i] = pairs[2 * r];
+		v = q;
+	}
+	if (v >= 10) {
+		t[--i] = pairs[2 * v + 1];
+		t[--i] = pairs[2 * v];
+	} else {
+		t[--i] = (char)('0' + v);
+	}
 	put(o, t + i, sizeof(t) - i);
 }
 
@@ -105,18 +129,22 @@ put_seconds(struct out *o, int64_t ns)
 {
 	uint64_t a = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
 	uint64_t frac = a % 1000000000u;
-	char t[16];
-	int n;
+	char t[10];
+	size_t n = sizeof(t);
 
 	if (ns < 0)
 		putc_(o, '-');
 	put_u64(o, a / 1000000000u);
 	if (!frac)
 		return;
-	n = snprintf(t, sizeof(t), ".%09" PRIu64, frac);
-	while (n > 1 && t[n - 1] == '0')
+	t[0] = '.';
+	for (size_t i = sizeof(t) - 1; i > 0; i--) {
+		t[i] = (char)('0' + frac % 10);
+		frac /= 10;
+	}
+	while (t[n - 1] == '0')
 		n--;
-	put(o, t, (size_t)n);
+	put(o, t, n);
 }
 
 /* A label value or (OpenMetrics) a HELP text: backslash, double quote
@@ -124,20 +152,29 @@ put_seconds(struct out *o, int64_t ns)
 static void
 put_escaped(struct out *o, const char *s, size_t n, bool quote)
 {
-	for (size_t i = 0; i < n; i++) {
-		switch (s[i]) {
+	size_t i = 0;
+
+	while (i < n) {
+		size_t j = i;
+
+		/* the bytes up to the next one to escape, in one piece */
+		while (j < n && s[j] != '\\' && s[j] != '\n' && s[j] != '"')
+			j++;
+		if (j > i)
+			put(o, s + i, j - i);
+		if (j == n)
+			break;
+		switch (s[j]) {
 		case '\\':
 			puts_(o, "\\\\");
 			break;
 		case '\n':
 			puts_(o, "\\n");
 			break;
-		case '"':
-			puts_(o, quote ? "\\\"" : "\"");
-			break;
 		default:
-			putc_(o, s[i]);
+			puts_(o, quote ? "\\\"" : "\"");
 		}
+		i = j + 1;
 	}
 }
 
@@ -267,6 +304,8 @@ struct snap {
 	uint32_t kstride;
 	uint8_t *keys;
 	uint16_t *key_len;
+	/* the label name of each index, made once for every row's labels */
+	char label[FASTMIB_MAX_INDEXES][FME_NAME];
 };
 
 static void
@@ -317,20 +356,21 @@ snap_grow(struct snap *sn, const struct fastmib_group_schema *g)
 	return true;
 }
 
-/* The labels of a row: its indexes, named after them, with its values
- * (integer index: its SNMP value; a key's fields as text). */
+/* The labels of a row: its indexes, named after them (`names`, the
+ * group's label names), with its values (integer index: its SNMP value,
+ * digits that need no escaping; a key's fields as text). */
 static void
-row_labels(struct out *o, const struct fastmib_group_schema *g, uint32_t row,
-	   const uint8_t *key, size_t key_len)
+row_labels(struct out *o, const struct fastmib_group_schema *g, const char (*names)[FME_NAME],
+	   uint32_t row, const uint8_t *key, size_t key_len)
 {
-	char name[FME_NAME], text[FASTMIB_MAX_KEY_FIELD_TEXT];
+	char text[FASTMIB_MAX_KEY_FIELD_TEXT];
+	uint32_t idx[FASTMIB_MAX_INDEXES];
 
+	if (!key)
+		fastmib_index_of_row(g, row, idx);
 	for (uint32_t k = 0; k < g->n_indexes; k++) {
-		size_t n;
-
 		if (k)
 			putc_(o, ',');
-		fastmib_name_label(name, sizeof(name), g->indexes[k].name);
 		if (key) {
 			struct fastmib_key_field f;
 
@@ -338,14 +378,13 @@ row_labels(struct out *o, const struct fastmib_group_schema *g, uint32_t row,
 				text[0] = '\0';
 			else
 				fastmib_key_field_text(&f, text, sizeof(text));
-			n = strlen(text);
+			put_label(o, names[k], text, strlen(text));
 		} else {
-			uint32_t idx[FASTMIB_MAX_INDEXES];
-
-			fastmib_index_of_row(g, row, idx);
-			n = (size_t)snprintf(text, sizeof(text), "%" PRIu32, idx[k]);
+			puts_(o, names[k]);
+			puts_(o, "=\"");
+			put_u64(o, idx[k]);
+			putc_(o, '"');
 		}
-		put_label(o, name, text, n);
 	}
 	putc_(o, '\0');
 }
@@ -365,6 +404,8 @@ snap_take(struct snap *sn, struct fastmib_segment *seg, unsigned int gi)
 
 	sn->group = gi;
 	sn->kstride = keyed ? fastmib_key_max_bytes(g) : 0;
+	for (uint32_t k = 0; k < g->n_indexes; k++)
+		fastmib_name_label(sn->label[k], sizeof(sn->label[k]), g->indexes[k].name);
 	for (r = fastmib_next_row(seg, gi, 0); r >= 0;
 	     r = (uint64_t)r + 1 < g->n_rows ? fastmib_next_row(seg, gi, (uint32_t)r + 1) : -ENOENT) {
 		uint32_t row = (uint32_t)r, i = sn->n;
@@ -720,7 +761,8 @@ row_label_text(const struct snap *sn, const struct fastmib_group_schema *g, uint
 	       struct out *lab)
 {
 	lab->len = 0;
-	row_labels(lab, g, sn->rows[i], sn->kstride ? sn->keys + (size_t)i * sn->kstride : NULL,
+	row_labels(lab, g, sn->label, sn->rows[i],
+		   sn->kstride ? sn->keys + (size_t)i * sn->kstride : NULL,
 		   sn->kstride ? sn->key_len[i] : 0);
 	return lab->oom ? "" : lab->b;
 }
