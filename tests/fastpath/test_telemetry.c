@@ -35,6 +35,7 @@
 #include "handle.h"
 #include "states_model.h"
 #include "tutil.h"
+#include "telclient.h"
 
 #define MAX_OUTPUT 16384 /* DPDK 22.11: max_output_len of the hello */
 
@@ -147,52 +148,7 @@ rows_value(uint32_t row, uint32_t c)
 	return (uint64_t)row * 100 + c + 1;
 }
 
-/* ---- EAL with telemetry, and a client of its socket ---- */
-
-static char prefix[64];
-
-static void
-eal_start(const char *prog)
-{
-	char *argv[] = { (char *)prog, "--no-huge", "--no-pci", "--no-shconf", "-m", "64",
-			 "-l", "0", "--file-prefix", prefix, "--log-level", "lib.eal:error",
-			 NULL };
-
-	snprintf(prefix, sizeof(prefix), "%s-t%d", tu_tag(), (int)getpid());
-	if (rte_eal_init((int)(sizeof(argv) / sizeof(argv[0])) - 1, argv) < 0) {
-		fprintf(stderr, "%s: rte_eal_init failed\n", prog);
-		exit(1);
-	}
-}
-
-/* The runtime directory holds the telemetry socket only (--no-shconf):
- * leave nothing behind. */
-static void
-eal_stop(void)
-{
-	char dir[4096], sock[4200];
-
-	snprintf(dir, sizeof(dir), "%s", rte_eal_get_runtime_dir());
-	rte_eal_cleanup();
-	snprintf(sock, sizeof(sock), "%s/dpdk_telemetry.v2", dir);
-	unlink(sock);
-	rmdir(dir);
-}
-
-static int
-tel_connect(void)
-{
-	struct sockaddr_un sun = { .sun_family = AF_UNIX };
-	char hello[1024];
-	int fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
-
-	assert_true(fd >= 0);
-	snprintf(sun.sun_path, sizeof(sun.sun_path), "%s/dpdk_telemetry.v2",
-		 rte_eal_get_runtime_dir());
-	assert_int_equal(connect(fd, (struct sockaddr *)&sun, sizeof(sun)), 0);
-	assert_true(recv(fd, hello, sizeof(hello), 0) > 0);
-	return fd;
-}
+/* ---- asking the telemetry socket ---- */
 
 /*
  * The answer to `cmd`: its JSON document (owned by the caller), or NULL
@@ -313,7 +269,7 @@ test_segments(void **state)
 	struct fastmib_segment *a, *b;
 	char path[256];
 	json_t *v, *s;
-	int fd = tel_connect();
+	int fd = tu_tel_connect();
 
 	(void)state;
 	assert_null(tel_ask(fd, "/fastmib/segments"));
@@ -360,7 +316,7 @@ test_scalar_values(void **state)
 {
 	struct fastmib_segment *seg = create("tel-kinds");
 	struct fastmib_writer *w = fastmib_writer(seg);
-	int fd = tel_connect();
+	int fd = tu_tel_connect();
 	json_t *v, *c;
 
 	(void)state;
@@ -407,7 +363,7 @@ test_wide_scalar_cut(void **state)
 {
 	struct fastmib_segment *seg = create("tel-wide");
 	struct fastmib_writer *w = fastmib_writer(seg);
-	int fd = tel_connect();
+	int fd = tu_tel_connect();
 	char name[256];
 	const char *key;
 	json_t *v, *c, *x;
@@ -440,7 +396,7 @@ test_rows_paging(void **state)
 {
 	struct fastmib_segment *seg = create("tel-rows");
 	struct fastmib_writer *w = fastmib_writer(seg);
-	int fd = tel_connect();
+	int fd = tu_tel_connect();
 	char name[256], next[32] = "";
 	uint32_t seen = 0, pages = 0;
 	uint64_t id = 0;
@@ -501,7 +457,7 @@ test_sparse_rows(void **state)
 {
 	struct fastmib_segment *seg = create("tel-sparse");
 	struct fastmib_writer *w = fastmib_writer(seg);
-	int fd = tel_connect();
+	int fd = tu_tel_connect();
 	const uint32_t r1 = 2 * 10 + 3, r2 = 99; /* (3, 4) and (10, 10) */
 	json_t *v, *rows;
 
@@ -552,7 +508,7 @@ static void
 test_errors(void **state)
 {
 	struct fastmib_segment *seg;
-	int fd = tel_connect();
+	int fd = tu_tel_connect();
 
 	(void)state;
 	expect_error(fd, "/fastmib/group,kinds", "no fastmib segment open");
@@ -643,7 +599,7 @@ test_keyed_rows(void **state)
 {
 	struct fastmib_segment *seg = create("tel-keyed");
 	struct fastmib_writer *w = fastmib_writer(seg);
-	int fd = tel_connect();
+	int fd = tu_tel_connect();
 	json_t *v, *rows, *ix;
 	const char *name;
 	uint64_t id;
@@ -726,7 +682,7 @@ test_keyed_strings(void **state)
 	struct fastmib_segment *seg = create("tel-named");
 	struct fastmib_writer *w = fastmib_writer(seg);
 	static const char *const names[] = { "eth0", "a,b", "q\"uote", "back\\slash" };
-	int fd = tel_connect();
+	int fd = tu_tel_connect();
 	json_t *v, *rows;
 	uint32_t row;
 
@@ -771,7 +727,7 @@ test_keyed_paging(void **state)
 {
 	struct fastmib_segment *seg = create("tel-kpages");
 	struct fastmib_writer *w = fastmib_writer(seg);
-	int fd = tel_connect();
+	int fd = tu_tel_connect();
 	char cmd[256];
 	uint32_t seen = 0, pages = 0;
 
@@ -816,7 +772,7 @@ static void
 test_keyed_errors(void **state)
 {
 	struct fastmib_segment *seg = create("tel-kerr");
-	int fd = tel_connect();
+	int fd = tu_tel_connect();
 
 	(void)state;
 	expect_error(fd, "/fastmib/group,tunnel,10.0.0.300,7",
@@ -873,7 +829,7 @@ asker(void *arg)
 static void
 test_close_while_asked(void **state)
 {
-	struct churn c = { .fd = tel_connect() };
+	struct churn c = { .fd = tu_tel_connect() };
 	pthread_t t;
 
 	(void)state;
@@ -949,7 +905,7 @@ static void
 test_states_scalar(void **state)
 {
 	struct fastmib_segment *seg = create_states("tel-states");
-	int fd = tel_connect();
+	int fd = tu_tel_connect();
 	int32_t oper = 3, temp = -50;
 	uint32_t version = 42, uptime = 8640123;
 	uint64_t peak = INT64_MAX, since = fastmib_monotonic_ns() - 2000000000ull, elapsed;
@@ -1028,7 +984,7 @@ test_states_rows(void **state)
 	struct fastmib_segment *seg = create_states("tel-states");
 	struct fastmib_inet_address peer = { .type = 1, .addr = { 10, 0, 0, 2 } };
 	struct fms_state_rec *rec;
-	int fd = tel_connect();
+	int fd = tu_tel_connect();
 	int32_t up = 1, nine = 9;
 	uint32_t speed = 25000;
 	json_t *v, *rows;
@@ -1083,7 +1039,7 @@ static void
 test_states_keyed_paging(void **state)
 {
 	struct fastmib_segment *seg = create_states("tel-states");
-	int fd = tel_connect();
+	int fd = tu_tel_connect();
 	char note[SM_NOTE_SIZE + 1], want[SM_NOTE_SIZE + 1], name[17];
 	uint32_t seen = 0, pages = 0;
 	json_t *v = NULL;
@@ -1154,7 +1110,7 @@ static void
 test_states_only(void **state)
 {
 	struct fastmib_segment *seg = create_states("tel-states");
-	int fd = tel_connect();
+	int fd = tu_tel_connect();
 	char motd[SM_MOTD_SIZE + 1], hex[2 * SM_CERT_SIZE + 1];
 	uint8_t cert[SM_CERT_SIZE];
 	json_t *v;
@@ -1215,8 +1171,8 @@ main(int argc, char **argv)
 
 	(void)argc;
 	build_schema();
-	eal_start(argv[0]);
+	tu_tel_eal_start(argv[0], "0");
 	rc = cmocka_run_group_tests(tests, NULL, NULL);
-	eal_stop();
+	tu_tel_eal_stop();
 	return rc;
 }

@@ -27,6 +27,7 @@
 #include "fastmib/fastmib.h"
 #include "hg_stats.h"
 #include "tutil.h"
+#include "telclient.h"
 
 #define MAX_OUTPUT 16384 /* DPDK 22.11: max_output_len of the hello */
 
@@ -35,50 +36,7 @@ static char path[256];
 static uint32_t flow_row;
 static int fd = -1;
 
-/* ---- EAL with telemetry on, lcores 1 and 2, and its socket ---- */
-
-static void
-eal_start(const char *prog)
-{
-	static char prefix[64];
-	char *argv[] = { (char *)prog, "--no-huge", "--no-pci", "--no-shconf", "-m", "64",
-			 "--lcores", "0@0,1@1,2@0", "--file-prefix", prefix, "--log-level",
-			 "lib.eal:error", NULL };
-
-	snprintf(prefix, sizeof(prefix), "%s-th%d", tu_tag(), (int)getpid());
-	if (rte_eal_init((int)(sizeof(argv) / sizeof(argv[0])) - 1, argv) < 0) {
-		fprintf(stderr, "%s: rte_eal_init failed\n", prog);
-		exit(1);
-	}
-}
-
-/* The runtime directory holds the telemetry socket only: leave nothing. */
-static void
-eal_stop(void)
-{
-	char dir[4096], sock[4200];
-
-	snprintf(dir, sizeof(dir), "%s", rte_eal_get_runtime_dir());
-	rte_eal_cleanup();
-	snprintf(sock, sizeof(sock), "%s/dpdk_telemetry.v2", dir);
-	unlink(sock);
-	rmdir(dir);
-}
-
-static int
-tel_connect(void)
-{
-	struct sockaddr_un sun = { .sun_family = AF_UNIX };
-	char hello[1024];
-	int s = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
-
-	assert_true(s >= 0);
-	snprintf(sun.sun_path, sizeof(sun.sun_path), "%s/dpdk_telemetry.v2",
-		 rte_eal_get_runtime_dir());
-	assert_int_equal(connect(s, (struct sockaddr *)&sun, sizeof(sun)), 0);
-	assert_true(recv(s, hello, sizeof(hello), 0) > 0);
-	return s;
-}
+/* ---- asking the telemetry socket ---- */
 
 /* The value of the answer to /fastmib/group,GROUP, owned by the caller. */
 static json_t *
@@ -369,18 +327,18 @@ main(int argc, char **argv)
 	int rc;
 
 	(void)argc;
-	eal_start(argv[0]);
+	tu_tel_eal_start(argv[0], "0@0,1@1,2@0");
 	tu_path(path, sizeof(path), "telhist");
 	unlink(path);
 	if (hg_create(path, NULL, &seg) != 0 || hg_flow_insert(seg, &key, &flow_row) != 0) {
 		fprintf(stderr, "%s: %s\n", argv[0], fastmib_last_error());
 		return 1;
 	}
-	fd = tel_connect();
+	fd = tu_tel_connect();
 	rc = cmocka_run_group_tests(tests, NULL, NULL);
 	close(fd);
 	fastmib_close(seg);
 	unlink(path);
-	eal_stop();
+	tu_tel_eal_stop();
 	return rc;
 }
