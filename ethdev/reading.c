@@ -433,3 +433,37 @@ fme_tel_list_ports(struct fme_tel *tel, uint16_t *ids, unsigned int max,
 	json_decref(list);
 	return rc;
 }
+
+int
+fme_tel_read_all_ports(struct fme_tel *tel, unsigned int parts,
+		       struct fme_port_reading **out, unsigned int timeout_ms)
+{
+	uint16_t ids[FME_APP_PORTS_MAX];
+	struct fme_port_ask *asks;
+	struct fme_port_reading *rd;
+	int n, rc;
+
+	*out = NULL;
+	n = fme_tel_list_ports(tel, ids, FME_APP_PORTS_MAX, timeout_ms);
+	if (n <= 0)
+		return n;
+	asks = calloc((size_t)n, sizeof(*asks));
+	rd = calloc((size_t)n, sizeof(*rd));
+	if (!asks || !rd) {
+		free(asks);
+		free(rd);
+		return -ENOMEM;
+	}
+	for (int i = 0; i < n; i++) {
+		asks[i].port = ids[i];
+		asks[i].parts = parts;
+	}
+	rc = fme_tel_read_ports(tel, asks, (unsigned int)n, rd, timeout_ms);
+	free(asks);
+	if (rc < 0) {
+		free(rd);
+		return rc;
+	}
+	*out = rd;
+	return n;
+}

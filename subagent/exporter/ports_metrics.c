@@ -206,43 +206,27 @@ static int
 read_source(struct fme_ports *ps, unsigned int k, struct row **rows, unsigned int *n)
 {
 	struct source *s = &ps->src[k];
-	uint16_t ids[FME_APP_PORTS_MAX];
-	struct fme_port_ask *asks;
 	struct fme_port_reading *rd;
 	struct row *grown;
 	int np, rc;
 
 	rc = fme_tel_connect(s->tel, PORTS_TIMEOUT_MS);
-	np = rc < 0 ? rc : fme_tel_list_ports(s->tel, ids, FME_APP_PORTS_MAX, PORTS_TIMEOUT_MS);
+	np = rc < 0 ? rc : fme_tel_read_all_ports(s->tel, FME_PORT_ALL, &rd, PORTS_TIMEOUT_MS);
 	if (np <= 0) {
 		if (np < 0) {
 			fme_log(FME_DEBUG, "ports %s: %s", s->path, fme_tel_error(s->tel)[0]
 				? fme_tel_error(s->tel) : strerror(-np));
+			/* late answers belong to nobody: start afresh next time */
 			fme_tel_close(s->tel);
 		}
-		return 0;
+		return np == -ENOMEM ? np : 0;
 	}
-	asks = calloc((size_t)np, sizeof(*asks));
-	rd = calloc((size_t)np, sizeof(*rd));
 	grown = realloc(*rows, (*n + (size_t)np) * sizeof(**rows));
-	if (!asks || !rd || !grown) {
-		free(asks);
+	if (!grown) {
 		free(rd);
-		if (grown)
-			*rows = grown;
 		return -ENOMEM;
 	}
 	*rows = grown;
-	for (int i = 0; i < np; i++) {
-		asks[i].port = ids[i];
-		asks[i].parts = FME_PORT_ALL;
-	}
-	rc = fme_tel_read_ports(s->tel, asks, (unsigned int)np, rd, PORTS_TIMEOUT_MS);
-	if (rc < 0) {
-		/* late answers belong to nobody: start afresh next time */
-		fme_tel_close(s->tel);
-		np = 0;
-	}
 	for (int i = 0; i < np; i++) {
 		struct row *row = &grown[*n];
 		struct fme_portmap_entry *e;
@@ -273,7 +257,6 @@ read_source(struct fme_ports *ps, unsigned int k, struct row **rows, unsigned in
 		fmp_ifmib_track(row->p.track, &row->r, now_cs(ps));
 		(*n)++;
 	}
-	free(asks);
 	free(rd);
 	return 0;
 }

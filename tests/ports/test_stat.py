@@ -157,6 +157,23 @@ def test_errors_name_the_path_and_the_reason(tmp_path, testpmd):
         assert r.stderr.startswith("fastmib-stat: "), args
 
 
+def test_a_list_that_is_no_list_of_ports(fake_app):
+    """/ethdev/list answered with something else than port ids: the
+    command is named, the application's other answers are not mistaken for
+    it, and a list that becomes right again is read at once."""
+    app = fake_app(faketel.null_ports(2))
+    app.raw["/ethdev/list"] = json.dumps({"/ethdev/list": ["zero", "one"]})
+    r = stat("--ports", app.dir, "--json")
+    assert r.returncode == 1
+    assert r.stderr.strip() == (
+        "fastmib-stat: %s: /ethdev/list: not a list of port ids" % app.socket)
+    del app.raw["/ethdev/list"]
+    r = stat("--ports", app.dir, "--json")
+    assert r.returncode == 0, r.stderr
+    ports = json.loads(r.stdout)["sources"][0]["ports"]
+    assert [p["name"] for p in ports] == ["net_null0", "net_null1"]
+
+
 def test_a_killed_application_is_reported(tmp_path):
     import dpdkapp
     app = dpdkapp.Testpmd(log_dir=str(tmp_path)).start()

@@ -121,8 +121,6 @@ report_faults(const struct source *s, const struct fme_port_reading *r)
 static int
 sample(struct ports *ps, struct source *s, struct port_row **rowsp, unsigned int *np)
 {
-	uint16_t ids[FME_APP_PORTS_MAX];
-	struct fme_port_ask *asks = NULL;
 	struct fme_port_reading *rd = NULL;
 	struct port_row *rows = NULL;
 	int n, rc;
@@ -140,7 +138,8 @@ sample(struct ports *ps, struct source *s, struct port_row **rowsp, unsigned int
 		fme_tel_close(s->tel);
 		return -1;
 	}
-	n = rc < 0 ? rc : fme_tel_list_ports(s->tel, ids, FME_APP_PORTS_MAX, ps->timeout_ms);
+	n = rc < 0 ? rc : fme_tel_read_all_ports(s->tel, FME_PORT_INFO | FME_PORT_LINK |
+						 FME_PORT_STATS, &rd, ps->timeout_ms);
 	if (n == -EPROTO && fme_tel_ready(s->tel)) {
 		snprintf(s->error, sizeof(s->error), "%s: /ethdev/list: not a list of port ids",
 			 fme_tel_socket(s->tel));
@@ -150,20 +149,11 @@ sample(struct ports *ps, struct source *s, struct port_row **rowsp, unsigned int
 		rc = n;
 		goto fail;
 	}
-	asks = calloc(n ? (size_t)n : 1, sizeof(*asks));
-	rd = calloc(n ? (size_t)n : 1, sizeof(*rd));
 	rows = calloc(n ? (size_t)n : 1, sizeof(*rows));
-	if (!asks || !rd || !rows) {
+	if (!rows) {
 		snprintf(s->error, sizeof(s->error), "out of memory");
 		goto out;
 	}
-	for (int i = 0; i < n; i++) {
-		asks[i].port = ids[i];
-		asks[i].parts = FME_PORT_INFO | FME_PORT_LINK | FME_PORT_STATS;
-	}
-	rc = n ? fme_tel_read_ports(s->tel, asks, (unsigned int)n, rd, ps->timeout_ms) : 0;
-	if (rc < 0)
-		goto fail;
 	for (int i = 0; i < n; i++) {
 		struct port_row *row = &rows[*np];
 		bool created;
@@ -196,7 +186,6 @@ fail:
 	/* start afresh next time: late answers belong to nobody */
 	fme_tel_close(s->tel);
 out:
-	free(asks);
 	free(rd);
 	free(rows);
 	return s->error[0] ? -1 : 0;

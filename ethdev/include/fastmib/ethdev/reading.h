@@ -174,6 +174,19 @@ int fme_tel_read_ports(struct fme_tel *tel, const struct fme_port_ask *asks,
 int fme_tel_list_ports(struct fme_tel *tel, uint16_t *ids, unsigned int max,
 			   unsigned int timeout_ms);
 
+/**
+ * Every port the application lists, each read for `parts` (an OR of
+ * FME_PORT_*): /ethdev/list, then fme_tel_read_ports() of all of them.
+ * Returns how many readings *out holds (malloc'ed, for the caller to
+ * free; NULL when none), or an error of either call with *out NULL
+ * (-EPROTO with the connection still ready: the list was not a list of
+ * port ids; the query's own -EPROTO closes the connection). A reading may
+ * lack a part, FME_PORT_INFO included, when its port was
+ * detached between the list and the reading.
+ */
+int fme_tel_read_all_ports(struct fme_tel *tel, unsigned int parts,
+			   struct fme_port_reading **out, unsigned int timeout_ms);
+
 #ifdef __cplusplus
 }
 #endif
