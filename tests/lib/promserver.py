@@ -101,9 +101,11 @@ class Exporter:
 
 
 class Prometheus:
-    """The real Prometheus server scraping `targets` every second."""
+    """The real Prometheus server scraping `targets` every second (or as
+    `job_extra` says); `args` more command-line flags."""
 
-    def __init__(self, workdir, targets, job_extra=None):
+    def __init__(self, workdir, targets, job_extra=None, args=()):
+        self.args = list(args)
         self.dir = os.path.join(workdir, "prometheus-%d" % free_tcp_port())
         os.makedirs(self.dir)
         self.port = free_tcp_port()
@@ -122,7 +124,7 @@ class Prometheus:
             self.proc = subprocess.Popen(
                 [PROMETHEUS, "--config.file", self.config,
                  "--storage.tsdb.path", os.path.join(self.dir, "data"),
-                 "--web.listen-address", "127.0.0.1:%d" % self.port],
+                 "--web.listen-address", "127.0.0.1:%d" % self.port, *self.args],
                 stdout=log, stderr=subprocess.STDOUT, cwd=self.dir)
 
         def ready():
