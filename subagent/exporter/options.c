@@ -27,6 +27,7 @@ usage(FILE *f)
 	fprintf(f,
 		"Usage: " FME_APP " [OPTIONS] SEGMENT...\n"
 		"       " FME_APP " [OPTIONS] --ports PATH[,BASE] [SEGMENT...]\n"
+		"       " FME_APP " [OPTIONS] -c FILE [SEGMENT...]\n"
 		"Export fastmib counter segments to Prometheus: GET /metrics answers in the\n"
 		"Prometheus text format 0.0.4, or in OpenMetrics 1.0 when the scrape's\n"
 		"Accept header asks for it; every value read from the segment at the scrape.\n\n"
