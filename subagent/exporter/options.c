@@ -293,11 +293,11 @@ fme_parse_size(const char *s, uint64_t *bytes)
 }
 
 static bool
-duration_arg(const char *name, const char *arg, uint64_t *ms, bool zero_ok)
+duration_arg(const char *name, const char *arg, uint64_t *ms)
 {
-	if (fme_parse_duration(arg, ms) < 0 || (!zero_ok && !*ms)) {
+	if (fme_parse_duration(arg, ms) < 0 || !*ms) {
 		fprintf(stderr, FME_APP ": bad --%s '%s': a duration such as 200ms, 15s, "
-			"1m30s%s\n", name, arg, zero_ok ? "" : ", not 0");
+			"1m30s, not 0\n", name, arg);
 		return false;
 	}
 	return true;
@@ -367,15 +367,15 @@ fme_parse_args(int argc, char **argv, struct fme_options *opt)
 			opt->push.url = optarg;
 			break;
 		case OPT_PUSH_INTERVAL:
-			if (!duration_arg("push.interval", optarg, &opt->push.interval_ms, false))
+			if (!duration_arg("push.interval", optarg, &opt->push.interval_ms))
 				return 1;
 			break;
 		case OPT_PUSH_TIMEOUT:
-			if (!duration_arg("push.timeout", optarg, &opt->push.timeout_ms, false))
+			if (!duration_arg("push.timeout", optarg, &opt->push.timeout_ms))
 				return 1;
 			break;
 		case OPT_PUSH_MAX_AGE:
-			if (!duration_arg("push.max-age", optarg, &opt->push.max_age_ms, false))
+			if (!duration_arg("push.max-age", optarg, &opt->push.max_age_ms))
 				return 1;
 			break;
 		case OPT_PUSH_QUEUE:

@@ -39,6 +39,7 @@ struct batch {
 
 struct fme_push {
 	struct fme_push_config cfg;
+	char shown[512]; /* the URL as logged: without a user and password */
 	struct fme_set *set;
 	struct fme_ports *ports;
 	pthread_t reader, sender;
@@ -63,6 +64,35 @@ struct fme_push {
 	uint64_t outage_batches, outage_samples; /* dropped when it began */
 	bool rejecting;    /* the last answer was a refusal (logged once) */
 };
+
+/* The URL without its user information (user:password@), for the log. */
+static void
+shown_url(const char *url, char *out, size_t size)
+{
+	const char *host = strstr(url, "://"), *at, *end;
+
+	host = host ? host + 3 : url;
+	end = host + strcspn(host, "/?#");
+	at = memchr(host, '@', (size_t)(end - host));
+	while (at && memchr(at + 1, '@', (size_t)(end - at - 1)))
+		at = memchr(at + 1, '@', (size_t)(end - at - 1));
+	if (!at) {
+		snprintf(out, size, "%s", url);
+		return;
+	}
+	snprintf(out, size, "%.*s%s", (int)(host - url), url, at + 1);
+}
+
+static bool
+stopping(struct fme_push *p)
+{
+	bool stop;
+
+	pthread_mutex_lock(&p->lock);
+	stop = p->stop;
+	pthread_mutex_unlock(&p->lock);
+	return stop;
+}
 
 static int64_t
 mono_ms(void)
@@ -215,14 +245,8 @@ on_answer(char *data, size_t size, size_t n, void *arg)
 static int
 on_progress(void *arg, curl_off_t dt, curl_off_t dn, curl_off_t ut, curl_off_t un)
 {
-	struct fme_push *p = arg;
-	bool stop;
-
 	(void)dt, (void)dn, (void)ut, (void)un;
-	pthread_mutex_lock(&p->lock);
-	stop = p->stop;
-	pthread_mutex_unlock(&p->lock);
-	return stop;
+	return stopping(arg);
 }
 
 enum outcome { SENT, REJECTED, RETRY };
@@ -267,7 +291,7 @@ outage_end(struct fme_push *p)
 	}
 	pthread_mutex_unlock(&p->lock);
 	fme_log(FME_INFO, "push to %s: receiver back after %.3fs; %" PRIu64 " batches (%" PRIu64
-		" samples) dropped meanwhile", p->cfg.url,
+		" samples) dropped meanwhile", p->shown,
 		(double)(mono_ms() - p->outage_ms) / 1000.0, batches - p->outage_batches,
 		samples - p->outage_samples);
 	p->outage = false;
@@ -285,7 +309,7 @@ outage_start(struct fme_push *p, const char *why)
 		p->outage_samples += p->st.samples_dropped[r];
 	}
 	pthread_mutex_unlock(&p->lock);
-	fme_log(FME_WARN, "push to %s failing: %s; retrying with backoff up to %us", p->cfg.url,
+	fme_log(FME_WARN, "push to %s failing: %s; retrying with backoff up to %us", p->shown,
 		why, FME_PUSH_BACKOFF_MAX_MS / 1000);
 }
 
@@ -305,6 +329,8 @@ send_batch(struct fme_push *p, struct batch *b)
 			break;
 		}
 		o = post(p, b, why, sizeof(why));
+		if (o == RETRY && stopping(p))
+			break; /* cut at stop: no failure of the receiver's */
 		if (o != RETRY && p->outage)
 			outage_end(p); /* the receiver answers again */
 		if (o == SENT) {
@@ -314,7 +340,7 @@ send_batch(struct fme_push *p, struct batch *b)
 		if (o == REJECTED) {
 			/* once for a run of refusals, not for every batch */
 			fme_log(p->rejecting ? FME_DEBUG : FME_WARN, "push to %s: batch of %" PRIu64
-				" samples refused (%s), dropped", p->cfg.url, b->samples, why);
+				" samples refused (%s), dropped", p->shown, b->samples, why);
 			p->rejecting = true;
 			why_drop = FME_PUSH_DROP_REJECTED;
 			break;
@@ -325,7 +351,7 @@ send_batch(struct fme_push *p, struct batch *b)
 		if (!p->outage)
 			outage_start(p, why);
 		else
-			fme_log(FME_DEBUG, "push to %s: still failing: %s", p->cfg.url, why);
+			fme_log(FME_DEBUG, "push to %s: still failing: %s", p->shown, why);
 		if (wait_until(p, mono_ms() + (int64_t)backoff))
 			break;
 		backoff = backoff * 2 < FME_PUSH_BACKOFF_MAX_MS ? backoff * 2
@@ -422,6 +448,7 @@ fme_push_start(const struct fme_push_config *cfg, struct fme_set *set, struct fm
 		return -1;
 	}
 	p->cfg = *cfg;
+	shown_url(cfg->url, p->shown, sizeof(p->shown));
 	p->set = set;
 	p->ports = ports;
 	pthread_mutex_init(&p->lock, NULL);
@@ -434,7 +461,7 @@ fme_push_start(const struct fme_push_config *cfg, struct fme_set *set, struct fm
 		pthread_condattr_destroy(&ca);
 	}
 	if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK || curl_setup(p) < 0) {
-		fme_log(FME_ERROR, "push to %s: cannot set up libcurl", cfg->url);
+		fme_log(FME_ERROR, "push to %s: cannot set up libcurl", p->shown);
 		return -1;
 	}
 	rc = pthread_create(&p->sender, NULL, sender_main, p);
@@ -448,7 +475,7 @@ fme_push_start(const struct fme_push_config *cfg, struct fme_set *set, struct fm
 		return -1;
 	}
 	fme_log(FME_INFO, "pushing to %s every %" PRIu64 "ms (timeout %" PRIu64 "ms, max age %"
-		PRIu64 "ms, queue %" PRIu64 " bytes)", cfg->url, cfg->interval_ms, cfg->timeout_ms,
+		PRIu64 "ms, queue %" PRIu64 " bytes)", p->shown, cfg->interval_ms, cfg->timeout_ms,
 		cfg->max_age_ms, cfg->queue_bytes);
 	return 0;
 }

@@ -110,7 +110,7 @@ rw_sample(struct fme_sink *k, const char *name, const struct fme_label *x, struc
 	Fastmib__Remote__Label lab[FME_RW_MAX_LABELS], *lp[FME_RW_MAX_LABELS];
 	Fastmib__Remote__Sample smp = FASTMIB__REMOTE__SAMPLE__INIT, *sp = &smp;
 	Fastmib__Remote__TimeSeries ts = FASTMIB__REMOTE__TIME_SERIES__INIT;
-	char xv[1024];
+	char xv[2 * FASTMIB_MAX_OCTET_STRING + 1]; /* the longest: an octet string in hex */
 	unsigned int n = 0;
 	size_t size;
 

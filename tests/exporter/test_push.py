@@ -18,6 +18,7 @@ The example model filled by fm-writer is pushed every 200 ms:
     bounded, the request timeout fires.
 Request bodies are decoded with python3-snappy and python3-protobuf (the
 messages of remote.proto, described here on their own)."""
+import base64
 import http.server
 import json
 import os
@@ -309,8 +310,10 @@ class Receiver:
 def test_500_then_204(workdir, example_segment):
     seg, _ = example_segment
     r = Receiver([500, 500, 500, 204])
+    # a user and password in the URL: sent (basic), never logged
+    url = r.url.replace("http://", "http://pusher:s3cret@")
     try:
-        with Running(workdir, seg, r.url) as e:
+        with Running(workdir, seg, url) as e:
             h.wait_for(lambda: r.count() >= 6, 60, "six requests")
             m = metrics(e)
             consistent(m)
@@ -323,6 +326,9 @@ def test_500_then_204(workdir, example_segment):
             assert len(start) == 1 and "HTTP 500: no thanks" in start[0]
             assert len(end) == 1 and "0 batches (0 samples) dropped" in end[0]
             hd = r.got[3][0]
+            assert hd["Authorization"] == "Basic " + base64.b64encode(b"pusher:s3cret").decode()
+            assert "s3cret" not in e.log_text() and "pusher" not in e.log_text()
+            assert r.url in start[0]
             assert hd["Content-Encoding"] == "snappy"
             assert hd["Content-Type"] == "application/x-protobuf"
             assert hd["X-Prometheus-Remote-Write-Version"] == "0.1.0"
