@@ -83,16 +83,16 @@ putc_(struct out *o, char c)
 	o->b[o->len++] = c;
 }
 
-static void
-put_u64(struct out *o, uint64_t v)
+/* v in decimal, ending at t[24]: where it starts. Two digits a division:
+ * a scrape is mostly counter values and row numbers. */
+static inline size_t
+u64_digits(char t[24], uint64_t v)
 {
-	/* two digits a division: a scrape is mostly counter values */
 	static const char pairs[] =
 		"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
 		"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
 		"8081828384858687888990919293949596979899";
-	char t[24];
-	size_t i = sizeof(t);
+	size_t i = 24;
 
 	while (v >= 100) {
 		uint64_t q = v / 100;
@@ -108,6 +108,15 @@ put_u64(struct out *o, uint64_t v)
 	} else {
 		t[--i] = (char)('0' + v);
 	}
+	return i;
+}
+
+static void
+put_u64(struct out *o, uint64_t v)
+{
+	char t[24];
+	size_t i = u64_digits(t, v);
+
 	put(o, t + i, sizeof(t) - i);
 }
 
@@ -254,8 +263,11 @@ static void
 put_label(struct out *o, const struct fme_label *l)
 {
 	puts_(o, l->name);
-	puts_(o, "=\"");
-	put_escaped(o, l->value, l->len, true);
+	put(o, "=\"", 2);
+	if (l->plain)
+		put(o, l->value, l->len);
+	else
+		put_escaped(o, l->value, l->len, true);
 	putc_(o, '"');
 }
 
@@ -412,6 +424,7 @@ row_labels(const struct fastmib_group_schema *g, const char (*names)[FME_NAME], 
 	if (!key)
 		fastmib_index_of_row(g, row, idx);
 	for (uint32_t k = 0; k < g->n_indexes; k++) {
+		const char *v = text[k];
 		size_t n;
 
 		if (key) {
@@ -423,17 +436,13 @@ row_labels(const struct fastmib_group_schema *g, const char (*names)[FME_NAME], 
 				fastmib_key_field_text(&f, text[k], sizeof(text[k]));
 			n = strlen(text[k]);
 		} else {
-			char t[12];
-			size_t i = sizeof(t);
-			uint32_t v = idx[k];
+			/* the digits where they are made: no copy */
+			size_t i = u64_digits(text[k], idx[k]);
 
-			do
-				t[--i] = (char)('0' + v % 10);
-			while ((v /= 10) != 0);
-			n = sizeof(t) - i;
-			memcpy(text[k], t + i, n);
+			v = text[k] + i;
+			n = 24 - i;
 		}
-		l[k] = (struct fme_label){ names[k], text[k], n };
+		l[k] = (struct fme_label){ names[k], v, n, !key };
 	}
 }
 
@@ -648,7 +657,7 @@ fme_scrape_free(struct fme_scrape *s)
 static const struct fme_label *
 label(struct fme_label *l, const char *name, const char *value)
 {
-	*l = (struct fme_label){ name, value, strlen(value) };
+	*l = (struct fme_label){ name, value, strlen(value), false };
 	return l;
 }
 
@@ -984,7 +993,7 @@ emit_rows(struct fme_scrape *s, const struct fastmib_group_schema *g)
 			case FME_K_INFO:
 				fastmib_name_label(name, sizeof(name), st->name);
 				x = (struct fme_label){ name, text,
-							state_text(st, v, text, sizeof(text)) };
+							state_text(st, v, text, sizeof(text)), false };
 				k->sample(k, s->fam.sample, &x, u64v(1));
 				break;
 			default:

@@ -73,11 +73,13 @@ struct fme_family {
 void fme_family_names(struct fme_family *f, const char *base, enum fme_kind kind,
 		      bool keep_name);
 
-/** A label: its value `len` bytes, unescaped. */
+/** A label: its value `len` bytes, unescaped; `plain` when it has nothing
+ *  to escape in any format (digits). */
 struct fme_label {
 	const char *name;
 	const char *value;
 	size_t len;
+	bool plain;
 };
 
 /** A value as it was read: an exact integer, or a time. */

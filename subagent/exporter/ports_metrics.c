@@ -306,9 +306,9 @@ port_label(const char *name, const void *v, size_t len, char *esc, size_t size)
 {
 	if (memchr(v, '\0', len) || !utf8_valid(v, len)) {
 		fme_escape(v, len, esc, size);
-		return (struct fme_label){ name, esc, strlen(esc) };
+		return (struct fme_label){ name, esc, strlen(esc), false };
 	}
-	return (struct fme_label){ name, v, len };
+	return (struct fme_label){ name, v, len, false };
 }
 
 /* The four labels every if_mib series has, in snmp_exporter's order. */
@@ -322,7 +322,7 @@ put_labels(struct fme_sink *k, const struct row *row)
 	snprintf(ifindex, sizeof(ifindex), "%" PRIu32, row->p.ifindex);
 	l[0] = port_label("ifAlias", row->p.alias, row->p.alias_len, alias, sizeof(alias));
 	l[1] = port_label("ifDescr", row->ifname, strlen(row->ifname), descr, sizeof(descr));
-	l[2] = (struct fme_label){ "ifIndex", ifindex, strlen(ifindex) };
+	l[2] = (struct fme_label){ "ifIndex", ifindex, strlen(ifindex), false };
 	l[3] = port_label("ifName", row->ifname, strlen(row->ifname), name, sizeof(name));
 	k->labels(k, l, 4);
 }
@@ -381,7 +381,7 @@ info_columns(struct fme_sink *k, struct row *rows, unsigned int n)
 	char mac[18];
 
 	family(k, &f, "ifType", FME_K_INFO, "1.3.6.1.2.1.2.2.1.3");
-	x = (struct fme_label){ "ifType", "ethernetCsmacd", 14 };
+	x = (struct fme_label){ "ifType", "ethernetCsmacd", 14, false };
 	for (unsigned int i = 0; i < n; i++) {
 		put_labels(k, &rows[i]);
 		k->sample(k, f.sample, &x, one);
@@ -394,12 +394,12 @@ info_columns(struct fme_sink *k, struct row *rows, unsigned int n)
 			continue;
 		snprintf(mac, sizeof(mac), "%02X:%02X:%02X:%02X:%02X:%02X", m[0], m[1], m[2],
 			 m[3], m[4], m[5]);
-		x = (struct fme_label){ "ifPhysAddress", mac, 17 };
+		x = (struct fme_label){ "ifPhysAddress", mac, 17, false };
 		put_labels(k, &rows[i]);
 		k->sample(k, f.sample, &x, one);
 	}
 	family(k, &f, "ifSpecific", FME_K_GAUGE, "1.3.6.1.2.1.2.2.1.22");
-	x = (struct fme_label){ "ifSpecific", "0.0", 3 };
+	x = (struct fme_label){ "ifSpecific", "0.0", 3, false };
 	for (unsigned int i = 0; i < n; i++) {
 		put_labels(k, &rows[i]);
 		k->sample(k, f.sample, &x, one);
