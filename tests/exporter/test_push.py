@@ -424,6 +424,10 @@ def test_silent_receiver(workdir, example_segment):
             assert stat(m, "samples_sent_total") == 0
             start = log_lines(e, OUTAGE_START)
             assert len(start) == 1 and "imeout" in start[0], start
+            print("rss %d -> %d KiB; queue %d bytes; dropped queue_full %d samples; "
+                  "read %d" % (rss1, rss2, stat(m, "queue_bytes"),
+                               stat(m, "samples_dropped_total", "queue_full"),
+                               stat(m, "samples_read_total")))
             # the queue full from the first timeout on: memory stays
             assert rss2 - rss1 < 4096, (rss1, rss2)
     finally:
@@ -446,6 +450,15 @@ def test_bad_push_options():
         r = subprocess.run([exe, *args, "/nonexistent"], capture_output=True, text=True,
                            timeout=10)
         assert r.returncode == 1 and msg in r.stderr, (args, r.stderr)
+    # Prometheus' durations, largest unit first; sizes in powers of 1024
+    for args in (["--push.interval", "1m30s"], ["--push.interval", "200ms"],
+                 ["--push.max-age", "1h"], ["--push.timeout", "5m0s"],
+                 ["--push.queue-size", "64MiB"], ["--push.queue-size", "100"]):
+        r = subprocess.run([exe, *args, "--help"], capture_output=True, text=True, timeout=10)
+        assert r.returncode == 0, (args, r.stderr)
+    for args in (["--push.interval", "30s1m"], ["--push.interval", "1.5s"]):
+        r = subprocess.run([exe, *args, "--help"], capture_output=True, text=True, timeout=10)
+        assert r.returncode == 1, args
     r = subprocess.run([exe, "--help"], capture_output=True, text=True, timeout=10)
     for opt in ("--push.url", "--push.interval", "--push.timeout", "--push.max-age",
                 "--push.queue-size"):
