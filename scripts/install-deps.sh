@@ -10,7 +10,9 @@ pkgs=(build-essential cmake pkg-config libdpdk-dev libyaml-dev libsnmp-dev
       clang libclang-rt-14-dev valgrind procps meson ninja-build dpkg-dev
       python3-pysnmp4 python3-yaml iproute2 dpdk-dev prometheus-snmp-exporter
       libsmartcols-dev libsystemd-dev debhelper lintian debootstrap systemd-container prometheus
-      libmicrohttpd-dev libcrypt-dev python3-prometheus-client python3-bcrypt curl)
+      libmicrohttpd-dev libcrypt-dev python3-prometheus-client python3-bcrypt curl
+      libprotobuf-c-dev protobuf-c-compiler libsnappy-dev libcurl4-openssl-dev
+      python3-snappy python3-protobuf)
 
 missing=()
 for p in "${pkgs[@]}"; do

@@ -17,12 +17,12 @@
 #include "fastmib/reader.h"
 #include "expo.h"
 #include "log.h"
+#include "ports_metrics.h"
+#include "push.h"
 
 /* Bytes of exposition made ahead of what is sent, at most about this many
  * (one family header, or this many bytes of rows). */
 #define FME_UNIT 16384u
-/* A metric name with a suffix, or a label name. */
-#define FME_NAME 320
 
 /* ---- output buffer ---- */
 
@@ -83,16 +83,16 @@ putc_(struct out *o, char c)
 	o->b[o->len++] = c;
 }
 
-static void
-put_u64(struct out *o, uint64_t v)
+/* v in decimal, ending at t[24]: where it starts. Two digits a division:
+ * a scrape is mostly counter values and row numbers. */
+static inline size_t
+u64_digits(char t[24], uint64_t v)
 {
-	/* two digits a division: a scrape is mostly counter values */
 	static const char pairs[] =
 		"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
 		"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
 		"8081828384858687888990919293949596979899";
-	char t[24];
-	size_t i = sizeof(t);
+	size_t i = 24;
 
 	while (v >= 100) {
 		uint64_t q = v / 100;
@@ -108,6 +108,15 @@ put_u64(struct out *o, uint64_t v)
 	} else {
 		t[--i] = (char)('0' + v);
 	}
+	return i;
+}
+
+static void
+put_u64(struct out *o, uint64_t v)
+{
+	char t[24];
+	size_t i = u64_digits(t, v);
+
 	put(o, t + i, sizeof(t) - i);
 }
 
@@ -178,20 +187,10 @@ put_escaped(struct out *o, const char *s, size_t n, bool quote)
 	}
 }
 
-/* ---- families and samples ---- */
+/* ---- families and samples: the text sink ---- */
 
-enum kind { K_COUNTER, K_GAUGE, K_STATESET, K_INFO, K_HISTOGRAM };
-
-/* What a family is called in each format, and its samples. */
-struct family {
-	char base[FME_NAME];        /* the family: ep_global_total_pkts */
-	char sample[FME_NAME + 16];  /* its samples: ep_global_total_pkts_total */
-	char created[FME_NAME + 16]; /* OpenMetrics: ep_global_total_pkts_created */
-	enum kind kind;
-};
-
-static void
-family_names(struct family *f, const char *base, enum kind kind)
+void
+fme_family_names(struct fme_family *f, const char *base, enum fme_kind kind, bool keep_name)
 {
 	size_t n;
 
@@ -199,12 +198,13 @@ family_names(struct family *f, const char *base, enum kind kind)
 	n = strlen(f->base);
 	/* a counter's samples end in _total: the family is the name without
 	 * it, whether the model's name had it or not */
-	if (kind == K_COUNTER && n > 6 && !strcmp(f->base + n - 6, "_total"))
+	if (kind == FME_K_COUNTER && !keep_name && n > 6 && !strcmp(f->base + n - 6, "_total"))
 		f->base[n - 6] = '\0';
 	snprintf(f->sample, sizeof(f->sample), "%s%s", f->base,
-		 kind == K_COUNTER ? "_total" : kind == K_INFO ? "_info" : "");
+		 kind == FME_K_COUNTER && !keep_name ? "_total" : kind == FME_K_INFO ? "_info" : "");
 	snprintf(f->created, sizeof(f->created), "%s_created", f->base);
 	f->kind = kind;
+	f->keep_name = keep_name;
 }
 
 /* The OpenMetrics base unit the model's units name, or NULL. */
@@ -220,14 +220,22 @@ base_unit(const char *units)
 	return NULL;
 }
 
+/* The text of a scrape: the sink the HTTP server streams. */
+struct text_sink {
+	struct fme_sink k;  /* first: the walk's handle */
+	struct out *o;
+	struct out lab;     /* the labels of the row being written */
+};
+
 static void
-put_family(struct out *o, bool om, const struct family *f, const char *help,
-	   const char *units)
+text_family(struct fme_sink *k, const struct fme_family *f, const char *help, const char *units)
 {
 	static const char *const om_types[] = { "counter", "gauge", "stateset", "info",
 						"histogram" };
 	static const char *const text_types[] = { "counter", "gauge", "gauge", "gauge",
 						  "histogram" };
+	struct out *o = ((struct text_sink *)k)->o;
+	bool om = k->om;
 	const char *name = om ? f->base : f->sample;
 	const char *unit = om ? base_unit(units) : NULL;
 	size_t n = strlen(f->base), u = unit ? strlen(unit) : 0;
@@ -239,7 +247,7 @@ put_family(struct out *o, bool om, const struct family *f, const char *help,
 	puts_(o, "\n# TYPE ");
 	puts_(o, name);
 	putc_(o, ' ');
-	puts_(o, (om ? om_types : text_types)[f->kind]);
+	puts_(o, om && f->keep_name ? "unknown" : (om ? om_types : text_types)[f->kind]);
 	putc_(o, '\n');
 	/* a UNIT is only valid on a family whose name ends in it */
 	if (unit && n > u + 1 && f->base[n - u - 1] == '_' && !strcmp(f->base + n - u, unit)) {
@@ -251,38 +259,85 @@ put_family(struct out *o, bool om, const struct family *f, const char *help,
 	}
 }
 
-/* name{labels,extra} (the braces only when there is a label) */
 static void
-put_series(struct out *o, const char *name, const char *labels, const char *extra_name,
-	   const char *extra_value, size_t extra_len)
+put_label(struct out *o, const struct fme_label *l)
 {
-	bool any = (labels && *labels) || extra_name;
+	puts_(o, l->name);
+	put(o, "=\"", 2);
+	if (l->plain)
+		put(o, l->value, l->len);
+	else
+		put_escaped(o, l->value, l->len, true);
+	putc_(o, '"');
+}
 
-	puts_(o, name);
-	if (!any)
-		return;
-	putc_(o, '{');
-	if (labels && *labels) {
-		puts_(o, labels);
-		if (extra_name)
-			putc_(o, ',');
+/* The row's labels as text, once for all its samples. */
+static void
+text_labels(struct fme_sink *k, const struct fme_label *l, unsigned int n)
+{
+	struct out *lab = &((struct text_sink *)k)->lab;
+
+	lab->len = 0;
+	for (unsigned int i = 0; i < n; i++) {
+		if (i)
+			putc_(lab, ',');
+		put_label(lab, &l[i]);
 	}
-	if (extra_name) {
-		puts_(o, extra_name);
-		puts_(o, "=\"");
-		put_escaped(o, extra_value, extra_len, true);
-		putc_(o, '"');
+	if (lab->oom) {
+		((struct text_sink *)k)->o->oom = true;
+		lab->oom = false;
+		lab->len = 0;
 	}
-	putc_(o, '}');
 }
 
 static void
-put_label(struct out *o, const char *name, const char *value, size_t n)
+text_sample(struct fme_sink *k, const char *name, const struct fme_label *x, struct fme_value v)
 {
+	struct text_sink *t = (struct text_sink *)k;
+	struct out *o = t->o;
+
 	puts_(o, name);
-	puts_(o, "=\"");
-	put_escaped(o, value, n, true);
-	putc_(o, '"');
+	if (t->lab.len || x) {
+		putc_(o, '{');
+		put(o, t->lab.b, t->lab.len);
+		if (t->lab.len && x)
+			putc_(o, ',');
+		if (x)
+			put_label(o, x);
+		putc_(o, '}');
+	}
+	putc_(o, ' ');
+	switch (v.kind) {
+	case FME_V_U64:
+		put_u64(o, v.u);
+		break;
+	case FME_V_I64:
+		put_i64(o, (int64_t)v.u);
+		break;
+	case FME_V_NS:
+		put_seconds(o, (int64_t)v.u);
+		break;
+	case FME_V_CS: {
+		char cs[3] = { '.', (char)('0' + v.u % 100 / 10), (char)('0' + v.u % 10) };
+
+		put_u64(o, v.u / 100);
+		put(o, cs, 3);
+		break;
+	}
+	}
+	putc_(o, '\n');
+}
+
+static inline struct fme_value
+u64v(uint64_t u)
+{
+	return (struct fme_value){ .kind = FME_V_U64, .u = u };
+}
+
+static inline struct fme_value
+nsv(int64_t ns)
+{
+	return (struct fme_value){ .kind = FME_V_NS, .u = (uint64_t)ns };
 }
 
 /* ---- the snapshot of a table ---- */
@@ -357,36 +412,38 @@ snap_grow(struct snap *sn, const struct fastmib_group_schema *g)
 }
 
 /* The labels of a row: its indexes, named after them (`names`, the
- * group's label names), with its values (integer index: its SNMP value,
- * digits that need no escaping; a key's fields as text). */
+ * group's label names), with its values (integer index: its SNMP value in
+ * digits; a key's fields as text), made into `text`. */
 static void
-row_labels(struct out *o, const struct fastmib_group_schema *g, const char (*names)[FME_NAME],
-	   uint32_t row, const uint8_t *key, size_t key_len)
+row_labels(const struct fastmib_group_schema *g, const char (*names)[FME_NAME], uint32_t row,
+	   const uint8_t *key, size_t key_len, struct fme_label *l,
+	   char (*text)[FASTMIB_MAX_KEY_FIELD_TEXT])
 {
-	char text[FASTMIB_MAX_KEY_FIELD_TEXT];
 	uint32_t idx[FASTMIB_MAX_INDEXES];
 
 	if (!key)
 		fastmib_index_of_row(g, row, idx);
 	for (uint32_t k = 0; k < g->n_indexes; k++) {
-		if (k)
-			putc_(o, ',');
+		const char *v = text[k];
+		size_t n;
+
 		if (key) {
 			struct fastmib_key_field f;
 
 			if (fastmib_key_field(g, key, key_len, k, &f) < 0)
-				text[0] = '\0';
+				text[k][0] = '\0';
 			else
-				fastmib_key_field_text(&f, text, sizeof(text));
-			put_label(o, names[k], text, strlen(text));
+				fastmib_key_field_text(&f, text[k], sizeof(text[k]));
+			n = strlen(text[k]);
 		} else {
-			puts_(o, names[k]);
-			puts_(o, "=\"");
-			put_u64(o, idx[k]);
-			putc_(o, '"');
+			/* the digits where they are made: no copy */
+			size_t i = u64_digits(text[k], idx[k]);
+
+			v = text[k] + i;
+			n = 24 - i;
 		}
+		l[k] = (struct fme_label){ names[k], v, n, !key };
 	}
-	putc_(o, '\0');
 }
 
 /*
@@ -452,11 +509,13 @@ snap_take(struct snap *sn, struct fastmib_segment *seg, unsigned int gi)
 
 /* ---- the scrape ---- */
 
-enum stage { ST_SERVED, ST_SEGMENT, ST_GROUPS, ST_EOF, ST_DONE };
+enum stage { ST_PORTS, ST_SERVED, ST_PUSH, ST_SEGMENT, ST_GROUPS, ST_EOF, ST_DONE };
 
 struct fme_scrape {
-	enum fme_format format;
-	bool om;
+	struct fme_sink *k;   /* &text.k, or the walk's sink */
+	struct text_sink text;
+	struct fme_ports *ports;
+	struct fme_push *push;
 	struct fme_view view;
 	bool skip[FME_MAX_SEGMENTS]; /* not exported: its prefix is another's */
 	struct out out;
@@ -467,9 +526,9 @@ struct fme_scrape {
 	uint32_t pos;         /* next row of the snapshot */
 	bool header_done;
 	bool have_snap;
+	int64_t snap_ms;      /* when the snapshot was taken (want_time) */
 	struct snap snap;
-	struct out lab;       /* the labels of the row being written */
-	struct family fam;
+	struct fme_family fam;
 };
 
 const char *
@@ -530,16 +589,37 @@ fme_negotiate(const char *accept)
 	return om > 0 && om >= text ? FME_OPENMETRICS : FME_TEXT;
 }
 
-struct fme_scrape *
-fme_scrape_new(struct fme_set *set, enum fme_format f)
+static int64_t
+now_ms(void)
+{
+	return (int64_t)(fastmib_time_ns() / 1000000u);
+}
+
+/* The walk's clock, read only for a sink that wants it. */
+static inline void
+stamp(struct fme_sink *k)
+{
+	if (k->want_time)
+		k->read_ms = now_ms();
+}
+
+static struct fme_scrape *
+scrape_new(struct fme_set *set, struct fme_ports *ports, struct fme_push *push,
+	   struct fme_sink *sink, bool om)
 {
 	struct fme_scrape *s = calloc(1, sizeof(*s));
 
 	if (!s)
 		return NULL;
-	s->format = f;
-	s->om = f == FME_OPENMETRICS;
-	fme_set_view(set, &s->view);
+	s->text.k = (struct fme_sink){ .family = text_family, .labels = text_labels,
+				       .sample = text_sample, .om = om };
+	s->text.o = &s->out;
+	s->k = sink ? sink : &s->text.k;
+	s->ports = ports;
+	s->push = push;
+	s->stage = ports ? ST_PORTS : ST_SERVED;
+	if (set)
+		fme_set_view(set, &s->view);
 	/* two segments of one prefix would make the same families twice */
 	for (unsigned int i = 0; i < s->view.n; i++) {
 		const struct fme_att *a = s->view.atts[i];
@@ -555,6 +635,13 @@ fme_scrape_new(struct fme_set *set, enum fme_format f)
 	return s;
 }
 
+struct fme_scrape *
+fme_scrape_new(struct fme_set *set, struct fme_ports *ports, struct fme_push *push,
+	       enum fme_format f)
+{
+	return scrape_new(set, ports, push, NULL, f == FME_OPENMETRICS);
+}
+
 void
 fme_scrape_free(struct fme_scrape *s)
 {
@@ -563,44 +650,92 @@ fme_scrape_free(struct fme_scrape *s)
 	snap_free(&s->snap);
 	fme_view_release(&s->view);
 	free(s->out.b);
-	free(s->lab.b);
+	free(s->text.lab.b);
 	free(s);
 }
 
-static void
-sample_u64(struct out *o, const char *name, const char *labels, const char *xn,
-	   const char *xv, uint64_t v)
+static const struct fme_label *
+label(struct fme_label *l, const char *name, const char *value)
 {
-	put_series(o, name, labels, xn, xv, xv ? strlen(xv) : 0);
-	putc_(o, ' ');
-	put_u64(o, v);
-	putc_(o, '\n');
+	*l = (struct fme_label){ name, value, strlen(value), false };
+	return l;
 }
 
 /* The exporter's own family: which configured segment is exported. */
 static void
 emit_served(struct fme_scrape *s)
 {
-	struct out *o = &s->out;
-	struct family f;
+	struct fme_sink *k = s->k;
+	struct fme_family f;
 
-	family_names(&f, "fastmib_segment_served", K_GAUGE);
-	put_family(o, s->om, &f,
-		   "Whether the segment at the path is exported (1): attached, valid, and its "
-		   "module's prefix not exported for another path.", NULL);
+	stamp(k);
+	fme_family_names(&f, "fastmib_segment_served", FME_K_GAUGE, false);
+	k->family(k, &f,
+		  "Whether the segment at the path is exported (1): attached, valid, and its "
+		  "module's prefix not exported for another path.", NULL);
 	for (unsigned int i = 0; i < s->view.n; i++) {
 		const struct fme_att *a = s->view.atts[i];
+		struct fme_label l[2];
 
-		puts_(o, f.sample);
-		putc_(o, '{');
-		put_label(o, "segment", s->view.paths[i], strlen(s->view.paths[i]));
-		putc_(o, ',');
-		put_label(o, "module", a ? a->schema->module : "",
-			  a ? strlen(a->schema->module) : 0);
-		puts_(o, "} ");
-		putc_(o, a && !s->skip[i] ? '1' : '0');
-		putc_(o, '\n');
+		label(&l[0], "segment", s->view.paths[i]);
+		label(&l[1], "module", a ? a->schema->module : "");
+		k->labels(k, l, 2);
+		k->sample(k, f.sample, NULL, u64v(a && !s->skip[i]));
 	}
+}
+
+/* One family of the push's own, without labels or by reason. */
+static void
+push_family(struct fme_sink *k, const char *name, enum fme_kind kind, const char *help,
+	    const uint64_t *v, bool by_reason)
+{
+	struct fme_family f;
+	struct fme_label x;
+
+	fme_family_names(&f, name, kind, false);
+	k->family(k, &f, help, NULL);
+	k->labels(k, NULL, 0);
+	if (!by_reason) {
+		k->sample(k, f.sample, NULL, u64v(v[0]));
+		return;
+	}
+	for (unsigned int r = 0; r < FME_PUSH_DROP_N; r++)
+		k->sample(k, f.sample, label(&x, "reason", fme_push_drop_reason[r]), u64v(v[r]));
+}
+
+/* The push's own series (--push.url): what it read, sent, dropped, holds. */
+static void
+emit_push(struct fme_scrape *s)
+{
+	struct fme_sink *k = s->k;
+	struct fme_push_stats st;
+
+	fme_push_stats(s->push, &st);
+	stamp(k);
+	push_family(k, "fastmib_exporter_push_samples_read_total", FME_K_COUNTER,
+		    "Samples read for the remote write (each read one batch).",
+		    &st.samples_read, false);
+	push_family(k, "fastmib_exporter_push_samples_sent_total", FME_K_COUNTER,
+		    "Samples the remote write receiver accepted.", &st.samples_sent, false);
+	push_family(k, "fastmib_exporter_push_batches_sent_total", FME_K_COUNTER,
+		    "Batches (requests) the remote write receiver accepted.", &st.batches_sent,
+		    false);
+	push_family(k, "fastmib_exporter_push_samples_dropped_total", FME_K_COUNTER,
+		    "Samples never sent: older than --push.max-age (max_age), pushed out of a "
+		    "full queue (queue_full), or refused by the receiver with a 4xx other "
+		    "than 429 (rejected).", st.samples_dropped, true);
+	push_family(k, "fastmib_exporter_push_batches_dropped_total", FME_K_COUNTER,
+		    "Batches never sent, by the reason their samples were dropped.",
+		    st.batches_dropped, true);
+	push_family(k, "fastmib_exporter_push_failures_total", FME_K_COUNTER,
+		    "Requests that failed and are tried again: no connection, a timeout, "
+		    "a 5xx or 429 answer.", &st.failures, false);
+	push_family(k, "fastmib_exporter_push_queue_bytes", FME_K_GAUGE,
+		    "Bytes of compressed batches waiting to be sent (the one being sent "
+		    "included).", &st.queue_bytes, false);
+	push_family(k, "fastmib_exporter_push_queue_samples", FME_K_GAUGE,
+		    "Samples of the batches waiting to be sent (the one being sent included).",
+		    &st.queue_samples, false);
 }
 
 /* The segment's own objects: its writer's status, its best-effort reads
@@ -610,9 +745,10 @@ emit_segment(struct fme_scrape *s, struct fme_att *a)
 {
 	static const char *const status[] = { "running", "gone", "stalled" };
 	const struct fastmib_schema *sc = a->schema;
-	struct out *o = &s->out;
+	struct fme_sink *k = s->k;
 	char name[FME_NAME];
-	struct family f;
+	struct fme_family f;
+	struct fme_label x;
 	enum fastmib_writer_status ws;
 	uint64_t best, oor;
 
@@ -621,28 +757,30 @@ emit_segment(struct fme_scrape *s, struct fme_att *a)
 	best = fastmib_best_effort_reads(a->seg);
 	oor = fastmib_out_of_range_updates(a->seg);
 	pthread_mutex_unlock(&a->health_lock);
+	stamp(k);
 
 	fastmib_name_metric_of(name, sizeof(name), FASTMIB_MIB_WRITER_STATUS, sc->prefix);
-	family_names(&f, name, K_STATESET);
-	put_family(o, s->om, &f,
-		   "Status of the segment's writer: running; gone (the writing process exited "
-		   "or closed the segment); stalled (a lcore stayed inside one transaction "
-		   "longer than the read patience).", NULL);
-	for (unsigned int k = 0; k < 3; k++)
-		sample_u64(o, f.sample, NULL, f.base, status[k], (unsigned int)ws == k + 1);
+	fme_family_names(&f, name, FME_K_STATESET, false);
+	k->family(k, &f,
+		  "Status of the segment's writer: running; gone (the writing process exited "
+		  "or closed the segment); stalled (a lcore stayed inside one transaction "
+		  "longer than the read patience).", NULL);
+	k->labels(k, NULL, 0);
+	for (unsigned int i = 0; i < 3; i++)
+		k->sample(k, f.sample, label(&x, f.base, status[i]), u64v((unsigned int)ws == i + 1));
 
 	fastmib_name_metric_of(name, sizeof(name), FASTMIB_MIB_BEST_EFFORT, sc->prefix);
-	family_names(&f, name, K_COUNTER);
-	put_family(o, s->om, &f,
-		   "Values served without a consistent snapshot because a writer stayed inside "
-		   "its transaction (counted by the segment's SNMP agent).", NULL);
-	sample_u64(o, f.sample, NULL, NULL, NULL, best);
+	fme_family_names(&f, name, FME_K_COUNTER, false);
+	k->family(k, &f,
+		  "Values served without a consistent snapshot because a writer stayed inside "
+		  "its transaction (counted by the segment's SNMP agent).", NULL);
+	k->sample(k, f.sample, NULL, u64v(best));
 
 	fastmib_name_metric_of(name, sizeof(name), FASTMIB_MIB_OUT_OF_RANGE, sc->prefix);
-	family_names(&f, name, K_COUNTER);
-	put_family(o, s->om, &f,
-		   "Updates whose table index was out of range (applied to no row).", NULL);
-	sample_u64(o, f.sample, NULL, NULL, NULL, oor);
+	fme_family_names(&f, name, FME_K_COUNTER, false);
+	k->family(k, &f, "Updates whose table index was out of range (applied to no row).",
+		  NULL);
+	k->sample(k, f.sample, NULL, u64v(oor));
 
 	if (!sc->n_events)
 		return;
@@ -650,35 +788,34 @@ emit_segment(struct fme_scrape *s, struct fme_att *a)
 		fastmib_name_metric_of(name, sizeof(name),
 				       which ? FASTMIB_MIB_EVENT_STATS_DROPPED
 					     : FASTMIB_MIB_EVENT_STATS_LOGGED, sc->prefix);
-		family_names(&f, name, K_COUNTER);
-		put_family(o, s->om, &f, which ? "Records of the event overwritten in the "
-						 "rings by newer ones."
-					       : "Records of the event logged.", NULL);
+		fme_family_names(&f, name, FME_K_COUNTER, false);
+		k->family(k, &f, which ? "Records of the event overwritten in the rings by "
+					 "newer ones."
+				       : "Records of the event logged.", NULL);
 		for (uint32_t e = 0; e < sc->n_events; e++)
-			sample_u64(o, f.sample, NULL, "event", sc->events[e].name,
-				   which ? fastmib_event_dropped(a->seg, e)
-					 : fastmib_event_logged(a->seg, e));
+			k->sample(k, f.sample, label(&x, "event", sc->events[e].name),
+				  u64v(which ? fastmib_event_dropped(a->seg, e)
+					     : fastmib_event_logged(a->seg, e)));
 	}
 }
 
 /* What kind of family a state makes. */
-static enum kind
+static enum fme_kind
 state_kind(const struct fastmib_state_schema *st)
 {
 	switch (st->type) {
 	case FASTMIB_STATE_ENUM:
-		return K_STATESET;
+		return FME_K_STATESET;
 	case FASTMIB_STATE_DISPLAY_STRING:
 	case FASTMIB_STATE_OCTET_STRING:
 	case FASTMIB_STATE_IPV4:
 	case FASTMIB_STATE_INET_ADDRESS:
 	case FASTMIB_STATE_MAC:
-		return K_INFO;
+		return FME_K_INFO;
 	default:
-		return K_GAUGE;
+		return FME_K_GAUGE;
 	}
 }
-
 /* The text of a state shown as an info label. */
 static size_t
 state_text(const struct fastmib_state_schema *st, const uint8_t *v, char *buf, size_t size)
@@ -712,8 +849,8 @@ state_text(const struct fastmib_state_schema *st, const uint8_t *v, char *buf, s
 }
 
 /* A numeric state's value as a gauge. */
-static void
-put_state_number(struct out *o, const struct fastmib_state_schema *st, const uint8_t *v)
+static struct fme_value
+state_number(const struct fastmib_state_schema *st, const uint8_t *v)
 {
 	int32_t i32;
 	uint32_t u32;
@@ -722,20 +859,16 @@ put_state_number(struct out *o, const struct fastmib_state_schema *st, const uin
 
 	switch (st->type) {
 	case FASTMIB_STATE_TRUTH_VALUE:
-		put_u64(o, v[0] != 0);
-		return;
+		return u64v(v[0] != 0);
 	case FASTMIB_STATE_INTEGER32:
 		memcpy(&i32, v, 4);
-		put_i64(o, i32);
-		return;
+		return (struct fme_value){ .kind = FME_V_I64, .u = (uint64_t)(int64_t)i32 };
 	case FASTMIB_STATE_UNSIGNED32:
 		memcpy(&u32, v, 4);
-		put_u64(o, u32);
-		return;
+		return u64v(u32);
 	case FASTMIB_STATE_TIMETICKS: /* hundredths of a second: as seconds */
 		memcpy(&u32, v, 4);
-		put_seconds(o, (int64_t)u32 * 10000000);
-		return;
+		return nsv((int64_t)u32 * 10000000);
 	case FASTMIB_STATE_TIMESTAMP: /* the monotonic moment, as a date (0: never) */
 		memcpy(&u64, v, 8);
 		if (u64) {
@@ -743,28 +876,27 @@ put_state_number(struct out *o, const struct fastmib_state_schema *st, const uin
 
 			u64 = real - (now > u64 ? now - u64 : 0);
 		}
-		put_seconds(o, (int64_t)u64);
-		return;
+		return nsv((int64_t)u64);
 	case FASTMIB_STATE_DATE_AND_TIME:
 		memcpy(&i64, v, 8);
-		put_seconds(o, i64);
-		return;
+		return nsv(i64);
 	default: /* gauge64 */
 		memcpy(&u64, v, 8);
-		put_u64(o, u64);
+		return u64v(u64);
 	}
 }
 
-/* The labels of snapshot row i, made into `lab` (reused from row to row). */
-static const char *
-row_label_text(const struct snap *sn, const struct fastmib_group_schema *g, uint32_t i,
-	       struct out *lab)
+/* The labels of snapshot row i, given to the sink. */
+static void
+give_row_labels(struct fme_sink *k, const struct snap *sn, const struct fastmib_group_schema *g,
+		uint32_t i)
 {
-	lab->len = 0;
-	row_labels(lab, g, sn->label, sn->rows[i],
-		   sn->kstride ? sn->keys + (size_t)i * sn->kstride : NULL,
-		   sn->kstride ? sn->key_len[i] : 0);
-	return lab->oom ? "" : lab->b;
+	char text[FASTMIB_MAX_INDEXES][FASTMIB_MAX_KEY_FIELD_TEXT];
+	struct fme_label l[FASTMIB_MAX_INDEXES];
+
+	row_labels(g, sn->label, sn->rows[i], sn->kstride ? sn->keys + (size_t)i * sn->kstride : NULL,
+		   sn->kstride ? sn->key_len[i] : 0, l, text);
+	k->labels(k, l, g->n_indexes);
 }
 
 /*
@@ -776,10 +908,11 @@ row_label_text(const struct snap *sn, const struct fastmib_group_schema *g, uint
  * histogram no parser would take.
  */
 static void
-emit_histogram(struct out *o, const struct family *f, const char *lab,
+emit_histogram(struct fme_sink *k, const struct fme_family *f,
 	       const struct fastmib_counter_schema *c, const uint64_t *h)
 {
 	char name[FME_NAME + 16], le[24];
+	struct fme_label x;
 	uint64_t cum = 0;
 
 	for (uint32_t b = 0; b <= c->n_bounds; b++)
@@ -794,25 +927,27 @@ emit_histogram(struct out *o, const struct family *f, const char *lab,
 			snprintf(le, sizeof(le), "%" PRIu64, c->bounds[b]);
 		else
 			snprintf(le, sizeof(le), "+Inf");
-		sample_u64(o, name, lab, "le", le, cum);
+		k->sample(k, name, label(&x, "le", le), u64v(cum));
 	}
 	snprintf(name, sizeof(name), "%s_count", f->base);
-	sample_u64(o, name, lab, NULL, NULL, cum);
+	k->sample(k, name, NULL, u64v(cum));
 	snprintf(name, sizeof(name), "%s_sum", f->base);
-	sample_u64(o, name, lab, NULL, NULL, h[c->n_bounds + 2]);
+	k->sample(k, name, NULL, u64v(h[c->n_bounds + 2]));
 }
 
-/* Rows [pos, ...) of family `item` of the snapshot's group, up to a unit. */
+/* Rows [pos, ...) of family `item` of the snapshot's group, up to a unit
+ * of text (another sink: all of them). */
 static void
 emit_rows(struct fme_scrape *s, const struct fastmib_group_schema *g)
 {
 	struct snap *sn = &s->snap;
+	struct fme_sink *k = s->k;
 	struct out *o = &s->out;
 	size_t start = o->len;
 
-	for (; s->pos < sn->n && o->len - start < FME_UNIT && !o->oom; s->pos++) {
+	k->read_ms = s->snap_ms;
+	for (; s->pos < sn->n && o->len - start < FME_UNIT && !o->oom && !k->failed; s->pos++) {
 		uint32_t i = s->pos;
-		const char *lab = row_label_text(sn, g, i, &s->lab);
 
 		if (s->item < g->n_counters) {
 			const struct fastmib_counter_schema *c = &g->counters[s->item];
@@ -822,60 +957,53 @@ emit_rows(struct fme_scrape *s, const struct fastmib_group_schema *g)
 
 			if (!sn->have_counters[i])
 				continue;
+			give_row_labels(k, sn, g, i);
 			if (c->type == FASTMIB_HISTOGRAM) {
-				emit_histogram(o, &s->fam, lab, c, v);
+				emit_histogram(k, &s->fam, c, v);
 				continue;
 			}
-			put_series(o, s->fam.sample, lab, NULL, NULL, 0);
-			putc_(o, ' ');
-			put_u64(o, fastmib_reported_value(c->type, *v));
-			putc_(o, '\n');
+			k->sample(k, s->fam.sample, NULL,
+				  u64v(fastmib_reported_value(c->type, *v)));
 			/* the row's (or group's) DiscontinuityTime: its counters
 			 * count from there */
-			if (s->om && s->fam.kind == K_COUNTER && sn->created[i]) {
-				put_series(o, s->fam.created, lab, NULL, NULL, 0);
-				putc_(o, ' ');
-				put_seconds(o, (int64_t)sn->created[i]);
-				putc_(o, '\n');
-			}
+			if (k->om && s->fam.kind == FME_K_COUNTER && sn->created[i])
+				k->sample(k, s->fam.created, NULL, nsv((int64_t)sn->created[i]));
 		} else {
-			uint32_t k = s->item - g->n_counters;
-			const struct fastmib_state_schema *st = &g->states[k];
+			uint32_t j = s->item - g->n_counters;
+			const struct fastmib_state_schema *st = &g->states[j];
 			const uint8_t *v = sn->states + (size_t)i * g->state_size + st->offset;
-			char label[FME_NAME], text[2 * FASTMIB_MAX_OCTET_STRING + 1];
+			char name[FME_NAME], text[2 * FASTMIB_MAX_OCTET_STRING + 1];
+			struct fme_label x;
 
 			if (!sn->have_states[i] ||
-			    (sn->bad[(size_t)i * FASTMIB_STATE_MASK_WORDS + k / 64] >> (k % 64)) & 1)
+			    (sn->bad[(size_t)i * FASTMIB_STATE_MASK_WORDS + j / 64] >> (j % 64)) & 1)
 				continue;
+			give_row_labels(k, sn, g, i);
 			switch (s->fam.kind) {
-			case K_STATESET: {
+			case FME_K_STATESET: {
 				int32_t cur;
 
 				memcpy(&cur, v, 4);
 				for (uint32_t e = 0; e < st->n_values; e++)
-					sample_u64(o, s->fam.sample, lab, s->fam.base,
-						   st->values[e].label, st->values[e].value == cur);
+					k->sample(k, s->fam.sample,
+						  label(&x, s->fam.base, st->values[e].label),
+						  u64v(st->values[e].value == cur));
 				break;
 			}
-			case K_INFO: {
-				size_t n = state_text(st, v, text, sizeof(text));
-
-				fastmib_name_label(label, sizeof(label), st->name);
-				put_series(o, s->fam.sample, lab, label, text, n);
-				puts_(o, " 1\n");
+			case FME_K_INFO:
+				fastmib_name_label(name, sizeof(name), st->name);
+				x = (struct fme_label){ name, text,
+							state_text(st, v, text, sizeof(text)), false };
+				k->sample(k, s->fam.sample, &x, u64v(1));
 				break;
-			}
 			default:
-				put_series(o, s->fam.sample, lab, NULL, NULL, 0);
-				putc_(o, ' ');
-				put_state_number(o, st, v);
-				putc_(o, '\n');
+				k->sample(k, s->fam.sample, NULL, state_number(st, v));
 			}
 		}
 	}
 }
 
-/* The next unit of the exposition into s->out; false at the end. */
+/* The next unit of the walk (of text: into s->out); false at the end. */
 static bool
 step(struct fme_scrape *s)
 {
@@ -885,10 +1013,22 @@ step(struct fme_scrape *s)
 	char name[FME_NAME];
 
 	switch (s->stage) {
+	case ST_PORTS:
+		stamp(s->k);
+		if (fme_ports_walk(s->ports, s->k) < 0) {
+			s->out.oom = true;
+			return false;
+		}
+		s->stage = ST_SERVED;
+		return true;
 	case ST_SERVED:
 		emit_served(s);
-		s->stage = ST_SEGMENT;
+		s->stage = s->push ? ST_PUSH : ST_SEGMENT;
 		s->seg = 0;
+		return true;
+	case ST_PUSH:
+		emit_push(s);
+		s->stage = ST_SEGMENT;
 		return true;
 	case ST_SEGMENT:
 		if (s->seg >= s->view.n) {
@@ -917,8 +1057,11 @@ step(struct fme_scrape *s)
 		}
 		g = &sc->groups[s->group];
 		if (!s->have_snap) {
-			int rc = snap_take(&s->snap, a->seg, s->group);
+			int rc;
 
+			/* the time of the table's reading: its start */
+			s->snap_ms = s->k->want_time ? now_ms() : 0;
+			rc = snap_take(&s->snap, a->seg, s->group);
 			if (rc < 0) {
 				fme_log(FME_ERROR, "%s: group %s: %s", s->view.paths[s->seg], g->name,
 					strerror(-rc));
@@ -936,16 +1079,16 @@ step(struct fme_scrape *s)
 		}
 		if (!s->header_done) {
 			const char *units, *help;
-			enum kind kind;
+			enum fme_kind kind;
 
 			if (s->item < g->n_counters) {
 				const struct fastmib_counter_schema *c = &g->counters[s->item];
 
 				/* a peak is a level; a histogram Prometheus' own */
-				kind = c->type == FASTMIB_HISTOGRAM ? K_HISTOGRAM
+				kind = c->type == FASTMIB_HISTOGRAM ? FME_K_HISTOGRAM
 				       : c->type == FASTMIB_GAUGE32 || c->type == FASTMIB_PEAK
-					       ? K_GAUGE
-					       : K_COUNTER;
+					       ? FME_K_GAUGE
+					       : FME_K_COUNTER;
 				fastmib_name_metric(name, sizeof(name), sc->prefix, g->name, c->name);
 				units = c->units;
 				help = c->description;
@@ -955,11 +1098,11 @@ step(struct fme_scrape *s)
 
 				kind = state_kind(st);
 				fastmib_name_metric(name, sizeof(name), sc->prefix, g->name, st->name);
-				units = kind == K_GAUGE ? st->units : NULL;
+				units = kind == FME_K_GAUGE ? st->units : NULL;
 				help = st->description;
 			}
-			family_names(&s->fam, name, kind);
-			put_family(&s->out, s->om, &s->fam, help, units);
+			fme_family_names(&s->fam, name, kind, false);
+			s->k->family(s->k, &s->fam, help, units);
 			s->header_done = true;
 			s->pos = 0;
 			return true;
@@ -971,7 +1114,7 @@ step(struct fme_scrape *s)
 		}
 		return true;
 	case ST_EOF:
-		if (s->om)
+		if (s->k->om)
 			puts_(&s->out, "# EOF\n");
 		s->stage = ST_DONE;
 		return true;
@@ -1005,4 +1148,20 @@ bool
 fme_scrape_failed(const struct fme_scrape *s)
 {
 	return s->out.oom;
+}
+
+int
+fme_walk(struct fme_set *set, struct fme_ports *ports, struct fme_push *push,
+	 struct fme_sink *sink)
+{
+	struct fme_scrape *s = scrape_new(set, ports, push, sink, false);
+	bool failed;
+
+	if (!s)
+		return -ENOMEM;
+	while (!s->out.oom && !sink->failed && step(s))
+		;
+	failed = s->out.oom || sink->failed;
+	fme_scrape_free(s);
+	return failed ? -ENOMEM : 0;
 }

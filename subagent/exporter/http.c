@@ -15,7 +15,6 @@
 
 #include "expo.h"
 #include "http.h"
-#include "ports_metrics.h"
 #include "log.h"
 
 /* Bytes libmicrohttpd asks the scrape for at a time. */
@@ -25,6 +24,7 @@ struct fme_http {
 	struct fme_webcfg *web;
 	struct fme_set *set;
 	struct fme_ports *ports;
+	struct fme_push *push;
 	const char *path;
 	char page[1024 + PATH_MAX]; /* the landing page */
 	struct MHD_Daemon *d[FME_MAX_LISTEN];
@@ -48,28 +48,13 @@ reply(struct MHD_Connection *c, unsigned int status, const char *type, const cha
 	return rc;
 }
 
-/* A response: the ports' families (read whole at the start: a few per
- * port), then the segments' scrape, which ends with `# EOF`. */
-struct body {
-	char *ports;
-	size_t len, off;
-	struct fme_scrape *s;
-};
-
 static ssize_t
 scrape_read(void *cls, uint64_t pos, char *buf, size_t max)
 {
-	struct body *b = cls;
-	struct fme_scrape *s = b->s;
+	struct fme_scrape *s = cls;
 	size_t n;
 
 	(void)pos;
-	if (b->off < b->len) {
-		n = b->len - b->off < max ? b->len - b->off : max;
-		memcpy(buf, b->ports + b->off, n);
-		b->off += n;
-		return (ssize_t)n;
-	}
 	n = fme_scrape_read(s, buf, max);
 	if (n)
 		return (ssize_t)n;
@@ -82,13 +67,7 @@ scrape_read(void *cls, uint64_t pos, char *buf, size_t max)
 static void
 scrape_free(void *cls)
 {
-	struct body *b = cls;
-
-	if (!b)
-		return;
-	fme_scrape_free(b->s);
-	free(b->ports);
-	free(b);
+	fme_scrape_free(cls);
 }
 
 static enum MHD_Result
@@ -97,24 +76,16 @@ scrape(struct fme_http *h, struct MHD_Connection *c)
 	const char *accept = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
 							 MHD_HTTP_HEADER_ACCEPT);
 	enum fme_format f = fme_negotiate(accept);
-	struct body *b = calloc(1, sizeof(*b));
+	struct fme_scrape *s = fme_scrape_new(h->set, h->ports, h->push, f);
 	struct MHD_Response *r;
 	enum MHD_Result rc;
 
-	if (b)
-		b->s = fme_scrape_new(h->set, f);
-	if (b && b->s && h->ports && !(b->ports = fme_ports_render(h->ports, f, &b->len))) {
-		fme_scrape_free(b->s);
-		b->s = NULL;
-	}
-	if (!b || !b->s) {
-		free(b);
+	if (!s)
 		return reply(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "text/plain", "out of memory\n");
-	}
-	r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, FME_HTTP_BLOCK, scrape_read, b,
+	r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, FME_HTTP_BLOCK, scrape_read, s,
 					      scrape_free);
 	if (!r) {
-		scrape_free(b);
+		fme_scrape_free(s);
 		return MHD_NO;
 	}
 	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, fme_content_type(f));
@@ -262,7 +233,8 @@ listen_on(const char *addr)
 
 int
 fme_http_start(const struct fme_options *opt, struct fme_webcfg *web,
-	       struct fme_set *set, struct fme_ports *ports, struct fme_http **httpp)
+	       struct fme_set *set, struct fme_ports *ports, struct fme_push *push,
+	       struct fme_http **httpp)
 {
 	struct fme_http *h = calloc(1, sizeof(*h));
 	bool tls = web && web->cert_pem;
@@ -275,6 +247,7 @@ fme_http_start(const struct fme_options *opt, struct fme_webcfg *web,
 	h->web = web;
 	h->set = set;
 	h->ports = ports;
+	h->push = push;
 	h->path = opt->telemetry_path;
 	snprintf(h->page, sizeof(h->page),
 		 "<!DOCTYPE html>\n<html><head><title>fastmib exporter</title></head>\n"

@@ -8,11 +8,13 @@
  *   segset.c   the segments: attach, re-attach, what a scrape holds
  *   expo.c     the exposition: families, samples, snapshots, formats
  *   ports_metrics.c  --ports: DPDK applications' ports as snmp_exporter's if_mib
+ *   push.c     --push.url: the same samples to a remote write receiver
+ *   rwrite.c   a remote write request (remote.proto) made from one walk
  *   http.c     the HTTP servers (libmicrohttpd)
  *   log.c      the log
  *
- * The main thread only waits for SIGINT or SIGTERM; the HTTP servers and
- * the segment check run in threads of their own, which block every signal.
+ * The main thread only waits for SIGINT or SIGTERM; the HTTP servers, the
+ * segment check and the push run in threads of their own, which block every signal.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -22,6 +24,7 @@
 #include "log.h"
 #include "options.h"
 #include "ports_metrics.h"
+#include "push.h"
 #include "segset.h"
 #include "webcfg.h"
 
@@ -33,6 +36,7 @@ main(int argc, char **argv)
 	struct fme_set *set = NULL;
 	struct fme_http *http = NULL;
 	struct fme_ports *ports = NULL;
+	struct fme_push *push = NULL;
 	sigset_t stop;
 	int rc = fme_parse_args(argc, argv, &opt), sig = 0;
 	char msg[512];
@@ -64,7 +68,9 @@ main(int argc, char **argv)
 					    ? opt.ports_state_dir : fme_ports_default_state_dir(),
 					    &ports) < 0)
 		goto out;
-	if (fme_http_start(&opt, &web, set, ports, &http) < 0)
+	if (opt.push.url && fme_push_start(&opt.push, set, ports, &push) < 0)
+		goto out;
+	if (fme_http_start(&opt, &web, set, ports, push, &http) < 0)
 		goto out;
 	fme_log(FME_INFO, "exporting %u segment(s) and %u ports source(s) at %s",
 		fme_set_count(set), opt.n_ports, opt.telemetry_path);
@@ -73,6 +79,7 @@ main(int argc, char **argv)
 	rc = 0;
 out:
 	fme_http_stop(http); /* every scrape ends before the segments go */
+	fme_push_stop(push);  /* after the scrapes, which show its counters */
 	fme_set_destroy(set);
 	fme_ports_destroy(ports);
 	fme_webcfg_free(&web);

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,7 +25,9 @@ static void
 usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: " FME_APP " [OPTIONS] [SEGMENT...]\n"
+		"Usage: " FME_APP " [OPTIONS] SEGMENT...\n"
+		"       " FME_APP " [OPTIONS] --ports PATH[,BASE] [SEGMENT...]\n"
+		"       " FME_APP " [OPTIONS] -c FILE [SEGMENT...]\n"
 		"Export fastmib counter segments to Prometheus: GET /metrics answers in the\n"
 		"Prometheus text format 0.0.4, or in OpenMetrics 1.0 when the scrape's\n"
 		"Accept header asks for it; every value read from the segment at the scrape.\n\n"
@@ -45,6 +48,18 @@ usage(FILE *f)
 		"  --ports.state-dir DIR      fastmib-agentx's state directory, for the ports'\n"
 		"                             ifIndex and ifAlias (default\n"
 		"                             /var/lib/fastmib-agentx where it exists)\n"
+		"  --push.url URL             also send the samples of a scrape to this\n"
+		"                             Prometheus remote write 1.0 receiver (http or\n"
+		"                             https), read every --push.interval\n"
+		"  --push.interval DURATION   time between two reads for the push (default\n"
+		"                             15s); durations as Prometheus writes them:\n"
+		"                             200ms, 15s, 1m30s, 1h\n"
+		"  --push.timeout DURATION    a request's time limit (default 10s)\n"
+		"  --push.max-age DURATION    samples older than this are dropped unsent\n"
+		"                             (default 5m)\n"
+		"  --push.queue-size SIZE     bytes of compressed batches held while the\n"
+		"                             receiver is away, the oldest dropped beyond\n"
+		"                             (default 64MiB; B, KiB, MiB, GiB)\n"
 		"  -h, --help                 this text\n"
 		"      --version              version\n\n"
 		"Segments are named as fastmib-agentx takes them: as arguments, and as\n"
@@ -180,6 +195,11 @@ enum {
 	OPT_VERSION,
 	OPT_PORTS,
 	OPT_PORTS_STATE,
+	OPT_PUSH_URL,
+	OPT_PUSH_INTERVAL,
+	OPT_PUSH_TIMEOUT,
+	OPT_PUSH_MAX_AGE,
+	OPT_PUSH_QUEUE,
 };
 
 static const struct option longopts[] = {
@@ -190,10 +210,98 @@ static const struct option longopts[] = {
 	{ "config", required_argument, NULL, 'c' },
 	{ "ports", required_argument, NULL, OPT_PORTS },
 	{ "ports.state-dir", required_argument, NULL, OPT_PORTS_STATE },
+	{ "push.url", required_argument, NULL, OPT_PUSH_URL },
+	{ "push.interval", required_argument, NULL, OPT_PUSH_INTERVAL },
+	{ "push.timeout", required_argument, NULL, OPT_PUSH_TIMEOUT },
+	{ "push.max-age", required_argument, NULL, OPT_PUSH_MAX_AGE },
+	{ "push.queue-size", required_argument, NULL, OPT_PUSH_QUEUE },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 },
 };
+
+int
+fme_parse_duration(const char *s, uint64_t *ms)
+{
+	/* each unit at most once, largest first, as Prometheus has it */
+	static const struct {
+		const char *unit;
+		uint64_t ms;
+	} units[] = { { "y", 365ull * 86400000 }, { "w", 7ull * 86400000 }, { "d", 86400000 },
+		      { "h", 3600000 }, { "m", 60000 }, { "s", 1000 }, { "ms", 1 } };
+	uint64_t total = 0;
+	unsigned int next = 0;
+	const char *p = s;
+
+	if (!strcmp(s, "0")) {
+		*ms = 0;
+		return 0;
+	}
+	if (!*p)
+		return -EINVAL;
+	while (*p) {
+		uint64_t n = 0;
+		size_t len;
+		unsigned int u;
+
+		if (*p < '0' || *p > '9')
+			return -EINVAL;
+		while (*p >= '0' && *p <= '9') {
+			if (n > (UINT64_MAX - 9) / 10)
+				return -EINVAL;
+			n = n * 10 + (uint64_t)(*p++ - '0');
+		}
+		len = strspn(p, "ywdhms");
+		for (u = next; u < sizeof(units) / sizeof(units[0]); u++)
+			if (strlen(units[u].unit) == len && !strncmp(p, units[u].unit, len))
+				break;
+		if (u == sizeof(units) / sizeof(units[0]) || n > (UINT64_MAX - total) / units[u].ms)
+			return -EINVAL;
+		total += n * units[u].ms;
+		next = u + 1;
+		p += len;
+	}
+	*ms = total;
+	return 0;
+}
+
+int
+fme_parse_size(const char *s, uint64_t *bytes)
+{
+	static const struct {
+		const char *unit;
+		unsigned int shift;
+	} units[] = { { "", 0 }, { "B", 0 }, { "KiB", 10 }, { "KB", 10 }, { "MiB", 20 },
+		      { "MB", 20 }, { "GiB", 30 }, { "GB", 30 } };
+	char *end;
+	unsigned long long n;
+
+	if (*s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	n = strtoull(s, &end, 10);
+	if (errno)
+		return -EINVAL;
+	for (size_t u = 0; u < sizeof(units) / sizeof(units[0]); u++)
+		if (!strcmp(end, units[u].unit)) {
+			if (n > (UINT64_MAX >> units[u].shift))
+				return -EINVAL;
+			*bytes = (uint64_t)n << units[u].shift;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+static bool
+duration_arg(const char *name, const char *arg, uint64_t *ms)
+{
+	if (fme_parse_duration(arg, ms) < 0 || !*ms) {
+		fprintf(stderr, FME_APP ": bad --%s '%s': a duration such as 200ms, 15s, "
+			"1m30s, not 0\n", name, arg);
+		return false;
+	}
+	return true;
+}
 
 int
 fme_parse_args(int argc, char **argv, struct fme_options *opt)
@@ -204,6 +312,10 @@ fme_parse_args(int argc, char **argv, struct fme_options *opt)
 
 	memset(opt, 0, sizeof(*opt));
 	opt->telemetry_path = "/metrics";
+	opt->push.interval_ms = FME_PUSH_DEFAULT_INTERVAL_MS;
+	opt->push.timeout_ms = FME_PUSH_DEFAULT_TIMEOUT_MS;
+	opt->push.max_age_ms = FME_PUSH_DEFAULT_MAX_AGE_MS;
+	opt->push.queue_bytes = FME_PUSH_DEFAULT_QUEUE_BYTES;
 	while ((c = getopt_long(argc, argv, "c:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_LISTEN:
@@ -245,6 +357,34 @@ fme_parse_args(int argc, char **argv, struct fme_options *opt)
 			break;
 		case OPT_PORTS_STATE:
 			opt->ports_state_dir = optarg;
+			break;
+		case OPT_PUSH_URL:
+			if (strncasecmp(optarg, "http://", 7) && strncasecmp(optarg, "https://", 8)) {
+				fprintf(stderr, FME_APP ": bad --push.url '%s': an http:// or "
+					"https:// URL\n", optarg);
+				return 1;
+			}
+			opt->push.url = optarg;
+			break;
+		case OPT_PUSH_INTERVAL:
+			if (!duration_arg("push.interval", optarg, &opt->push.interval_ms))
+				return 1;
+			break;
+		case OPT_PUSH_TIMEOUT:
+			if (!duration_arg("push.timeout", optarg, &opt->push.timeout_ms))
+				return 1;
+			break;
+		case OPT_PUSH_MAX_AGE:
+			if (!duration_arg("push.max-age", optarg, &opt->push.max_age_ms))
+				return 1;
+			break;
+		case OPT_PUSH_QUEUE:
+			if (fme_parse_size(optarg, &opt->push.queue_bytes) < 0 ||
+			    !opt->push.queue_bytes) {
+				fprintf(stderr, FME_APP ": bad --push.queue-size '%s': bytes, "
+					"with B, KiB, MiB or GiB\n", optarg);
+				return 1;
+			}
 			break;
 		case 'h':
 			usage(stdout);

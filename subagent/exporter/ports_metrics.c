@@ -282,56 +282,52 @@ utf8_valid(const unsigned char *s, size_t len)
 	return true;
 }
 
-/* A label value: UTF-8 as is, other octets as \xNN (fme_escape), with
- * backslash, double quote and newline escaped as the formats require. */
-static void
-put_label(FILE *f, const char *name, const void *v, size_t len, bool comma)
+/* A label value: UTF-8 as is, other octets as \xNN (fme_escape); the
+ * sink escapes what its format requires. */
+static struct fme_label
+port_label(const char *name, const void *v, size_t len, char *esc, size_t size)
 {
-	char esc[4 * FME_IFNAME_MAX + 4 * FME_IFALIAS_MAX + 1];
-	const char *s = v;
-	size_t n = len;
-
 	if (memchr(v, '\0', len) || !utf8_valid(v, len)) {
-		fme_escape(v, len, esc, sizeof(esc));
-		s = esc;
-		n = strlen(esc);
+		fme_escape(v, len, esc, size);
+		return (struct fme_label){ name, esc, strlen(esc), false };
 	}
-	fprintf(f, "%s%s=\"", comma ? "," : "", name);
-	for (size_t i = 0; i < n; i++) {
-		if (s[i] == '\\' || s[i] == '"')
-			fprintf(f, "\\%c", s[i]);
-		else if (s[i] == '\n')
-			fputs("\\n", f);
-		else
-			fputc(s[i], f);
-	}
-	fputc('"', f);
+	return (struct fme_label){ name, v, len, false };
 }
 
 /* The four labels every if_mib series has, in snmp_exporter's order. */
 static void
-put_labels(FILE *f, const struct row *row)
+put_labels(struct fme_sink *k, const struct row *row)
 {
-	put_label(f, "ifAlias", row->p.alias, row->p.alias_len, false);
-	put_label(f, "ifDescr", row->ifname, strlen(row->ifname), true);
-	fprintf(f, ",ifIndex=\"%" PRIu32 "\"", row->p.ifindex);
-	put_label(f, "ifName", row->ifname, strlen(row->ifname), true);
+	char alias[4 * FME_IFALIAS_MAX + 1], descr[4 * FME_IFNAME_MAX + 1];
+	char name[4 * FME_IFNAME_MAX + 1], ifindex[12];
+	struct fme_label l[4];
+
+	snprintf(ifindex, sizeof(ifindex), "%" PRIu32, row->p.ifindex);
+	l[0] = port_label("ifAlias", row->p.alias, row->p.alias_len, alias, sizeof(alias));
+	l[1] = port_label("ifDescr", row->ifname, strlen(row->ifname), descr, sizeof(descr));
+	l[2] = (struct fme_label){ "ifIndex", ifindex, strlen(ifindex), false };
+	l[3] = port_label("ifName", row->ifname, strlen(row->ifname), name, sizeof(name));
+	k->labels(k, l, 4);
+}
+
+/* An if_mib family; a counter keeps its IF-MIB name (typed `unknown` in
+ * OpenMetrics: Prometheus stores what snmp_exporter's text gives). */
+static void
+family(struct fme_sink *k, struct fme_family *f, const char *name, enum fme_kind kind,
+       const char *oid)
+{
+	char help[128];
+
+	fme_family_names(f, name, kind, kind == FME_K_COUNTER);
+	snprintf(help, sizeof(help), "IF-MIB::%s - %s", name, oid);
+	k->family(k, f, help, NULL);
 }
 
 static void
-family(FILE *f, enum fme_format fmt, const char *name, const char *type, const char *oid)
+column(struct fme_sink *k, enum fmp_ifmib_table t, unsigned int col, const char *name,
+       struct row *rows, unsigned int n)
 {
-	fprintf(f, "# HELP %s IF-MIB::%s - %s\n", name, name, oid);
-	/* a counter typed `unknown` in OpenMetrics keeps its sample name
-	 * (no `_total`): Prometheus stores what snmp_exporter's text gives */
-	fprintf(f, "# TYPE %s %s\n", name,
-		fmt == FME_OPENMETRICS && !strcmp(type, "counter") ? "unknown" : type);
-}
-
-static void
-column(FILE *f, enum fme_format fmt, enum fmp_ifmib_table t, unsigned int col,
-       const char *name, struct row *rows, unsigned int n)
-{
+	struct fme_family f;
 	bool head = false;
 	char oid[40];
 
@@ -345,17 +341,14 @@ column(FILE *f, enum fme_format fmt, enum fmp_ifmib_table t, unsigned int col,
 		    v.type == FMP_IFV_OID_ZERO)
 			continue;
 		if (!head) {
-			family(f, fmt, name, v.type == FMP_IFV_COUNTER32 ||
-			       v.type == FMP_IFV_COUNTER64 ? "counter" : "gauge", oid);
+			family(k, &f, name, v.type == FMP_IFV_COUNTER32 ||
+			       v.type == FMP_IFV_COUNTER64 ? FME_K_COUNTER : FME_K_GAUGE, oid);
 			head = true;
 		}
-		fprintf(f, "%s{", name);
-		put_labels(f, &rows[i]);
+		put_labels(k, &rows[i]);
 		/* TimeTicks in seconds, as snmp_exporter gives them */
-		if (v.type == FMP_IFV_TIMETICKS)
-			fprintf(f, "} %" PRIu64 ".%02" PRIu64 "\n", v.num / 100, v.num % 100);
-		else
-			fprintf(f, "} %" PRIu64 "\n", v.num);
+		k->sample(k, f.sample, NULL, (struct fme_value){
+			.kind = v.type == FMP_IFV_TIMETICKS ? FME_V_CS : FME_V_U64, .u = v.num });
 	}
 }
 
@@ -363,32 +356,36 @@ column(FILE *f, enum fme_format fmt, enum fmp_ifmib_table t, unsigned int col,
  * and ifSpecific (the OID 0.0 for every port) as its OBJECT IDENTIFIER: a
  * label and the value 1. */
 static void
-info_columns(FILE *f, enum fme_format fmt, struct row *rows, unsigned int n)
+info_columns(struct fme_sink *k, struct row *rows, unsigned int n)
 {
-	family(f, fmt, fmt == FME_OPENMETRICS ? "ifType" : "ifType_info",
-	       fmt == FME_OPENMETRICS ? "info" : "gauge",
-	       "1.3.6.1.2.1.2.2.1.3");
+	const struct fme_value one = { FME_V_U64, 1 };
+	struct fme_family f;
+	struct fme_label x;
+	char mac[18];
+
+	family(k, &f, "ifType", FME_K_INFO, "1.3.6.1.2.1.2.2.1.3");
+	x = (struct fme_label){ "ifType", "ethernetCsmacd", 14, false };
 	for (unsigned int i = 0; i < n; i++) {
-		fputs("ifType_info{", f);
-		put_labels(f, &rows[i]);
-		fputs(",ifType=\"ethernetCsmacd\"} 1\n", f);
+		put_labels(k, &rows[i]);
+		k->sample(k, f.sample, &x, one);
 	}
-	family(f, fmt, "ifPhysAddress", "gauge", "1.3.6.1.2.1.2.2.1.6");
+	family(k, &f, "ifPhysAddress", FME_K_GAUGE, "1.3.6.1.2.1.2.2.1.6");
 	for (unsigned int i = 0; i < n; i++) {
 		const uint8_t *m = rows[i].r.mac;
 
 		if (!rows[i].r.mac_ok)
 			continue;
-		fputs("ifPhysAddress{", f);
-		put_labels(f, &rows[i]);
-		fprintf(f, ",ifPhysAddress=\"%02X:%02X:%02X:%02X:%02X:%02X\"} 1\n", m[0], m[1],
-			m[2], m[3], m[4], m[5]);
+		snprintf(mac, sizeof(mac), "%02X:%02X:%02X:%02X:%02X:%02X", m[0], m[1], m[2],
+			 m[3], m[4], m[5]);
+		x = (struct fme_label){ "ifPhysAddress", mac, 17, false };
+		put_labels(k, &rows[i]);
+		k->sample(k, f.sample, &x, one);
 	}
-	family(f, fmt, "ifSpecific", "gauge", "1.3.6.1.2.1.2.2.1.22");
+	family(k, &f, "ifSpecific", FME_K_GAUGE, "1.3.6.1.2.1.2.2.1.22");
+	x = (struct fme_label){ "ifSpecific", "0.0", 3, false };
 	for (unsigned int i = 0; i < n; i++) {
-		fputs("ifSpecific{", f);
-		put_labels(f, &rows[i]);
-		fputs(",ifSpecific=\"0.0\"} 1\n", f);
+		put_labels(k, &rows[i]);
+		k->sample(k, f.sample, &x, one);
 	}
 }
 
@@ -429,39 +426,29 @@ by_ifindex(const void *a, const void *b)
 	return (x->p.ifindex > y->p.ifindex) - (x->p.ifindex < y->p.ifindex);
 }
 
-char *
-fme_ports_render(struct fme_ports *ps, enum fme_format fmt, size_t *len)
+int
+fme_ports_walk(struct fme_ports *ps, struct fme_sink *k)
 {
 	struct row *rows = NULL;
 	unsigned int n = 0;
-	char *text = NULL;
-	FILE *f;
+	int rc = 0;
 
-	*len = 0;
 	pthread_mutex_lock(&ps->lock);
 	reload_map(ps);
-	for (unsigned int k = 0; k < ps->n_src; k++)
-		if (read_source(ps, k, &rows, &n) < 0)
-			goto out;
-	qsort(rows, n, sizeof(*rows), by_ifindex);
-	f = open_memstream(&text, len);
-	if (!f)
-		goto out;
-	if (n) {
-		for (unsigned int c = 1; c <= FMP_IF_LAST; c++)
+	for (unsigned int i = 0; i < ps->n_src && !rc; i++)
+		rc = read_source(ps, i, &rows, &n);
+	if (!rc) {
+		qsort(rows, n, sizeof(*rows), by_ifindex);
+		for (unsigned int c = 1; n && c <= FMP_IF_LAST; c++)
 			if (if_names[c])
-				column(f, fmt, FMP_IFTABLE, c, if_names[c], rows, n);
-		info_columns(f, fmt, rows, n);
-		for (unsigned int c = 1; c <= FMP_IFX_LAST; c++)
+				column(k, FMP_IFTABLE, c, if_names[c], rows, n);
+		if (n)
+			info_columns(k, rows, n);
+		for (unsigned int c = 1; n && c <= FMP_IFX_LAST; c++)
 			if (ifx_names[c])
-				column(f, fmt, FMP_IFXTABLE, c, ifx_names[c], rows, n);
+				column(k, FMP_IFXTABLE, c, ifx_names[c], rows, n);
 	}
-	if (fclose(f) != 0) {
-		free(text);
-		text = NULL;
-	}
-out:
 	pthread_mutex_unlock(&ps->lock);
 	free(rows);
-	return text;
+	return rc;
 }

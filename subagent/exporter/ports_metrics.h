@@ -30,10 +30,10 @@ int fme_ports_create(char *const *specs, unsigned int n, const char *state_dir,
 /* fastmib-agentx's state directory where it exists, else NULL. */
 const char *fme_ports_default_state_dir(void);
 
-/* One reading of every port, as text of format `f` without `# EOF`, in a
- * malloc'd buffer of *len octets (NULL: out of memory). Scrapes take their
- * turn: one telemetry connection per application. */
-char *fme_ports_render(struct fme_ports *ports, enum fme_format f, size_t *len);
+/* One reading of every port, given to `sink` (expo.h) family by family.
+ * Readings take their turn: one telemetry connection per application.
+ * 0, or -ENOMEM. */
+int fme_ports_walk(struct fme_ports *ports, struct fme_sink *sink);
 
 void fme_ports_destroy(struct fme_ports *ports);
 

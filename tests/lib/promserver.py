@@ -101,22 +101,26 @@ class Exporter:
 
 
 class Prometheus:
-    """The real Prometheus server scraping `targets` every second (or as
-    `job_extra` says); `args` more command-line flags."""
+    """The real Prometheus server scraping `targets` every second (none:
+    no scrape, or as `job_extra` says); with `remote_write`, a remote write
+    receiver too (at /api/v1/write); `args` more command-line flags.
+    `port`: its port, chosen before (default: a free one)."""
 
-    def __init__(self, workdir, targets, job_extra=None, args=()):
+    def __init__(self, workdir, targets, job_extra=None, remote_write=False, port=None,
+                 args=()):
         self.args = list(args)
         self.dir = os.path.join(workdir, "prometheus-%d" % free_tcp_port())
         os.makedirs(self.dir)
-        self.port = free_tcp_port()
+        self.port = port or free_tcp_port()
         self.proc = None
+        self.remote_write = remote_write
         job = {"job_name": "fastmib", "scrape_interval": "1s", "scrape_timeout": "1s",
                "static_configs": [{"targets": list(targets)}]}
         job.update(job_extra or {})
         self.config = os.path.join(self.dir, "prometheus.yml")
         with open(self.config, "w") as f:  # JSON is YAML
             json.dump({"global": {"scrape_interval": "1s", "evaluation_interval": "1s"},
-                       "scrape_configs": [job]}, f)
+                       "scrape_configs": [job] if targets else []}, f)
         self.log = os.path.join(self.dir, "log")
 
     def start(self):
@@ -124,7 +128,9 @@ class Prometheus:
             self.proc = subprocess.Popen(
                 [PROMETHEUS, "--config.file", self.config,
                  "--storage.tsdb.path", os.path.join(self.dir, "data"),
-                 "--web.listen-address", "127.0.0.1:%d" % self.port, *self.args],
+                 "--web.listen-address", "127.0.0.1:%d" % self.port,
+                 *(["--web.enable-remote-write-receiver"] if self.remote_write else []),
+                 *self.args],
                 stdout=log, stderr=subprocess.STDOUT, cwd=self.dir)
 
         def ready():
@@ -144,6 +150,10 @@ class Prometheus:
         d = json.loads(body)
         assert status == 200 and d["status"] == "success", body
         return d["data"]
+
+    @property
+    def write_url(self):
+        return "http://127.0.0.1:%d/api/v1/write" % self.port
 
     def query(self, q):
         """{frozenset(labels without __name__ and job/instance): value string}"""

@@ -223,6 +223,34 @@ def test_prometheus_stores_the_if_mib_names(fastmib_exporter, tmp_path):
         p.stop()
 
 
+def test_pushed_under_the_if_mib_names(served, testpmd, fastmib_exporter, tmp_path):
+    """--push.url sends the ports' series as a scrape gives them: the real
+    Prometheus (its remote write receiver) stores every series of the
+    ports' scrape, names and labels alike (an empty ifAlias no label),
+    and the values of those that do not move."""
+    import promserver
+    p = promserver.Prometheus(str(tmp_path), [], remote_write=True).start()
+    e = promserver.Exporter([], str(tmp_path), args=[
+        "--ports", testpmd.dir, "--ports.state-dir", served.state_dir,
+        "--push.url", p.write_url, "--push.interval", "200ms"])
+    try:
+        e.start()
+        p.wait_scraped('ifOperStatus{ifIndex="1001"}')
+        o = port_series(fetch(fastmib_exporter))
+        got = {}
+        for r in p.api("query", query='{ifIndex=~"1000|1001"}')["result"]:
+            m = dict(r["metric"])
+            got[(m.pop("__name__"), frozenset(m.items()))] = float(r["value"][1])
+        want = {(n, frozenset((k, v) for k, v in lb if v)): v for (n, lb), v in o.items()}
+        assert set(got) == set(want)
+        for key, v in want.items():
+            if key[0] not in MOVING:
+                assert got[key] == float(v), key
+    finally:
+        e.stop()
+        p.stop()
+
+
 def test_alias_set_over_snmp_reaches_both(exporter, served, fastmib_exporter):
     """ifAlias set over SNMP is in the agent's map: fastmib-exporter reads
     the map again and labels the port as snmp_exporter does, quotes and
