@@ -12,7 +12,9 @@ The segment: fastmib-bench-scrape-writer fills ROWS rows (default all
 65,536) of bench/exporter/small.yaml; row r (index r + 1) holds
 k * 2^32 + r + 1 in counter k = 1..4. Every scrape's body is checked
 sample by sample after it is timed: each row of each counter once, with
-its value (a scrape that lost or garbled a row is an error, not a figure).
+its value, and in OpenMetrics its _created once, the same time for all
+rows, not in the future (a scrape that lost or garbled a row is an
+error, not a figure).
 
 Paths (--paths, comma-separated; default all):
   exporter   fastmib-exporter, GET /metrics in the text format 0.0.4
@@ -82,9 +84,27 @@ def check_exporter(body, prefix, rows, om):
     (integers; OpenMetrics ends with # EOF)."""
     rx = re.compile(rb'^%s_flow_(\w+?)_total\{flow_id="(\d+)"\} (\d+)$' % prefix.encode(),
                     re.M)
-    _check(body, rx, {c.encode(): k for k, c in enumerate(COUNTERS)}, rows, int)
-    if om and not body.endswith(b"\n# EOF\n"):
+    names = {c.encode(): k for k, c in enumerate(COUNTERS)}
+    _check(body, rx, names, rows, int)
+    if not om:
+        return
+    if not body.endswith(b"\n# EOF\n"):
         raise H.HarnessError("OpenMetrics body does not end with # EOF")
+    # each sample's _created: every row's counters were enabled by the
+    # writer at its start, so one time for all, not later than now
+    rx = re.compile(rb'^%s_flow_(\w+?)_created\{flow_id="(\d+)"\} (\S+)$' % prefix.encode(),
+                    re.M)
+    created = set()
+
+    def once(v):
+        created.add(v)
+        return 0
+    _check(body, rx, names, rows, once, lambda k, i: 0)
+    if len(created) != 1:
+        raise H.HarnessError("%d different _created times, expected one" % len(created))
+    t = created.pop()
+    if not 0 < float(t) <= time.time():
+        raise H.HarnessError("_created %s is no past time" % t.decode())
 
 
 def check_snmp(body, rows):
@@ -95,7 +115,10 @@ def check_snmp(body, rows):
         raise H.HarnessError("snmp_exporter's scrape is incomplete")
 
 
-def _check(body, rx, names, rows, conv):
+def _check(body, rx, names, rows, conv, want=None):
+    """Each row of each counter once, its value conv(text) == want(k, index)
+    (default expected())."""
+    want = want or expected
     seen = [bytearray(rows + 1) for _ in names]
     count = [0] * len(names)
     for m in rx.finditer(body):
@@ -107,9 +130,9 @@ def _check(body, rx, names, rows, conv):
             raise H.HarnessError("row %d of counter %d out of range or twice" % (i, k + 1))
         seen[k][i] = 1
         count[k] += 1
-        if conv(m.group(3)) != expected(k, i):
+        if conv(m.group(3)) != want(k, i):
             raise H.HarnessError("row %d of counter %d: %s, expected %d" % (
-                i, k + 1, m.group(3).decode(), expected(k, i)))
+                i, k + 1, m.group(3).decode(), want(k, i)))
     if count != [rows] * len(names):
         raise H.HarnessError("rows per counter %s, expected %d" % (count, rows))
 
