@@ -10,9 +10,12 @@
  * row's counters from one consistent read, as an SNMP request gets
  * them), and its families are then written from those snapshots, one
  * family per counter or state. The snapshots of one table are held
- * while its families are written (8 bytes a counter, the discontinuity,
- * a keyed row's key; its labels are made again for each family), a
- * fraction of the text they make; nothing of the previous table is.
+ * while its families are written (a row's words, 8 bytes each: one a
+ * counter, a histogram's buckets, count and sum; 8 bytes of
+ * discontinuity, 4 of row number, 2 of flags; its states and a keyed
+ * row's key; its labels are made again for each family): 46 bytes a row
+ * of four counters, a fraction of the 208 bytes of text they make,
+ * and nothing of the previous table is held.
  * Flat memory and one snapshot per row cannot both be had when each
  * counter is a family of its own: a row's later counters wait for their
  * families somewhere.
