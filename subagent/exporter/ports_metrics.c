@@ -437,7 +437,8 @@ fme_ports_walk(struct fme_ports *ps, struct fme_sink *k)
 	reload_map(ps);
 	for (unsigned int i = 0; i < ps->n_src && !rc; i++)
 		rc = read_source(ps, i, &rows, &n);
-	if (!rc) {
+	/* no port anywhere: rows is NULL, which qsort() must not be given */
+	if (!rc && n) {
 		qsort(rows, n, sizeof(*rows), by_ifindex);
 		for (unsigned int c = 1; n && c <= FMP_IF_LAST; c++)
 			if (if_names[c])
