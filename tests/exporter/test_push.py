@@ -500,6 +500,24 @@ def test_full_queue_holds_its_size(workdir, example_segment):
             assert (rss1 - rss0) * 1024 < 2 * queue, (rss0, rss1)
 
 
+def test_stop_cuts_a_hanging_request(workdir, example_segment):
+    """SIGTERM while a request hangs: the exporter stops at once, not at
+    the end of --push.timeout (systemd's stop would wait that long)."""
+    seg, _ = example_segment
+    with Silent() as r:
+        e = ps.Exporter([seg], str(workdir), args=["--push.url", r.url(), "--push.timeout",
+                                                   "1h"]).start()
+        try:
+            h.wait_for(lambda: r.held, 30, "the push to connect")
+            e.proc.terminate()
+            # a hang guard, far below the request's timeout
+            assert e.proc.wait(timeout=60) == 0
+            assert not log_lines(e, OUTAGE_START)
+            assert log_lines(e, r'msg="signal 15: stopping"')
+        finally:
+            e.stop()
+
+
 def test_bad_push_options():
     exe = tool("FASTMIB_EXPORTER")
     for args, msg in ((["--push.url", "ftp://x"], "--push.url"),
