@@ -65,9 +65,8 @@ struct fme_push {
 	bool rejecting;    /* the last answer was a refusal (logged once) */
 };
 
-/* The URL without its user information (user:password@), for the log. */
-static void
-shown_url(const char *url, char *out, size_t size)
+void
+fme_push_shown_url(const char *url, char *out, size_t size)
 {
 	const char *host = strstr(url, "://"), *at, *end;
 
@@ -448,7 +447,7 @@ fme_push_start(const struct fme_push_config *cfg, struct fme_set *set, struct fm
 		return -1;
 	}
 	p->cfg = *cfg;
-	shown_url(cfg->url, p->shown, sizeof(p->shown));
+	fme_push_shown_url(cfg->url, p->shown, sizeof(p->shown));
 	p->set = set;
 	p->ports = ports;
 	pthread_mutex_init(&p->lock, NULL);

@@ -530,6 +530,25 @@ def test_bad_push_options():
         r = subprocess.run([exe, *args, "/nonexistent"], capture_output=True, text=True,
                            timeout=10)
         assert r.returncode == 1 and msg in r.stderr, (args, r.stderr)
+    # a URL libcurl cannot use, a duration no clock can take: refused at
+    # the start, naming the option, the password not shown
+    for args, msg in ((["--push.url", "http://"], "--push.url 'http://': No host"),
+                      (["--push.url", "http://a b/w"], "--push.url 'http://a b/w': Bad host"),
+                      (["--push.url", "http://127.0.0.1:99999/w"], "--push.url"),
+                      (["--push.url", "ftp://u:secret@h/"], "--push.url 'ftp://h/'"),
+                      (["--push.url", "http://u:secret@h:x/"], "--push.url 'http://h:x/'"),
+                      (["--push.url", "http://x", "--push.interval", "300y"], "--push.interval"),
+                      (["--push.url", "http://x", "--push.max-age", "300000000y"],
+                       "--push.max-age"),
+                      (["--push.url", "http://x", "--push.timeout", "300y"], "--push.timeout")):
+        r = subprocess.run([exe, *args, "/nonexistent"], capture_output=True, text=True,
+                           timeout=10)
+        assert r.returncode == 1 and msg in r.stderr, (args, r.stderr)
+        assert "secret" not in r.stderr
+    for args in (["--push.url", "https://u:p%40ss@[::1]:9090/api/v1/write"],
+                 ["--push.interval", "292y"]):
+        r = subprocess.run([exe, *args, "--help"], capture_output=True, text=True, timeout=10)
+        assert r.returncode == 0, (args, r.stderr)
     # Prometheus' durations, largest unit first; sizes in powers of 1024
     for args in (["--push.interval", "1m30s"], ["--push.interval", "200ms"],
                  ["--push.max-age", "1h"], ["--push.timeout", "5m0s"],
