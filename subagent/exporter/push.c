@@ -63,6 +63,9 @@ struct fme_push {
 	int64_t outage_ms;
 	uint64_t outage_batches, outage_samples; /* dropped when it began */
 	bool rejecting;    /* the last answer was a refusal (logged once) */
+
+	/* the reader's own */
+	bool too_big;      /* the last batch was larger than the queue (logged once) */
 };
 
 void
@@ -154,6 +157,16 @@ drop_locked(struct fme_push *p, struct batch *b, enum fme_push_drop why)
 static void
 enqueue(struct fme_push *p, struct batch *b)
 {
+	size_t len = b->len;
+	bool too_big = len > p->cfg.queue_bytes;
+
+	/* a queue smaller than one batch would drop every read unsent: said
+	 * once, as it starts, not only counted */
+	if (too_big && !p->too_big)
+		fme_log(FME_WARN, "push: a batch of %zu bytes is larger than --push.queue-size "
+			"(%" PRIu64 " bytes): every batch this large is dropped unsent", len,
+			p->cfg.queue_bytes);
+	p->too_big = too_big;
 	pthread_mutex_lock(&p->lock);
 	p->st.samples_read += b->samples;
 	p->st.queue_bytes += b->len;

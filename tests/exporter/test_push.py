@@ -372,6 +372,25 @@ def test_400_dropped_not_retried(workdir, example_segment):
         r.stop()
 
 
+def test_queue_smaller_than_a_batch(workdir, example_segment):
+    """--push.queue-size below one batch: nothing can be sent, and the log
+    says so once (not only the queue_full counter)."""
+    seg, _ = example_segment
+    r = Receiver([204])
+    try:
+        with Running(workdir, seg, r.url, "--push.queue-size", "100") as e:
+            h.wait_for(lambda: stat(metrics(e), "batches_dropped_total", "queue_full") >= 5,
+                       60, "five batches dropped")
+            m = metrics(e)
+            consistent(m)
+            assert stat(m, "samples_sent_total") == 0 and r.count() == 0
+            lines = log_lines(e, "larger than --push.queue-size")
+            assert len(lines) == 1 and "(100 bytes)" in lines[0], lines
+            assert "level=warn" in lines[0]
+    finally:
+        r.stop()
+
+
 # ---- (d) a receiver that accepts and never answers ----
 
 def sanitized(binary):
