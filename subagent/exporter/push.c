@@ -290,9 +290,11 @@ post(struct fme_push *p, const struct batch *b, char *why, size_t size)
 	return code == 429 || code >= 500 ? RETRY : REJECTED;
 }
 
-/* The end of an outage: its length and what it dropped, in one line. */
+/* The end of an outage: its length and what it dropped, in one line;
+ * `back`: the receiver answers again, or else the push stops meanwhile
+ * (so that every outage logged as it starts is logged as it ends). */
 static void
-outage_end(struct fme_push *p)
+outage_end(struct fme_push *p, bool back)
 {
 	uint64_t batches = 0, samples = 0;
 
@@ -302,8 +304,9 @@ outage_end(struct fme_push *p)
 		samples += p->st.samples_dropped[r];
 	}
 	pthread_mutex_unlock(&p->lock);
-	fme_log(FME_INFO, "push to %s: receiver back after %.3fs; %" PRIu64 " batches (%" PRIu64
+	fme_log(FME_INFO, "push to %s: %s after %.3fs; %" PRIu64 " batches (%" PRIu64
 		" samples) dropped meanwhile", p->shown,
+		back ? "receiver back" : "stopping, the receiver still failing",
 		(double)(mono_ms() - p->outage_ms) / 1000.0, batches - p->outage_batches,
 		samples - p->outage_samples);
 	p->outage = false;
@@ -344,7 +347,7 @@ send_batch(struct fme_push *p, struct batch *b)
 		if (o == RETRY && stopping(p))
 			break; /* cut at stop: no failure of the receiver's */
 		if (o != RETRY && p->outage)
-			outage_end(p); /* the receiver answers again */
+			outage_end(p, true); /* the receiver answers again */
 		if (o == SENT) {
 			p->rejecting = false;
 			break;
@@ -408,6 +411,8 @@ sender_main(void *arg)
 		pthread_mutex_unlock(&p->lock);
 		send_batch(p, b);
 	}
+	if (p->outage)
+		outage_end(p, false);
 	return NULL;
 }
 

@@ -537,6 +537,24 @@ def test_stop_cuts_a_hanging_request(workdir, example_segment):
             e.stop()
 
 
+def test_stop_during_an_outage(workdir, example_segment):
+    """Stopped while the receiver fails: the outage's end is logged too
+    (one line as it starts, one as it ends, whatever ends it)."""
+    seg, _ = example_segment
+    with Silent() as r:
+        e = ps.Exporter([seg], str(workdir), args=["--push.url", r.url(), "--push.timeout",
+                                                   "300ms", "--push.interval", INTERVAL]).start()
+        try:
+            h.wait_for(lambda: log_lines(e, OUTAGE_START), 60, "the outage to start")
+            e.proc.terminate()
+            assert e.proc.wait(timeout=60) == 0
+            end = log_lines(e, r'msg="push to \S+: stopping, the receiver still failing after ')
+            assert len(log_lines(e, OUTAGE_START)) == 1 and len(end) == 1, e.log_text()
+            assert not log_lines(e, OUTAGE_END)
+        finally:
+            e.stop()
+
+
 def test_bad_push_options():
     exe = tool("FASTMIB_EXPORTER")
     for args, msg in ((["--push.url", "ftp://x"], "--push.url"),
