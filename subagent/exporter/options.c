@@ -11,6 +11,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include <curl/curl.h>
 #include <net-snmp/net-snmp-config.h>
 #include <net-snmp/library/read_config.h>
 
@@ -50,7 +51,8 @@ usage(FILE *f)
 		"                             /var/lib/fastmib-agentx where it exists)\n"
 		"  --push.url URL             also send the samples of a scrape to this\n"
 		"                             Prometheus remote write 1.0 receiver (http or\n"
-		"                             https), read every --push.interval\n"
+		"                             https; user:password@ for basic\n"
+		"                             authentication), read every --push.interval\n"
 		"  --push.interval DURATION   time between two reads for the push (default\n"
 		"                             15s); durations as Prometheus writes them:\n"
 		"                             200ms, 15s, 1m30s, 1h\n"
@@ -292,15 +294,48 @@ fme_parse_size(const char *s, uint64_t *bytes)
 	return -EINVAL;
 }
 
+/* A duration the push can add to a clock: Prometheus' own bound, what
+ * nanoseconds fit in an int64 (292 years). */
+#define FME_MAX_DURATION_MS ((uint64_t)INT64_MAX / 1000000u)
+
 static bool
 duration_arg(const char *name, const char *arg, uint64_t *ms)
 {
-	if (fme_parse_duration(arg, ms) < 0 || !*ms) {
+	if (fme_parse_duration(arg, ms) < 0 || !*ms || *ms > FME_MAX_DURATION_MS) {
 		fprintf(stderr, FME_APP ": bad --%s '%s': a duration such as 200ms, 15s, "
-			"1m30s, not 0\n", name, arg);
+			"1m30s, not 0, at most 292y\n", name, arg);
 		return false;
 	}
 	return true;
+}
+
+/*
+ * --push.url: an http or https URL with a host, checked as libcurl will
+ * read it, so that a URL it cannot use stops the start rather than fails
+ * every request. The message shows the URL without its password.
+ */
+static bool
+push_url_arg(const char *url)
+{
+	CURLU *u = curl_url();
+	CURLUcode rc = u ? curl_url_set(u, CURLUPART_URL, url, 0) : CURLUE_OUT_OF_MEMORY;
+	char *host = NULL, shown[512];
+	const char *why = NULL;
+
+	if (rc != CURLUE_OK)
+		why = curl_url_strerror(rc);
+	else if (strncasecmp(url, "http://", 7) && strncasecmp(url, "https://", 8))
+		why = "not http:// or https://";
+	else if (curl_url_get(u, CURLUPART_HOST, &host, 0) != CURLUE_OK || !host[0])
+		why = "no host";
+	curl_free(host);
+	curl_url_cleanup(u);
+	if (why) {
+		fme_push_shown_url(url, shown, sizeof(shown));
+		fprintf(stderr, FME_APP ": bad --push.url '%s': %s (an http:// or https:// URL)\n",
+			shown, why);
+	}
+	return !why;
 }
 
 int
@@ -359,11 +394,8 @@ fme_parse_args(int argc, char **argv, struct fme_options *opt)
 			opt->ports_state_dir = optarg;
 			break;
 		case OPT_PUSH_URL:
-			if (strncasecmp(optarg, "http://", 7) && strncasecmp(optarg, "https://", 8)) {
-				fprintf(stderr, FME_APP ": bad --push.url '%s': an http:// or "
-					"https:// URL\n", optarg);
+			if (!push_url_arg(optarg))
 				return 1;
-			}
 			opt->push.url = optarg;
 			break;
 		case OPT_PUSH_INTERVAL:

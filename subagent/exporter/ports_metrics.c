@@ -47,7 +47,10 @@ struct fme_ports {
 	struct fme_portmap *map;
 	char *state_dir;                /* NULL: no map file */
 	struct stat map_st;             /* the file as last loaded */
-	struct track *tracks;
+	/* each allocated on its own: a row holds a pointer to its track while
+	 * later ports of the same walk add theirs (an array of tracks grown
+	 * by realloc() would move the ones already pointed to) */
+	struct track **tracks;
 	unsigned int n_tracks;
 	struct timespec start;
 };
@@ -163,6 +166,8 @@ fme_ports_destroy(struct fme_ports *ps)
 		fme_tel_free(ps->src[i].tel);
 	free(ps->src);
 	free(ps->labels);
+	for (unsigned int i = 0; i < ps->n_tracks; i++)
+		free(ps->tracks[i]);
 	free(ps->tracks);
 	free(ps->state_dir);
 	fme_portmap_free(ps->map);
@@ -175,10 +180,10 @@ fme_ports_destroy(struct fme_ports *ps)
 static struct fmp_ifmib_track *
 track_of(struct fme_ports *ps, uint32_t ifindex, long pid)
 {
-	struct track *t;
+	struct track *t, **grown;
 
 	for (unsigned int i = 0; i < ps->n_tracks; i++) {
-		t = &ps->tracks[i];
+		t = ps->tracks[i];
 		if (t->ifindex != ifindex)
 			continue;
 		if (t->pid != pid) {
@@ -187,12 +192,13 @@ track_of(struct fme_ports *ps, uint32_t ifindex, long pid)
 		}
 		return &t->t;
 	}
-	t = realloc(ps->tracks, (ps->n_tracks + 1) * sizeof(*t));
-	if (!t)
+	grown = realloc(ps->tracks, (ps->n_tracks + 1) * sizeof(*grown));
+	if (!grown)
 		return NULL;
-	ps->tracks = t;
-	t = &t[ps->n_tracks++];
-	memset(t, 0, sizeof(*t));
+	ps->tracks = grown;
+	if (!(t = calloc(1, sizeof(*t))))
+		return NULL;
+	ps->tracks[ps->n_tracks++] = t;
 	t->ifindex = ifindex;
 	t->pid = pid;
 	fmp_ifmib_track_reset(&t->t, 0);
@@ -437,7 +443,8 @@ fme_ports_walk(struct fme_ports *ps, struct fme_sink *k)
 	reload_map(ps);
 	for (unsigned int i = 0; i < ps->n_src && !rc; i++)
 		rc = read_source(ps, i, &rows, &n);
-	if (!rc) {
+	/* no port anywhere: rows is NULL, which qsort() must not be given */
+	if (!rc && n) {
 		qsort(rows, n, sizeof(*rows), by_ifindex);
 		for (unsigned int c = 1; n && c <= FMP_IF_LAST; c++)
 			if (if_names[c])

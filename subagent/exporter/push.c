@@ -63,11 +63,13 @@ struct fme_push {
 	int64_t outage_ms;
 	uint64_t outage_batches, outage_samples; /* dropped when it began */
 	bool rejecting;    /* the last answer was a refusal (logged once) */
+
+	/* the reader's own */
+	bool too_big;      /* the last batch was larger than the queue (logged once) */
 };
 
-/* The URL without its user information (user:password@), for the log. */
-static void
-shown_url(const char *url, char *out, size_t size)
+void
+fme_push_shown_url(const char *url, char *out, size_t size)
 {
 	const char *host = strstr(url, "://"), *at, *end;
 
@@ -155,6 +157,16 @@ drop_locked(struct fme_push *p, struct batch *b, enum fme_push_drop why)
 static void
 enqueue(struct fme_push *p, struct batch *b)
 {
+	size_t len = b->len;
+	bool too_big = len > p->cfg.queue_bytes;
+
+	/* a queue smaller than one batch would drop every read unsent: said
+	 * once, as it starts, not only counted */
+	if (too_big && !p->too_big)
+		fme_log(FME_WARN, "push: a batch of %zu bytes is larger than --push.queue-size "
+			"(%" PRIu64 " bytes): every batch this large is dropped unsent", len,
+			p->cfg.queue_bytes);
+	p->too_big = too_big;
 	pthread_mutex_lock(&p->lock);
 	p->st.samples_read += b->samples;
 	p->st.queue_bytes += b->len;
@@ -278,9 +290,11 @@ post(struct fme_push *p, const struct batch *b, char *why, size_t size)
 	return code == 429 || code >= 500 ? RETRY : REJECTED;
 }
 
-/* The end of an outage: its length and what it dropped, in one line. */
+/* The end of an outage: its length and what it dropped, in one line;
+ * `back`: the receiver answers again, or else the push stops meanwhile
+ * (so that every outage logged as it starts is logged as it ends). */
 static void
-outage_end(struct fme_push *p)
+outage_end(struct fme_push *p, bool back)
 {
 	uint64_t batches = 0, samples = 0;
 
@@ -290,8 +304,9 @@ outage_end(struct fme_push *p)
 		samples += p->st.samples_dropped[r];
 	}
 	pthread_mutex_unlock(&p->lock);
-	fme_log(FME_INFO, "push to %s: receiver back after %.3fs; %" PRIu64 " batches (%" PRIu64
+	fme_log(FME_INFO, "push to %s: %s after %.3fs; %" PRIu64 " batches (%" PRIu64
 		" samples) dropped meanwhile", p->shown,
+		back ? "receiver back" : "stopping, the receiver still failing",
 		(double)(mono_ms() - p->outage_ms) / 1000.0, batches - p->outage_batches,
 		samples - p->outage_samples);
 	p->outage = false;
@@ -332,7 +347,7 @@ send_batch(struct fme_push *p, struct batch *b)
 		if (o == RETRY && stopping(p))
 			break; /* cut at stop: no failure of the receiver's */
 		if (o != RETRY && p->outage)
-			outage_end(p); /* the receiver answers again */
+			outage_end(p, true); /* the receiver answers again */
 		if (o == SENT) {
 			p->rejecting = false;
 			break;
@@ -396,6 +411,8 @@ sender_main(void *arg)
 		pthread_mutex_unlock(&p->lock);
 		send_batch(p, b);
 	}
+	if (p->outage)
+		outage_end(p, false);
 	return NULL;
 }
 
@@ -448,7 +465,7 @@ fme_push_start(const struct fme_push_config *cfg, struct fme_set *set, struct fm
 		return -1;
 	}
 	p->cfg = *cfg;
-	shown_url(cfg->url, p->shown, sizeof(p->shown));
+	fme_push_shown_url(cfg->url, p->shown, sizeof(p->shown));
 	p->set = set;
 	p->ports = ports;
 	pthread_mutex_init(&p->lock, NULL);

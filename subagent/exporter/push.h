@@ -23,6 +23,7 @@
 #ifndef FME_PUSH_H
 #define FME_PUSH_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct fme_set;
@@ -64,6 +65,9 @@ struct fme_push_stats {
 	uint64_t queue_bytes;   /* the batch being sent included */
 	uint64_t queue_samples;
 };
+
+/** The URL without its user information (user:password@), as logged. */
+void fme_push_shown_url(const char *url, char *out, size_t size);
 
 /** Start pushing what `set` and `ports` serve: 0, or -1 after a log line. */
 int fme_push_start(const struct fme_push_config *cfg, struct fme_set *set,

@@ -177,12 +177,18 @@ fme_rw_compress(const struct fme_rw *rw, size_t *len)
 
 	if (!out)
 		return NULL;
+	uint8_t *fit;
+
 	if (snappy_compress((const char *)rw->buf, rw->len, (char *)out, &n) != SNAPPY_OK) {
 		free(out);
 		return NULL;
 	}
+	/* the batch waits in the queue, which counts its compressed bytes:
+	 * it must hold no more (the bound above is the uncompressed length
+	 * and a sixth, several times the compressed one) */
+	fit = realloc(out, n ? n : 1);
 	*len = n;
-	return out;
+	return fit ? fit : out;
 }
 
 void
