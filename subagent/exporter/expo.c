@@ -18,7 +18,6 @@
 #include "expo.h"
 #include "log.h"
 #include "ports_metrics.h"
-#include "push.h"
 
 /* Bytes of exposition made ahead of what is sent, at most about this many
  * (one family header, or this many bytes of rows). */
@@ -189,24 +188,6 @@ put_escaped(struct out *o, const char *s, size_t n, bool quote)
 
 /* ---- families and samples: the text sink ---- */
 
-void
-fme_family_names(struct fme_family *f, const char *base, enum fme_kind kind, bool keep_name)
-{
-	size_t n;
-
-	snprintf(f->base, sizeof(f->base), "%s", base);
-	n = strlen(f->base);
-	/* a counter's samples end in _total: the family is the name without
-	 * it, whether the model's name had it or not */
-	if (kind == FME_K_COUNTER && !keep_name && n > 6 && !strcmp(f->base + n - 6, "_total"))
-		f->base[n - 6] = '\0';
-	snprintf(f->sample, sizeof(f->sample), "%s%s", f->base,
-		 kind == FME_K_COUNTER && !keep_name ? "_total" : kind == FME_K_INFO ? "_info" : "");
-	snprintf(f->created, sizeof(f->created), "%s_created", f->base);
-	f->kind = kind;
-	f->keep_name = keep_name;
-}
-
 /* The OpenMetrics base unit the model's units name, or NULL. */
 static const char *
 base_unit(const char *units)
@@ -326,12 +307,6 @@ text_sample(struct fme_sink *k, const char *name, const struct fme_label *x, str
 	}
 	}
 	putc_(o, '\n');
-}
-
-static inline struct fme_value
-u64v(uint64_t u)
-{
-	return (struct fme_value){ .kind = FME_V_U64, .u = u };
 }
 
 static inline struct fme_value
@@ -509,13 +484,13 @@ snap_take(struct snap *sn, struct fastmib_segment *seg, unsigned int gi)
 
 /* ---- the scrape ---- */
 
-enum stage { ST_PORTS, ST_SERVED, ST_PUSH, ST_SEGMENT, ST_GROUPS, ST_EOF, ST_DONE };
+enum stage { ST_PORTS, ST_SERVED, ST_MORE, ST_SEGMENT, ST_GROUPS, ST_EOF, ST_DONE };
 
 struct fme_scrape {
 	struct fme_sink *k;   /* &text.k, or the walk's sink */
 	struct text_sink text;
 	struct fme_ports *ports;
-	struct fme_push *push;
+	struct fme_families more; /* none: give NULL */
 	struct fme_view view;
 	bool skip[FME_MAX_SEGMENTS]; /* not exported: its prefix is another's */
 	struct out out;
@@ -589,22 +564,8 @@ fme_negotiate(const char *accept)
 	return om > 0 && om >= text ? FME_OPENMETRICS : FME_TEXT;
 }
 
-static int64_t
-now_ms(void)
-{
-	return (int64_t)(fastmib_time_ns() / 1000000u);
-}
-
-/* The walk's clock, read only for a sink that wants it. */
-static inline void
-stamp(struct fme_sink *k)
-{
-	if (k->want_time)
-		k->read_ms = now_ms();
-}
-
 static struct fme_scrape *
-scrape_new(struct fme_set *set, struct fme_ports *ports, struct fme_push *push,
+scrape_new(struct fme_set *set, struct fme_ports *ports, const struct fme_families *more,
 	   struct fme_sink *sink, bool om)
 {
 	struct fme_scrape *s = calloc(1, sizeof(*s));
@@ -616,7 +577,8 @@ scrape_new(struct fme_set *set, struct fme_ports *ports, struct fme_push *push,
 	s->text.o = &s->out;
 	s->k = sink ? sink : &s->text.k;
 	s->ports = ports;
-	s->push = push;
+	if (more)
+		s->more = *more;
 	s->stage = ports ? ST_PORTS : ST_SERVED;
 	if (set)
 		fme_set_view(set, &s->view);
@@ -636,10 +598,10 @@ scrape_new(struct fme_set *set, struct fme_ports *ports, struct fme_push *push,
 }
 
 struct fme_scrape *
-fme_scrape_new(struct fme_set *set, struct fme_ports *ports, struct fme_push *push,
+fme_scrape_new(struct fme_set *set, struct fme_ports *ports, const struct fme_families *more,
 	       enum fme_format f)
 {
-	return scrape_new(set, ports, push, NULL, f == FME_OPENMETRICS);
+	return scrape_new(set, ports, more, NULL, f == FME_OPENMETRICS);
 }
 
 void
@@ -654,13 +616,6 @@ fme_scrape_free(struct fme_scrape *s)
 	free(s);
 }
 
-static const struct fme_label *
-label(struct fme_label *l, const char *name, const char *value)
-{
-	*l = (struct fme_label){ name, value, strlen(value), false };
-	return l;
-}
-
 /* The exporter's own family: which configured segment is exported. */
 static void
 emit_served(struct fme_scrape *s)
@@ -668,7 +623,7 @@ emit_served(struct fme_scrape *s)
 	struct fme_sink *k = s->k;
 	struct fme_family f;
 
-	stamp(k);
+	fme_sink_stamp(k);
 	fme_family_names(&f, "fastmib_segment_served", FME_K_GAUGE, false);
 	k->family(k, &f,
 		  "Whether the segment at the path is exported (1): attached, valid, and its "
@@ -677,65 +632,11 @@ emit_served(struct fme_scrape *s)
 		const struct fme_att *a = s->view.atts[i];
 		struct fme_label l[2];
 
-		label(&l[0], "segment", s->view.paths[i]);
-		label(&l[1], "module", a ? a->schema->module : "");
+		fme_label_str(&l[0], "segment", s->view.paths[i]);
+		fme_label_str(&l[1], "module", a ? a->schema->module : "");
 		k->labels(k, l, 2);
-		k->sample(k, f.sample, NULL, u64v(a && !s->skip[i]));
+		k->sample(k, f.sample, NULL, fme_u64(a && !s->skip[i]));
 	}
-}
-
-/* One family of the push's own, without labels or by reason. */
-static void
-push_family(struct fme_sink *k, const char *name, enum fme_kind kind, const char *help,
-	    const uint64_t *v, bool by_reason)
-{
-	struct fme_family f;
-	struct fme_label x;
-
-	fme_family_names(&f, name, kind, false);
-	k->family(k, &f, help, NULL);
-	k->labels(k, NULL, 0);
-	if (!by_reason) {
-		k->sample(k, f.sample, NULL, u64v(v[0]));
-		return;
-	}
-	for (unsigned int r = 0; r < FME_PUSH_DROP_N; r++)
-		k->sample(k, f.sample, label(&x, "reason", fme_push_drop_reason[r]), u64v(v[r]));
-}
-
-/* The push's own series (--push.url): what it read, sent, dropped, holds. */
-static void
-emit_push(struct fme_scrape *s)
-{
-	struct fme_sink *k = s->k;
-	struct fme_push_stats st;
-
-	fme_push_stats(s->push, &st);
-	stamp(k);
-	push_family(k, "fastmib_exporter_push_samples_read_total", FME_K_COUNTER,
-		    "Samples read for the remote write (each read one batch).",
-		    &st.samples_read, false);
-	push_family(k, "fastmib_exporter_push_samples_sent_total", FME_K_COUNTER,
-		    "Samples the remote write receiver accepted.", &st.samples_sent, false);
-	push_family(k, "fastmib_exporter_push_batches_sent_total", FME_K_COUNTER,
-		    "Batches (requests) the remote write receiver accepted.", &st.batches_sent,
-		    false);
-	push_family(k, "fastmib_exporter_push_samples_dropped_total", FME_K_COUNTER,
-		    "Samples never sent: older than --push.max-age (max_age), pushed out of a "
-		    "full queue (queue_full), or refused by the receiver with a 4xx other "
-		    "than 429 (rejected).", st.samples_dropped, true);
-	push_family(k, "fastmib_exporter_push_batches_dropped_total", FME_K_COUNTER,
-		    "Batches never sent, by the reason their samples were dropped.",
-		    st.batches_dropped, true);
-	push_family(k, "fastmib_exporter_push_failures_total", FME_K_COUNTER,
-		    "Requests that failed and are tried again: no connection, a timeout, "
-		    "a 5xx or 429 answer.", &st.failures, false);
-	push_family(k, "fastmib_exporter_push_queue_bytes", FME_K_GAUGE,
-		    "Bytes of compressed batches waiting to be sent (the one being sent "
-		    "included).", &st.queue_bytes, false);
-	push_family(k, "fastmib_exporter_push_queue_samples", FME_K_GAUGE,
-		    "Samples of the batches waiting to be sent (the one being sent included).",
-		    &st.queue_samples, false);
 }
 
 /* The segment's own objects: its writer's status, its best-effort reads
@@ -757,7 +658,7 @@ emit_segment(struct fme_scrape *s, struct fme_att *a)
 	best = fastmib_best_effort_reads(a->seg);
 	oor = fastmib_out_of_range_updates(a->seg);
 	pthread_mutex_unlock(&a->health_lock);
-	stamp(k);
+	fme_sink_stamp(k);
 
 	fastmib_name_metric_of(name, sizeof(name), FASTMIB_MIB_WRITER_STATUS, sc->prefix);
 	fme_family_names(&f, name, FME_K_STATESET, false);
@@ -767,20 +668,20 @@ emit_segment(struct fme_scrape *s, struct fme_att *a)
 		  "longer than the read patience).", NULL);
 	k->labels(k, NULL, 0);
 	for (unsigned int i = 0; i < 3; i++)
-		k->sample(k, f.sample, label(&x, f.base, status[i]), u64v((unsigned int)ws == i + 1));
+		k->sample(k, f.sample, fme_label_str(&x, f.base, status[i]), fme_u64((unsigned int)ws == i + 1));
 
 	fastmib_name_metric_of(name, sizeof(name), FASTMIB_MIB_BEST_EFFORT, sc->prefix);
 	fme_family_names(&f, name, FME_K_COUNTER, false);
 	k->family(k, &f,
 		  "Values served without a consistent snapshot because a writer stayed inside "
 		  "its transaction (counted by the segment's SNMP agent).", NULL);
-	k->sample(k, f.sample, NULL, u64v(best));
+	k->sample(k, f.sample, NULL, fme_u64(best));
 
 	fastmib_name_metric_of(name, sizeof(name), FASTMIB_MIB_OUT_OF_RANGE, sc->prefix);
 	fme_family_names(&f, name, FME_K_COUNTER, false);
 	k->family(k, &f, "Updates whose table index was out of range (applied to no row).",
 		  NULL);
-	k->sample(k, f.sample, NULL, u64v(oor));
+	k->sample(k, f.sample, NULL, fme_u64(oor));
 
 	if (!sc->n_events)
 		return;
@@ -793,8 +694,8 @@ emit_segment(struct fme_scrape *s, struct fme_att *a)
 					 "newer ones."
 				       : "Records of the event logged.", NULL);
 		for (uint32_t e = 0; e < sc->n_events; e++)
-			k->sample(k, f.sample, label(&x, "event", sc->events[e].name),
-				  u64v(which ? fastmib_event_dropped(a->seg, e)
+			k->sample(k, f.sample, fme_label_str(&x, "event", sc->events[e].name),
+				  fme_u64(which ? fastmib_event_dropped(a->seg, e)
 					     : fastmib_event_logged(a->seg, e)));
 	}
 }
@@ -859,13 +760,13 @@ state_number(const struct fastmib_state_schema *st, const uint8_t *v)
 
 	switch (st->type) {
 	case FASTMIB_STATE_TRUTH_VALUE:
-		return u64v(v[0] != 0);
+		return fme_u64(v[0] != 0);
 	case FASTMIB_STATE_INTEGER32:
 		memcpy(&i32, v, 4);
 		return (struct fme_value){ .kind = FME_V_I64, .u = (uint64_t)(int64_t)i32 };
 	case FASTMIB_STATE_UNSIGNED32:
 		memcpy(&u32, v, 4);
-		return u64v(u32);
+		return fme_u64(u32);
 	case FASTMIB_STATE_TIMETICKS: /* hundredths of a second: as seconds */
 		memcpy(&u32, v, 4);
 		return nsv((int64_t)u32 * 10000000);
@@ -882,7 +783,7 @@ state_number(const struct fastmib_state_schema *st, const uint8_t *v)
 		return nsv(i64);
 	default: /* gauge64 */
 		memcpy(&u64, v, 8);
-		return u64v(u64);
+		return fme_u64(u64);
 	}
 }
 
@@ -927,12 +828,12 @@ emit_histogram(struct fme_sink *k, const struct fme_family *f,
 			snprintf(le, sizeof(le), "%" PRIu64, c->bounds[b]);
 		else
 			snprintf(le, sizeof(le), "+Inf");
-		k->sample(k, name, label(&x, "le", le), u64v(cum));
+		k->sample(k, name, fme_label_str(&x, "le", le), fme_u64(cum));
 	}
 	snprintf(name, sizeof(name), "%s_count", f->base);
-	k->sample(k, name, NULL, u64v(cum));
+	k->sample(k, name, NULL, fme_u64(cum));
 	snprintf(name, sizeof(name), "%s_sum", f->base);
-	k->sample(k, name, NULL, u64v(h[c->n_bounds + 2]));
+	k->sample(k, name, NULL, fme_u64(h[c->n_bounds + 2]));
 }
 
 /* Rows [pos, ...) of family `item` of the snapshot's group, up to a unit
@@ -963,7 +864,7 @@ emit_rows(struct fme_scrape *s, const struct fastmib_group_schema *g)
 				continue;
 			}
 			k->sample(k, s->fam.sample, NULL,
-				  u64v(fastmib_reported_value(c->type, *v)));
+				  fme_u64(fastmib_reported_value(c->type, *v)));
 			/* the row's (or group's) DiscontinuityTime: its counters
 			 * count from there */
 			if (k->om && s->fam.kind == FME_K_COUNTER && sn->created[i])
@@ -986,15 +887,15 @@ emit_rows(struct fme_scrape *s, const struct fastmib_group_schema *g)
 				memcpy(&cur, v, 4);
 				for (uint32_t e = 0; e < st->n_values; e++)
 					k->sample(k, s->fam.sample,
-						  label(&x, s->fam.base, st->values[e].label),
-						  u64v(st->values[e].value == cur));
+						  fme_label_str(&x, s->fam.base, st->values[e].label),
+						  fme_u64(st->values[e].value == cur));
 				break;
 			}
 			case FME_K_INFO:
 				fastmib_name_label(name, sizeof(name), st->name);
 				x = (struct fme_label){ name, text,
 							state_text(st, v, text, sizeof(text)), false };
-				k->sample(k, s->fam.sample, &x, u64v(1));
+				k->sample(k, s->fam.sample, &x, fme_u64(1));
 				break;
 			default:
 				k->sample(k, s->fam.sample, NULL, state_number(st, v));
@@ -1014,7 +915,7 @@ step(struct fme_scrape *s)
 
 	switch (s->stage) {
 	case ST_PORTS:
-		stamp(s->k);
+		fme_sink_stamp(s->k);
 		if (fme_ports_walk(s->ports, s->k) < 0) {
 			s->out.oom = true;
 			return false;
@@ -1023,11 +924,12 @@ step(struct fme_scrape *s)
 		return true;
 	case ST_SERVED:
 		emit_served(s);
-		s->stage = s->push ? ST_PUSH : ST_SEGMENT;
+		s->stage = s->more.give ? ST_MORE : ST_SEGMENT;
 		s->seg = 0;
 		return true;
-	case ST_PUSH:
-		emit_push(s);
+	case ST_MORE:
+		fme_sink_stamp(s->k);
+		s->more.give(s->more.ctx, s->k);
 		s->stage = ST_SEGMENT;
 		return true;
 	case ST_SEGMENT:
@@ -1060,7 +962,7 @@ step(struct fme_scrape *s)
 			int rc;
 
 			/* the time of the table's reading: its start */
-			s->snap_ms = s->k->want_time ? now_ms() : 0;
+			s->snap_ms = s->k->want_time ? fme_now_ms() : 0;
 			rc = snap_take(&s->snap, a->seg, s->group);
 			if (rc < 0) {
 				fme_log(FME_ERROR, "%s: group %s: %s", s->view.paths[s->seg], g->name,
@@ -1151,10 +1053,10 @@ fme_scrape_failed(const struct fme_scrape *s)
 }
 
 int
-fme_walk(struct fme_set *set, struct fme_ports *ports, struct fme_push *push,
+fme_walk(struct fme_set *set, struct fme_ports *ports, const struct fme_families *more,
 	 struct fme_sink *sink)
 {
-	struct fme_scrape *s = scrape_new(set, ports, push, sink, false);
+	struct fme_scrape *s = scrape_new(set, ports, more, sink, false);
 	bool failed;
 
 	if (!s)

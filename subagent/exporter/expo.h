@@ -28,6 +28,7 @@
 #include <stdint.h>
 
 #include "segset.h"
+#include "sink.h"
 
 enum fme_format {
 	FME_TEXT = 0,        /* text/plain; version=0.0.4 */
@@ -45,87 +46,18 @@ const char *fme_content_type(enum fme_format f);
  */
 enum fme_format fme_negotiate(const char *accept);
 
-/*
- * The walk and its sinks. One walk over what is served (the ports, the
- * exporter's own series, every segment's tables) owns the names, labels and
- * values of every sample; what is made of them is the sink's: the text of
- * a scrape (the exposition of either format, made here), or the batch of
- * a remote write (push.h). A sink is called family by family, and in a
- * family row by row: labels() gives the row's labels, then sample() each
- * of its samples.
- */
-
-/** Bytes of a metric name with a suffix, or of a label name. */
-#define FME_NAME 320
-
-enum fme_kind { FME_K_COUNTER, FME_K_GAUGE, FME_K_STATESET, FME_K_INFO, FME_K_HISTOGRAM };
-
-/** What a family is called in each format, and its samples. */
-struct fme_family {
-	char base[FME_NAME];        /* the family: ep_global_total_pkts */
-	char sample[FME_NAME + 16];  /* its samples: ep_global_total_pkts_total */
-	char created[FME_NAME + 16]; /* OpenMetrics: ep_global_total_pkts_created */
-	enum fme_kind kind;
-	/* a counter whose samples keep the family's name (no _total), typed
-	 * `unknown` in OpenMetrics: the ports' IF-MIB names */
-	bool keep_name;
-};
-
-/** The names of family `base` of `kind` (a counter's `_total` taken off
- *  the family and put on its samples, unless keep_name). */
-void fme_family_names(struct fme_family *f, const char *base, enum fme_kind kind,
-		      bool keep_name);
-
-/** A label: its value `len` bytes, unescaped; `plain` when it has nothing
- *  to escape in any format (digits). */
-struct fme_label {
-	const char *name;
-	const char *value;
-	size_t len;
-	bool plain;
-};
-
-/** A value as it was read: an exact integer, or a time. */
-enum fme_vkind {
-	FME_V_U64,
-	FME_V_I64,
-	FME_V_NS, /* nanoseconds, shown as seconds */
-	FME_V_CS, /* hundredths, shown as seconds with two decimals */
-};
-
-struct fme_value {
-	enum fme_vkind kind;
-	uint64_t u; /* FME_V_I64 and FME_V_NS: an int64_t */
-};
-
-struct fme_sink {
-	/** A family begins: its HELP and TYPE (units: the model's, or NULL). */
-	void (*family)(struct fme_sink *k, const struct fme_family *f, const char *help,
-		       const char *units);
-	/** The labels of the samples that follow, up to the next call. */
-	void (*labels)(struct fme_sink *k, const struct fme_label *l, unsigned int n);
-	/** A sample: the labels last given, then `x` (NULL: none). */
-	void (*sample)(struct fme_sink *k, const char *name, const struct fme_label *x,
-		       struct fme_value v);
-	bool om;        /* OpenMetrics: a counter's _created sample wanted */
-	bool want_time; /* read_ms wanted: a clock read at each reading */
-	int64_t read_ms; /* the samples that follow were read then (Unix ms) */
-	bool failed;    /* out of memory: the walk stops */
-};
-
 struct fme_scrape;
 struct fme_ports;
-struct fme_push;
 
 /** A scrape of the set's segments as they are now (a view taken), after
- *  the ports of `ports` and the push's own series of `push` (NULL: none).
+ *  the ports of `ports` and the families of `more` (NULL: none).
  *  NULL when out of memory. */
 struct fme_scrape *fme_scrape_new(struct fme_set *set, struct fme_ports *ports,
-				  struct fme_push *push, enum fme_format f);
+				  const struct fme_families *more, enum fme_format f);
 
 /** The same walk into `sink` (the text format's samples, without its
- *  text): 0, or -ENOMEM. */
-int fme_walk(struct fme_set *set, struct fme_ports *ports, struct fme_push *push,
+ *  text; sink.h): 0, or -ENOMEM. */
+int fme_walk(struct fme_set *set, struct fme_ports *ports, const struct fme_families *more,
 	     struct fme_sink *sink);
 
 /** The next up to `max` bytes of the exposition into buf: how many, 0 at

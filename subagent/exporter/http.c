@@ -24,7 +24,7 @@ struct fme_http {
 	struct fme_webcfg *web;
 	struct fme_set *set;
 	struct fme_ports *ports;
-	struct fme_push *push;
+	const struct fme_families *more;
 	const char *path;
 	char page[1024 + PATH_MAX]; /* the landing page */
 	struct MHD_Daemon *d[FME_MAX_LISTEN];
@@ -76,7 +76,7 @@ scrape(struct fme_http *h, struct MHD_Connection *c)
 	const char *accept = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
 							 MHD_HTTP_HEADER_ACCEPT);
 	enum fme_format f = fme_negotiate(accept);
-	struct fme_scrape *s = fme_scrape_new(h->set, h->ports, h->push, f);
+	struct fme_scrape *s = fme_scrape_new(h->set, h->ports, h->more, f);
 	struct MHD_Response *r;
 	enum MHD_Result rc;
 
@@ -233,7 +233,8 @@ listen_on(const char *addr)
 
 int
 fme_http_start(const struct fme_options *opt, struct fme_webcfg *web,
-	       struct fme_set *set, struct fme_ports *ports, struct fme_push *push,
+	       struct fme_set *set, struct fme_ports *ports,
+	       const struct fme_families *more,
 	       struct fme_http **httpp)
 {
 	struct fme_http *h = calloc(1, sizeof(*h));
@@ -247,7 +248,7 @@ fme_http_start(const struct fme_options *opt, struct fme_webcfg *web,
 	h->web = web;
 	h->set = set;
 	h->ports = ports;
-	h->push = push;
+	h->more = more;
 	h->path = opt->telemetry_path;
 	snprintf(h->page, sizeof(h->page),
 		 "<!DOCTYPE html>\n<html><head><title>fastmib exporter</title></head>\n"

@@ -25,13 +25,14 @@
 
 struct fme_http;
 struct fme_ports;
-struct fme_push;
+struct fme_families;
 
 /** Listen on every address of `opt` and serve the segments of `set`, the
- * ports of `ports` and the push's own series of `push` (NULL: none): 0,
- * or -1 after a log message. */
+ * ports of `ports` and the families of `more` (NULL: none; the push's own
+ * series): 0, or -1 after a log message. */
 int fme_http_start(const struct fme_options *opt, struct fme_webcfg *web,
-		   struct fme_set *set, struct fme_ports *ports, struct fme_push *push,
+		   struct fme_set *set, struct fme_ports *ports,
+	       const struct fme_families *more,
 		   struct fme_http **httpp);
 /** Stop listening and wait for the connections' threads. */
 void fme_http_stop(struct fme_http *http);

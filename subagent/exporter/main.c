@@ -6,7 +6,8 @@
  *   options.c  the command line and the -c files
  *   webcfg.c   --web.config.file: TLS, basic authentication
  *   segset.c   the segments: attach, re-attach, what a scrape holds
- *   expo.c     the exposition: families, samples, snapshots, formats
+ *   sink.c     what a walk gives a sink: families' names, labels, values
+ *   expo.c     the walk and the exposition: snapshots, formats
  *   ports_metrics.c  --ports: DPDK applications' ports as snmp_exporter's if_mib
  *   push.c     --push.url: the same samples to a remote write receiver
  *   rwrite.c   a remote write request (remote.proto) made from one walk
@@ -26,6 +27,7 @@
 #include "ports_metrics.h"
 #include "push.h"
 #include "segset.h"
+#include "sink.h"
 #include "webcfg.h"
 
 int
@@ -37,6 +39,7 @@ main(int argc, char **argv)
 	struct fme_http *http = NULL;
 	struct fme_ports *ports = NULL;
 	struct fme_push *push = NULL;
+	struct fme_families push_series = { fme_push_give, NULL };
 	sigset_t stop;
 	int rc = fme_parse_args(argc, argv, &opt), sig = 0;
 	char msg[512];
@@ -70,7 +73,8 @@ main(int argc, char **argv)
 		goto out;
 	if (opt.push.url && fme_push_start(&opt.push, set, ports, &push) < 0)
 		goto out;
-	if (fme_http_start(&opt, &web, set, ports, push, &http) < 0)
+	push_series.ctx = push;
+	if (fme_http_start(&opt, &web, set, ports, push ? &push_series : NULL, &http) < 0)
 		goto out;
 	fme_log(FME_INFO, "exporting %u segment(s) and %u ports source(s) at %s",
 		fme_set_count(set), opt.n_ports, opt.telemetry_path);

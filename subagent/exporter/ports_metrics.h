@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "expo.h"
+#include "sink.h"
 
 struct fme_ports;
 

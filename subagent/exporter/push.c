@@ -193,18 +193,74 @@ enqueue(struct fme_push *p, struct batch *b)
 	pthread_mutex_unlock(&p->lock);
 }
 
+/* ---- its own series ---- */
+
+/* One family of the push's own, without labels or by reason. */
+static void
+push_family(struct fme_sink *k, const char *name, enum fme_kind kind, const char *help,
+	    const uint64_t *v, bool by_reason)
+{
+	struct fme_family f;
+	struct fme_label x;
+
+	fme_family_names(&f, name, kind, false);
+	k->family(k, &f, help, NULL);
+	k->labels(k, NULL, 0);
+	if (!by_reason) {
+		k->sample(k, f.sample, NULL, fme_u64(v[0]));
+		return;
+	}
+	for (unsigned int r = 0; r < FME_PUSH_DROP_N; r++)
+		k->sample(k, f.sample, fme_label_str(&x, "reason", fme_push_drop_reason[r]), fme_u64(v[r]));
+}
+
+void
+fme_push_give(void *push, struct fme_sink *k)
+{
+	struct fme_push_stats st;
+
+	fme_push_stats(push, &st);
+	push_family(k, "fastmib_exporter_push_samples_read_total", FME_K_COUNTER,
+		    "Samples read for the remote write (each read one batch).",
+		    &st.samples_read, false);
+	push_family(k, "fastmib_exporter_push_samples_sent_total", FME_K_COUNTER,
+		    "Samples the remote write receiver accepted.", &st.samples_sent, false);
+	push_family(k, "fastmib_exporter_push_batches_sent_total", FME_K_COUNTER,
+		    "Batches (requests) the remote write receiver accepted.", &st.batches_sent,
+		    false);
+	push_family(k, "fastmib_exporter_push_samples_dropped_total", FME_K_COUNTER,
+		    "Samples never sent: older than --push.max-age (max_age), pushed out of a "
+		    "full queue (queue_full), or refused by the receiver with a 4xx other "
+		    "than 429 (rejected).", st.samples_dropped, true);
+	push_family(k, "fastmib_exporter_push_batches_dropped_total", FME_K_COUNTER,
+		    "Batches never sent, by the reason their samples were dropped.",
+		    st.batches_dropped, true);
+	push_family(k, "fastmib_exporter_push_failures_total", FME_K_COUNTER,
+		    "Requests that failed and are tried again: no connection, a timeout, "
+		    "a 5xx or 429 answer.", &st.failures, false);
+	push_family(k, "fastmib_exporter_push_queue_bytes", FME_K_GAUGE,
+		    "Bytes of compressed batches waiting to be sent (the one being sent "
+		    "included).", &st.queue_bytes, false);
+	push_family(k, "fastmib_exporter_push_queue_samples", FME_K_GAUGE,
+		    "Samples of the batches waiting to be sent (the one being sent included).",
+		    &st.queue_samples, false);
+}
+
+/* ---- the reader ---- */
+
 /* One read of everything served, as one batch (NULL: out of memory,
  * logged). */
 static struct batch *
 read_batch(struct fme_push *p)
 {
+	struct fme_families own = { fme_push_give, p };
 	struct fme_rw rw;
 	struct batch *b = calloc(1, sizeof(*b));
 
 	fme_rw_init(&rw);
 	if (b) {
 		b->read_ms = real_ms();
-		if (fme_walk(p->set, p->ports, p, &rw.k) == 0)
+		if (fme_walk(p->set, p->ports, &own, &rw.k) == 0)
 			b->data = fme_rw_compress(&rw, &b->len);
 		b->samples = rw.samples;
 	}

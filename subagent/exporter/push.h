@@ -29,6 +29,7 @@
 struct fme_set;
 struct fme_ports;
 struct fme_push;
+struct fme_sink;
 
 #define FME_PUSH_DEFAULT_INTERVAL_MS 15000u
 #define FME_PUSH_DEFAULT_TIMEOUT_MS 10000u
@@ -75,6 +76,11 @@ int fme_push_start(const struct fme_push_config *cfg, struct fme_set *set,
 
 /** The counters, consistent with one another (one lock, held to copy). */
 void fme_push_stats(struct fme_push *p, struct fme_push_stats *st);
+
+/** The push's own series (fastmib_exporter_push_*) into sink `k`: what it
+ *  read, sent, dropped and holds. A struct fme_families' give() (sink.h),
+ *  `push` the struct fme_push. */
+void fme_push_give(void *push, struct fme_sink *k);
 
 /** Stop both threads (a request under way is cut) and free. */
 void fme_push_stop(struct fme_push *p);

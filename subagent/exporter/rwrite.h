@@ -19,7 +19,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "expo.h"
+#include "fastmib/schema.h"
+#include "sink.h"
 
 /* Labels of a series at most: a row's indexes, an extra label, __name__
  * (the ports' four and their one extra are fewer). */
