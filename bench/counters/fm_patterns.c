@@ -8,7 +8,9 @@
  * fastmib.h, one `addq` per per-core update on x86-64) and with
  * FM_VARIANT=portable plus FASTMIB_PORTABLE_ADD (relaxed atomic load and
  * store), so the two forms of the single-writer add run side by side.
- * Every function name carries the variant, for callgrind's toggles.
+ * Every function name carries the variant, for callgrind's toggles. Which
+ * patterns a variant has goes by FM_PORTABLE_VARIANT, not by the add:
+ * a ThreadSanitizer build takes the portable add in both (fastmib.h).
  */
 #include "counters_bench.h"
 
@@ -57,7 +59,7 @@
 
 DEFINE_CALLS(pc_calls, bp, pc)
 DEFINE_TX(pc_tx, bp, pc)
-#ifndef FASTMIB_PORTABLE_ADD /* only per-core adds differ between the builds */
+#ifndef FM_PORTABLE_VARIANT /* only per-core adds differ between the builds */
 DEFINE_CALLS(sb_calls, bs, sb)
 DEFINE_TX(sb_tx, bs, sb)
 DEFINE_CALLS(at_calls, ba, at)
@@ -134,7 +136,7 @@ DEFINE_FM_CALLS(fm_pc_calls, FM_PC, pc_calls)
 DEFINE_FM_TX(fm_pc_tx, FM_PC, bp, pc_tx)
 DEFINE_FM_AFTER(fm_pc_tx, FM_PC, bp, pc_tx)
 DEFINE_FM_PKT(fm_pc_tx, FM_PC, bp, pc_tx)
-#ifndef FASTMIB_PORTABLE_ADD
+#ifndef FM_PORTABLE_VARIANT
 DEFINE_FM_CALLS(fm_sb_calls, FM_SB, sb_calls)
 DEFINE_FM_TX(fm_sb_tx, FM_SB, bs, sb_tx)
 /* Shared-atomic counters need no transaction. */
@@ -149,7 +151,7 @@ DEFINE_FM_PKT(fm_mixed_tx, FM_MIXED, bm, mixed_tx)
  * per-core adds the portable form changes. */
 #define P(text, name, src)                                                    \
 	{ "fastmib " text, FM_NAME(run_##name), src, src == T_FM_AT ? R_COUNTER : R_FM }
-#ifdef FASTMIB_PORTABLE_ADD
+#ifdef FM_PORTABLE_VARIANT
 #define SUFFIX ", portable"
 const struct pattern_def fm_patterns_portable[] = {
 	P("per-core, calls" SUFFIX, fm_pc_calls, T_FM_PC),
