@@ -28,7 +28,8 @@ const char *const fme_push_drop_reason[FME_PUSH_DROP_N] = {
 	[FME_PUSH_DROP_REJECTED] = "rejected",
 };
 
-/* One read: a compressed WriteRequest. */
+/* One request of a read: a compressed WriteRequest of at most
+ * FME_RW_MAX_SAMPLES samples. */
 struct batch {
 	struct batch *next;
 	uint8_t *data;
@@ -221,7 +222,7 @@ fme_push_give(void *push, struct fme_sink *k)
 
 	fme_push_stats(push, &st);
 	push_family(k, "fastmib_exporter_push_samples_read_total", FME_K_COUNTER,
-		    "Samples read for the remote write (each read one batch).",
+		    "Samples read for the remote write (a read is one batch or more).",
 		    &st.samples_read, false);
 	push_family(k, "fastmib_exporter_push_samples_sent_total", FME_K_COUNTER,
 		    "Samples the remote write receiver accepted.", &st.samples_sent, false);
@@ -248,29 +249,49 @@ fme_push_give(void *push, struct fme_sink *k)
 
 /* ---- the reader ---- */
 
-/* One read of everything served, as one batch (NULL: out of memory,
- * logged). */
-static struct batch *
-read_batch(struct fme_push *p)
+/* A read being cut into batches: the push, and when the read began. */
+struct reading {
+	struct fme_push *p;
+	int64_t read_ms;
+};
+
+/* The request the walk filled so far, compressed and queued as a batch:
+ * false when out of memory. */
+static bool
+queue_request(struct fme_rw *rw, void *ctx)
 {
-	struct fme_families own = { fme_push_give, p };
-	struct fme_rw rw;
+	struct reading *r = ctx;
 	struct batch *b = calloc(1, sizeof(*b));
 
-	fme_rw_init(&rw);
-	if (b) {
-		b->read_ms = real_ms();
-		if (fme_walk(p->set, p->ports, &own, &rw.k) == 0)
-			b->data = fme_rw_compress(&rw, &b->len);
-		b->samples = rw.samples;
-	}
-	fme_rw_free(&rw);
+	if (b)
+		b->data = fme_rw_compress(rw, &b->len);
 	if (!b || !b->data) {
-		fme_log(FME_ERROR, "push: out of memory reading a batch");
 		free(b);
-		return NULL;
+		return false;
 	}
-	return b;
+	b->read_ms = r->read_ms;
+	b->samples = rw->samples;
+	enqueue(r->p, b);
+	fme_rw_restart(rw);
+	return true;
+}
+
+/* One read of everything served, queued as batches of at most
+ * FME_RW_MAX_SAMPLES samples each as they fill. */
+static void
+read_batches(struct fme_push *p)
+{
+	struct fme_families own = { fme_push_give, p };
+	struct reading r = { p, real_ms() };
+	struct fme_rw rw;
+
+	fme_rw_init(&rw);
+	rw.full = queue_request;
+	rw.ctx = &r;
+	if (fme_walk(p->set, p->ports, &own, &rw.k) < 0 ||
+	    (rw.samples && !queue_request(&rw, &r)))
+		fme_log(FME_ERROR, "push: out of memory reading a batch");
+	fme_rw_free(&rw);
 }
 
 static void *
@@ -280,11 +301,9 @@ reader_main(void *arg)
 	int64_t next = mono_ms();
 
 	for (;;) {
-		struct batch *b = read_batch(p);
 		int64_t now;
 
-		if (b)
-			enqueue(p, b);
+		read_batches(p);
 		/* the next read a whole interval on; reads missed while this
 		 * one took longer are skipped, not made up */
 		next += (int64_t)p->cfg.interval_ms;

@@ -5,8 +5,8 @@
  *
  * Two threads of their own, so that no scrape ever waits on the receiver:
  * the reader walks what a scrape walks (expo.h, fme_walk()) every
- * interval and queues the read as one batch, a compressed WriteRequest
- * (rwrite.h); the sender posts the queue's oldest batch, and tries it
+ * interval and queues the read as batches, compressed WriteRequests of
+ * at most FME_RW_MAX_SAMPLES samples each (rwrite.h); the sender posts the queue's oldest batch, and tries it
  * again after a failure (no connection, a timeout, 5xx, 429) with a
  * backoff doubled up to FME_PUSH_BACKOFF_MAX_MS. A batch the receiver
  * refuses with another 4xx is dropped: sending it again cannot help.

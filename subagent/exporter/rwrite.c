@@ -157,6 +157,15 @@ rw_sample(struct fme_sink *k, const char *name, const struct fme_label *x, struc
 	rw->len += put_varint(rw->buf + rw->len, size);
 	rw->len += fastmib__remote__time_series__pack(&ts, rw->buf + rw->len);
 	rw->samples++;
+	if (rw->full && rw->samples == FME_RW_MAX_SAMPLES && !rw->full(rw, rw->ctx))
+		rw->k.failed = true;
+}
+
+void
+fme_rw_restart(struct fme_rw *rw)
+{
+	rw->len = 0;
+	rw->samples = 0;
 }
 
 void

@@ -15,7 +15,10 @@ The example model filled by fm-writer is pushed every 200 ms:
     batch sent once, dropped and counted, one log line;
   - to a receiver that accepts and never answers: scrapes answer whole
     meanwhile, the queue stays within --push.queue-size and the memory
-    bounded, the request timeout fires.
+    bounded, the request timeout fires;
+  - a read of the example model with every row (over 130,000 samples) as
+    requests of FME_RW_MAX_SAMPLES samples: together the scrape's series,
+    each once, with its value.
 Request bodies are decoded with python3-snappy and python3-protobuf (the
 messages of remote.proto, described here on their own)."""
 import base64
@@ -600,3 +603,68 @@ def test_bad_push_options():
                 "--push.queue-size"):
         assert opt in r.stdout
     assert "[OPTIONS] --ports PATH[,BASE] [SEGMENT...]" in r.stdout
+
+
+# ---- a read larger than one request ----
+
+MAX_SAMPLES = 10000  # FME_RW_MAX_SAMPLES (rwrite.h)
+
+
+@pytest.fixture(scope="module")
+def full_segment(workdir):
+    """The example model with every row of every table enabled: a read of
+    more than three requests."""
+    seg = str(workdir / "epall.seg")
+    prefix = dpdkapp.unique_prefix("xr")
+    try:
+        r = subprocess.run([tool("FM_WRITER"), "fill", seg, str(workdir / "epall.json"),
+                            "--scale", "1", "--rows", "all", "--file-prefix", prefix],
+                           capture_output=True, text=True, timeout=120)
+    finally:
+        shutil.rmtree(dpdkapp.runtime_dir(prefix), ignore_errors=True)
+    assert r.returncode == 0, r.stdout + r.stderr
+    return seg
+
+
+def test_a_read_cut_into_requests(workdir, full_segment):
+    """One read (--push.interval 1h: the one at the start) of more than
+    3 x FME_RW_MAX_SAMPLES samples arrives as requests of that many, the
+    last one fewer; together exactly the series of a scrape, each once,
+    with its value."""
+    r = Receiver([204])
+    try:
+        e = ps.Exporter([full_segment], str(workdir),
+                        args=["--push.url", r.url, "--push.interval", "1h"])
+        e.start()
+        try:
+            h.wait_for(lambda: stat(metrics(e), "samples_sent_total") > 0 and
+                       stat(metrics(e), "queue_samples") == 0, 60, "the read sent")
+            m = metrics(e)
+            scraped = metrics(e)
+            with open("/proc/%d/status" % e.proc.pid) as f:
+                hwm = [ln for ln in f if ln.startswith("VmHWM")][0].split()[1]
+            print("exporter VmHWM after a read of %d samples: %s KiB" %
+                  (stat(m, "samples_read_total"), hwm))
+        finally:
+            e.stop()
+        consistent(m)
+        read = stat(m, "samples_read_total")
+        assert read > 3 * MAX_SAMPLES
+        assert stat(m, "samples_sent_total") == read and dropped(m) == 0
+        requests = [decode(b) for _, b in r.got]
+        sizes = [len(q) for q in requests]
+        assert sum(sizes) == read and len(sizes) == -(-read // MAX_SAMPLES)
+        assert all(n == MAX_SAMPLES for n in sizes[:-1]) and 0 < sizes[-1] <= MAX_SAMPLES
+        assert stat(m, "batches_sent_total") == len(sizes)
+        pushed = {}
+        for q in requests:
+            for labels, samples in q:
+                d = dict(labels)
+                key = (d.pop("__name__"), tuple(sorted(d.items())))
+                assert key not in pushed, key
+                pushed[key] = samples[0][0]
+        assert set(pushed) == set(scraped)
+        assert {k: v for k, v in pushed.items() if not k[0].startswith(SELF)} == \
+            {k: float(v) for k, v in scraped.items() if not k[0].startswith(SELF)}
+    finally:
+        r.stop()
