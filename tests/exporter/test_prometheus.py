@@ -11,20 +11,19 @@ the right TYPE. The text format passes `promtool check metrics` without a
 word, and the OpenMetrics form the strict parser of prometheus_client."""
 import os
 import re
-import shutil
 import subprocess
 import sys
 
 import pytest
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
-import dpdkapp  # noqa: E402
 import promserver as ps  # noqa: E402
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from expomodel import (EXAMPLE, KEYED, families, example_want, load_model,  # noqa: E402
                        snake, state_series, stored_names)
 
 from prometheus_client.openmetrics.parser import text_string_to_metric_families  # noqa: E402
+from segments import fill_example, tool  # noqa: E402
 
 
 # the keyed segment: (key as mkkeyed takes it, counters)
@@ -64,12 +63,6 @@ KEYED_WANT = {
 }
 
 
-def tool(var):
-    path = os.environ.get(var)
-    assert path, "%s not set: run through ctest" % var
-    return path
-
-
 @pytest.fixture(scope="module")
 def workdir(tmp_path_factory):
     return tmp_path_factory.mktemp("expo")
@@ -89,19 +82,7 @@ def keyed_segment(workdir):
 @pytest.fixture(scope="module")
 def example_segment(workdir):
     """The example model filled by fm-writer; what SNMP must serve of it."""
-    seg = str(workdir / "ep.seg")
-    exp = str(workdir / "ep.json")
-    prefix = dpdkapp.unique_prefix("xp")
-    try:
-        r = subprocess.run([tool("FM_WRITER"), "fill", seg, exp, "--scale", "1",
-                            "--rows", "sparse", "--file-prefix", prefix],
-                           capture_output=True, text=True, timeout=120)
-    finally:
-        shutil.rmtree(dpdkapp.runtime_dir(prefix), ignore_errors=True)
-    assert r.returncode == 0, r.stdout + r.stderr
-    import json
-    with open(exp) as f:
-        return seg, json.load(f)
+    return fill_example(workdir, "ep")
 
 
 @pytest.fixture(scope="module")

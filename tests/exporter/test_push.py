@@ -23,17 +23,13 @@ Request bodies are decoded with python3-snappy and python3-protobuf (the
 messages of remote.proto, described here on their own)."""
 import base64
 import http.server
-import json
 import os
 import re
-import shutil
 import socket
 import subprocess
 import sys
 import threading
 import time
-import urllib.error
-import urllib.request
 
 import pytest
 import snappy
@@ -41,11 +37,11 @@ from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import dpdkapp  # noqa: E402
 import promserver as ps  # noqa: E402
 import snmpharness as h  # noqa: E402
 from expomodel import (EXAMPLE, example_want, families, load_model, parse_text,  # noqa: E402
                        stored_names)
+from segments import fill_example, tool  # noqa: E402
 
 INTERVAL = "200ms"
 SELF = "fastmib_exporter_push_"
@@ -87,12 +83,6 @@ def decode(body):
              [(s.value, s.timestamp) for s in ts.samples]) for ts in wr.timeseries]
 
 
-def tool(var):
-    path = os.environ.get(var)
-    assert path, "%s not set: run through ctest" % var
-    return path
-
-
 @pytest.fixture(scope="module")
 def workdir(tmp_path_factory):
     return tmp_path_factory.mktemp("push")
@@ -101,18 +91,7 @@ def workdir(tmp_path_factory):
 @pytest.fixture(scope="module")
 def example_segment(workdir):
     """The example model filled by fm-writer; what SNMP must serve of it."""
-    seg = str(workdir / "ep.seg")
-    exp = str(workdir / "ep.json")
-    prefix = dpdkapp.unique_prefix("xq")
-    try:
-        r = subprocess.run([tool("FM_WRITER"), "fill", seg, exp, "--scale", "1",
-                            "--rows", "sparse", "--file-prefix", prefix],
-                           capture_output=True, text=True, timeout=120)
-    finally:
-        shutil.rmtree(dpdkapp.runtime_dir(prefix), ignore_errors=True)
-    assert r.returncode == 0, r.stdout + r.stderr
-    with open(exp) as f:
-        return seg, json.load(f)
+    return fill_example(workdir, "ep")
 
 
 class Running:
@@ -614,16 +593,7 @@ MAX_SAMPLES = 10000  # FME_RW_MAX_SAMPLES (rwrite.h)
 def full_segment(workdir):
     """The example model with every row of every table enabled: a read of
     more than three requests."""
-    seg = str(workdir / "epall.seg")
-    prefix = dpdkapp.unique_prefix("xr")
-    try:
-        r = subprocess.run([tool("FM_WRITER"), "fill", seg, str(workdir / "epall.json"),
-                            "--scale", "1", "--rows", "all", "--file-prefix", prefix],
-                           capture_output=True, text=True, timeout=120)
-    finally:
-        shutil.rmtree(dpdkapp.runtime_dir(prefix), ignore_errors=True)
-    assert r.returncode == 0, r.stdout + r.stderr
-    return seg
+    return fill_example(workdir, "epall", rows="all")[0]
 
 
 def test_a_read_cut_into_requests(workdir, full_segment):

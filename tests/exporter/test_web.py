@@ -9,7 +9,6 @@ Segments replaced, removed and truncated under the exporter."""
 import http.client
 import os
 import socket
-import ssl
 import subprocess
 import sys
 import re
