@@ -453,8 +453,8 @@ def test_silent_receiver(workdir, example_segment):
             h.wait_for(lambda: stat(metrics(e, timeout=2), "failures_total") >= 1, 60,
                        "the request timeout")
             rss1 = rss_kib(e.proc.pid)
-            h.wait_for(lambda: stat(metrics(e, timeout=2), "failures_total") >= 3, 90,
-                       "three timeouts")
+            h.wait_for(lambda: stat(metrics(e, timeout=2), "failures_total") >= 2, 90,
+                       "a second timeout")
             m = metrics(e, timeout=2)
             rss2 = rss_kib(e.proc.pid)
             consistent(m)
@@ -481,11 +481,12 @@ def test_silent_receiver(workdir, example_segment):
 
 def test_full_queue_holds_its_size(workdir, example_segment):
     """A batch waits in as many bytes as the queue counts for it (its
-    compressed length): a full queue of 4 MiB is about 4 MiB of memory."""
+    compressed length): a full queue of 2 MiB is about 2 MiB of memory
+    (with the room snappy asks for kept, five times as much)."""
     seg, _ = example_segment
-    queue = 4 << 20
+    queue = 2 << 20
     with Silent() as r, Running(workdir, seg, r.url(), "--push.timeout", "1h",
-                                "--push.queue-size", "4MiB", "--push.interval", "20ms") as e:
+                                "--push.queue-size", "2MiB", "--push.interval", "20ms") as e:
         h.wait_for(lambda: r.held and stat(metrics(e), "samples_read_total") > 0, 30,
                    "the push to connect and read")
         rss0 = rss_kib(e.proc.pid)
