@@ -37,7 +37,7 @@ import promserver as ps  # noqa: E402
 import snmpharness as h  # noqa: E402
 
 RATE = 1000003       # counts per second
-SAMPLES = 80         # stored samples to check, at least
+SAMPLES = 50         # stored samples to check, at least
 METRIC = "kt_global_pkts_total"
 NS = 10 ** 9
 
