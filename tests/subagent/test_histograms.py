@@ -441,6 +441,15 @@ def test_reset_while_observing(served):
                 break
         assert before, "the writer does not move"
         s.reset(2, 1, 0)
+        # the writer observes after the reset before it stops (on a busy
+        # machine it may not have run at all in between)
+        moved = False
+        for _ in range(20 * READS):
+            r = c.get([count_oid])
+            if r.rc == 0 and r.error is None and r.varbinds[0].value:
+                moved = True
+                break
+        assert moved, "the writer does not move after the reset"
     finally:
         made = s.writer.stop()
     vals = [vb.value for vb in c.get(oids).varbinds]
